@@ -1,0 +1,33 @@
+# dht: every workflow is a target. `make help` lists them.
+# Tools (JDK >= 21, helm, k6, kube-apiserver/etcd for tests, ...) are found or installed and cached
+# by scripts/, so a fresh machine needs nothing by hand.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+MVN := scripts/mvn
+NODE_JAR := node/target/dht-node.jar
+
+.DEFAULT_GOAL := help
+.PHONY: help build test run clean bench-node
+
+help: ## List the targets
+	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-18s %s\n", $$1, $$2}'
+
+build: ## Build every module (node jar, operator jar), skipping tests
+	$(MVN) -q package -DskipTests
+
+test: ## Run all unit and integration tests (installs and caches what they need)
+	export KUBE_API_TEST_DIR=$$(scripts/kube-binaries.sh); \
+	export DHT_HELM=$$(scripts/tool.sh helm); \
+	$(MVN) verify
+
+run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it)
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/run-local.sh
+
+bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/benchmarks/
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-node.sh
+
+clean: ## Remove build outputs and local data (not the tool cache)
+	$(MVN) -q clean
+	rm -rf data

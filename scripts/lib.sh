@@ -1,0 +1,37 @@
+# Shared helpers for the project's scripts. Source it: `. "$(dirname "$0")/lib.sh"`.
+# Everything heavy (tool binaries, Kubernetes test binaries) is cached under $DHT_CACHE so that a
+# second run costs seconds; delete that directory to start from cold.
+set -euo pipefail
+
+DHT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DHT_CACHE=${DHT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dht}
+mkdir -p "$DHT_CACHE"
+
+log() { printf '[%s] %s\n' "$(basename "$0")" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# Run "$@" while holding an exclusive lock named $1, so that parallel make jobs or test JVMs
+# do not build the same cached artefact twice. Usage: with_lock NAME cmd args...
+with_lock() {
+  local name=$1; shift
+  mkdir -p "$DHT_CACHE/locks"
+  (
+    flock 9
+    "$@"
+  ) 9>"$DHT_CACHE/locks/$name.lock"
+}
+
+# Prints JAVA_HOME of a JDK >= 21 (the build's language level). Prefers $JAVA_HOME when it
+# qualifies, then any JDK under /usr/lib/jvm, newest first.
+find_java_home() {
+  local c v
+  for c in "${JAVA_HOME:-}" $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV) /opt/java/openjdk; do
+    c=${c%/}
+    [ -n "$c" ] && [ -x "$c/bin/javac" ] || continue
+    v=$("$c/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+    if [ -n "$v" ] && [ "${v%%.*}" -ge 21 ] 2>/dev/null; then
+      echo "$c"; return 0
+    fi
+  done
+  return 1
+}
