@@ -19,7 +19,7 @@ WORK="$DHT_CACHE/kube-build"
 CMDS=${*:-kube-apiserver kubectl etcd}
 
 build_k8s_wrapper() {
-  local w="$WORK/k8s-$K8S_VERSION" gomod
+  local w="$WORK/k8s-$K8S_VERSION" gomod c
   [ -f "$w/go.sum" ] && return 0
   mkdir -p "$w"
   gomod=$(cd "$WORK" && go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
@@ -55,7 +55,7 @@ build_etcd_wrapper() {
 }
 
 build_all() {
-  local c missing="" ldflags p minor
+  local c missing="" ldflags p minor start
   for c in $CMDS; do [ -x "$OUT/$c" ] || missing="$missing $c"; done
   [ -z "$missing" ] && return 0
   command -v go >/dev/null || die "go is needed to build$missing"
@@ -66,7 +66,7 @@ build_all() {
     ldflags="$ldflags -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
   done
   for c in $missing; do
-    local start=$SECONDS
+    start=$SECONDS
     log "building $c (cached afterwards in $OUT)"
     if [ "$c" = etcd ]; then
       build_etcd_wrapper
