@@ -1,0 +1,64 @@
+package dev.dht.operator;
+
+import dev.dht.operator.reconciler.DhtClusterReconciler;
+import dev.dht.operator.reconciler.WriteMetrics;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.RuntimeInfo;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+
+/** The operator process's core: one JOSDK Operator running the DhtCluster reconciler. */
+public final class DhtOperator implements AutoCloseable {
+  public static final String LEASE_NAME = "dht-operator";
+  private final Operator operator;
+  private final WriteMetrics writes;
+
+  private DhtOperator(Operator operator, WriteMetrics writes) {
+    this.operator = operator;
+    this.writes = writes;
+  }
+
+  public static DhtOperator create(KubernetesClient client, OperatorSettings settings, MeterRegistry registry) {
+    var operator = new Operator(o -> {
+      o.withKubernetesClient(client)
+          .withCloseClientOnStop(false)
+          .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry))
+          // Missing RBAC shows up at start as a clear failure instead of a silently empty cache.
+          .withStopOnInformerErrorDuringStartup(true)
+          .withCacheSyncTimeout(Duration.ofMinutes(2));
+      settings.leaseNamespace().ifPresent(ns ->
+          o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, ns)));
+    });
+    var writes = new WriteMetrics(registry);
+    var reconciler = new DhtClusterReconciler(settings.platform(), Clock.systemUTC(), writes);
+    operator.register(reconciler, o -> {
+      if (settings.watchNamespaces().isEmpty()) {
+        o.watchingAllNamespaces();
+      } else {
+        o.settingNamespaces(settings.watchNamespaces());
+      }
+    });
+    return new DhtOperator(operator, writes);
+  }
+
+  public void start() {
+    operator.start();
+  }
+
+  public RuntimeInfo runtimeInfo() {
+    return operator.getRuntimeInfo();
+  }
+
+  public WriteMetrics writes() {
+    return writes;
+  }
+
+  @Override
+  public void close() {
+    operator.stop();
+  }
+}

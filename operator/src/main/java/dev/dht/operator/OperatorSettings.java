@@ -1,0 +1,99 @@
+package dev.dht.operator;
+
+import dev.dht.operator.model.Platform;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The operator's own settings, from environment variables (the Helm chart sets them from values).
+ *
+ * @param watchNamespaces namespaces whose DhtClusters it manages; empty means all namespaces
+ * @param leaseNamespace where the leader-election lease lives; empty means no leader election
+ */
+public record OperatorSettings(
+    Set<String> watchNamespaces,
+    String defaultNodeImage,
+    String clusterDomain,
+    int httpPort,
+    Optional<String> leaseNamespace) {
+
+  public static final String VERSION = readVersion();
+
+  /** Every variable the operator reads, with its meaning (printed by --help). */
+  public static final Map<String, String> VARIABLES = new java.util.LinkedHashMap<>();
+
+  static {
+    VARIABLES.put("DHT_OPERATOR_WATCH_NAMESPACES", "comma-separated namespaces to watch; empty: all namespaces");
+    VARIABLES.put("DHT_OPERATOR_NODE_IMAGE", "node image of clusters without spec.image (default dht-node:" + VERSION + ")");
+    VARIABLES.put("DHT_OPERATOR_CLUSTER_DOMAIN", "DNS domain of the Kubernetes cluster (default cluster.local)");
+    VARIABLES.put("DHT_OPERATOR_HTTP_PORT", "port of /healthz, /readyz and /metrics; 0 turns them off (default 8081)");
+    VARIABLES.put("DHT_OPERATOR_LEADER_ELECTION", "true: only the holder of a Lease reconciles (default false)");
+    VARIABLES.put("DHT_OPERATOR_NAMESPACE", "the operator's own namespace, where the Lease lives");
+    VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
+    VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
+  }
+
+  public static OperatorSettings fromEnv(Map<String, String> env) {
+    Set<String> namespaces = Arrays.stream(env.getOrDefault("DHT_OPERATOR_WATCH_NAMESPACES", "").split(","))
+        .map(String::trim).filter(s -> !s.isEmpty())
+        .collect(Collectors.toCollection(LinkedHashSet::new));
+    for (String ns : namespaces) {
+      if (!ns.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+        throw new IllegalArgumentException("DHT_OPERATOR_WATCH_NAMESPACES: '" + ns + "' is not a namespace name");
+      }
+    }
+    String image = env.getOrDefault("DHT_OPERATOR_NODE_IMAGE", "").trim();
+    String domain = env.getOrDefault("DHT_OPERATOR_CLUSTER_DOMAIN", "").trim();
+    int port = parsePort(env.getOrDefault("DHT_OPERATOR_HTTP_PORT", "8081").trim());
+    String election = env.getOrDefault("DHT_OPERATOR_LEADER_ELECTION", "false").trim();
+    if (!election.equals("true") && !election.equals("false")) {
+      throw new IllegalArgumentException("DHT_OPERATOR_LEADER_ELECTION must be true or false, not '" + election + "'");
+    }
+    Optional<String> lease = Optional.empty();
+    if (election.equals("true")) {
+      String ns = env.getOrDefault("DHT_OPERATOR_NAMESPACE", "").trim();
+      if (ns.isEmpty()) {
+        throw new IllegalArgumentException("DHT_OPERATOR_LEADER_ELECTION=true needs DHT_OPERATOR_NAMESPACE"
+            + " (the namespace of the Lease; the Helm chart sets it from the pod's namespace)");
+      }
+      lease = Optional.of(ns);
+    }
+    return new OperatorSettings(Set.copyOf(namespaces), image.isEmpty() ? "dht-node:" + VERSION : image,
+        domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain, port, lease);
+  }
+
+  public Platform platform() {
+    return new Platform(defaultNodeImage, clusterDomain);
+  }
+
+  private static int parsePort(String value) {
+    try {
+      int port = Integer.parseInt(value);
+      if (port >= 0 && port <= 65535) {
+        return port;
+      }
+    } catch (NumberFormatException ignored) {
+      // reported below
+    }
+    throw new IllegalArgumentException("DHT_OPERATOR_HTTP_PORT must be a port number (0-65535), not '" + value + "'");
+  }
+
+  private static String readVersion() {
+    try (InputStream in = OperatorSettings.class.getResourceAsStream("version.properties")) {
+      var props = new Properties();
+      if (in != null) {
+        props.load(in);
+      }
+      return props.getProperty("version", "dev");
+    } catch (IOException e) {
+      return "dev";
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package dev.dht.operator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+import java.util.List;
+import java.util.Map;
+
+/** Desired state of a {@link DhtCluster}. Defaults live in the schema (see {@link Defaults}). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value = "!has(self.replication) || !has(self.replication.factor) || self.replication.factor <= self.replicas",
+    messageExpression = "'replication.factor (' + string(self.replication.factor) + ') must not exceed replicas ('"
+        + " + string(self.replicas) + '): every key is stored on factor distinct members;"
+        + " lower spec.replication.factor or raise spec.replicas'",
+    fieldPath = ".replication.factor",
+    reason = "FieldValueInvalid")
+@ValidationRule(
+    value = "!has(self.resources) || ((!has(self.resources.requests) || self.resources.requests.all(k,"
+        + " isQuantity(string(self.resources.requests[k])))) && (!has(self.resources.limits) ||"
+        + " self.resources.limits.all(k, isQuantity(string(self.resources.limits[k])))))",
+    message = "resources.requests and resources.limits must be Kubernetes quantities such as 500m, 2 or 1Gi",
+    fieldPath = ".resources",
+    reason = "FieldValueInvalid")
+public class DhtClusterSpec {
+  @SpecReplicas
+  @Min(1)
+  @Default("3")
+  @JsonPropertyDescription("Number of storage nodes (members). At least 1 and at least replication.factor."
+      + " Scaling does not move data yet: shrinking removes the highest ordinals with their keys' copies.")
+  public Integer replicas;
+
+  @Default("{}")
+  @JsonPropertyDescription("How many members store each key.")
+  public ReplicationSpec replication;
+
+  @JsonPropertyDescription("Storage node image. Default: the operator's node image (dht-node:<operator version>).")
+  public String image;
+
+  @Default(Defaults.IMAGE_PULL_POLICY)
+  @JsonPropertyDescription("Pull policy of the node image: Always, IfNotPresent or Never.")
+  public ImagePullPolicy imagePullPolicy;
+
+  @JsonPropertyDescription("Secrets for pulling the node image from a private registry.")
+  public List<LocalObjectReference> imagePullSecrets;
+
+  @Default(Defaults.RESOURCES)
+  @JsonPropertyDescription("CPU and memory of each node container. The JVM heap defaults to a share of the"
+      + " memory limit (see jvm.heap); RocksDB's block cache and memtables live outside the heap.")
+  public ResourceRequirements resources;
+
+  @Default("{}")
+  @JsonPropertyDescription("Persistent volume of each member (its RocksDB directory).")
+  public StorageSpec storage;
+
+  @Default("{}")
+  @JsonPropertyDescription("JVM settings of the node process.")
+  public JvmSpec jvm;
+
+  @Default("{}")
+  @JsonPropertyDescription("RocksDB settings the node exposes. Unset values use the node's defaults.")
+  public RocksDbSpec rocksdb;
+
+  @Default("{}")
+  @JsonPropertyDescription("Request handling settings of the node. Unset values use the node's defaults.")
+  public ServerSpec server;
+
+  @Default("{}")
+  @JsonPropertyDescription("Continuous profiling support (async-profiler flame graphs written into the data volume).")
+  public ProfilerSpec profiler;
+
+  @Default("{}")
+  @JsonPropertyDescription("The client Service in front of all members.")
+  public ServiceSpec service;
+
+  @JsonPropertyDescription("Node labels a member's pod must match.")
+  public Map<String, String> nodeSelector;
+
+  @JsonPropertyDescription("Tolerations of the members' pods.")
+  public List<Toleration> tolerations;
+
+  @JsonPropertyDescription("Affinity of the members' pods. Default: prefer spreading members across hosts"
+      + " (preferred pod anti-affinity on kubernetes.io/hostname). Setting it replaces the default.")
+  public Affinity affinity;
+}

@@ -1,0 +1,67 @@
+package dev.dht.operator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.model.annotation.LabelSelector;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Observed state, written only by the operator. Compared by value: equal status means no write. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DhtClusterStatus {
+  @JsonPropertyDescription("The metadata.generation this status describes.")
+  public Long observedGeneration;
+
+  @JsonPropertyDescription("Creating, Ready, Scaling, Updating, Degraded or Failed.")
+  public Phase phase;
+
+  @StatusReplicas
+  @JsonPropertyDescription("Members' pods that exist (the scale subresource's status replicas).")
+  public Integer replicas;
+
+  @JsonPropertyDescription("Members whose pod is ready.")
+  public Integer readyReplicas;
+
+  @JsonPropertyDescription("Effective replication factor (spec.replication.factor or its default).")
+  public Integer replicationFactor;
+
+  @LabelSelector
+  @JsonPropertyDescription("Label selector of the members' pods (for the scale subresource and autoscalers).")
+  public String selector;
+
+  @JsonPropertyDescription("Version of the topology ConfigMap; it grows whenever the member list changes.")
+  public Long topologyVersion;
+
+  @JsonPropertyDescription("Members in the topology, by ordinal.")
+  public List<MemberStatus> members = new ArrayList<>();
+
+  @JsonPropertyDescription("Ready, Progressing and Degraded, with reasons and messages.")
+  public List<Condition> conditions = new ArrayList<>();
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) return true;
+    if (!(o instanceof DhtClusterStatus s)) return false;
+    return Objects.equals(observedGeneration, s.observedGeneration) && phase == s.phase
+        && Objects.equals(replicas, s.replicas) && Objects.equals(readyReplicas, s.readyReplicas)
+        && Objects.equals(replicationFactor, s.replicationFactor) && Objects.equals(selector, s.selector)
+        && Objects.equals(topologyVersion, s.topologyVersion) && Objects.equals(members, s.members)
+        && Objects.equals(conditions, s.conditions);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
+        topologyVersion, members, conditions);
+  }
+
+  @Override
+  public String toString() {
+    return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
+        + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
+        + ", members=" + members + ", conditions=" + conditions + "}";
+  }
+}

@@ -1,0 +1,17 @@
+package dev.dht.operator.api.v1alpha1;
+
+/** One-word summary of a cluster's state (the conditions carry the detail). */
+public enum Phase {
+  /** First rollout: not every member has been ready yet. */
+  Creating,
+  /** Every member is ready and runs the current pod template. */
+  Ready,
+  /** The member count changed and the new members are not all ready yet. */
+  Scaling,
+  /** A rolling update (new pod template) is in progress. */
+  Updating,
+  /** The rollout is complete but some members are not ready. */
+  Degraded,
+  /** The operator could not apply the desired state (see the Ready condition's message). */
+  Failed
+}

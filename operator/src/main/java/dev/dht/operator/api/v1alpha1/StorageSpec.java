@@ -1,0 +1,33 @@
+package dev.dht.operator.api.v1alpha1;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+
+// A StatefulSet's volumeClaimTemplates cannot change, so neither can these two fields.
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value = "self.size == oldSelf.size && has(self.storageClassName) == has(oldSelf.storageClassName)"
+        + " && (!has(self.storageClassName) || self.storageClassName == oldSelf.storageClassName)",
+    message = "storage.size and storage.storageClassName cannot change after creation (a StatefulSet's"
+        + " volumeClaimTemplates are immutable): keep the old values, or create a new DhtCluster",
+    reason = "FieldValueForbidden")
+public class StorageSpec {
+  @Default(Defaults.STORAGE_SIZE)
+  @Size(max = 32)
+  @ValidationRule(value = "isQuantity(self) && quantity(self).sign() > 0",
+      message = "storage.size must be a positive Kubernetes quantity such as 10Gi or 500Mi")
+  @JsonPropertyDescription("Size of each member's PersistentVolumeClaim. Cannot change after creation.")
+  public String size;
+
+  @JsonPropertyDescription("StorageClass of the members' volumes. Default: the cluster's default class."
+      + " Cannot change after creation.")
+  public String storageClassName;
+
+  @Default("true")
+  @JsonPropertyDescription("Keep the PersistentVolumeClaims when the DhtCluster is deleted (true) or delete"
+      + " them with it (false). Volumes of members removed by scaling down are always kept.")
+  public Boolean retainOnDelete;
+}

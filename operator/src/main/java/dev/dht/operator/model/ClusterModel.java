@@ -1,0 +1,143 @@
+package dev.dht.operator.model;
+
+import dev.dht.operator.api.v1alpha1.Defaults;
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
+import dev.dht.operator.api.v1alpha1.ServiceType;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Toleration;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A cluster's spec with every default applied and every value checked: the one input of the
+ * desired-state builders. {@link #from} is the only place that reads the raw spec.
+ */
+public record ClusterModel(
+    String name,
+    String namespace,
+    int replicas,
+    int replicationFactor,
+    String image,
+    String imagePullPolicy,
+    List<LocalObjectReference> imagePullSecrets,
+    ResourceRequirements resources,
+    String storageSize,
+    Optional<String> storageClassName,
+    boolean retainOnDelete,
+    Optional<Long> heapBytes,
+    List<String> jvmOptions,
+    Optional<Long> blockCacheBytes,
+    Optional<Long> writeBufferBytes,
+    Optional<String> requestTimeout,
+    Optional<Integer> workers,
+    Optional<Integer> queueSize,
+    Optional<Long> maxBodyBytes,
+    Optional<String> tombstoneGrace,
+    boolean profilerEnabled,
+    ServiceType serviceType,
+    int servicePort,
+    Map<String, String> nodeSelector,
+    List<Toleration> tolerations,
+    Optional<Affinity> affinity,
+    String clusterDomain) {
+
+  public static ClusterModel from(DhtCluster cluster, Platform platform) {
+    var meta = cluster.getMetadata();
+    var spec = cluster.getSpec() != null ? cluster.getSpec() : new DhtClusterSpec();
+    int replicas = orDefault(spec.replicas, Defaults.REPLICAS);
+    if (replicas < 1) {
+      throw new InvalidSpecException("spec.replicas is " + replicas + ": a cluster needs at least 1 member");
+    }
+    Integer factorSpec = spec.replication != null ? spec.replication.factor : null;
+    int factor = factorSpec != null ? factorSpec : Math.min(Defaults.MAX_DEFAULT_FACTOR, replicas);
+    if (factor < 1 || factor > replicas) {
+      throw new InvalidSpecException("spec.replication.factor is " + factor + " but must be between 1 and"
+          + " spec.replicas (" + replicas + "): lower the factor or raise replicas");
+    }
+    var storage = spec.storage;
+    var jvm = spec.jvm;
+    var rocks = spec.rocksdb;
+    var server = spec.server;
+    var service = spec.service;
+    return new ClusterModel(
+        meta.getName(),
+        meta.getNamespace(),
+        replicas,
+        factor,
+        nonBlank(spec.image).orElse(platform.defaultNodeImage()),
+        spec.imagePullPolicy != null ? spec.imagePullPolicy.name() : Defaults.IMAGE_PULL_POLICY,
+        spec.imagePullSecrets != null ? List.copyOf(spec.imagePullSecrets) : List.of(),
+        spec.resources != null ? spec.resources : defaultResources(),
+        storage != null && storage.size != null ? checkedQuantity("spec.storage.size", storage.size)
+            : Defaults.STORAGE_SIZE,
+        storage != null ? nonBlank(storage.storageClassName) : Optional.empty(),
+        storage == null || storage.retainOnDelete == null ? Defaults.RETAIN_ON_DELETE : storage.retainOnDelete,
+        bytes("spec.jvm.heap", jvm != null ? jvm.heap : null),
+        jvm != null && jvm.options != null ? List.copyOf(jvm.options) : List.of(),
+        bytes("spec.rocksdb.blockCacheSize", rocks != null ? rocks.blockCacheSize : null),
+        bytes("spec.rocksdb.writeBufferSize", rocks != null ? rocks.writeBufferSize : null),
+        server != null ? nonBlank(server.requestTimeout) : Optional.empty(),
+        server != null ? Optional.ofNullable(server.workers) : Optional.empty(),
+        server != null ? Optional.ofNullable(server.queueSize) : Optional.empty(),
+        bytes("spec.server.maxBody", server != null ? server.maxBody : null),
+        server != null ? nonBlank(server.tombstoneGrace) : Optional.empty(),
+        spec.profiler != null && Boolean.TRUE.equals(spec.profiler.enabled),
+        service != null && service.type != null ? service.type : ServiceType.valueOf(Defaults.SERVICE_TYPE),
+        service != null && service.port != null ? service.port : Defaults.SERVICE_PORT,
+        spec.nodeSelector != null ? Map.copyOf(spec.nodeSelector) : Map.of(),
+        spec.tolerations != null ? List.copyOf(spec.tolerations) : List.of(),
+        Optional.ofNullable(spec.affinity),
+        platform.clusterDomain());
+  }
+
+  /** Base URLs of all members, by ordinal: the content of the topology. */
+  public List<String> memberUrls() {
+    return java.util.stream.IntStream.range(0, replicas)
+        .mapToObj(i -> Names.memberUrl(name, namespace, clusterDomain, i))
+        .toList();
+  }
+
+  static ResourceRequirements defaultResources() {
+    return new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
+        .addToRequests("cpu", new Quantity("500m"))
+        .addToRequests("memory", new Quantity("1Gi"))
+        .addToLimits("memory", new Quantity("1Gi"))
+        .build();
+  }
+
+  private static int orDefault(Integer value, int otherwise) {
+    return value != null ? value : otherwise;
+  }
+
+  private static Optional<String> nonBlank(String value) {
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+  }
+
+  private static String checkedQuantity(String field, String value) {
+    bytes(field, value);
+    return value;
+  }
+
+  /** A positive Kubernetes quantity in bytes; the node gets plain bytes, never a unit it might read differently. */
+  static Optional<Long> bytes(String field, String value) {
+    if (value == null || value.isBlank()) {
+      return Optional.empty();
+    }
+    BigDecimal amount;
+    try {
+      amount = Quantity.getAmountInBytes(new Quantity(value.trim()));
+    } catch (RuntimeException e) {
+      throw new InvalidSpecException(field + " is '" + value + "', not a Kubernetes quantity such as 256Mi");
+    }
+    if (amount.signum() <= 0) {
+      throw new InvalidSpecException(field + " is '" + value + "' but must be positive");
+    }
+    return Optional.of(amount.setScale(0, java.math.RoundingMode.CEILING).longValueExact());
+  }
+}

@@ -1,0 +1,55 @@
+package dev.dht.operator.model;
+
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import java.util.List;
+
+/**
+ * Everything a cluster should own, built from its spec alone (plus the topology version, which
+ * only grows). Pure: no I/O, deterministic, every object stamped with the hash of its content.
+ *
+ * @param topologyVersion version written into the topology ConfigMap and the status
+ * @param configHash hash of the node config on the pod template
+ */
+public record DesiredState(
+    ClusterModel model,
+    long topologyVersion,
+    String configHash,
+    ServiceAccount serviceAccount,
+    ConfigMap config,
+    ConfigMap topology,
+    Service headlessService,
+    Service clientService,
+    PodDisruptionBudget podDisruptionBudget,
+    StatefulSet statefulSet) {
+
+  public static DesiredState of(DhtCluster cluster, ClusterModel model, long topologyVersion) {
+    var config = NodeConfig.configMap(cluster, model);
+    String configHash = NodeConfig.hash(config.getData());
+    return new DesiredState(
+        model,
+        topologyVersion,
+        configHash,
+        Hashing.stamp(NodeServiceAccount.serviceAccount(cluster, model)),
+        Hashing.stamp(config),
+        Hashing.stamp(Topology.configMap(cluster, model, topologyVersion)),
+        Hashing.stamp(NodeServices.headless(cluster, model)),
+        Hashing.stamp(NodeServices.client(cluster, model)),
+        Hashing.stamp(NodeDisruptionBudget.podDisruptionBudget(cluster, model)),
+        Hashing.stamp(NodeStatefulSet.statefulSet(cluster, model, configHash)));
+  }
+
+  /**
+   * The order to apply them in: what the pods reference (identity, config, topology, DNS) before
+   * the StatefulSet that creates the pods.
+   */
+  public List<HasMetadata> inApplyOrder() {
+    return List.of(serviceAccount, config, topology, headlessService, clientService, podDisruptionBudget,
+        statefulSet);
+  }
+}

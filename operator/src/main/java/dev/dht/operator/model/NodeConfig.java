@@ -1,0 +1,79 @@
+package dev.dht.operator.model;
+
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The node's settings rendered as environment variables (the node reads every option from
+ * DHT_<OPTION>, JVM options from JAVA_TOOL_OPTIONS), kept in a ConfigMap the pods load with envFrom.
+ * Its hash goes on the pod template, so any change rolls the pods one at a time.
+ */
+public final class NodeConfig {
+  public static final String PROFILE_DIR = NodeStatefulSet.DATA_DIR + "/profiles";
+  /** Default heap share of the memory limit: RocksDB's block cache and memtables are native memory. */
+  static final String DEFAULT_HEAP = "-XX:MaxRAMPercentage=40.0";
+
+  private NodeConfig() {}
+
+  public static SortedMap<String, String> environment(ClusterModel model) {
+    var env = new TreeMap<String, String>();
+    env.put("DHT_REPLICATION_FACTOR", Integer.toString(model.replicationFactor()));
+    model.blockCacheBytes().ifPresent(v -> env.put("DHT_BLOCK_CACHE", Long.toString(v)));
+    model.writeBufferBytes().ifPresent(v -> env.put("DHT_WRITE_BUFFER", Long.toString(v)));
+    model.requestTimeout().ifPresent(v -> env.put("DHT_REQUEST_TIMEOUT", v));
+    model.workers().ifPresent(v -> env.put("DHT_WORKERS", Integer.toString(v)));
+    model.queueSize().ifPresent(v -> env.put("DHT_QUEUE_SIZE", Integer.toString(v)));
+    model.maxBodyBytes().ifPresent(v -> env.put("DHT_MAX_BODY", Long.toString(v)));
+    model.tombstoneGrace().ifPresent(v -> env.put("DHT_TOMBSTONE_GRACE", v));
+    if (model.profilerEnabled()) {
+      env.put("DHT_PROFILE_DIR", PROFILE_DIR);
+    }
+    env.put("JAVA_TOOL_OPTIONS", String.join(" ", jvmOptions(model)));
+    return env;
+  }
+
+  static List<String> jvmOptions(ClusterModel model) {
+    var options = new ArrayList<String>();
+    model.heapBytes().ifPresentOrElse(
+        heap -> {
+          options.add("-Xms" + jvmSize(heap));
+          options.add("-Xmx" + jvmSize(heap));
+        },
+        () -> options.add(DEFAULT_HEAP));
+    // Let Kubernetes restart a node that ran out of heap instead of limping on.
+    options.add("-XX:+ExitOnOutOfMemoryError");
+    if (model.profilerEnabled()) {
+      // async-profiler attributes samples to the right frames only with these.
+      options.add("-XX:+UnlockDiagnosticVMOptions");
+      options.add("-XX:+DebugNonSafepoints");
+    }
+    options.addAll(model.jvmOptions());
+    return options;
+  }
+
+  /** Bytes in the JVM's size syntax, in the largest unit that divides them exactly. */
+  static String jvmSize(long bytes) {
+    long gi = 1L << 30, mi = 1L << 20, ki = 1L << 10;
+    if (bytes % gi == 0) return bytes / gi + "g";
+    if (bytes % mi == 0) return bytes / mi + "m";
+    if (bytes % ki == 0) return bytes / ki + "k";
+    return Long.toString(bytes);
+  }
+
+  public static String hash(Map<String, String> environment) {
+    return Hashing.ofJson(new TreeMap<>(environment));
+  }
+
+  public static ConfigMap configMap(DhtCluster cluster, ClusterModel model) {
+    return new ConfigMapBuilder()
+        .withMetadata(Owners.metadata(cluster, Names.configConfigMap(model.name())))
+        .withData(environment(model))
+        .build();
+  }
+}

@@ -1,0 +1,197 @@
+package dev.dht.operator.model;
+
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The members' StatefulSet: stable pod names and volumes, the node container with its probes and a
+ * locked-down security context. Pod management is Parallel (members start together and find each
+ * other through the topology); template changes roll one pod at a time (RollingUpdate, highest
+ * ordinal first).
+ */
+public final class NodeStatefulSet {
+  public static final String CONTAINER = "node";
+  public static final String DATA_VOLUME = "data";
+  public static final String DATA_DIR = "/var/lib/dht";
+  public static final String TOPOLOGY_VOLUME = "topology";
+  public static final String TOPOLOGY_DIR = "/etc/dht/topology";
+  public static final String TOPOLOGY_FILE = TOPOLOGY_DIR + "/" + Topology.MEMBERS_KEY;
+  public static final String TMP_VOLUME = "tmp";
+  public static final String NODE_JAR = "/opt/dht/dht-node.jar";
+  public static final String STATUS_PATH = "/v0/status";
+  /** A fixed non-root user: runAsNonRoot needs a numeric user to verify, fsGroup makes the volume writable. */
+  public static final long USER_ID = 10001L;
+  /** Seconds a terminating pod keeps serving so that endpoints stop routing to it first. */
+  public static final long PRE_STOP_SECONDS = 5L;
+  public static final long TERMINATION_GRACE_SECONDS = 60L;
+
+  private NodeStatefulSet() {}
+
+  public static StatefulSet statefulSet(DhtCluster cluster, ClusterModel model, String configHash) {
+    String name = model.name();
+    var metadata = Owners.metadata(cluster, Names.statefulSet(name));
+    var podAnnotations = new LinkedHashMap<String, String>();
+    podAnnotations.put(Labels.CONFIG_HASH, configHash);
+    return new StatefulSetBuilder()
+        .withMetadata(metadata)
+        .withNewSpec()
+          .withReplicas(model.replicas())
+          .withServiceName(Names.headlessService(name))
+          .withPodManagementPolicy("Parallel")
+          .withNewUpdateStrategy().withType("RollingUpdate").endUpdateStrategy()
+          .withNewPersistentVolumeClaimRetentionPolicy()
+            .withWhenDeleted(model.retainOnDelete() ? "Retain" : "Delete")
+            // Volumes of members removed by a scale-down keep their data until a later scale-up reuses them.
+            .withWhenScaled("Retain")
+          .endPersistentVolumeClaimRetentionPolicy()
+          .withNewSelector().withMatchLabels(Labels.selector(name)).endSelector()
+          .withNewTemplate()
+            .withNewMetadata()
+              .withLabels(Labels.common(name))
+              .withAnnotations(podAnnotations)
+            .endMetadata()
+            .withSpec(podSpec(model))
+          .endTemplate()
+          .withVolumeClaimTemplates(dataVolumeClaim(model))
+        .endSpec()
+        .build();
+  }
+
+  static PodSpec podSpec(ClusterModel model) {
+    String name = model.name();
+    return new PodSpecBuilder()
+        .withServiceAccountName(Names.serviceAccount(name))
+        // Nodes never call the Kubernetes API.
+        .withAutomountServiceAccountToken(false)
+        // Service links would inject variables such as DHT_PORT=tcp://... for a Service named "dht",
+        // which the node would read as its own --port option.
+        .withEnableServiceLinks(false)
+        .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)
+        .withNewSecurityContext()
+          .withRunAsNonRoot(true)
+          .withRunAsUser(USER_ID)
+          .withRunAsGroup(USER_ID)
+          .withFsGroup(USER_ID)
+          .withFsGroupChangePolicy("OnRootMismatch")
+          .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+        .endSecurityContext()
+        .withImagePullSecrets(model.imagePullSecrets())
+        .withNodeSelector(model.nodeSelector().isEmpty() ? null : new LinkedHashMap<>(model.nodeSelector()))
+        .withTolerations(model.tolerations())
+        .withAffinity(model.affinity().orElseGet(() -> spreadAcrossHosts(name)))
+        .withContainers(container(model))
+        .addNewVolume()
+          .withName(TOPOLOGY_VOLUME)
+          .withNewConfigMap()
+            .withName(Names.topologyConfigMap(name))
+            .addNewItem().withKey(Topology.MEMBERS_KEY).withPath(Topology.MEMBERS_KEY).endItem()
+          .endConfigMap()
+        .endVolume()
+        .addNewVolume()
+          // The root filesystem is read-only; the JVM and async-profiler (it unpacks its native
+          // library) need a writable /tmp.
+          .withName(TMP_VOLUME)
+          .withNewEmptyDir().withSizeLimit(new Quantity("256Mi")).endEmptyDir()
+        .endVolume()
+        .build();
+  }
+
+  static Container container(ClusterModel model) {
+    String name = model.name();
+    return new ContainerBuilder()
+        .withName(CONTAINER)
+        .withImage(model.image())
+        .withImagePullPolicy(model.imagePullPolicy())
+        .withCommand("java", "-jar", NODE_JAR)
+        .withArgs(args())
+        .withEnv(
+            new EnvVarBuilder().withName("POD_NAME")
+                .withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name").endFieldRef().endValueFrom()
+                .build(),
+            // Which member this process is: its own stable URL, as written in the topology.
+            new EnvVarBuilder().withName("DHT_SELF")
+                .withValue(Names.memberUrl("$(POD_NAME)", name, model.namespace(), model.clusterDomain()))
+                .build())
+        .addNewEnvFrom().withNewConfigMapRef().withName(Names.configConfigMap(name)).endConfigMapRef().endEnvFrom()
+        .addNewPort().withName(Names.PORT_NAME).withContainerPort(Names.NODE_PORT).withProtocol("TCP").endPort()
+        .withResources(model.resources())
+        // Startup allows a slow RocksDB open (recovery after a crash); liveness is lenient so that a
+        // node busy under load is not killed; readiness takes a member out of the Services quickly.
+        .withStartupProbe(statusProbe(5, 2, 60))
+        .withLivenessProbe(statusProbe(10, 5, 6))
+        .withReadinessProbe(statusProbe(5, 2, 3))
+        .withNewLifecycle()
+          .withNewPreStop().withNewSleep().withSeconds(PRE_STOP_SECONDS).endSleep().endPreStop()
+        .endLifecycle()
+        .withNewSecurityContext()
+          .withAllowPrivilegeEscalation(false)
+          .withReadOnlyRootFilesystem(true)
+          .withRunAsNonRoot(true)
+          .withNewCapabilities().withDrop("ALL").endCapabilities()
+        .endSecurityContext()
+        .addNewVolumeMount().withName(DATA_VOLUME).withMountPath(DATA_DIR).endVolumeMount()
+        .addNewVolumeMount().withName(TOPOLOGY_VOLUME).withMountPath(TOPOLOGY_DIR).withReadOnly(true).endVolumeMount()
+        .addNewVolumeMount().withName(TMP_VOLUME).withMountPath("/tmp").endVolumeMount()
+        .withTerminationMessagePolicy("FallbackToLogsOnError")
+        .build();
+  }
+
+  static Probe statusProbe(int periodSeconds, int timeoutSeconds, int failureThreshold) {
+    return new ProbeBuilder()
+        .withNewHttpGet().withPath(STATUS_PATH).withNewPort(Names.PORT_NAME).withScheme("HTTP").endHttpGet()
+        .withPeriodSeconds(periodSeconds)
+        .withTimeoutSeconds(timeoutSeconds)
+        .withFailureThreshold(failureThreshold)
+        .withSuccessThreshold(1)
+        .build();
+  }
+
+  /** Default placement: prefer one member per host, so that losing a host loses at most one replica. */
+  static Affinity spreadAcrossHosts(String cluster) {
+    return new AffinityBuilder()
+        .withNewPodAntiAffinity()
+          .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+            .withWeight(100)
+            .withNewPodAffinityTerm()
+              .withNewLabelSelector().withMatchLabels(Labels.selector(cluster)).endLabelSelector()
+              .withTopologyKey("kubernetes.io/hostname")
+            .endPodAffinityTerm()
+          .endPreferredDuringSchedulingIgnoredDuringExecution()
+        .endPodAntiAffinity()
+        .build();
+  }
+
+  static PersistentVolumeClaim dataVolumeClaim(ClusterModel model) {
+    var claim = new PersistentVolumeClaimBuilder()
+        .withNewMetadata().withName(DATA_VOLUME).withLabels(Labels.selector(model.name())).endMetadata()
+        .withNewSpec()
+          .withAccessModes("ReadWriteOnce")
+          .withNewResources().withRequests(Map.of("storage", new Quantity(model.storageSize()))).endResources()
+        .endSpec()
+        .build();
+    model.storageClassName().ifPresent(claim.getSpec()::setStorageClassName);
+    return claim;
+  }
+
+  /** Fixed options; everything the spec controls comes from the config ConfigMap (envFrom). */
+  static List<String> args() {
+    return List.of("--port", Integer.toString(Names.NODE_PORT), "--data-dir", DATA_DIR, "--cluster-file",
+        TOPOLOGY_FILE);
+  }
+}

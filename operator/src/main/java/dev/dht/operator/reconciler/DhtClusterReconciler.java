@@ -1,0 +1,157 @@
+package dev.dht.operator.reconciler;
+
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
+import dev.dht.operator.model.ClusterModel;
+import dev.dht.operator.model.DesiredState;
+import dev.dht.operator.model.InvalidSpecException;
+import dev.dht.operator.model.Labels;
+import dev.dht.operator.model.Names;
+import dev.dht.operator.model.Platform;
+import dev.dht.operator.model.Topology;
+import dev.dht.operator.status.StatusCalculator;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reconciles a DhtCluster: build the desired objects from the spec (pure, {@code model/}), write
+ * the ones that differ from the live objects (in dependency order), then compute the status from
+ * what is observed ({@code status/}) and patch it only if it changed. A reconcile of an unchanged
+ * cluster therefore writes nothing.
+ *
+ * <p>Owned objects carry an owner reference to the DhtCluster, so Kubernetes' garbage collector
+ * deletes them with it; there is no finalizer (deleting a cluster never waits for the operator).
+ */
+@ControllerConfiguration(name = DhtClusterReconciler.NAME, fieldManager = ResourceApplier.FIELD_MANAGER)
+public class DhtClusterReconciler implements Reconciler<DhtCluster> {
+  public static final String NAME = "dhtcluster";
+  /** Kinds the operator owns, each watched by one informer limited to the operator's objects. */
+  static final List<Class<? extends HasMetadata>> OWNED = List.of(ServiceAccount.class, ConfigMap.class,
+      Service.class, PodDisruptionBudget.class, StatefulSet.class);
+
+  private final Platform platform;
+  private final Clock clock;
+  private final WriteMetrics metrics;
+  private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
+
+  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
+    this.platform = platform;
+    this.clock = clock;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public List<EventSource<?, DhtCluster>> prepareEventSources(EventSourceContext<DhtCluster> context) {
+    caches.clear();
+    for (var kind : OWNED) {
+      // Default mapping: the owner reference to the DhtCluster.
+      var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
+          .withLabelSelector(Labels.MANAGED_SELECTOR)
+          .build();
+      caches.put(kind, new InformerEventSource<>(config, context));
+    }
+    // Pods belong to the StatefulSet, not to the DhtCluster: map them by their instance label.
+    var pods = InformerEventSourceConfiguration.from(Pod.class, DhtCluster.class)
+        .withLabelSelector(Labels.MANAGED_SELECTOR)
+        .withSecondaryToPrimaryMapper((Pod pod) -> {
+          var instance = pod.getMetadata().getLabels().get(Labels.INSTANCE);
+          return instance == null ? Set.of() : Set.of(new ResourceID(instance, pod.getMetadata().getNamespace()));
+        })
+        .build();
+    caches.put(Pod.class, new InformerEventSource<>(pods, context));
+    var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
+    caches.values().forEach(s -> sources.add(asSource(s)));
+    return sources;
+  }
+
+  @Override
+  public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
+    var model = ClusterModel.from(cluster, platform);
+    String name = model.name();
+    var previous = Optional.ofNullable(cluster.getStatus());
+    long topologyVersion = Topology.version(model.memberUrls(),
+        live(context, ConfigMap.class, Names.topologyConfigMap(name)),
+        previous.map(s -> s.topologyVersion));
+    var desired = DesiredState.of(cluster, model, topologyVersion);
+
+    var applier = new ResourceApplier(context.getClient(), caches, metrics);
+    applier.apply(desired.serviceAccount(), live(context, ServiceAccount.class, Names.serviceAccount(name)));
+    applier.apply(desired.config(), live(context, ConfigMap.class, Names.configConfigMap(name)));
+    applier.apply(desired.topology(), live(context, ConfigMap.class, Names.topologyConfigMap(name)));
+    applier.apply(desired.headlessService(), live(context, Service.class, Names.headlessService(name)));
+    applier.apply(desired.clientService(), live(context, Service.class, Names.clientService(name)));
+    applier.apply(desired.podDisruptionBudget(),
+        live(context, PodDisruptionBudget.class, Names.podDisruptionBudget(name)));
+    var statefulSet = applier.apply(desired.statefulSet(), live(context, StatefulSet.class, Names.statefulSet(name)));
+
+    var status = StatusCalculator.compute(cluster, desired, Optional.of(statefulSet),
+        context.getSecondaryResources(Pod.class), clock.instant());
+    metrics.reconciled("success");
+    return patchIfChanged(cluster, status, UpdateControl::patchStatus, UpdateControl.noUpdate());
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<DhtCluster> updateErrorStatus(DhtCluster cluster, Context<DhtCluster> context,
+      Exception e) {
+    metrics.reconciled("failure");
+    var status = StatusCalculator.failed(cluster, describe(e), clock.instant());
+    var control = patchIfChanged(cluster, status, ErrorStatusUpdateControl::patchStatus,
+        ErrorStatusUpdateControl.<DhtCluster>noStatusUpdate());
+    // A spec the operator cannot use will not get better by retrying; a spec change triggers a new reconcile.
+    return e instanceof InvalidSpecException ? control.withNoRetry() : control;
+  }
+
+  private <C> C patchIfChanged(DhtCluster cluster, DhtClusterStatus status,
+      java.util.function.Function<DhtCluster, C> patch, C noUpdate) {
+    if (status.equals(cluster.getStatus())) {
+      return noUpdate;
+    }
+    metrics.write(DhtCluster.KIND + "/status");
+    // Server-side apply of the status: send a fresh object with only what we own.
+    var fresh = new DhtCluster();
+    fresh.getMetadata().setName(cluster.getMetadata().getName());
+    fresh.getMetadata().setNamespace(cluster.getMetadata().getNamespace());
+    fresh.setStatus(status);
+    return patch.apply(fresh);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static EventSource<?, DhtCluster> asSource(InformerEventSource<?, ?> source) {
+    return (EventSource<?, DhtCluster>) (EventSource<?, ?>) source;
+  }
+
+  private static <R> Optional<R> live(Context<DhtCluster> context, Class<R> kind, String name) {
+    return context.getSecondaryResources(kind).stream()
+        .filter(r -> name.equals(((HasMetadata) r).getMetadata().getName()))
+        .findFirst();
+  }
+
+  static String describe(Exception e) {
+    if (e instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
+      return "the API server refused a write (" + k.getCode() + "): " + k.getStatus().getMessage();
+    }
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+  }
+}
