@@ -1,0 +1,228 @@
+package dev.dht.node;
+
+import dev.dht.node.api.LocalEntityHandler;
+import dev.dht.node.api.LocalRangeHandler;
+import dev.dht.node.api.MetricsEndpoint;
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.config.ClusterFileWatcher;
+import dev.dht.node.config.Membership;
+import dev.dht.node.config.NodeConfig;
+import dev.dht.node.config.Units;
+import dev.dht.node.http.AdminHandler;
+import dev.dht.node.http.DhtServer;
+import dev.dht.node.http.EntityHandler;
+import dev.dht.node.http.ReplicasPolicy;
+import dev.dht.node.http.RequestTracker;
+import dev.dht.node.http.WorkerPool;
+import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.profiling.ProfileHandler;
+import dev.dht.node.storage.RocksStore;
+import dev.dht.node.storage.StorageOptions;
+import dev.dht.node.storage.Store;
+import dev.dht.node.storage.StoreStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiFunction;
+
+/**
+ * One running node: storage, clock, membership, metrics, worker pools and the HTTP server, started in that order
+ * and shut down in reverse. {@link NodeMain} only parses options and calls {@link #start}; tests start nodes
+ * in-process the same way.
+ */
+public final class Node implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Node.class);
+
+    private final NodeConfig config;
+    private final RocksStore store;
+    private final HybridLogicalClock clock;
+    private final Membership membership;
+    private final ClusterFileWatcher clusterWatcher;
+    private final NodeMetrics metrics;
+    private final RequestTracker tracker;
+    private final WorkerPool workers;
+    private final WorkerPool adminPool;
+    private final ProfileHandler profiler;
+    private final DhtServer server;
+    private boolean closed;
+
+    private Node(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
+            throws IOException {
+        this.config = config;
+        this.store = RocksStore.open(config.dataDir(), StorageOptions.node(config.writeBuffer(), config.blockCache()));
+        try {
+            this.clock = new HybridLogicalClock();
+            this.membership = new Membership(config.self(), config.members());
+            this.clusterWatcher = config.clusterFile() == null ? null
+                    : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
+            this.metrics = new NodeMetrics();
+            this.tracker = new RequestTracker(metrics);
+            this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
+            this.adminPool = new WorkerPool("dht-admin", 2, 16);
+            this.profiler = new ProfileHandler(config.profileDir());
+            // Standalone until the ring and replication packages land: this node serves every key itself, so
+            // requests validate against a cluster of one. The cluster version passes membership's size here.
+            ReplicasPolicy replicas = ReplicasPolicy.standalone();
+            Map<String, AdminHandler> admin = Map.of(
+                    DhtServer.METRICS, new MetricsEndpoint(metrics),
+                    DhtServer.ADMIN_PREFIX + "profile", profiler);
+            this.server = new DhtServer(
+                    new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
+                            config.idleTimeout().toMillis(), config.sendTimeout().toMillis()),
+                    entityHandlers.apply(store, clock), new LocalRangeHandler(store), admin, replicas,
+                    workers, adminPool, tracker, metrics);
+            registerGauges();
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** Opens storage and starts serving. */
+    public static Node start(NodeConfig config) throws IOException {
+        return start(config, LocalEntityHandler::new);
+    }
+
+    /** As {@link #start(NodeConfig)}, with the entity handler built by the given factory (tests wrap it). */
+    public static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
+            throws IOException {
+        Node node = new Node(config, entityHandlers);
+        node.server.start();
+        log.info("node {} serving on port {}: {} selectors, {} workers, queue {}, max body {}, members {}",
+                config.self(), config.port(), config.selectors(), config.workers(), config.queueSize(),
+                Units.formatSize(config.maxBody()), config.members());
+        if (!one.nio.os.NativeLibrary.IS_SUPPORTED) {
+            log.warn("one-nio native socket library not usable here (it needs Linux x86_64/aarch64 with glibc >= "
+                    + "2.38); serving through JDK NIO sockets instead");
+        }
+        if (config.members().size() > 1) {
+            log.info("{} members configured; this version serves standalone (sharding and replication arrive "
+                    + "with the cluster version)", config.members().size());
+        }
+        return node;
+    }
+
+    private void registerGauges() {
+        metrics.gauge("dht_request_queue_depth", "Requests waiting for a worker", workers::queueDepth);
+        metrics.gauge("dht_request_queue_capacity", "Size of the bounded request queue", config::queueSize);
+        metrics.gauge("dht_workers_busy", "Workers running a request", workers::active);
+        metrics.gauge("dht_workers", "Worker threads", config::workers);
+        metrics.gauge("dht_requests_in_flight", "Requests dispatched and not yet answered", tracker::inFlight);
+        metrics.gauge("dht_http_connections", "Open client connections", server::getConnections);
+        metrics.gauge("dht_cluster_members", "Members in the current cluster view", () -> membership.current().size());
+        metrics.counter("dht_cluster_changes", "Changes of the member set since start", membership::changes);
+        StatsCache stats = new StatsCache(store);
+        metrics.gauge("dht_rocksdb_memtable_bytes", "rocksdb.cur-size-all-mem-tables",
+                () -> stats.get().memtableBytes());
+        metrics.gauge("dht_rocksdb_pending_compaction_bytes", "rocksdb.estimate-pending-compaction-bytes",
+                () -> stats.get().pendingCompactionBytes());
+        metrics.gauge("dht_rocksdb_live_sst_bytes", "rocksdb.live-sst-files-size",
+                () -> stats.get().liveSstBytes());
+        metrics.gauge("dht_rocksdb_estimated_keys", "rocksdb.estimate-num-keys (tombstones included)",
+                () -> stats.get().estimatedKeys());
+        metrics.gauge("dht_rocksdb_block_cache_hit_ratio", "Block cache hits / lookups since start",
+                () -> stats.get().blockCacheHitRatio());
+        metrics.counter("dht_rocksdb_block_cache_hits", "Block cache hits", () -> stats.get().blockCacheHits());
+        metrics.counter("dht_rocksdb_block_cache_misses", "Block cache misses", () -> stats.get().blockCacheMisses());
+        metrics.gauge("dht_rocksdb_block_cache_usage_bytes", "Bytes held by the block cache",
+                () -> stats.get().blockCacheUsageBytes());
+        metrics.gauge("dht_rocksdb_write_stopped", "1 while RocksDB stops writes (compaction behind)",
+                () -> stats.get().writeStopped());
+        metrics.gauge("dht_range_streams_open", "Range responses being streamed (open iterators)",
+                () -> stats.get().openCursors());
+    }
+
+    /** One store.stats() per scrape rather than one per gauge. */
+    private static final class StatsCache {
+        private final Store store;
+        private StoreStats value;
+        private long takenAt;
+
+        StatsCache(Store store) {
+            this.store = store;
+        }
+
+        synchronized StoreStats get() {
+            long now = System.nanoTime();
+            if (value == null || now - takenAt > 100_000_000L) {
+                value = store.stats();
+                takenAt = now;
+            }
+            return value;
+        }
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public NodeConfig config() {
+        return config;
+    }
+
+    public Membership membership() {
+        return membership;
+    }
+
+    public NodeMetrics metrics() {
+        return metrics;
+    }
+
+    public RequestTracker tracker() {
+        return tracker;
+    }
+
+    /** Graceful stop with the configured grace period. */
+    @Override
+    public void close() {
+        shutdown(config.shutdownGrace());
+    }
+
+    /**
+     * Graceful stop: (1) stop accepting connections and taking new requests (503 + Connection: close),
+     * (2) wait up to grace for in-flight requests to be answered, (3) close the sessions and selectors,
+     * (4) let the workers finish, (5) close RocksDB. Idempotent.
+     */
+    public synchronized void shutdown(Duration grace) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long deadline = System.currentTimeMillis() + grace.toMillis();
+        log.info("shutting down: no new connections, waiting up to {} for {} in-flight requests",
+                Units.formatDuration(grace), tracker.inFlight());
+        server.stopAccepting();
+        try {
+            if (!tracker.awaitIdle(Math.max(0, deadline - System.currentTimeMillis()))) {
+                log.warn("{} requests still in flight after {}; closing their connections",
+                        tracker.inFlight(), Units.formatDuration(grace));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        server.stop();
+        boolean workersDone;
+        try {
+            long left = Math.max(1000, deadline - System.currentTimeMillis());
+            workersDone = workers.shutdown(left) & adminPool.shutdown(left);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            workersDone = false;
+        }
+        profiler.close();
+        if (clusterWatcher != null) {
+            clusterWatcher.close();
+        }
+        if (workersDone) {
+            store.close();
+            log.info("node stopped");
+        } else {
+            // A worker inside RocksDB would crash the process if the database closed under it; the WAL already
+            // holds every acknowledged write, so leaving without a clean close loses nothing.
+            log.warn("workers still busy; leaving RocksDB to recover from its WAL on the next start");
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.dht.node.api;
+
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.http.EntityHandler;
+import dev.dht.node.http.EntityRequest;
+import dev.dht.node.http.Responder;
+import dev.dht.node.http.Responses;
+import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Store;
+
+/**
+ * /v0/entity on the local store: the whole job of a standalone node, and the "own replica" part of a cluster
+ * node later. Writes are timestamped by the hybrid logical clock and go through the store's last-write-wins
+ * apply, the same path replicas, hints and read repair will use.
+ */
+public final class LocalEntityHandler implements EntityHandler {
+    private final Store store;
+    private final HybridLogicalClock clock;
+
+    public LocalEntityHandler(Store store, HybridLogicalClock clock) {
+        this.store = store;
+        this.clock = clock;
+    }
+
+    @Override
+    public void handle(EntityRequest request, Responder responder) {
+        if (request.internal()) {
+            responder.fail(Responses.NOT_IMPLEMENTED, "node-to-node requests are served by the cluster version");
+            return;
+        }
+        switch (request.op()) {
+            case GET -> {
+                Record record = store.get(request.key());
+                if (record == null || record.isTombstone()) {
+                    responder.fail(Responses.NOT_FOUND, "no value for this id");
+                } else {
+                    responder.send(Responses.value(record.encoded(), record.valueOffset(), record.valueLength()));
+                }
+            }
+            case PUT -> {
+                write(request.key(), Record.value(clock.now(), request.body()));
+                responder.send(Responses.empty(Responses.CREATED));
+            }
+            case DELETE -> {
+                write(request.key(), Record.tombstone(clock.now()));
+                responder.send(Responses.empty(Responses.ACCEPTED));
+            }
+        }
+    }
+
+    /**
+     * A locally coordinated write must win: its timestamp is fresh from the clock. It can only lose if the stored
+     * record is newer still (the wall clock stepped back across a restart, or another node's clock ran ahead);
+     * then the clock learns that timestamp and the write is retried with a newer one.
+     */
+    private void write(byte[] key, Record record) {
+        Record attempt = record;
+        while (!store.applyIfNewer(key, attempt)) {
+            Record stored = store.get(key);
+            if (stored != null) {
+                clock.observe(stored.timestamp());
+            }
+            attempt = attempt.withTimestamp(clock.now());
+        }
+    }
+}

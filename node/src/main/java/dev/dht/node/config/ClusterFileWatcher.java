@@ -1,0 +1,85 @@
+package dev.dht.node.config;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Polls the cluster file's content (not its mtime: a mounted ConfigMap changes by swapping a symlink, and
+ * reading through the path follows it) and installs a new member set when the content changes. A file that
+ * cannot be read or parsed keeps the previous set and is logged once per distinct content.
+ */
+public final class ClusterFileWatcher implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ClusterFileWatcher.class);
+
+    private final Path file;
+    private final Membership membership;
+    private final ScheduledExecutorService timer;
+    private byte[] lastContent;
+
+    public ClusterFileWatcher(Path file, Membership membership, Duration interval) {
+        this.file = file;
+        this.membership = membership;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dht-cluster-file");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            this.lastContent = Files.readAllBytes(file);
+        } catch (IOException e) {
+            this.lastContent = null;
+        }
+        long ms = interval.toMillis();
+        timer.scheduleWithFixedDelay(this::poll, ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** One poll; package-visible so that tests can drive it without waiting for the timer. */
+    synchronized void poll() {
+        byte[] content;
+        try {
+            content = Files.readAllBytes(file);
+        } catch (IOException e) {
+            // Mid-swap or deleted: keep the current members, look again next time.
+            return;
+        }
+        if (Arrays.equals(content, lastContent)) {
+            return;
+        }
+        lastContent = content;
+        ClusterMembers next;
+        try {
+            next = ClusterMembers.parseFile(new String(content, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            log.warn("cluster file {} ignored, keeping {} members: {}", file, membership.current().size(),
+                    e.getMessage());
+            return;
+        }
+        ClusterMembers previous = membership.current();
+        if (membership.update(next)) {
+            TreeSet<String> added = new TreeSet<>(next.urls());
+            added.removeAll(previous.urls());
+            TreeSet<String> removed = new TreeSet<>(previous.urls());
+            removed.removeAll(next.urls());
+            log.info("cluster file changed: {} members, added {}, removed {}", next.size(), added, removed);
+            if (!next.contains(membership.self())) {
+                log.warn("this node ({}) is not a member of the new cluster", membership.self());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,280 @@
+package dev.dht.node.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Command line + environment -> {@link NodeConfig}. Every option {@code --some-name} also comes from
+ * {@code DHT_SOME_NAME}; the command line beats the environment. Problems are reported as one-line
+ * {@link ConfigException}s (NodeMain turns them into exit code 2).
+ */
+public final class ConfigParser {
+
+    /** Every option with its default as shown by --help. Order = order in --help. */
+    public enum Option {
+        PORT("port", "N", String.valueOf(NodeConfig.DEFAULT_PORT), "HTTP port (API, /metrics, admin)"),
+        DATA_DIR("data-dir", "PATH", "./data", "RocksDB directory (created if missing)"),
+        CLUSTER("cluster", "URL,URL,...", "http://localhost:<port>",
+                "every member's base URL, itself included; order does not matter"),
+        CLUSTER_FILE("cluster-file", "PATH", "-",
+                "one base URL a line ('#' comments); re-read when its content changes (instead of --cluster)"),
+        SELF("self", "URL", "the member on localhost/127.0.0.1 with this port", "which member this process is"),
+        REPLICATION_FACTOR("replication-factor", "N", "cluster size",
+                "default 'from' of a request (ack = from/2+1); a request may ask up to the cluster size"),
+        REQUEST_TIMEOUT("request-timeout", "DUR", "1s", "coordinator deadline for replica answers (cluster)"),
+        WORKERS("workers", "N", "2 x CPUs (" + NodeConfig.defaultWorkers() + ")", "worker threads that run requests"),
+        QUEUE_SIZE("queue-size", "N", String.valueOf(NodeConfig.defaultQueueSize()),
+                "bounded request queue in front of the workers; when full the node answers 503"),
+        SELECTORS("selectors", "N", "CPUs (" + NodeConfig.defaultSelectors() + ")",
+                "one-nio selector threads (parse requests, write responses)"),
+        MAX_BODY("max-body", "SIZE", "16MiB", "larger request bodies are answered 413"),
+        BLOCK_CACHE("block-cache", "SIZE", "64MiB", "RocksDB LRU block cache"),
+        WRITE_BUFFER("write-buffer", "SIZE", "64MiB", "RocksDB memtable size"),
+        PROFILE_DIR("profile-dir", "PATH", "-", "where flamegraph captures are also written"),
+        TOMBSTONE_GRACE("tombstone-grace", "DUR", "1d",
+                "tombstones older than this are dropped in compaction (cluster)"),
+        IDLE_TIMEOUT("idle-timeout", "DUR", "30s", "idle keep-alive connections are closed after this"),
+        SEND_TIMEOUT("send-timeout", "DUR", "30s",
+                "a response (e.g. a range stream) the client stops reading is dropped after this"),
+        SHUTDOWN_GRACE("shutdown-grace", "DUR", "10s", "on SIGTERM, how long in-flight requests may finish");
+
+        final String name;
+        final String metavar;
+        final String defaultText;
+        final String help;
+
+        Option(String name, String metavar, String defaultText, String help) {
+            this.name = name;
+            this.metavar = metavar;
+            this.defaultText = defaultText;
+            this.help = help;
+        }
+
+        public String flag() {
+            return "--" + name;
+        }
+
+        public String env() {
+            return "DHT_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
+        }
+
+        static Option byName(String name) {
+            for (Option o : values()) {
+                if (o.name.equals(name)) {
+                    return o;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Thrown for --help: not an error, the caller prints {@link #help()} and exits 0. */
+    public static final class HelpRequested extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        HelpRequested() {
+            super("help", null, false, false);
+        }
+    }
+
+    private ConfigParser() {
+    }
+
+    public static NodeConfig parse(List<String> args, Map<String, String> env) throws ConfigException, HelpRequested {
+        Map<Option, String> raw = new EnumMap<>(Option.class);
+        for (Option o : Option.values()) {
+            String v = env.get(o.env());
+            if (v != null && !v.isEmpty()) {
+                raw.put(o, v);
+            }
+        }
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (arg.equals("--help") || arg.equals("-h")) {
+                throw new HelpRequested();
+            }
+            if (!arg.startsWith("--")) {
+                throw new ConfigException("unexpected argument '" + arg + "'");
+            }
+            String name = arg.substring(2);
+            String value = null;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            }
+            Option option = Option.byName(name);
+            if (option == null) {
+                throw new ConfigException("unknown option '--" + name + "'");
+            }
+            if (value == null) {
+                if (i + 1 >= args.size()) {
+                    throw new ConfigException("option " + option.flag() + " needs a value (" + option.metavar + ")");
+                }
+                value = args.get(++i);
+            }
+            raw.put(option, value);
+        }
+        return build(raw);
+    }
+
+    private static NodeConfig build(Map<Option, String> raw) throws ConfigException {
+        int port = intIn(raw, Option.PORT, NodeConfig.DEFAULT_PORT, 1, 65535);
+        Path dataDir = path(raw, Option.DATA_DIR, Path.of("./data"));
+
+        if (raw.containsKey(Option.CLUSTER) && raw.containsKey(Option.CLUSTER_FILE)) {
+            throw new ConfigException("give either --cluster or --cluster-file, not both");
+        }
+        Path clusterFile = path(raw, Option.CLUSTER_FILE, null);
+        ClusterMembers members;
+        if (clusterFile != null) {
+            members = readClusterFile(clusterFile);
+        } else {
+            String list = raw.getOrDefault(Option.CLUSTER, "http://localhost:" + port);
+            try {
+                members = ClusterMembers.parseList(list);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("bad value for --cluster: " + e.getMessage());
+            }
+        }
+
+        String self;
+        if (raw.containsKey(Option.SELF)) {
+            try {
+                self = ClusterMembers.normalize(raw.get(Option.SELF));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("bad value for --self: " + e.getMessage());
+            }
+        } else {
+            self = members.findLocal(port);
+            if (self == null) {
+                throw new ConfigException("no member of the cluster (" + members + ") is http://localhost:" + port
+                        + "; say which one this node is with --self");
+            }
+        }
+
+        int rf = intIn(raw, Option.REPLICATION_FACTOR, 0, 1, 1024);
+        Duration requestTimeout = duration(raw, Option.REQUEST_TIMEOUT, Duration.ofSeconds(1));
+        int workers = intIn(raw, Option.WORKERS, NodeConfig.defaultWorkers(), 1, 4096);
+        int queueSize = intIn(raw, Option.QUEUE_SIZE, NodeConfig.defaultQueueSize(), 1, 1 << 20);
+        int selectors = intIn(raw, Option.SELECTORS, NodeConfig.defaultSelectors(), 1, 256);
+        long maxBody = size(raw, Option.MAX_BODY, NodeConfig.DEFAULT_MAX_BODY, 0, Integer.MAX_VALUE - 64);
+        long blockCache = size(raw, Option.BLOCK_CACHE, NodeConfig.DEFAULT_BLOCK_CACHE, 0, Long.MAX_VALUE);
+        long writeBuffer = size(raw, Option.WRITE_BUFFER, NodeConfig.DEFAULT_WRITE_BUFFER, 64 << 10, 1L << 40);
+        Path profileDir = path(raw, Option.PROFILE_DIR, null);
+        Duration tombstoneGrace = duration(raw, Option.TOMBSTONE_GRACE, Duration.ofDays(1));
+        Duration idle = duration(raw, Option.IDLE_TIMEOUT, Duration.ofSeconds(30));
+        Duration send = duration(raw, Option.SEND_TIMEOUT, Duration.ofSeconds(30));
+        Duration grace = duration(raw, Option.SHUTDOWN_GRACE, Duration.ofSeconds(10));
+        if (idle.isZero() || send.isZero() || requestTimeout.isZero()) {
+            throw new ConfigException("timeouts must be positive");
+        }
+        return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
+                selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace);
+    }
+
+    static ClusterMembers readClusterFile(Path file) throws ConfigException {
+        String content;
+        try {
+            content = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read --cluster-file " + file + ": " + e);
+        }
+        try {
+            return ClusterMembers.parseFile(content);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("bad --cluster-file " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static String describe(Option o) {
+        return o.flag() + " (" + o.env() + ")";
+    }
+
+    private static int intIn(Map<Option, String> raw, Option o, int dflt, int min, int max) throws ConfigException {
+        String v = raw.get(o);
+        if (v == null) {
+            return dflt;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("bad value for " + describe(o) + ": '" + v + "' is not a whole number");
+        }
+        if (n < min || n > max) {
+            throw new ConfigException("bad value for " + describe(o) + ": " + n + " is outside " + min + ".." + max);
+        }
+        return n;
+    }
+
+    private static long size(Map<Option, String> raw, Option o, long dflt, long min, long max) throws ConfigException {
+        String v = raw.get(o);
+        if (v == null) {
+            return dflt;
+        }
+        long n;
+        try {
+            n = Units.parseSize(v);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("bad value for " + describe(o) + ": " + e.getMessage());
+        }
+        if (n < min || n > max) {
+            throw new ConfigException("bad value for " + describe(o) + ": " + v + " is outside "
+                    + Units.formatSize(min) + ".." + Units.formatSize(max));
+        }
+        return n;
+    }
+
+    private static Duration duration(Map<Option, String> raw, Option o, Duration dflt) throws ConfigException {
+        String v = raw.get(o);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return Units.parseDuration(v);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("bad value for " + describe(o) + ": " + e.getMessage());
+        }
+    }
+
+    private static Path path(Map<Option, String> raw, Option o, Path dflt) throws ConfigException {
+        String v = raw.get(o);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return Path.of(v);
+        } catch (InvalidPathException e) {
+            throw new ConfigException("bad value for " + describe(o) + ": " + e.getMessage());
+        }
+    }
+
+    /** The --help text: every option with its environment variable and default. */
+    public static String help() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Usage: java -jar dht-node.jar [options]\n\n");
+        sb.append("The dht storage node: the /v0 key-value API over RocksDB, /metrics, /v0/admin/profile.\n");
+        sb.append("Every option also comes from the environment variable shown; the command line wins.\n");
+        sb.append("SIZE: bytes or k/m/g with optional i/iB/B (binary: 64MiB = 64Mi = 64m). ");
+        sb.append("DUR: 500ms, 1s, 2m, 1h, 1d.\n\nOptions:\n");
+        for (Option o : Option.values()) {
+            String left = "  " + o.flag() + " " + o.metavar;
+            sb.append(left);
+            sb.append(" ".repeat(Math.max(1, 36 - left.length())));
+            sb.append(o.help).append('\n');
+            sb.append(" ".repeat(36)).append("env ").append(o.env()).append(", default: ").append(o.defaultText)
+                    .append('\n');
+        }
+        sb.append("  --help").append(" ".repeat(28)).append("print this help and exit\n");
+        return sb.toString();
+    }
+}

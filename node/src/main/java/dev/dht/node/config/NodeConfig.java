@@ -1,0 +1,101 @@
+package dev.dht.node.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Every setting of a node, validated. Built by {@link ConfigParser} from the command line and DHT_* environment
+ * variables (see docs/node.md and the node contract); tests build it with {@link #defaults(int, Path)}.
+ *
+ * @param members          the initial member set (from --cluster or --cluster-file)
+ * @param clusterFile      re-read when its content changes, or null
+ * @param self             this node's member URL (canonical)
+ * @param replicationFactor default `from` of a request; 0 means "the cluster size"
+ * @param requestTimeout   coordinator deadline for replica answers (cluster issue)
+ * @param workers          worker threads that run requests
+ * @param queueSize        bounded queue in front of the workers; full means 503
+ * @param selectors        one-nio selector threads (parse requests, write responses)
+ * @param maxBody          larger request bodies are answered 413
+ * @param blockCache       RocksDB LRU block cache size
+ * @param writeBuffer      RocksDB memtable size
+ * @param profileDir       where flamegraph captures are also written, or null
+ * @param tombstoneGrace   tombstones older than this may be dropped by compaction (cluster issue)
+ * @param idleTimeout      keep-alive connections idle for longer are closed; also the cleanup period
+ * @param sendTimeout      a response (e.g. a range stream) that makes no write progress for longer is dropped
+ * @param shutdownGrace    how long SIGTERM waits for in-flight requests
+ */
+public record NodeConfig(
+        int port,
+        Path dataDir,
+        ClusterMembers members,
+        Path clusterFile,
+        String self,
+        int replicationFactor,
+        Duration requestTimeout,
+        int workers,
+        int queueSize,
+        int selectors,
+        long maxBody,
+        long blockCache,
+        long writeBuffer,
+        Path profileDir,
+        Duration tombstoneGrace,
+        Duration idleTimeout,
+        Duration sendTimeout,
+        Duration shutdownGrace) {
+
+    public static final int DEFAULT_PORT = 8080;
+    public static final long DEFAULT_MAX_BODY = 16L << 20;
+    public static final long DEFAULT_BLOCK_CACHE = 64L << 20;
+    public static final long DEFAULT_WRITE_BUFFER = 64L << 20;
+
+    /** CPU count as the JVM sees it (container limits included). */
+    public static int cpus() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    public static int defaultSelectors() {
+        return cpus();
+    }
+
+    public static int defaultWorkers() {
+        return Math.max(2, 2 * cpus());
+    }
+
+    public static int defaultQueueSize() {
+        return 1024;
+    }
+
+    /** A standalone node on this port and directory with every other setting at its default. */
+    public static NodeConfig defaults(int port, Path dataDir) {
+        String self = "http://localhost:" + port;
+        return new NodeConfig(port, dataDir, ClusterMembers.parseList(self), null, self, 0,
+                Duration.ofSeconds(1), defaultWorkers(), defaultQueueSize(), defaultSelectors(),
+                DEFAULT_MAX_BODY, DEFAULT_BLOCK_CACHE, DEFAULT_WRITE_BUFFER, null, Duration.ofDays(1),
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(10));
+    }
+
+    public NodeConfig withPool(int newWorkers, int newQueueSize) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
+                newWorkers, newQueueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace);
+    }
+
+    public NodeConfig withMaxBody(long newMaxBody) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, newMaxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace);
+    }
+
+    public NodeConfig withTimeouts(Duration newIdle, Duration newSend, Duration newShutdownGrace) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                newIdle, newSend, newShutdownGrace);
+    }
+
+    public NodeConfig withProfileDir(Path dir) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, dir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace);
+    }
+}

@@ -1,0 +1,256 @@
+package dev.dht.node.http;
+
+import dev.dht.node.metrics.NodeMetrics;
+import one.nio.http.HttpServer;
+import one.nio.http.HttpServerConfig;
+import one.nio.http.HttpSession;
+import one.nio.http.Request;
+import one.nio.http.Response;
+import one.nio.net.Socket;
+import one.nio.server.AcceptorConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The node's HTTP front: one-nio selector threads parse requests and call {@link #handleRequest}, which routes,
+ * validates and hands the work to the bounded worker pool (503 at once when its queue is full). Workers answer
+ * through a {@link Responder}; one-nio's sendResponse is synchronized, so any thread may answer.
+ *
+ * <pre>
+ *   GET /v0/status                         answered here, on the selector (probes never queue behind load)
+ *   GET|PUT|DELETE /v0/entity?id=&replicas= -> workers -> EntityHandler
+ *   GET /v0/entities?start=&end=           -> workers -> RangeHandler (chunked, streamed)
+ *   GET /metrics, /v0/admin/...            -> admin pool -> AdminHandler
+ *   anything else                          400; a known path with another method: 405
+ * </pre>
+ */
+public final class DhtServer extends HttpServer {
+    private static final Logger log = LoggerFactory.getLogger(DhtServer.class);
+
+    public static final String STATUS = "/v0/status";
+    public static final String ENTITY = "/v0/entity";
+    public static final String ENTITIES = "/v0/entities";
+    public static final String METRICS = "/metrics";
+    public static final String ADMIN_PREFIX = "/v0/admin/";
+
+    private final Settings settings;
+    private final EntityHandler entityHandler;
+    private final RangeHandler rangeHandler;
+    private final Map<String, AdminHandler> adminHandlers;
+    private final ReplicasPolicy replicasPolicy;
+    private final WorkerPool workers;
+    private final WorkerPool adminPool;
+    private final RequestTracker tracker;
+    private final NodeMetrics metrics;
+    private volatile boolean draining;
+
+    /**
+     * @param port              listening port (all interfaces)
+     * @param selectors         selector threads
+     * @param maxBody           larger request bodies get 413
+     * @param idleTimeoutMillis keep-alive idle limit, also the period of one-nio's cleanup pass
+     * @param sendTimeoutMillis a queued response that does not move for this long is dropped
+     */
+    public record Settings(int port, int selectors, int maxBody, long idleTimeoutMillis, long sendTimeoutMillis) {
+    }
+
+    public DhtServer(Settings settings, EntityHandler entityHandler, RangeHandler rangeHandler,
+                     Map<String, AdminHandler> adminHandlers, ReplicasPolicy replicasPolicy, WorkerPool workers,
+                     WorkerPool adminPool, RequestTracker tracker, NodeMetrics metrics) throws IOException {
+        super(serverConfig(settings));
+        this.settings = settings;
+        this.entityHandler = entityHandler;
+        this.rangeHandler = rangeHandler;
+        this.adminHandlers = Map.copyOf(adminHandlers);
+        this.replicasPolicy = replicasPolicy;
+        this.workers = workers;
+        this.adminPool = adminPool;
+        this.tracker = tracker;
+        this.metrics = metrics;
+    }
+
+    private static HttpServerConfig serverConfig(Settings s) {
+        AcceptorConfig acceptor = new AcceptorConfig();
+        acceptor.address = "0.0.0.0";
+        acceptor.port = s.port();
+        acceptor.reusePort = true;
+        acceptor.backlog = 1024;
+        HttpServerConfig config = new HttpServerConfig();
+        config.acceptors = new AcceptorConfig[]{acceptor};
+        config.selectors = s.selectors();
+        config.keepAlive = (int) Math.min(Integer.MAX_VALUE, s.idleTimeoutMillis());
+        config.closeSessions = true;
+        config.maxWorkers = 0; // requests run on our own bounded pool, not one-nio's
+        config.selectorThreadNameFormat = "dht-selector-%d";
+        return config;
+    }
+
+    int maxBody() {
+        return settings.maxBody();
+    }
+
+    long sendTimeoutMillis() {
+        return settings.sendTimeoutMillis();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public HttpSession createSession(Socket socket) {
+        return new DhtSession(socket, this);
+    }
+
+    /** Stops accepting connections; established ones keep being served (graceful shutdown, step 1). */
+    public void stopAccepting() {
+        draining = true;
+        acceptor.shutdown();
+    }
+
+    public boolean draining() {
+        return draining;
+    }
+
+    @Override
+    public void handleRequest(Request request, HttpSession httpSession) throws IOException {
+        DhtSession session = (DhtSession) httpSession;
+        long start = System.nanoTime();
+        String path = request.getPath();
+        int method = request.getMethod();
+
+        if (draining) {
+            // Stop taking work on kept-alive connections too; Connection: close sends the client elsewhere.
+            session.sendError(Response.SERVICE_UNAVAILABLE, "shutting down\n");
+            return;
+        }
+        if (request.getHeader("Transfer-Encoding:") != null) {
+            // one-nio reads bodies by Content-Length only; the chunked body bytes would be parsed as requests.
+            session.sendError("411 Length Required", "chunked request bodies are not supported; send Content-Length\n");
+            return;
+        }
+        switch (path) {
+            case ENTITY -> entity(request, session, method, start);
+            case ENTITIES -> range(request, session, method, start);
+            case STATUS -> status(request, session, method, start);
+            default -> {
+                AdminHandler admin = adminHandlers.get(path);
+                if (admin != null) {
+                    admin(request, session, method, start, admin);
+                } else {
+                    reject(session, method, start, Responses.text(Responses.BAD_REQUEST, "unknown path " + path));
+                }
+            }
+        }
+    }
+
+    private void status(Request request, DhtSession session, int method, long start) throws IOException {
+        if (method != Request.METHOD_GET && method != Request.METHOD_HEAD) {
+            reject(session, method, start, Responses.methodNotAllowed(request.getMethodName(), STATUS, "GET"));
+            return;
+        }
+        reject(session, method, start, new Response(Response.OK, "OK\n".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    private void entity(Request request, DhtSession session, int method, long start) throws IOException {
+        EntityRequest.Op op = switch (method) {
+            case Request.METHOD_GET -> EntityRequest.Op.GET;
+            case Request.METHOD_PUT -> EntityRequest.Op.PUT;
+            case Request.METHOD_DELETE -> EntityRequest.Op.DELETE;
+            default -> null;
+        };
+        if (op == null) {
+            reject(session, method, start, Responses.methodNotAllowed(request.getMethodName(), ENTITY, "GET, PUT, DELETE"));
+            return;
+        }
+        EntityRequest parsed;
+        try {
+            parsed = RequestParser.entity(request, op, replicasPolicy);
+        } catch (BadRequestException e) {
+            reject(session, method, start, Responses.text(e.status(), e.getMessage()));
+            return;
+        }
+        dispatch(session, NodeMetrics.methodIndex(op.name()), start, workers,
+                responder -> entityHandler.handle(parsed, responder));
+    }
+
+    private void range(Request request, DhtSession session, int method, long start) throws IOException {
+        if (method != Request.METHOD_GET) {
+            reject(session, method, start, Responses.methodNotAllowed(request.getMethodName(), ENTITIES, "GET"));
+            return;
+        }
+        RangeRequest parsed;
+        try {
+            parsed = RequestParser.range(request);
+        } catch (BadRequestException e) {
+            reject(session, method, start, Responses.text(e.status(), e.getMessage()));
+            return;
+        }
+        dispatch(session, NodeMetrics.GET, start, workers, responder -> rangeHandler.handle(parsed, responder));
+    }
+
+    private void admin(Request request, DhtSession session, int method, long start, AdminHandler handler)
+            throws IOException {
+        if (method != Request.METHOD_GET) {
+            reject(session, method, start, Responses.methodNotAllowed(request.getMethodName(), request.getPath(), "GET"));
+            return;
+        }
+        dispatch(session, NodeMetrics.OTHER, start, adminPool, responder -> {
+            try {
+                handler.handle(request, responder);
+            } catch (BadRequestException e) {
+                responder.send(Responses.text(e.status(), e.getMessage()));
+            }
+        });
+    }
+
+    private interface Work {
+        void run(Responder responder);
+    }
+
+    /** Hands work to a pool; 503 at once if its queue is full. */
+    private void dispatch(DhtSession session, int method, long start, WorkerPool pool, Work work)
+            throws IOException {
+        tracker.started();
+        SessionResponder responder = new SessionResponder(session, tracker, method, start);
+        boolean queued = pool.trySubmit(() -> {
+            try {
+                work.run(responder);
+            } catch (RuntimeException | Error e) {
+                log.error("request failed: {}", e.toString(), e);
+                if (!responder.answered()) {
+                    responder.send(Responses.text(Responses.INTERNAL_ERROR, "internal error: " + e.getMessage()));
+                }
+            }
+        });
+        if (!queued) {
+            metrics.rejected();
+            responder.send(Responses.text(Responses.SERVICE_UNAVAILABLE, "overloaded: request queue is full"));
+        }
+    }
+
+    /** Answers on the selector thread: status, parsing errors and the like, which need no worker. */
+    private void reject(DhtSession session, int method, long start, Response response) throws IOException {
+        int status = response.getStatus();
+        session.sendResponse(response);
+        metrics.observeRequest(NodeMetrics.methodIndex(methodName(method)), status, System.nanoTime() - start);
+    }
+
+    private static String methodName(int method) {
+        return switch (method) {
+            case Request.METHOD_GET -> "GET";
+            case Request.METHOD_PUT -> "PUT";
+            case Request.METHOD_DELETE -> "DELETE";
+            default -> "OTHER";
+        };
+    }
+
+    @Override
+    public void handleDefault(Request request, HttpSession session) throws IOException {
+        session.sendResponse(Responses.text(Responses.BAD_REQUEST, "unknown path " + request.getPath()));
+    }
+}

@@ -1,0 +1,78 @@
+package dev.dht.node.http;
+
+import one.nio.http.HttpSession;
+import one.nio.http.Request;
+import one.nio.http.Response;
+import one.nio.net.Socket;
+
+import java.io.IOException;
+
+/**
+ * one-nio's HTTP session with what the node adds: the configured body limit (413 with a reason), chunked
+ * responses whose body is produced lazily, and a send timeout that drops a client which stopped reading.
+ */
+final class DhtSession extends HttpSession {
+    private final DhtServer dhtServer;
+
+    DhtSession(Socket socket, DhtServer server) {
+        super(socket, server);
+        this.dhtServer = server;
+    }
+
+    @Override
+    protected int getMaxRequestBodyLength() {
+        return dhtServer.maxBody();
+    }
+
+    /**
+     * one-nio's cleanup thread asks this every idle-timeout period. A session whose write queue has not moved for
+     * the send timeout belongs to a client that stopped reading: STALE makes the cleanup close it, which releases
+     * the queued body (a range stream closes its RocksDB iterator).
+     */
+    @Override
+    public int checkStatus(long currentTime, long keepAlive) {
+        if (queueHead != null && lastAccessTime < currentTime - dhtServer.sendTimeoutMillis()) {
+            return STALE;
+        }
+        return super.checkStatus(currentTime, keepAlive);
+    }
+
+    /** one-nio answers an oversized body with an empty 413; give the reason instead. */
+    @Override
+    public synchronized void sendError(String code, String message) throws IOException {
+        if (Response.REQUEST_ENTITY_TOO_LARGE.equals(code) && (message == null || message.isEmpty())) {
+            message = "request body larger than the limit of " + dhtServer.maxBody() + " bytes\n";
+        }
+        super.sendError(code, message);
+    }
+
+    /**
+     * Like {@link #sendResponse} (same keep-alive and pipelining rules), but the body is a queue item that
+     * writes itself as the socket drains.
+     */
+    synchronized void sendChunked(Response head, QueueItem body) throws IOException {
+        Request current = this.handling;
+        if (current == null) {
+            QueueItem.releaseChain(body);
+            throw new IOException("Out of order response");
+        }
+        server.incRequestsProcessed();
+        String connection = current.getHeader("Connection:");
+        boolean keepAlive = current.isHttp11()
+                ? !"close".equalsIgnoreCase(connection)
+                : "Keep-Alive".equalsIgnoreCase(connection);
+        head.addHeader(keepAlive ? "Connection: Keep-Alive" : "Connection: close");
+        byte[] headBytes = head.toBytes(false);
+        write(new ArrayQueueItem(headBytes, 0, headBytes.length, 0).append(body));
+        if (!keepAlive) {
+            scheduleClose();
+        }
+        if ((this.handling = current = pipeline.pollFirst()) != null) {
+            if (current == FIN) {
+                scheduleClose();
+            } else {
+                server.handleRequest(current, this);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.dht.node.http;
+
+import one.nio.http.Request;
+import one.nio.http.Response;
+
+import java.nio.charset.StandardCharsets;
+
+/** Turns one-nio requests into validated records, or a {@link BadRequestException} that says what is wrong. */
+public final class RequestParser {
+    private RequestParser() {
+    }
+
+    /** The query string exactly as sent (one-nio's getQueryString() decodes it whole, which breaks "a%26b"). */
+    public static String rawQuery(Request request) {
+        String uri = request.getURI();
+        int q = uri.indexOf('?');
+        return q < 0 ? null : uri.substring(q + 1);
+    }
+
+    public static EntityRequest entity(Request request, EntityRequest.Op op, ReplicasPolicy policy)
+            throws BadRequestException {
+        String query = rawQuery(request);
+        String id = QueryParams.get(query, "id");
+        if (id == null) {
+            throw new BadRequestException("missing parameter: id");
+        }
+        if (id.isEmpty()) {
+            throw new BadRequestException("parameter id must not be empty");
+        }
+        Replicas replicas = policy.parse(QueryParams.get(query, "replicas"));
+        byte[] body = null;
+        if (op == EntityRequest.Op.PUT) {
+            body = request.getBody() == null ? Response.EMPTY : request.getBody();
+        }
+        return new EntityRequest(op, id, id.getBytes(StandardCharsets.UTF_8), body, replicas, isInternal(request));
+    }
+
+    public static RangeRequest range(Request request) throws BadRequestException {
+        String query = rawQuery(request);
+        String start = QueryParams.get(query, "start");
+        if (start == null) {
+            throw new BadRequestException("missing parameter: start");
+        }
+        if (start.isEmpty()) {
+            throw new BadRequestException("parameter start must not be empty");
+        }
+        String end = QueryParams.get(query, "end");
+        if (end != null && end.isEmpty()) {
+            throw new BadRequestException("parameter end must not be empty (leave it out to read to the last key)");
+        }
+        return new RangeRequest(start.getBytes(StandardCharsets.UTF_8),
+                end == null ? null : end.getBytes(StandardCharsets.UTF_8), isInternal(request));
+    }
+
+    private static boolean isInternal(Request request) {
+        return request.getHeader(Headers.INTERNAL + ":") != null;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.dht.node.metrics;
+
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The node's metrics: one registry per node (tests run several nodes in one JVM), names as constants here.
+ * The hot path touches only {@link #observeRequest} (a cached histogram data point per method and status: no
+ * label lookup, no allocation) and {@link #rejected()}; everything else is read at scrape time by callbacks.
+ */
+public final class NodeMetrics {
+    public static final String REQUEST_DURATION = "dht_request_duration_seconds";
+    public static final String REJECTED = "dht_requests_rejected";
+    public static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
+
+    /** Method index for {@link #observeRequest}. */
+    public static final int GET = 0;
+    public static final int PUT = 1;
+    public static final int DELETE = 2;
+    public static final int OTHER = 3;
+    private static final String[] METHOD_NAMES = {"GET", "PUT", "DELETE", "OTHER"};
+    private static final int STATUSES = 600;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Histogram requests;
+    private final AtomicReferenceArray<DistributionDataPoint> points =
+            new AtomicReferenceArray<>(METHOD_NAMES.length * STATUSES);
+    private final Counter rejected;
+    private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+
+    public NodeMetrics() {
+        requests = Histogram.builder()
+                .name(REQUEST_DURATION)
+                .help("Time from a parsed request to its response handed to the socket, by method and status; "
+                        + "_count is the request count")
+                .labelNames("method", "status")
+                .classicOnly()
+                .classicUpperBounds(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                        0.25, 0.5, 1, 2.5, 5, 10)
+                .withoutExemplars()
+                .register(registry);
+        rejected = Counter.builder()
+                .name(REJECTED)
+                .help("Requests answered 503 at once because the worker queue was full")
+                .withoutExemplars()
+                .register(registry);
+        JvmMetrics.builder().register(registry);
+    }
+
+    /** Records one answered request. method: {@link #GET}..{@link #OTHER}. */
+    public void observeRequest(int method, int status, long nanos) {
+        int s = status >= 0 && status < STATUSES ? status : 599;
+        int i = method * STATUSES + s;
+        DistributionDataPoint p = points.get(i);
+        if (p == null) {
+            p = requests.labelValues(METHOD_NAMES[method], Integer.toString(s));
+            points.set(i, p);
+        }
+        p.observe(nanos / 1e9);
+    }
+
+    public void rejected() {
+        rejected.inc();
+    }
+
+    /** A gauge read at scrape time. */
+    public void gauge(String name, String help, DoubleSupplier value) {
+        GaugeWithCallback.builder().name(name).help(help)
+                .callback(cb -> cb.call(value.getAsDouble()))
+                .register(registry);
+    }
+
+    /** A monotonic counter read at scrape time (name without _total; the format adds it). */
+    public void counter(String name, String help, DoubleSupplier value) {
+        CounterWithCallback.builder().name(name).help(help)
+                .callback(cb -> cb.call(value.getAsDouble()))
+                .register(registry);
+    }
+
+    /** The Prometheus text exposition of every metric. */
+    public byte[] scrape() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32 * 1024);
+        try {
+            writer.write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    public static int methodIndex(String method) {
+        return switch (method) {
+            case "GET" -> GET;
+            case "PUT" -> PUT;
+            case "DELETE" -> DELETE;
+            default -> OTHER;
+        };
+    }
+}

@@ -1,0 +1,157 @@
+package dev.dht.node.profiling;
+
+import dev.dht.node.config.Units;
+import dev.dht.node.http.AdminHandler;
+import dev.dht.node.http.BadRequestException;
+import dev.dht.node.http.QueryParams;
+import dev.dht.node.http.RequestParser;
+import dev.dht.node.http.Responder;
+import dev.dht.node.http.Responses;
+import one.nio.http.Request;
+import one.nio.http.Response;
+import one.profiler.AsyncProfiler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * GET /v0/admin/profile?event=cpu|alloc|lock|wall&duration=30s[&interval=1ms]: runs async-profiler inside this
+ * JVM for the duration and answers with its HTML flamegraph; a copy goes to the profile directory if one is
+ * set. One capture at a time (a second request gets 409). No thread waits for the capture: a timer stops it and
+ * answers, which is also the shape the cluster coordinator's callbacks will have.
+ */
+public final class ProfileHandler implements AdminHandler, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ProfileHandler.class);
+    private static final Set<String> EVENTS = Set.of("cpu", "alloc", "lock", "wall");
+    private static final Duration MIN = Duration.ofMillis(100);
+    private static final Duration MAX = Duration.ofMinutes(10);
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    private final Path profileDir;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "dht-profiler");
+        t.setDaemon(true);
+        return t;
+    });
+    private AsyncProfiler profiler;
+    private String loadError;
+
+    public ProfileHandler(Path profileDir) {
+        this.profileDir = profileDir;
+    }
+
+    @Override
+    public void handle(Request request, Responder responder) throws BadRequestException {
+        String query = RequestParser.rawQuery(request);
+        String event = orDefault(QueryParams.get(query, "event"), "cpu");
+        if (!EVENTS.contains(event)) {
+            throw new BadRequestException("event must be one of cpu, alloc, lock, wall; got '" + event + "'");
+        }
+        Duration duration = duration(QueryParams.get(query, "duration"), "duration", Duration.ofSeconds(30));
+        if (duration.compareTo(MIN) < 0 || duration.compareTo(MAX) > 0) {
+            throw new BadRequestException("duration must be between 100ms and 10m");
+        }
+        String intervalParam = QueryParams.get(query, "interval");
+        Duration interval = intervalParam == null ? null : duration(intervalParam, "interval", null);
+
+        AsyncProfiler ap = profiler();
+        if (ap == null) {
+            responder.fail(Responses.SERVICE_UNAVAILABLE, "profiler unavailable: " + loadError);
+            return;
+        }
+        if (!busy.compareAndSet(false, true)) {
+            responder.fail(Responses.CONFLICT, "a profile is already being captured; try again when it ends");
+            return;
+        }
+        try {
+            String start = "start,event=" + event;
+            if (interval != null && (event.equals("cpu") || event.equals("wall"))) {
+                start += ",interval=" + interval.toNanos();
+            }
+            ap.execute(start);
+        } catch (IOException | IllegalStateException | IllegalArgumentException e) {
+            busy.set(false);
+            responder.fail(Responses.CONFLICT, "profiler did not start: " + e.getMessage());
+            return;
+        }
+        log.info("profiling {} for {}", event, Units.formatDuration(duration));
+        timer.schedule(() -> finish(ap, event, responder), duration.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void finish(AsyncProfiler ap, String event, Responder responder) {
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile("dht-profile-" + event + "-", ".html");
+            ap.execute("stop,file=" + tmp);
+            byte[] html = Files.readAllBytes(tmp);
+            if (profileDir != null) {
+                Files.createDirectories(profileDir);
+                Path target = profileDir.resolve(event + "-" + LocalDateTime.now().format(STAMP) + ".html");
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                tmp = null;
+                log.info("profile written to {}", target);
+            }
+            Response response = new Response(Response.OK, html);
+            response.addHeader("Content-Type: text/html; charset=utf-8");
+            responder.send(response);
+        } catch (IOException | RuntimeException e) {
+            log.warn("profile failed: {}", e.toString());
+            responder.fail(Responses.INTERNAL_ERROR, "profile failed: " + e.getMessage());
+        } finally {
+            busy.set(false);
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException e) {
+                    log.debug("could not delete {}: {}", tmp, e.toString());
+                }
+            }
+        }
+    }
+
+    /** Loads the native profiler on first use; remembers why it could not. */
+    private synchronized AsyncProfiler profiler() {
+        if (profiler == null && loadError == null) {
+            try {
+                profiler = AsyncProfiler.getInstance();
+            } catch (Throwable e) { // UnsatisfiedLinkError on a platform the jar has no library for
+                loadError = e.toString();
+                log.warn("async-profiler unavailable: {}", loadError);
+            }
+        }
+        return profiler;
+    }
+
+    private static String orDefault(String v, String dflt) {
+        return v == null || v.isEmpty() ? dflt : v;
+    }
+
+    private static Duration duration(String v, String name, Duration dflt) throws BadRequestException {
+        if (v == null || v.isEmpty()) {
+            return dflt;
+        }
+        try {
+            return Units.parseDuration(v);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException(name + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

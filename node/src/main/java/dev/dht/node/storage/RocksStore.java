@@ -1,0 +1,307 @@
+package dev.dht.node.storage;
+
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Filter;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.StatsLevel;
+import org.rocksdb.Statistics;
+import org.rocksdb.TickerType;
+import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@link Store} on RocksDB. This class owns every native handle it creates and closes them in one place
+ * ({@link #close}); options objects are created once and reused for every call.
+ *
+ * <p>Durability: the WAL is on and every write goes to it before it is acknowledged (write(2), no fsync), so an
+ * acknowledged write survives the death of the process (kill -9); a power loss may lose the last writes that the
+ * OS had not flushed yet. A clean close syncs the WAL.
+ */
+public final class RocksStore implements Store {
+    private static final Logger log = LoggerFactory.getLogger(RocksStore.class);
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    /** Column families this version uses besides "default" (which holds the records). Hints come later. */
+    private static final List<String> KNOWN_FAMILIES = List.of();
+
+    private static final int STRIPES = 4096;
+
+    private final Path dir;
+    private final StorageOptions options;
+    private final DBOptions dbOptions;
+    private final ColumnFamilyOptions cfOptions;
+    private final Cache blockCache;
+    private final Filter bloom;
+    private final Statistics statistics;
+    private final WriteOptions writeOptions;
+    private final ReadOptions readOptions;
+    private final RocksDB db;
+    private final List<ColumnFamilyHandle> handles;
+    private final ColumnFamilyHandle records;
+    /** Write locks striped by key: last-write-wins read-compare-write must not interleave for one key. */
+    private final Object[] stripes = new Object[STRIPES];
+    private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private RocksStore(Path dir, StorageOptions o) {
+        this.dir = dir;
+        this.options = o;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Object();
+        }
+        this.statistics = o.statistics() ? new Statistics() : null;
+        if (statistics != null) {
+            statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
+        }
+        this.dbOptions = new DBOptions()
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
+                .setAllowConcurrentMemtableWrite(o.concurrentMemtableWrite())
+                .setEnableWriteThreadAdaptiveYield(o.adaptiveYield())
+                .setMaxOpenFiles(o.maxOpenFiles())
+                .setMaxBackgroundJobs(Math.max(2, Runtime.getRuntime().availableProcessors()))
+                .setBytesPerSync(1 << 20)
+                .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+                .setKeepLogFileNum(5)
+                .setMaxLogFileSize(16 << 20);
+        if (statistics != null) {
+            dbOptions.setStatistics(statistics);
+        }
+        this.blockCache = new LRUCache(o.blockCache());
+        this.bloom = o.bloomBitsPerKey() > 0 ? new BloomFilter(o.bloomBitsPerKey(), false) : null;
+        BlockBasedTableConfig table = new BlockBasedTableConfig()
+                .setBlockCache(blockCache)
+                .setCacheIndexAndFilterBlocks(true)
+                .setPinL0FilterAndIndexBlocksInCache(true)
+                .setFormatVersion(5);
+        if (bloom != null) {
+            table.setFilterPolicy(bloom);
+        }
+        this.cfOptions = new ColumnFamilyOptions()
+                .setCompactionStyle(o.compaction())
+                .setCompressionType(o.compression())
+                .setWriteBufferSize(o.writeBuffer())
+                .setMaxWriteBufferNumber(3)
+                .setDisableAutoCompactions(!o.autoCompactions())
+                .setLevelCompactionDynamicLevelBytes(true)
+                .setTableFormatConfig(table);
+        if (o.memtableBloomRatio() > 0) {
+            cfOptions.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(o.memtableBloomRatio());
+        }
+        this.writeOptions = new WriteOptions().setSync(false).setDisableWAL(false);
+        this.readOptions = new ReadOptions();
+
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+        for (String name : familiesToOpen(dir)) {
+            descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), cfOptions));
+        }
+        this.handles = new ArrayList<>();
+        try {
+            this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+        } catch (RocksDBException e) {
+            closeOptions();
+            throw new StoreException("cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
+        }
+        this.records = handles.get(0);
+    }
+
+    /** Opens (creating if needed) the store in dir. */
+    public static RocksStore open(Path dir, StorageOptions options) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StoreException("cannot create data directory " + dir + ": " + e, e);
+        }
+        RocksStore store = new RocksStore(dir, options);
+        log.info("storage open: {} (options {})", dir.toAbsolutePath(), options.name());
+        return store;
+    }
+
+    /** Every family on disk (a newer version may have added some: they must be opened too) plus ours. */
+    private List<String> familiesToOpen(Path dir) {
+        List<String> names = new ArrayList<>(KNOWN_FAMILIES);
+        if (Files.exists(dir.resolve("CURRENT"))) {
+            try (Options listing = new Options(dbOptions, cfOptions)) {
+                for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
+                    String s = new String(name, StandardCharsets.UTF_8);
+                    if (!s.equals("default") && !names.contains(s)) {
+                        names.add(s);
+                    }
+                }
+            } catch (RocksDBException e) {
+                throw new StoreException("cannot list column families in " + dir + ": " + e.getMessage(), e);
+            }
+        }
+        return names;
+    }
+
+    private Object stripe(byte[] key) {
+        int h = Arrays.hashCode(key) * 0x9E3779B9;
+        return stripes[h >>> (32 - 12)];
+    }
+
+    @Override
+    public Record get(byte[] key) {
+        try {
+            byte[] v = db.get(records, readOptions, key);
+            return v == null ? null : Record.decode(v);
+        } catch (RocksDBException e) {
+            throw new StoreException("get failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean applyIfNewer(byte[] key, Record record) {
+        byte[] encoded = record.encoded();
+        try {
+            synchronized (stripe(key)) {
+                // keyMayExist answers from the memtable and the bloom filters without I/O; "no" is certain,
+                // so a key never written before (the common case for new keys) costs no read at all.
+                if (db.keyMayExist(records, key, null)) {
+                    byte[] current = db.get(records, readOptions, key);
+                    if (current != null) {
+                        Record.decode(current); // refuse to compare against bytes we cannot read
+                        if (Record.compareEncoded(encoded, current) <= 0) {
+                            return false;
+                        }
+                    }
+                }
+                db.put(records, writeOptions, key, encoded);
+                return true;
+            }
+        } catch (RocksDBException e) {
+            throw new StoreException("write failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Stores the record whatever is there. Not part of {@link Store}: only for benchmarks that measure what the
+     * last-write-wins check costs. Takes the same stripe lock, so it cannot break a concurrent apply.
+     */
+    public void putUnconditionally(byte[] key, Record record) {
+        try {
+            synchronized (stripe(key)) {
+                db.put(records, writeOptions, key, record.encoded());
+            }
+        } catch (RocksDBException e) {
+            throw new StoreException("write failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public RangeCursor range(byte[] fromInclusive, byte[] toExclusive) {
+        if (closed) {
+            throw new StoreException("store is closed", null);
+        }
+        RocksRangeCursor cursor = new RocksRangeCursor(db, records, fromInclusive, toExclusive, openCursors::remove);
+        openCursors.add(cursor);
+        if (closed) { // close() ran between the check and the add: do not leak a cursor past the database
+            cursor.close();
+        }
+        return cursor;
+    }
+
+    @Override
+    public StoreStats stats() {
+        if (closed) {
+            return new StoreStats(0, 0, 0, 0, 0, 0, 0, 0, 0);
+        }
+        long hits = statistics == null ? 0 : statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT);
+        long misses = statistics == null ? 0 : statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS);
+        return new StoreStats(
+                longProperty("rocksdb.cur-size-all-mem-tables"),
+                longProperty("rocksdb.estimate-pending-compaction-bytes"),
+                longProperty("rocksdb.live-sst-files-size"),
+                longProperty("rocksdb.estimate-num-keys"),
+                hits, misses,
+                blockCache.getUsage(),
+                longProperty("rocksdb.is-write-stopped"),
+                openCursors.size());
+    }
+
+    private long longProperty(String name) {
+        try {
+            return db.getLongProperty(records, name);
+        } catch (RocksDBException e) {
+            return -1;
+        }
+    }
+
+    public StorageOptions options() {
+        return options;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /**
+     * Close order matters (use-after-free in native code otherwise): open cursors (they pin the database),
+     * column family handles, the database, then the options and the objects they reference.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (RocksRangeCursor cursor : List.copyOf(openCursors)) {
+            cursor.close();
+        }
+        try {
+            db.flushWal(true);
+        } catch (RocksDBException e) {
+            log.warn("could not sync the WAL on close: {}", e.getMessage());
+        }
+        for (ColumnFamilyHandle handle : handles) {
+            handle.close();
+        }
+        try {
+            db.closeE();
+        } catch (RocksDBException e) {
+            log.warn("RocksDB close reported: {}", e.getMessage());
+        }
+        closeOptions();
+        log.info("storage closed: {}", dir.toAbsolutePath());
+    }
+
+    private void closeOptions() {
+        writeOptions.close();
+        readOptions.close();
+        cfOptions.close();
+        dbOptions.close();
+        if (bloom != null) {
+            bloom.close();
+        }
+        blockCache.close();
+        if (statistics != null) {
+            statistics.close();
+        }
+    }
+}

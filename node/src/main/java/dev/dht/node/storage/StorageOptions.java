@@ -1,0 +1,89 @@
+package dev.dht.node.storage;
+
+import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
+
+/**
+ * The RocksDB tuning knobs we compare, as one value. {@link #node} is what the node runs with; the other presets
+ * exist so that the storage benchmark (dev.dht.bench.StoreBench, `make bench-storage`) can put the choice next
+ * to RocksDB's defaults and to the options the seed reports used. docs/node.md has the figures that decided.
+ *
+ * @param name                    preset name, for reports
+ * @param compaction              LEVEL or UNIVERSAL
+ * @param compression             per-block compression of SST files
+ * @param concurrentMemtableWrite allow_concurrent_memtable_write (RocksDB default: true)
+ * @param adaptiveYield           enable_write_thread_adaptive_yield (RocksDB default: true)
+ * @param autoCompactions         false = disable_auto_compactions (a seed option; never for production)
+ * @param writeBuffer             write_buffer_size (memtable)
+ * @param blockCache              LRU block cache size
+ * @param bloomBitsPerKey         SST bloom filter bits per key, 0 = none (RocksDB default: none)
+ * @param memtableBloomRatio      memtable whole-key bloom size ratio, 0 = none
+ * @param statistics              collect tickers (block cache hit ratio in /metrics)
+ * @param maxOpenFiles            -1 = keep every SST open (a seed option)
+ */
+public record StorageOptions(
+        String name,
+        CompactionStyle compaction,
+        CompressionType compression,
+        boolean concurrentMemtableWrite,
+        boolean adaptiveYield,
+        boolean autoCompactions,
+        long writeBuffer,
+        long blockCache,
+        int bloomBitsPerKey,
+        double memtableBloomRatio,
+        boolean statistics,
+        int maxOpenFiles) {
+
+    /** RocksDB 9.10's own defaults (only cache and memtable sized like the node's, so that they compare). */
+    public static StorageOptions rocksDefaults(long writeBuffer, long blockCache) {
+        return new StorageOptions("rocksdb-defaults", CompactionStyle.LEVEL, CompressionType.SNAPPY_COMPRESSION,
+                true, true, true, writeBuffer, blockCache, 0, 0.0, true, -1);
+    }
+
+    /** The options of the seed report: universal compaction, LZ4, concurrent memtable writes, no auto compaction. */
+    public static StorageOptions seeds(long writeBuffer, long blockCache) {
+        return new StorageOptions("seeds", CompactionStyle.UNIVERSAL, CompressionType.LZ4_COMPRESSION,
+                true, true, false, writeBuffer, blockCache, 0, 0.0, true, -1);
+    }
+
+    /** What the node runs with (chosen by the storage benchmark; see docs/node.md). */
+    public static StorageOptions node(long writeBuffer, long blockCache) {
+        return new StorageOptions("node", CompactionStyle.LEVEL, CompressionType.LZ4_COMPRESSION,
+                true, true, true, writeBuffer, blockCache, 10, 0.02, true, -1);
+    }
+
+    public StorageOptions named(String newName) {
+        return new StorageOptions(newName, compaction, compression, concurrentMemtableWrite, adaptiveYield,
+                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
+                maxOpenFiles);
+    }
+
+    public StorageOptions withCompaction(CompactionStyle style) {
+        return new StorageOptions(name, style, compression, concurrentMemtableWrite, adaptiveYield,
+                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
+                maxOpenFiles);
+    }
+
+    public StorageOptions withCompression(CompressionType type) {
+        return new StorageOptions(name, compaction, type, concurrentMemtableWrite, adaptiveYield,
+                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
+                maxOpenFiles);
+    }
+
+    public StorageOptions withConcurrentMemtableWrite(boolean on) {
+        return new StorageOptions(name, compaction, compression, on, adaptiveYield,
+                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
+                maxOpenFiles);
+    }
+
+    public StorageOptions withBloom(int bitsPerKey, double memtableRatio) {
+        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
+                autoCompactions, writeBuffer, blockCache, bitsPerKey, memtableRatio, statistics, maxOpenFiles);
+    }
+
+    public StorageOptions withStatistics(boolean on) {
+        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
+                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, on, maxOpenFiles);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.dht.node.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class ClusterFileWatcherTest {
+
+    /** Lays the file out as a mounted ConfigMap does: members -> ..data/members, ..data -> ..<timestamp>. */
+    private static void configMapSwap(Path mount, String version, String content) throws Exception {
+        Path versionDir = mount.resolve(".." + version);
+        Files.createDirectories(versionDir);
+        Files.writeString(versionDir.resolve("members"), content);
+        Path tmpLink = mount.resolve("..data_tmp");
+        Files.deleteIfExists(tmpLink);
+        Files.createSymbolicLink(tmpLink, versionDir.getFileName());
+        Files.move(tmpLink, mount.resolve("..data"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        if (!Files.exists(mount.resolve("members"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.createSymbolicLink(mount.resolve("members"), Path.of("..data/members"));
+        }
+    }
+
+    @Test
+    void followsAConfigMapStyleSymlinkSwap(@TempDir Path mount) throws Exception {
+        configMapSwap(mount, "v1", "http://localhost:8080\n");
+        Path file = mount.resolve("members");
+        Membership membership = new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        List<ClusterMembers> seen = new CopyOnWriteArrayList<>();
+        membership.subscribe(seen::add);
+
+        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, Duration.ofMillis(50))) {
+            configMapSwap(mount, "v2", "http://localhost:8080\nhttp://localhost:8081\n");
+            await().atMost(Duration.ofSeconds(10)).until(() -> membership.current().size() == 2);
+            assertThat(seen).hasSize(1);
+            assertThat(membership.changes()).isEqualTo(1);
+
+            // Same members, other spelling and order: content changed, member set did not.
+            configMapSwap(mount, "v3", "# reordered\nhttp://LOCALHOST:8081/\nhttp://localhost:8080\n");
+            watcher.poll();
+            assertThat(membership.changes()).isEqualTo(1);
+
+            // A broken file keeps the previous members.
+            configMapSwap(mount, "v4", "not a url\n");
+            watcher.poll();
+            assertThat(membership.current().size()).isEqualTo(2);
+
+            configMapSwap(mount, "v5", "http://localhost:8080\n");
+            watcher.poll();
+            assertThat(membership.current().urls()).containsExactly("http://localhost:8080");
+            assertThat(seen).hasSize(2);
+        }
+    }
+
+    @Test
+    void aMissingFileKeepsTheMembers(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("members");
+        Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
+        Membership membership = new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, Duration.ofHours(1))) {
+            Files.delete(file);
+            watcher.poll();
+            assertThat(membership.current().size()).isEqualTo(2);
+            Files.writeString(file, "http://localhost:8080\n");
+            watcher.poll();
+            assertThat(membership.current().size()).isEqualTo(1);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.dht.node.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConfigParserTest {
+
+    private static NodeConfig parse(Map<String, String> env, String... args) throws Exception {
+        return ConfigParser.parse(List.of(args), env);
+    }
+
+    @Test
+    void defaultsFollowTheContract() throws Exception {
+        NodeConfig c = parse(Map.of());
+        assertThat(c.port()).isEqualTo(8080);
+        assertThat(c.dataDir()).isEqualTo(Path.of("./data"));
+        assertThat(c.members().urls()).containsExactly("http://localhost:8080");
+        assertThat(c.self()).isEqualTo("http://localhost:8080");
+        assertThat(c.replicationFactor()).isZero();
+        assertThat(c.requestTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.maxBody()).isEqualTo(16L << 20);
+        assertThat(c.blockCache()).isEqualTo(64L << 20);
+        assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofDays(1));
+        assertThat(c.workers()).isEqualTo(NodeConfig.defaultWorkers());
+        assertThat(c.selectors()).isEqualTo(NodeConfig.defaultSelectors());
+        assertThat(c.clusterFile()).isNull();
+        assertThat(c.profileDir()).isNull();
+    }
+
+    @Test
+    void everyOptionParses() throws Exception {
+        NodeConfig c = parse(Map.of(), "--port", "9000", "--data-dir", "/tmp/x",
+                "--cluster", "http://localhost:9000,http://h2:9000", "--replication-factor", "2",
+                "--request-timeout", "500ms", "--workers", "3", "--queue-size", "7", "--selectors", "1",
+                "--max-body", "1Mi", "--block-cache", "256Mi", "--write-buffer=32MiB", "--profile-dir", "/tmp/p",
+                "--tombstone-grace", "2h", "--idle-timeout", "5s", "--send-timeout", "6s", "--shutdown-grace", "7s");
+        assertThat(c.port()).isEqualTo(9000);
+        assertThat(c.dataDir()).isEqualTo(Path.of("/tmp/x"));
+        assertThat(c.members().size()).isEqualTo(2);
+        assertThat(c.self()).isEqualTo("http://localhost:9000");
+        assertThat(c.replicationFactor()).isEqualTo(2);
+        assertThat(c.requestTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(c.workers()).isEqualTo(3);
+        assertThat(c.queueSize()).isEqualTo(7);
+        assertThat(c.selectors()).isEqualTo(1);
+        assertThat(c.maxBody()).isEqualTo(1L << 20);
+        assertThat(c.blockCache()).isEqualTo(256L << 20);
+        assertThat(c.writeBuffer()).isEqualTo(32L << 20);
+        assertThat(c.profileDir()).isEqualTo(Path.of("/tmp/p"));
+        assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofHours(2));
+        assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.sendTimeout()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void environmentGivesEverySettingAndTheCommandLineWins() throws Exception {
+        Map<String, String> env = Map.of("DHT_PORT", "7000", "DHT_DATA_DIR", "/env/dir",
+                "DHT_CLUSTER", "http://localhost:7000,http://localhost:7001", "DHT_MAX_BODY", "2k");
+        NodeConfig fromEnv = parse(env);
+        assertThat(fromEnv.port()).isEqualTo(7000);
+        assertThat(fromEnv.dataDir()).isEqualTo(Path.of("/env/dir"));
+        assertThat(fromEnv.members().size()).isEqualTo(2);
+        assertThat(fromEnv.maxBody()).isEqualTo(2048);
+
+        NodeConfig overridden = parse(env, "--port", "7001", "--max-body", "4k");
+        assertThat(overridden.port()).isEqualTo(7001);
+        assertThat(overridden.self()).isEqualTo("http://localhost:7001");
+        assertThat(overridden.maxBody()).isEqualTo(4096);
+        assertThat(overridden.dataDir()).isEqualTo(Path.of("/env/dir"));
+    }
+
+    @Test
+    void everyOptionHasItsEnvironmentVariable() {
+        for (ConfigParser.Option o : ConfigParser.Option.values()) {
+            assertThat(o.env()).startsWith("DHT_").doesNotContain("-");
+            assertThat(ConfigParser.help()).contains(o.flag()).contains(o.env());
+        }
+        assertThat(ConfigParser.Option.DATA_DIR.env()).isEqualTo("DHT_DATA_DIR");
+    }
+
+    @Test
+    void selfIsExplicitOrTheLocalMember() throws Exception {
+        assertThat(parse(Map.of(), "--port", "8081", "--cluster", "http://127.0.0.1:8081,http://localhost:8080")
+                .self()).isEqualTo("http://127.0.0.1:8081");
+        assertThat(parse(Map.of(), "--cluster", "http://pod-0.svc:8080,http://pod-1.svc:8080",
+                "--self", "http://pod-1.svc:8080").self()).isEqualTo("http://pod-1.svc:8080");
+        assertThatThrownBy(() -> parse(Map.of(), "--cluster", "http://pod-0.svc:8080"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("--self");
+    }
+
+    @Test
+    void clusterFileIsReadAtStart(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("members");
+        Files.writeString(file, "http://localhost:8080\n# comment\nhttp://other:8080\n");
+        NodeConfig c = parse(Map.of("DHT_CLUSTER_FILE", file.toString()));
+        assertThat(c.clusterFile()).isEqualTo(file);
+        assertThat(c.members().urls()).containsExactly("http://localhost:8080", "http://other:8080");
+
+        assertThatThrownBy(() -> parse(Map.of(), "--cluster-file", dir.resolve("missing").toString()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("cannot read");
+        assertThatThrownBy(() -> parse(Map.of(), "--cluster-file", file.toString(), "--cluster", "http://localhost:8080"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("either");
+    }
+
+    @Test
+    void badInputIsOneClearLine() {
+        assertBad("unknown option '--nope'", "--nope", "1");
+        assertBad("unexpected argument 'stray'", "stray");
+        assertBad("needs a value", "--port");
+        assertBad("'x' is not a whole number", "--port", "x");
+        assertBad("outside 1..65535", "--port", "70000");
+        assertBad("outside 1..4096", "--workers", "0");
+        assertBad("not a size", "--max-body", "lots");
+        assertBad("not a duration", "--request-timeout", "1");
+        assertBad("not an http:// base URL", "--cluster", "ftp://a:1");
+        assertBad("timeouts must be positive", "--idle-timeout", "0s");
+    }
+
+    private static void assertBad(String message, String... args) {
+        assertThatThrownBy(() -> parse(Map.of(), args))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(message)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    @Test
+    void helpIsNotAnError() {
+        assertThatThrownBy(() -> parse(Map.of(), "--port", "1", "--help"))
+                .isInstanceOf(ConfigParser.HelpRequested.class);
+        assertThat(ConfigParser.help()).contains("default: 8080").contains("default: 16MiB").contains("--help");
+    }
+}

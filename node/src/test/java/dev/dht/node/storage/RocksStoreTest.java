@@ -1,0 +1,176 @@
+package dev.dht.node.storage;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RocksStoreTest {
+    @TempDir
+    Path dir;
+    RocksStore store;
+
+    @BeforeEach
+    void open() {
+        store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20));
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void absentKeyIsNull() {
+        assertThat(store.get(b("nope"))).isNull();
+    }
+
+    @Test
+    void appliesNewerRecordsOnly() {
+        assertThat(store.applyIfNewer(b("k"), Record.value(10, b("v10")))).isTrue();
+        assertThat(store.applyIfNewer(b("k"), Record.value(9, b("v9")))).isFalse();
+        assertThat(store.get(b("k")).value()).isEqualTo(b("v10"));
+        assertThat(store.applyIfNewer(b("k"), Record.value(10, b("v10")))).as("same record again").isFalse();
+        assertThat(store.applyIfNewer(b("k"), Record.tombstone(11))).isTrue();
+        assertThat(store.get(b("k")).isTombstone()).isTrue();
+        assertThat(store.applyIfNewer(b("k"), Record.value(10, b("late")))).as("older than the tombstone").isFalse();
+        assertThat(store.applyIfNewer(b("k"), Record.value(12, b("again")))).as("recreate").isTrue();
+        assertThat(store.get(b("k")).value()).isEqualTo(b("again"));
+    }
+
+    @Test
+    void rangeIsOrderedHalfOpenAndIncludesTombstones() {
+        for (String k : List.of("b", "a", "d", "c", "e")) {
+            store.applyIfNewer(b(k), Record.value(1, b("v" + k)));
+        }
+        store.applyIfNewer(b("c"), Record.tombstone(2));
+        assertThat(keys(store.range(b("b"), b("e")))).containsExactly("b", "c", "d");
+        assertThat(keys(store.range(b("a"), null))).containsExactly("a", "b", "c", "d", "e");
+        assertThat(keys(store.range(b("e"), b("b")))).isEmpty();
+        assertThat(keys(store.range(b("f"), null))).isEmpty();
+        try (RangeCursor c = store.range(b("c"), b("d"))) {
+            assertThat(c.next()).isTrue();
+            assertThat(c.record().isTombstone()).isTrue();
+            assertThat(c.next()).isFalse();
+        }
+    }
+
+    @Test
+    void keysOrderByUnsignedBytes() {
+        store.applyIfNewer(new byte[]{(byte) 0xC3, (byte) 0xA9}, Record.value(1, b("e-acute")));
+        store.applyIfNewer(b("z"), Record.value(1, b("z")));
+        try (RangeCursor c = store.range(b("a"), null)) {
+            assertThat(c.next()).isTrue();
+            assertThat(c.key()).isEqualTo(b("z"));
+            assertThat(c.next()).isTrue();
+            assertThat(c.key()).containsExactly((byte) 0xC3, (byte) 0xA9);
+        }
+    }
+
+    private static List<String> keys(RangeCursor cursor) {
+        List<String> keys = new ArrayList<>();
+        try (cursor) {
+            while (cursor.next()) {
+                keys.add(new String(cursor.key(), StandardCharsets.UTF_8));
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void dataSurvivesReopen() {
+        store.applyIfNewer(b("k1"), Record.value(5, b("one")));
+        store.applyIfNewer(b("k2"), Record.tombstone(6));
+        store.close();
+        store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20));
+        assertThat(store.get(b("k1"))).isEqualTo(Record.value(5, b("one")));
+        assertThat(store.get(b("k2"))).isEqualTo(Record.tombstone(6));
+    }
+
+    @Test
+    void closingTheStoreClosesOpenCursorsFirst() {
+        store.applyIfNewer(b("a"), Record.value(1, b("1")));
+        store.applyIfNewer(b("b"), Record.value(1, b("2")));
+        RangeCursor cursor = store.range(b("a"), null);
+        assertThat(cursor.next()).isTrue();
+        assertThat(store.stats().openCursors()).isEqualTo(1);
+        store.close();
+        assertThat(cursor.next()).as("a closed cursor ends instead of touching freed memory").isFalse();
+        assertThatThrownBy(() -> store.range(b("a"), null)).isInstanceOf(StoreException.class);
+    }
+
+    @Test
+    void cursorsAreForgottenWhenClosed() {
+        store.range(b("a"), null).close();
+        assertThat(store.stats().openCursors()).isZero();
+    }
+
+    @Test
+    void concurrentAppliesKeepTheNewestRecordPerKey() throws Exception {
+        int threads = 8;
+        int keys = 64;
+        int perThread = 4_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<long[]>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            results.add(pool.submit(() -> {
+                long[] maxApplied = new long[keys];
+                go.await();
+                ThreadLocalRandom rnd = ThreadLocalRandom.current();
+                for (int i = 0; i < perThread; i++) {
+                    int k = rnd.nextInt(keys);
+                    long ts = rnd.nextLong(1, 1_000_000);
+                    Record r = rnd.nextInt(10) == 0 ? Record.tombstone(ts) : Record.value(ts, b("v" + ts));
+                    store.applyIfNewer(b("key" + k), r);
+                    maxApplied[k] = Math.max(maxApplied[k], ts);
+                }
+                return maxApplied;
+            }));
+        }
+        go.countDown();
+        long[] expected = new long[keys];
+        for (Future<long[]> f : results) {
+            long[] m = f.get(60, TimeUnit.SECONDS);
+            for (int k = 0; k < keys; k++) {
+                expected[k] = Math.max(expected[k], m[k]);
+            }
+        }
+        pool.shutdown();
+        for (int k = 0; k < keys; k++) {
+            Record stored = store.get(b("key" + k));
+            assertThat(stored).as("key%d", k).isNotNull();
+            assertThat(stored.timestamp()).as("newest timestamp of key%d survives", k).isEqualTo(expected[k]);
+        }
+    }
+
+    @Test
+    void statsReportRocksDbFigures() {
+        for (int i = 0; i < 100; i++) {
+            store.applyIfNewer(b("k" + i), Record.value(1, new byte[100]));
+        }
+        StoreStats s = store.stats();
+        assertThat(s.memtableBytes()).isPositive();
+        assertThat(s.estimatedKeys()).isPositive();
+        assertThat(s.pendingCompactionBytes()).isNotNegative();
+        assertThat(s.writeStopped()).isZero();
+    }
+}
