@@ -1,8 +1,10 @@
 package dev.dht.operator.model;
 
+import dev.dht.operator.api.v1alpha1.ComputeResources;
 import dev.dht.operator.api.v1alpha1.Defaults;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
+import dev.dht.operator.api.v1alpha1.ResourceList;
 import dev.dht.operator.api.v1alpha1.ServiceType;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -73,7 +75,7 @@ public record ClusterModel(
         nonBlank(spec.image).orElse(platform.defaultNodeImage()),
         spec.imagePullPolicy != null ? spec.imagePullPolicy.name() : Defaults.IMAGE_PULL_POLICY,
         spec.imagePullSecrets != null ? List.copyOf(spec.imagePullSecrets) : List.of(),
-        spec.resources != null ? spec.resources : defaultResources(),
+        resources(spec.resources),
         storage != null && storage.size != null ? checkedQuantity("spec.storage.size", storage.size)
             : Defaults.STORAGE_SIZE,
         storage != null ? nonBlank(storage.storageClassName) : Optional.empty(),
@@ -103,12 +105,32 @@ public record ClusterModel(
         .toList();
   }
 
-  static ResourceRequirements defaultResources() {
+  /** The container's requests and limits; the schema default when the spec has none. */
+  static ResourceRequirements resources(ComputeResources spec) {
+    var resources = spec != null ? spec : new ComputeResources(new ResourceList("500m", "1Gi"),
+        new ResourceList(null, "1Gi"));
     return new io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder()
-        .addToRequests("cpu", new Quantity("500m"))
-        .addToRequests("memory", new Quantity("1Gi"))
-        .addToLimits("memory", new Quantity("1Gi"))
+        .withRequests(quantities("spec.resources.requests", resources.requests))
+        .withLimits(quantities("spec.resources.limits", resources.limits))
         .build();
+  }
+
+  private static Map<String, Quantity> quantities(String field, ResourceList list) {
+    if (list == null) {
+      return null;
+    }
+    var out = new java.util.LinkedHashMap<String, Quantity>();
+    putQuantity(out, field, "cpu", list.cpu);
+    putQuantity(out, field, "memory", list.memory);
+    putQuantity(out, field, "ephemeral-storage", list.ephemeralStorage);
+    return out.isEmpty() ? null : out;
+  }
+
+  private static void putQuantity(Map<String, Quantity> out, String field, String name, String value) {
+    if (value != null && !value.isBlank()) {
+      checkedQuantity(field + "." + name, value);
+      out.put(name, new Quantity(value.trim()));
+    }
   }
 
   private static int orDefault(Integer value, int otherwise) {

@@ -48,6 +48,9 @@ public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>
   public static final String VERSION = "v1alpha1";
   public static final String KIND = "DhtCluster";
   public static final int MAX_NAME_LENGTH = 40;
+  /** Order of the printer columns (the generator sorts them by path; the build restores this order). */
+  public static final java.util.List<String> PRINTER_COLUMNS = java.util.List.of("Ready", "Replicas", "RF", "Phase",
+      "Age");
 
   @Override
   protected DhtClusterSpec initSpec() {

@@ -26,7 +26,7 @@ public class ServerSpec {
   public Integer queueSize;
 
   @Size(max = 32)
-  @ValidationRule(value = "isQuantity(self) && quantity(self).sign() > 0",
+  @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
       message = "server.maxBody must be a positive Kubernetes quantity such as 16Mi")
   @JsonPropertyDescription("Largest accepted request body (the node's --max-body); larger ones get 413.")
   public String maxBody;

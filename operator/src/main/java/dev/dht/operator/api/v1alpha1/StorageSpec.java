@@ -9,15 +9,16 @@ import io.fabric8.generator.annotation.ValidationRule;
 // A StatefulSet's volumeClaimTemplates cannot change, so neither can these two fields.
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
-    value = "self.size == oldSelf.size && has(self.storageClassName) == has(oldSelf.storageClassName)"
-        + " && (!has(self.storageClassName) || self.storageClassName == oldSelf.storageClassName)",
+    value = "(has(self.size) ? self.size : '') == (has(oldSelf.size) ? oldSelf.size : '')"
+        + " && (has(self.storageClassName) ? self.storageClassName : '')"
+        + " == (has(oldSelf.storageClassName) ? oldSelf.storageClassName : '')",
     message = "storage.size and storage.storageClassName cannot change after creation (a StatefulSet's"
         + " volumeClaimTemplates are immutable): keep the old values, or create a new DhtCluster",
     reason = "FieldValueForbidden")
 public class StorageSpec {
   @Default(Defaults.STORAGE_SIZE)
   @Size(max = 32)
-  @ValidationRule(value = "isQuantity(self) && quantity(self).sign() > 0",
+  @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
       message = "storage.size must be a positive Kubernetes quantity such as 10Gi or 500Mi")
   @JsonPropertyDescription("Size of each member's PersistentVolumeClaim. Cannot change after creation.")
   public String size;

@@ -1,0 +1,54 @@
+package dev.dht.operator.crd;
+
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Build step run right after the fabric8 CRD generator (Maven phase process-classes): puts the
+ * printer columns in the order {@link DhtCluster#PRINTER_COLUMNS} gives, because the generator
+ * sorts them by JSONPath (which would make AGE the first column of {@code kubectl get dht}).
+ * Nothing else changes; the result is what crds/ and the chart hold.
+ */
+public final class CrdPostProcessor {
+  static final String HEADER = "# Generated from dev.dht.operator.api.v1alpha1 by the Fabric8 CRD generator"
+      + " (printer columns in declaration order). Do not edit: run scripts/sync-crds.sh.\n";
+
+  private CrdPostProcessor() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 1) {
+      System.err.println("usage: CrdPostProcessor <generated CRD yaml>");
+      System.exit(2);
+    }
+    Path file = Path.of(args[0]);
+    String processed = process(Files.readString(file, StandardCharsets.UTF_8));
+    Files.writeString(file, processed, StandardCharsets.UTF_8);
+  }
+
+  static String process(String yaml) {
+    var crd = Serialization.unmarshal(yaml, CustomResourceDefinition.class);
+    for (var version : crd.getSpec().getVersions()) {
+      List<CustomResourceColumnDefinition> columns = version.getAdditionalPrinterColumns();
+      if (columns != null) {
+        columns.sort(Comparator.comparingInt(c -> position(c.getName())));
+      }
+    }
+    return HEADER + Serialization.asYaml(crd).replaceFirst("^---\n", "");
+  }
+
+  private static int position(String column) {
+    int i = DhtCluster.PRINTER_COLUMNS.indexOf(column);
+    if (i < 0) {
+      throw new IllegalStateException("printer column " + column + " is missing from DhtCluster.PRINTER_COLUMNS");
+    }
+    return i;
+  }
+}

@@ -1,0 +1,137 @@
+package dev.dht.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.Repo;
+import dev.dht.operator.testing.RequiresKubeApiServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The API server itself rejects bad DhtCluster specs, with a message that says what to fix. Uses
+ * the committed CRD from crds/ (what users install), no operator.
+ */
+@ExtendWith(RequiresKubeApiServer.class)
+class DhtClusterValidationIT {
+  static final String NS = "validation";
+  static KubernetesClient client;
+
+  @BeforeAll
+  static void installCrd() {
+    client = KubeApiServer.client();
+    var crd = client.getKubernetesSerialization().unmarshal(
+        new ByteArrayInputStream(Repo.read("crds/" + Repo.CRD_FILE).getBytes(StandardCharsets.UTF_8)),
+        CustomResourceDefinition.class);
+    client.resource(crd).forceConflicts().serverSideApply();
+    client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
+            .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
+    client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
+  }
+
+  @AfterAll
+  static void close() {
+    client.close();
+  }
+
+  static Stream<Arguments> invalidSpecs() {
+    return Stream.of(
+        Arguments.of("replication factor above replicas", "replicas: 2\n  replication: {factor: 3}",
+            "spec.replication.factor must not exceed spec.replicas"),
+        Arguments.of("zero replicas", "replicas: 0", "spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1"),
+        Arguments.of("negative replicas", "replicas: -2", "should be greater than or equal to 1"),
+        Arguments.of("storage size is not a quantity", "storage: {size: ten-gigs}",
+            "storage.size must be a positive Kubernetes quantity such as 10Gi"),
+        Arguments.of("storage size is zero", "storage: {size: '0'}",
+            "storage.size must be a positive Kubernetes quantity"),
+        Arguments.of("memory request is not a quantity", "resources: {requests: {memory: lots}}",
+            "spec.resources.requests.memory: Invalid value: \"string\": memory must be a positive Kubernetes quantity"),
+        Arguments.of("cpu limit is not a quantity", "resources: {limits: {cpu: 2cores}}",
+            "cpu must be a positive Kubernetes quantity such as 500m or 2"),
+        Arguments.of("memory request above the limit", "resources: {requests: {memory: 2Gi}, limits: {memory: 1Gi}}",
+            "resources.requests.memory must not exceed resources.limits.memory"),
+        Arguments.of("heap is not a quantity", "jvm: {heap: 2GB}", "jvm.heap must be a Kubernetes quantity"),
+        Arguments.of("block cache is not a quantity", "rocksdb: {blockCacheSize: big}",
+            "rocksdb.blockCacheSize must be a positive Kubernetes quantity"),
+        Arguments.of("request timeout is not a duration", "server: {requestTimeout: soon}",
+            "server.requestTimeout must be a duration such as 500ms"),
+        Arguments.of("unknown pull policy", "imagePullPolicy: Sometimes", "Unsupported value: \"Sometimes\""),
+        Arguments.of("unknown service type", "service: {type: ExternalName}", "Unsupported value: \"ExternalName\""),
+        Arguments.of("unknown profiler event", "profiler: {events: [cache-misses]}",
+            "Unsupported value: \"cache-misses\""));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalidSpecs")
+  void apiServerRejectsAnInvalidSpecWithAMessageThatSaysWhatToFix(String why, String spec, String message) {
+    String name = "bad-" + Math.abs(why.hashCode() % 100000);
+    assertThatThrownBy(() -> create(name, spec))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining(message);
+    assertThat(client.resources(DhtCluster.class).inNamespace(NS).withName(name).get()).isNull();
+  }
+
+  @Test
+  void apiServerRejectsANameTooLongForTheObjectsTheClusterOwns() {
+    assertThatThrownBy(() -> create("a".repeat(DhtCluster.MAX_NAME_LENGTH + 1), "replicas: 1"))
+        .hasMessageContaining("metadata.name must be at most 40 characters");
+  }
+
+  @Test
+  void defaultsComeFromTheSchema() {
+    var created = create("defaults", "replicas: 1");
+    var spec = created.getSpec();
+    assertThat(spec.replicas).isEqualTo(1);
+    assertThat(spec.storage.size).isEqualTo("10Gi");
+    assertThat(spec.storage.retainOnDelete).isTrue();
+    assertThat(spec.imagePullPolicy.name()).isEqualTo("IfNotPresent");
+    assertThat(spec.service.type.name()).isEqualTo("ClusterIP");
+    assertThat(spec.service.port).isEqualTo(8080);
+    assertThat(spec.resources.limits.memory).isEqualTo("1Gi");
+    assertThat(spec.replication.factor).as("min(3, replicas) is the operator's default, not the schema's").isNull();
+  }
+
+  @Test
+  void storageCannotChangeAfterCreation() {
+    create("storage", "replicas: 1\n  storage: {size: 1Gi}");
+    assertThatThrownBy(() -> client.resources(DhtCluster.class).inNamespace(NS).withName("storage")
+        .edit(c -> {
+          c.getSpec().storage.size = "2Gi";
+          return c;
+        }))
+        .hasMessageContaining("storage.size and storage.storageClassName cannot change after creation");
+  }
+
+  @Test
+  void scalingBelowTheReplicationFactorIsRejected() {
+    create("scale-down", "replicas: 3\n  replication: {factor: 3}");
+    assertThatThrownBy(() -> client.resources(DhtCluster.class).inNamespace(NS).withName("scale-down").scale(2))
+        .hasMessageContaining("spec.replication.factor must not exceed spec.replicas");
+  }
+
+  static DhtCluster create(String name, String spec) {
+    String yaml = "apiVersion: dht.dev/v1alpha1\nkind: DhtCluster\nmetadata:\n  name: " + name
+        + "\n  namespace: " + NS + "\nspec:\n  " + spec + "\n";
+    // Sent as an untyped object, like kubectl would: the Java enums must not get in the way.
+    var raw = client.getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
+    client.resource(raw).create();
+    return client.resources(DhtCluster.class).inNamespace(NS).withName(name).get();
+  }
+}
