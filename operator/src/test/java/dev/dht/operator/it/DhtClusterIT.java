@@ -1,0 +1,360 @@
+package dev.dht.operator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.dht.operator.DhtOperator;
+import dev.dht.operator.OperatorSettings;
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
+import dev.dht.operator.api.v1alpha1.JvmSpec;
+import dev.dht.operator.api.v1alpha1.MemberState;
+import dev.dht.operator.api.v1alpha1.Phase;
+import dev.dht.operator.api.v1alpha1.StorageSpec;
+import dev.dht.operator.model.Labels;
+import dev.dht.operator.model.Platform;
+import dev.dht.operator.model.Topology;
+import dev.dht.operator.reconciler.DhtClusterReconciler;
+import dev.dht.operator.reconciler.WriteMetrics;
+import dev.dht.operator.status.Conditions;
+import dev.dht.operator.testing.FakeGarbageCollector;
+import dev.dht.operator.testing.FakeStatefulSetController;
+import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.Processes;
+import dev.dht.operator.testing.RequiresKubeApiServer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The operator (JOSDK LocallyRunOperatorExtension) against a real kube-apiserver + etcd, with fakes
+ * for the StatefulSet controller/kubelet and the garbage collector. Each test gets its own
+ * namespace and operator.
+ */
+@ExtendWith(RequiresKubeApiServer.class)
+class DhtClusterIT {
+  static final Platform PLATFORM = new Platform("dht-node:it", "cluster.local");
+  static final Duration FUNCTIONAL_BOUND = Duration.ofSeconds(60);
+  final WriteMetrics writes = WriteMetrics.inMemory();
+  // A client per test: the extension closes it when the test ends.
+  final KubernetesClient client = KubeApiServer.client();
+
+  @RegisterExtension
+  final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
+      .withKubernetesClient(client)
+      .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
+      .withConfigurationService(o -> o.withCloseClientOnStop(false))
+      .waitForNamespaceDeletion(false)
+      .build();
+
+  FakeStatefulSetController statefulSets;
+  FakeGarbageCollector garbageCollector;
+  String ns;
+
+  @BeforeEach
+  void startFakes() {
+    ns = operator.getNamespace();
+    statefulSets = new FakeStatefulSetController(client, ns).start();
+    garbageCollector = new FakeGarbageCollector(client, ns);
+  }
+
+  @AfterEach
+  void stopFakes() {
+    statefulSets.close();
+  }
+
+  @Test
+  void createsEveryResourceAsSpecifiedAndBecomesReady() {
+    statefulSets.kubeletReportsReady(false);
+    operator.create(cluster("alpha", 3));
+
+    awaitStatus("alpha", s -> {
+      assertThat(s.phase).isEqualTo(Phase.Creating);
+      assertThat(Conditions.isTrue(s.conditions, Conditions.PROGRESSING)).isTrue();
+      assertThat(s.members).extracting(m -> m.state).containsOnly(MemberState.Joining);
+    });
+    var owner = operator.get(DhtCluster.class, "alpha");
+    var sts = operator.get(StatefulSet.class, "alpha");
+    assertThat(sts.getSpec().getReplicas()).isEqualTo(3);
+    assertThat(sts.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
+    assertThat(sts.getSpec().getServiceName()).isEqualTo("alpha-headless");
+    assertThat(sts.getSpec().getPersistentVolumeClaimRetentionPolicy().getWhenDeleted()).isEqualTo("Retain");
+    var pod = sts.getSpec().getTemplate().getSpec();
+    assertThat(pod.getContainers().get(0).getImage()).isEqualTo("dht-node:it");
+    assertThat(pod.getContainers().get(0).getImagePullPolicy()).isEqualTo("IfNotPresent");
+    assertThat(pod.getContainers().get(0).getReadinessProbe().getHttpGet().getPath()).isEqualTo("/v0/status");
+    assertThat(pod.getContainers().get(0).getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+
+    var headless = operator.get(Service.class, "alpha-headless");
+    assertThat(headless.getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(headless.getSpec().getPublishNotReadyAddresses()).isTrue();
+    var clientService = operator.get(Service.class, "alpha");
+    assertThat(clientService.getSpec().getType()).isEqualTo("ClusterIP");
+    assertThat(clientService.getSpec().getClusterIP()).isNotBlank().isNotEqualTo("None");
+    var topology = operator.get(ConfigMap.class, "alpha-topology");
+    assertThat(Topology.members(topology)).containsExactly(
+        "http://alpha-0.alpha-headless." + ns + ".svc.cluster.local:8080",
+        "http://alpha-1.alpha-headless." + ns + ".svc.cluster.local:8080",
+        "http://alpha-2.alpha-headless." + ns + ".svc.cluster.local:8080");
+    assertThat(operator.get(ConfigMap.class, "alpha-config").getData())
+        .containsEntry("DHT_REPLICATION_FACTOR", "3");
+    assertThat(operator.get(PodDisruptionBudget.class, "alpha").getSpec().getMaxUnavailable().getIntVal())
+        .isEqualTo(1);
+    assertThat(operator.get(ServiceAccount.class, "alpha-node").getAutomountServiceAccountToken()).isFalse();
+    for (HasMetadata owned : owned("alpha")) {
+      assertThat(owned.getMetadata().getOwnerReferences()).singleElement().satisfies(ref -> {
+        assertThat(ref.getUid()).isEqualTo(owner.getMetadata().getUid());
+        assertThat(ref.getController()).isTrue();
+      });
+      assertThat(owned.getMetadata().getLabels()).containsEntry(Labels.MANAGED_BY, Labels.OPERATOR);
+    }
+
+    statefulSets.kubeletReportsReady(true);
+    awaitStatus("alpha", s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.observedGeneration).isEqualTo(1L);
+      assertThat(s.readyReplicas).isEqualTo(3);
+      assertThat(s.replicationFactor).isEqualTo(3);
+      assertThat(s.topologyVersion).isEqualTo(1L);
+      assertThat(s.members).extracting(m -> m.state).containsOnly(MemberState.Up);
+      assertThat(Conditions.isTrue(s.conditions, Conditions.READY)).isTrue();
+      assertThat(Conditions.isTrue(s.conditions, Conditions.PROGRESSING)).isFalse();
+      assertThat(Conditions.isTrue(s.conditions, Conditions.DEGRADED)).isFalse();
+    });
+
+    var table = Processes.kubectl("get", "dht", "-n", ns).orFail("kubectl get dht");
+    assertThat(table.stdout().lines().findFirst().orElseThrow().split("\\s+"))
+        .containsExactly("NAME", "READY", "REPLICAS", "RF", "PHASE", "AGE");
+    assertThat(table.stdout().lines().skip(1).findFirst().orElseThrow()).matches("alpha\\s+3\\s+3\\s+3\\s+Ready\\s+\\S+");
+  }
+
+  @Test
+  void scalingUpExtendsTheTopologyWithoutRestartingPodsAndGoesProgressingThenReady() {
+    operator.create(cluster("beta", 3));
+    awaitPhase("beta", Phase.Ready);
+    var templateBefore = operator.get(StatefulSet.class, "beta").getSpec().getTemplate();
+
+    statefulSets.kubeletReportsReady(false);
+    Processes.kubectl("scale", "dht/beta", "--replicas=5", "-n", ns).orFail("kubectl scale");
+
+    awaitStatus("beta", s -> {
+      assertThat(s.phase).isEqualTo(Phase.Scaling);
+      assertThat(s.observedGeneration).isEqualTo(2L);
+      assertThat(Conditions.find(s.conditions, Conditions.PROGRESSING).orElseThrow().getReason()).isEqualTo("Scaling");
+      assertThat(Conditions.isTrue(s.conditions, Conditions.READY)).isFalse();
+      assertThat(s.members).extracting(m -> m.state)
+          .containsExactly(MemberState.Up, MemberState.Up, MemberState.Up, MemberState.Joining, MemberState.Joining);
+      assertThat(s.topologyVersion).isEqualTo(2L);
+    });
+    var sts = operator.get(StatefulSet.class, "beta");
+    assertThat(sts.getSpec().getReplicas()).isEqualTo(5);
+    assertThat(sts.getSpec().getTemplate()).as("a topology change is read live, not rolled").isEqualTo(templateBefore);
+    assertThat(Topology.members(operator.get(ConfigMap.class, "beta-topology"))).hasSize(5)
+        .endsWith("http://beta-4.beta-headless." + ns + ".svc.cluster.local:8080");
+
+    statefulSets.kubeletReportsReady(true);
+    awaitStatus("beta", s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.readyReplicas).isEqualTo(5);
+      assertThat(s.replicas).isEqualTo(5);
+      assertThat(s.replicationFactor).as("default: min(3, replicas)").isEqualTo(3);
+    });
+    assertThat(statefulSets.podsReplacedByRollingUpdate()).isZero();
+
+    Processes.kubectl("scale", "dht/beta", "--replicas=3", "-n", ns).orFail("kubectl scale");
+    awaitStatus("beta", s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.members).hasSize(3);
+      assertThat(s.topologyVersion).isEqualTo(3L);
+    });
+    assertThat(client.pods().inNamespace(ns).withLabels(Labels.selector("beta")).list().getItems()).hasSize(3);
+  }
+
+  @Test
+  void aConfigChangeRollsThePodsThroughANewTemplateHash() {
+    operator.create(cluster("gamma", 3));
+    awaitPhase("gamma", Phase.Ready);
+    String hashBefore = configHash("gamma");
+
+    var edited = operator.get(DhtCluster.class, "gamma");
+    edited.getSpec().jvm = new JvmSpec();
+    edited.getSpec().jvm.heap = "512Mi";
+    statefulSets.kubeletReportsReady(false);
+    operator.replace(edited);
+
+    awaitStatus("gamma", s -> {
+      assertThat(s.observedGeneration).isEqualTo(2L);
+      assertThat(s.phase).isEqualTo(Phase.Updating);
+      assertThat(Conditions.find(s.conditions, Conditions.PROGRESSING).orElseThrow().getReason())
+          .isEqualTo("RollingUpdate");
+    });
+    assertThat(configHash("gamma")).isNotEqualTo(hashBefore);
+    assertThat(operator.get(ConfigMap.class, "gamma-config").getData().get("JAVA_TOOL_OPTIONS"))
+        .contains("-Xms512m -Xmx512m");
+    assertThat(operator.get(StatefulSet.class, "gamma").getSpec().getUpdateStrategy().getType())
+        .isEqualTo("RollingUpdate");
+
+    statefulSets.kubeletReportsReady(true);
+    awaitPhase("gamma", Phase.Ready);
+    assertThat(statefulSets.podsReplacedByRollingUpdate()).isEqualTo(3);
+    assertThat(client.pods().inNamespace(ns).withLabels(Labels.selector("gamma")).list().getItems())
+        .allSatisfy(p -> assertThat(p.getMetadata().getAnnotations()).containsEntry(Labels.CONFIG_HASH,
+            configHash("gamma")));
+  }
+
+  @Test
+  void aSpecTheApiServerRefusesShowsAsFailedWithItsMessageAndRecoversWhenFixed() {
+    var bad = cluster("delta", 1);
+    bad.getSpec().nodeSelector = Map.of("not a label key!", "x");
+    operator.create(bad);
+    awaitStatus("delta", s -> {
+      assertThat(s.phase).isEqualTo(Phase.Failed);
+      var ready = Conditions.find(s.conditions, Conditions.READY).orElseThrow();
+      assertThat(ready.getReason()).isEqualTo("ReconcileFailed");
+      assertThat(ready.getMessage()).contains("StatefulSet").contains("nodeSelector");
+      assertThat(Conditions.isTrue(s.conditions, Conditions.DEGRADED)).isTrue();
+    });
+
+    var fixed = operator.get(DhtCluster.class, "delta");
+    fixed.getSpec().nodeSelector = Map.of("disktype", "ssd");
+    operator.replace(fixed);
+    awaitPhase("delta", Phase.Ready);
+  }
+
+  @ParameterizedTest(name = "retainOnDelete={0}")
+  @ValueSource(booleans = {true, false})
+  void deletingTheClusterRemovesWhatItOwnsAndTheVolumesFollowRetainOnDelete(boolean retain) {
+    var spec = cluster("epsilon", 2);
+    spec.getSpec().storage = new StorageSpec();
+    spec.getSpec().storage.retainOnDelete = retain;
+    operator.create(spec);
+    awaitPhase("epsilon", Phase.Ready);
+    assertThat(claims()).hasSize(2);
+
+    operator.delete(operator.get(DhtCluster.class, "epsilon"));
+    await("owned objects collected").atMost(FUNCTIONAL_BOUND).untilAsserted(() -> {
+      garbageCollector.collect();
+      assertThat(owned("epsilon")).isEmpty();
+      assertThat(client.pods().inNamespace(ns).list().getItems()).isEmpty();
+    });
+    if (retain) {
+      assertThat(claims()).hasSize(2).allSatisfy(c -> assertThat(c.getMetadata().getDeletionTimestamp()).isNull());
+    } else {
+      // Deleted; the pvc-protection finalizer (its controller does not run here) may keep them terminating.
+      assertThat(claims()).allSatisfy(c -> assertThat(c.getMetadata().getDeletionTimestamp()).isNotNull());
+    }
+  }
+
+  @Test
+  void aRestartedOperatorWritesNothingToAnUnchangedCluster() {
+    operator.create(cluster("zeta", 3));
+    awaitPhase("zeta", Phase.Ready);
+    await().atMost(FUNCTIONAL_BOUND).until(() -> statefulSetSettled("zeta"));
+    Map<String, String> before = resourceVersions("zeta");
+    operator.getOperator().stop();
+
+    var settings = new OperatorSettings(Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
+        Optional.empty());
+    try (var restarted = DhtOperator.create(client, settings, new SimpleMeterRegistry())) {
+      restarted.start();
+      await("first reconcile after restart").atMost(FUNCTIONAL_BOUND)
+          .until(() -> restarted.writes().reconciles() >= 1);
+      // Another event (a pod changes) triggers another full reconcile.
+      client.pods().inNamespace(ns).withName("zeta-0").edit(p -> {
+        p.getMetadata().getLabels().put("touched", "yes");
+        return p;
+      });
+      await("second reconcile").atMost(FUNCTIONAL_BOUND).until(() -> restarted.writes().reconciles() >= 2);
+
+      assertThat(restarted.writes().writes()).as("writes by the restarted operator").isZero();
+      assertThat(resourceVersions("zeta")).isEqualTo(before);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  DhtCluster cluster(String name, int replicas) {
+    var cluster = new DhtCluster();
+    cluster.getMetadata().setName(name);
+    cluster.getMetadata().setNamespace(ns);
+    cluster.setSpec(new DhtClusterSpec());
+    cluster.getSpec().replicas = replicas;
+    return cluster;
+  }
+
+  void awaitPhase(String name, Phase phase) {
+    awaitStatus(name, s -> assertThat(s.phase).isEqualTo(phase));
+  }
+
+  void awaitStatus(String name, java.util.function.Consumer<dev.dht.operator.api.v1alpha1.DhtClusterStatus> check) {
+    waiting().untilAsserted(() -> {
+      var cluster = operator.get(DhtCluster.class, name);
+      assertThat(cluster.getStatus()).as("status of " + name).isNotNull();
+      check.accept(cluster.getStatus());
+    });
+  }
+
+  ConditionFactory waiting() {
+    return await().atMost(FUNCTIONAL_BOUND).pollInterval(Duration.ofMillis(100));
+  }
+
+  String configHash(String name) {
+    return operator.get(StatefulSet.class, name).getSpec().getTemplate().getMetadata().getAnnotations()
+        .get(Labels.CONFIG_HASH);
+  }
+
+  List<HasMetadata> owned(String name) {
+    var all = new ArrayList<HasMetadata>();
+    for (var kind : List.of(StatefulSet.class, Service.class, ConfigMap.class, PodDisruptionBudget.class,
+        ServiceAccount.class)) {
+      all.addAll(client.resources(kind).inNamespace(ns).withLabel(Labels.INSTANCE, name).list().getItems());
+    }
+    return all;
+  }
+
+  List<PersistentVolumeClaim> claims() {
+    return client.persistentVolumeClaims().inNamespace(ns).list().getItems();
+  }
+
+  boolean statefulSetSettled(String name) {
+    var status = operator.get(StatefulSet.class, name).getStatus();
+    return status != null && status.getReadyReplicas() != null && status.getReadyReplicas() == 3
+        && client.pods().inNamespace(ns).withLabels(Labels.selector(name)).list().getItems().stream()
+            .allMatch(p -> p.getStatus() != null && p.getStatus().getConditions() != null);
+  }
+
+  Map<String, String> resourceVersions(String name) {
+    var versions = new TreeMap<String, String>();
+    var cluster = operator.get(DhtCluster.class, name);
+    versions.put("DhtCluster/" + name, cluster.getMetadata().getResourceVersion());
+    for (HasMetadata owned : owned(name)) {
+      versions.put(owned.getKind() + "/" + owned.getMetadata().getName(), owned.getMetadata().getResourceVersion());
+    }
+    assertThat(versions).hasSize(8);
+    return versions;
+  }
+}
