@@ -1,0 +1,61 @@
+{{/* Names and labels shared by the templates. */}}
+
+{{- define "dht-operator.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "dht-operator.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "dht-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "dht-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "dht-operator.labels" -}}
+{{ include "dht-operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{- end -}}
+
+{{- define "dht-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "dht-operator.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The rules the operator needs, and nothing more: read its DhtClusters and write their status;
+     own (server-side apply) the objects a cluster consists of; read pods for member readiness. */}}
+{{- define "dht-operator.rules" -}}
+- apiGroups: ["dht.dev"]
+  resources: ["dhtclusters"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtclusters/status"]
+  verbs: ["get", "patch", "update"]
+# Owner references with blockOwnerDeletion need this where the OwnerReferencesPermissionEnforcement
+# admission plugin runs (e.g. OpenShift).
+- apiGroups: ["dht.dev"]
+  resources: ["dhtclusters/finalizers"]
+  verbs: ["update"]
+- apiGroups: ["apps"]
+  resources: ["statefulsets"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+- apiGroups: [""]
+  resources: ["services", "configmaps", "serviceaccounts"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+- apiGroups: ["policy"]
+  resources: ["poddisruptionbudgets"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
+{{- end -}}

@@ -1,0 +1,130 @@
+package dev.dht.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.operator.testing.Helm;
+import dev.dht.operator.testing.Repo;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** helm lint and helm template of charts/dht-operator, checked object by object. */
+class HelmChartTest {
+  /** The operator's whole permission set (least privilege: what the reconciler reads and writes). */
+  static final Map<String, List<String>> RULES = new TreeMap<>(Map.of(
+      "dht.dev/dhtclusters", List.of("get", "list", "watch"),
+      "dht.dev/dhtclusters/status", List.of("get", "patch", "update"),
+      "dht.dev/dhtclusters/finalizers", List.of("update"),
+      "apps/statefulsets", List.of("get", "list", "watch", "create", "patch"),
+      "/services", List.of("get", "list", "watch", "create", "patch"),
+      "/configmaps", List.of("get", "list", "watch", "create", "patch"),
+      "/serviceaccounts", List.of("get", "list", "watch", "create", "patch"),
+      "policy/poddisruptionbudgets", List.of("get", "list", "watch", "create", "patch"),
+      "/pods", List.of("get", "list", "watch")));
+
+  @Test
+  void lintPassesStrict() {
+    var result = Helm.run("lint", "--strict", Helm.CHART).orFail("helm lint --strict");
+    assertThat(result.stdout()).contains("1 chart(s) linted, 0 chart(s) failed");
+  }
+
+  @Test
+  void defaultValuesWatchAllNamespacesWithAClusterRoleOfLeastPrivilege() {
+    var objects = Helm.template("dht-operator", "dht-system");
+    assertThat(kinds(objects)).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole", "ClusterRoleBinding",
+        "Role", "RoleBinding", "Service", "Deployment");
+    var role = as(find(objects, "ClusterRole"), ClusterRole.class);
+    assertThat(rules(role.getRules())).isEqualTo(RULES);
+    assertThat(role.getRules()).allSatisfy(r -> {
+      assertThat(r.getVerbs()).doesNotContain("*", "delete", "deletecollection");
+      assertThat(r.getResources()).doesNotContain("*", "secrets");
+    });
+    var deployment = as(find(objects, "Deployment"), Deployment.class);
+    assertThat(deployment.getMetadata().getNamespace()).isEqualTo("dht-system");
+    var container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(container.getImage()).isEqualTo("dht-operator:" + OperatorSettings.VERSION);
+    var env = container.getEnv().stream().filter(e -> e.getValue() != null)
+        .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
+    assertThat(env).containsEntry("DHT_OPERATOR_WATCH_NAMESPACES", "")
+        .containsEntry("DHT_OPERATOR_NODE_IMAGE", "dht-node:" + OperatorSettings.VERSION)
+        .containsEntry("DHT_OPERATOR_LOG_FORMAT", "json")
+        .containsEntry("DHT_OPERATOR_LEADER_ELECTION", "true");
+    assertThat(container.getEnv()).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("DHT_OPERATOR_NAMESPACE");
+      assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.namespace");
+    });
+    assertThat(env.keySet().stream().filter(k -> k.startsWith("DHT_OPERATOR_")))
+        .as("every variable the chart sets is one the operator reads")
+        .allMatch(OperatorSettings.VARIABLES::containsKey);
+    assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("dht-operator");
+  }
+
+  @Test
+  void watchedNamespacesGetARoleEachAndNothingClusterWide() {
+    var objects = Helm.template("dht-operator", "dht-system", "--set", "watchNamespaces={team-a,team-b}",
+        "--set", "leaderElection.enabled=false", "--set", "logLevel=DEBUG");
+    assertThat(kinds(objects)).doesNotContain("ClusterRole", "ClusterRoleBinding");
+    assertThat(objects.stream().filter(o -> o.getKind().equals("Role")).map(o -> o.getMetadata().getNamespace()))
+        .containsExactlyInAnyOrder("team-a", "team-b");
+    assertThat(objects.stream().filter(o -> o.getKind().equals("RoleBinding")).map(o -> o.getMetadata().getNamespace()))
+        .containsExactlyInAnyOrder("team-a", "team-b");
+    var env = as(find(objects, "Deployment"), Deployment.class).getSpec().getTemplate().getSpec().getContainers()
+        .get(0).getEnv();
+    assertThat(env).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("DHT_OPERATOR_WATCH_NAMESPACES");
+      assertThat(e.getValue()).isEqualTo("team-a,team-b");
+    });
+    assertThat(env).anySatisfy(e -> {
+      assertThat(e.getName()).isEqualTo("DHT_OPERATOR_LOG_LEVEL");
+      assertThat(e.getValue()).isEqualTo("DEBUG");
+    });
+  }
+
+  @Test
+  void includeCrdsRendersTheGeneratedCrd() {
+    var objects = Helm.template("dht-operator", "dht-system", "--include-crds");
+    var crd = find(objects, "CustomResourceDefinition");
+    var committed = Serialization.unmarshal(Repo.read("crds/" + Repo.CRD_FILE), GenericKubernetesResource.class);
+    assertThat(crd).isEqualTo(committed);
+  }
+
+  @Test
+  void chartAppVersionIsTheOperatorVersion() {
+    assertThat(Repo.read(Helm.CHART + "/Chart.yaml")).contains("appVersion: \"" + OperatorSettings.VERSION + "\"");
+  }
+
+  static List<String> kinds(List<GenericKubernetesResource> objects) {
+    return objects.stream().map(GenericKubernetesResource::getKind).toList();
+  }
+
+  static GenericKubernetesResource find(List<GenericKubernetesResource> objects, String kind) {
+    return objects.stream().filter(o -> o.getKind().equals(kind)).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + kind + " rendered"));
+  }
+
+  static <T> T as(GenericKubernetesResource object, Class<T> type) {
+    return Serialization.unmarshal(Serialization.asJson(object), type);
+  }
+
+  static Map<String, List<String>> rules(List<PolicyRule> rules) {
+    var out = new TreeMap<String, List<String>>();
+    for (var rule : rules) {
+      for (String group : rule.getApiGroups()) {
+        for (String resource : rule.getResources()) {
+          out.put(group + "/" + resource, rule.getVerbs());
+        }
+      }
+    }
+    return out;
+  }
+}
