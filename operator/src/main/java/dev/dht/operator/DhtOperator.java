@@ -23,6 +23,15 @@ public final class DhtOperator implements AutoCloseable {
   }
 
   public static DhtOperator create(KubernetesClient client, OperatorSettings settings, MeterRegistry registry) {
+    return create(client, settings, registry, true);
+  }
+
+  /**
+   * @param exitOnLostLease end the process when leadership is lost (production: a clean restart is
+   *     safer than a second reconciler), or only stop reconciling (tests running in one JVM)
+   */
+  public static DhtOperator create(KubernetesClient client, OperatorSettings settings, MeterRegistry registry,
+      boolean exitOnLostLease) {
     var operator = new Operator(o -> {
       o.withKubernetesClient(client)
           .withCloseClientOnStop(false)
@@ -31,7 +40,10 @@ public final class DhtOperator implements AutoCloseable {
           .withStopOnInformerErrorDuringStartup(true)
           .withCacheSyncTimeout(Duration.ofMinutes(2));
       settings.leaseNamespace().ifPresent(ns ->
-          o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, ns)));
+          o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, ns,
+              LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
+              LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+              LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, null, null, exitOnLostLease)));
     });
     var writes = new WriteMetrics(registry);
     var reconciler = new DhtClusterReconciler(settings.platform(), Clock.systemUTC(), writes);

@@ -279,7 +279,7 @@ class DhtClusterIT {
 
     var settings = new OperatorSettings(Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
         Optional.empty());
-    try (var restarted = DhtOperator.create(client, settings, new SimpleMeterRegistry())) {
+    try (var restarted = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
       restarted.start();
       await("first reconcile after restart").atMost(FUNCTIONAL_BOUND)
           .until(() -> restarted.writes().reconciles() >= 1);
