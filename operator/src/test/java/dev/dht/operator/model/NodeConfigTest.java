@@ -1,0 +1,77 @@
+package dev.dht.operator.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.operator.api.v1alpha1.JvmSpec;
+import dev.dht.operator.api.v1alpha1.ProfilerSpec;
+import dev.dht.operator.api.v1alpha1.ReplicationSpec;
+import dev.dht.operator.api.v1alpha1.RocksDbSpec;
+import dev.dht.operator.api.v1alpha1.ServerSpec;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class NodeConfigTest {
+  @Test
+  void defaultsSetOnlyTheReplicationFactorAndTheJvm() {
+    var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
+    assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "JAVA_TOOL_OPTIONS");
+    assertThat(env.get("DHT_REPLICATION_FACTOR")).isEqualTo("3");
+    assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError");
+  }
+
+  @Test
+  void everyNodeOptionInTheSpecBecomesItsEnvironmentVariable() {
+    var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {
+      s.replicas = 5;
+      s.replication = new ReplicationSpec();
+      s.replication.factor = 2;
+      s.rocksdb = new RocksDbSpec();
+      s.rocksdb.blockCacheSize = "256Mi";
+      s.rocksdb.writeBufferSize = "32Mi";
+      s.server = new ServerSpec();
+      s.server.requestTimeout = "500ms";
+      s.server.workers = 8;
+      s.server.queueSize = 1024;
+      s.server.maxBody = "1Mi";
+      s.server.tombstoneGrace = "12h";
+      s.profiler = new ProfilerSpec();
+      s.profiler.enabled = true;
+      s.jvm = new JvmSpec();
+      s.jvm.heap = "1Gi";
+      s.jvm.options = List.of("-XX:+UseZGC");
+    }), Clusters.PLATFORM));
+    assertThat(env)
+        .containsEntry("DHT_REPLICATION_FACTOR", "2")
+        .containsEntry("DHT_BLOCK_CACHE", "268435456")
+        .containsEntry("DHT_WRITE_BUFFER", "33554432")
+        .containsEntry("DHT_REQUEST_TIMEOUT", "500ms")
+        .containsEntry("DHT_WORKERS", "8")
+        .containsEntry("DHT_QUEUE_SIZE", "1024")
+        .containsEntry("DHT_MAX_BODY", "1048576")
+        .containsEntry("DHT_TOMBSTONE_GRACE", "12h")
+        .containsEntry("DHT_PROFILE_DIR", "/var/lib/dht/profiles")
+        .containsEntry("JAVA_TOOL_OPTIONS", "-Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError"
+            + " -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:+UseZGC");
+  }
+
+  @ParameterizedTest(name = "{0} bytes -> {1}")
+  @CsvSource({"1073741824,1g", "536870912,512m", "1572864,1536k", "1000,1000", "3221225472,3g"})
+  void jvmSizesUseTheLargestExactUnit(long bytes, String size) {
+    assertThat(NodeConfig.jvmSize(bytes)).isEqualTo(size);
+  }
+
+  @Test
+  void theHashFollowsTheContentNotTheOrder() {
+    var a = new java.util.LinkedHashMap<String, String>();
+    a.put("A", "1");
+    a.put("B", "2");
+    var b = new java.util.LinkedHashMap<String, String>();
+    b.put("B", "2");
+    b.put("A", "1");
+    assertThat(NodeConfig.hash(a)).isEqualTo(NodeConfig.hash(b));
+    b.put("A", "3");
+    assertThat(NodeConfig.hash(a)).isNotEqualTo(NodeConfig.hash(b));
+  }
+}
