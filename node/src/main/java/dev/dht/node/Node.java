@@ -114,6 +114,8 @@ public final class Node implements AutoCloseable {
         metrics.gauge("dht_http_connections", "Open client connections", server::getConnections);
         metrics.gauge("dht_cluster_members", "Members in the current cluster view", () -> membership.current().size());
         metrics.counter("dht_cluster_changes", "Changes of the member set since start", membership::changes);
+        metrics.gauge("dht_profile_running", "1 while a /v0/admin/profile capture runs",
+                () -> profiler.running() ? 1 : 0);
         StatsCache stats = new StatsCache(store);
         metrics.gauge("dht_rocksdb_memtable_bytes", "rocksdb.cur-size-all-mem-tables",
                 () -> stats.get().memtableBytes());

@@ -37,6 +37,22 @@ final class DhtSession extends HttpSession {
         return super.checkStatus(currentTime, keepAlive);
     }
 
+    /**
+     * A client that goes away mid-response shows up as an IOException ("Broken pipe", "Connection reset") on the
+     * JDK socket fallback, which one-nio would log as an error with a stack trace. It is routine: close quietly.
+     */
+    @Override
+    public void handleException(Throwable e) {
+        if (e instanceof IOException) {
+            if (log.isDebugEnabled()) {
+                log.debug("connection from {} closed: {}", getRemoteHost(), e.toString());
+            }
+            close();
+        } else {
+            super.handleException(e);
+        }
+    }
+
     /** one-nio answers an oversized body with an empty 413; give the reason instead. */
     @Override
     public synchronized void sendError(String code, String message) throws IOException {

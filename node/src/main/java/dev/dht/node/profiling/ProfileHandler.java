@@ -27,9 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * GET /v0/admin/profile?event=cpu|alloc|lock|wall&duration=30s[&interval=1ms]: runs async-profiler inside this
- * JVM for the duration and answers with its HTML flamegraph; a copy goes to the profile directory if one is
- * set. One capture at a time (a second request gets 409). No thread waits for the capture: a timer stops it and
+ * GET /v0/admin/profile?event=cpu|alloc|lock|wall&duration=30s[&interval=1ms][&format=html|collapsed]: runs
+ * async-profiler inside this JVM for the duration and answers with its HTML flamegraph (or collapsed stacks, one
+ * "frame;frame;... count" line per stack, for scripts); a copy goes to the profile directory if one is set. One capture at a time (a second request gets 409). No thread waits for the capture: a timer stops it and
  * answers, which is also the shape the cluster coordinator's callbacks will have.
  */
 public final class ProfileHandler implements AdminHandler, AutoCloseable {
@@ -64,6 +64,10 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
         if (duration.compareTo(MIN) < 0 || duration.compareTo(MAX) > 0) {
             throw new BadRequestException("duration must be between 100ms and 10m");
         }
+        String format = orDefault(QueryParams.get(query, "format"), "html");
+        if (!format.equals("html") && !format.equals("collapsed")) {
+            throw new BadRequestException("format must be html or collapsed; got '" + format + "'");
+        }
         String intervalParam = QueryParams.get(query, "interval");
         Duration interval = intervalParam == null ? null : duration(intervalParam, "interval", null);
 
@@ -88,24 +92,26 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
             return;
         }
         log.info("profiling {} for {}", event, Units.formatDuration(duration));
-        timer.schedule(() -> finish(ap, event, responder), duration.toMillis(), TimeUnit.MILLISECONDS);
+        timer.schedule(() -> finish(ap, event, format, responder), duration.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void finish(AsyncProfiler ap, String event, Responder responder) {
+    private void finish(AsyncProfiler ap, String event, String format, Responder responder) {
         Path tmp = null;
+        String extension = format.equals("html") ? ".html" : ".txt";
         try {
-            tmp = Files.createTempFile("dht-profile-" + event + "-", ".html");
-            ap.execute("stop,file=" + tmp);
+            tmp = Files.createTempFile("dht-profile-" + event + "-", extension);
+            ap.execute("stop,file=" + tmp + "," + format + ",title=dht node " + event + " profile");
             byte[] html = Files.readAllBytes(tmp);
             if (profileDir != null) {
                 Files.createDirectories(profileDir);
-                Path target = profileDir.resolve(event + "-" + LocalDateTime.now().format(STAMP) + ".html");
+                Path target = profileDir.resolve(event + "-" + LocalDateTime.now().format(STAMP) + extension);
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
                 tmp = null;
                 log.info("profile written to {}", target);
             }
             Response response = new Response(Response.OK, html);
-            response.addHeader("Content-Type: text/html; charset=utf-8");
+            response.addHeader(format.equals("html") ? "Content-Type: text/html; charset=utf-8"
+                    : "Content-Type: text/plain; charset=utf-8");
             responder.send(response);
         } catch (IOException | RuntimeException e) {
             log.warn("profile failed: {}", e.toString());
@@ -133,6 +139,11 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
             }
         }
         return profiler;
+    }
+
+    /** 1 while a capture runs (for /metrics). */
+    public boolean running() {
+        return busy.get();
     }
 
     private static String orDefault(String v, String dflt) {

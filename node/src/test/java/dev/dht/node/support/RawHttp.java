@@ -48,7 +48,16 @@ public final class RawHttp implements AutoCloseable {
         }
     }
 
+    /** Reads a response that has no body whatever its headers say (the answer to HEAD). */
+    public Reply readHead() throws IOException {
+        return read(false);
+    }
+
     public Reply read() throws IOException {
+        return read(true);
+    }
+
+    private Reply read(boolean withBody) throws IOException {
         String statusLine = line();
         if (statusLine == null) {
             throw new IOException("connection closed before a response");
@@ -61,6 +70,9 @@ public final class RawHttp implements AutoCloseable {
         }
         java.util.List<byte[]> chunks = new java.util.ArrayList<>();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
+        if (!withBody) {
+            return new Reply(status, headers, new byte[0], chunks);
+        }
         if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
             while (true) {
                 int size = Integer.parseInt(line().trim(), 16);

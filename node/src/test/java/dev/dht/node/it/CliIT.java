@@ -1,0 +1,74 @@
+package dev.dht.node.it;
+
+import dev.dht.node.config.ConfigParser;
+import dev.dht.node.support.TestNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The jar's command line: --help, one-line errors with exit code 2, configuration from the environment. */
+class CliIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void helpListsEveryOptionWithItsDefaultAndExits0() throws Exception {
+        NodeProcess.Result r = NodeProcess.run(dir, List.of("--help"), Map.of());
+        assertThat(r.exitCode()).isZero();
+        for (ConfigParser.Option o : ConfigParser.Option.values()) {
+            assertThat(r.output()).contains(o.flag()).contains(o.env());
+        }
+        assertThat(r.output()).contains("default: 8080").contains("default: ./data").contains("default: 16MiB")
+                .contains("default: 64MiB").contains("default: 1s").contains("default: 1d");
+    }
+
+    @Test
+    void badOptionsAreOneLineAndExit2() throws Exception {
+        for (List<String> args : List.of(List.of("--no-such-option"), List.of("--port", "99999"),
+                List.of("--max-body", "huge"), List.of("--cluster", "ftp://x:1"), List.of("stray"))) {
+            NodeProcess.Result r = NodeProcess.run(dir, args, Map.of());
+            assertThat(r.exitCode()).as(args.toString()).isEqualTo(2);
+            assertThat(r.output().strip().lines().filter(l -> !l.startsWith("WARNING:")))
+                    .as(args.toString()).hasSize(1).allMatch(l -> l.startsWith("dht-node: "));
+        }
+        NodeProcess.Result env = NodeProcess.run(dir, List.of(), Map.of("DHT_PORT", "eighty"));
+        assertThat(env.exitCode()).isEqualTo(2);
+        assertThat(env.output()).contains("DHT_PORT").contains("'eighty' is not a whole number");
+    }
+
+    @Test
+    void environmentConfiguresTheNode() throws Exception {
+        int port = TestNode.freePort();
+        Path data = dir.resolve("env-data");
+        try (NodeProcess node = NodeProcess.start(dir, "env", port, List.of(), Map.of(
+                "DHT_PORT", String.valueOf(port),
+                "DHT_DATA_DIR", data.toString(),
+                "DHT_CLUSTER", "http://localhost:" + port + ",http://localhost:1"))) {
+            node.awaitReady();
+            assertThat(node.put("/v0/entity?id=e", new byte[]{1}).statusCode()).isEqualTo(201);
+            assertThat(node.metric("dht_cluster_members")).isEqualTo(2.0);
+            assertThat(Files.exists(data.resolve("CURRENT"))).as("RocksDB lives in DHT_DATA_DIR").isTrue();
+        }
+    }
+
+    @Test
+    void aDataDirectoryInUseIsAClearStartupError() throws Exception {
+        int port = TestNode.freePort();
+        Path data = dir.resolve("shared");
+        try (NodeProcess first = NodeProcess.start(dir, "first", port, List.of("--port", String.valueOf(port),
+                "--data-dir", data.toString()), Map.of())) {
+            first.awaitReady();
+            int other = TestNode.freePort();
+            NodeProcess.Result second = NodeProcess.run(dir, List.of("--port", String.valueOf(other),
+                    "--data-dir", data.toString()), Map.of());
+            assertThat(second.exitCode()).isEqualTo(1);
+            assertThat(second.output()).contains("cannot start").contains("lock");
+        }
+    }
+}
