@@ -7,7 +7,7 @@ MVN := scripts/mvn
 NODE_JAR := node/target/dht-node.jar
 
 .DEFAULT_GOAL := help
-.PHONY: help build test run clean bench-node
+.PHONY: help build test run clean bench-node crds helm-lint helm-template operator-run
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "}; {printf "  %-18s %s\n", $$1, $$2}'
@@ -31,3 +31,16 @@ bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/
 clean: ## Remove build outputs and local data (not the tool cache)
 	$(MVN) -q clean
 	rm -rf data
+
+crds: ## Regenerate the CRD (crds/, the chart's copy) and docs/crd-reference.md from the operator's Java model
+	scripts/sync-crds.sh
+
+helm-lint: ## Lint the operator's Helm chart (pinned helm, installed on first use)
+	$$(scripts/tool.sh helm) lint --strict charts/dht-operator
+
+helm-template: ## Render the operator's Helm chart with its CRD to stdout
+	$$(scripts/tool.sh helm) template dht-operator charts/dht-operator --namespace dht-system --include-crds
+
+operator-run: ## Run the operator locally against the current kubeconfig (applies the CRD with kubectl)
+	$(MVN) -q -pl operator -am package -DskipTests
+	scripts/operator-run.sh

@@ -95,6 +95,17 @@ class DhtClusterValidationIT {
   }
 
   @Test
+  void theSampleManifestIsAccepted() {
+    var sample = client.getKubernetesSerialization().unmarshal(Repo.read("manifests/dhtcluster-sample.yaml"),
+        GenericKubernetesResource.class);
+    sample.getMetadata().setNamespace(NS);
+    client.resource(sample).create();
+    var stored = client.resources(DhtCluster.class).inNamespace(NS).withName("dht").get();
+    assertThat(stored.getSpec().replicas).isEqualTo(3);
+    assertThat(stored.getSpec().jvm.heap).isEqualTo("384Mi");
+  }
+
+  @Test
   void defaultsComeFromTheSchema() {
     var created = create("defaults", "replicas: 1");
     var spec = created.getSpec();

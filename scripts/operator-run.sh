@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# operator-run.sh -> runs the dht operator from its jar against the cluster of the current kubeconfig
+# (kind, minikube, a real cluster). Applies the CRD first when kubectl is on the PATH.
+# Settings: DHT_OPERATOR_* variables (java -jar operator/target/dht-operator.jar --help lists them).
+. "$(dirname "$0")/lib.sh"
+cd "$DHT_ROOT"
+JAR=operator/target/dht-operator.jar
+[ -f "$JAR" ] || die "$JAR is missing: build it with 'scripts/mvn -pl operator -am package -DskipTests' (make operator-run does)"
+if command -v kubectl >/dev/null; then
+  log "applying crds/dhtclusters.dht.dev-v1.yml to $(kubectl config current-context 2>/dev/null || echo '?')"
+  kubectl apply --server-side -f crds/dhtclusters.dht.dev-v1.yml >&2
+else
+  log "kubectl not found: apply crds/dhtclusters.dht.dev-v1.yml to the cluster yourself"
+fi
+JAVA_HOME=$(find_java_home) || die "a JDK >= 21 is needed"
+exec "$JAVA_HOME/bin/java" -jar "$JAR" "$@"
