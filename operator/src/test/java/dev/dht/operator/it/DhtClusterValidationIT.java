@@ -9,12 +9,8 @@ import dev.dht.operator.testing.Repo;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,13 +32,7 @@ class DhtClusterValidationIT {
   @BeforeAll
   static void installCrd() {
     client = KubeApiServer.client();
-    var crd = client.getKubernetesSerialization().unmarshal(
-        new ByteArrayInputStream(Repo.read("crds/" + Repo.CRD_FILE).getBytes(StandardCharsets.UTF_8)),
-        CustomResourceDefinition.class);
-    client.resource(crd).forceConflicts().serverSideApply();
-    client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions().stream()
-            .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())), 60, TimeUnit.SECONDS);
+    KubeApiServer.installCrd(client);
     client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
   }
 

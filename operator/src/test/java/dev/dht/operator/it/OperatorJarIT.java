@@ -9,7 +9,6 @@ import dev.dht.operator.testing.KubeApiServer;
 import dev.dht.operator.testing.Repo;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -40,9 +39,7 @@ class OperatorJarIT {
       port = socket.getLocalPort();
     }
     try (var client = KubeApiServer.client(); var http = HttpClient.newHttpClient()) {
-      var crd = client.getKubernetesSerialization().unmarshal(Files.newInputStream(Repo.path("crds/" + Repo.CRD_FILE)),
-          CustomResourceDefinition.class);
-      client.resource(crd).forceConflicts().serverSideApply();
+      KubeApiServer.installCrd(client);
       client.resource(new NamespaceBuilder().withNewMetadata().withName("jar-it").endMetadata().build())
           .serverSideApply();
 
