@@ -1,5 +1,6 @@
--- wrk closed-model PUT of unique keys: thread t writes t<t>-<n>, n = 0, 1, 2, ... (zero-padded, 10 digits),
--- so that the GET run (and oha's URL pattern) can address exactly the keys that exist.
+-- wrk closed-model PUT of unique keys: thread t writes <prefix><t>-<n>, n = 0, 1, 2, ... (n zero-padded to 10
+-- digits), so that the GET run (and oha's URL pattern) can address exactly the keys that exist.
+-- Usage: wrk ... -s wrk-put.lua URL -- [prefix]   (default prefix "t"; the warm-up uses another one)
 -- Prints "KEYS_PER_THREAD <min over threads>" at the end; bench-node.sh reads it.
 local threads = {}
 local next_id = 0
@@ -11,13 +12,14 @@ function setup(thread)
 end
 
 function init(args)
+  prefix = args[1] or "t"
   counter = 0
   -- 100-byte value; the same bytes for every key (the benchmark measures request handling, not compression)
   value = string.rep("0123456789", 10)
 end
 
 function request()
-  local path = string.format("/v0/entity?id=t%d-%010d", id, counter)
+  local path = string.format("/v0/entity?id=%s%d-%010d", prefix, id, counter)
   counter = counter + 1
   return wrk.format("PUT", path, nil, value)
 end

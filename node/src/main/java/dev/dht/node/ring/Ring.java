@@ -1,12 +1,14 @@
 package dev.dht.node.ring;
 
 import java.nio.charset.StandardCharsets;
+import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -30,9 +32,9 @@ import java.util.TreeSet;
  * <p>Lookups are on every request's path, so the work is done here, once per topology: all keys between two
  * consecutive points (an "arc") share one replica list, so the list of every arc is precomputed. A lookup is a
  * hash, a jump through a bucket index on the hash's top bits, a binary search over the one or two points in that
- * bucket, and then a copy (or, for {@link #replicasFor(long, int)}, a shared immutable list). For very large
- * clusters the table keeps only the first {@code depth} entries per arc (a memory bound, see the constructor) and a
- * longer request walks the ring.
+ * bucket, and a copy out of the table ({@link #replicaIndexes}, allocation-free) or a view of it
+ * ({@link #replicasFor(long, int)}, one small object). For very large clusters the table keeps only the first
+ * {@code depth} entries per arc (a memory bound) and a longer request walks the ring.
  *
  * <p>Immutable and thread-safe; a topology change builds a new ring (a few ms even for 10 members x 1024 vnodes).
  * Member ids are compared as given: pass canonical base URLs (as the config package normalises them).
@@ -43,12 +45,14 @@ public final class Ring {
      * while a ring of 10 members stays a few hundred KB and a lookup stays in the tens of ns; the figures behind the
      * choice are in docs/benchmarks/ring.md (scripts/bench-ring.sh).
      */
-    public static final int DEFAULT_VNODES = 256;
+    public static final int DEFAULT_VNODES = 1024;
     /** More points buy almost no spread (it improves as 1/sqrt(vnodes)) and cost memory and build time. */
     public static final int MAX_VNODES = 1 << 16;
-    /** At most this many points in all: keeps the bucket index and the tables within a few tens of MB. */
-    static final int MAX_POINTS = 1 << 22;
-    /** How many precomputed list entries (ints) a ring may hold before it shortens the per-arc lists. */
+    /** At most this many points in all (e.g. 1024 members x 1024 vnodes): bounds a ring to about 30 MB. */
+    public static final int MAX_POINTS = 1 << 20;
+    /** Member indexes are stored in 16 bits. */
+    public static final int MAX_MEMBERS = 1 << 16;
+    /** How many precomputed list entries (2 bytes each) a ring may hold before it shortens the per-arc lists. */
     static final int DEFAULT_TABLE_BUDGET = 1 << 20;
     /** Lists are precomputed at least this deep (or to the cluster size), whatever the budget. */
     static final int MIN_DEPTH = 8;
@@ -65,12 +69,11 @@ public final class Ring {
     private final Set<String> memberSet;
     private final int vnodesPerMember;
     private final long[] points;            // sorted; stored as hash ^ Long.MIN_VALUE so signed order = unsigned order
-    private final int[] owners;             // owners[p] = member index of point p
+    private final char[] owners;            // owners[p] = member index of point p (16 bits: half the cache footprint)
     private final int shift;                // bucket of a hash = hash >>> shift (its top bits)
     private final int[] bucketStart;        // points of bucket b: [bucketStart[b], bucketStart[b + 1])
     private final int depth;                // entries precomputed per arc
-    private final int[] table;              // arc a's list: table[a * depth .. a * depth + depth)
-    private final List<String>[] lists;     // the same lists as member names
+    private final char[] table;             // arc a's list: table[a * depth .. a * depth + depth)
 
     /** A ring of these members with {@link #DEFAULT_VNODES} points each. */
     public Ring(Collection<String> members) {
@@ -103,6 +106,9 @@ public final class Ring {
         if (sorted.isEmpty()) {
             throw new IllegalArgumentException("a ring needs at least one member");
         }
+        if (sorted.size() > MAX_MEMBERS) {
+            throw new IllegalArgumentException(sorted.size() + " members exceed the limit of " + MAX_MEMBERS);
+        }
         if ((long) sorted.size() * vnodesPerMember > MAX_POINTS) {
             throw new IllegalArgumentException(sorted.size() + " members x " + vnodesPerMember
                     + " vnodes exceeds " + MAX_POINTS + " points; use fewer vnodes per member");
@@ -114,7 +120,7 @@ public final class Ring {
         int n = names.length;
         int total = n * vnodesPerMember;
         this.points = new long[total];
-        this.owners = new int[total];
+        this.owners = new char[total];
         placePoints(pointHash);
 
         int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(total - 1)); // about one point per bucket
@@ -122,8 +128,8 @@ public final class Ring {
         this.bucketStart = indexBuckets(1 << bits);
 
         this.depth = Math.min(n, Math.max(MIN_DEPTH, tableBudget / total));
-        this.table = new int[total * depth];
-        this.lists = precomputeLists();
+        this.table = new char[total * depth];
+        precomputeLists();
     }
 
     /** Fills points/owners sorted by (point, member, vnode): the last two only break (astronomically rare) ties. */
@@ -142,7 +148,7 @@ public final class Ring {
         Arrays.sort(order, Comparator.<Integer>comparingLong(p -> raw[p]).thenComparingInt(p -> p));
         for (int i = 0; i < total; i++) {
             points[i] = raw[order[i]];
-            owners[i] = order[i] / vnodesPerMember;
+            owners[i] = (char) (order[i] / vnodesPerMember);
         }
     }
 
@@ -159,10 +165,8 @@ public final class Ring {
         return start;
     }
 
-    @SuppressWarnings("unchecked")
-    private List<String>[] precomputeLists() {
+    private void precomputeLists() {
         int total = points.length;
-        List<String>[] result = new List[total];
         int[] seenAt = new int[names.length];
         Arrays.fill(seenAt, -1);
         for (int arc = 0; arc < total; arc++) {
@@ -172,16 +176,10 @@ public final class Ring {
                 int m = owners[p];
                 if (seenAt[m] != arc) {
                     seenAt[m] = arc;
-                    table[base + found++] = m;
+                    table[base + found++] = (char) m;
                 }
             }
-            String[] list = new String[depth];
-            for (int i = 0; i < depth; i++) {
-                list[i] = names[table[base + i]];
-            }
-            result[arc] = List.of(list);
         }
-        return result;
     }
 
     /** The ring coordinate of a key: XXH64 of its bytes, seed 0. Hash once, then use the {@code long} lookups. */
@@ -209,8 +207,7 @@ public final class Ring {
         checkFrom(from);
         int arc = arcOf(keyHash);
         if (from <= depth) {
-            List<String> list = lists[arc];
-            return from == depth ? list : list.subList(0, from);
+            return new ReplicaList(arc * depth, from);
         }
         int[] indexes = new int[from];
         walk(arc, from, indexes);
@@ -239,7 +236,9 @@ public final class Ring {
         }
         int arc = arcOf(keyHash);
         if (from <= depth) {
-            System.arraycopy(table, arc * depth, out, 0, from);
+            for (int i = 0, base = arc * depth; i < from; i++) {
+                out[i] = table[base + i];
+            }
         } else {
             walk(arc, from, out);
         }
@@ -272,6 +271,28 @@ public final class Ring {
 
     public boolean contains(String member) {
         return indexOf(member) >= 0;
+    }
+
+    /**
+     * The fraction of the key space for which each member (by index) is among the first {@code from} replicas:
+     * exact, from the arc lengths, no sampling. Sums to {@code from}; with perfect balance every entry is
+     * {@code from / size()}. For status pages and the spread report.
+     */
+    public double[] ownership(int from) {
+        checkFrom(from);
+        double[] share = new double[names.length];
+        int[] replicas = new int[from];
+        int total = points.length;
+        for (int arc = 0; arc < total; arc++) {
+            // arc a holds the hashes in (point[a - 1], point[a]]; arc 0 wraps around from the last point
+            long length = points[arc] - points[arc == 0 ? total - 1 : arc - 1]; // mod 2^64, as unsigned
+            double fraction = arc == 0 && length == 0 ? 1.0 : (length >>> 11) * 0x1.0p-53;
+            replicaIndexes(points[arc] ^ Long.MIN_VALUE, from, replicas);
+            for (int r = 0; r < from; r++) {
+                share[replicas[r]] += fraction;
+            }
+        }
+        return share;
     }
 
     /** The first point at or after the hash (clockwise), wrapping to point 0 past the top of the space. */
@@ -323,16 +344,31 @@ public final class Ring {
         return depth;
     }
 
-    /** Approximate heap held by this ring's own arrays and lists (compressed oops), for the spread report. */
+    /** Heap held by this ring's arrays (the member names are shared with the caller), for the spread report. */
     long approximateBytes() {
-        long total = points.length;
-        long arrays = 16 + 8 * total + 16 + 4 * total + 16 + 4L * bucketStart.length + 16 + 4L * table.length;
-        long perList = 16 + align8(16 + 4L * depth); // ListN object + its Object[]
-        return arrays + 16 + 4 * total + total * perList;
+        return 16 + 8L * points.length + 16 + 2L * owners.length + 16 + 4L * bucketStart.length + 16 + 2L * table.length;
     }
 
-    private static long align8(long bytes) {
-        return (bytes + 7) & ~7L;
+    /** One precomputed replica list, read-only: what {@link #replicasFor(long, int)} returns. */
+    private final class ReplicaList extends AbstractList<String> implements RandomAccess {
+        private final int offset;
+        private final int size;
+
+        ReplicaList(int offset, int size) {
+            this.offset = offset;
+            this.size = size;
+        }
+
+        @Override
+        public String get(int index) {
+            Objects.checkIndex(index, size);
+            return names[table[offset + index]];
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
     }
 
     /** Same members and the same points: the same placement for every key. */

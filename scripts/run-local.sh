@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs a local dht cluster without Kubernetes: N nodes (default 3) on ports 8080.., data under ./data/node<i>,
+# every log line prefixed with its node. Ctrl-C (or SIGTERM) stops every node gracefully and waits for them.
+#
+#   scripts/run-local.sh                 # what `make run` does (after building the jar)
+#   DHT_NODES=1 scripts/run-local.sh     # one node
+#
+# Environment: DHT_NODES (3), DHT_BASE_PORT (8080), DHT_RUN_DATA (./data), DHT_JAVA_OPTS (extra JVM options).
+# Until the cluster version lands, each node serves the keys it is sent (they share the member list only).
+. "$(dirname "$0")/lib.sh"
+
+JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found (looked at \$JAVA_HOME and /usr/lib/jvm); install one"
+JAVA="$JAVA_HOME/bin/java"
+JAR="$DHT_ROOT/node/target/dht-node.jar"
+[ -f "$JAR" ] || die "$JAR is missing: build it with 'make build' (or use 'make run', which builds it)"
+
+NODES=${DHT_NODES:-3}
+BASE_PORT=${DHT_BASE_PORT:-8080}
+DATA=${DHT_RUN_DATA:-$DHT_ROOT/data}
+
+# JDK 23+ warns when one-nio touches sun.misc.Unsafe memory methods (JEP 471); allow it explicitly there.
+# (Native access is enabled by the jar's manifest.)
+JAVA_FLAGS=()
+spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+# shellcheck disable=SC2206
+JAVA_FLAGS+=(${DHT_JAVA_OPTS:-})
+
+members=()
+for ((i = 0; i < NODES; i++)); do members+=("http://localhost:$((BASE_PORT + i))"); done
+cluster=$(IFS=,; echo "${members[*]}")
+
+# Ctrl-C reaches the whole foreground process group. The nodes and their log prefixers ignore it (background
+# jobs of a script do); this script catches it and sends each node SIGTERM, the graceful stop.
+pids=()
+stop() {
+  trap - INT TERM
+  log "stopping ${#pids[@]} nodes"
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  local status=0 pid
+  for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+  log "all nodes stopped"
+  exit "$status"
+}
+trap stop INT TERM
+
+log "starting $NODES nodes: $cluster (data in $DATA, JDK $spec)"
+for ((i = 0; i < NODES; i++)); do
+  port=$((BASE_PORT + i))
+  mkdir -p "$DATA/node$i"
+  "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$port" --data-dir "$DATA/node$i" --cluster "$cluster" \
+    > >(trap '' INT; exec sed -u "s/^/[node$i] /") 2>&1 &
+  pids+=($!)
+done
+
+# Readiness: every node answers /v0/status (gives up early if a node exits).
+for ((i = 0; i < NODES; i++)); do
+  port=$((BASE_PORT + i))
+  for _ in $(seq 300); do
+    curl -fs -o /dev/null "http://localhost:$port/v0/status" && break
+    kill -0 "${pids[$i]}" 2>/dev/null || { log "node$i exited during start"; stop; }
+    sleep 0.1
+  done
+done
+log "ready: try  curl -X PUT -d hello 'http://localhost:$BASE_PORT/v0/entity?id=k1'  (Ctrl-C stops)"
+
+# Wait for Ctrl-C; if a node dies on its own, stop the others too.
+while true; do
+  wait -n "${pids[@]}" || true
+  for pid in "${pids[@]}"; do
+    if ! kill -0 "$pid" 2>/dev/null; then log "a node exited; stopping the rest"; stop; fi
+  done
+done
