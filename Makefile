@@ -28,6 +28,11 @@ bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-node.sh
 
+bench-storage: ## Compare RocksDB option sets through the node's store; writes docs/benchmarks/node-storage.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-storage.sh
+.PHONY: bench-storage
+
 clean: ## Remove build outputs and local data (not the tool cache)
 	$(MVN) -q clean
 	rm -rf data
