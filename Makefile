@@ -49,3 +49,8 @@ helm-template: ## Render the operator's Helm chart with its CRD to stdout
 operator-run: ## Run the operator locally against the current kubeconfig (applies the CRD with kubectl)
 	$(MVN) -q -pl operator -am package -DskipTests
 	scripts/operator-run.sh
+
+bench-ring: ## Measure placement: key spread on 3..10 nodes, keys moved on scale-up, lookup cost, ring vs rendezvous
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-ring.sh
+.PHONY: bench-ring
