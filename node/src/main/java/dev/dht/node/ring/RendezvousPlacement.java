@@ -46,9 +46,10 @@ final class RendezvousPlacement {
     /** The {@code from} best-scoring members, best first, into {@code out}; {@code scores} is scratch space. */
     void replicaIndexes(long keyHash, int from, int[] out, long[] scores) {
         int count = 0;
+        long cutoff = Long.MIN_VALUE; // the lowest score kept, once the list is full
         for (int i = 0; i < memberSeeds.length; i++) {
             long score = XxHash64.hashLong(keyHash, memberSeeds[i]);
-            if (count == from && score <= scores[from - 1]) {
+            if (count == from && score <= cutoff) {
                 continue;
             }
             int j = count < from ? count++ : from - 1; // insertion sort into the top list, dropping the last
@@ -59,6 +60,7 @@ final class RendezvousPlacement {
             }
             scores[j] = score;
             out[j] = i;
+            cutoff = scores[count - 1];
         }
     }
 }

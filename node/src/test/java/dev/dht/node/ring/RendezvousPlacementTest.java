@@ -1,0 +1,34 @@
+package dev.dht.node.ring;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The rendezvous baseline SpreadReport compares against must itself be right, or its figures mean nothing. */
+class RendezvousPlacementTest {
+
+    @Test
+    void picksTheHighestScoringMembersInOrder() {
+        List<String> members = RingTest.k8s(10);
+        RendezvousPlacement rendezvous = new RendezvousPlacement(members);
+        int[] out = new int[10];
+        long[] scores = new long[10];
+        for (byte[] key : RingTest.hexKeys(12, 2_000)) {
+            long hash = Ring.keyHash(key);
+            List<Integer> expected = IntStream.range(0, 10).boxed()
+                    .sorted(Comparator.comparingLong((Integer i) -> XxHash64.hashLong(hash,
+                            XxHash64.hash(rendezvous.member(i).getBytes(StandardCharsets.UTF_8)))).reversed())
+                    .toList();
+            for (int from = 1; from <= 10; from++) {
+                rendezvous.replicaIndexes(hash, from, out, scores);
+                assertThat(IntStream.of(out).limit(from).boxed().toList()).isEqualTo(expected.subList(0, from));
+            }
+            assertThat(rendezvous.primaryIndex(hash)).isEqualTo(expected.get(0));
+        }
+    }
+}
