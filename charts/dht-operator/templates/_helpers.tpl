@@ -33,14 +33,15 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end -}}
 
 {{/* The rules the operator needs, and nothing more: read its DhtClusters and write their status;
-     own (server-side apply) the objects a cluster consists of; read pods for member readiness. */}}
+     own (server-side apply) the objects a cluster consists of; read pods for member readiness.
+     HelmChartIT runs the operator with exactly these (create: server-side apply of a new object). */}}
 {{- define "dht-operator.rules" -}}
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters"]
   verbs: ["get", "list", "watch"]
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters/status"]
-  verbs: ["get", "patch", "update"]
+  verbs: ["patch"]
 # Owner references with blockOwnerDeletion need this where the OwnerReferencesPermissionEnforcement
 # admission plugin runs (e.g. OpenShift).
 - apiGroups: ["dht.dev"]

@@ -20,7 +20,7 @@ class HelmChartTest {
   /** The operator's whole permission set (least privilege: what the reconciler reads and writes). */
   static final Map<String, List<String>> RULES = new TreeMap<>(Map.of(
       "dht.dev/dhtclusters", List.of("get", "list", "watch"),
-      "dht.dev/dhtclusters/status", List.of("get", "patch", "update"),
+      "dht.dev/dhtclusters/status", List.of("patch"),
       "dht.dev/dhtclusters/finalizers", List.of("update"),
       "apps/statefulsets", List.of("get", "list", "watch", "create", "patch"),
       "/services", List.of("get", "list", "watch", "create", "patch"),
