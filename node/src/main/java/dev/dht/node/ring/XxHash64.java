@@ -9,10 +9,11 @@ import java.util.Objects;
  * XXH64, written from the xxHash specification (Yann Collet, "xxHash fast digest algorithm", doc/xxhash_spec.md
  * in the xxHash repository) and checked against that project's published sanity vectors (see {@code XxHash64Test}).
  *
- * <p>Why this hash for placement: it is fast on the short ids the API sees (a few ns for 8..64 bytes), every
- * output bit depends on every input bit (the spec's avalanche), it takes a 64-bit seed, and it is specified
- * byte for byte, so any other program (a client, a tool, the operator) can reproduce the ring exactly. It is not
- * a cryptographic hash: nobody gains from steering keys to one node that could not already write to it.
+ * <p>Why this hash for placement (docs/placement.md compares the alternatives): it is fast on the short ids the API
+ * sees (about 6 ns for a 16-character id, docs/benchmarks/ring.md), every output bit depends on every input bit
+ * (so "key1", "key2", ... spread like random keys), it takes a 64-bit seed (one per vnode), and it is specified
+ * byte for byte, so any other program (a client, a tool, the operator) can reproduce the ring exactly. It is not a
+ * cryptographic hash: nobody gains from steering keys to one node that could not already write to it.
  */
 public final class XxHash64 {
     private static final long P1 = 0x9E3779B185EBCA87L;
