@@ -59,4 +59,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "watch"]
+# An Event on each phase change of a cluster.
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create"]
 {{- end -}}

@@ -18,16 +18,17 @@ import org.junit.jupiter.api.Test;
 /** helm lint and helm template of charts/dht-operator, checked object by object. */
 class HelmChartTest {
   /** The operator's whole permission set (least privilege: what the reconciler reads and writes). */
-  static final Map<String, List<String>> RULES = new TreeMap<>(Map.of(
-      "dht.dev/dhtclusters", List.of("get", "list", "watch"),
-      "dht.dev/dhtclusters/status", List.of("patch"),
-      "dht.dev/dhtclusters/finalizers", List.of("update"),
-      "apps/statefulsets", List.of("get", "list", "watch", "create", "patch"),
-      "/services", List.of("get", "list", "watch", "create", "patch"),
-      "/configmaps", List.of("get", "list", "watch", "create", "patch"),
-      "/serviceaccounts", List.of("get", "list", "watch", "create", "patch"),
-      "policy/poddisruptionbudgets", List.of("get", "list", "watch", "create", "patch"),
-      "/pods", List.of("get", "list", "watch")));
+  static final Map<String, List<String>> RULES = new TreeMap<>(Map.ofEntries(
+      Map.entry("dht.dev/dhtclusters", List.of("get", "list", "watch")),
+      Map.entry("dht.dev/dhtclusters/status", List.of("patch")),
+      Map.entry("dht.dev/dhtclusters/finalizers", List.of("update")),
+      Map.entry("apps/statefulsets", List.of("get", "list", "watch", "create", "patch")),
+      Map.entry("/services", List.of("get", "list", "watch", "create", "patch")),
+      Map.entry("/configmaps", List.of("get", "list", "watch", "create", "patch")),
+      Map.entry("/serviceaccounts", List.of("get", "list", "watch", "create", "patch")),
+      Map.entry("policy/poddisruptionbudgets", List.of("get", "list", "watch", "create", "patch")),
+      Map.entry("/pods", List.of("get", "list", "watch")),
+      Map.entry("/events", List.of("create"))));
 
   @Test
   void lintPassesStrict() {

@@ -38,8 +38,8 @@ import java.util.Set;
 /**
  * Reconciles a DhtCluster: build the desired objects from the spec (pure, {@code model/}), write
  * the ones that differ from the live objects (in dependency order), then compute the status from
- * what is observed ({@code status/}) and patch it only if it changed. A reconcile of an unchanged
- * cluster therefore writes nothing.
+ * what is observed ({@code status/}) and patch it only if it changed, with an Event when the phase
+ * changes. A reconcile of an unchanged cluster therefore writes nothing.
  *
  * <p>Owned objects carry an owner reference to the DhtCluster, so Kubernetes' garbage collector
  * deletes them with it; there is no finalizer (deleting a cluster never waits for the operator).
@@ -106,8 +106,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         live(context, PodDisruptionBudget.class, Names.podDisruptionBudget(name)));
     var statefulSet = applier.apply(desired.statefulSet(), live(context, StatefulSet.class, Names.statefulSet(name)));
 
+    var now = clock.instant();
     var status = StatusCalculator.compute(cluster, desired, Optional.of(statefulSet),
-        context.getSecondaryResources(Pod.class), clock.instant());
+        context.getSecondaryResources(Pod.class), now);
+    new ClusterEvents(context.getClient(), metrics).onTransition(cluster, status, now);
     metrics.reconciled("success");
     return patchIfChanged(cluster, status, UpdateControl::patchStatus, UpdateControl.noUpdate());
   }
@@ -116,7 +118,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   public ErrorStatusUpdateControl<DhtCluster> updateErrorStatus(DhtCluster cluster, Context<DhtCluster> context,
       Exception e) {
     metrics.reconciled("failure");
-    var status = StatusCalculator.failed(cluster, describe(e), clock.instant());
+    var now = clock.instant();
+    var status = StatusCalculator.failed(cluster, describe(e), now);
+    new ClusterEvents(context.getClient(), metrics).onTransition(cluster, status, now);
     var control = patchIfChanged(cluster, status, ErrorStatusUpdateControl::patchStatus,
         ErrorStatusUpdateControl.<DhtCluster>noStatusUpdate());
     // A spec the operator cannot use will not get better by retrying; a spec change triggers a new reconcile.

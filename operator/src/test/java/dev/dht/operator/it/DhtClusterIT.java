@@ -146,6 +146,14 @@ class DhtClusterIT {
       assertThat(Conditions.isTrue(s.conditions, Conditions.DEGRADED)).isFalse();
     });
 
+    await("events").atMost(FUNCTIONAL_BOUND).untilAsserted(() ->
+        assertThat(client.v1().events().inNamespace(ns).list().getItems())
+            .filteredOn(e -> "alpha".equals(e.getInvolvedObject().getName()))
+            .extracting(e -> e.getType() + " " + e.getReason() + " " + e.getMessage())
+            .containsExactlyInAnyOrder("Normal Creating Creating: creating 3 members: 0/3 members ready",
+                "Normal AllMembersReady Creating -> Ready: 3/3 members ready"));
+    // (pods are held not ready until now, so the first status is 0/3 whatever the timing)
+
     var table = Processes.kubectl("get", "dht", "-n", ns).orFail("kubectl get dht");
     assertThat(table.stdout().lines().findFirst().orElseThrow().split("\\s+"))
         .containsExactly("NAME", "READY", "REPLICAS", "RF", "PHASE", "AGE");
@@ -238,6 +246,11 @@ class DhtClusterIT {
       assertThat(ready.getMessage()).contains("StatefulSet").contains("nodeSelector");
       assertThat(Conditions.isTrue(s.conditions, Conditions.DEGRADED)).isTrue();
     });
+    assertThat(client.v1().events().inNamespace(ns).list().getItems())
+        .anySatisfy(e -> {
+          assertThat(e.getType()).isEqualTo("Warning");
+          assertThat(e.getReason()).isEqualTo("ReconcileFailed");
+        });
 
     var fixed = operator.get(DhtCluster.class, "delta");
     fixed.getSpec().nodeSelector = Map.of("disktype", "ssd");

@@ -1,0 +1,66 @@
+package dev.dht.operator.reconciler;
+
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
+import dev.dht.operator.api.v1alpha1.Phase;
+import dev.dht.operator.status.Conditions;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kubernetes Events on a cluster's phase changes (`kubectl describe dht` and `kubectl get events`
+ * show them). Only transitions produce one, so a steady cluster adds none. Best effort: a failed
+ * event is logged, never a reason to fail the reconcile.
+ */
+final class ClusterEvents {
+  static final String COMPONENT = "dht-operator";
+  private static final Logger log = LoggerFactory.getLogger(ClusterEvents.class);
+
+  private final KubernetesClient client;
+  private final WriteMetrics metrics;
+
+  ClusterEvents(KubernetesClient client, WriteMetrics metrics) {
+    this.client = client;
+    this.metrics = metrics;
+  }
+
+  void onTransition(DhtCluster cluster, DhtClusterStatus next, Instant now) {
+    Phase before = cluster.getStatus() != null ? cluster.getStatus().phase : null;
+    if (next.phase == null || Objects.equals(before, next.phase)) {
+      return;
+    }
+    var ready = Conditions.find(next.conditions, Conditions.READY);
+    String reason = ready.map(c -> c.getReason()).orElse(next.phase.name());
+    String message = ready.map(c -> c.getMessage()).orElse("");
+    boolean warning = next.phase == Phase.Failed || next.phase == Phase.Degraded;
+    String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
+    var meta = cluster.getMetadata();
+    var event = new EventBuilder()
+        .withNewMetadata().withGenerateName(meta.getName() + ".").withNamespace(meta.getNamespace()).endMetadata()
+        .withNewInvolvedObject()
+          .withApiVersion(cluster.getApiVersion()).withKind(cluster.getKind()).withName(meta.getName())
+          .withNamespace(meta.getNamespace()).withUid(meta.getUid())
+        .endInvolvedObject()
+        .withType(warning ? "Warning" : "Normal")
+        .withReason(reason)
+        .withMessage((before == null ? "" : before + " -> ") + next.phase + ": " + message)
+        .withNewSource().withComponent(COMPONENT).endSource()
+        .withReportingComponent(COMPONENT)
+        .withFirstTimestamp(time)
+        .withLastTimestamp(time)
+        .withCount(1)
+        .build();
+    try {
+      client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
+      metrics.write("Event");
+    } catch (KubernetesClientException e) {
+      log.warn("could not record event {} for {}/{}: {}", reason, meta.getNamespace(), meta.getName(), e.getMessage());
+    }
+  }
+}
