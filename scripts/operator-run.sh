@@ -7,8 +7,11 @@ cd "$DHT_ROOT"
 JAR=operator/target/dht-operator.jar
 [ -f "$JAR" ] || die "$JAR is missing: build it with 'scripts/mvn -pl operator -am package -DskipTests' (make operator-run does)"
 if command -v kubectl >/dev/null; then
-  log "applying crds/dhtclusters.dht.dev-v1.yml to $(kubectl config current-context 2>/dev/null || echo '?')"
-  kubectl apply --server-side -f crds/dhtclusters.dht.dev-v1.yml >&2
+  context=$(kubectl config current-context 2>/dev/null) \
+    || die "no current kubeconfig context: point KUBECONFIG at a cluster (e.g. kind create cluster --config manifests/kind-config.yaml)"
+  log "applying crds/dhtclusters.dht.dev-v1.yml to context $context"
+  kubectl apply --server-side -f crds/dhtclusters.dht.dev-v1.yml >&2 \
+    || die "could not apply the CRD to context $context (is the cluster up? can you create CRDs?)"
 else
   log "kubectl not found: apply crds/dhtclusters.dht.dev-v1.yml to the cluster yourself"
 fi
