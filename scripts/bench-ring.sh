@@ -2,7 +2,7 @@
 # Measures placement and rewrites docs/benchmarks/ring.md and ring.json: how evenly the consistent-hash ring spreads
 # 1M keys over 3..10 nodes for several vnode counts, what moves when a node joins, what a ring costs (memory, build,
 # lookup ns), and the same for rendezvous hashing. Spread and movement are deterministic; lookup times are not
-# (the report records the load average). Takes about a minute.
+# (the report records the load average). Takes a minute or two.
 #
 # Usage: scripts/bench-ring.sh [SpreadReport options]   e.g. --keys 100000 --vnodes 256,1024 for a quick look
 #        DHT_BENCH_OUT=/tmp/ring scripts/bench-ring.sh  writes elsewhere than docs/benchmarks

@@ -45,9 +45,9 @@ public final class Ring {
     /**
      * Points per member. The spread of a vnode ring shrinks as 1/sqrt(vnodes); 1024 is the smallest power of two that
      * kept the heaviest node within 10% of the mean in every one of 400 measured clusters (3..10 nodes, 50 sets of
-     * names; 512 reached +13%, 256 +18%). It stays cheap: a 10-member ring is about 0.4 MB and builds in under 3 ms,
-     * and the bucket index keeps a lookup as fast as with 256 points (about 11 ns with the key's hash). More points
-     * only add memory and build time (both grow linearly) for a smaller gain each time.
+     * names; 512 reached +13%, 256 +18%). It stays cheap: a 10-member ring is about 0.4 MB and builds in about 3 ms,
+     * and thanks to the bucket index a lookup takes about 12 ns with the key's hash, 1-2 ns more than with 256
+     * points. More points only add memory and build time (both grow linearly) for a smaller gain each time.
      * Figures: docs/benchmarks/ring.md, rebuilt by scripts/bench-ring.sh; the choice: docs/placement.md.
      */
     public static final int DEFAULT_VNODES = 1024;
@@ -340,7 +340,8 @@ public final class Ring {
 
     private void checkFrom(int from) {
         if (from < 1 || from > names.length) {
-            throw new IllegalArgumentException("from must be within 1.." + names.length + " (the cluster size), got " + from);
+            throw new IllegalArgumentException(
+                    "from must be within 1.." + names.length + " (the cluster size), got " + from);
         }
     }
 
@@ -351,7 +352,8 @@ public final class Ring {
 
     /** Heap held by this ring's arrays (the member names are shared with the caller), for the spread report. */
     long approximateBytes() {
-        return 16 + 8L * points.length + 16 + 2L * owners.length + 16 + 4L * bucketStart.length + 16 + 2L * table.length;
+        return 16 + 8L * points.length + 16 + 2L * owners.length + 16 + 4L * bucketStart.length
+                + 16 + 2L * table.length;
     }
 
     /** One precomputed replica list, read-only: what {@link #replicasFor(long, int)} returns. */

@@ -12,7 +12,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Measures placement and writes the figures docs/placement.md quotes: how evenly the ring spreads 1M keys over
@@ -21,7 +24,8 @@ import java.util.function.IntFunction;
  *
  * <pre>
  * java -cp node/target/dht-node.jar dev.dht.node.ring.SpreadReport [--keys 1000000] [--nodes 3..10]
- *      [--vnodes 1,16,64,128,256,512,1024,2048,4096] [--lookup-nodes 3,10,32,100] [--round-ms 50] [--out docs/benchmarks]
+ *      [--vnodes 1,16,64,128,256,512,1024,2048,4096] [--lookup-nodes 3,10,32,100] [--round-ms 20]
+ *      [--out docs/benchmarks]
  * </pre>
  * With {@code --out} it writes ring.md and ring.json there; otherwise it prints the markdown. Spread and movement
  * are deterministic (fixed seeds, fixed names); lookup times depend on the machine and its load.
@@ -31,6 +35,8 @@ public final class SpreadReport {
     private static final long KEY_SEED = 20_240_917L;
     private static final int LOOKUP_KEYS = 4096; // hot in cache: measures the ring, not memory fetches of keys
     private static final int NAMESPACES = 50;
+    private static final int ROUNDS = 21;
+    private static final int SWEEPS = 3;
 
     private static volatile long sink;
 
@@ -44,7 +50,7 @@ public final class SpreadReport {
             int maxNodes = 10;
             int[] vnodes = {1, 16, 64, 128, 256, 512, 1024, 2048, 4096};
             int[] lookupNodes = {3, 10, 32, 100};
-            int roundMs = 50;
+            int roundMs = 20;
             Path out = null;
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
@@ -65,7 +71,8 @@ public final class SpreadReport {
                 i++;
             }
             if (minNodes < RF || maxNodes < minNodes || keys < 1 || roundMs < 1) {
-                throw new IllegalArgumentException("need keys >= 1, round-ms >= 1 and " + RF + " <= min nodes <= max nodes");
+                throw new IllegalArgumentException(
+                        "need keys >= 1, round-ms >= 1 and " + RF + " <= min nodes <= max nodes");
             }
             return new Options(keys, minNodes, maxNodes, vnodes, lookupNodes, roundMs, out);
         }
@@ -142,7 +149,8 @@ public final class SpreadReport {
     }
 
     /** vnodes = 0 stands for rendezvous. */
-    record SpreadRow(String placement, int vnodes, Naming naming, String keySet, int nodes, Spread primaries, Spread rf3) {
+    record SpreadRow(String placement, int vnodes, Naming naming, String keySet, int nodes, Spread primaries,
+                     Spread rf3) {
     }
 
     record MoveRow(String placement, int vnodes, int from, int to, double primariesMoved, long primariesToOldNodes,
@@ -153,6 +161,10 @@ public final class SpreadReport {
     }
 
     record CostRow(int vnodes, int nodes, long bytes, double buildMs, double lookupNs) {
+        static CostRow fastest(CostRow a, CostRow b) {
+            return new CostRow(a.vnodes, a.nodes, a.bytes, Math.min(a.buildMs, b.buildMs),
+                    Math.min(a.lookupNs, b.lookupNs));
+        }
     }
 
     /** Exact ownership over many clusters (namespaces x sizes) for one vnode count: the typical and the worst case. */
@@ -162,6 +174,12 @@ public final class SpreadReport {
 
     record LookupRow(int nodes, double hashNs, double ringPrimaryNs, double ringIndexesNs, double ringListNs,
                      double rendezvousPrimaryNs, double rendezvousIndexesNs) {
+        static LookupRow fastest(LookupRow a, LookupRow b) {
+            return new LookupRow(a.nodes, Math.min(a.hashNs, b.hashNs), Math.min(a.ringPrimaryNs, b.ringPrimaryNs),
+                    Math.min(a.ringIndexesNs, b.ringIndexesNs), Math.min(a.ringListNs, b.ringListNs),
+                    Math.min(a.rendezvousPrimaryNs, b.rendezvousPrimaryNs),
+                    Math.min(a.rendezvousIndexesNs, b.rendezvousIndexesNs));
+        }
     }
 
     /** Abstracts the two placements for the (not time-critical) spread and movement passes. */
@@ -223,7 +241,8 @@ public final class SpreadReport {
             measureMoves(options, keySets.get(0), "ring", vnodes, members -> ring(new Ring(members, vnodes)), moves);
             log("vnodes " + vnodes + " measured");
         }
-        measureSpread(options, keySets, "rendezvous", 0, members -> rendezvous(new RendezvousPlacement(members)), spread);
+        measureSpread(options, keySets, "rendezvous", 0,
+                members -> rendezvous(new RendezvousPlacement(members)), spread);
         measureMoves(options, keySets.get(0), "rendezvous", 0,
                 members -> rendezvous(new RendezvousPlacement(members)), moves);
         log("rendezvous measured");
@@ -235,19 +254,33 @@ public final class SpreadReport {
         log("exact ownership over " + NAMESPACES + " namespaces measured");
 
         byte[][] lookupKeys = Arrays.copyOf(keySets.get(0).keys(), Math.min(LOOKUP_KEYS, options.keys()));
+        // Timings are taken in SWEEPS passes over every configuration, keeping each one's fastest: a burst of load
+        // from other processes then spoils one pass of a configuration, not its figure.
         List<CostRow> costs = new ArrayList<>();
-        for (int vnodes : options.vnodes()) {
-            costs.add(measureCost(options, vnodes, lookupKeys));
-        }
-        log("ring costs measured");
         List<LookupRow> lookups = new ArrayList<>();
-        for (int nodes : options.lookupNodes()) {
-            lookups.add(measureLookups(options, nodes, lookupKeys));
+        for (int sweep = 0; sweep < SWEEPS; sweep++) {
+            for (int i = 0; i < options.vnodes().length; i++) {
+                CostRow row = measureCost(options, options.vnodes()[i], lookupKeys);
+                if (sweep == 0) {
+                    costs.add(row);
+                } else {
+                    costs.set(i, CostRow.fastest(costs.get(i), row));
+                }
+            }
+            for (int i = 0; i < options.lookupNodes().length; i++) {
+                LookupRow row = measureLookups(options, options.lookupNodes()[i], lookupKeys);
+                if (sweep == 0) {
+                    lookups.add(row);
+                } else {
+                    lookups.set(i, LookupRow.fastest(lookups.get(i), row));
+                }
+            }
+            log("timing sweep " + (sweep + 1) + " of " + SWEEPS + " done");
         }
-        log("lookups measured");
 
         Environment env = new Environment(LocalDate.now(ZoneOffset.UTC).toString(), Runtime.version().toString(),
-                System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(), System.getProperty("os.arch"),
+                System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(),
+                System.getProperty("os.arch"),
                 loadBefore, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 (System.nanoTime() - started) / 1e9, String.join(" ", args));
         String markdown = Markdown.render(options, env, keySets, spread, many, moves, costs, lookups);
@@ -272,7 +305,7 @@ public final class SpreadReport {
     }
 
     private static void measureSpread(Options options, List<KeySet> keySets, String placement, int vnodes,
-                                      java.util.function.Function<List<String>, Placement> build, List<SpreadRow> rows) {
+                                      Function<List<String>, Placement> build, List<SpreadRow> rows) {
         int[] out = new int[RF];
         for (Naming naming : Naming.values()) {
             for (int n = options.minNodes(); n <= options.maxNodes(); n++) {
@@ -321,14 +354,14 @@ public final class SpreadReport {
                 quantile(copies, Spread::max, 1.0), 1 - quantile(copies, s -> 1 - s.min(), 1.0));
     }
 
-    private static double quantile(List<Spread> spreads, java.util.function.ToDoubleFunction<Spread> value, double q) {
+    private static double quantile(List<Spread> spreads, ToDoubleFunction<Spread> value, double q) {
         double[] values = spreads.stream().mapToDouble(value).sorted().toArray();
         return values[(int) Math.min(values.length - 1, Math.ceil(q * values.length) - 1)];
     }
 
     /** Grows a StatefulSet-named cluster one node at a time and counts what moves. */
     private static void measureMoves(Options options, KeySet keySet, String placement, int vnodes,
-                                     java.util.function.Function<List<String>, Placement> build, List<MoveRow> rows) {
+                                     Function<List<String>, Placement> build, List<MoveRow> rows) {
         int[] before = new int[RF];
         int[] after = new int[RF];
         for (int n = options.minNodes(); n <= options.maxNodes(); n++) {
@@ -397,7 +430,7 @@ public final class SpreadReport {
         }
         Ring measured = ring;
         int[] out = new int[RF];
-        double ns = nsPerOp(reps -> ringIndexes(measured, keys, out, reps), keys.length, options.roundMs());
+        double ns = nsPerOp(() -> ringIndexes(measured, keys, out), keys.length, options.roundMs());
         return new CostRow(vnodes, members.size(), ring.approximateBytes(), median(buildMs), ns);
     }
 
@@ -410,112 +443,104 @@ public final class SpreadReport {
         int round = options.roundMs();
         int from = Math.min(RF, nodes);
         return new LookupRow(nodes,
-                nsPerOp(reps -> hashes(keys, reps), keys.length, round),
-                nsPerOp(reps -> ringPrimary(ring, keys, reps), keys.length, round),
-                nsPerOp(reps -> ringIndexes(ring, keys, out, reps), keys.length, round),
-                nsPerOp(reps -> ringList(ring, keys, from, reps), keys.length, round),
-                nsPerOp(reps -> rendezvousPrimary(rendezvous, keys, reps), keys.length, round),
-                nsPerOp(reps -> rendezvousIndexes(rendezvous, keys, from, out, scores, reps), keys.length, round));
+                nsPerOp(() -> hashes(keys), keys.length, round),
+                nsPerOp(() -> ringPrimary(ring, keys), keys.length, round),
+                nsPerOp(() -> ringIndexes(ring, keys, out), keys.length, round),
+                nsPerOp(() -> ringList(ring, keys, from), keys.length, round),
+                nsPerOp(() -> rendezvousPrimary(rendezvous, keys), keys.length, round),
+                nsPerOp(() -> rendezvousIndexes(rendezvous, keys, from, out, scores), keys.length, round));
     }
 
-    // One loop per variant, so that every call site inside stays monomorphic for the JIT.
+    // One pass over the keys per variant, each its own method: every call site inside stays monomorphic, and the
+    // harness calls a pass thousands of times, so the JIT compiles it as a normal method (not only on-stack).
 
-    private static long hashes(byte[][] keys, int reps) {
+    private static long hashes(byte[][] keys) {
         long acc = 0;
-        for (int r = 0; r < reps; r++) {
-            for (byte[] key : keys) {
-                acc += Ring.keyHash(key);
-            }
+        for (byte[] key : keys) {
+            acc += Ring.keyHash(key);
         }
         return acc;
     }
 
-    private static long ringPrimary(Ring ring, byte[][] keys, int reps) {
+    private static long ringPrimary(Ring ring, byte[][] keys) {
         long acc = 0;
-        for (int r = 0; r < reps; r++) {
-            for (byte[] key : keys) {
-                acc += ring.primaryFor(key).length();
-            }
+        for (byte[] key : keys) {
+            acc += ring.primaryFor(key).length();
         }
         return acc;
     }
 
-    private static long ringIndexes(Ring ring, byte[][] keys, int[] out, int reps) {
+    private static long ringIndexes(Ring ring, byte[][] keys, int[] out) {
         long acc = 0;
         int from = Math.min(RF, ring.size());
-        for (int r = 0; r < reps; r++) {
-            for (byte[] key : keys) {
-                ring.replicaIndexes(Ring.keyHash(key), from, out);
-                acc += out[from - 1];
-            }
+        for (byte[] key : keys) {
+            ring.replicaIndexes(Ring.keyHash(key), from, out);
+            acc += out[from - 1];
         }
         return acc;
     }
 
-    private static long ringList(Ring ring, byte[][] keys, int from, int reps) {
+    private static long ringList(Ring ring, byte[][] keys, int from) {
         long acc = 0;
-        for (int r = 0; r < reps; r++) {
-            for (byte[] key : keys) {
-                acc += ring.replicasFor(key, from).get(from - 1).length();
-            }
+        for (byte[] key : keys) {
+            acc += ring.replicasFor(key, from).get(from - 1).length();
         }
         return acc;
     }
 
-    private static long rendezvousPrimary(RendezvousPlacement rendezvous, byte[][] keys, int reps) {
+    private static long rendezvousPrimary(RendezvousPlacement rendezvous, byte[][] keys) {
         long acc = 0;
-        for (int r = 0; r < reps; r++) {
-            for (byte[] key : keys) {
-                acc += rendezvous.primaryIndex(Ring.keyHash(key));
-            }
+        for (byte[] key : keys) {
+            acc += rendezvous.primaryIndex(Ring.keyHash(key));
         }
         return acc;
     }
 
     private static long rendezvousIndexes(RendezvousPlacement rendezvous, byte[][] keys, int from, int[] out,
-                                          long[] scores, int reps) {
+                                          long[] scores) {
         long acc = 0;
-        for (int r = 0; r < reps; r++) {
-            for (byte[] key : keys) {
-                rendezvous.replicaIndexes(Ring.keyHash(key), from, out, scores);
-                acc += out[from - 1];
-            }
+        for (byte[] key : keys) {
+            rendezvous.replicaIndexes(Ring.keyHash(key), from, out, scores);
+            acc += out[from - 1];
         }
         return acc;
     }
 
-    @FunctionalInterface
-    private interface Loop {
-        long run(int reps);
-    }
-
     /**
-     * Ns per operation in the fastest of 9 timed rounds of about roundMs each, after 5 warm-up rounds: on a shared
-     * machine other processes only ever add time, so the fastest round is the closest to the code's own cost.
+     * Ns per operation in the fastest of {@value #ROUNDS} timed rounds of about roundMs each, after 5 warm-up rounds:
+     * on a shared machine other processes only ever add time, so the fastest round is the closest to the code's own
+     * cost, and many short rounds give it more chances to run undisturbed.
      */
-    private static double nsPerOp(Loop loop, int opsPerRep, int roundMs) {
+    private static double nsPerOp(LongSupplier pass, int opsPerPass, int roundMs) {
         long target = roundMs * 1_000_000L;
-        int reps = 1;
+        int passes = 1;
         while (true) {
-            long t0 = System.nanoTime();
-            sink += loop.run(reps);
-            long elapsed = System.nanoTime() - t0;
-            if (elapsed >= target / 4 || reps >= 1 << 24) {
-                reps = (int) Math.max(1, Math.min(1L << 24, reps * target / Math.max(1, elapsed)));
+            long elapsed = timePasses(pass, passes);
+            if (elapsed >= target / 4 || passes >= 1 << 24) {
+                passes = (int) Math.max(1, Math.min(1L << 24, passes * target / Math.max(1, elapsed)));
                 break;
             }
-            reps *= 2;
+            passes *= 2;
         }
         for (int i = 0; i < 5; i++) {
-            sink += loop.run(reps);
+            timePasses(pass, passes);
         }
         double best = Double.MAX_VALUE;
-        for (int i = 0; i < 9; i++) {
-            long t0 = System.nanoTime();
-            sink += loop.run(reps);
-            best = Math.min(best, (double) (System.nanoTime() - t0) / ((long) reps * opsPerRep));
+        for (int i = 0; i < ROUNDS; i++) {
+            best = Math.min(best, (double) timePasses(pass, passes) / ((long) passes * opsPerPass));
         }
         return best;
+    }
+
+    private static long timePasses(LongSupplier pass, int passes) {
+        long acc = 0;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < passes; i++) {
+            acc += pass.getAsLong();
+        }
+        long elapsed = System.nanoTime() - t0;
+        sink += acc;
+        return elapsed;
     }
 
     private static double median(double[] values) {
@@ -551,11 +576,12 @@ public final class SpreadReport {
         private void header(Options options, Environment env, List<KeySet> keySets) {
             line("# Placement benchmark: consistent-hash ring vs rendezvous");
             line("");
-            line("Generated by `make bench-ring` (`scripts/bench-ring.sh`, which runs `dev.dht.node.ring.SpreadReport`);"
-                    + " explained in [../placement.md](../placement.md).");
+            line("Generated by `make bench-ring` (`scripts/bench-ring.sh`, which runs"
+                    + " `dev.dht.node.ring.SpreadReport`); explained in [../placement.md](../placement.md).");
             line("");
             line("- Run: %s, Java %s (%s), %d CPUs (%s), load average %.2f before / %.2f after, %.0f s.",
-                    env.date(), env.java(), env.vm(), env.cpus(), env.arch(), env.loadBefore(), env.loadAfter(), env.seconds());
+                    env.date(), env.java(), env.vm(), env.cpus(), env.arch(), env.loadBefore(), env.loadAfter(),
+                    env.seconds());
             line("- Arguments: `%s`", env.args().isEmpty() ? "(defaults)" : env.args());
             line("- %,d keys per key set:", options.keys());
             for (KeySet keySet : keySets) {
@@ -564,12 +590,14 @@ public final class SpreadReport {
             line("- Member names: `k8s` = `%s`.. (a StatefulSet behind its headless Service), `local` = `%s`..",
                     Naming.K8S.members(1).get(0), Naming.LOCAL.members(1).get(0));
             line("- Load is relative to the mean: primaries (the first replica, K/n per node at best) and copies at"
-                    + " RF %d (the first %d replicas, %dK/n per node at best). `min`/`max` are the lightest and heaviest"
-                    + " node's deviation from the mean, `sd` the standard deviation of the per-node load.", RF, RF, RF);
+                    + " RF %d (the first %d replicas, %dK/n per node at best). `min`/`max` are the lightest and"
+                    + " heaviest node's deviation from the mean, `sd` the standard deviation of the per-node load.",
+                    RF, RF, RF);
             line("- Spread and movement are deterministic (fixed seeds and names); lookup times depend on the machine"
-                    + " and its load (each is the fastest of 9 rounds of about %d ms, one thread, %d keys hot in cache:"
-                    + " the cost of the placement code itself, not of cache misses under a server's load).",
-                    options.roundMs(), LOOKUP_KEYS);
+                    + " and its load: each is the fastest of %d sweeps x %d rounds of about %d ms (build times: the"
+                    + " fastest sweep's median of 7 builds), one thread, %d keys hot in cache, so they are the cost of"
+                    + " the placement code itself, not of cache misses under a server's load.",
+                    SWEEPS, ROUNDS, options.roundMs(), LOOKUP_KEYS);
             line("");
         }
 
@@ -580,7 +608,8 @@ public final class SpreadReport {
                     + " (`hex` keys); costs at n = %d.", options.minNodes(), options.maxNodes(), options.maxNodes());
             line("");
             line("| placement | vnodes | primaries min | max | sd | RF %d copies min | max | sd "
-                    + "| primaries moved n→n+1, worst / ideal | memory at n=%d | build at n=%d | lookup RF %d at n=%d |",
+                    + "| primaries moved n→n+1, worst / ideal | memory at n=%d | build at n=%d"
+                    + " | lookup RF %d at n=%d |",
                     RF, options.maxNodes(), options.maxNodes(), RF, options.maxNodes());
             line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             for (int vnodes : options.vnodes()) {
@@ -612,7 +641,8 @@ public final class SpreadReport {
                     + " lengths (no keys, no sampling noise; RF %d copies only for n > %d, where they can differ)."
                     + " Rendezvous has no such spread: every member's expected share is exactly 1/n, only the keys'"
                     + " own randomness remains (section 1).",
-                    NAMESPACES, options.minNodes(), options.maxNodes(), many.isEmpty() ? 0 : many.get(0).clusters(), RF, RF);
+                    NAMESPACES, options.minNodes(), options.maxNodes(), many.isEmpty() ? 0 : many.get(0).clusters(),
+                    RF, RF);
             line("");
             line("| vnodes | primaries: median sd | 95th pct heaviest | worst heaviest | worst lightest "
                     + "| RF %d copies: median sd | 95th pct heaviest | worst heaviest | worst lightest |", RF);
@@ -634,12 +664,14 @@ public final class SpreadReport {
                     options.keys());
             line("");
             line("| n | ring primaries min / max / sd | ring RF %d copies min / max / sd "
-                    + "| rendezvous primaries min / max / sd | rendezvous RF %d copies min / max / sd | chance sd |", RF, RF);
+                    + "| rendezvous primaries min / max / sd | rendezvous RF %d copies min / max / sd | chance sd |",
+                    RF, RF);
             line("|---:|---|---|---|---|---:|");
             for (int n = options.minNodes(); n <= options.maxNodes(); n++) {
                 int nodes = n;
-                Spread[] ring = worst(spread.stream().filter(r -> r.nodes() == nodes).toList(), "ring", Ring.DEFAULT_VNODES);
-                Spread[] rv = worst(spread.stream().filter(r -> r.nodes() == nodes).toList(), "rendezvous", 0);
+                List<SpreadRow> ofSize = spread.stream().filter(r -> r.nodes() == nodes).toList();
+                Spread[] ring = worst(ofSize, "ring", Ring.DEFAULT_VNODES);
+                Spread[] rv = worst(ofSize, "rendezvous", 0);
                 if (ring == null) {
                     continue; // the default vnode count was not among the measured ones
                 }
@@ -652,12 +684,13 @@ public final class SpreadReport {
         private void moves(List<MoveRow> moves) {
             line("## 4. Keys moved when a node joins (`k8s` names, `hex` keys)");
             line("");
-            line("A StatefulSet scaled from n to n+1 pods. Ideal: the new node takes 1/(n+1) of the primaries and of the"
-                    + " copies, from everyone, and nothing moves between old nodes (\"to old nodes\" must be 0)."
+            line("A StatefulSet scaled from n to n+1 pods. Ideal: the new node takes 1/(n+1) of the primaries and of"
+                    + " the copies, from everyone, and nothing moves between old nodes (\"to old nodes\" must be 0)."
                     + " \"lists changed\": keys whose RF %d replica list changed at all.", RF);
             line("");
-            line("| n → n+1 | ideal | ring: primaries moved | to old nodes | copies moved | to old nodes | lists changed "
-                    + "| rendezvous: primaries moved | to old nodes | copies moved | to old nodes | lists changed |");
+            line("| n → n+1 | ideal | ring: primaries moved | to old nodes | copies moved | to old nodes"
+                    + " | lists changed | rendezvous: primaries moved | to old nodes | copies moved | to old nodes"
+                    + " | lists changed |");
             line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             for (MoveRow ring : moves) {
                 if (!ring.placement().equals("ring") || ring.vnodes() != Ring.DEFAULT_VNODES) {
@@ -666,8 +699,9 @@ public final class SpreadReport {
                 MoveRow rv = moves.stream().filter(m -> m.placement().equals("rendezvous") && m.from() == ring.from())
                         .findFirst().orElseThrow();
                 line("| %d → %d | %s | %s | %d | %s | %d | %s | %s | %d | %s | %d | %s |", ring.from(), ring.to(),
-                        pct(ring.ideal()), pct(ring.primariesMoved()), ring.primariesToOldNodes(), pct(ring.copiesMoved()),
-                        ring.copiesToOldNodes(), pct(ring.listsChanged()), pct(rv.primariesMoved()),
+                        pct(ring.ideal()), pct(ring.primariesMoved()), ring.primariesToOldNodes(),
+                        pct(ring.copiesMoved()), ring.copiesToOldNodes(), pct(ring.listsChanged()),
+                        pct(rv.primariesMoved()),
                         rv.primariesToOldNodes(), pct(rv.copiesMoved()), rv.copiesToOldNodes(), pct(rv.listsChanged()));
             }
             line("");
@@ -678,10 +712,11 @@ public final class SpreadReport {
                     Ring.DEFAULT_VNODES);
             line("");
             line("`RF %d` asks for min(%d, n) replicas. Ring: `indexes` fills a caller's int[] (no allocation), `List`"
-                    + " returns the immutable member list a coordinator would use. Rendezvous scores every member.", RF, RF);
+                    + " returns the immutable member list a coordinator would use. Rendezvous scores every member.",
+                    RF, RF);
             line("");
-            line("| n | key hash only | ring primary | ring RF %d indexes | ring RF %d List | rendezvous primary | rendezvous RF %d |",
-                    RF, RF, RF);
+            line("| n | key hash only | ring primary | ring RF %d indexes | ring RF %d List | rendezvous primary"
+                    + " | rendezvous RF %d |", RF, RF, RF);
             line("|---:|---:|---:|---:|---:|---:|---:|");
             for (LookupRow r : lookups) {
                 line("| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |", r.nodes(), r.hashNs(), r.ringPrimaryNs(),
@@ -764,8 +799,8 @@ public final class SpreadReport {
             join(j, lookups, l -> String.format(Locale.ROOT,
                     "{\"nodes\": %d, \"keyHash\": %.2f, \"ringPrimary\": %.2f, \"ringRf3Indexes\": %.2f, "
                             + "\"ringRf3List\": %.2f, \"rendezvousPrimary\": %.2f, \"rendezvousRf3\": %.2f}",
-                    l.nodes(), l.hashNs(), l.ringPrimaryNs(), l.ringIndexesNs(), l.ringListNs(), l.rendezvousPrimaryNs(),
-                    l.rendezvousIndexesNs()));
+                    l.nodes(), l.hashNs(), l.ringPrimaryNs(), l.ringIndexesNs(), l.ringListNs(),
+                    l.rendezvousPrimaryNs(), l.rendezvousIndexesNs()));
             j.append("  ]\n}\n");
             return j.toString();
         }
@@ -774,7 +809,7 @@ public final class SpreadReport {
             return String.format(Locale.ROOT, "{\"min\": %.5f, \"max\": %.5f, \"sd\": %.5f}", s.min(), s.max(), s.sd());
         }
 
-        private static <T> void join(StringBuilder j, List<T> rows, java.util.function.Function<T, String> format) {
+        private static <T> void join(StringBuilder j, List<T> rows, Function<T, String> format) {
             for (int i = 0; i < rows.size(); i++) {
                 j.append("    ").append(format.apply(rows.get(i))).append(i + 1 < rows.size() ? ",\n" : "\n");
             }

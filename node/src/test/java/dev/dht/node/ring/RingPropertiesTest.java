@@ -32,8 +32,10 @@ class RingPropertiesTest {
             Set<String> members = new LinkedHashSet<>();
             while (members.size() < n) {
                 members.add(switch (style) {
-                    case 0 -> "http://dht-" + random.nextInt(64) + ".dht-headless." + namespace + ".svc.cluster.local:8080";
-                    case 1 -> "http://10." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256) + ":8080";
+                    case 0 -> "http://dht-" + random.nextInt(64) + ".dht-headless." + namespace
+                            + ".svc.cluster.local:8080";
+                    case 1 -> "http://10." + random.nextInt(256) + "." + random.nextInt(256) + "."
+                            + random.nextInt(256) + ":8080";
                     default -> "http://localhost:" + (1024 + random.nextInt(60_000));
                 });
             }
@@ -48,7 +50,8 @@ class RingPropertiesTest {
             Random random = new Random(~seed);
             byte[][] keys = new byte[KEYS][];
             for (int i = 0; i < KEYS; i++) {
-                keys[i] = RingTest.bytes(random.nextBoolean() ? Long.toHexString(random.nextLong()) : "key" + random.nextInt());
+                String id = random.nextBoolean() ? Long.toHexString(random.nextLong()) : "key" + random.nextInt();
+                keys[i] = RingTest.bytes(id);
             }
             return keys;
         }

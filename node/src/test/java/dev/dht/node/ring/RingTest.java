@@ -160,7 +160,8 @@ class RingTest {
         Ring other = new Ring(shuffled, 8, Ring.DEFAULT_TABLE_BUDGET, colliding);
         NaiveRing naive = new NaiveRing(members, 8, colliding);
         for (byte[] key : hexKeys(7, 1_000)) {
-            assertThat(ring.replicasFor(key, 5)).isEqualTo(naive.replicasFor(key, 5)).isEqualTo(other.replicasFor(key, 5));
+            assertThat(ring.replicasFor(key, 5)).isEqualTo(naive.replicasFor(key, 5))
+                    .isEqualTo(other.replicasFor(key, 5));
             // the first member in canonical order wins every tie
             assertThat(ring.primaryFor(key)).isEqualTo("http://localhost:8080");
         }
@@ -184,7 +185,8 @@ class RingTest {
                 assertThat(shallow.replicasFor(key, from)).isEqualTo(all.subList(0, from));
                 assertThat(deep.replicasFor(key, from)).isEqualTo(all.subList(0, from));
                 shallow.replicaIndexes(Ring.keyHash(key), from, out);
-                assertThat(Arrays.stream(out, 0, from).mapToObj(shallow::member).toList()).isEqualTo(all.subList(0, from));
+                assertThat(Arrays.stream(out, 0, from).mapToObj(shallow::member).toList())
+                        .isEqualTo(all.subList(0, from));
             }
         }
     }
@@ -239,7 +241,8 @@ class RingTest {
                 .hasMessageContaining("at least one member");
         assertThatThrownBy(() -> new Ring(List.of("http://a:1", " "))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("blank");
-        assertThatThrownBy(() -> new Ring(Arrays.asList("http://a:1", null))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new Ring(Arrays.asList("http://a:1", null)))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Ring(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> new Ring(local(3), 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("vnodes");
