@@ -47,7 +47,7 @@ export default function () {
     http.put(`${BASE}/v0/entity?id=${PREFIX}${exec.scenario.iterationInTest}`, VALUE, { tags: { name: 'put' } });
   } else {
     const t = Math.floor(Math.random() * KEY_THREADS);
-    const n = Math.floor(Math.random() * KEYS_PER_THREAD);
+    const n = 1 + Math.floor(Math.random() * (KEYS_PER_THREAD - 1)); // n = 0 may not exist (wrk)
     http.get(`${BASE}/v0/entity?id=t${t}-${pad10(n)}`, { tags: { name: 'get' } });
   }
 }

@@ -7,13 +7,15 @@
 #   2. oha (open model, --latency-correction) at 70% of the node's measured max, node and bare server at the
 #      same rate: p50/p90/p99/p99.9/max and the node/bare p99 ratio. cpu and alloc flamegraphs of the node
 #      are taken through its own /v0/admin/profile endpoint during these runs.
-#   3. k6 (constant-arrival-rate) at the same 70% rate: latency, errors and dropped iterations (k6 tops out
+#   3. the same oha runs at a reference rate (BENCH_REFERENCE_RATE, 20k/s) that this machine sustains with the
+#      load generator beside the server, for a latency ratio node/bare that is not about CPU starvation.
+#   4. k6 (constant-arrival-rate) at the same 70% rate: latency, errors and dropped iterations (k6 tops out
 #      near 8-10k rps on 2 cores; whatever it could not start shows up as dropped iterations).
 #
 # Environment (defaults give the committed figures):
 #   BENCH_DURATION=30     seconds per measured run      BENCH_WARMUP=10   seconds of warm-up per server
 #   BENCH_THREADS=2       wrk threads                   BENCH_CONNECTIONS=64
-#   BENCH_LOAD_FRACTION=0.7                             BENCH_NODE_ARGS   extra node options (e.g. "--workers 8")
+#   BENCH_LOAD_FRACTION=0.7   BENCH_REFERENCE_RATE=20000  BENCH_NODE_ARGS   extra node options (e.g. "--workers 8")
 #   BENCH_JAVA_OPTS       JVM options of both servers   BENCH_OUT=docs/benchmarks
 #   BENCH_NODE_PORT=18080 BENCH_BARE_PORT=18090         BENCH_LABEL       free text stored with the results
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +25,7 @@ WARMUP=${BENCH_WARMUP:-10}
 THREADS=${BENCH_THREADS:-2}
 CONNS=${BENCH_CONNECTIONS:-64}
 FRACTION=${BENCH_LOAD_FRACTION:-0.7}
+REFERENCE_RATE=${BENCH_REFERENCE_RATE:-20000}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 NODE_PORT=${BENCH_NODE_PORT:-18080}
 BARE_PORT=${BENCH_BARE_PORT:-18090}
@@ -86,6 +89,7 @@ fi
   echo "threads=$THREADS"
   echo "connections=$CONNS"
   echo "fraction=$FRACTION"
+  echo "reference_rate=$REFERENCE_RATE"
   echo "java_opts=$JAVA_OPTS"
   echo "node_args=$NODE_ARGS"
   echo "label=$LABEL"
@@ -142,10 +146,11 @@ echo "rate_put=$rate_put" >> "$RAW/env.txt"
 echo "rate_get=$rate_get" >> "$RAW/env.txt"
 log "node max: PUT $(rps node-put)/s, GET $(rps node-get)/s -> fixed rates PUT $rate_put/s, GET $rate_get/s"
 
-# GET URLs for oha: the largest power-of-ten block of filled keys per writer thread, t<thread>-<10 digits>.
-digits=${#keys}; digits=$((digits - 1)); [ "$digits" -ge 1 ] || digits=1
+# GET URLs for oha: keys n in [10^(d-1), 10^d) of each writer thread (t<thread>-<n, 10 digits>), the largest
+# such block below the keys written. (n = 0 is avoided: wrk drops the very first request it generates.)
+digits=${#keys}; digits=$((digits - 1)); [ "$digits" -ge 2 ] || die "too few keys written ($keys) for the GET runs"
 zeros=$(printf '0%.0s' $(seq $((10 - digits))))
-get_regex="/v0/entity\\?id=t[0-$((THREADS - 1))]-${zeros}[0-9]{${digits}}"
+get_regex="/v0/entity\\?id=t[0-$((THREADS - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}"
 echo "get_regex=$get_regex" >> "$RAW/env.txt"
 
 # --- 2. open model at a fixed rate (oha), with flamegraphs ---------------------------------------------------
@@ -178,7 +183,13 @@ oha_run bare-put "$rate_put" PUT "$BARE/v0/entity\\?id=o[0-9a-f]{16}"
 oha_run node-get "$rate_get" GET "$NODE$get_regex" node-get
 oha_run bare-get "$rate_get" GET "$BARE$get_regex"
 
-# --- 3. k6 at the same fixed rates ----------------------------------------------------------------------------
+# --- 3. the reference rate: node vs bare where neither starves for CPU ------------------------------------------
+oha_run node-put-ref "$REFERENCE_RATE" PUT "$NODE/v0/entity\\?id=r[0-9a-f]{16}"
+oha_run bare-put-ref "$REFERENCE_RATE" PUT "$BARE/v0/entity\\?id=r[0-9a-f]{16}"
+oha_run node-get-ref "$REFERENCE_RATE" GET "$NODE$get_regex"
+oha_run bare-get-ref "$REFERENCE_RATE" GET "$BARE$get_regex"
+
+# --- 4. k6 at the same fixed rates ----------------------------------------------------------------------------
 k6_run() { # k6_run NAME MODE RATE
   log "k6 $1 at $3/s (${DURATION}s)"
   BASE_URL="$NODE" MODE=$2 RATE=$3 DURATION="${DURATION}s" KEY_PREFIX="k6-$1-" KEY_THREADS="$THREADS" \

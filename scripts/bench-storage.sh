@@ -17,7 +17,7 @@ JAR="$DHT_ROOT/node/target/dht-node.jar"
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 JAVA="$JAVA_HOME/bin/java"
 spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-flags=(-Xms1g -Xmx1g)
+flags=(-Xms1g -Xmx1g --enable-native-access=ALL-UNNAMED)
 if [ "${spec%%.*}" -ge 23 ]; then flags+=(--sun-misc-unsafe-memory-access=allow); fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-storage.XXXXXX")
@@ -43,14 +43,14 @@ L = ["# Storage benchmark: RocksDB options through the node's store", "",
      "%s: %d threads, %d s per phase, %d-byte values, %d CPUs, load before/after %s / %s, commit %s." % (
          r["date"], r["threads"], r["seconds"], r["value_bytes"], r["cpus"], before, after, commit), "",
      "| preset | compaction | compression | concurrent memtable | auto compaction | bloom | puts/s | put p99 us "
-     "| gets/s | get p99 us | SST MiB after writes | pending compaction MiB |",
+     "| gets/s | get p99 us | keys written | SST bytes/key (flushed) |",
      "|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
 for p in r["presets"]:
-    L.append("| %s | %s | %s | %s | %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |" % (
+    L.append("| %s | %s | %s | %s | %s | %s | %.0f | %.0f | %.0f | %.0f | %d | %.1f |" % (
         p["name"], p["compaction"].lower(), p["compression"].replace("_COMPRESSION", "").lower(),
         "on" if p["concurrent_memtable_write"] else "off", "on" if p["auto_compactions"] else "off",
         p["bloom_bits_per_key"] or "-", p["put"]["ops_per_sec"], p["put"]["p99_us"], p["get"]["ops_per_sec"],
-        p["get"]["p99_us"], p["sst_bytes_after_put"] / 2**20, p["pending_compaction_bytes_after_put"] / 2**20))
+        p["get"]["p99_us"], p["keys_written"], p["sst_bytes_per_key"]))
 node = [p for p in r["presets"] if p["name"] == "node" and "lww" in p]
 if node:
     l = node[0]["lww"]

@@ -47,6 +47,13 @@ public final class StoreBench {
                 defaults.withBloom(10, 0.02).named("defaults+bloom"),
                 defaults.withStatistics(false).named("defaults-no-statistics"),
                 StorageOptions.seeds(MEMTABLE, CACHE),
+                defaults.withCompression(CompressionType.NO_COMPRESSION).named("defaults-no-compression"),
+                StorageOptions.node(MEMTABLE, CACHE).withConcurrentMemtableWrite(true)
+                        .named("node+concurrent-memtable-writes"),
+                StorageOptions.node(MEMTABLE, CACHE).withCompression(CompressionType.NO_COMPRESSION)
+                        .named("node-no-compression"),
+                StorageOptions.node(16L << 20, CACHE).named("node-16MiB-memtable"),
+                StorageOptions.node(MEMTABLE, 256L << 20).named("node-256MiB-cache"),
                 StorageOptions.node(MEMTABLE, CACHE));
     }
 
@@ -66,10 +73,16 @@ public final class StoreBench {
                 .append(",\n  \"value_bytes\": ").append(VALUE_SIZE).append(",\n  \"cpus\": ")
                 .append(Runtime.getRuntime().availableProcessors()).append(",\n  \"presets\": [\n");
         boolean first = true;
-        for (StorageOptions preset : presets()) {
-            if (!only.isEmpty() && !only.contains(preset.name())) {
-                continue;
+        List<StorageOptions> runs = new ArrayList<>();
+        if (only.isEmpty()) {
+            runs.addAll(presets());
+        } else {
+            for (String name : only) { // in the order given; a name may repeat (repeated measurements)
+                runs.add(presets().stream().filter(p -> p.name().equals(name)).findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("no preset " + name)));
             }
+        }
+        for (StorageOptions preset : runs) {
             Path d = dir.resolve(preset.name());
             delete(d);
             String result = run(preset, d, seconds, threads);
@@ -87,11 +100,11 @@ public final class StoreBench {
         try (RocksStore store = RocksStore.open(dir, preset)) {
             long[] written = new long[threads];
             Phase put = timed(threads, seconds, (t, rnd, stop, lat) -> {
-                byte[] value = value(rnd);
+                byte[][] values = values(rnd);
                 long n = 0;
                 while (!stop.get()) {
                     long t0 = System.nanoTime();
-                    store.applyIfNewer(key(t, n), Record.value(1, value));
+                    store.applyIfNewer(key(t, n), Record.value(1, values[(int) (n & 1023)]));
                     lat.record(System.nanoTime() - t0);
                     n++;
                 }
@@ -99,7 +112,8 @@ public final class StoreBench {
                 return n;
             });
             StoreStats afterPut = store.stats();
-            long sstBytes = sstBytes(dir);
+            store.flush();
+            long sstBytes = store.stats().liveSstBytes();
             System.err.printf(Locale.ROOT, "%s: %.0f puts/s, p99 %.1f us%n", preset.name(), put.opsPerSec,
                     put.p99Micros);
 
@@ -133,6 +147,8 @@ public final class StoreBench {
                     .append("     \"get\": ").append(get.json()).append(",\n")
                     .append("     \"keys_written\": ").append(Arrays.stream(written).sum())
                     .append(", \"sst_bytes_after_put\": ").append(sstBytes)
+                    .append(", \"sst_bytes_per_key\": ").append(String.format(Locale.ROOT, "%.1f",
+                            (double) sstBytes / Math.max(1, Arrays.stream(written).sum())))
                     .append(", \"pending_compaction_bytes_after_put\": ").append(afterPut.pendingCompactionBytes());
             if (preset.name().equals("node")) {
                 sb.append(",\n     \"lww\": ").append(lwwCost(store, seconds, threads));
@@ -146,34 +162,34 @@ public final class StoreBench {
     private static String lwwCost(RocksStore store, int seconds, int threads) throws Exception {
         int slice = Math.max(2, seconds / 2);
         Phase blind = timed(threads, slice, (t, rnd, stop, lat) -> {
-            byte[] value = value(rnd);
+            byte[][] values = values(rnd);
             long n = 0;
             while (!stop.get()) {
                 long t0 = System.nanoTime();
-                store.putUnconditionally(key(t + 1000, n), Record.value(1, value));
+                store.putUnconditionally(key(t + 1000, n), Record.value(1, values[(int) (n & 1023)]));
                 lat.record(System.nanoTime() - t0);
                 n++;
             }
             return n;
         });
         Phase apply = timed(threads, slice, (t, rnd, stop, lat) -> {
-            byte[] value = value(rnd);
+            byte[][] values = values(rnd);
             long n = 0;
             while (!stop.get()) {
                 long t0 = System.nanoTime();
-                store.applyIfNewer(key(t + 2000, n), Record.value(1, value));
+                store.applyIfNewer(key(t + 2000, n), Record.value(1, values[(int) (n & 1023)]));
                 lat.record(System.nanoTime() - t0);
                 n++;
             }
             return n;
         });
         Phase overwrite = timed(threads, slice, (t, rnd, stop, lat) -> {
-            byte[] value = value(rnd);
+            byte[][] values = values(rnd);
             long n = 0;
             long ts = 2;
             while (!stop.get()) {
                 long t0 = System.nanoTime();
-                store.applyIfNewer(key(t + 2000, n % 100_000), Record.value(ts++, value));
+                store.applyIfNewer(key(t + 2000, n % 100_000), Record.value(ts++, values[(int) (n & 1023)]));
                 lat.record(System.nanoTime() - t0);
                 n++;
             }
@@ -189,14 +205,21 @@ public final class StoreBench {
         return String.format(Locale.ROOT, "t%d-%010d", thread, n).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Half random, half repeated bytes: compresses about 2:1, like typical small JSON-ish values. */
-    private static byte[] value(SplittableRandom rnd) {
-        byte[] v = new byte[VALUE_SIZE];
-        for (int i = 0; i < VALUE_SIZE / 2; i++) {
-            v[i] = (byte) rnd.nextInt(256);
+    /**
+     * 1024 different values per thread, each half random and half repeated bytes: compresses about 2:1, like
+     * typical small JSON-ish values (one value for every key would compress to nothing and flatter compression).
+     */
+    private static byte[][] values(SplittableRandom rnd) {
+        byte[][] values = new byte[1024][];
+        for (int n = 0; n < values.length; n++) {
+            byte[] v = new byte[VALUE_SIZE];
+            for (int i = 0; i < VALUE_SIZE / 2; i++) {
+                v[i] = (byte) rnd.nextInt(256);
+            }
+            Arrays.fill(v, VALUE_SIZE / 2, VALUE_SIZE, (byte) 'x');
+            values[n] = v;
         }
-        Arrays.fill(v, VALUE_SIZE / 2, VALUE_SIZE, (byte) 'x');
-        return v;
+        return values;
     }
 
     private interface Work {
@@ -286,12 +309,6 @@ public final class StoreBench {
         }
         return new Phase(Arrays.stream(ops).sum() / elapsed, all.percentileMicros(0.5), all.percentileMicros(0.99),
                 all.percentileMicros(0.999));
-    }
-
-    private static long sstBytes(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith(".sst")).mapToLong(p -> p.toFile().length()).sum();
-        }
     }
 
     private static void delete(Path dir) throws IOException {

@@ -208,28 +208,14 @@ public final class DhtServer extends HttpServer {
         });
     }
 
-    private interface Work {
-        void run(Responder responder);
-    }
-
     /** Hands work to a pool; 503 at once if its queue is full. */
-    private void dispatch(DhtSession session, int method, long start, WorkerPool pool, Work work)
+    private void dispatch(DhtSession session, int method, long start, WorkerPool pool, SessionResponder.Work work)
             throws IOException {
         tracker.started();
-        SessionResponder responder = new SessionResponder(session, tracker, method, start);
-        boolean queued = pool.trySubmit(() -> {
-            try {
-                work.run(responder);
-            } catch (RuntimeException | Error e) {
-                log.error("request failed: {}", e.toString(), e);
-                if (!responder.answered()) {
-                    responder.send(Responses.text(Responses.INTERNAL_ERROR, "internal error: " + e.getMessage()));
-                }
-            }
-        });
-        if (!queued) {
+        SessionResponder task = new SessionResponder(session, tracker, method, start, work);
+        if (!pool.trySubmit(task)) {
             metrics.rejected();
-            responder.send(Responses.text(Responses.SERVICE_UNAVAILABLE, "overloaded: request queue is full"));
+            task.send(Responses.text(Responses.SERVICE_UNAVAILABLE, "overloaded: request queue is full"));
         }
     }
 

@@ -25,16 +25,23 @@ final class DhtSession extends HttpSession {
     }
 
     /**
-     * one-nio's cleanup thread asks this every idle-timeout period. A session whose write queue has not moved for
-     * the send timeout belongs to a client that stopped reading: STALE makes the cleanup close it, which releases
-     * the queued body (a range stream closes its RocksDB iterator).
+     * one-nio's cleanup thread asks this every idle-timeout period; IDLE and STALE sessions are closed. A session
+     * whose write queue has not moved for the send timeout belongs to a client that stopped reading: closing it
+     * releases the queued body (a range stream closes its RocksDB iterator). An idle keep-alive connection goes
+     * after the idle timeout.
      */
     @Override
     public int checkStatus(long currentTime, long keepAlive) {
-        if (queueHead != null && lastAccessTime < currentTime - dhtServer.sendTimeoutMillis()) {
-            return STALE;
+        long lastAccess = lastAccessTime;
+        if (queueHead != null) {
+            return lastAccess < currentTime - dhtServer.sendTimeoutMillis() ? STALE : ACTIVE;
         }
-        return super.checkStatus(currentTime, keepAlive);
+        if (handling != null) {
+            // Waiting for our own answer (a 10-minute profile capture, later a coordinated request): bounded by
+            // the request's own timeout, not by the keep-alive (one-nio would drop it after 8 x keep-alive).
+            return ACTIVE;
+        }
+        return lastAccess < currentTime - keepAlive ? IDLE : ACTIVE;
     }
 
     /**

@@ -5,27 +5,61 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
-/** {@link Responder} over a one-nio session; records the request's latency and ends its in-flight count. */
-final class SessionResponder implements Responder {
+/**
+ * One dispatched request: the task a worker runs and the {@link Responder} that answers it over the one-nio
+ * session, recording latency and ending the in-flight count. One object per request on the hot path.
+ */
+final class SessionResponder implements Responder, Runnable {
     private static final Logger log = LoggerFactory.getLogger(SessionResponder.class);
+    private static final VarHandle ANSWERED;
+
+    static {
+        try {
+            ANSWERED = MethodHandles.lookup().findVarHandle(SessionResponder.class, "answered", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** What a worker does with the request; answers through the responder it is given. */
+    interface Work {
+        void run(Responder responder);
+    }
 
     private final DhtSession session;
     private final RequestTracker tracker;
     private final int method;
     private final long startNanos;
-    private final AtomicBoolean answered = new AtomicBoolean();
+    private final Work work;
+    @SuppressWarnings("unused") // written through ANSWERED
+    private volatile int answered;
 
-    SessionResponder(DhtSession session, RequestTracker tracker, int method, long startNanos) {
+    SessionResponder(DhtSession session, RequestTracker tracker, int method, long startNanos, Work work) {
         this.session = session;
         this.tracker = tracker;
         this.method = method;
         this.startNanos = startNanos;
+        this.work = work;
+    }
+
+    /** Runs on a worker. A handler that throws gets a 500 unless it already answered. */
+    @Override
+    public void run() {
+        try {
+            work.run(this);
+        } catch (RuntimeException | Error e) {
+            log.error("request failed: {}", e.toString(), e);
+            if (!answered()) {
+                send(Responses.text(Responses.INTERNAL_ERROR, "internal error: " + e.getMessage()));
+            }
+        }
     }
 
     private void claim() {
-        if (!answered.compareAndSet(false, true)) {
+        if (!ANSWERED.compareAndSet(this, 0, 1)) {
             throw new IllegalStateException("request answered twice");
         }
     }
@@ -57,6 +91,6 @@ final class SessionResponder implements Responder {
     }
 
     boolean answered() {
-        return answered.get();
+        return (int) ANSWERED.getVolatile(this) != 0;
     }
 }
