@@ -50,8 +50,6 @@ public final class StoreBench {
                 defaults.withCompression(CompressionType.NO_COMPRESSION).named("defaults-no-compression"),
                 StorageOptions.node(MEMTABLE, CACHE).withConcurrentMemtableWrite(true)
                         .named("node+concurrent-memtable-writes"),
-                StorageOptions.node(MEMTABLE, CACHE).withCompression(CompressionType.NO_COMPRESSION)
-                        .named("node-no-compression"),
                 StorageOptions.node(16L << 20, CACHE).named("node-16MiB-memtable"),
                 StorageOptions.node(MEMTABLE, 256L << 20).named("node-256MiB-cache"),
                 StorageOptions.node(MEMTABLE, CACHE));
