@@ -164,7 +164,8 @@ public final class DhtServer extends HttpServer {
             default -> null;
         };
         if (op == null) {
-            reject(session, method, start, Responses.methodNotAllowed(request.getMethodName(), ENTITY, "GET, PUT, DELETE"));
+            reject(session, method, start,
+                    Responses.methodNotAllowed(request.getMethodName(), ENTITY, "GET, PUT, DELETE"));
             return;
         }
         EntityRequest parsed;
@@ -196,7 +197,8 @@ public final class DhtServer extends HttpServer {
     private void admin(Request request, DhtSession session, int method, long start, AdminHandler handler)
             throws IOException {
         if (method != Request.METHOD_GET) {
-            reject(session, method, start, Responses.methodNotAllowed(request.getMethodName(), request.getPath(), "GET"));
+            reject(session, method, start,
+                    Responses.methodNotAllowed(request.getMethodName(), request.getPath(), "GET"));
             return;
         }
         dispatch(session, NodeMetrics.OTHER, start, adminPool, responder -> {

@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * GET /v0/admin/profile?event=cpu|alloc|lock|wall&duration=30s[&interval=1ms][&format=html|collapsed]: runs
  * async-profiler inside this JVM for the duration and answers with its HTML flamegraph (or collapsed stacks, one
- * "frame;frame;... count" line per stack, for scripts); a copy goes to the profile directory if one is set. One capture at a time (a second request gets 409). No thread waits for the capture: a timer stops it and
+ * "frame;frame;... count" line per stack, for scripts); a copy goes to the profile directory if one is set.
+ * One capture at a time (a second request gets 409). No thread waits for the capture: a timer stops it and
  * answers, which is also the shape the cluster coordinator's callbacks will have.
  */
 public final class ProfileHandler implements AdminHandler, AutoCloseable {
