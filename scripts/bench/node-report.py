@@ -2,6 +2,7 @@
 """Turns the raw outputs of scripts/bench-node.sh into docs/benchmarks/node.json and node.md.
 
 usage: node-report.py RAW_DIR OUT_DIR
+       node-report.py --render OUT_DIR      (node.md and the plots again from OUT_DIR/node.json)
 Only the standard library: wrk text, oha JSON, k6 JSON, async-profiler collapsed stacks.
 """
 import json
@@ -9,6 +10,8 @@ import os
 import re
 import shutil
 import sys
+
+import svgplot
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
 TARGET_GET = 0.85
@@ -143,6 +146,11 @@ def fmt(v, digits=2):
 
 
 def main():
+    if sys.argv[1] == "--render":
+        out = sys.argv[2]
+        with open(os.path.join(out, "node.json"), encoding="utf-8") as fh:
+            render(json.load(fh), out)
+        return
     raw, out = sys.argv[1], sys.argv[2]
     e = env(raw)
     duration = int(e.get("duration", "30"))
@@ -183,8 +191,31 @@ def main():
     with open(os.path.join(out, "node.json"), "w", encoding="utf-8") as fh:
         json.dump(result, fh, indent=2, sort_keys=True)
         fh.write("\n")
+    render(result, out)
+
+
+def render(result, out):
+    """node.md and its two plots (throughput against the ceiling, latency by percentile at fixed rates)."""
+    w, o = result["wrk"], result["oha"]
+    result["plots"] = []
+    if svgplot.bars(os.path.join(out, "node-throughput.svg"), "Maximum throughput, wrk 2 threads x 64 connections",
+                    "req/s", [(op.upper(), [(who, (w.get(who + "-" + op) or {}).get("rps"))
+                                            for who in ("bare", "node")]) for op in ("put", "get")]):
+        result["plots"].append(("node-throughput.svg", "throughput: node against the bare one-nio server"))
+    lat = []
+    for n in ("node-put-ref", "bare-put-ref", "node-get-ref", "bare-get-ref"):
+        x = o.get(n)
+        if x:
+            lat.append((n, {50: x["p50_ms"], 90: x["p90_ms"], 99: x["p99_ms"], 99.9: x["p999_ms"]}))
+    if svgplot.percentiles(os.path.join(out, "node-latency.svg"), "Latency at %s req/s (oha, corrected)"
+                           % result["environment"].get("reference_rate"), lat):
+        result["plots"].append(("node-latency.svg", "latency by percentile at the reference rate"))
     with open(os.path.join(out, "node.md"), "w", encoding="utf-8") as fh:
         fh.write(markdown(result))
+
+
+def result_plots(r):
+    return r.get("plots") or []
 
 
 def markdown(r):
@@ -220,6 +251,9 @@ def markdown(r):
         L.append("| label | %s |" % e.get("label"))
     L.append("")
 
+    for f, alt in result_plots(r):
+        L.append("![%s](%s)" % (alt, f))
+        L.append("")
     L.append("## 1. Maximum throughput (wrk, closed model)")
     L.append("")
     L.append("PUT of unique keys (100-byte values), then GET of random keys among those written.")
