@@ -1,6 +1,5 @@
 package dev.dht.node;
 
-import dev.dht.node.api.LocalEntityHandler;
 import dev.dht.node.api.LocalRangeHandler;
 import dev.dht.node.api.MetricsEndpoint;
 import dev.dht.node.clock.HybridLogicalClock;
@@ -15,7 +14,11 @@ import dev.dht.node.http.ReplicasPolicy;
 import dev.dht.node.http.RequestTracker;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.peer.PeerClient;
 import dev.dht.node.profiling.ProfileHandler;
+import dev.dht.node.replication.Coordinator;
+import dev.dht.node.replication.HintSink;
+import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
 import dev.dht.node.storage.Store;
@@ -27,6 +30,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 /**
  * One running node: storage, clock, membership, metrics, worker pools and the HTTP server, started in that order
@@ -41,6 +45,9 @@ public final class Node implements AutoCloseable {
     private final HybridLogicalClock clock;
     private final Membership membership;
     private final ClusterFileWatcher clusterWatcher;
+    private final Topology topology;
+    private final PeerClient peers;
+    private final Coordinator coordinator;
     private final NodeMetrics metrics;
     private final RequestTracker tracker;
     private final WorkerPool workers;
@@ -53,9 +60,17 @@ public final class Node implements AutoCloseable {
             throws IOException {
         this.config = config;
         this.store = RocksStore.open(config.dataDir(), StorageOptions.node(config.writeBuffer(), config.blockCache()));
+        PeerClient client = null;
         try {
-            this.clock = new HybridLogicalClock();
+            long offset = config.cluster().clockOffsetMs();
+            LongSupplier wall = offset == 0 ? System::currentTimeMillis : () -> System.currentTimeMillis() + offset;
+            this.clock = new HybridLogicalClock(wall);
             this.membership = new Membership(config.self(), config.members());
+            this.topology = new Topology(membership);
+            client = new PeerClient(PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout());
+            this.peers = client;
+            this.coordinator = new Coordinator(store, clock, peers, topology, HintSink.NONE,
+                    config.requestTimeout());
             this.clusterWatcher = config.clusterFile() == null ? null
                     : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
@@ -63,19 +78,23 @@ public final class Node implements AutoCloseable {
             this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
             this.adminPool = new WorkerPool("dht-admin", 2, 16);
             this.profiler = new ProfileHandler(config.profileDir());
-            // Standalone until the ring and replication packages land: this node serves every key itself, so
-            // requests validate against a cluster of one. The cluster version passes membership's size here.
-            ReplicasPolicy replicas = ReplicasPolicy.standalone();
+            // ack/from validate against the live member count; the default from is the replication factor.
+            ReplicasPolicy replicas = new ReplicasPolicy(() -> membership.current().size(),
+                    config.replicationFactor());
             Map<String, AdminHandler> admin = Map.of(
                     DhtServer.METRICS, new MetricsEndpoint(metrics),
                     DhtServer.ADMIN_PREFIX + "profile", profiler);
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis()),
-                    entityHandlers.apply(store, clock), new LocalRangeHandler(store), admin, replicas,
+                    entityHandlers == null ? coordinator : entityHandlers.apply(store, clock),
+                    new LocalRangeHandler(store), admin, replicas,
                     workers, adminPool, tracker, metrics);
             registerGauges();
         } catch (IOException | RuntimeException e) {
+            if (client != null) {
+                client.close();
+            }
             store.close();
             throw e;
         }
@@ -83,10 +102,13 @@ public final class Node implements AutoCloseable {
 
     /** Opens storage and starts serving. */
     public static Node start(NodeConfig config) throws IOException {
-        return start(config, LocalEntityHandler::new);
+        return start(config, null);
     }
 
-    /** As {@link #start(NodeConfig)}, with the entity handler built by the given factory (tests wrap it). */
+    /**
+     * As {@link #start(NodeConfig)}, with the entity handler built by the given factory instead of the cluster
+     * coordinator (tests wrap the local handler with it); null means the coordinator.
+     */
     public static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
             throws IOException {
         Node node = new Node(config, entityHandlers);
@@ -98,12 +120,13 @@ public final class Node implements AutoCloseable {
             log.warn("one-nio native socket library not usable here (it needs Linux x86_64/aarch64 with glibc >= "
                     + "2.38); serving through JDK NIO sockets instead");
         }
-        if (config.members().size() > 1) {
-            log.info("{} members configured; this version serves standalone (sharding and replication arrive "
-                    + "with the cluster version)", config.members().size());
-        }
         return node;
     }
+
+    /** Connections per peer: enough to keep both cores busy, few enough that a dead peer costs little. */
+    private static final int PEER_CONNECTIONS = 8;
+    /** Requests queued per connection; beyond connections x pipeline a call fails at once (peer saturated). */
+    private static final int PEER_PIPELINE = 128;
 
     private void registerGauges() {
         metrics.gauge("dht_request_queue_depth", "Requests waiting for a worker", workers::queueDepth);
@@ -116,6 +139,10 @@ public final class Node implements AutoCloseable {
         metrics.counter("dht_cluster_changes", "Changes of the member set since start", membership::changes);
         metrics.gauge("dht_profile_running", "1 while a /v0/admin/profile capture runs",
                 () -> profiler.running() ? 1 : 0);
+        PeerClient.Outcomes outcomes = peers.outcomes();
+        metrics.labelledCounter("dht_replica_calls", "Calls to other members by outcome", "outcome", Map.of(
+                "ok", outcomes::ok, "error", outcomes::error, "timeout", outcomes::timeout));
+        metrics.counter("dht_read_repairs", "Read-repair writes a stale replica accepted", coordinator::readRepairs);
         StatsCache stats = new StatsCache(store);
         metrics.gauge("dht_rocksdb_memtable_bytes", "rocksdb.cur-size-all-mem-tables",
                 () -> stats.get().memtableBytes());
@@ -218,6 +245,7 @@ public final class Node implements AutoCloseable {
         if (clusterWatcher != null) {
             clusterWatcher.close();
         }
+        peers.close(); // fails what is still in flight (late read repairs): before the store they may write to
         if (workersDone) {
             store.close();
             log.info("node stopped");

@@ -9,8 +9,8 @@ import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 
 /**
- * /v0/entity on the local store: the whole job of a standalone node, and the "own replica" part of a cluster
- * node later. Writes are timestamped by the hybrid logical clock and go through the store's last-write-wins
+ * /v0/entity on the local store, for a key whose only replica is this node (a single node, or replicas=1/1
+ * landing here); the cluster coordinator delegates to it then. Writes are timestamped by the hybrid logical clock and go through the store's last-write-wins
  * apply, the same path replicas, hints and read repair will use.
  */
 public final class LocalEntityHandler implements EntityHandler {
@@ -24,10 +24,6 @@ public final class LocalEntityHandler implements EntityHandler {
 
     @Override
     public void handle(EntityRequest request, Responder responder) {
-        if (request.internal()) {
-            responder.fail(Responses.NOT_IMPLEMENTED, "node-to-node requests are served by the cluster version");
-            return;
-        }
         switch (request.op()) {
             case GET -> {
                 Record record = store.get(request.key());

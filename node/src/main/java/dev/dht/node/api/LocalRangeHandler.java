@@ -4,12 +4,15 @@ import dev.dht.node.http.ChunkSource;
 import dev.dht.node.http.RangeHandler;
 import dev.dht.node.http.RangeRequest;
 import dev.dht.node.http.Responder;
-import dev.dht.node.http.Responses;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 
-/** /v0/entities on the local store: live records of [start, end) streamed in key order, tombstones hidden. */
+/**
+ * /v0/entities on the local store: live records of [start, end) streamed in key order, tombstones hidden. An
+ * internal request (the cluster range merging every member's records) gets every record, tombstones included, in
+ * the framed format of {@link RangeFrame}.
+ */
 public final class LocalRangeHandler implements RangeHandler {
     private final Store store;
 
@@ -19,11 +22,8 @@ public final class LocalRangeHandler implements RangeHandler {
 
     @Override
     public void handle(RangeRequest request, Responder responder) {
-        if (request.internal()) {
-            responder.fail(Responses.NOT_IMPLEMENTED, "node-to-node requests are served by the cluster version");
-            return;
-        }
-        responder.stream(new LiveRecords(store.range(request.start(), request.end())));
+        RangeCursor cursor = store.range(request.start(), request.end());
+        responder.stream(request.internal() ? new FramedRecords(cursor) : new LiveRecords(cursor));
     }
 
     /** Adapts a store cursor to the chunk writer, skipping tombstones. */
@@ -69,6 +69,64 @@ public final class LocalRangeHandler implements RangeHandler {
         @Override
         public int valueLength() {
             return record.valueLength();
+        }
+
+        @Override
+        public void close() {
+            cursor.close();
+        }
+    }
+
+    /** Every record, tombstones included, one {@link RangeFrame} per chunk. */
+    static final class FramedRecords implements ChunkSource {
+        private final RangeCursor cursor;
+        private byte[] key;
+        private Record record;
+
+        FramedRecords(RangeCursor cursor) {
+            this.cursor = cursor;
+        }
+
+        @Override
+        public boolean next() {
+            if (cursor.next()) {
+                key = cursor.key();
+                record = cursor.record();
+                return true;
+            }
+            key = null;
+            record = null;
+            return false;
+        }
+
+        @Override
+        public byte[] key() {
+            return key;
+        }
+
+        @Override
+        public byte[] valueArray() {
+            return record.encoded();
+        }
+
+        @Override
+        public int valueOffset() {
+            return 0;
+        }
+
+        @Override
+        public int valueLength() {
+            return record.encoded().length;
+        }
+
+        @Override
+        public int chunkLength() {
+            return RangeFrame.length(key, record);
+        }
+
+        @Override
+        public void writeChunk(byte[] dst, int offset) {
+            RangeFrame.write(key, record, dst, offset);
         }
 
         @Override

@@ -40,7 +40,13 @@ public final class ConfigParser {
         WRITE_BUFFER("write-buffer", "SIZE", "64MiB", "RocksDB memtable size"),
         PROFILE_DIR("profile-dir", "PATH", "-", "where flamegraph captures are also written"),
         TOMBSTONE_GRACE("tombstone-grace", "DUR", "1d",
-                "tombstones older than this are dropped in compaction (cluster)"),
+                "tombstones older than this are purged by a background sweeper"),
+        HINTS("hints", "true|false", "true", "hinted handoff: keep writes for replicas that missed them"),
+        HINT_MAX_AGE("hint-max-age", "DUR", "3h", "hints older than this are dropped"),
+        HINT_MAX_BYTES("hint-max-bytes", "SIZE", "256MiB", "bound on stored hints; beyond it new hints are dropped"),
+        HINT_INTERVAL("hint-interval", "DUR", "1s", "how often pending hints are offered to their peers"),
+        CLOCK_OFFSET_MS("clock-offset-ms", "N", "0",
+                "TEST ONLY: signed ms added to this node's physical clock (simulates clock skew)"),
         IDLE_TIMEOUT("idle-timeout", "DUR", "30s", "idle keep-alive connections are closed after this"),
         SEND_TIMEOUT("send-timeout", "DUR", "30s",
                 "a response (e.g. a range stream) the client stops reading is dropped after this"),
@@ -174,11 +180,21 @@ public final class ConfigParser {
         Duration idle = duration(raw, Option.IDLE_TIMEOUT, Duration.ofSeconds(30));
         Duration send = duration(raw, Option.SEND_TIMEOUT, Duration.ofSeconds(30));
         Duration grace = duration(raw, Option.SHUTDOWN_GRACE, Duration.ofSeconds(10));
+        boolean hints = bool(raw, Option.HINTS, true);
+        Duration hintMaxAge = duration(raw, Option.HINT_MAX_AGE, ClusterSettings.DEFAULT_HINT_MAX_AGE);
+        long hintMaxBytes = size(raw, Option.HINT_MAX_BYTES, ClusterSettings.DEFAULT_HINT_MAX_BYTES, 0,
+                Long.MAX_VALUE);
+        Duration hintInterval = duration(raw, Option.HINT_INTERVAL, ClusterSettings.DEFAULT_HINT_INTERVAL);
+        long clockOffset = longIn(raw, Option.CLOCK_OFFSET_MS, 0, -86_400_000L, 86_400_000L);
         if (idle.isZero() || send.isZero() || requestTimeout.isZero()) {
             throw new ConfigException("timeouts must be positive");
         }
+        if (hintInterval.isZero()) {
+            throw new ConfigException("bad value for " + describe(Option.HINT_INTERVAL) + ": must be positive");
+        }
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
-                selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace);
+                selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
+                new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset));
     }
 
     static ClusterMembers readClusterFile(Path file) throws ConfigException {
@@ -214,6 +230,36 @@ public final class ConfigParser {
             throw new ConfigException("bad value for " + describe(o) + ": " + n + " is outside " + min + ".." + max);
         }
         return n;
+    }
+
+    private static long longIn(Map<Option, String> raw, Option o, long dflt, long min, long max)
+            throws ConfigException {
+        String v = raw.get(o);
+        if (v == null) {
+            return dflt;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigException("bad value for " + describe(o) + ": '" + v + "' is not a whole number");
+        }
+        if (n < min || n > max) {
+            throw new ConfigException("bad value for " + describe(o) + ": " + n + " is outside " + min + ".." + max);
+        }
+        return n;
+    }
+
+    private static boolean bool(Map<Option, String> raw, Option o, boolean dflt) throws ConfigException {
+        String v = raw.get(o);
+        if (v == null) {
+            return dflt;
+        }
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
+            default -> throw new ConfigException("bad value for " + describe(o) + ": '" + v + "' is not true or false");
+        };
     }
 
     private static long size(Map<Option, String> raw, Option o, long dflt, long min, long max) throws ConfigException {

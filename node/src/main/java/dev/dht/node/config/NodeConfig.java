@@ -23,6 +23,7 @@ import java.time.Duration;
  * @param idleTimeout      keep-alive connections idle for longer are closed; also the cleanup period
  * @param sendTimeout      a response (e.g. a range stream) that makes no write progress for longer is dropped
  * @param shutdownGrace    how long SIGTERM waits for in-flight requests
+ * @param cluster          replication settings: hinted handoff, tombstone purge, test-only clock offset
  */
 public record NodeConfig(
         int port,
@@ -42,7 +43,8 @@ public record NodeConfig(
         Duration tombstoneGrace,
         Duration idleTimeout,
         Duration sendTimeout,
-        Duration shutdownGrace) {
+        Duration shutdownGrace,
+        ClusterSettings cluster) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final long DEFAULT_MAX_BODY = 16L << 20;
@@ -72,30 +74,55 @@ public record NodeConfig(
         return new NodeConfig(port, dataDir, ClusterMembers.parseList(self), null, self, 0,
                 Duration.ofSeconds(1), defaultWorkers(), defaultQueueSize(), defaultSelectors(),
                 DEFAULT_MAX_BODY, DEFAULT_BLOCK_CACHE, DEFAULT_WRITE_BUFFER, null, Duration.ofDays(1),
-                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(10));
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(10), ClusterSettings.defaults());
     }
 
     public NodeConfig withPool(int newWorkers, int newQueueSize) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 newWorkers, newQueueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace);
+                idleTimeout, sendTimeout, shutdownGrace, cluster);
     }
 
     public NodeConfig withMaxBody(long newMaxBody) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, newMaxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace);
+                idleTimeout, sendTimeout, shutdownGrace, cluster);
     }
 
     public NodeConfig withTimeouts(Duration newIdle, Duration newSend, Duration newShutdownGrace) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                newIdle, newSend, newShutdownGrace);
+                newIdle, newSend, newShutdownGrace, cluster);
     }
 
     public NodeConfig withProfileDir(Path dir) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, dir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace);
+                idleTimeout, sendTimeout, shutdownGrace, cluster);
+    }
+
+    /** The same node in another cluster (tests start in-process clusters with this). */
+    public NodeConfig withCluster(ClusterMembers newMembers, String newSelf) {
+        return new NodeConfig(port, dataDir, newMembers, clusterFile, newSelf, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace, cluster);
+    }
+
+    public NodeConfig withRequestTimeout(Duration newTimeout) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, newTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace, cluster);
+    }
+
+    public NodeConfig withTombstoneGrace(Duration newGrace) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, newGrace,
+                idleTimeout, sendTimeout, shutdownGrace, cluster);
+    }
+
+    public NodeConfig withClusterSettings(ClusterSettings newCluster) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace, newCluster);
     }
 }

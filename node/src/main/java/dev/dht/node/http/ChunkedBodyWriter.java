@@ -101,9 +101,7 @@ final class ChunkedBodyWriter extends Session.QueueItem {
 
     /** Appends the current record as one chunk; false if it does not fit behind what the buffer holds. */
     private boolean append() {
-        byte[] key = source.key();
-        int valueLength = source.valueLength();
-        int size = key.length + 1 + valueLength;
+        int size = source.chunkLength();
         String hex = Integer.toHexString(size);
         int needed = hex.length() + 2 + size + 2;
         if (limit + needed > buffer.length) {
@@ -117,11 +115,8 @@ final class ChunkedBodyWriter extends Session.QueueItem {
         }
         buffer[limit++] = '\r';
         buffer[limit++] = '\n';
-        System.arraycopy(key, 0, buffer, limit, key.length);
-        limit += key.length;
-        buffer[limit++] = '\n';
-        System.arraycopy(source.valueArray(), source.valueOffset(), buffer, limit, valueLength);
-        limit += valueLength;
+        source.writeChunk(buffer, limit);
+        limit += size;
         System.arraycopy(CRLF, 0, buffer, limit, 2);
         limit += 2;
         return true;

@@ -1,14 +1,37 @@
 package dev.dht.node.http;
 
-/** Header names the node defines. */
+import one.nio.http.Request;
+
+/**
+ * Header names the node defines: the internal protocol between members (docs/cluster.md, "Internal protocol").
+ */
 public final class Headers {
     /**
-     * Reserved for node-to-node calls: a request carrying it comes from another member, acts on local storage
-     * only and is never coordinated again. Its value is the caller's base URL. The cluster issue defines the
-     * rest of the internal protocol; this version answers such requests 501.
+     * Marks a node-to-node call ({@code X-Dht-Internal: 1}): the request acts on local storage only and is never
+     * coordinated again.
      */
     public static final String INTERNAL = "X-Dht-Internal";
+    /** The sender's hybrid-logical-clock reading, on every internal request and response; merged on receipt. */
+    public static final String CLOCK = "X-Dht-Clock";
+    /**
+     * The record's timestamp: on an internal PUT/DELETE the timestamp to store; on a 409 answer the timestamp of
+     * the newer record the replica keeps.
+     */
+    public static final String TIMESTAMP = "X-Dht-Timestamp";
 
     private Headers() {
+    }
+
+    /** A numeric header's value, or {@code missing} when absent or not a number. */
+    public static long longValue(Request request, String name, long missing) {
+        String v = request.getHeader(name + ":");
+        if (v == null) {
+            return missing;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            return missing;
+        }
     }
 }

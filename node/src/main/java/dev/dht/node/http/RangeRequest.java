@@ -5,7 +5,9 @@ package dev.dht.node.http;
  *
  * @param start    inclusive lower bound (UTF-8 of the start parameter; never empty)
  * @param end      exclusive upper bound, or null
- * @param internal true when the request carries {@link Headers#INTERNAL}
+ * @param internal true when the request carries {@link Headers#INTERNAL}: answer with this node's records only,
+ *                 tombstones and timestamps included (the cluster range merges them)
+ * @param clock    internal requests: the sender's clock reading; 0 otherwise
  */
-public record RangeRequest(byte[] start, byte[] end, boolean internal) {
+public record RangeRequest(byte[] start, byte[] end, boolean internal, long clock) {
 }

@@ -32,7 +32,20 @@ public final class RequestParser {
         if (op == EntityRequest.Op.PUT) {
             body = request.getBody() == null ? Response.EMPTY : request.getBody();
         }
-        return new EntityRequest(op, id, id.getBytes(StandardCharsets.UTF_8), body, replicas, isInternal(request));
+        boolean internal = isInternal(request);
+        long timestamp = 0;
+        long clock = 0;
+        if (internal) {
+            clock = Headers.longValue(request, Headers.CLOCK, 0);
+            if (op != EntityRequest.Op.GET) {
+                timestamp = Headers.longValue(request, Headers.TIMESTAMP, -1);
+                if (timestamp <= 0) {
+                    throw new BadRequestException("internal " + op + " needs a positive " + Headers.TIMESTAMP);
+                }
+            }
+        }
+        return new EntityRequest(op, id, id.getBytes(StandardCharsets.UTF_8), body, replicas, internal, timestamp,
+                clock);
     }
 
     public static RangeRequest range(Request request) throws BadRequestException {
@@ -48,8 +61,10 @@ public final class RequestParser {
         if (end != null && end.isEmpty()) {
             throw new BadRequestException("parameter end must not be empty (leave it out to read to the last key)");
         }
+        boolean internal = isInternal(request);
         return new RangeRequest(start.getBytes(StandardCharsets.UTF_8),
-                end == null ? null : end.getBytes(StandardCharsets.UTF_8), isInternal(request));
+                end == null ? null : end.getBytes(StandardCharsets.UTF_8), internal,
+                internal ? Headers.longValue(request, Headers.CLOCK, 0) : 0);
     }
 
     private static boolean isInternal(Request request) {

@@ -89,6 +89,14 @@ public final class NodeMetrics {
                 .register(registry);
     }
 
+    /** A monotonic counter with one label, each value read at scrape time (name without _total). */
+    public void labelledCounter(String name, String help, String label, java.util.Map<String, DoubleSupplier> values) {
+        java.util.Map<String, DoubleSupplier> copy = new java.util.LinkedHashMap<>(values);
+        CounterWithCallback.builder().name(name).help(help).labelNames(label)
+                .callback(cb -> copy.forEach((value, supplier) -> cb.call(supplier.getAsDouble(), value)))
+                .register(registry);
+    }
+
     /** The Prometheus text exposition of every metric. */
     public byte[] scrape() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(32 * 1024);

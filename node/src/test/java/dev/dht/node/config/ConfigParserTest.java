@@ -124,6 +124,30 @@ class ConfigParserTest {
         assertBad("not a duration", "--request-timeout", "1");
         assertBad("not an http:// base URL", "--cluster", "ftp://a:1");
         assertBad("timeouts must be positive", "--idle-timeout", "0s");
+        assertBad("'maybe' is not true or false", "--hints", "maybe");
+        assertBad("--hint-interval (DHT_HINT_INTERVAL): must be positive", "--hint-interval", "0s");
+        assertBad("not a size", "--hint-max-bytes", "many");
+        assertBad("outside -86400000..86400000", "--clock-offset-ms", "90000000");
+    }
+
+    @Test
+    void clusterSettingsHaveDefaultsAndComeFromFlagsOrEnvironment() throws Exception {
+        NodeConfig defaults = parse(Map.of());
+        assertThat(defaults.cluster()).isEqualTo(ClusterSettings.defaults());
+        assertThat(defaults.cluster().hints()).isTrue();
+        assertThat(defaults.cluster().hintMaxAge()).isEqualTo(Duration.ofHours(3));
+        assertThat(defaults.cluster().hintMaxBytes()).isEqualTo(256L << 20);
+        assertThat(defaults.cluster().hintInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(defaults.cluster().clockOffsetMs()).isZero();
+        assertThat(defaults.tombstoneGrace()).isEqualTo(Duration.ofDays(1));
+
+        NodeConfig c = parse(Map.of("DHT_HINTS", "false", "DHT_CLOCK_OFFSET_MS", "-250"),
+                "--hint-max-age", "10m", "--hint-max-bytes", "1MiB", "--hint-interval", "200ms",
+                "--tombstone-grace", "2h");
+        assertThat(c.cluster()).isEqualTo(new ClusterSettings(false, Duration.ofMinutes(10), 1L << 20,
+                Duration.ofMillis(200), -250));
+        assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofHours(2));
+        assertThat(ConfigParser.help()).contains("--clock-offset-ms").contains("TEST ONLY").contains("--hints");
     }
 
     private static void assertBad(String message, String... args) {

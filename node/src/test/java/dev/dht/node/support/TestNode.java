@@ -64,6 +64,15 @@ public final class TestNode implements AutoCloseable {
         }
     }
 
+    /** A node with exactly this configuration (in-process clusters choose every member's port up front). */
+    public static TestNode start(NodeConfig config) {
+        try {
+            return new TestNode(Node.start(config));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public Node node() {
         return node;
     }

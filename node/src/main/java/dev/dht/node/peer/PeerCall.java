@@ -1,0 +1,43 @@
+package dev.dht.node.peer;
+
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/** A request in flight with its deadline and callback; completes exactly once, whoever gets there first. */
+final class PeerCall {
+    private static final AtomicIntegerFieldUpdater<PeerCall> DONE =
+            AtomicIntegerFieldUpdater.newUpdater(PeerCall.class, "done");
+
+    final PeerRequest request;
+    final long deadlineNanos;
+    private final PeerCallback callback;
+    private final PeerClient.Outcomes outcomes;
+    @SuppressWarnings("unused") // through DONE
+    private volatile int done;
+
+    PeerCall(PeerRequest request, long deadlineNanos, PeerCallback callback, PeerClient.Outcomes outcomes) {
+        this.request = request;
+        this.deadlineNanos = deadlineNanos;
+        this.callback = callback;
+        this.outcomes = outcomes;
+    }
+
+    void complete(PeerResponse response) {
+        if (DONE.compareAndSet(this, 0, 1)) {
+            outcomes.ok.increment();
+            callback.completed(response);
+        }
+    }
+
+    void fail(boolean timeout, String reason) {
+        if (DONE.compareAndSet(this, 0, 1)) {
+            (timeout ? outcomes.timeout : outcomes.error).increment();
+            callback.failed(timeout, reason);
+        }
+    }
+
+    /** Fails with "timeout" if the deadline has passed by now, else with an error. */
+    void failAt(long nowNanos, String reason) {
+        boolean late = nowNanos - deadlineNanos >= 0;
+        fail(late, late ? "no answer within the request timeout" : reason);
+    }
+}

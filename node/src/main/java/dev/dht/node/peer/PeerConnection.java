@@ -1,0 +1,298 @@
+package dev.dht.node.peer;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One keep-alive HTTP/1.1 connection to a peer with pipelined requests: callers encode and write their request
+ * directly (no hand-off to the I/O thread in the common case), the I/O thread reads the answers, which come back
+ * in request order (one-nio answers a connection's requests one after the other), and completes the calls.
+ * Every mutable field is guarded by {@code this}; callbacks run outside the lock.
+ */
+final class PeerConnection {
+    private static final int OUT_SIZE = 64 * 1024;
+    private static final int IN_SIZE = 64 * 1024;
+
+    private final PeerClient client;
+    final PeerClient.Peer peer;
+    private final int maxPipeline;
+    private final ArrayDeque<PeerCall> inflight = new ArrayDeque<>();
+    private final ResponseParser parser = new ResponseParser();
+    private final ByteBuffer in = ByteBuffer.allocate(IN_SIZE);
+    private ByteBuffer out = ByteBuffer.allocateDirect(OUT_SIZE);
+    private SocketChannel channel;
+    private SelectionKey key;
+    private boolean connected;
+    private boolean closed;
+    /** inflight.size(), readable without the lock for picking the least busy connection. */
+    volatile int pending;
+    final long createdNanos = System.nanoTime();
+
+    PeerConnection(PeerClient client, PeerClient.Peer peer, int maxPipeline) {
+        this.client = client;
+        this.peer = peer;
+        this.maxPipeline = maxPipeline;
+    }
+
+    /** Queues the call; false if this connection is closed or its pipeline is full (try another). */
+    boolean enqueue(PeerCall call) {
+        List<PeerCall> failed = null;
+        synchronized (this) {
+            if (closed || inflight.size() >= maxPipeline) {
+                return false;
+            }
+            encode(call.request);
+            inflight.add(call);
+            pending = inflight.size();
+            if (connected) {
+                try {
+                    flushLocked();
+                } catch (IOException e) {
+                    failed = closeLocked();
+                }
+            }
+        }
+        if (failed != null) {
+            failAll(failed, "write to " + peer.url + " failed");
+        }
+        return true;
+    }
+
+    /** I/O thread: opens the socket. Connection refused on loopback is reported at once by finishConnect. */
+    void open(Selector selector) {
+        List<PeerCall> failed = null;
+        String reason = null;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            try {
+                channel = SocketChannel.open();
+                channel.configureBlocking(false);
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                boolean done = channel.connect(new InetSocketAddress(peer.host, peer.port));
+                key = channel.register(selector, done ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT, this);
+                if (done) {
+                    connectedLocked();
+                }
+            } catch (IOException | RuntimeException e) {
+                reason = "cannot connect to " + peer.url + ": " + e;
+                failed = closeLocked();
+            }
+        }
+        if (failed != null) {
+            failAll(failed, reason);
+        }
+    }
+
+    /** I/O thread: the selector reported readiness. */
+    void ready(SelectionKey k) {
+        List<PeerCall> failed = null;
+        String reason = null;
+        try {
+            if (k.isConnectable()) {
+                synchronized (this) {
+                    channel.finishConnect();
+                    connectedLocked();
+                }
+            }
+            if (k.isValid() && k.isWritable()) {
+                synchronized (this) {
+                    flushLocked();
+                }
+            }
+            if (k.isValid() && k.isReadable()) {
+                read();
+            }
+        } catch (IOException | RuntimeException e) {
+            reason = peer.url + ": " + e.getMessage();
+            synchronized (this) {
+                failed = closeLocked();
+            }
+        }
+        if (failed != null) {
+            failAll(failed, reason);
+        }
+    }
+
+    private void connectedLocked() throws IOException {
+        connected = true;
+        flushLocked();
+    }
+
+    private void read() throws IOException {
+        int n = channel.read(in);
+        if (n < 0) {
+            throw new IOException("connection closed by the peer");
+        }
+        in.flip();
+        try {
+            while (in.hasRemaining()) {
+                PeerResponse response = parser.parse(in);
+                if (response == null) {
+                    break;
+                }
+                PeerCall call;
+                synchronized (this) {
+                    call = inflight.poll();
+                    pending = inflight.size();
+                }
+                if (call == null) {
+                    throw new IOException("answer without a request");
+                }
+                call.complete(response);
+                if (parser.closeRequested()) {
+                    throw new IOException("peer closed the connection (Connection: close)");
+                }
+            }
+        } finally {
+            in.compact();
+        }
+    }
+
+    /** I/O thread, periodically: a call past its deadline means this connection is stuck behind it. */
+    void expire(long nowNanos) {
+        List<PeerCall> failed = null;
+        synchronized (this) {
+            PeerCall head = inflight.peek();
+            if (head != null && nowNanos - head.deadlineNanos >= 0) {
+                failed = closeLocked();
+            } else if (head == null && !connected && !closed
+                    && nowNanos - createdNanos > client.connectTimeoutNanos()) {
+                failed = closeLocked();
+            }
+        }
+        if (failed != null) {
+            for (PeerCall call : failed) {
+                call.failAt(nowNanos, "connection to " + peer.url + " closed after a call timed out");
+            }
+        }
+    }
+
+    void close(String reason) {
+        List<PeerCall> failed;
+        synchronized (this) {
+            failed = closeLocked();
+        }
+        failAll(failed, reason);
+    }
+
+    synchronized boolean isClosed() {
+        return closed;
+    }
+
+    /** Writes what is buffered; asks for OP_WRITE only when the socket could not take all of it. */
+    private void flushLocked() throws IOException {
+        out.flip();
+        try {
+            while (out.hasRemaining()) {
+                if (channel.write(out) == 0) {
+                    break;
+                }
+            }
+        } finally {
+            out.compact();
+        }
+        int ops = out.position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+        if (key.interestOps() != ops) {
+            key.interestOps(ops);
+            if ((ops & SelectionKey.OP_WRITE) != 0) {
+                client.wakeup();
+            }
+        }
+    }
+
+    private List<PeerCall> closeLocked() {
+        if (closed) {
+            return List.of();
+        }
+        closed = true;
+        connected = false;
+        peer.remove(this);
+        if (key != null) {
+            key.cancel();
+        }
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // nothing left to release
+            }
+        }
+        List<PeerCall> calls = new ArrayList<>(inflight);
+        inflight.clear();
+        pending = 0;
+        return calls;
+    }
+
+    private static void failAll(List<PeerCall> calls, String reason) {
+        long now = System.nanoTime();
+        for (PeerCall call : calls) {
+            call.failAt(now, reason);
+        }
+    }
+
+    // ---- request encoding, straight into the socket buffer: no intermediate strings or arrays ----
+
+    private void encode(PeerRequest r) {
+        byte[] body = r.body();
+        ensure(256 + r.target().length() + peer.hostHeader.length() + (body == null ? 0 : body.length));
+        ascii(r.method());
+        out.put((byte) ' ');
+        ascii(r.target());
+        ascii(" HTTP/1.1\r\nHost: ");
+        ascii(peer.hostHeader);
+        ascii("\r\nX-Dht-Internal: 1\r\nX-Dht-Clock: ");
+        number(r.clock());
+        if (r.timestamp() != 0) {
+            ascii("\r\nX-Dht-Timestamp: ");
+            number(r.timestamp());
+        }
+        if (body != null) {
+            ascii("\r\nContent-Length: ");
+            number(body.length);
+        }
+        ascii("\r\n\r\n");
+        if (body != null) {
+            out.put(body);
+        }
+    }
+
+    private void ensure(int bytes) {
+        if (out.remaining() < bytes) {
+            ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(out.capacity() * 2, out.position() + bytes));
+            out.flip();
+            bigger.put(out);
+            out = bigger;
+        }
+    }
+
+    private void ascii(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            out.put((byte) s.charAt(i));
+        }
+    }
+
+    private final byte[] digits = new byte[20];
+
+    private void number(long v) {
+        if (v < 0) {
+            out.put((byte) '-');
+            v = -v;
+        }
+        int i = digits.length;
+        do {
+            digits[--i] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+        out.put(digits, i, digits.length - i);
+    }
+}

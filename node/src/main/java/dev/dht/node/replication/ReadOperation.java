@@ -1,0 +1,172 @@
+package dev.dht.node.replication;
+
+import dev.dht.node.http.Responder;
+import dev.dht.node.http.Responses;
+import dev.dht.node.peer.PeerCallback;
+import dev.dht.node.peer.PeerRequest;
+import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.storage.Record;
+
+/**
+ * One coordinated GET: asks every replica at once, answers from the freshest of the first {@code ack} answers
+ * (last write wins; a replica that never saw the key ranks below anything; a tombstone means 404; an empty value
+ * is a value), or 504 once more than {@code from - ack} failed. When every replica has answered or failed, the
+ * stale ones among those that answered get the newest record in the background (read repair).
+ */
+final class ReadOperation {
+    private final Coordinator c;
+    private final byte[] key;
+    private final String target;
+    private final String[] urls;
+    private final int selfSlot;
+    private final int ack;
+    private final long deadline;
+    private Responder responder; // null once answered
+    private final Record[] answers;
+    private final boolean[] answered;
+    private int received;
+    private int failures;
+
+    ReadOperation(Coordinator c, byte[] key, String[] urls, int selfSlot, int ack, long deadline,
+                  Responder responder) {
+        this.c = c;
+        this.key = key;
+        this.target = Protocol.entityTarget(key);
+        this.urls = urls;
+        this.selfSlot = selfSlot;
+        this.ack = ack;
+        this.deadline = deadline;
+        this.responder = responder;
+        this.answers = new Record[urls.length];
+        this.answered = new boolean[urls.length];
+    }
+
+    void start() {
+        PeerRequest request = Protocol.read(target, c.clock.now());
+        for (int i = 0; i < urls.length; i++) {
+            if (i != selfSlot) {
+                int slot = i;
+                c.client.send(urls[i], request, deadline, new PeerCallback() {
+                    @Override
+                    public void completed(PeerResponse response) {
+                        if (response.clock() > 0) {
+                            c.clock.observe(response.clock());
+                        }
+                        Record r;
+                        try {
+                            r = Protocol.readAnswer(response);
+                        } catch (RuntimeException e) {
+                            failed(false, e.getMessage()); // 503 from an overloaded replica, or garbage
+                            return;
+                        }
+                        answer(slot, r);
+                    }
+
+                    @Override
+                    public void failed(boolean timeout, String reason) {
+                        failure();
+                    }
+                });
+            }
+        }
+        if (selfSlot >= 0) {
+            answer(selfSlot, c.store.get(key));
+        }
+    }
+
+    private void answer(int slot, Record record) {
+        Responder answer = null;
+        Record newest = null;
+        boolean complete;
+        synchronized (this) {
+            answers[slot] = record;
+            answered[slot] = true;
+            if (++received == ack && responder != null) {
+                answer = responder;
+                responder = null;
+                newest = newest();
+            }
+            complete = received + failures == urls.length;
+        }
+        if (answer != null) {
+            if (newest == null || newest.isTombstone()) {
+                answer.fail(Responses.NOT_FOUND, "no value for this id");
+            } else {
+                answer.send(Responses.value(newest.encoded(), newest.valueOffset(), newest.valueLength()));
+            }
+        }
+        if (complete) {
+            repair();
+        }
+    }
+
+    private void failure() {
+        Responder answer = null;
+        boolean complete;
+        synchronized (this) {
+            if (++failures == urls.length - ack + 1 && responder != null) {
+                answer = responder;
+                responder = null;
+            }
+            complete = received + failures == urls.length;
+        }
+        if (answer != null) {
+            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + ack + " of " + urls.length
+                    + " answered in time");
+        }
+        if (complete) {
+            repair();
+        }
+    }
+
+    /** The freshest record among the answers so far; null if none has the key. Caller holds the lock. */
+    private Record newest() {
+        Record best = null;
+        for (int i = 0; i < answers.length; i++) {
+            Record r = answers[i];
+            if (answered[i] && r != null && (best == null || r.supersedes(best))) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    /** Every replica answered or failed: bring the stale ones that answered up to the newest record. */
+    private void repair() {
+        Record newest;
+        synchronized (this) {
+            newest = newest();
+        }
+        if (newest == null) {
+            return;
+        }
+        for (int i = 0; i < urls.length; i++) {
+            Record r = answers[i];
+            if (answered[i] && (r == null || newest.supersedes(r))) {
+                if (i == selfSlot) {
+                    if (c.store.applyIfNewer(key, newest)) {
+                        c.readRepairs.increment();
+                    }
+                } else {
+                    c.client.send(urls[i], Protocol.write(target, newest, c.clock.now()),
+                            System.nanoTime() + c.timeoutNanos, new PeerCallback() {
+                                @Override
+                                public void completed(PeerResponse response) {
+                                    if (response.clock() > 0) {
+                                        c.clock.observe(response.clock());
+                                    }
+                                    if (Protocol.writeStored(response)) {
+                                        c.readRepairs.increment();
+                                    }
+                                }
+
+                                @Override
+                                public void failed(boolean timeout, String reason) {
+                                    // the next read (or a hint) tries again
+                                }
+                            });
+                }
+            }
+        }
+    }
+}

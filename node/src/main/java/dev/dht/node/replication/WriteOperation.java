@@ -1,0 +1,165 @@
+package dev.dht.node.replication;
+
+import dev.dht.node.http.Responder;
+import dev.dht.node.http.Responses;
+import dev.dht.node.peer.PeerCallback;
+import dev.dht.node.peer.PeerRequest;
+import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.storage.Record;
+
+/**
+ * One coordinated PUT or DELETE: the record goes to every replica at once; the client gets its answer after
+ * {@code ack} stored it, or 504 once more than {@code from - ack} failed (a refused connection fails at once, a
+ * silent peer at the deadline). A replica that missed the write gets a hint.
+ *
+ * <p>A replica that already holds a newer record (409: a node whose clock runs ahead wrote it) means the client's
+ * write would be lost: the coordinator merges that timestamp into its clock and writes again, to every replica,
+ * with a newer timestamp (a new round; answers of older rounds are ignored). After {@link #MAX_ROUNDS} it gives up
+ * on that replica as failed. A conflict that arrives after the client was answered still starts a round, in the
+ * background, so the acknowledged write does win.
+ */
+final class WriteOperation {
+    static final int MAX_ROUNDS = 3;
+
+    private final Coordinator c;
+    private final byte[] key;
+    private final String target;
+    private final String[] urls;
+    private final int selfSlot;
+    private final int ack;
+    private final long deadline;
+    private final String success;
+    private Responder responder; // null once answered
+    private Record record;
+    private int round;
+    private int oks;
+    private int failures;
+
+    WriteOperation(Coordinator c, byte[] key, String[] urls, int selfSlot, int ack, long deadline,
+                   Responder responder, Record record, String success) {
+        this.c = c;
+        this.key = key;
+        this.target = Protocol.entityTarget(key);
+        this.urls = urls;
+        this.selfSlot = selfSlot;
+        this.ack = ack;
+        this.deadline = deadline;
+        this.responder = responder;
+        this.record = record;
+        this.success = success;
+    }
+
+    void start() {
+        send(0, record);
+    }
+
+    /** Remote calls first (the network starts), then the local copy while they travel. */
+    private void send(int r, Record rec) {
+        PeerRequest request = Protocol.write(target, rec, c.clock.now());
+        for (int i = 0; i < urls.length; i++) {
+            if (i != selfSlot) {
+                c.client.send(urls[i], request, deadline, new Reply(r, i));
+            }
+        }
+        if (selfSlot >= 0) {
+            if (c.store.applyIfNewer(key, rec)) {
+                stored(r);
+            } else {
+                Record current = c.store.get(key);
+                if (current == null || current.equals(rec)) {
+                    stored(r);
+                } else {
+                    conflict(r, selfSlot, current.timestamp());
+                }
+            }
+        }
+    }
+
+    private final class Reply implements PeerCallback {
+        private final int r;
+        private final int slot;
+
+        Reply(int r, int slot) {
+            this.r = r;
+            this.slot = slot;
+        }
+
+        @Override
+        public void completed(PeerResponse response) {
+            if (response.clock() > 0) {
+                c.clock.observe(response.clock());
+            }
+            if (Protocol.writeStored(response)) {
+                stored(r);
+            } else if (response.status() == Protocol.CONFLICT) {
+                conflict(r, slot, response.timestamp());
+            } else {
+                WriteOperation.this.failed(r, slot); // 503 (overloaded, shutting down) or 4xx/5xx: this replica did not store it
+            }
+        }
+
+        @Override
+        public void failed(boolean timeout, String reason) {
+            WriteOperation.this.failed(r, slot);
+        }
+    }
+
+    private void stored(int r) {
+        Responder answer = null;
+        synchronized (this) {
+            if (r == round && ++oks == ack) {
+                answer = responder;
+                responder = null;
+            }
+        }
+        if (answer != null) {
+            answer.send(Responses.empty(success));
+        }
+    }
+
+    private void failed(int r, int slot) {
+        Responder answer = null;
+        Record missed;
+        synchronized (this) {
+            if (r != round) {
+                return;
+            }
+            missed = record;
+            if (++failures == urls.length - ack + 1) {
+                answer = responder;
+                responder = null;
+            }
+        }
+        if (slot != selfSlot) {
+            c.hints.store(urls[slot], key, missed);
+        }
+        if (answer != null) {
+            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + ack + " of " + urls.length
+                    + " stored the write in time");
+        }
+    }
+
+    private void conflict(int r, int slot, long newerTimestamp) {
+        c.clock.observe(newerTimestamp);
+        Record next;
+        synchronized (this) {
+            if (r != round) {
+                return;
+            }
+            if (round + 1 >= MAX_ROUNDS) {
+                next = null;
+            } else {
+                round++;
+                oks = 0;
+                failures = 0;
+                record = record.withTimestamp(c.clock.now());
+                next = record;
+            }
+        }
+        if (next == null) {
+            failed(r, slot);
+        } else {
+            send(r + 1, next);
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package dev.dht.node.replication;
+
+import dev.dht.node.config.ClusterSettings;
+import dev.dht.node.ring.Ring;
+import dev.dht.node.storage.Record;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The coordinator on real in-process nodes over loopback: quorum counting, copy counts, LWW, failures. */
+class CoordinatorTest {
+    @TempDir
+    Path dir;
+
+    private static String text(HttpResponse<byte[]> r) {
+        return new String(r.body(), StandardCharsets.UTF_8);
+    }
+
+    private static String entity(String id, String replicas) {
+        return "/v0/entity?id=" + id + (replicas == null ? "" : "&replicas=" + replicas);
+    }
+
+    @Test
+    void anyNodeCoordinatesWithTheDefaultQuorum() {
+        try (LocalCluster c = LocalCluster.start(dir, 3)) {
+            for (int n = 0; n < 3; n++) {
+                String id = "key" + n;
+                assertThat(c.node(n).put(entity(id, null), ("v" + n).getBytes()).statusCode()).isEqualTo(201);
+                for (int m = 0; m < 3; m++) {
+                    HttpResponse<byte[]> r = c.node(m).get(entity(id, null));
+                    assertThat(r.statusCode()).isEqualTo(200);
+                    assertThat(text(r)).isEqualTo("v" + n);
+                }
+                assertThat(c.node((n + 1) % 3).delete(entity(id, null)).statusCode()).isEqualTo(202);
+                for (int m = 0; m < 3; m++) {
+                    assertThat(c.node(m).get(entity(id, "3/3")).statusCode()).isEqualTo(404);
+                }
+            }
+            // an empty value is a value, not an absent key
+            assertThat(c.node(0).put(entity("empty", "3/3"), new byte[0]).statusCode()).isEqualTo(201);
+            HttpResponse<byte[]> empty = c.node(2).get(entity("empty", "1/3"));
+            assertThat(empty.statusCode()).isEqualTo(200);
+            assertThat(empty.body()).isEmpty();
+            assertThat(c.node(1).get(entity("bad", "0/3")).statusCode()).isEqualTo(400);
+            assertThat(c.node(1).get(entity("bad", "4/3")).statusCode()).isEqualTo(400);
+            assertThat(c.node(1).get(entity("bad", "1/4")).statusCode()).isEqualTo(400);
+        }
+    }
+
+    @Test
+    void aWriteStoresExactlyFromCopiesOnTheRingReplicas() {
+        try (LocalCluster c = LocalCluster.start(dir, 3)) {
+            Ring ring = new Ring(c.members().urls());
+            for (int from = 1; from <= 3; from++) {
+                for (int via = 0; via < 3; via++) {
+                    String id = "copies-" + from + "-" + via;
+                    assertThat(c.node(via).put(entity(id, "1/" + from), "x".getBytes()).statusCode())
+                            .isEqualTo(201);
+                    List<String> replicas = ring.replicasFor(id.getBytes(StandardCharsets.UTF_8), from);
+                    // ack=1 answers after the first copy; the others arrive right after
+                    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                        for (int n = 0; n < 3; n++) {
+                            assertThat(c.local(n, id).statusCode()).as("node %d for %s", n, id)
+                                    .isEqualTo(replicas.contains(c.url(n)) ? 200 : 404);
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRefusedReplicaFailsTheQuorumAtOnceAndTheRestStillServe() throws IOException {
+        int deadPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            deadPort = s.getLocalPort(); // closed again: connections to it are refused
+        }
+        String dead = "http://localhost:" + deadPort;
+        try (LocalCluster c = LocalCluster.start(dir, 1, List.of(dead), (i, config) -> config)) {
+            long start = System.nanoTime();
+            assertThat(c.node(0).put(entity("k", "2/2"), "v".getBytes()).statusCode()).isEqualTo(504);
+            assertThat(c.node(0).get(entity("k", "2/2")).statusCode()).isEqualTo(504);
+            assertThat(c.node(0).delete(entity("k", "2/2")).statusCode()).isEqualTo(504);
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("refused connections fail at once, not at the 1 s request timeout")
+                    .isLessThan(Duration.ofMillis(900));
+            assertThat(c.node(0).put(entity("k", "1/2"), "v".getBytes()).statusCode()).isEqualTo(201);
+            assertThat(text(c.node(0).get(entity("k", "1/2")))).isEqualTo("v");
+            assertThat(c.node(0).metrics()).contains("dht_replica_calls_total{outcome=\"error\"}");
+        }
+    }
+
+    @Test
+    void aPeerThatAcceptsButNeverAnswersTimesOutAt504() throws Exception {
+        List<Socket> held = new CopyOnWriteArrayList<>();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept()); // read nothing, answer nothing
+                    }
+                } catch (IOException closed) {
+                    // test over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String peer = "http://localhost:" + silent.getLocalPort();
+            Duration timeout = Duration.ofMillis(500);
+            try (LocalCluster c = LocalCluster.start(dir, 1, List.of(peer),
+                    (i, config) -> config.withRequestTimeout(timeout))) {
+                long start = System.nanoTime();
+                assertThat(c.node(0).put(entity("k", "2/2"), "v".getBytes()).statusCode()).isEqualTo(504);
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                assertThat(took).as("waits for the request timeout").isGreaterThanOrEqualTo(timeout);
+                assertThat(took).as("and answers well within 2 s").isLessThan(Duration.ofSeconds(2));
+                assertThat(c.node(0).get(entity("k", "2/2")).statusCode()).isEqualTo(504);
+                // ack=1 is satisfied by the local copy: no wait for the silent peer
+                long quick = System.nanoTime();
+                assertThat(c.node(0).put(entity("k2", "1/2"), "v".getBytes()).statusCode()).isEqualTo(201);
+                assertThat(Duration.ofNanos(System.nanoTime() - quick)).isLessThan(timeout);
+                await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                        assertThat(c.node(0).metrics()).containsPattern(
+                                "dht_replica_calls_total\\{outcome=\"timeout\"} [1-9]"));
+            } finally {
+                for (Socket s : held) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void lastWriteWinsAcrossCoordinators() throws Exception {
+        try (LocalCluster c = LocalCluster.start(dir, 3)) {
+            for (int n = 0; n < 3; n++) {
+                String id = "lww" + n;
+                assertThat(c.node(n).put(entity(id, "3/3"), "v1".getBytes()).statusCode()).isEqualTo(201);
+                assertThat(c.node((n + 1) % 3).delete(entity(id, "1/3")).statusCode()).isEqualTo(202);
+                assertThat(c.node((n + 2) % 3).get(entity(id, "3/3")).statusCode()).isEqualTo(404);
+                assertThat(c.node((n + 2) % 3).put(entity(id, "1/3"), "v2".getBytes()).statusCode())
+                        .isEqualTo(201);
+                for (int m = 0; m < 3; m++) {
+                    assertThat(text(c.node(m).get(entity(id, "3/3")))).isEqualTo("v2");
+                }
+            }
+        }
+    }
+
+    @Test
+    void skewedClocksStillOrderWriteThenDelete() {
+        // node 0 runs a minute ahead, node 2 a minute behind: without clock merging node 2's delete would lose
+        try (LocalCluster c = LocalCluster.start(dir, 3, List.of(), (i, config) -> config.withClusterSettings(
+                ClusterSettings.defaults().withClockOffset(i == 0 ? 60_000 : i == 2 ? -60_000 : 0)))) {
+            Ring ring = new Ring(c.members().urls());
+            for (int k = 0; k < 10; k++) {
+                String id = "skew" + k;
+                // 1/1 through a non-replica coordinator: the replica learns node 0's clock only from the write
+                int primary = c.indexOf(ring.primaryFor(id.getBytes(StandardCharsets.UTF_8)));
+                assertThat(c.node(0).put(entity(id, "1/1"), "v1".getBytes()).statusCode()).isEqualTo(201);
+                int deleter = primary == 2 ? 1 : 2;
+                assertThat(c.node(deleter).delete(entity(id, "1/1")).statusCode()).isEqualTo(202);
+                assertThat(c.node(1).get(entity(id, "1/1")).statusCode()).as("deleted " + id).isEqualTo(404);
+                assertThat(c.node(2).put(entity(id, "2/3"), "v2".getBytes()).statusCode()).isEqualTo(201);
+                assertThat(text(c.node(1).get(entity(id, "3/3")))).as("recreated " + id).isEqualTo("v2");
+            }
+        }
+    }
+
+    @Test
+    void readRepairBringsAStaleReplicaUpToDate() {
+        try (LocalCluster c = LocalCluster.start(dir, 3, List.of(), (i, config) -> config.withClusterSettings(
+                ClusterSettings.defaults().withHints(false)))) {
+            c.stop(2);
+            List<String> ids = new ArrayList<>();
+            for (int k = 0; k < 5; k++) {
+                ids.add("repair" + k);
+                assertThat(c.node(k % 2).put(entity("repair" + k, "2/3"), "v".getBytes()).statusCode())
+                        .isEqualTo(201);
+            }
+            c.start(2);
+            for (String id : ids) {
+                assertThat(c.local(2, id).statusCode()).as("missed while down").isEqualTo(404);
+                assertThat(text(c.node(0).get(entity(id, "3/3")))).isEqualTo("v");
+            }
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                for (String id : ids) {
+                    HttpResponse<byte[]> r = c.local(2, id);
+                    assertThat(r.statusCode()).isEqualTo(200);
+                    assertThat(Record.decode(r.body()).value()).isEqualTo("v".getBytes());
+                }
+            });
+            assertThat(c.node(0).metric("dht_read_repairs_total")).isEqualTo(ids.size());
+        }
+    }
+}
