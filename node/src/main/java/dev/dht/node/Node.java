@@ -4,6 +4,7 @@ import dev.dht.node.api.LocalRangeHandler;
 import dev.dht.node.api.MetricsEndpoint;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterFileWatcher;
+import dev.dht.node.config.ClusterSettings;
 import dev.dht.node.config.Membership;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.Units;
@@ -16,8 +17,11 @@ import dev.dht.node.http.WorkerPool;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.profiling.ProfileHandler;
+import dev.dht.node.hints.HintDelivery;
+import dev.dht.node.hints.HintStore;
 import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.HintSink;
+import dev.dht.node.replication.TombstoneSweeper;
 import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
@@ -48,6 +52,9 @@ public final class Node implements AutoCloseable {
     private final Topology topology;
     private final PeerClient peers;
     private final Coordinator coordinator;
+    private final HintStore hints;
+    private final HintDelivery hintDelivery;
+    private final TombstoneSweeper sweeper;
     private final NodeMetrics metrics;
     private final RequestTracker tracker;
     private final WorkerPool workers;
@@ -69,7 +76,9 @@ public final class Node implements AutoCloseable {
             this.topology = new Topology(membership);
             client = new PeerClient(PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout());
             this.peers = client;
-            this.coordinator = new Coordinator(store, clock, peers, topology, HintSink.NONE,
+            ClusterSettings cs = config.cluster();
+            this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;
+            this.coordinator = new Coordinator(store, clock, peers, topology, hints == null ? HintSink.NONE : hints,
                     config.requestTimeout());
             this.clusterWatcher = config.clusterFile() == null ? null
                     : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
@@ -91,6 +100,9 @@ public final class Node implements AutoCloseable {
                     new LocalRangeHandler(store), admin, replicas,
                     workers, adminPool, tracker, metrics);
             registerGauges();
+            this.hintDelivery = hints == null ? null : new HintDelivery(hints, peers, clock, wall, cs.hintMaxAge(),
+                    cs.hintInterval(), config.requestTimeout());
+            this.sweeper = new TombstoneSweeper(store, config.tombstoneGrace(), wall);
         } catch (IOException | RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -143,6 +155,18 @@ public final class Node implements AutoCloseable {
         metrics.labelledCounter("dht_replica_calls", "Calls to other members by outcome", "outcome", Map.of(
                 "ok", outcomes::ok, "error", outcomes::error, "timeout", outcomes::timeout));
         metrics.counter("dht_read_repairs", "Read-repair writes a stale replica accepted", coordinator::readRepairs);
+        metrics.gauge("dht_hints_pending", "Hints stored and not yet delivered",
+                () -> hints == null ? 0 : hints.pending());
+        metrics.gauge("dht_hints_bytes", "Bytes of stored hints (bounded by --hint-max-bytes)",
+                () -> hints == null ? 0 : hints.bytes());
+        metrics.counter("dht_hints_stored", "Hints written for replicas that missed a write",
+                () -> hints == null ? 0 : hints.stored());
+        metrics.counter("dht_hints_delivered", "Hints their replica accepted",
+                () -> hints == null ? 0 : hints.delivered());
+        metrics.counter("dht_hints_dropped", "Hints dropped: over --hint-max-bytes or older than --hint-max-age",
+                () -> hints == null ? 0 : hints.dropped());
+        metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
+                () -> sweeper == null ? 0 : sweeper.purged());
         StatsCache stats = new StatsCache(store);
         metrics.gauge("dht_rocksdb_memtable_bytes", "rocksdb.cur-size-all-mem-tables",
                 () -> stats.get().memtableBytes());
@@ -245,7 +269,13 @@ public final class Node implements AutoCloseable {
         if (clusterWatcher != null) {
             clusterWatcher.close();
         }
-        peers.close(); // fails what is still in flight (late read repairs): before the store they may write to
+        // Background work that writes to the store or calls peers stops first, then the client (failing what is
+        // still in flight, e.g. late read repairs, whose callbacks may store hints), then the store.
+        if (hintDelivery != null) {
+            hintDelivery.close();
+        }
+        sweeper.close();
+        peers.close();
         if (workersDone) {
             store.close();
             log.info("node stopped");

@@ -53,8 +53,9 @@ public final class RocksStore implements Store {
         Env.getDefault().lowerThreadPoolCPUPriority(Priority.LOW);
     }
 
-    /** Column families this version uses besides "default" (which holds the records). Hints come later. */
-    private static final List<String> KNOWN_FAMILIES = List.of();
+    /** Side tables this version uses besides "default" (which holds the records). */
+    public static final String HINTS = "hints";
+    private static final List<String> KNOWN_FAMILIES = List.of(HINTS);
 
     private static final int STRIPES = 4096;
 
@@ -70,6 +71,7 @@ public final class RocksStore implements Store {
     private final RocksDB db;
     private final List<ColumnFamilyHandle> handles;
     private final ColumnFamilyHandle records;
+    private final List<String> familyNames = new ArrayList<>();
     /** Write locks striped by key: last-write-wins read-compare-write must not interleave for one key. */
     private final Object[] stripes = new Object[STRIPES];
     private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
@@ -127,8 +129,10 @@ public final class RocksStore implements Store {
 
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+        familyNames.add("default");
         for (String name : familiesToOpen(dir)) {
             descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), cfOptions));
+            familyNames.add(name);
         }
         this.handles = new ArrayList<>();
         try {
@@ -206,6 +210,41 @@ public final class RocksStore implements Store {
             }
         } catch (RocksDBException e) {
             throw new StoreException("write failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Deletes the key only if it still holds exactly {@code expected}, under the key's write lock: a background
+     * purge can never remove a record written after it looked. Returns whether it deleted.
+     */
+    public boolean removeIfSame(byte[] key, Record expected) {
+        checkOpen();
+        try {
+            synchronized (stripe(key)) {
+                byte[] current = db.get(records, readOptions, key);
+                if (current == null || !Arrays.equals(current, expected.encoded())) {
+                    return false;
+                }
+                db.delete(records, writeOptions, key);
+                return true;
+            }
+        } catch (RocksDBException e) {
+            throw new StoreException("delete failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** A side table (column family) opened with the store, e.g. {@link #HINTS}. */
+    public SideTable sideTable(String name) {
+        int i = familyNames.indexOf(name);
+        if (i <= 0) {
+            throw new IllegalArgumentException("no column family '" + name + "' (known: " + familyNames + ")");
+        }
+        return new SideTable(this, db, handles.get(i), writeOptions);
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new StoreException("store is closed", null);
         }
     }
 

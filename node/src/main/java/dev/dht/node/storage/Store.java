@@ -17,6 +17,12 @@ public interface Store extends AutoCloseable {
      */
     boolean applyIfNewer(byte[] key, Record record);
 
+    /**
+     * Deletes the key only if it still holds exactly {@code expected} (compare-and-delete under the key's write
+     * lock), so a purge never removes a record written after it looked. Returns whether it deleted.
+     */
+    boolean removeIfSame(byte[] key, Record expected);
+
     /** Records with from <= key < to (to == null: to the end), tombstones included. */
     RangeCursor range(byte[] fromInclusive, byte[] toExclusive);
 

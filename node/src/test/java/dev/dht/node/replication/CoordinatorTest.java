@@ -207,4 +207,35 @@ class CoordinatorTest {
             assertThat(c.node(0).metric("dht_read_repairs_total")).isEqualTo(ids.size());
         }
     }
+
+    @Test
+    void hintedHandoffCatchesUpAReplicaWithoutAnyRead() {
+        try (LocalCluster c = LocalCluster.start(dir, 3, List.of(), (i, config) -> config.withClusterSettings(
+                ClusterSettings.defaults().withHintBounds(Duration.ofHours(1), 1 << 20, Duration.ofMillis(100))))) {
+            c.stop(2);
+            List<String> ids = new ArrayList<>();
+            for (int k = 0; k < 5; k++) {
+                ids.add("hinted" + k);
+                assertThat(c.node(k % 2).put(entity("hinted" + k, "2/3"), "v".getBytes()).statusCode())
+                        .isEqualTo(201);
+            }
+            assertThat(c.node(0).delete(entity("hinted0", "2/3")).statusCode()).isEqualTo(202);
+            double stored = c.node(0).metric("dht_hints_stored_total") + c.node(1).metric("dht_hints_stored_total");
+            assertThat(stored).isEqualTo(ids.size() + 1);
+            c.start(2);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(Record.decode(c.local(2, "hinted0").body()).isTombstone()).isTrue();
+                for (String id : ids.subList(1, ids.size())) {
+                    HttpResponse<byte[]> r = c.local(2, id);
+                    assertThat(r.statusCode()).isEqualTo(200);
+                    assertThat(Record.decode(r.body()).value()).isEqualTo("v".getBytes());
+                }
+            });
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                assertThat(c.node(0).metric("dht_hints_pending") + c.node(1).metric("dht_hints_pending")).isZero();
+                assertThat(c.node(0).metric("dht_hints_delivered_total")
+                        + c.node(1).metric("dht_hints_delivered_total")).isEqualTo(ids.size() + 1);
+            });
+        }
+    }
 }

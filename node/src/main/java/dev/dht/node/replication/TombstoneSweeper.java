@@ -1,0 +1,108 @@
+package dev.dht.node.replication;
+
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.storage.RangeCursor;
+import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Store;
+import dev.dht.node.storage.StoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+
+/**
+ * Purges tombstones older than the grace period. rocksdbjni offers no compaction filter written in Java, so a
+ * background sweeper walks the records a slice at a time ({@link #SLICE} records per tick, resuming where it
+ * stopped, wrapping around at the end) and deletes an old tombstone with {@link Store#removeIfSame}: a
+ * compare-and-delete under the key's write lock, so a write that lands after the sweeper looked is never lost.
+ *
+ * <p>Why a grace period at all: a replica that was down while a key was deleted still holds the value; as long as
+ * a tombstone exists somewhere, read repair and hints make it win. Purged too early, the old value would come
+ * back. The grace (default 1 day) is far longer than the hint age (3 h), as in Cassandra's gc_grace_seconds.
+ */
+public final class TombstoneSweeper implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TombstoneSweeper.class);
+    /** Records examined per tick: bounds the time one tick holds the thread and an iterator. */
+    static final int SLICE = 10_000;
+
+    private final Store store;
+    private final long graceMillis;
+    private final LongSupplier wallMillis;
+    private final ScheduledExecutorService timer;
+    private final LongAdder purged = new LongAdder();
+    private byte[] resumeAt = {0};
+
+    public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis) {
+        this.store = store;
+        this.graceMillis = grace.toMillis();
+        this.wallMillis = wallMillis;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dht-tombstone-sweeper");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = tickMillis(grace);
+        timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** A tenth of the grace, between 100 ms and 10 s: a short grace (tests) is honoured within about 10%. */
+    static long tickMillis(Duration grace) {
+        return Math.max(100, Math.min(10_000, grace.toMillis() / 10));
+    }
+
+    public long purged() {
+        return purged.sum();
+    }
+
+    /** Examines the next slice of records. */
+    void tick() {
+        try {
+            sweep(SLICE);
+        } catch (StoreException e) {
+            log.debug("tombstone sweep skipped: {}", e.getMessage());
+        } catch (RuntimeException e) {
+            log.error("tombstone sweep failed", e);
+        }
+    }
+
+    /** Examines up to limit records from where the last call stopped; returns how many it purged. */
+    int sweep(int limit) {
+        long cutoff = wallMillis.getAsLong() - graceMillis;
+        int seen = 0;
+        int count = 0;
+        byte[] last = null;
+        try (RangeCursor cursor = store.range(resumeAt, null)) {
+            while (seen < limit && cursor.next()) {
+                seen++;
+                Record r = cursor.record();
+                last = cursor.key();
+                if (r.isTombstone() && HybridLogicalClock.physicalMillis(r.timestamp()) < cutoff
+                        && store.removeIfSame(last, r)) {
+                    count++;
+                }
+            }
+        }
+        if (seen < limit || last == null) {
+            resumeAt = new byte[]{0}; // end of the keys: the next slice starts over
+        } else {
+            resumeAt = java.util.Arrays.copyOf(last, last.length + 1); // just after the last key seen
+        }
+        purged.add(count);
+        return count;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdown();
+        try {
+            timer.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
