@@ -51,7 +51,9 @@ class CliIT {
                 "DHT_DATA_DIR", data.toString(),
                 "DHT_CLUSTER", "http://localhost:" + port + ",http://localhost:1"))) {
             node.awaitReady();
-            assertThat(node.put("/v0/entity?id=e", new byte[]{1}).statusCode()).isEqualTo(201);
+            // two members, the other one down: the default 2/2 cannot be met, 1/2 is served by this node
+            assertThat(node.put("/v0/entity?id=e", new byte[]{1}).statusCode()).isEqualTo(504);
+            assertThat(node.put("/v0/entity?id=e&replicas=1/2", new byte[]{1}).statusCode()).isEqualTo(201);
             assertThat(node.metric("dht_cluster_members")).isEqualTo(2.0);
             assertThat(Files.exists(data.resolve("CURRENT"))).as("RocksDB lives in DHT_DATA_DIR").isTrue();
         }
