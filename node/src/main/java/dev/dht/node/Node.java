@@ -1,6 +1,5 @@
 package dev.dht.node;
 
-import dev.dht.node.api.LocalRangeHandler;
 import dev.dht.node.api.MetricsEndpoint;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterFileWatcher;
@@ -19,6 +18,7 @@ import dev.dht.node.peer.PeerClient;
 import dev.dht.node.profiling.ProfileHandler;
 import dev.dht.node.hints.HintDelivery;
 import dev.dht.node.hints.HintStore;
+import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.HintSink;
 import dev.dht.node.replication.TombstoneSweeper;
@@ -97,7 +97,8 @@ public final class Node implements AutoCloseable {
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis()),
                     entityHandlers == null ? coordinator : entityHandlers.apply(store, clock),
-                    new LocalRangeHandler(store), admin, replicas,
+                    new ClusterRangeHandler(store, clock, topology, config.replicationFactor(),
+                            config.requestTimeout()), admin, replicas,
                     workers, adminPool, tracker, metrics);
             registerGauges();
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, peers, clock, wall, cs.hintMaxAge(),

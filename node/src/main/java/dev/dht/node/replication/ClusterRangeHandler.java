@@ -1,0 +1,158 @@
+package dev.dht.node.replication;
+
+import dev.dht.node.api.LocalRangeHandler;
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.http.RangeHandler;
+import dev.dht.node.http.RangeRequest;
+import dev.dht.node.http.Responder;
+import dev.dht.node.http.Responses;
+import dev.dht.node.storage.RangeCursor;
+import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Store;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * /v0/entities on a cluster member: the whole cluster's live records in key order, merged from every member's
+ * local range (internal range requests return tombstones and timestamps, so the newest version of each key wins
+ * and deleted keys stay hidden). A one-member cluster answers from its store exactly as a standalone node.
+ *
+ * <p>Unreachable members: a key lives on the first RF members of its ring walk, so while fewer than RF members
+ * are unreachable every key still has a reachable copy and the range goes on without them; with RF or more
+ * unreachable the node answers 504 before the first byte rather than a silently incomplete listing. A member that
+ * fails mid-stream cuts the response (no terminating chunk), as a failing local scan does.
+ */
+public final class ClusterRangeHandler implements RangeHandler {
+    private final Store store;
+    private final HybridLogicalClock clock;
+    private final Topology topology;
+    private final int replicationFactor;
+    private final int timeoutMillis;
+    private final LocalRangeHandler local;
+
+    /** @param replicationFactor the configured factor, 0 meaning "the cluster size" */
+    public ClusterRangeHandler(Store store, HybridLogicalClock clock, Topology topology, int replicationFactor,
+                               Duration requestTimeout) {
+        this.store = store;
+        this.clock = clock;
+        this.topology = topology;
+        this.replicationFactor = replicationFactor;
+        this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis());
+        this.local = new LocalRangeHandler(store);
+    }
+
+    @Override
+    public void handle(RangeRequest request, Responder responder) {
+        if (request.internal()) {
+            if (request.clock() > 0) {
+                clock.observe(request.clock());
+            }
+            local.handle(request, responder);
+            return;
+        }
+        Topology.View view = topology.view();
+        int members = view.ring().size();
+        if (members == 1 && view.selfIndex() == 0) {
+            local.handle(request, responder);
+            return;
+        }
+        int rf = replicationFactor <= 0 ? members : Math.min(replicationFactor, members);
+        List<RangeSource> sources = new ArrayList<>(members);
+        List<String> unreachable = new ArrayList<>();
+        long reading = clock.now();
+        for (int i = 0; i < members; i++) {
+            if (i == view.selfIndex()) {
+                sources.add(new LocalSource(store.range(request.start(), request.end())));
+                continue;
+            }
+            String peer = view.member(i);
+            try {
+                sources.add(new ObservingSource(RemoteRangeStream.open(peer, request.start(), request.end(), reading,
+                        timeoutMillis)));
+            } catch (IOException | RuntimeException e) {
+                unreachable.add(peer);
+            }
+        }
+        if (unreachable.size() >= rf) {
+            sources.forEach(RangeSource::close);
+            responder.fail(Responses.GATEWAY_TIMEOUT, "range incomplete: " + unreachable + " unreachable, and "
+                    + "with replication factor " + rf + " some keys may have no other copy");
+            return;
+        }
+        responder.stream(new MergedRange(sources));
+    }
+
+    /** This node's own records (key and record read once per step: the cursor copies them on every call). */
+    private static final class LocalSource implements RangeSource {
+        private final RangeCursor cursor;
+        private byte[] key;
+        private Record record;
+
+        LocalSource(RangeCursor cursor) {
+            this.cursor = cursor;
+        }
+
+        @Override
+        public boolean advance() {
+            if (!cursor.next()) {
+                return false;
+            }
+            key = cursor.key();
+            record = cursor.record();
+            return true;
+        }
+
+        @Override
+        public byte[] key() {
+            return key;
+        }
+
+        @Override
+        public Record record() {
+            return record;
+        }
+
+        @Override
+        public void close() {
+            cursor.close();
+        }
+    }
+
+    /** A member's stream whose record timestamps the local clock merges (the range's half of HLC merging). */
+    private final class ObservingSource implements RangeSource {
+        private final RemoteRangeStream stream;
+        private Record record;
+
+        ObservingSource(RemoteRangeStream stream) {
+            this.stream = stream;
+        }
+
+        @Override
+        public boolean advance() {
+            if (!stream.advance()) {
+                return false;
+            }
+            record = stream.record();
+            clock.observe(record.timestamp());
+            return true;
+        }
+
+        @Override
+        public byte[] key() {
+            return stream.key();
+        }
+
+        @Override
+        public Record record() {
+            return record;
+        }
+
+        @Override
+        public void close() {
+            stream.close();
+        }
+    }
+}
