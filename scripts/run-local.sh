@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs a local dht cluster without Kubernetes: N nodes (default 3) on ports 8080.., data under ./data/node<i>,
-# every log line prefixed with its node. Ctrl-C (or SIGTERM) stops every node gracefully and waits for them.
+# every log line prefixed with its node. Any node coordinates any request: keys are placed on the ring of the
+# members and replicated (default replicas=2/3 for 3 nodes), with read repair and hinted handoff between them.
+# Ctrl-C (or SIGTERM) stops every node gracefully and waits for them.
 #
 #   scripts/run-local.sh                 # what `make run` does (after building the jar)
 #   DHT_NODES=1 scripts/run-local.sh     # one node
 #
-# Environment: DHT_NODES (3), DHT_BASE_PORT (8080), DHT_RUN_DATA (./data), DHT_JAVA_OPTS (extra JVM options).
-# Until the cluster version lands, each node serves the keys it is sent (they share the member list only).
+# Environment: DHT_NODES (3), DHT_BASE_PORT (8080), DHT_RUN_DATA (./data), DHT_JAVA_OPTS (extra JVM options),
+# DHT_NODE_ARGS (extra node options for every node, e.g. "--replication-factor 2").
 . "$(dirname "$0")/lib.sh"
 
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found (looked at \$JAVA_HOME and /usr/lib/jvm); install one"
@@ -48,7 +50,9 @@ log "starting $NODES nodes: $cluster (data in $DATA, JDK $spec)"
 for ((i = 0; i < NODES; i++)); do
   port=$((BASE_PORT + i))
   mkdir -p "$DATA/node$i"
+  # shellcheck disable=SC2086
   "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$port" --data-dir "$DATA/node$i" --cluster "$cluster" \
+    ${DHT_NODE_ARGS:-} \
     > >(trap '' INT; exec sed -u "s/^/[node$i] /") 2>&1 &
   pids+=($!)
 done
@@ -62,7 +66,8 @@ for ((i = 0; i < NODES; i++)); do
     sleep 0.1
   done
 done
-log "ready: try  curl -X PUT -d hello 'http://localhost:$BASE_PORT/v0/entity?id=k1'  (Ctrl-C stops)"
+log "ready: try  curl -X PUT -d hello 'http://localhost:$BASE_PORT/v0/entity?id=k1'  and read it back from"
+log "       another node: curl 'http://localhost:$((BASE_PORT + NODES - 1))/v0/entity?id=k1&replicas=$((NODES / 2 + 1))/$NODES'  (Ctrl-C stops)"
 
 # Wait for Ctrl-C; if a node dies on its own, stop the others too.
 while true; do

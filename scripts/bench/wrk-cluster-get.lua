@@ -1,0 +1,28 @@
+-- wrk closed-model GET over keys that exist, against a cluster: like wrk-get.lua, with the replicas parameter
+-- and the threads spread over the nodes (BENCH_PORTS, BENCH_REPLICAS as in wrk-cluster-put.lua).
+-- Usage: wrk ... -s wrk-cluster-get.lua URL -- <writer threads> <keys per thread>
+local n = 0
+
+function setup(thread)
+  local list = {}
+  for p in string.gmatch(os.getenv("BENCH_PORTS") or "", "%d+") do table.insert(list, p) end
+  if #list > 0 then
+    thread.addr = wrk.lookup(wrk.host, list[(n % #list) + 1])[1]
+  end
+  thread:set("id", n)
+  n = n + 1
+end
+
+function init(args)
+  writers = tonumber(args[1])
+  keys = tonumber(args[2])
+  local r = os.getenv("BENCH_REPLICAS") or ""
+  suffix = r ~= "" and ("&replicas=" .. r) or ""
+  math.randomseed(os.time() + (id or 0))
+end
+
+function request()
+  local path = string.format("/v0/entity?id=t%d-%010d%s", math.random(0, writers - 1), math.random(1, keys - 1),
+    suffix)
+  return wrk.format("GET", path)
+end

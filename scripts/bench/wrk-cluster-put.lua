@@ -1,0 +1,46 @@
+-- wrk closed-model PUT of unique keys against a cluster: like wrk-put.lua (thread t writes <prefix><t>-<n>),
+-- with the replicas parameter and the threads spread over the nodes: thread i talks to port i mod #ports.
+-- Environment: BENCH_PORTS (comma-separated, e.g. 18100,18101,18102), BENCH_REPLICAS (e.g. 2/3; empty = none).
+-- Usage: wrk ... -s wrk-cluster-put.lua http://127.0.0.1:<any port> -- [prefix]
+-- Prints "KEYS_PER_THREAD <min over threads>" at the end.
+local threads = {}
+local next_id = 0
+
+local function ports()
+  local list = {}
+  for p in string.gmatch(os.getenv("BENCH_PORTS") or "", "%d+") do table.insert(list, p) end
+  return list
+end
+
+function setup(thread)
+  local list = ports()
+  if #list > 0 then
+    thread.addr = wrk.lookup(wrk.host, list[(next_id % #list) + 1])[1]
+  end
+  thread:set("id", next_id)
+  next_id = next_id + 1
+  table.insert(threads, thread)
+end
+
+function init(args)
+  prefix = args[1] or "t"
+  counter = 0
+  local r = os.getenv("BENCH_REPLICAS") or ""
+  suffix = r ~= "" and ("&replicas=" .. r) or ""
+  value = string.rep("0123456789", 10)
+end
+
+function request()
+  local path = string.format("/v0/entity?id=%s%d-%010d%s", prefix, id, counter, suffix)
+  counter = counter + 1
+  return wrk.format("PUT", path, nil, value)
+end
+
+function done(summary, latency, requests)
+  local min = nil
+  for _, t in ipairs(threads) do
+    local c = t:get("counter")
+    if min == nil or c < min then min = c end
+  end
+  io.write(string.format("KEYS_PER_THREAD %d\n", min or 0))
+end
