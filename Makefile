@@ -28,6 +28,11 @@ bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-node.sh
 
+bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-cluster.sh
+.PHONY: bench-cluster
+
 bench-storage: ## Compare RocksDB option sets through the node's store; writes docs/benchmarks/node-storage.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-storage.sh

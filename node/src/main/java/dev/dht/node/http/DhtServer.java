@@ -22,7 +22,8 @@ import java.util.Map;
  *
  * <pre>
  *   GET /v0/status                         answered here, on the selector (probes never queue behind load)
- *   GET|PUT|DELETE /v0/entity?id=&replicas= -> workers -> EntityHandler
+ *   GET|PUT|DELETE /v0/entity?id=&replicas= -> workers -> EntityHandler (the cluster coordinator)
+ *   the same with X-Dht-Internal           -> EntityHandler on this selector thread (one local read/write)
  *   GET /v0/entities?start=&end=           -> workers -> RangeHandler (chunked, streamed)
  *   GET /metrics, /v0/admin/...            -> admin pool -> AdminHandler
  *   anything else                          400; a known path with another method: 405
@@ -175,8 +176,22 @@ public final class DhtServer extends HttpServer {
             reject(session, method, start, Responses.text(e.status(), e.getMessage()));
             return;
         }
+        if (parsed.internal()) {
+            // A replica's part of a coordinated request: one point read or write on the local store, nothing that
+            // waits on the network. Running it here saves a worker hand-off (a futex wake-up and two context
+            // switches) on the hot path of every replicated request (docs/cluster.md, "Threading").
+            runInline(session, NodeMetrics.methodIndex(op.name()), start,
+                    responder -> entityHandler.handle(parsed, responder));
+            return;
+        }
         dispatch(session, NodeMetrics.methodIndex(op.name()), start, workers,
                 responder -> entityHandler.handle(parsed, responder));
+    }
+
+    /** Runs short, non-blocking work on the selector thread that parsed the request. */
+    private void runInline(DhtSession session, int method, long start, SessionResponder.Work work) {
+        tracker.started();
+        new SessionResponder(session, tracker, method, start, work).run();
     }
 
     private void range(Request request, DhtSession session, int method, long start) throws IOException {

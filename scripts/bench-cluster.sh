@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# make bench-cluster: a 3-node cluster at replicas=2/3 against one node, in the same run, load generators on the
+# same machine. Writes docs/benchmarks/cluster.json and cluster.md.
+#
+#   1. wrk (closed model, BENCH_THREADS threads, 64 connections): PUT of unique keys, then GET over the filled
+#      keys, against the single node (default replicas 1/1), then against the cluster with replicas=2/3 and the
+#      wrk threads spread over the three ports (thread i -> node i mod 3); cluster/single throughput ratios.
+#   2. oha (open model, --latency-correction) at 70% of the cluster's measured maximum, its connections spread
+#      over the three nodes: p50/p90/p99/p99.9/max, status codes and errors.
+#
+# Environment (defaults give the committed figures):
+#   BENCH_DURATION=30 seconds per measured run     BENCH_WARMUP=10 seconds of warm-up per target
+#   BENCH_THREADS=3   wrk threads (one per node)   BENCH_CONNECTIONS=64   BENCH_LOAD_FRACTION=0.7
+#   BENCH_REPLICAS=2/3                             BENCH_NODE_ARGS  extra options for every node
+#   BENCH_JAVA_OPTS   JVM options of every node    BENCH_OUT=docs/benchmarks   BENCH_LABEL free text
+#   BENCH_SINGLE_PORT=18080  BENCH_CLUSTER_PORT=18100 (the cluster uses it and the next two)
+. "$(dirname "$0")/lib.sh"
+
+DURATION=${BENCH_DURATION:-30}
+WARMUP=${BENCH_WARMUP:-10}
+THREADS=${BENCH_THREADS:-3}
+CONNS=${BENCH_CONNECTIONS:-64}
+FRACTION=${BENCH_LOAD_FRACTION:-0.7}
+REPLICAS=${BENCH_REPLICAS:-2/3}
+OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
+SINGLE_PORT=${BENCH_SINGLE_PORT:-18080}
+CLUSTER_PORT=${BENCH_CLUSTER_PORT:-18100}
+NODE_ARGS=${BENCH_NODE_ARGS:-}
+JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}
+LABEL=${BENCH_LABEL:-}
+NODES=3
+
+JAR="$DHT_ROOT/node/target/dht-node.jar"
+[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-cluster' (it builds the jar) or 'make build'"
+JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
+JAVA="$JAVA_HOME/bin/java"
+spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+JAVA_FLAGS=()
+if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+# shellcheck disable=SC2206
+JAVA_FLAGS+=($JAVA_OPTS)
+
+WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
+OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
+command -v python3 >/dev/null || die "python3 is needed to write the report"
+command -v curl >/dev/null || die "curl is needed"
+
+ports=("$SINGLE_PORT")
+for ((i = 0; i < NODES; i++)); do ports+=($((CLUSTER_PORT + i))); done
+for port in "${ports[@]}"; do
+  if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/"; then die "port $port is in use"; fi
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster.XXXXXX")
+RAW="$WORK/raw"
+mkdir -p "$RAW" "$OUT"
+pids=()
+cleanup() {
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK/data"
+}
+trap cleanup EXIT
+
+read -r load1 load5 load15 _ < /proc/loadavg
+log "load before: $load1 $load5 $load15 (nproc $(nproc))"
+if awk "BEGIN {exit !($load1 > 1.0)}"; then
+  log "warning: the machine is busy (load $load1): figures will be distorted; re-run on a quiet machine"
+fi
+{
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "load_before=$load1 $load5 $load15"
+  echo "nproc=$(nproc)"
+  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+  echo "java=$("$JAVA" -version 2>&1 | head -1)"
+  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+  echo "wrk=$("$WRK" -v 2>&1 | head -1)"
+  echo "oha=$("$OHA" --version 2>&1 | head -1)"
+  echo "duration=$DURATION"
+  echo "warmup=$WARMUP"
+  echo "threads=$THREADS"
+  echo "connections=$CONNS"
+  echo "fraction=$FRACTION"
+  echo "replicas=$REPLICAS"
+  echo "nodes=$NODES"
+  echo "java_opts=$JAVA_OPTS"
+  echo "node_args=$NODE_ARGS"
+  echo "label=$LABEL"
+} > "$RAW/env.txt"
+
+# --- servers: one single node and a 3-node cluster, all started up front -------------------------------------
+await_ready() { # await_ready PORT PID
+  for _ in $(seq 600); do
+    curl -s -o /dev/null "http://127.0.0.1:$1/v0/status" && return 0
+    kill -0 "$2" 2>/dev/null || die "node on port $1 exited during start (logs in $WORK)"
+    sleep 0.1
+  done
+  die "node on port $1 not ready"
+}
+start_node() { # start_node NAME PORT [options...]
+  local name=$1 port=$2; shift 2
+  # shellcheck disable=SC2086
+  "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$port" --data-dir "$WORK/data/$name" "$@" $NODE_ARGS \
+    > "$WORK/$name.log" 2>&1 &
+  pids+=($!)
+  await_ready "$port" "$!"
+}
+members=()
+for ((i = 0; i < NODES; i++)); do members+=("http://127.0.0.1:$((CLUSTER_PORT + i))"); done
+cluster=$(IFS=,; echo "${members[*]}")
+start_node single "$SINGLE_PORT"
+for ((i = 0; i < NODES; i++)); do start_node "node$i" $((CLUSTER_PORT + i)) --cluster "$cluster"; done
+SINGLE="http://127.0.0.1:$SINGLE_PORT"
+CLUSTER="http://127.0.0.1:$CLUSTER_PORT"
+CLUSTER_PORTS=$(seq -s, "$CLUSTER_PORT" $((CLUSTER_PORT + NODES - 1)))
+S="$DHT_ROOT/scripts/bench"
+
+wrk_run() { # wrk_run NAME URL SECONDS SCRIPT [args...]; BENCH_PORTS/BENCH_REPLICAS from the environment
+  local name=$1 url=$2 secs=$3 script=$4; shift 4
+  log "wrk $name (${secs}s)"
+  "$WRK" -t"$THREADS" -c"$CONNS" -d"${secs}s" --latency -s "$S/$script" "$url" -- "$@" > "$RAW/wrk-$name.txt" 2>&1
+}
+keys_of() { # keys written per thread by a PUT run, minus the requests possibly in flight when wrk stopped
+  local k
+  k=$(sed -n 's/^KEYS_PER_THREAD //p' "$RAW/wrk-$1.txt")
+  [ -n "$k" ] || die "the PUT run $1 reported no keys (see $RAW/wrk-$1.txt)"
+  echo $((k - CONNS))
+}
+
+# --- 1. closed model: maximum throughput, single node then cluster --------------------------------------------
+export BENCH_PORTS="" BENCH_REPLICAS=""
+wrk_run warmup-single-put "$SINGLE" "$WARMUP" wrk-cluster-put.lua w
+wrk_run single-put "$SINGLE" "$DURATION" wrk-cluster-put.lua t
+single_keys=$(keys_of single-put)
+wrk_run warmup-single-get "$SINGLE" $(((WARMUP + 1) / 2)) wrk-cluster-get.lua "$THREADS" "$single_keys"
+wrk_run single-get "$SINGLE" "$DURATION" wrk-cluster-get.lua "$THREADS" "$single_keys"
+
+export BENCH_PORTS="$CLUSTER_PORTS" BENCH_REPLICAS="$REPLICAS"
+wrk_run warmup-cluster-put "$CLUSTER" "$WARMUP" wrk-cluster-put.lua w
+wrk_run cluster-put "$CLUSTER" "$DURATION" wrk-cluster-put.lua t
+keys=$(keys_of cluster-put)
+echo "keys_per_thread=$keys" >> "$RAW/env.txt"
+wrk_run warmup-cluster-get "$CLUSTER" $(((WARMUP + 1) / 2)) wrk-cluster-get.lua "$THREADS" "$keys"
+wrk_run cluster-get "$CLUSTER" "$DURATION" wrk-cluster-get.lua "$THREADS" "$keys"
+
+rps() { sed -n 's/^Requests\/sec: *//p' "$RAW/wrk-$1.txt"; }
+rate_put=$(awk -v r="$(rps cluster-put)" -v f="$FRACTION" 'BEGIN {printf "%d", r * f}')
+rate_get=$(awk -v r="$(rps cluster-get)" -v f="$FRACTION" 'BEGIN {printf "%d", r * f}')
+echo "rate_put=$rate_put" >> "$RAW/env.txt"
+echo "rate_get=$rate_get" >> "$RAW/env.txt"
+log "cluster max: PUT $(rps cluster-put)/s, GET $(rps cluster-get)/s (single node: PUT $(rps single-put)/s," \
+  "GET $(rps single-get)/s) -> fixed rates PUT $rate_put/s, GET $rate_get/s"
+
+# --- 2. open model at 70% of the cluster maximum (oha), connections spread over the nodes ----------------------
+# oha keeps one host:port per run; --connect-to given once per node maps each new connection to one of them.
+connect_to=()
+for ((i = 0; i < NODES; i++)); do
+  connect_to+=(--connect-to "127.0.0.1:$CLUSTER_PORT:127.0.0.1:$((CLUSTER_PORT + i))")
+done
+digits=${#keys}; digits=$((digits - 1)); [ "$digits" -ge 2 ] || die "too few keys written ($keys) for the GET runs"
+zeros=$(printf '0%.0s' $(seq $((10 - digits))))
+get_regex="/v0/entity\\?id=t[0-$((THREADS - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}&replicas=$REPLICAS"
+echo "get_regex=$get_regex" >> "$RAW/env.txt"
+oha_run() { # oha_run NAME RATE METHOD URL-REGEX
+  local name=$1 rate=$2 method=$3 url=$4
+  local body=()
+  [ "$method" = PUT ] && body=(-d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
+  log "oha $name at $rate/s (${DURATION}s)"
+  "$OHA" -z "${DURATION}s" -q "$rate" --latency-correction -c "$CONNS" --no-tui --output-format json \
+    "${connect_to[@]}" -m "$method" "${body[@]}" --rand-regex-url "$url" \
+    > "$RAW/oha-$name.json" 2> "$RAW/oha-$name.err" || log "oha $name exited with $?"
+}
+oha_run cluster-put "$rate_put" PUT "$CLUSTER/v0/entity\\?id=o[0-9a-f]{16}&replicas=$REPLICAS"
+oha_run cluster-get "$rate_get" GET "$CLUSTER$get_regex"
+
+for ((i = 0; i < NODES; i++)); do
+  curl -s "http://127.0.0.1:$((CLUSTER_PORT + i))/metrics" > "$RAW/node$i-metrics.txt"
+  cp "$WORK/node$i.log" "$RAW/node$i.log"
+done
+read -r load1 load5 load15 _ < /proc/loadavg
+echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
+
+python3 "$S/cluster-report.py" "$RAW" "$OUT"
+log "report: $OUT/cluster.md (raw outputs in $RAW)"
