@@ -37,6 +37,11 @@ public final class WorkerPool {
         }
     }
 
+    /** Size of the queue: also the bound on requests in flight that run outside the pool. */
+    public int capacity() {
+        return queue.size() + queue.remainingCapacity();
+    }
+
     public int queueDepth() {
         return queue.size();
     }

@@ -50,6 +50,21 @@ public final class Coordinator implements EntityHandler {
         return readRepairs.sum();
     }
 
+    /**
+     * Everything but the single-replica local path runs on the selector: the coordinator's own work never waits
+     * (sends are asynchronous, its copy is one store operation). The local path keeps the standalone node's
+     * worker pool and its 503-on-full-queue behaviour unchanged.
+     */
+    @Override
+    public boolean runsInline(EntityRequest request) {
+        if (request.internal()) {
+            return true;
+        }
+        Topology.View view = topology.view();
+        int from = request.replicas().from();
+        return !(from == 1 && view.ring().primaryIndex(Ring.keyHash(request.key())) == view.selfIndex());
+    }
+
     @Override
     public void handle(EntityRequest request, Responder responder) {
         if (request.internal()) {
