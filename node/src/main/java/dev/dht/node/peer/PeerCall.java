@@ -1,9 +1,13 @@
 package dev.dht.node.peer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /** A request in flight with its deadline and callback; completes exactly once, whoever gets there first. */
 final class PeerCall {
+    private static final Logger log = LoggerFactory.getLogger(PeerCall.class);
     private static final AtomicIntegerFieldUpdater<PeerCall> DONE =
             AtomicIntegerFieldUpdater.newUpdater(PeerCall.class, "done");
 
@@ -31,6 +35,10 @@ final class PeerCall {
     void fail(boolean timeout, String reason) {
         if (DONE.compareAndSet(this, 0, 1)) {
             (timeout ? outcomes.timeout : outcomes.error).increment();
+            if (log.isDebugEnabled()) {
+                log.debug("{} {} failed{}: {}", request.method(), request.target(), timeout ? " (timeout)" : "",
+                        reason);
+            }
             callback.failed(timeout, reason);
         }
     }

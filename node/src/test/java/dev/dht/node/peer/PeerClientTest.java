@@ -1,0 +1,122 @@
+package dev.dht.node.peer;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The client against real sockets: a hand-written HTTP peer, a closed port, a full pipeline. */
+class PeerClientTest {
+
+    /** Outcome of one call. */
+    record Outcome(PeerResponse response, Boolean timeout, String reason) {
+    }
+
+    private static CompletableFuture<Outcome> call(PeerClient client, String peer, String target, long timeoutMs) {
+        CompletableFuture<Outcome> f = new CompletableFuture<>();
+        client.send(peer, new PeerRequest("PUT", target, 5, 9, "body".getBytes()),
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new PeerCallback() {
+                    @Override
+                    public void completed(PeerResponse response) {
+                        f.complete(new Outcome(response, null, null));
+                    }
+
+                    @Override
+                    public void failed(boolean timeout, String reason) {
+                        f.complete(new Outcome(null, timeout, reason));
+                    }
+                });
+        return f;
+    }
+
+    @Test
+    void pipelinedCallsGetTheirOwnAnswersInOrder() throws Exception {
+        List<String> requests = new CopyOnWriteArrayList<>();
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1))) {
+            Thread peer = new Thread(() -> {
+                try (Socket s = server.accept()) {
+                    InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream();
+                    for (int n = 0; n < 5; n++) {
+                        String head = readHead(in);
+                        requests.add(head);
+                        in.readNBytes(4); // the body
+                        String id = head.substring(head.indexOf("id=") + 3, head.indexOf(" HTTP/1.1"));
+                        out.write(("HTTP/1.1 201 Created\r\nContent-Length: " + id.length() + "\r\nX-Dht-Clock: "
+                                + n + "\r\n\r\n" + id).getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                    }
+                } catch (IOException e) {
+                    // test over
+                }
+            });
+            peer.start(); // accepts one connection only: all five calls must share it
+            String url = "http://localhost:" + server.getLocalPort();
+            List<CompletableFuture<Outcome>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                calls.add(call(client, url, "/v0/entity?id=k" + i, 5000));
+            }
+            for (int i = 0; i < 5; i++) {
+                Outcome o = calls.get(i).get(5, TimeUnit.SECONDS);
+                assertThat(o.response()).as("call %d: %s", i, o.reason()).isNotNull();
+                assertThat(new String(o.response().body(), StandardCharsets.US_ASCII)).isEqualTo("k" + i);
+            }
+            assertThat(requests.get(0)).startsWith("PUT /v0/entity?id=k0 HTTP/1.1\r\n")
+                    .contains("X-Dht-Internal: 1\r\n").contains("X-Dht-Clock: 5\r\n")
+                    .contains("X-Dht-Timestamp: 9\r\n").contains("Content-Length: 4\r\n");
+            assertThat(client.outcomes().ok()).isEqualTo(5);
+            peer.join(5000);
+        }
+    }
+
+    @Test
+    void aClosedPortFailsAtOnceAndAFullPipelineFailsWithoutQueueing() throws Exception {
+        int dead;
+        try (ServerSocket s = new ServerSocket(0)) {
+            dead = s.getLocalPort();
+        }
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 2, Duration.ofSeconds(1))) {
+            long start = System.nanoTime();
+            Outcome refused = call(client, "http://localhost:" + dead, "/x", 5000).get(5, TimeUnit.SECONDS);
+            assertThat(refused.timeout()).isFalse();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+
+            String url = "http://localhost:" + silent.getLocalPort();
+            CompletableFuture<Outcome> first = call(client, url, "/a", 300);
+            CompletableFuture<Outcome> second = call(client, url, "/b", 300);
+            Outcome third = call(client, url, "/c", 300).get(1, TimeUnit.SECONDS);
+            assertThat(third.timeout()).as("one connection, two in flight: no room").isFalse();
+            assertThat(third.reason()).contains("saturated");
+            assertThat(first.get(5, TimeUnit.SECONDS).timeout()).isTrue();
+            assertThat(second.get(5, TimeUnit.SECONDS).timeout()).isTrue();
+            assertThat(client.outcomes().timeout()).isEqualTo(2);
+            assertThat(client.outcomes().error()).isEqualTo(2);
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        while (!sb.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed");
+            }
+            sb.append((char) b);
+        }
+        return sb.toString();
+    }
+}
