@@ -88,7 +88,7 @@ public final class PeerClientBench {
     }
 
     private static Client peerClient(String base) {
-        PeerClient client = new PeerClient(8, 128, Duration.ofSeconds(1));
+        PeerClient client = new PeerClient(8, 128, Duration.ofSeconds(1), Duration.ofSeconds(10));
         return new Client() {
             @Override
             public void call(long n, Runnable done) {

@@ -74,7 +74,9 @@ public final class Node implements AutoCloseable {
             this.clock = new HybridLogicalClock(wall);
             this.membership = new Membership(config.self(), config.members());
             this.topology = new Topology(membership);
-            client = new PeerClient(PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout());
+            // Idle connections close at half the idle timeout: well before the peers (same setting) drop them.
+            client = new PeerClient(PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
+                    config.idleTimeout().dividedBy(2));
             this.peers = client;
             ClusterSettings cs = config.cluster();
             this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;

@@ -13,6 +13,8 @@ final class PeerCall {
 
     final PeerRequest request;
     final long deadlineNanos;
+    /** Sent again once already: a call is retried at most once (see PeerConnection#failAll). */
+    boolean retried;
     private final PeerCallback callback;
     private final PeerClient.Outcomes outcomes;
     @SuppressWarnings("unused") // through DONE

@@ -77,6 +77,7 @@ public final class PeerClient implements AutoCloseable {
     private final int maxConnections;
     private final int maxPipeline;
     private final long connectTimeoutNanos;
+    private final long idleNanos;
     private final Selector selector;
     private final Thread ioThread;
     private final ConcurrentHashMap<String, Peer> peers = new ConcurrentHashMap<>();
@@ -89,11 +90,13 @@ public final class PeerClient implements AutoCloseable {
      * @param maxConnections per peer
      * @param maxPipeline    requests queued on one connection
      * @param connectTimeout a connection that has not connected by then (and carries no call) is dropped
+     * @param idle           a connection unused for this long is closed (keep it below the peers' idle timeout)
      */
-    public PeerClient(int maxConnections, int maxPipeline, Duration connectTimeout) {
+    public PeerClient(int maxConnections, int maxPipeline, Duration connectTimeout, Duration idle) {
         this.maxConnections = maxConnections;
         this.maxPipeline = maxPipeline;
         this.connectTimeoutNanos = connectTimeout.toNanos();
+        this.idleNanos = idle.toNanos();
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
@@ -112,6 +115,10 @@ public final class PeerClient implements AutoCloseable {
         return connectTimeoutNanos;
     }
 
+    long idleNanos() {
+        return idleNanos;
+    }
+
     /**
      * Sends the request to the peer (a member base URL, http://host:port) and calls back exactly once: with the
      * answer, or a failure by {@code deadlineNanos} (System.nanoTime() scale) at the latest. Never blocks.
@@ -122,7 +129,20 @@ public final class PeerClient implements AutoCloseable {
             call.fail(false, "client closed");
             return;
         }
-        Peer peer = peers.computeIfAbsent(peerUrl, Peer::new);
+        enqueue(peers.computeIfAbsent(peerUrl, Peer::new), call);
+    }
+
+    /** A call whose connection broke, sent once more (see PeerConnection#failAll). */
+    void resend(Peer peer, PeerCall call) {
+        if (closed) {
+            call.fail(false, "client closed");
+            return;
+        }
+        enqueue(peer, call);
+    }
+
+    private void enqueue(Peer peer, PeerCall call) {
+        String peerUrl = peer.url;
         for (int attempt = 0; attempt < 3; attempt++) {
             PeerConnection c = pick(peer);
             if (c == null) {

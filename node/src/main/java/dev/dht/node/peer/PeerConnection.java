@@ -35,6 +35,10 @@ final class PeerConnection {
     /** inflight.size(), readable without the lock for picking the least busy connection. */
     volatile int pending;
     final long createdNanos = System.nanoTime();
+    /** Last request written or answer read: an idle connection is closed before the peer's idle timeout hits. */
+    private long lastActivityNanos = createdNanos;
+    /** Whether an answer came back on this connection: a failure then may be a keep-alive race (see failAll). */
+    private boolean answeredBefore;
 
     PeerConnection(PeerClient client, PeerClient.Peer peer, int maxPipeline) {
         this.client = client;
@@ -51,6 +55,7 @@ final class PeerConnection {
             }
             encode(call.request);
             inflight.add(call);
+            lastActivityNanos = System.nanoTime();
             pending = inflight.size();
             if (connected) {
                 try {
@@ -144,6 +149,8 @@ final class PeerConnection {
                 synchronized (this) {
                     call = inflight.poll();
                     pending = inflight.size();
+                    answeredBefore = true;
+                    lastActivityNanos = System.nanoTime();
                 }
                 if (call == null) {
                     throw new IOException("answer without a request");
@@ -167,6 +174,10 @@ final class PeerConnection {
                 failed = closeLocked();
             } else if (head == null && !connected && !closed
                     && nowNanos - createdNanos > client.connectTimeoutNanos()) {
+                failed = closeLocked();
+            } else if (head == null && connected && nowNanos - lastActivityNanos > client.idleNanos()) {
+                // Close it before the peer's idle timeout does: a request written into a connection the peer is
+                // closing at that moment would fail for nothing.
                 failed = closeLocked();
             }
         }
@@ -210,11 +221,15 @@ final class PeerConnection {
         }
     }
 
+    /** The calls of a connection that broke; a reused one's calls may be retried (see failAll). */
+    private boolean retryable;
+
     private List<PeerCall> closeLocked() {
         if (closed) {
             return List.of();
         }
         closed = true;
+        retryable = answeredBefore;
         connected = false;
         peer.remove(this);
         if (key != null) {
@@ -233,10 +248,25 @@ final class PeerConnection {
         return calls;
     }
 
-    private static void failAll(List<PeerCall> calls, String reason) {
+    /**
+     * Fails the calls of a connection that broke. If the connection had answered before, the break may be the
+     * peer closing it just as these requests went out (a keep-alive race), so each call still inside its deadline
+     * is sent once more on another connection: every internal request is idempotent (reads, and writes that carry
+     * their timestamp), so a repeat is harmless.
+     */
+    private void failAll(List<PeerCall> calls, String reason) {
         long now = System.nanoTime();
+        boolean retry;
+        synchronized (this) {
+            retry = retryable;
+        }
         for (PeerCall call : calls) {
-            call.failAt(now, reason);
+            if (retry && !call.retried && now - call.deadlineNanos < 0) {
+                call.retried = true;
+                client.resend(peer, call);
+            } else {
+                call.failAt(now, reason);
+            }
         }
     }
 

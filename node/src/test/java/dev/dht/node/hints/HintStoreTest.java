@@ -83,7 +83,7 @@ class HintStoreTest {
         }
         AtomicLong wall = new AtomicLong(10_000);
         try (RocksStore store = open(dir);
-             PeerClient client = new PeerClient(2, 16, Duration.ofSeconds(1))) {
+             PeerClient client = new PeerClient(2, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
             HintStore hints = new HintStore(store.sideTable(RocksStore.HINTS), 1 << 20, wall::get);
             String peer = "http://localhost:" + deadPort;
             hints.store(peer, key("old"), Record.value(1, key("v")));

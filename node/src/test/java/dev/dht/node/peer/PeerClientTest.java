@@ -45,7 +45,7 @@ class PeerClientTest {
     void pipelinedCallsGetTheirOwnAnswersInOrder() throws Exception {
         List<String> requests = new CopyOnWriteArrayList<>();
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1))) {
+             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
             Thread peer = new Thread(() -> {
                 try (Socket s = server.accept()) {
                     InputStream in = s.getInputStream();
@@ -89,7 +89,7 @@ class PeerClientTest {
             dead = s.getLocalPort();
         }
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 2, Duration.ofSeconds(1))) {
+             PeerClient client = new PeerClient(1, 2, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
             long start = System.nanoTime();
             Outcome refused = call(client, "http://localhost:" + dead, "/x", 5000).get(5, TimeUnit.SECONDS);
             assertThat(refused.timeout()).isFalse();
@@ -118,5 +118,44 @@ class PeerClientTest {
             sb.append((char) b);
         }
         return sb.toString();
+    }
+
+    @Test
+    void aReusedConnectionThePeerClosesUnderARequestIsRetriedOnceOnANewOne() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofMillis(200))) {
+            Thread peer = new Thread(() -> {
+                try {
+                    try (Socket first = server.accept()) {
+                        answer(first, "one");
+                        readHead(first.getInputStream()); // the second request arrives... and the peer closes
+                    }
+                    try (Socket second = server.accept()) {
+                        answer(second, "two");
+                    }
+                } catch (IOException e) {
+                    // test over
+                }
+            });
+            peer.start();
+            String url = "http://localhost:" + server.getLocalPort();
+            assertThat(call(client, url, "/1", 5000).get(5, TimeUnit.SECONDS).response()).isNotNull();
+            Outcome second = call(client, url, "/2", 5000).get(5, TimeUnit.SECONDS);
+            assertThat(second.response()).as(String.valueOf(second.reason())).isNotNull();
+            assertThat(new String(second.response().body(), StandardCharsets.US_ASCII)).isEqualTo("two");
+            assertThat(client.outcomes().error()).isZero();
+            peer.join(5000);
+            // unused for longer than its idle limit, the connection is closed by the client itself
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                    .until(() -> client.connections(url) == 0);
+        }
+    }
+
+    private static void answer(Socket s, String body) throws IOException {
+        readHead(s.getInputStream());
+        s.getInputStream().readNBytes(4);
+        s.getOutputStream().write(("HTTP/1.1 201 Created\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
+                .getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
     }
 }
