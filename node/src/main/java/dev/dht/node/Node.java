@@ -239,8 +239,10 @@ public final class Node implements AutoCloseable {
 
     /**
      * Graceful stop: (1) stop accepting connections and taking new requests (503 + Connection: close),
-     * (2) wait up to grace for in-flight requests to be answered, (3) close the sessions and selectors,
-     * (4) let the workers finish, (5) close RocksDB. Idempotent.
+     * (2) wait up to grace for in-flight requests to be answered (coordinated ones included: they count until
+     * their quorum answered), (3) close the sessions and selectors, (4) let the workers finish, (5) stop hint
+     * delivery and the tombstone sweeper, (6) close the peer client (late calls fail, possibly storing hints),
+     * (7) close RocksDB. Idempotent.
      */
     public synchronized void shutdown(Duration grace) {
         if (closed) {
