@@ -1,6 +1,7 @@
 package dev.dht.node.it;
 
 import dev.dht.node.config.ConfigParser;
+import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

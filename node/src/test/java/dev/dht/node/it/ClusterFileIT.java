@@ -1,5 +1,6 @@
 package dev.dht.node.it;
 
+import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

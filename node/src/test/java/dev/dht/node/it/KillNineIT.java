@@ -1,5 +1,6 @@
 package dev.dht.node.it;
 
+import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +42,7 @@ class KillNineIT {
                     for (int i = 0; ; i++) {
                         String id = "w" + writer + "-" + i;
                         try {
-                            HttpResponse<Void> r = NodeProcess.HTTP.send(HttpRequest.newBuilder(node.uri("/v0/entity?id=" + id))
+                            HttpResponse<Void> r = node.http().send(HttpRequest.newBuilder(node.uri("/v0/entity?id=" + id))
                                     .timeout(Duration.ofSeconds(5))
                                     .PUT(HttpRequest.BodyPublishers.ofString("value-" + id)).build(),
                                     HttpResponse.BodyHandlers.discarding());

@@ -3,6 +3,7 @@ package dev.dht.node.it;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
+import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
