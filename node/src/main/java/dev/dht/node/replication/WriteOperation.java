@@ -15,8 +15,9 @@ import dev.dht.node.storage.Record;
  * <p>A replica that already holds a newer record (409: a node whose clock runs ahead wrote it) means the client's
  * write would be lost: the coordinator merges that timestamp into its clock and writes again, to every replica,
  * with a newer timestamp (a new round; answers of older rounds are ignored). After {@link #MAX_ROUNDS} it gives up
- * on that replica as failed. A conflict that arrives after the client was answered still starts a round, in the
- * background, so the acknowledged write does win.
+ * on that replica as failed. A conflict that arrives after the client was answered starts no round: the newer
+ * record may be a write the client made after this one was acknowledged (this write's copy reached that replica
+ * late), and writing this one again, newer, would undo it.
  */
 final class WriteOperation {
     static final int MAX_ROUNDS = 3;
@@ -143,8 +144,8 @@ final class WriteOperation {
         c.clock.observe(newerTimestamp);
         Record next;
         synchronized (this) {
-            if (r != round) {
-                return;
+            if (r != round || responder == null) {
+                return; // an older round, or the client has its answer: the newer record stands
             }
             if (round + 1 >= MAX_ROUNDS) {
                 next = null;
