@@ -25,14 +25,7 @@ public final class LocalEntityHandler implements EntityHandler {
     @Override
     public void handle(EntityRequest request, Responder responder) {
         switch (request.op()) {
-            case GET -> {
-                Record record = store.get(request.key());
-                if (record == null || record.isTombstone()) {
-                    responder.fail(Responses.NOT_FOUND, "no value for this id");
-                } else {
-                    responder.send(Responses.value(record.encoded(), record.valueOffset(), record.valueLength()));
-                }
-            }
+            case GET -> answerGet(store.get(request.key()), responder);
             case PUT -> {
                 write(request.key(), Record.value(clock.now(), request.body()));
                 responder.send(Responses.empty(Responses.CREATED));
@@ -42,6 +35,41 @@ public final class LocalEntityHandler implements EntityHandler {
                 responder.send(Responses.empty(Responses.ACCEPTED));
             }
         }
+    }
+
+    /** The same answers from memory only; false (nothing done) when the disk or a write stall would be needed. */
+    @Override
+    public boolean tryInline(EntityRequest request, Responder responder) {
+        return switch (request.op()) {
+            case GET -> {
+                Record record = store.getIfInMemory(request.key());
+                if (record == Store.NOT_IN_MEMORY) {
+                    yield false;
+                }
+                answerGet(record, responder);
+                yield true;
+            }
+            case PUT -> tryWrite(request.key(), Record.value(clock.now(), request.body()), Responses.CREATED,
+                    responder);
+            case DELETE -> tryWrite(request.key(), Record.tombstone(clock.now()), Responses.ACCEPTED, responder);
+        };
+    }
+
+    private static void answerGet(Record record, Responder responder) {
+        if (record == null || record.isTombstone()) {
+            responder.fail(Responses.NOT_FOUND, "no value for this id");
+        } else {
+            responder.send(Responses.value(record.encoded(), record.valueOffset(), record.valueLength()));
+        }
+    }
+
+    /** NOT_NEWER goes to the worker too: its retry loop below is the rare path (a clock that stepped back). */
+    private boolean tryWrite(byte[] key, Record record, String status, Responder responder) {
+        if (store.tryApplyIfNewer(key, record) != Store.TryApply.APPLIED) {
+            return false;
+        }
+        responder.send(Responses.empty(status));
+        return true;
     }
 
     /**

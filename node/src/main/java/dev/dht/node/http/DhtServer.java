@@ -22,7 +22,8 @@ import java.util.Map;
  *
  * <pre>
  *   GET /v0/status                         answered here, on the selector (probes never queue behind load)
- *   GET|PUT|DELETE /v0/entity?id=&replicas= -> workers -> EntityHandler (the cluster coordinator)
+ *   GET|PUT|DELETE /v0/entity?id=&replicas= -> EntityHandler.tryInline here if it needs no waiting (memory only),
+ *                                             else workers -> EntityHandler.handle
  *   coordinated (cluster) or X-Dht-Internal -> EntityHandler on this selector thread (non-blocking steps only)
  *   GET /v0/entities?start=&end=           -> workers -> RangeHandler (chunked, streamed)
  *   GET /metrics, /v0/admin/...            -> admin pool -> AdminHandler
@@ -192,8 +193,14 @@ public final class DhtServer extends HttpServer {
                     responder -> entityHandler.handle(parsed, responder));
             return;
         }
-        dispatch(session, NodeMetrics.methodIndex(op.name()), start, workers,
+        tracker.started();
+        SessionResponder task = new SessionResponder(session, tracker, NodeMetrics.methodIndex(op.name()), start,
                 responder -> entityHandler.handle(parsed, responder));
+        // From memory on this thread when no waiting is needed (no hand-off: docs/node.md, "Threading"); only
+        // what may wait for the disk or a write stall goes to the bounded pool.
+        if (!task.tryInline(responder -> entityHandler.tryInline(parsed, responder))) {
+            submit(task, workers);
+        }
     }
 
     /** Runs short, non-blocking work on the selector thread that parsed the request. */
@@ -234,10 +241,12 @@ public final class DhtServer extends HttpServer {
     }
 
     /** Hands work to a pool; 503 at once if its queue is full. */
-    private void dispatch(DhtSession session, int method, long start, WorkerPool pool, SessionResponder.Work work)
-            throws IOException {
+    private void dispatch(DhtSession session, int method, long start, WorkerPool pool, SessionResponder.Work work) {
         tracker.started();
-        SessionResponder task = new SessionResponder(session, tracker, method, start, work);
+        submit(new SessionResponder(session, tracker, method, start, work), pool);
+    }
+
+    private void submit(SessionResponder task, WorkerPool pool) {
         if (!pool.trySubmit(task)) {
             metrics.rejected();
             task.send(Responses.text(Responses.SERVICE_UNAVAILABLE, "overloaded: request queue is full"));

@@ -6,13 +6,23 @@ import one.nio.http.Response;
 import one.nio.net.Socket;
 
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * one-nio's HTTP session with what the node adds: the configured body limit (413 with a reason), chunked
- * responses whose body is produced lazily, and a send timeout that drops a client which stopped reading.
+ * responses whose body is produced lazily, a send timeout that drops a client which stopped reading, and
+ * corked writes: the responses to a batch of pipelined requests go out in one write.
  */
 final class DhtSession extends HttpSession {
     private final DhtServer dhtServer;
+
+    // Cork: while the selector thread processes what one read brought (process() holds this session's monitor, so
+    // no other thread can answer meanwhile), answers given on that thread are collected and written at the end in
+    // one write(2). A node calling another pipelines its requests, so a batch of internal requests costs one
+    // write instead of one per answer (on loopback each write also runs the receiver's TCP path).
+    private boolean corking;
+    private byte[] corked;
+    private int corkedLength;
 
     DhtSession(Socket socket, DhtServer server) {
         super(socket, server);
@@ -60,6 +70,57 @@ final class DhtSession extends HttpSession {
         }
     }
 
+    @Override
+    public synchronized void process(byte[] buffer) throws Exception {
+        corking = true;
+        try {
+            super.process(buffer);
+        } finally {
+            corking = false;
+            uncork();
+        }
+    }
+
+    @Override
+    protected void writeResponse(Response response, boolean includeBody) throws IOException {
+        byte[] bytes = response.toBytes(includeBody);
+        if (!corking) {
+            super.write(bytes, 0, bytes.length);
+        } else if (corked == null) {
+            corked = bytes; // the usual single answer: kept as is, no copy
+            corkedLength = bytes.length;
+        } else {
+            if (corked.length - corkedLength < bytes.length) {
+                corked = Arrays.copyOf(corked, Math.max(corked.length * 2, corkedLength + bytes.length));
+            }
+            System.arraycopy(bytes, 0, corked, corkedLength, bytes.length);
+            corkedLength += bytes.length;
+        }
+    }
+
+    /** Writes what the cork holds; anything else written to the socket must come after it. */
+    private void uncork() throws IOException {
+        if (corked != null) {
+            byte[] bytes = corked;
+            int length = corkedLength;
+            corked = null;
+            corkedLength = 0;
+            super.write(bytes, 0, length);
+        }
+    }
+
+    /** A close after the last answer ("Connection: close", 413) must not drop answers still in the cork. */
+    @Override
+    public synchronized void scheduleClose() {
+        try {
+            uncork();
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        super.scheduleClose();
+    }
+
     /** one-nio answers an oversized body with an empty 413; give the reason instead. */
     @Override
     public synchronized void sendError(String code, String message) throws IOException {
@@ -86,6 +147,7 @@ final class DhtSession extends HttpSession {
                 : "Keep-Alive".equalsIgnoreCase(connection);
         head.addHeader(keepAlive ? "Connection: Keep-Alive" : "Connection: close");
         byte[] headBytes = head.toBytes(false);
+        uncork();
         write(new ArrayQueueItem(headBytes, 0, headBytes.length, 0).append(body));
         if (!keepAlive) {
             scheduleClose();

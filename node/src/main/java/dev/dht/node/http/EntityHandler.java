@@ -15,4 +15,14 @@ public interface EntityHandler {
     default boolean runsInline(EntityRequest request) {
         return false;
     }
+
+    /**
+     * Serves the request on the selector thread that parsed it if that needs no waiting (the record is in memory,
+     * the write would not stall), and returns true; otherwise returns false having done and answered nothing, and
+     * the request goes to a worker ({@link #handle}). Saves the worker hand-off on the common path without ever
+     * letting a selector wait for the disk.
+     */
+    default boolean tryInline(EntityRequest request, Responder responder) {
+        return false;
+    }
 }

@@ -45,16 +45,35 @@ final class SessionResponder implements Responder, Runnable {
         this.work = work;
     }
 
+    /** Work that may decline: returns false, having answered nothing, when it would have to wait. */
+    interface Attempt {
+        boolean tryRun(Responder responder);
+    }
+
     /** Runs on a worker. A handler that throws gets a 500 unless it already answered. */
     @Override
     public void run() {
         try {
             work.run(this);
         } catch (RuntimeException | Error e) {
-            log.error("request failed: {}", e.toString(), e);
-            if (!answered()) {
-                send(Responses.text(Responses.INTERNAL_ERROR, "internal error: " + e.getMessage()));
-            }
+            failed(e);
+        }
+    }
+
+    /** Runs the attempt on the calling (selector) thread; false if it declined and the work is still to do. */
+    boolean tryInline(Attempt attempt) {
+        try {
+            return attempt.tryRun(this);
+        } catch (RuntimeException | Error e) {
+            failed(e);
+            return true;
+        }
+    }
+
+    private void failed(Throwable e) {
+        log.error("request failed: {}", e.toString(), e);
+        if (!answered()) {
+            send(Responses.text(Responses.INTERNAL_ERROR, "internal error: " + e.getMessage()));
         }
     }
 

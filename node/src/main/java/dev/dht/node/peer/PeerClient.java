@@ -83,6 +83,9 @@ public final class PeerClient implements AutoCloseable {
     private final ConcurrentHashMap<String, Peer> peers = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<PeerConnection> toOpen = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    private final ConcurrentLinkedQueue<PeerConnection> toFlush = new ConcurrentLinkedQueue<>();
+    /** The I/O thread is in (or about to enter) select: nothing will write queued connections unless woken. */
+    private volatile boolean ioIdle = true;
     private final Outcomes outcomes = new Outcomes();
     private volatile boolean closed;
 
@@ -157,19 +160,32 @@ public final class PeerClient implements AutoCloseable {
         call.fail(false, "no usable connection to " + peerUrl);
     }
 
-    /** An idle connection, else a new one while under the limit, else the least busy one with room. */
+    /**
+     * A connection whose coalesced write is queued (this request joins that write), else an idle one, else a new
+     * one while under the limit, else the least busy one with room.
+     */
     private PeerConnection pick(Peer peer) {
         PeerConnection best = null;
+        PeerConnection idle = null;
         int bestPending = Integer.MAX_VALUE;
         for (PeerConnection c : peer.connections) {
             int p = c.pending;
-            if (p == 0) {
+            if (c.flushQueued && p < maxPipeline) {
                 return c;
+            }
+            if (p == 0) {
+                if (idle == null) {
+                    idle = c;
+                }
+                continue;
             }
             if (p < bestPending) {
                 best = c;
                 bestPending = p;
             }
+        }
+        if (idle != null) {
+            return idle;
         }
         if (peer.connections.size() < maxConnections) {
             synchronized (peer) {
@@ -191,11 +207,36 @@ public final class PeerClient implements AutoCloseable {
         }
     }
 
+    /** Whether the I/O thread is awake and will write queued connections before it sleeps (see queueFlush). */
+    boolean ioThreadBusy() {
+        return !ioIdle;
+    }
+
+    /** A connection with buffered requests for the I/O thread to write before it sleeps again. */
+    void queueFlush(PeerConnection c) {
+        toFlush.add(c);
+    }
+
+    private void flushQueued() {
+        PeerConnection c;
+        while ((c = toFlush.poll()) != null) {
+            List<PeerCall> failed = c.flush();
+            if (failed != null) {
+                c.failFlushed(failed);
+            }
+        }
+    }
+
     private void loop() {
         long lastScan = System.nanoTime();
         try {
             while (!closed) {
+                // Idle from here (callers write their requests themselves) until select returns; what was queued
+                // before callers could see the flag is written now. See PeerConnection#enqueue for the handshake.
+                ioIdle = true;
+                flushQueued();
                 selector.select(SCAN_MILLIS);
+                ioIdle = false;
                 wakeupPending.set(false);
                 PeerConnection c;
                 while ((c = toOpen.poll()) != null) {

@@ -34,6 +34,8 @@ final class PeerConnection {
     private boolean closed;
     /** inflight.size(), readable without the lock for picking the least busy connection. */
     volatile int pending;
+    /** Buffered requests wait for the I/O thread's coalesced write (readable without the lock by pick()). */
+    volatile boolean flushQueued;
     final long createdNanos = System.nanoTime();
     /** Last request written or answer read: an idle connection is closed before the peer's idle timeout hits. */
     private long lastActivityNanos = createdNanos;
@@ -58,17 +60,52 @@ final class PeerConnection {
             lastActivityNanos = System.nanoTime();
             pending = inflight.size();
             if (connected) {
-                try {
-                    flushLocked();
-                } catch (IOException e) {
-                    failed = closeLocked();
+                if (client.ioThreadBusy()) {
+                    // Coalesce: the I/O thread is awake (answers are coming in) and writes every queued connection
+                    // before it sleeps again, so requests that arrive meanwhile share one write(2).
+                    if (!flushQueued) {
+                        flushQueued = true;
+                        client.queueFlush(this);
+                    }
+                } else {
+                    failed = flushOrClose();
                 }
             }
+        }
+        if (failed == null && flushQueued && !client.ioThreadBusy()) {
+            // The I/O thread went to sleep between our check and the queueing: it may not have seen this
+            // connection, so write it here (whichever of the two comes second finds nothing left to write).
+            failed = flush();
         }
         if (failed != null) {
             failAll(failed, "write to " + peer.url + " failed");
         }
         return true;
+    }
+
+    /** Writes what is buffered, if a coalesced write is still queued; the calls to fail if the write broke. */
+    List<PeerCall> flush() {
+        synchronized (this) {
+            return flushQueued ? flushOrClose() : null;
+        }
+    }
+
+    private List<PeerCall> flushOrClose() {
+        flushQueued = false;
+        if (closed || !connected) {
+            return null; // connecting: connectedLocked() writes it; closed: the calls were failed already
+        }
+        try {
+            flushLocked();
+            return null;
+        } catch (IOException e) {
+            return closeLocked();
+        }
+    }
+
+    /** The calls of a write that broke (from {@link #flush}), failed like any broken connection's. */
+    void failFlushed(List<PeerCall> calls) {
+        failAll(calls, "write to " + peer.url + " failed");
     }
 
     /** I/O thread: opens the socket. Connection refused on loopback is reported at once by finishConnect. */

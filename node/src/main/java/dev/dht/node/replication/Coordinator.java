@@ -60,9 +60,19 @@ public final class Coordinator implements EntityHandler {
         if (request.internal()) {
             return true;
         }
-        Topology.View view = topology.view();
-        int from = request.replicas().from();
-        return !(from == 1 && view.ring().primaryIndex(Ring.keyHash(request.key())) == view.selfIndex());
+        return !onlyLocal(request, topology.view());
+    }
+
+    /** The single-local-replica case gets the standalone node's fast path (answered from memory on the selector). */
+    @Override
+    public boolean tryInline(EntityRequest request, Responder responder) {
+        // re-checked: the member set may have changed since runsInline; then the worker's handle() decides
+        return onlyLocal(request, topology.view()) && local.tryInline(request, responder);
+    }
+
+    private static boolean onlyLocal(EntityRequest request, Topology.View view) {
+        return request.replicas().from() == 1
+                && view.ring().primaryIndex(Ring.keyHash(request.key())) == view.selfIndex();
     }
 
     @Override

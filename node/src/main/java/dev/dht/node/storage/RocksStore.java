@@ -10,6 +10,7 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.Filter;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.Holder;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
@@ -19,6 +20,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.StatsLevel;
 import org.rocksdb.Statistics;
+import org.rocksdb.Status;
 import org.rocksdb.TickerType;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
@@ -67,6 +69,7 @@ public final class RocksStore implements Store {
     private final Filter bloom;
     private final Statistics statistics;
     private final WriteOptions writeOptions;
+    private final WriteOptions noStallWriteOptions;
     private final ReadOptions readOptions;
     private final RocksDB db;
     private final List<ColumnFamilyHandle> handles;
@@ -125,6 +128,8 @@ public final class RocksStore implements Store {
             cfOptions.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(o.memtableBloomRatio());
         }
         this.writeOptions = new WriteOptions().setSync(false).setDisableWAL(false);
+        // For writes from threads that must not wait: fail with Incomplete instead of sleeping in a write stall.
+        this.noStallWriteOptions = new WriteOptions().setSync(false).setDisableWAL(false).setNoSlowdown(true);
         this.readOptions = new ReadOptions();
 
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
@@ -190,6 +195,21 @@ public final class RocksStore implements Store {
     }
 
     @Override
+    public Record getIfInMemory(byte[] key) {
+        try {
+            // keyMayExist runs the lookup with read_tier = block cache: memtables, filters, cached blocks, no I/O.
+            Holder<byte[]> found = new Holder<>();
+            if (!db.keyMayExist(records, readOptions, key, found)) {
+                return null;
+            }
+            byte[] v = found.getValue();
+            return v == null ? NOT_IN_MEMORY : Record.decode(v);
+        } catch (RuntimeException e) {
+            throw new StoreException("get failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
     public boolean applyIfNewer(byte[] key, Record record) {
         byte[] encoded = record.encoded();
         try {
@@ -198,11 +218,8 @@ public final class RocksStore implements Store {
                 // so a key never written before (the common case for new keys) costs no read at all.
                 if (db.keyMayExist(records, key, null)) {
                     byte[] current = db.get(records, readOptions, key);
-                    if (current != null) {
-                        Record.decode(current); // refuse to compare against bytes we cannot read
-                        if (Record.compareEncoded(encoded, current) <= 0) {
-                            return false;
-                        }
+                    if (current != null && !supersedes(encoded, current)) {
+                        return false;
                     }
                 }
                 db.put(records, writeOptions, key, encoded);
@@ -211,6 +228,38 @@ public final class RocksStore implements Store {
         } catch (RocksDBException e) {
             throw new StoreException("write failed: " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public TryApply tryApplyIfNewer(byte[] key, Record record) {
+        byte[] encoded = record.encoded();
+        try {
+            synchronized (stripe(key)) {
+                Holder<byte[]> found = new Holder<>();
+                if (db.keyMayExist(records, readOptions, key, found)) {
+                    byte[] current = found.getValue();
+                    if (current == null) {
+                        return TryApply.WOULD_BLOCK; // may exist, but only on disk: comparing would read it
+                    }
+                    if (!supersedes(encoded, current)) {
+                        return TryApply.NOT_NEWER;
+                    }
+                }
+                db.put(records, noStallWriteOptions, key, encoded);
+                return TryApply.APPLIED;
+            }
+        } catch (RocksDBException e) {
+            if (e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete) {
+                return TryApply.WOULD_BLOCK; // no_slowdown: RocksDB would have delayed or stopped this write
+            }
+            throw new StoreException("write failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether the encoded record beats the stored bytes (which must be a record we can read). */
+    private static boolean supersedes(byte[] encoded, byte[] current) {
+        Record.decode(current); // refuse to compare against bytes we cannot read
+        return Record.compareEncoded(encoded, current) > 0;
     }
 
     /**
@@ -350,6 +399,7 @@ public final class RocksStore implements Store {
 
     private void closeOptions() {
         writeOptions.close();
+        noStallWriteOptions.close();
         readOptions.close();
         cfOptions.close();
         dbOptions.close();

@@ -10,12 +10,39 @@ public interface Store extends AutoCloseable {
     Record get(byte[] key);
 
     /**
+     * {@link #get} without I/O, for a thread that must not block (a selector): answers from the memtables and the
+     * block cache only. Returns the record, null if the store certainly never saw the key, or {@link #NOT_IN_MEMORY}
+     * (compare by identity) when answering would need a disk read; then nothing was done.
+     */
+    Record getIfInMemory(byte[] key);
+
+    /** {@link #getIfInMemory}'s answer when the record is not in memory. Never stored, never sent. */
+    Record NOT_IN_MEMORY = Record.tombstone(Long.MIN_VALUE);
+
+    /**
      * Last-write-wins apply: stores the record only if it {@link Record#supersedes supersedes} what is stored
      * (an absent key is older than any record). Returns whether it was stored. Writes of the same key are
      * serialised, so concurrent applies never lose the newest record. Replication, hinted handoff and read repair
      * all write through this.
      */
     boolean applyIfNewer(byte[] key, Record record);
+
+    /**
+     * {@link #applyIfNewer} for a thread that must not block: {@link TryApply#WOULD_BLOCK}, having changed nothing,
+     * when the stored record is not in memory (the comparison would read the disk) or RocksDB would stall or slow
+     * the write (too many memtables or L0 files). The caller then hands the write to a thread that may wait.
+     */
+    TryApply tryApplyIfNewer(byte[] key, Record record);
+
+    /** Outcome of {@link #tryApplyIfNewer}. */
+    enum TryApply {
+        /** stored */
+        APPLIED,
+        /** not stored: the stored record supersedes it (what applyIfNewer reports as false) */
+        NOT_NEWER,
+        /** nothing done: it would have had to wait for the disk or a write stall */
+        WOULD_BLOCK
+    }
 
     /**
      * Deletes the key only if it still holds exactly {@code expected} (compare-and-delete under the key's write

@@ -288,4 +288,27 @@ class ContractTest {
             }
         }
     }
+
+    /**
+     * Answers given while one read is processed are written together at its end (the session's cork): a close
+     * requested by the last request must not drop them, and a streamed range in between keeps its place.
+     */
+    @Test
+    void pipelinedAnswersKeepTheirOrderAroundARangeAndBeforeAConnectionClose() throws Exception {
+        try (RawHttp raw = new RawHttp(node.port())) {
+            raw.send("PUT /v0/entity?id=cork1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nA"
+                    + "GET /v0/entities?start=cork&end=corl HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "PUT /v0/entity?id=cork2 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nB"
+                    + "GET /v0/entity?id=cork2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            assertThat(raw.read().status()).isEqualTo(201);
+            RawHttp.Reply range = raw.read();
+            assertThat(range.status()).isEqualTo(200);
+            assertThat(range.bodyText()).isEqualTo("cork1\nA");
+            assertThat(raw.read().status()).isEqualTo(201);
+            RawHttp.Reply last = raw.read();
+            assertThat(last.status()).isEqualTo(200);
+            assertThat(last.bodyText()).isEqualTo("B");
+            assertThat(raw.drainUntilClosed()).as("closed after the last answer, nothing more").isEmpty();
+        }
+    }
 }

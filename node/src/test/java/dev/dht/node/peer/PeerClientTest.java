@@ -25,19 +25,22 @@ class PeerClientTest {
     }
 
     private static CompletableFuture<Outcome> call(PeerClient client, String peer, String target, long timeoutMs) {
-        CompletableFuture<Outcome> f = new CompletableFuture<>();
-        client.send(peer, new PeerRequest("PUT", target, 5, 9, "body".getBytes()),
-                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new PeerCallback() {
-                    @Override
-                    public void completed(PeerResponse response) {
-                        f.complete(new Outcome(response, null, null));
-                    }
+        return callBy(client, peer, target, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+    }
 
-                    @Override
-                    public void failed(boolean timeout, String reason) {
-                        f.complete(new Outcome(null, timeout, reason));
-                    }
-                });
+    private static CompletableFuture<Outcome> callBy(PeerClient client, String peer, String target, long deadline) {
+        CompletableFuture<Outcome> f = new CompletableFuture<>();
+        client.send(peer, new PeerRequest("PUT", target, 5, 9, "body".getBytes()), deadline, new PeerCallback() {
+            @Override
+            public void completed(PeerResponse response) {
+                f.complete(new Outcome(response, null, null));
+            }
+
+            @Override
+            public void failed(boolean timeout, String reason) {
+                f.complete(new Outcome(null, timeout, reason));
+            }
+        });
         return f;
     }
 
@@ -82,6 +85,61 @@ class PeerClientTest {
         }
     }
 
+    /**
+     * Calls made while the I/O thread is awake are not written by their caller but queued for one coalesced write
+     * that the I/O thread makes before it sleeps. A callback runs on that thread, so calls made from it always take
+     * this path: if the queued write were forgotten they would never be answered.
+     */
+    @Test
+    void callsMadeWhileTheIoThreadIsAwakeAreWrittenTogetherBeforeItSleeps() throws Exception {
+        int follow = 10;
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 32, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
+            Thread peer = new Thread(() -> {
+                try (Socket s = server.accept()) {
+                    InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream();
+                    for (int n = 0; n <= follow; n++) {
+                        String head = readHead(in);
+                        in.readNBytes(4);
+                        String id = head.substring(head.indexOf("id=") + 3, head.indexOf(" HTTP/1.1"));
+                        out.write(("HTTP/1.1 201 Created\r\nContent-Length: " + id.length() + "\r\n\r\n" + id)
+                                .getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                    }
+                } catch (IOException e) {
+                    // test over
+                }
+            });
+            peer.start();
+            String url = "http://localhost:" + server.getLocalPort();
+            List<CompletableFuture<Outcome>> followers = new CopyOnWriteArrayList<>();
+            CompletableFuture<Thread> firstAnsweredOn = new CompletableFuture<>();
+            client.send(url, new PeerRequest("PUT", "/v0/entity?id=first", 1, 1, "body".getBytes()),
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(5), new PeerCallback() {
+                        @Override
+                        public void completed(PeerResponse response) {
+                            for (int i = 0; i < follow; i++) {
+                                followers.add(call(client, url, "/v0/entity?id=f" + i, 5000));
+                            }
+                            firstAnsweredOn.complete(Thread.currentThread());
+                        }
+
+                        @Override
+                        public void failed(boolean timeout, String reason) {
+                            firstAnsweredOn.completeExceptionally(new AssertionError(reason));
+                        }
+                    });
+            assertThat(firstAnsweredOn.get(5, TimeUnit.SECONDS).getName()).isEqualTo("dht-peer-io");
+            for (int i = 0; i < follow; i++) {
+                Outcome o = followers.get(i).get(5, TimeUnit.SECONDS);
+                assertThat(o.response()).as("call %d: %s", i, o.reason()).isNotNull();
+                assertThat(new String(o.response().body(), StandardCharsets.US_ASCII)).isEqualTo("f" + i);
+            }
+            peer.join(5000);
+        }
+    }
+
     @Test
     void aClosedPortFailsAtOnceAndAFullPipelineFailsWithoutQueueing() throws Exception {
         int dead;
@@ -96,8 +154,11 @@ class PeerClientTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
 
             String url = "http://localhost:" + silent.getLocalPort();
-            CompletableFuture<Outcome> first = call(client, url, "/a", 300);
-            CompletableFuture<Outcome> second = call(client, url, "/b", 300);
+            // one deadline for both: the connection closes when the first expires, and the second must be past
+            // its deadline too at that moment to count as a timeout (a later one would fail as an error)
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            CompletableFuture<Outcome> first = callBy(client, url, "/a", deadline);
+            CompletableFuture<Outcome> second = callBy(client, url, "/b", deadline);
             Outcome third = call(client, url, "/c", 300).get(1, TimeUnit.SECONDS);
             assertThat(third.timeout()).as("one connection, two in flight: no room").isFalse();
             assertThat(third.reason()).contains("saturated");

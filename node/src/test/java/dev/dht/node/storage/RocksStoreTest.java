@@ -105,6 +105,47 @@ class RocksStoreTest {
         assertThat(store.get(b("k2"))).isEqualTo(Record.tombstone(6));
     }
 
+    /** Data only on disk: flushed to an SST, then a reopen empties the block cache. */
+    private void moveToDiskOnly() {
+        store.flush();
+        store.close();
+        store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20));
+    }
+
+    @Test
+    void inMemoryReadsAnswerFromMemoryAndDeclineWhatOnlyTheDiskHas() {
+        store.applyIfNewer(b("k"), Record.value(5, b("v")));
+        store.applyIfNewer(b("gone"), Record.tombstone(6));
+        assertThat(store.getIfInMemory(b("k"))).as("memtable").isEqualTo(Record.value(5, b("v")));
+        assertThat(store.getIfInMemory(b("gone"))).as("tombstones are records").isEqualTo(Record.tombstone(6));
+        assertThat(store.getIfInMemory(b("never"))).isNull();
+
+        moveToDiskOnly();
+        assertThat(store.getIfInMemory(b("k"))).as("only in an SST block not cached yet")
+                .isSameAs(Store.NOT_IN_MEMORY);
+        assertThat(store.getIfInMemory(b("never"))).as("the bloom filter says no without I/O").isNull();
+        assertThat(store.get(b("k"))).as("a blocking read loads the block").isEqualTo(Record.value(5, b("v")));
+        assertThat(store.getIfInMemory(b("k"))).as("block cache").isEqualTo(Record.value(5, b("v")));
+    }
+
+    @Test
+    void tryApplyIfNewerDeclinesWithoutChangingAnythingWhenTheCurrentRecordIsOnDiskOnly() {
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(10, b("v10")))).isEqualTo(Store.TryApply.APPLIED);
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(9, b("v9")))).isEqualTo(Store.TryApply.NOT_NEWER);
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(11, b("v11")))).isEqualTo(Store.TryApply.APPLIED);
+
+        moveToDiskOnly();
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(12, b("v12")))).isEqualTo(Store.TryApply.WOULD_BLOCK);
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(1, b("old")))).as("cannot even tell it is older")
+                .isEqualTo(Store.TryApply.WOULD_BLOCK);
+        assertThat(store.get(b("k"))).as("nothing written").isEqualTo(Record.value(11, b("v11")));
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(12, b("v12")))).as("cached by the read")
+                .isEqualTo(Store.TryApply.APPLIED);
+        assertThat(store.tryApplyIfNewer(b("new"), Record.value(1, b("n")))).as("a new key needs no read")
+                .isEqualTo(Store.TryApply.APPLIED);
+        assertThat(store.get(b("k")).value()).isEqualTo(b("v12"));
+    }
+
     @Test
     void closingTheStoreClosesOpenCursorsFirst() {
         store.applyIfNewer(b("a"), Record.value(1, b("1")));
