@@ -10,12 +10,12 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.Filter;
 import org.rocksdb.FlushOptions;
-import org.rocksdb.Holder;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.Priority;
 import org.rocksdb.ReadOptions;
+import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.StatsLevel;
@@ -71,6 +71,7 @@ public final class RocksStore implements Store {
     private final WriteOptions writeOptions;
     private final WriteOptions noStallWriteOptions;
     private final ReadOptions readOptions;
+    private final ReadOptions memoryOnly;
     private final RocksDB db;
     private final List<ColumnFamilyHandle> handles;
     private final ColumnFamilyHandle records;
@@ -131,6 +132,8 @@ public final class RocksStore implements Store {
         // For writes from threads that must not wait: fail with Incomplete instead of sleeping in a write stall.
         this.noStallWriteOptions = new WriteOptions().setSync(false).setDisableWAL(false).setNoSlowdown(true);
         this.readOptions = new ReadOptions();
+        // Reads for threads that must not block: memtables and block cache only, Incomplete if I/O would be needed.
+        this.memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
 
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
@@ -197,14 +200,12 @@ public final class RocksStore implements Store {
     @Override
     public Record getIfInMemory(byte[] key) {
         try {
-            // keyMayExist runs the lookup with read_tier = block cache: memtables, filters, cached blocks, no I/O.
-            Holder<byte[]> found = new Holder<>();
-            if (!db.keyMayExist(records, readOptions, key, found)) {
-                return null;
+            byte[] v = db.get(records, memoryOnly, key);
+            return v == null ? null : Record.decode(v);
+        } catch (RocksDBException e) {
+            if (isIncomplete(e)) {
+                return NOT_IN_MEMORY;
             }
-            byte[] v = found.getValue();
-            return v == null ? NOT_IN_MEMORY : Record.decode(v);
-        } catch (RuntimeException e) {
             throw new StoreException("get failed: " + e.getMessage(), e);
         }
     }
@@ -235,25 +236,27 @@ public final class RocksStore implements Store {
         byte[] encoded = record.encoded();
         try {
             synchronized (stripe(key)) {
-                Holder<byte[]> found = new Holder<>();
-                if (db.keyMayExist(records, readOptions, key, found)) {
-                    byte[] current = found.getValue();
-                    if (current == null) {
-                        return TryApply.WOULD_BLOCK; // may exist, but only on disk: comparing would read it
-                    }
-                    if (!supersedes(encoded, current)) {
+                // "no" from the memtable and bloom filters is certain; only a key that may exist needs its record
+                if (db.keyMayExist(records, key, null)) {
+                    byte[] current = db.get(records, memoryOnly, key); // Incomplete if only the disk has it
+                    if (current != null && !supersedes(encoded, current)) {
                         return TryApply.NOT_NEWER;
                     }
                 }
-                db.put(records, noStallWriteOptions, key, encoded);
+                db.put(records, noStallWriteOptions, key, encoded); // Incomplete instead of a write stall
                 return TryApply.APPLIED;
             }
         } catch (RocksDBException e) {
-            if (e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete) {
-                return TryApply.WOULD_BLOCK; // no_slowdown: RocksDB would have delayed or stopped this write
+            if (isIncomplete(e)) {
+                return TryApply.WOULD_BLOCK;
             }
             throw new StoreException("write failed: " + e.getMessage(), e);
         }
+    }
+
+    /** RocksDB's answer when memoryOnly would need I/O, or noStallWriteOptions a stall. */
+    private static boolean isIncomplete(RocksDBException e) {
+        return e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete;
     }
 
     /** Whether the encoded record beats the stored bytes (which must be a record we can read). */
@@ -401,6 +404,7 @@ public final class RocksStore implements Store {
         writeOptions.close();
         noStallWriteOptions.close();
         readOptions.close();
+        memoryOnly.close();
         cfOptions.close();
         dbOptions.close();
         if (bloom != null) {
