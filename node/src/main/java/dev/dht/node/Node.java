@@ -80,13 +80,13 @@ public final class Node implements AutoCloseable {
             this.peers = client;
             ClusterSettings cs = config.cluster();
             this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;
+            this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
             this.coordinator = new Coordinator(store, clock, peers, topology, hints == null ? HintSink.NONE : hints,
-                    config.requestTimeout());
+                    config.requestTimeout(), workers);
             this.clusterWatcher = config.clusterFile() == null ? null
                     : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
             this.tracker = new RequestTracker(metrics);
-            this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
             this.adminPool = new WorkerPool("dht-admin", 2, 16);
             this.profiler = new ProfileHandler(config.profileDir());
             // ack/from validate against the live member count; the default from is the replication factor.
@@ -170,6 +170,12 @@ public final class Node implements AutoCloseable {
                 () -> hints == null ? 0 : hints.dropped());
         metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
                 () -> sweeper == null ? 0 : sweeper.purged());
+        metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
+                () -> server.loopCounts()[0]);
+        metrics.counter("dht_write_groups", "Write groups applied at the end of a selector pass (one RocksDB write,"
+                + " one WAL write each)", () -> store.groupCounts()[0]);
+        metrics.counter("dht_grouped_writes", "Writes applied through write groups (divided by"
+                + " dht_write_groups_total: the mean group size)", () -> store.groupCounts()[1]);
         StatsCache stats = new StatsCache(store);
         metrics.gauge("dht_rocksdb_memtable_bytes", "rocksdb.cur-size-all-mem-tables",
                 () -> stats.get().memtableBytes());

@@ -3,10 +3,13 @@ package dev.dht.node.api;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.http.EntityHandler;
 import dev.dht.node.http.EntityRequest;
+import dev.dht.node.http.InlineResponder;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
+import dev.dht.node.storage.StoreException;
+import dev.dht.node.storage.WriteOutcome;
 
 /**
  * /v0/entity on the local store, for a key whose only replica is this node (a single node, or replicas=1/1
@@ -37,9 +40,13 @@ public final class LocalEntityHandler implements EntityHandler {
         }
     }
 
-    /** The same answers from memory only; false (nothing done) when the disk or a write stall would be needed. */
+    /**
+     * The same answers without waiting: a GET from memory (declined if only the disk has the record); a PUT or
+     * DELETE joins this selector pass's write group and is answered when the group is applied at the end of the
+     * pass (one WAL write for the whole pass), or goes to a worker then if it would have had to wait.
+     */
     @Override
-    public boolean tryInline(EntityRequest request, Responder responder) {
+    public boolean tryInline(EntityRequest request, InlineResponder responder) {
         return switch (request.op()) {
             case GET -> {
                 Record record = store.getIfInMemory(request.key());
@@ -63,13 +70,40 @@ public final class LocalEntityHandler implements EntityHandler {
         }
     }
 
-    /** NOT_NEWER goes to the worker too: its retry loop below is the rare path (a clock that stepped back). */
-    private boolean tryWrite(byte[] key, Record record, String status, Responder responder) {
+    private boolean tryWrite(byte[] key, Record record, String status, InlineResponder responder) {
+        if (store.applyAtEndOfPass(key, record, new PassWrite(status, responder))) {
+            return true;
+        }
+        // Not on a selector loop (another thread's answer started this pipelined request): one write, no waiting.
+        // NOT_NEWER goes to the worker too: its retry loop below is the rare path (a clock that stepped back).
         if (store.tryApplyIfNewer(key, record) != Store.TryApply.APPLIED) {
             return false;
         }
         responder.send(Responses.empty(status));
         return true;
+    }
+
+    /** A client write in a pass group: answered once applied; anything else is redone by a worker. */
+    private record PassWrite(String status, InlineResponder responder) implements WriteOutcome {
+        @Override
+        public void applied() {
+            responder.send(Responses.empty(status));
+        }
+
+        @Override
+        public void notNewer(Record current) {
+            responder.toWorker(); // the clock stepped back across a restart: the worker's loop retries newer
+        }
+
+        @Override
+        public void wouldBlock() {
+            responder.toWorker();
+        }
+
+        @Override
+        public void failed(StoreException e) {
+            responder.fail(Responses.INTERNAL_ERROR, "write failed: " + e.getMessage());
+        }
     }
 
     /**

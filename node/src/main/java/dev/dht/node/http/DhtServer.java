@@ -1,11 +1,13 @@
 package dev.dht.node.http;
 
+import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.metrics.NodeMetrics;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
+import one.nio.mgt.Management;
 import one.nio.net.Socket;
 import one.nio.server.AcceptorConfig;
 import org.slf4j.Logger;
@@ -22,9 +24,9 @@ import java.util.Map;
  *
  * <pre>
  *   GET /v0/status                         answered here, on the selector (probes never queue behind load)
- *   GET|PUT|DELETE /v0/entity?id=&replicas= -> EntityHandler.tryInline here if it needs no waiting (memory only),
- *                                             else workers -> EntityHandler.handle
- *   coordinated (cluster) or X-Dht-Internal -> EntityHandler on this selector thread (non-blocking steps only)
+ *   GET|PUT|DELETE /v0/entity?id=&replicas= -> EntityHandler.tryInline on this selector thread if it needs no
+ *                                             waiting (reads from memory, writes applied at the end of the
+ *                                             pass, a coordinator's sends), else workers -> EntityHandler.handle
  *   GET /v0/entities?start=&end=           -> workers -> RangeHandler (chunked, streamed)
  *   GET /metrics, /v0/admin/...            -> admin pool -> AdminHandler
  *   anything else                          400; a known path with another method: 405
@@ -49,6 +51,8 @@ public final class DhtServer extends HttpServer {
     private final RequestTracker tracker;
     private final NodeMetrics metrics;
     private volatile boolean draining;
+    private SelectorLoop[] loops = new SelectorLoop[0];
+    private final SessionResponder.Dispatcher toWorkers = this::submitToWorkers;
 
     /**
      * @param port              listening port (all interfaces)
@@ -101,6 +105,53 @@ public final class DhtServer extends HttpServer {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * Starts serving. one-nio's selector threads are replaced by {@link SelectorLoop}s over the same selectors
+     * (one-nio creates its threads but they are never started): the same loop plus work done at the end of each
+     * pass, which is how a pass's writes share one WAL write and its peer requests one socket write.
+     */
+    @Override
+    public synchronized void start() {
+        loops = new SelectorLoop[selectors.length];
+        for (int i = 0; i < selectors.length; i++) {
+            loops[i] = new SelectorLoop(selectors[i].selector, "dht-selector-" + i);
+            loops[i].start();
+        }
+        acceptor.start();
+        try {
+            acceptor.syncStart();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        cleanup.start();
+        Management.registerMXBean(this, "one.nio.server:type=Server,port=" + port);
+    }
+
+    /** one-nio's stop closes the selectors; each loop then finishes its last pass and ends. */
+    @Override
+    public synchronized void stop() {
+        super.stop();
+        for (SelectorLoop loop : loops) {
+            try {
+                loop.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Passes and end-of-pass tasks of every selector loop, for metrics. */
+    public long[] loopCounts() {
+        long passes = 0;
+        long tasks = 0;
+        for (SelectorLoop loop : loops) {
+            passes += loop.passes();
+            tasks += loop.tasksRun();
+        }
+        return new long[]{passes, tasks};
     }
 
     @Override
@@ -177,36 +228,23 @@ public final class DhtServer extends HttpServer {
             reject(session, method, start, Responses.text(e.status(), e.getMessage()));
             return;
         }
-        if (parsed.internal() || entityHandler.runsInline(parsed)) {
-            // A replica's part of a coordinated request (one point read or write on the local store), or the
-            // coordinator's own part (a ring lookup, asynchronous sends, one local operation): nothing waits on
-            // the network. Running it here saves a worker hand-off (a futex wake-up and two context switches);
-            // measured +40-120% cluster throughput on 2 cores (docs/cluster.md, "Threading").
-            if (!parsed.internal() && tracker.inFlight() >= workers.capacity()) {
-                // the same bound as the worker queue: answered-later requests in flight, not queued work
-                metrics.rejected();
-                reject(session, method, start, Responses.text(Responses.SERVICE_UNAVAILABLE,
-                        "overloaded: too many requests in flight"));
-                return;
-            }
-            runInline(session, NodeMetrics.methodIndex(op.name()), start,
-                    responder -> entityHandler.handle(parsed, responder));
+        if (entityHandler.coordinates(parsed) && tracker.inFlight() >= workers.capacity()) {
+            // Coordinated requests are answered later and never queue: bound how many are in flight instead,
+            // with the same limit as the worker queue.
+            metrics.rejected();
+            reject(session, method, start, Responses.text(Responses.SERVICE_UNAVAILABLE,
+                    "overloaded: too many requests in flight"));
             return;
         }
         tracker.started();
         SessionResponder task = new SessionResponder(session, tracker, NodeMetrics.methodIndex(op.name()), start,
-                responder -> entityHandler.handle(parsed, responder));
-        // From memory on this thread when no waiting is needed (no hand-off: docs/node.md, "Threading"); only
-        // what may wait for the disk or a write stall goes to the bounded pool.
+                responder -> entityHandler.handle(parsed, responder), toWorkers);
+        // On this thread whatever needs no waiting: reads from memory, writes in the pass's group (one WAL write
+        // at the end of the pass), the coordinator's sends; no worker hand-off on the common path (docs/node.md,
+        // "Threading"). Only what may wait for the disk or a write stall goes to the bounded pool.
         if (!task.tryInline(responder -> entityHandler.tryInline(parsed, responder))) {
             submit(task, workers);
         }
-    }
-
-    /** Runs short, non-blocking work on the selector thread that parsed the request. */
-    private void runInline(DhtSession session, int method, long start, SessionResponder.Work work) {
-        tracker.started();
-        new SessionResponder(session, tracker, method, start, work).run();
     }
 
     private void range(Request request, DhtSession session, int method, long start) throws IOException {
@@ -243,7 +281,11 @@ public final class DhtServer extends HttpServer {
     /** Hands work to a pool; 503 at once if its queue is full. */
     private void dispatch(DhtSession session, int method, long start, WorkerPool pool, SessionResponder.Work work) {
         tracker.started();
-        submit(new SessionResponder(session, tracker, method, start, work), pool);
+        submit(new SessionResponder(session, tracker, method, start, work, task -> submit(task, pool)), pool);
+    }
+
+    private void submitToWorkers(SessionResponder task) {
+        submit(task, workers);
     }
 
     private void submit(SessionResponder task, WorkerPool pool) {

@@ -12,7 +12,7 @@ import java.lang.invoke.VarHandle;
  * One dispatched request: the task a worker runs and the {@link Responder} that answers it over the one-nio
  * session, recording latency and ending the in-flight count. One object per request on the hot path.
  */
-final class SessionResponder implements Responder, Runnable {
+final class SessionResponder implements InlineResponder, Runnable {
     private static final Logger log = LoggerFactory.getLogger(SessionResponder.class);
     private static final VarHandle ANSWERED;
 
@@ -29,25 +29,33 @@ final class SessionResponder implements Responder, Runnable {
         void run(Responder responder);
     }
 
+    /** Hands a request to a worker (or answers 503). */
+    interface Dispatcher {
+        void dispatch(SessionResponder task);
+    }
+
     private final DhtSession session;
     private final RequestTracker tracker;
     private final int method;
     private final long startNanos;
     private final Work work;
+    private final Dispatcher toWorker;
     @SuppressWarnings("unused") // written through ANSWERED
     private volatile int answered;
 
-    SessionResponder(DhtSession session, RequestTracker tracker, int method, long startNanos, Work work) {
+    SessionResponder(DhtSession session, RequestTracker tracker, int method, long startNanos, Work work,
+                     Dispatcher toWorker) {
         this.session = session;
         this.tracker = tracker;
         this.method = method;
         this.startNanos = startNanos;
         this.work = work;
+        this.toWorker = toWorker;
     }
 
     /** Work that may decline: returns false, having answered nothing, when it would have to wait. */
     interface Attempt {
-        boolean tryRun(Responder responder);
+        boolean tryRun(InlineResponder responder);
     }
 
     /** Runs on a worker. A handler that throws gets a 500 unless it already answered. */
@@ -68,6 +76,11 @@ final class SessionResponder implements Responder, Runnable {
             failed(e);
             return true;
         }
+    }
+
+    @Override
+    public void toWorker() {
+        toWorker.dispatch(this);
     }
 
     private void failed(Throwable e) {

@@ -1,5 +1,7 @@
 package dev.dht.node.peer;
 
+import dev.dht.node.loop.SelectorLoop;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -34,8 +36,17 @@ final class PeerConnection {
     private boolean closed;
     /** inflight.size(), readable without the lock for picking the least busy connection. */
     volatile int pending;
-    /** Buffered requests wait for the I/O thread's coalesced write (readable without the lock by pick()). */
+    /**
+     * Buffered requests wait for a coalesced write: at the end of a selector pass, or by the I/O thread before it
+     * sleeps (readable without the lock by pick(), which prefers such a connection).
+     */
     volatile boolean flushQueued;
+    private final SelectorLoop.Task flushTask = () -> {
+        List<PeerCall> failed = flush();
+        if (failed != null) {
+            failFlushed(failed);
+        }
+    };
     final long createdNanos = System.nanoTime();
     /** Last request written or answer read: an idle connection is closed before the peer's idle timeout hits. */
     private long lastActivityNanos = createdNanos;
@@ -51,6 +62,7 @@ final class PeerConnection {
     /** Queues the call; false if this connection is closed or its pipeline is full (try another). */
     boolean enqueue(PeerCall call) {
         List<PeerCall> failed = null;
+        boolean viaIoThread = false;
         synchronized (this) {
             if (closed || inflight.size() >= maxPipeline) {
                 return false;
@@ -59,20 +71,25 @@ final class PeerConnection {
             inflight.add(call);
             lastActivityNanos = System.nanoTime();
             pending = inflight.size();
-            if (connected) {
-                if (client.ioThreadBusy()) {
-                    // Coalesce: the I/O thread is awake (answers are coming in) and writes every queued connection
-                    // before it sleeps again, so requests that arrive meanwhile share one write(2).
-                    if (!flushQueued) {
-                        flushQueued = true;
-                        client.queueFlush(this);
-                    }
+            if (connected && !flushQueued) { // else it joins a write already queued
+                SelectorLoop loop = SelectorLoop.current();
+                if (loop != null) {
+                    // A selector thread (a coordinator starting requests): one write per connection at the end
+                    // of its pass, for all the requests of the pass.
+                    flushQueued = true;
+                    loop.sendAtEndOfPass(flushTask);
+                } else if (client.ioThreadBusy()) {
+                    // The I/O thread is awake (answers are coming in) and writes every queued connection before
+                    // it sleeps again, so requests that arrive meanwhile share one write(2).
+                    flushQueued = true;
+                    client.queueFlush(this);
+                    viaIoThread = true;
                 } else {
                     failed = flushOrClose();
                 }
             }
         }
-        if (failed == null && flushQueued && !client.ioThreadBusy()) {
+        if (viaIoThread && !client.ioThreadBusy()) {
             // The I/O thread went to sleep between our check and the queueing: it may not have seen this
             // connection, so write it here (whichever of the two comes second finds nothing left to write).
             failed = flush();

@@ -4,8 +4,10 @@ import dev.dht.node.api.LocalEntityHandler;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.http.EntityHandler;
 import dev.dht.node.http.EntityRequest;
+import dev.dht.node.http.InlineResponder;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
+import dev.dht.node.http.WorkerPool;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
@@ -28,19 +30,25 @@ public final class Coordinator implements EntityHandler {
     final PeerClient client;
     final HintSink hints;
     final long timeoutNanos;
+    final WorkerPool slowPath;
     final LongAdder readRepairs = new LongAdder();
     private final Topology topology;
     private final ReplicaEndpoint endpoint;
     private final LocalEntityHandler local;
 
+    /**
+     * @param slowPath where local work that would have to wait runs (the worker pool): a replica's own read or
+     *                 write whose record is only on disk
+     */
     public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
-                       Duration requestTimeout) {
+                       Duration requestTimeout, WorkerPool slowPath) {
         this.store = store;
         this.clock = clock;
         this.client = client;
         this.topology = topology;
         this.hints = hints;
         this.timeoutNanos = requestTimeout.toNanos();
+        this.slowPath = slowPath;
         this.endpoint = new ReplicaEndpoint(store, clock);
         this.local = new LocalEntityHandler(store, clock);
     }
@@ -50,24 +58,28 @@ public final class Coordinator implements EntityHandler {
         return readRepairs.sum();
     }
 
-    /**
-     * Everything but the single-replica local path runs on the selector: the coordinator's own work never waits
-     * (sends are asynchronous, its copy is one store operation). The local path keeps the standalone node's
-     * worker pool and its 503-on-full-queue behaviour unchanged.
-     */
+    /** Everything but internal requests and the single-local-replica path: answered when the quorum answered. */
     @Override
-    public boolean runsInline(EntityRequest request) {
-        if (request.internal()) {
-            return true;
-        }
-        return !onlyLocal(request, topology.view());
+    public boolean coordinates(EntityRequest request) {
+        return !request.internal() && !onlyLocal(request, topology.view());
     }
 
-    /** The single-local-replica case gets the standalone node's fast path (answered from memory on the selector). */
+    /**
+     * On the selector thread: a coordinated request starts here (a ring lookup, asynchronous sends, the own copy
+     * in the pass's write group); a replica's part and the single-local-replica path run from memory and the pass
+     * group, and decline what would have to wait.
+     */
     @Override
-    public boolean tryInline(EntityRequest request, Responder responder) {
-        // re-checked: the member set may have changed since runsInline; then the worker's handle() decides
-        return onlyLocal(request, topology.view()) && local.tryInline(request, responder);
+    public boolean tryInline(EntityRequest request, InlineResponder responder) {
+        if (request.internal()) {
+            return endpoint.tryInline(request, responder);
+        }
+        // re-checked: the member set may have changed since coordinates(); then handle() decides
+        if (onlyLocal(request, topology.view())) {
+            return local.tryInline(request, responder);
+        }
+        handle(request, responder);
+        return true;
     }
 
     private static boolean onlyLocal(EntityRequest request, Topology.View view) {

@@ -6,6 +6,9 @@ import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Store;
+import dev.dht.node.storage.StoreException;
+import dev.dht.node.storage.WriteOutcome;
 
 /**
  * One coordinated GET: asks every replica at once, answers from the freshest of the first {@code ack} answers
@@ -70,7 +73,12 @@ final class ReadOperation {
             }
         }
         if (selfSlot >= 0) {
-            answer(selfSlot, c.store.get(key));
+            Record own = c.store.getIfInMemory(key);
+            if (own != Store.NOT_IN_MEMORY) {
+                answer(selfSlot, own);
+            } else if (!c.slowPath.trySubmit(() -> answer(selfSlot, c.store.get(key)))) {
+                failure(); // only the disk has it and the workers are saturated
+            }
         }
     }
 
@@ -144,9 +152,7 @@ final class ReadOperation {
             Record r = answers[i];
             if (answered[i] && (r == null || newest.supersedes(r))) {
                 if (i == selfSlot) {
-                    if (c.store.applyIfNewer(key, newest)) {
-                        c.readRepairs.increment();
-                    }
+                    repairOwnCopy(newest);
                 } else {
                     c.client.send(urls[i], Protocol.write(target, newest, c.clock.now()),
                             System.nanoTime() + c.timeoutNanos, new PeerCallback() {
@@ -167,6 +173,39 @@ final class ReadOperation {
                             });
                 }
             }
+        }
+    }
+
+    /** The own copy is stale: write the newest record, in the pass's group when on a selector. */
+    private void repairOwnCopy(Record newest) {
+        Runnable blocking = () -> {
+            if (c.store.applyIfNewer(key, newest)) {
+                c.readRepairs.increment();
+            }
+        };
+        boolean grouped = c.store.applyAtEndOfPass(key, newest, new WriteOutcome() {
+            @Override
+            public void applied() {
+                c.readRepairs.increment();
+            }
+
+            @Override
+            public void notNewer(Record current) {
+                // a newer write got there first: nothing to repair
+            }
+
+            @Override
+            public void wouldBlock() {
+                c.slowPath.trySubmit(blocking); // if the workers are saturated, a later read repairs it
+            }
+
+            @Override
+            public void failed(StoreException e) {
+                // a later read tries again
+            }
+        });
+        if (!grouped) {
+            blocking.run();
         }
     }
 }

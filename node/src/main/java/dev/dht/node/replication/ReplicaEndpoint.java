@@ -3,10 +3,13 @@ package dev.dht.node.replication;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.http.EntityRequest;
 import dev.dht.node.http.Headers;
+import dev.dht.node.http.InlineResponder;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
+import dev.dht.node.storage.StoreException;
+import dev.dht.node.storage.WriteOutcome;
 import one.nio.http.Response;
 
 /**
@@ -27,31 +30,88 @@ public final class ReplicaEndpoint {
             clock.observe(request.clock());
         }
         switch (request.op()) {
-            case GET -> {
-                Record r = store.get(request.key());
-                Response response = r == null ? Responses.empty(Responses.NOT_FOUND)
-                        : new Response(Responses.OK, r.encoded());
-                responder.send(Protocol.withClock(response, clock.now()));
-            }
+            case GET -> answerRead(store.get(request.key()), responder);
             case PUT -> write(request, Record.value(request.timestamp(), request.body()), Responses.CREATED,
                     responder);
             case DELETE -> write(request, Record.tombstone(request.timestamp()), Responses.ACCEPTED, responder);
         }
     }
 
+    /**
+     * The same on the selector thread, without waiting: a read from memory (declined if only the disk has it);
+     * a write joins the pass's write group and is answered when it is applied at the end of the pass (or goes to
+     * a worker then, if it would have had to wait). Returns false when declined at once.
+     */
+    public boolean tryInline(EntityRequest request, InlineResponder responder) {
+        if (request.clock() > 0) {
+            clock.observe(request.clock());
+        }
+        switch (request.op()) {
+            case GET -> {
+                Record r = store.getIfInMemory(request.key());
+                if (r == Store.NOT_IN_MEMORY) {
+                    return false;
+                }
+                answerRead(r, responder);
+                return true;
+            }
+            case PUT -> {
+                return tryWrite(request, Record.value(request.timestamp(), request.body()), Responses.CREATED,
+                        responder);
+            }
+            default -> {
+                return tryWrite(request, Record.tombstone(request.timestamp()), Responses.ACCEPTED, responder);
+            }
+        }
+    }
+
+    private void answerRead(Record r, Responder responder) {
+        Response response = r == null ? Responses.empty(Responses.NOT_FOUND) : new Response(Responses.OK, r.encoded());
+        responder.send(Protocol.withClock(response, clock.now()));
+    }
+
+    private boolean tryWrite(EntityRequest request, Record record, String stored, InlineResponder responder) {
+        clock.observe(record.timestamp());
+        return store.applyAtEndOfPass(request.key(), record, new WriteOutcome() {
+            @Override
+            public void applied() {
+                responder.send(Protocol.withClock(Responses.empty(stored), clock.now()));
+            }
+
+            @Override
+            public void notNewer(Record current) {
+                answerNotStored(record, current, stored, responder);
+            }
+
+            @Override
+            public void wouldBlock() {
+                responder.toWorker();
+            }
+
+            @Override
+            public void failed(StoreException e) {
+                responder.fail(Responses.INTERNAL_ERROR, "write failed: " + e.getMessage());
+            }
+        });
+    }
+
     private void write(EntityRequest request, Record record, String stored, Responder responder) {
         clock.observe(record.timestamp());
-        Response response;
         if (store.applyIfNewer(request.key(), record)) {
+            responder.send(Protocol.withClock(Responses.empty(stored), clock.now()));
+        } else {
+            answerNotStored(record, store.get(request.key()), stored, responder);
+        }
+    }
+
+    /** Already there (a repeated hint or repair): stored; a newer record: 409 with its timestamp. */
+    private void answerNotStored(Record record, Record current, String stored, Responder responder) {
+        Response response;
+        if (current == null || current.equals(record)) {
             response = Responses.empty(stored);
         } else {
-            Record current = store.get(request.key());
-            if (current == null || current.equals(record)) {
-                response = Responses.empty(stored); // already there (a repeated hint or repair)
-            } else {
-                response = Responses.empty(Responses.CONFLICT);
-                response.addHeader(Headers.TIMESTAMP + ": " + current.timestamp());
-            }
+            response = Responses.empty(Responses.CONFLICT);
+            response.addHeader(Headers.TIMESTAMP + ": " + current.timestamp());
         }
         responder.send(Protocol.withClock(response, clock.now()));
     }

@@ -6,6 +6,8 @@ import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.storage.Record;
+import dev.dht.node.storage.StoreException;
+import dev.dht.node.storage.WriteOutcome;
 
 /**
  * One coordinated PUT or DELETE: the record goes to every replica at once; the client gets its answer after
@@ -62,17 +64,58 @@ final class WriteOperation {
                 c.client.send(urls[i], request, deadline, new Reply(r, i));
             }
         }
-        if (selfSlot >= 0) {
-            if (c.store.applyIfNewer(key, rec)) {
-                stored(r);
-            } else {
-                Record current = c.store.get(key);
-                if (current == null || current.equals(rec)) {
-                    stored(r);
-                } else {
-                    conflict(r, selfSlot, current.timestamp());
-                }
+        if (selfSlot >= 0 && !c.store.applyAtEndOfPass(key, rec, new OwnCopy(r, rec))) {
+            storeOwnCopy(r, rec); // not on a selector (a conflict round started from a replica's answer)
+        }
+    }
+
+    /** The coordinator's own copy, written where waiting is allowed. */
+    private void storeOwnCopy(int r, Record rec) {
+        if (c.store.applyIfNewer(key, rec)) {
+            stored(r);
+        } else {
+            ownCopyNotNewer(r, rec, c.store.get(key));
+        }
+    }
+
+    private void ownCopyNotNewer(int r, Record rec, Record current) {
+        if (current == null || current.equals(rec)) {
+            stored(r); // already there
+        } else {
+            conflict(r, selfSlot, current.timestamp());
+        }
+    }
+
+    /** The own copy in the selector pass's write group: it counts as stored once the group is applied. */
+    private final class OwnCopy implements WriteOutcome {
+        private final int r;
+        private final Record rec;
+
+        OwnCopy(int r, Record rec) {
+            this.r = r;
+            this.rec = rec;
+        }
+
+        @Override
+        public void applied() {
+            stored(r);
+        }
+
+        @Override
+        public void notNewer(Record current) {
+            ownCopyNotNewer(r, rec, current);
+        }
+
+        @Override
+        public void wouldBlock() {
+            if (!c.slowPath.trySubmit(() -> storeOwnCopy(r, rec))) {
+                WriteOperation.this.failed(r, selfSlot); // the workers are saturated: this replica failed the write
             }
+        }
+
+        @Override
+        public void failed(StoreException e) {
+            WriteOperation.this.failed(r, selfSlot);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.dht.node.storage;
 
+import dev.dht.node.loop.SelectorLoop;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -22,6 +23,7 @@ import org.rocksdb.StatsLevel;
 import org.rocksdb.Statistics;
 import org.rocksdb.Status;
 import org.rocksdb.TickerType;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +37,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * {@link Store} on RocksDB. This class owns every native handle it creates and closes them in one place
@@ -76,16 +80,23 @@ public final class RocksStore implements Store {
     private final List<ColumnFamilyHandle> handles;
     private final ColumnFamilyHandle records;
     private final List<String> familyNames = new ArrayList<>();
-    /** Write locks striped by key: last-write-wins read-compare-write must not interleave for one key. */
-    private final Object[] stripes = new Object[STRIPES];
+    /**
+     * Write locks striped by key: last-write-wins read-compare-write must not interleave for one key. Locks, not
+     * monitors: a selector thread's pass group only ever tries them (PassWriteGroup), so it never waits for one.
+     */
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
+    /** One group per selector thread that writes: see {@link #applyAtEndOfPass}. */
+    private final ThreadLocal<PassWriteGroup> passGroups = ThreadLocal.withInitial(() -> new PassWriteGroup(this));
+    private final LongAdder groups = new LongAdder();
+    private final LongAdder groupedWrites = new LongAdder();
     private volatile boolean closed;
 
     private RocksStore(Path dir, StorageOptions o) {
         this.dir = dir;
         this.options = o;
         for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new Object();
+            stripes[i] = new ReentrantLock();
         }
         this.statistics = o.statistics() ? new Statistics() : null;
         if (statistics != null) {
@@ -182,7 +193,7 @@ public final class RocksStore implements Store {
         return names;
     }
 
-    private Object stripe(byte[] key) {
+    ReentrantLock stripe(byte[] key) {
         int h = Arrays.hashCode(key) * 0x9E3779B9;
         return stripes[h >>> (32 - 12)];
     }
@@ -214,7 +225,9 @@ public final class RocksStore implements Store {
     public boolean applyIfNewer(byte[] key, Record record) {
         byte[] encoded = record.encoded();
         try {
-            synchronized (stripe(key)) {
+            ReentrantLock lock = stripe(key);
+            lock.lock();
+            try {
                 // keyMayExist answers from the memtable and the bloom filters without I/O; "no" is certain,
                 // so a key never written before (the common case for new keys) costs no read at all.
                 if (db.keyMayExist(records, key, null)) {
@@ -225,6 +238,8 @@ public final class RocksStore implements Store {
                 }
                 db.put(records, writeOptions, key, encoded);
                 return true;
+            } finally {
+                lock.unlock();
             }
         } catch (RocksDBException e) {
             throw new StoreException("write failed: " + e.getMessage(), e);
@@ -234,8 +249,12 @@ public final class RocksStore implements Store {
     @Override
     public TryApply tryApplyIfNewer(byte[] key, Record record) {
         byte[] encoded = record.encoded();
+        ReentrantLock lock = stripe(key);
+        if (!lock.tryLock()) {
+            return TryApply.WOULD_BLOCK; // another thread is writing this key (or its stripe)
+        }
         try {
-            synchronized (stripe(key)) {
+            try {
                 // "no" from the memtable and bloom filters is certain; only a key that may exist needs its record
                 if (db.keyMayExist(records, key, null)) {
                     byte[] current = db.get(records, memoryOnly, key); // Incomplete if only the disk has it
@@ -245,6 +264,8 @@ public final class RocksStore implements Store {
                 }
                 db.put(records, noStallWriteOptions, key, encoded); // Incomplete instead of a write stall
                 return TryApply.APPLIED;
+            } finally {
+                lock.unlock();
             }
         } catch (RocksDBException e) {
             if (isIncomplete(e)) {
@@ -254,13 +275,67 @@ public final class RocksStore implements Store {
         }
     }
 
+    @Override
+    public boolean applyAtEndOfPass(byte[] key, Record record, WriteOutcome outcome) {
+        SelectorLoop loop = SelectorLoop.current();
+        if (loop == null) {
+            return false;
+        }
+        checkOpen();
+        passGroups.get().add(loop, key, record, outcome);
+        return true;
+    }
+
+    /** {@link #storedInMemory}'s answer when only the disk has the key's record. */
+    static final byte[] ON_DISK = new byte[0];
+
+    /** The stored bytes from memory only: null if absent, {@link #ON_DISK} (by identity) if only the disk knows. */
+    byte[] storedInMemory(byte[] key) {
+        try {
+            // "no" from the memtables and bloom filters is certain: a new key costs no read at all
+            return db.keyMayExist(records, key, null) ? db.get(records, memoryOnly, key) : null;
+        } catch (RocksDBException e) {
+            if (isIncomplete(e)) {
+                return ON_DISK;
+            }
+            throw new StoreException("get failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes the batch unless RocksDB would stall or slow it down; false (nothing written) if it would. */
+    boolean writeWithoutStall(WriteBatch batch) {
+        try {
+            db.write(noStallWriteOptions, batch);
+            return true;
+        } catch (RocksDBException e) {
+            if (isIncomplete(e)) {
+                return false;
+            }
+            throw new StoreException("write failed: " + e.getMessage(), e);
+        }
+    }
+
+    ColumnFamilyHandle records() {
+        return records;
+    }
+
+    void countGroup(int writes) {
+        groups.increment();
+        groupedWrites.add(writes);
+    }
+
+    /** Pass groups applied and the writes they held (their ratio is the mean group size). */
+    public long[] groupCounts() {
+        return new long[]{groups.sum(), groupedWrites.sum()};
+    }
+
     /** RocksDB's answer when memoryOnly would need I/O, or noStallWriteOptions a stall. */
     private static boolean isIncomplete(RocksDBException e) {
         return e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete;
     }
 
     /** Whether the encoded record beats the stored bytes (which must be a record we can read). */
-    private static boolean supersedes(byte[] encoded, byte[] current) {
+    static boolean supersedes(byte[] encoded, byte[] current) {
         Record.decode(current); // refuse to compare against bytes we cannot read
         return Record.compareEncoded(encoded, current) > 0;
     }
@@ -272,13 +347,17 @@ public final class RocksStore implements Store {
     public boolean removeIfSame(byte[] key, Record expected) {
         checkOpen();
         try {
-            synchronized (stripe(key)) {
+            ReentrantLock lock = stripe(key);
+            lock.lock();
+            try {
                 byte[] current = db.get(records, readOptions, key);
                 if (current == null || !Arrays.equals(current, expected.encoded())) {
                     return false;
                 }
                 db.delete(records, writeOptions, key);
                 return true;
+            } finally {
+                lock.unlock();
             }
         } catch (RocksDBException e) {
             throw new StoreException("delete failed: " + e.getMessage(), e);
@@ -306,8 +385,12 @@ public final class RocksStore implements Store {
      */
     public void putUnconditionally(byte[] key, Record record) {
         try {
-            synchronized (stripe(key)) {
+            ReentrantLock lock = stripe(key);
+            lock.lock();
+            try {
                 db.put(records, writeOptions, key, record.encoded());
+            } finally {
+                lock.unlock();
             }
         } catch (RocksDBException e) {
             throw new StoreException("write failed: " + e.getMessage(), e);

@@ -1,0 +1,109 @@
+package dev.dht.node.loop;
+
+import one.nio.net.Selector;
+import one.nio.net.Session;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A thread that runs one one-nio selector, the way one-nio's own selector thread does (wait for ready sessions,
+ * let each process what it read), plus one thing it lacks: work deferred to the end of the pass. A pass is one
+ * round of ready sessions; what the requests of a pass leave for its end is done once for all of them:
+ *
+ * <ul>
+ *   <li>{@link #sendAtEndOfPass}: requests to other nodes, written once per connection instead of once per call;</li>
+ *   <li>{@link #applyAtEndOfPass}: the pass's writes, applied to RocksDB as one batch (one WAL write) before their
+ *       answers go out (group commit without waiting for anything but the pass itself).</li>
+ * </ul>
+ *
+ * Sends run before applies, so the network starts while the local batch is written. A task may register more
+ * tasks (an answer lets one-nio start the next pipelined request of that connection): the end of a pass runs until
+ * none is left. Tasks register at most once per pass; they keep that state themselves ({@link Task}).
+ */
+public final class SelectorLoop extends Thread {
+    private static final Logger log = LoggerFactory.getLogger(SelectorLoop.class);
+    private static final int BUFFER_SIZE = 64000; // one-nio's own read buffer size
+
+    /** Work done at the end of a pass. */
+    public interface Task {
+        void endOfPass();
+    }
+
+    private final Selector selector;
+    private final List<Task> sends = new ArrayList<>();
+    private final List<Task> applies = new ArrayList<>();
+    private long passes;
+    private long tasksRun;
+
+    public SelectorLoop(Selector selector, String name) {
+        super(name);
+        this.selector = selector;
+    }
+
+    /** The loop running on the calling thread, or null if the caller is not a selector loop. */
+    public static SelectorLoop current() {
+        return Thread.currentThread() instanceof SelectorLoop loop ? loop : null;
+    }
+
+    /** Runs the task when this pass ends, before the applies. Only from this loop's own thread. */
+    public void sendAtEndOfPass(Task task) {
+        sends.add(task);
+    }
+
+    /** Runs the task when this pass ends, after the sends. Only from this loop's own thread. */
+    public void applyAtEndOfPass(Task task) {
+        applies.add(task);
+    }
+
+    @Override
+    public void run() {
+        byte[] buffer = new byte[BUFFER_SIZE];
+        while (selector.isOpen()) {
+            for (Iterator<Session> ready = selector.select(); ready.hasNext(); ) {
+                Session session = ready.next();
+                try {
+                    session.process(buffer);
+                } catch (Throwable e) {
+                    session.handleException(e);
+                }
+            }
+            endOfPass();
+        }
+        endOfPass(); // closing: whatever the last pass left still gets done (and its requests answered)
+    }
+
+    private void endOfPass() {
+        passes++;
+        while (!sends.isEmpty() || !applies.isEmpty()) {
+            runAll(sends);
+            runAll(applies);
+        }
+    }
+
+    private void runAll(List<Task> tasks) {
+        // by index: a task may append to the list it runs from
+        for (int i = 0; i < tasks.size(); i++) {
+            tasksRun++;
+            try {
+                tasks.get(i).endOfPass();
+            } catch (RuntimeException | Error e) {
+                log.error("end-of-pass task failed: {}", e.toString(), e);
+            }
+        }
+        tasks.clear();
+    }
+
+    /** Passes run so far (read from other threads for metrics; a stale value is fine). */
+    public long passes() {
+        return passes;
+    }
+
+    /** End-of-pass tasks run so far. */
+    public long tasksRun() {
+        return tasksRun;
+    }
+}
