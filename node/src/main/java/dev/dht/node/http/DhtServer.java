@@ -243,7 +243,7 @@ public final class DhtServer extends HttpServer {
         // at the end of the pass), the coordinator's sends; no worker hand-off on the common path (docs/node.md,
         // "Threading"). Only what may wait for the disk or a write stall goes to the bounded pool.
         if (!task.tryInline(responder -> entityHandler.tryInline(parsed, responder))) {
-            submit(task, workers);
+            task.toWorker();
         }
     }
 

@@ -1,28 +1,80 @@
 package dev.dht.node.http;
 
+import dev.dht.node.loop.SelectorLoop;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
 import one.nio.net.Socket;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
  * one-nio's HTTP session with what the node adds: the configured body limit (413 with a reason), chunked
- * responses whose body is produced lazily, a send timeout that drops a client which stopped reading, and
- * corked writes: the responses to a batch of pipelined requests go out in one write.
+ * responses whose body is produced lazily, a send timeout that drops a client which stopped reading, and two
+ * things for pipelined connections (every node-to-node connection is one):
+ *
+ * <ul>
+ *   <li><b>Writes that share a pass.</b> one-nio starts a connection's next request only after the previous one was
+ *       answered. Here a PUT or DELETE of /v0/entity also starts while every earlier unanswered request of the
+ *       connection is such a write still on the selector path: they all join the pass's write group (one WAL write)
+ *       and are answered at its end. Anything else waits for the answers before it, as in one-nio, so a read
+ *       always sees the writes sent before it on its connection. Answers always go out in request order.</li>
+ *   <li><b>Cork.</b> Answers given on the selector thread (while it processes a read, or at the end of its pass)
+ *       are collected and written once, when the pass ends: a batch of pipelined answers costs one write(2)
+ *       instead of one each (on loopback each write also runs the receiver's TCP path).</li>
+ * </ul>
+ *
+ * Every field is guarded by this session's monitor (one-nio's process() and send paths hold it).
  */
 final class DhtSession extends HttpSession {
-    private final DhtServer dhtServer;
+    /** one-nio's own limit on pipelined requests per connection. */
+    private static final int MAX_PIPELINE = 256;
 
-    // Cork: while the selector thread processes what one read brought (process() holds this session's monitor, so
-    // no other thread can answer meanwhile), answers given on that thread are collected and written at the end in
-    // one write(2). A node calling another pipelines its requests, so a batch of internal requests costs one
-    // write instead of one per answer (on loopback each write also runs the receiver's TCP path).
+    /** One request of this connection, from its start until its answer is written. */
+    static final class Slot {
+        final Request request;
+        /** A PUT/DELETE of /v0/entity: may start while earlier such writes are unanswered. */
+        final boolean write;
+        /** Still on the selector path (not handed to a worker, which could reorder it). */
+        boolean inline = true;
+        byte[] answer;
+        QueueItem body;
+        boolean answered;
+        boolean close;
+
+        Slot(Request request) {
+            this.request = request;
+            int m = request.getMethod();
+            this.write = (m == Request.METHOD_PUT || m == Request.METHOD_DELETE)
+                    && DhtServer.ENTITY.equals(request.getPath());
+        }
+
+        boolean batchable() {
+            return write && inline;
+        }
+    }
+
+    private final DhtServer dhtServer;
+    /** Started and not yet written, in request order. */
+    private final ArrayDeque<Slot> started = new ArrayDeque<>();
+    /** Parsed and not yet started (they wait for the answers before them). */
+    private final ArrayDeque<Request> waiting = new ArrayDeque<>();
+    /** Started slots that stop later requests from starting (not batchable). */
+    private int blocking;
+    /** The slot whose request is being started right now (its handler may answer through sendResponse). */
+    private Slot starting;
+    /** The client closed its side: close ours once everything is answered. */
+    private boolean inputClosed;
+    /** An error answer ends the connection: requests parsed after it are dropped. */
+    private boolean ending;
+
     private boolean corking;
+    private boolean uncorkQueued;
     private byte[] corked;
     private int corkedLength;
+    private final SelectorLoop.Task uncorkAtEndOfPass = this::uncorkAtEndOfPass;
 
     DhtSession(Socket socket, DhtServer server) {
         super(socket, server);
@@ -33,6 +85,289 @@ final class DhtSession extends HttpSession {
     protected int getMaxRequestBodyLength() {
         return dhtServer.maxBody();
     }
+
+    // ---- request order ---------------------------------------------------------------------------------------
+
+    /** one-nio parsed a request (selector thread, under the monitor). */
+    @Override
+    protected void handleParsedRequest() throws IOException {
+        Request request = parsing;
+        parsing = null;
+        requestBodyOffset = 0;
+        if (ending) {
+            return;
+        }
+        if (started.size() + waiting.size() >= MAX_PIPELINE) {
+            throw new IOException("Pipeline length exceeded");
+        }
+        if (waiting.isEmpty() && mayStart(request)) {
+            start(new Slot(request));
+        } else {
+            waiting.add(request);
+        }
+    }
+
+    private boolean mayStart(Request request) {
+        if (started.isEmpty()) {
+            return true;
+        }
+        if (blocking > 0) {
+            return false;
+        }
+        int m = request.getMethod();
+        return (m == Request.METHOD_PUT || m == Request.METHOD_DELETE) && DhtServer.ENTITY.equals(request.getPath());
+    }
+
+    private void start(Slot slot) throws IOException {
+        started.add(slot);
+        if (!slot.batchable()) {
+            blocking++;
+        }
+        handling = slot.request; // one-nio's "a request is in progress" (checkStatus, socket close)
+        Slot outer = starting;
+        starting = slot;
+        try {
+            server.handleRequest(slot.request, this);
+        } finally {
+            starting = outer;
+        }
+    }
+
+    /** The slot of the request being started (DhtServer binds its responder to it). */
+    Slot startingSlot() {
+        return starting;
+    }
+
+    /** The slot's request goes to a worker: later requests must not overtake it. */
+    synchronized void toWorker(Slot slot) {
+        if (slot.batchable() && !slot.answered) {
+            slot.inline = false;
+            blocking++;
+        }
+    }
+
+    /** Answers the slot's request; written as soon as every earlier request of the connection is. */
+    synchronized void answer(Slot slot, Response response) throws IOException {
+        if (slot.answered) {
+            throw new IllegalStateException("request answered twice");
+        }
+        boolean keepAlive = keepAlive(slot.request) && !slot.close;
+        response.addHeader(keepAlive ? "Connection: Keep-Alive" : "Connection: close");
+        slot.answer = response.toBytes(slot.request.getMethod() != Request.METHOD_HEAD);
+        slot.close = !keepAlive;
+        slot.answered = true;
+        drain();
+    }
+
+    /** Answers with a head and a body that writes itself as the socket drains (a range stream). */
+    synchronized void answerChunked(Slot slot, Response head, QueueItem body) throws IOException {
+        if (slot.answered) {
+            QueueItem.releaseChain(body);
+            throw new IllegalStateException("request answered twice");
+        }
+        boolean keepAlive = keepAlive(slot.request);
+        head.addHeader(keepAlive ? "Connection: Keep-Alive" : "Connection: close");
+        slot.answer = head.toBytes(false);
+        slot.body = body;
+        slot.close = !keepAlive;
+        slot.answered = true;
+        drain();
+    }
+
+    private static boolean keepAlive(Request request) {
+        String connection = request.getHeader("Connection:");
+        return request.isHttp11() ? !"close".equalsIgnoreCase(connection) : "Keep-Alive".equalsIgnoreCase(connection);
+    }
+
+    /** Writes the answered head of the queue, then starts what may start now. */
+    private void drain() throws IOException {
+        while (!started.isEmpty() && started.peek().answered) {
+            Slot s = started.poll();
+            if (!s.batchable()) {
+                blocking--;
+            }
+            server.incRequestsProcessed();
+            try {
+                emit(s.answer);
+                if (s.body != null) {
+                    uncork(); // the stream follows everything before it
+                }
+            } catch (IOException e) {
+                if (s.body != null) {
+                    QueueItem.releaseChain(s.body); // its source is closed, its request counted as done
+                }
+                throw e;
+            }
+            if (s.body != null) {
+                write(s.body); // one-nio releases the chain itself if this fails
+            }
+            if (s.close) {
+                ending = true;
+                for (Slot rest : started) {
+                    if (rest.body != null) {
+                        QueueItem.releaseChain(rest.body);
+                    }
+                }
+                started.clear();
+                waiting.clear();
+                uncork();
+                super.scheduleClose();
+                return;
+            }
+        }
+        if (started.isEmpty()) {
+            handling = null;
+        }
+        while (!waiting.isEmpty() && !ending && mayStart(waiting.peek())) {
+            start(new Slot(waiting.poll()));
+        }
+        if (inputClosed && started.isEmpty() && waiting.isEmpty()) {
+            uncork();
+            super.scheduleClose();
+        }
+    }
+
+    /** one-nio's API, for answers given while a request is being started (status, parse and method errors). */
+    @Override
+    public synchronized void sendResponse(Response response) throws IOException {
+        if (starting == null) {
+            throw new IOException("no request is being started to answer");
+        }
+        answer(starting, response);
+    }
+
+    /** An error answer closes the connection after everything before it is answered. */
+    @Override
+    public synchronized void sendError(String code, String message) throws IOException {
+        server.incRequestsRejected();
+        if (Response.REQUEST_ENTITY_TOO_LARGE.equals(code) && (message == null || message.isEmpty())) {
+            message = "request body larger than the limit of " + dhtServer.maxBody() + " bytes\n";
+        }
+        Response response = new Response(code, message == null ? Response.EMPTY : message.getBytes());
+        Slot slot = starting;
+        if (slot == null) {
+            // one-nio could not parse a request (400, 413): the error takes the next place in line
+            slot = new Slot(new Request(Request.METHOD_GET, "/", true));
+            started.add(slot);
+            blocking++;
+            handling = slot.request;
+        }
+        slot.close = true;
+        ending = true;
+        answer(slot, response);
+    }
+
+    /** The client closed its side of the connection. */
+    @Override
+    protected void handleSocketClosed() {
+        if (selector != null) {
+            listen(queueHead == null ? 0 : WRITEABLE);
+        }
+        inputClosed = true;
+        if (started.isEmpty() && waiting.isEmpty()) {
+            scheduleClose();
+        }
+    }
+
+    // ---- cork ------------------------------------------------------------------------------------------------
+
+    @Override
+    public synchronized void process(byte[] buffer) throws Exception {
+        corking = true;
+        try {
+            super.process(buffer);
+        } finally {
+            corking = false;
+            if (corked != null) {
+                queueUncork();
+            }
+        }
+    }
+
+    /** Answer bytes: corked on the selector thread (and behind anything corked already), else written now. */
+    private void emit(byte[] bytes) throws IOException {
+        if (corked == null && !corking && SelectorLoop.current() == null) {
+            super.write(bytes, 0, bytes.length);
+            return;
+        }
+        if (corked == null) {
+            corked = bytes; // the usual single answer: kept as is, no copy
+            corkedLength = bytes.length;
+        } else {
+            if (corked.length - corkedLength < bytes.length) {
+                corked = Arrays.copyOf(corked, Math.max(corked.length * 2, corkedLength + bytes.length));
+            }
+            System.arraycopy(bytes, 0, corked, corkedLength, bytes.length);
+            corkedLength += bytes.length;
+        }
+        if (!corking) {
+            queueUncork();
+        }
+    }
+
+    /** The cork is written at the end of the selector pass (or now, off a selector thread). */
+    private void queueUncork() throws IOException {
+        SelectorLoop loop = SelectorLoop.current();
+        if (loop == null) {
+            uncork();
+        } else if (!uncorkQueued) {
+            uncorkQueued = true;
+            loop.sendAtEndOfPass(uncorkAtEndOfPass);
+        }
+    }
+
+    private synchronized void uncorkAtEndOfPass() {
+        uncorkQueued = false;
+        try {
+            uncork();
+        } catch (IOException e) {
+            handleException(e);
+        }
+    }
+
+    /** Writes what the cork holds; anything else written to the socket must come after it. */
+    private void uncork() throws IOException {
+        if (corked != null) {
+            byte[] bytes = corked;
+            int length = corkedLength;
+            corked = null;
+            corkedLength = 0;
+            super.write(bytes, 0, length);
+        }
+    }
+
+    @Override
+    protected void writeResponse(Response response, boolean includeBody) throws IOException {
+        emit(response.toBytes(includeBody));
+    }
+
+    /** A close must not drop answers still in the cork. */
+    @Override
+    public synchronized void scheduleClose() {
+        try {
+            uncork();
+        } catch (IOException e) {
+            close();
+            return;
+        }
+        super.scheduleClose();
+    }
+
+    /** Streams of answers that never reached the write queue are released too (a range's iterator). */
+    @Override
+    public synchronized void close() {
+        for (Slot s : started) {
+            if (s.body != null) {
+                QueueItem.releaseChain(s.body);
+                s.body = null;
+            }
+        }
+        started.clear();
+        waiting.clear();
+        super.close();
+    }
+
+    // ---- liveness --------------------------------------------------------------------------------------------
 
     /**
      * one-nio's cleanup thread asks this every idle-timeout period; IDLE and STALE sessions are closed. A session
@@ -47,8 +382,8 @@ final class DhtSession extends HttpSession {
             return lastAccess < currentTime - dhtServer.sendTimeoutMillis() ? STALE : ACTIVE;
         }
         if (handling != null) {
-            // Waiting for our own answer (a 10-minute profile capture, later a coordinated request): bounded by
-            // the request's own timeout, not by the keep-alive (one-nio would drop it after 8 x keep-alive).
+            // Waiting for our own answer (a 10-minute profile capture, a coordinated request): bounded by the
+            // request's own timeout, not by the keep-alive (one-nio would drop it after 8 x keep-alive).
             return ACTIVE;
         }
         return lastAccess < currentTime - keepAlive ? IDLE : ACTIVE;
@@ -67,97 +402,6 @@ final class DhtSession extends HttpSession {
             close();
         } else {
             super.handleException(e);
-        }
-    }
-
-    @Override
-    public synchronized void process(byte[] buffer) throws Exception {
-        corking = true;
-        try {
-            super.process(buffer);
-        } finally {
-            corking = false;
-            uncork();
-        }
-    }
-
-    @Override
-    protected void writeResponse(Response response, boolean includeBody) throws IOException {
-        byte[] bytes = response.toBytes(includeBody);
-        if (!corking) {
-            super.write(bytes, 0, bytes.length);
-        } else if (corked == null) {
-            corked = bytes; // the usual single answer: kept as is, no copy
-            corkedLength = bytes.length;
-        } else {
-            if (corked.length - corkedLength < bytes.length) {
-                corked = Arrays.copyOf(corked, Math.max(corked.length * 2, corkedLength + bytes.length));
-            }
-            System.arraycopy(bytes, 0, corked, corkedLength, bytes.length);
-            corkedLength += bytes.length;
-        }
-    }
-
-    /** Writes what the cork holds; anything else written to the socket must come after it. */
-    private void uncork() throws IOException {
-        if (corked != null) {
-            byte[] bytes = corked;
-            int length = corkedLength;
-            corked = null;
-            corkedLength = 0;
-            super.write(bytes, 0, length);
-        }
-    }
-
-    /** A close after the last answer ("Connection: close", 413) must not drop answers still in the cork. */
-    @Override
-    public synchronized void scheduleClose() {
-        try {
-            uncork();
-        } catch (IOException e) {
-            close();
-            return;
-        }
-        super.scheduleClose();
-    }
-
-    /** one-nio answers an oversized body with an empty 413; give the reason instead. */
-    @Override
-    public synchronized void sendError(String code, String message) throws IOException {
-        if (Response.REQUEST_ENTITY_TOO_LARGE.equals(code) && (message == null || message.isEmpty())) {
-            message = "request body larger than the limit of " + dhtServer.maxBody() + " bytes\n";
-        }
-        super.sendError(code, message);
-    }
-
-    /**
-     * Like {@link #sendResponse} (same keep-alive and pipelining rules), but the body is a queue item that
-     * writes itself as the socket drains.
-     */
-    synchronized void sendChunked(Response head, QueueItem body) throws IOException {
-        Request current = this.handling;
-        if (current == null) {
-            QueueItem.releaseChain(body);
-            throw new IOException("Out of order response");
-        }
-        server.incRequestsProcessed();
-        String connection = current.getHeader("Connection:");
-        boolean keepAlive = current.isHttp11()
-                ? !"close".equalsIgnoreCase(connection)
-                : "Keep-Alive".equalsIgnoreCase(connection);
-        head.addHeader(keepAlive ? "Connection: Keep-Alive" : "Connection: close");
-        byte[] headBytes = head.toBytes(false);
-        uncork();
-        write(new ArrayQueueItem(headBytes, 0, headBytes.length, 0).append(body));
-        if (!keepAlive) {
-            scheduleClose();
-        }
-        if ((this.handling = current = pipeline.pollFirst()) != null) {
-            if (current == FIN) {
-                scheduleClose();
-            } else {
-                server.handleRequest(current, this);
-            }
         }
     }
 }

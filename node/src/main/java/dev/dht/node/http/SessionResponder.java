@@ -35,6 +35,7 @@ final class SessionResponder implements InlineResponder, Runnable {
     }
 
     private final DhtSession session;
+    private final DhtSession.Slot slot;
     private final RequestTracker tracker;
     private final int method;
     private final long startNanos;
@@ -46,6 +47,7 @@ final class SessionResponder implements InlineResponder, Runnable {
     SessionResponder(DhtSession session, RequestTracker tracker, int method, long startNanos, Work work,
                      Dispatcher toWorker) {
         this.session = session;
+        this.slot = session.startingSlot();
         this.tracker = tracker;
         this.method = method;
         this.startNanos = startNanos;
@@ -80,6 +82,7 @@ final class SessionResponder implements InlineResponder, Runnable {
 
     @Override
     public void toWorker() {
+        session.toWorker(slot); // later requests of the connection must not overtake it now
         toWorker.dispatch(this);
     }
 
@@ -100,7 +103,7 @@ final class SessionResponder implements InlineResponder, Runnable {
     public void send(Response response) {
         claim();
         try {
-            session.sendResponse(response);
+            session.answer(slot, response);
         } catch (IOException e) {
             // The client went away; nothing to tell it.
             log.debug("response not sent: {}", e.toString());
@@ -114,7 +117,7 @@ final class SessionResponder implements InlineResponder, Runnable {
         claim();
         ChunkedBodyWriter body = new ChunkedBodyWriter(source, () -> tracker.finished(method, 200, startNanos));
         try {
-            session.sendChunked(Responses.chunkedHead(Responses.OK), body);
+            session.answerChunked(slot, Responses.chunkedHead(Responses.OK), body);
         } catch (IOException e) {
             // one-nio released the body (closing the source and finishing the count) before rethrowing.
             log.debug("range response not sent: {}", e.toString());
