@@ -289,6 +289,9 @@ public final class DhtServer extends HttpServer {
     }
 
     private void submit(SessionResponder task, WorkerPool pool) {
+        if (pool == workers) {
+            metrics.toWorker();
+        }
         if (!pool.trySubmit(task)) {
             metrics.rejected();
             task.send(Responses.text(Responses.SERVICE_UNAVAILABLE, "overloaded: request queue is full"));

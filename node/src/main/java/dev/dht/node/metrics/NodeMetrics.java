@@ -23,6 +23,7 @@ import java.util.function.DoubleSupplier;
 public final class NodeMetrics {
     public static final String REQUEST_DURATION = "dht_request_duration_seconds";
     public static final String REJECTED = "dht_requests_rejected";
+    public static final String TO_WORKERS = "dht_worker_requests";
     public static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
 
     /** Method index for {@link #observeRequest}. */
@@ -38,6 +39,7 @@ public final class NodeMetrics {
     private final AtomicReferenceArray<DistributionDataPoint> points =
             new AtomicReferenceArray<>(METHOD_NAMES.length * STATUSES);
     private final Counter rejected;
+    private final Counter toWorkers;
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
     public NodeMetrics() {
@@ -54,6 +56,12 @@ public final class NodeMetrics {
         rejected = Counter.builder()
                 .name(REJECTED)
                 .help("Requests answered 503 at once because the worker queue was full")
+                .withoutExemplars()
+                .register(registry);
+        toWorkers = Counter.builder()
+                .name(TO_WORKERS)
+                .help("Requests handed to the worker pool: reads and writes that needed the disk or would have"
+                        + " stalled, ranges, and requests started by another thread's answer")
                 .withoutExemplars()
                 .register(registry);
         JvmMetrics.builder().register(registry);
@@ -73,6 +81,10 @@ public final class NodeMetrics {
 
     public void rejected() {
         rejected.inc();
+    }
+
+    public void toWorker() {
+        toWorkers.inc();
     }
 
     /** A gauge read at scrape time. */
