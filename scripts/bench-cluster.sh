@@ -11,7 +11,8 @@
 # Environment (defaults give the committed figures):
 #   BENCH_DURATION=30 seconds per measured run     BENCH_WARMUP=10 seconds of warm-up per target
 #   BENCH_THREADS=3   wrk threads (one per node)   BENCH_CONNECTIONS=64   BENCH_LOAD_FRACTION=0.7
-#   BENCH_REPLICAS=2/3                             BENCH_NODE_ARGS  extra options for every node
+#   BENCH_REPLICAS=2/3                             BENCH_NODE_ARGS="--block-cache 1GiB"  options of every node
+#                                                  (the single node's too; the cache holds what the run writes)
 #   BENCH_JAVA_OPTS   JVM options of every node    BENCH_OUT=docs/benchmarks   BENCH_LABEL free text
 #   BENCH_SINGLE_PORT=18080  BENCH_CLUSTER_PORT=18100 (the cluster uses it and the next two)
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +26,7 @@ REPLICAS=${BENCH_REPLICAS:-2/3}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 SINGLE_PORT=${BENCH_SINGLE_PORT:-18080}
 CLUSTER_PORT=${BENCH_CLUSTER_PORT:-18100}
-NODE_ARGS=${BENCH_NODE_ARGS:-}
+NODE_ARGS=${BENCH_NODE_ARGS---block-cache 1GiB}
 JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}
 LABEL=${BENCH_LABEL:-}
 NODES=3

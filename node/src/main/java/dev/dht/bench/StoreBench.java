@@ -52,6 +52,10 @@ public final class StoreBench {
                         .named("node+concurrent-memtable-writes"),
                 StorageOptions.node(16L << 20, CACHE).named("node-16MiB-memtable"),
                 StorageOptions.node(MEMTABLE, 256L << 20).named("node-256MiB-cache"),
+                StorageOptions.node(MEMTABLE, CACHE).withReadPath(false, false).named("node-lru-cache"),
+                StorageOptions.node(MEMTABLE, CACHE).withReadPath(true, true).named("node+block-hash-index"),
+                StorageOptions.node(MEMTABLE, 1L << 30).withReadPath(false, false).named("node-1GiB-lru-cache"),
+                StorageOptions.node(MEMTABLE, 1L << 30).named("node-1GiB-cache"),
                 StorageOptions.node(MEMTABLE, CACHE));
     }
 

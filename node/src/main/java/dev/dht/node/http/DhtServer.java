@@ -18,9 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * The node's HTTP front: one-nio selector threads parse requests and call {@link #handleRequest}, which routes,
- * validates and hands the work to the bounded worker pool (503 at once when its queue is full). Workers answer
- * through a {@link Responder}; one-nio's sendResponse is synchronized, so any thread may answer.
+ * The node's HTTP front: selector threads ({@link SelectorLoop}s over one-nio's selectors) parse requests and call
+ * {@link #handleRequest}, which routes and validates them, serves on the selector what needs no waiting, and hands
+ * the rest to the bounded worker pool (503 at once when its queue is full). Answers go through a {@link Responder}
+ * from any thread; the session writes them in request order ({@link DhtSession}).
  *
  * <pre>
  *   GET /v0/status                         answered here, on the selector (probes never queue behind load)

@@ -16,11 +16,13 @@ import java.util.Arrays;
  * things for pipelined connections (every node-to-node connection is one):
  *
  * <ul>
- *   <li><b>Writes that share a pass.</b> one-nio starts a connection's next request only after the previous one was
- *       answered. Here a PUT or DELETE of /v0/entity also starts while every earlier unanswered request of the
+ *   <li><b>Requests that share a pass.</b> one-nio starts a connection's next request only after the previous one
+ *       was answered. Here a PUT or DELETE of /v0/entity also starts while every earlier unanswered request of the
  *       connection is such a write still on the selector path: they all join the pass's write group (one WAL write)
- *       and are answered at its end. Anything else waits for the answers before it, as in one-nio, so a read
- *       always sees the writes sent before it on its connection. Answers always go out in request order.</li>
+ *       and are answered at its end. A GET of /v0/entity starts while every earlier one is such a read (reads
+ *       commute, wherever they run). Anything else, and any change of kind, waits for the answers before it, as in
+ *       one-nio: a read always sees the writes sent before it on its connection. Answers go out in request
+ *       order.</li>
  *   <li><b>Cork.</b> Answers given on the selector thread (while it processes a read, or at the end of its pass)
  *       are collected and written once, when the pass ends: a batch of pipelined answers costs one write(2)
  *       instead of one each (on loopback each write also runs the receiver's TCP path).</li>
@@ -32,27 +34,47 @@ final class DhtSession extends HttpSession {
     /** one-nio's own limit on pipelined requests per connection. */
     private static final int MAX_PIPELINE = 256;
 
+    /** What a request does, for deciding what may run beside it. */
+    enum Kind {
+        /** PUT/DELETE of /v0/entity: may start while every earlier unanswered request is such a write on the
+         *  selector path (they share the pass's write group and apply in request order) */
+        WRITE,
+        /** GET of /v0/entity: may start while every earlier unanswered request is such a read (reads commute) */
+        READ,
+        /** anything else: starts only when everything before it is answered, and blocks what comes after it */
+        OTHER;
+
+        static Kind of(Request request) {
+            if (!DhtServer.ENTITY.equals(request.getPath())) {
+                return OTHER;
+            }
+            return switch (request.getMethod()) {
+                case Request.METHOD_PUT, Request.METHOD_DELETE -> WRITE;
+                case Request.METHOD_GET -> READ;
+                default -> OTHER;
+            };
+        }
+    }
+
     /** One request of this connection, from its start until its answer is written. */
     static final class Slot {
         final Request request;
-        /** A PUT/DELETE of /v0/entity: may start while earlier such writes are unanswered. */
-        final boolean write;
-        /** Still on the selector path (not handed to a worker, which could reorder it). */
+        final Kind kind;
+        /** Still on the selector path (not handed to a worker, which could reorder a write). */
         boolean inline = true;
         byte[] answer;
         QueueItem body;
         boolean answered;
         boolean close;
 
-        Slot(Request request) {
+        Slot(Request request, Kind kind) {
             this.request = request;
-            int m = request.getMethod();
-            this.write = (m == Request.METHOD_PUT || m == Request.METHOD_DELETE)
-                    && DhtServer.ENTITY.equals(request.getPath());
+            this.kind = kind;
         }
 
-        boolean batchable() {
-            return write && inline;
+        /** Whether a request of the given kind may start while this one is unanswered. */
+        boolean admits(Kind next) {
+            return kind == next && (kind == Kind.READ || kind == Kind.WRITE && inline);
         }
     }
 
@@ -61,8 +83,6 @@ final class DhtSession extends HttpSession {
     private final ArrayDeque<Slot> started = new ArrayDeque<>();
     /** Parsed and not yet started (they wait for the answers before them). */
     private final ArrayDeque<Request> waiting = new ArrayDeque<>();
-    /** Started slots that stop later requests from starting (not batchable). */
-    private int blocking;
     /** The slot whose request is being started right now (its handler may answer through sendResponse). */
     private Slot starting;
     /** The client closed its side: close ours once everything is answered. */
@@ -100,29 +120,25 @@ final class DhtSession extends HttpSession {
         if (started.size() + waiting.size() >= MAX_PIPELINE) {
             throw new IOException("Pipeline length exceeded");
         }
-        if (waiting.isEmpty() && mayStart(request)) {
-            start(new Slot(request));
+        Kind kind = Kind.of(request);
+        if (waiting.isEmpty() && mayStart(kind)) {
+            start(new Slot(request, kind));
         } else {
             waiting.add(request);
         }
     }
 
-    private boolean mayStart(Request request) {
-        if (started.isEmpty()) {
-            return true;
+    private boolean mayStart(Kind kind) {
+        for (Slot s : started) { // a handful at most: pipelines are short
+            if (!s.admits(kind)) {
+                return false;
+            }
         }
-        if (blocking > 0) {
-            return false;
-        }
-        int m = request.getMethod();
-        return (m == Request.METHOD_PUT || m == Request.METHOD_DELETE) && DhtServer.ENTITY.equals(request.getPath());
+        return true;
     }
 
     private void start(Slot slot) throws IOException {
         started.add(slot);
-        if (!slot.batchable()) {
-            blocking++;
-        }
         handling = slot.request; // one-nio's "a request is in progress" (checkStatus, socket close)
         Slot outer = starting;
         starting = slot;
@@ -138,12 +154,9 @@ final class DhtSession extends HttpSession {
         return starting;
     }
 
-    /** The slot's request goes to a worker: later requests must not overtake it. */
+    /** The slot's request goes to a worker: later writes must not overtake it. */
     synchronized void toWorker(Slot slot) {
-        if (slot.batchable() && !slot.answered) {
-            slot.inline = false;
-            blocking++;
-        }
+        slot.inline = false;
     }
 
     /** Answers the slot's request; written as soon as every earlier request of the connection is. */
@@ -183,9 +196,6 @@ final class DhtSession extends HttpSession {
     private void drain() throws IOException {
         while (!started.isEmpty() && started.peek().answered) {
             Slot s = started.poll();
-            if (!s.batchable()) {
-                blocking--;
-            }
             server.incRequestsProcessed();
             try {
                 emit(s.answer);
@@ -218,8 +228,12 @@ final class DhtSession extends HttpSession {
         if (started.isEmpty()) {
             handling = null;
         }
-        while (!waiting.isEmpty() && !ending && mayStart(waiting.peek())) {
-            start(new Slot(waiting.poll()));
+        while (!waiting.isEmpty() && !ending) {
+            Kind kind = Kind.of(waiting.peek());
+            if (!mayStart(kind)) {
+                break;
+            }
+            start(new Slot(waiting.poll(), kind));
         }
         if (inputClosed && started.isEmpty() && waiting.isEmpty()) {
             uncork();
@@ -247,9 +261,8 @@ final class DhtSession extends HttpSession {
         Slot slot = starting;
         if (slot == null) {
             // one-nio could not parse a request (400, 413): the error takes the next place in line
-            slot = new Slot(new Request(Request.METHOD_GET, "/", true));
+            slot = new Slot(new Request(Request.METHOD_GET, "/", true), Kind.OTHER);
             started.add(slot);
-            blocking++;
             handling = slot.request;
         }
         slot.close = true;

@@ -8,9 +8,11 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.DataBlockIndexType;
 import org.rocksdb.Env;
 import org.rocksdb.Filter;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.HyperClockCache;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
@@ -116,7 +118,8 @@ public final class RocksStore implements Store {
         if (statistics != null) {
             dbOptions.setStatistics(statistics);
         }
-        this.blockCache = new LRUCache(o.blockCache());
+        this.blockCache = o.hyperClockCache() ? new HyperClockCache(o.blockCache(), 0, -1, false)
+                : new LRUCache(o.blockCache());
         this.bloom = o.bloomBitsPerKey() > 0 ? new BloomFilter(o.bloomBitsPerKey(), false) : null;
         BlockBasedTableConfig table = new BlockBasedTableConfig()
                 .setBlockCache(blockCache)
@@ -125,6 +128,9 @@ public final class RocksStore implements Store {
                 // point reads fall from ~240k/s to ~4k/s with a 64 MiB cache (docs/node.md).
                 .setCacheIndexAndFilterBlocks(false)
                 .setFormatVersion(5);
+        if (o.blockHashIndex()) {
+            table.setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash).setDataBlockHashTableUtilRatio(0.75);
+        }
         if (bloom != null) {
             table.setFilterPolicy(bloom);
         }
