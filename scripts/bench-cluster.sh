@@ -7,6 +7,9 @@
 #      wrk threads spread over the three ports (thread i -> node i mod 3); cluster/single throughput ratios.
 #   2. oha (open model, --latency-correction) at 70% of the cluster's measured maximum, its connections spread
 #      over the three nodes: p50/p90/p99/p99.9/max, status codes and errors.
+#   3. the same oha runs at a reference rate (BENCH_REFERENCE_RATE, 10k/s) against the cluster and against the
+#      single node: what replication adds to latency, at a rate the machine sustains with oha beside the nodes
+#      (oha needs about twice wrk's CPU per request, so 70% of wrk's maximum oversubscribes the two cores).
 #
 # Environment (defaults give the committed figures):
 #   BENCH_DURATION=30 seconds per measured run     BENCH_WARMUP=10 seconds of warm-up per target
@@ -22,6 +25,7 @@ WARMUP=${BENCH_WARMUP:-10}
 THREADS=${BENCH_THREADS:-3}
 CONNS=${BENCH_CONNECTIONS:-64}
 FRACTION=${BENCH_LOAD_FRACTION:-0.7}
+REFERENCE_RATE=${BENCH_REFERENCE_RATE:-10000}
 REPLICAS=${BENCH_REPLICAS:-2/3}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 SINGLE_PORT=${BENCH_SINGLE_PORT:-18080}
@@ -84,6 +88,7 @@ fi
   echo "threads=$THREADS"
   echo "connections=$CONNS"
   echo "fraction=$FRACTION"
+  echo "reference_rate=$REFERENCE_RATE"
   echo "replicas=$REPLICAS"
   echo "nodes=$NODES"
   echo "java_opts=$JAVA_OPTS"
@@ -176,6 +181,14 @@ oha_run() { # oha_run NAME RATE METHOD URL-REGEX
 oha_run cluster-put "$rate_put" PUT "$CLUSTER/v0/entity\\?id=o[0-9a-f]{16}&replicas=$REPLICAS"
 oha_run cluster-get "$rate_get" GET "$CLUSTER$get_regex"
 
+# --- 3. the reference rate: cluster against the single node ------------------------------------------------
+single_get_regex=${get_regex%&replicas=*} # the single node wrote more keys than the cluster: a subset of them
+oha_run cluster-put-ref "$REFERENCE_RATE" PUT "$CLUSTER/v0/entity\\?id=r[0-9a-f]{16}&replicas=$REPLICAS"
+oha_run single-put-ref "$REFERENCE_RATE" PUT "$SINGLE/v0/entity\\?id=r[0-9a-f]{16}"
+oha_run cluster-get-ref "$REFERENCE_RATE" GET "$CLUSTER$get_regex"
+oha_run single-get-ref "$REFERENCE_RATE" GET "$SINGLE$single_get_regex"
+
+curl -s "$SINGLE/metrics" > "$RAW/single-metrics.txt"
 for ((i = 0; i < NODES; i++)); do
   curl -s "http://127.0.0.1:$((CLUSTER_PORT + i))/metrics" > "$RAW/node$i-metrics.txt"
   cp "$WORK/node$i.log" "$RAW/node$i.log"
