@@ -23,6 +23,9 @@ import java.util.Arrays;
  *       commute, wherever they run). Anything else, and any change of kind, waits for the answers before it, as in
  *       one-nio: a read always sees the writes sent before it on its connection. Answers go out in request
  *       order.</li>
+ *   <li><b>Numbered calls.</b> A request carrying {@code X-Dht-Call} (every node-to-node request does) starts at
+ *       once and is answered as soon as it is ready, with the number echoed: the calling node matches answers by
+ *       number, so a read served from disk on a worker holds up nothing behind it.</li>
  *   <li><b>Cork.</b> Answers given on the selector thread (while it processes a read, or at the end of its pass)
  *       are collected and written once, when the pass ends: a batch of pipelined answers costs one write(2)
  *       instead of one each (on loopback each write also runs the receiver's TCP path).</li>
@@ -33,6 +36,7 @@ import java.util.Arrays;
 final class DhtSession extends HttpSession {
     /** one-nio's own limit on pipelined requests per connection. */
     private static final int MAX_PIPELINE = 256;
+    private static final String CALL_HEADER = Headers.CALL + ":";
 
     /** What a request does, for deciding what may run beside it. */
     enum Kind {
@@ -60,6 +64,8 @@ final class DhtSession extends HttpSession {
     static final class Slot {
         final Request request;
         final Kind kind;
+        /** The caller's X-Dht-Call number: answered as soon as ready, echoing it (null: in request order). */
+        final String call;
         /** Still on the selector path (not handed to a worker, which could reorder a write). */
         boolean inline = true;
         byte[] answer;
@@ -70,6 +76,7 @@ final class DhtSession extends HttpSession {
         Slot(Request request, Kind kind) {
             this.request = request;
             this.kind = kind;
+            this.call = request.getHeader(CALL_HEADER);
         }
 
         /** Whether a request of the given kind may start while this one is unanswered. */
@@ -83,6 +90,8 @@ final class DhtSession extends HttpSession {
     private final ArrayDeque<Slot> started = new ArrayDeque<>();
     /** Parsed and not yet started (they wait for the answers before them). */
     private final ArrayDeque<Request> waiting = new ArrayDeque<>();
+    /** Started numbered calls (X-Dht-Call) not yet answered: they keep no order. */
+    private int calls;
     /** The slot whose request is being started right now (its handler may answer through sendResponse). */
     private Slot starting;
     /** The client closed its side: close ours once everything is answered. */
@@ -121,8 +130,14 @@ final class DhtSession extends HttpSession {
             throw new IOException("Pipeline length exceeded");
         }
         Kind kind = Kind.of(request);
-        if (waiting.isEmpty() && mayStart(kind)) {
-            start(new Slot(request, kind));
+        Slot slot = new Slot(request, kind);
+        if (slot.call != null) {
+            // A numbered internal call: the caller matches answers by number, so it starts at once and is answered
+            // as soon as it is ready, whatever is before or after it.
+            calls++;
+            startNow(slot);
+        } else if (waiting.isEmpty() && mayStart(kind)) {
+            start(slot);
         } else {
             waiting.add(request);
         }
@@ -139,6 +154,10 @@ final class DhtSession extends HttpSession {
 
     private void start(Slot slot) throws IOException {
         started.add(slot);
+        startNow(slot);
+    }
+
+    private void startNow(Slot slot) throws IOException {
         handling = slot.request; // one-nio's "a request is in progress" (checkStatus, socket close)
         Slot outer = starting;
         starting = slot;
@@ -166,9 +185,29 @@ final class DhtSession extends HttpSession {
         }
         boolean keepAlive = keepAlive(slot.request) && !slot.close;
         response.addHeader(keepAlive ? "Connection: Keep-Alive" : "Connection: close");
+        if (slot.call != null) {
+            response.addHeader(CALL_HEADER + " " + slot.call);
+        }
         slot.answer = response.toBytes(slot.request.getMethod() != Request.METHOD_HEAD);
         slot.close = !keepAlive;
         slot.answered = true;
+        if (slot.call != null && !slot.close) {
+            calls--;
+            server.incRequestsProcessed();
+            emit(slot.answer);
+            if (started.isEmpty() && calls == 0) {
+                handling = null;
+                if (inputClosed && waiting.isEmpty()) {
+                    uncork();
+                    super.scheduleClose();
+                }
+            }
+            return;
+        }
+        if (slot.call != null) {
+            calls--;
+            started.addFirst(slot); // a closing answer to a call: written next, then the connection ends
+        }
         drain();
     }
 
@@ -225,7 +264,7 @@ final class DhtSession extends HttpSession {
                 return;
             }
         }
-        if (started.isEmpty()) {
+        if (started.isEmpty() && calls == 0) {
             handling = null;
         }
         while (!waiting.isEmpty() && !ending) {
@@ -235,7 +274,7 @@ final class DhtSession extends HttpSession {
             }
             start(new Slot(waiting.poll(), kind));
         }
-        if (inputClosed && started.isEmpty() && waiting.isEmpty()) {
+        if (inputClosed && started.isEmpty() && waiting.isEmpty() && calls == 0) {
             uncork();
             super.scheduleClose();
         }
@@ -277,7 +316,7 @@ final class DhtSession extends HttpSession {
             listen(queueHead == null ? 0 : WRITEABLE);
         }
         inputClosed = true;
-        if (started.isEmpty() && waiting.isEmpty()) {
+        if (started.isEmpty() && waiting.isEmpty() && calls == 0) {
             scheduleClose();
         }
     }

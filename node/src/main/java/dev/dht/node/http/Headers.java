@@ -18,6 +18,12 @@ public final class Headers {
      * the newer record the replica keeps.
      */
     public static final String TIMESTAMP = "X-Dht-Timestamp";
+    /**
+     * The caller's number for an internal request, echoed on its answer. A request that carries it may be answered
+     * out of order: the caller matches answers by number, so one slow request (a read from disk) does not hold up
+     * the answers behind it on the connection.
+     */
+    public static final String CALL = "X-Dht-Call";
 
     private Headers() {
     }

@@ -9,15 +9,18 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * One keep-alive HTTP/1.1 connection to a peer with pipelined requests: callers encode and write their request
- * directly (no hand-off to the I/O thread in the common case), the I/O thread reads the answers, which come back
- * in request order (one-nio answers a connection's requests one after the other), and completes the calls.
- * Every mutable field is guarded by {@code this}; callbacks run outside the lock.
+ * One keep-alive HTTP/1.1 connection to a peer with pipelined requests: callers encode their request into the
+ * connection's buffer (no hand-off to the I/O thread), the I/O thread reads the answers and completes the calls.
+ * Every request carries a call number ({@code X-Dht-Call}) that its answer echoes, and the peer may answer out of
+ * order: a request the peer serves from disk, on a worker, does not hold up the answers behind it. So a call past
+ * its deadline fails alone (its late answer is dropped); the connection stays. Every mutable field is guarded by
+ * {@code this}; callbacks run outside the lock.
  */
 final class PeerConnection {
     private static final int OUT_SIZE = 64 * 1024;
@@ -26,7 +29,9 @@ final class PeerConnection {
     private final PeerClient client;
     final PeerClient.Peer peer;
     private final int maxPipeline;
-    private final ArrayDeque<PeerCall> inflight = new ArrayDeque<>();
+    /** Calls sent and not answered, by call number, oldest first (deadlines are checked from the head). */
+    private final LinkedHashMap<Long, PeerCall> inflight = new LinkedHashMap<>();
+    private long nextCall;
     private final ResponseParser parser = new ResponseParser();
     private final ByteBuffer in = ByteBuffer.allocate(IN_SIZE);
     private ByteBuffer out = ByteBuffer.allocateDirect(OUT_SIZE);
@@ -67,8 +72,9 @@ final class PeerConnection {
             if (closed || inflight.size() >= maxPipeline) {
                 return false;
             }
-            encode(call.request);
-            inflight.add(call);
+            long number = nextCall++;
+            encode(call.request, number);
+            inflight.put(number, call);
             lastActivityNanos = System.nanoTime();
             pending = inflight.size();
             if (connected && !flushQueued) { // else it joins a write already queued
@@ -199,17 +205,20 @@ final class PeerConnection {
                 if (response == null) {
                     break;
                 }
+                long number = parser.callNumber();
+                if (number < 0) {
+                    throw new IOException("answer without X-Dht-Call from " + peer.url);
+                }
                 PeerCall call;
                 synchronized (this) {
-                    call = inflight.poll();
+                    call = inflight.remove(number);
                     pending = inflight.size();
                     answeredBefore = true;
                     lastActivityNanos = System.nanoTime();
                 }
-                if (call == null) {
-                    throw new IOException("answer without a request");
+                if (call != null) { // else it failed at its deadline already: the late answer is dropped
+                    call.complete(response);
                 }
-                call.complete(response);
                 if (parser.closeRequested()) {
                     throw new IOException("peer closed the connection (Connection: close)");
                 }
@@ -219,26 +228,43 @@ final class PeerConnection {
         }
     }
 
-    /** I/O thread, periodically: a call past its deadline means this connection is stuck behind it. */
+    /**
+     * I/O thread, periodically: calls past their deadline fail as timeouts (each alone: answers may come in any
+     * order, so a late one holds nothing up); a connection that never connected, or sat idle, is closed.
+     */
     void expire(long nowNanos) {
+        List<PeerCall> late = null;
         List<PeerCall> failed = null;
         synchronized (this) {
-            PeerCall head = inflight.peek();
-            if (head != null && nowNanos - head.deadlineNanos >= 0) {
+            Iterator<PeerCall> oldest = inflight.values().iterator();
+            while (oldest.hasNext()) {
+                PeerCall call = oldest.next();
+                if (nowNanos - call.deadlineNanos < 0) {
+                    break; // later calls were sent later; a deadline earlier than the head's is rare and waits
+                }
+                oldest.remove();
+                if (late == null) {
+                    late = new ArrayList<>();
+                }
+                late.add(call);
+            }
+            pending = inflight.size();
+            boolean idle = inflight.isEmpty();
+            if (idle && !connected && !closed && nowNanos - createdNanos > client.connectTimeoutNanos()) {
                 failed = closeLocked();
-            } else if (head == null && !connected && !closed
-                    && nowNanos - createdNanos > client.connectTimeoutNanos()) {
-                failed = closeLocked();
-            } else if (head == null && connected && nowNanos - lastActivityNanos > client.idleNanos()) {
+            } else if (idle && connected && nowNanos - lastActivityNanos > client.idleNanos()) {
                 // Close it before the peer's idle timeout does: a request written into a connection the peer is
                 // closing at that moment would fail for nothing.
                 failed = closeLocked();
             }
         }
-        if (failed != null) {
-            for (PeerCall call : failed) {
-                call.failAt(nowNanos, "connection to " + peer.url + " closed after a call timed out");
+        if (late != null) {
+            for (PeerCall call : late) {
+                call.fail(true, "no answer from " + peer.url + " within the request timeout");
             }
+        }
+        if (failed != null) {
+            failAll(failed, "connection to " + peer.url + " closed");
         }
     }
 
@@ -296,7 +322,7 @@ final class PeerConnection {
                 // nothing left to release
             }
         }
-        List<PeerCall> calls = new ArrayList<>(inflight);
+        List<PeerCall> calls = new ArrayList<>(inflight.values());
         inflight.clear();
         pending = 0;
         return calls;
@@ -326,7 +352,7 @@ final class PeerConnection {
 
     // ---- request encoding, straight into the socket buffer: no intermediate strings or arrays ----
 
-    private void encode(PeerRequest r) {
+    private void encode(PeerRequest r, long number) {
         byte[] body = r.body();
         ensure(256 + r.target().length() + peer.hostHeader.length() + (body == null ? 0 : body.length));
         ascii(r.method());
@@ -334,7 +360,9 @@ final class PeerConnection {
         ascii(r.target());
         ascii(" HTTP/1.1\r\nHost: ");
         ascii(peer.hostHeader);
-        ascii("\r\nX-Dht-Internal: 1\r\nX-Dht-Clock: ");
+        ascii("\r\nX-Dht-Internal: 1\r\nX-Dht-Call: ");
+        number(number);
+        ascii("\r\nX-Dht-Clock: ");
         number(r.clock());
         if (r.timestamp() != 0) {
             ascii("\r\nX-Dht-Timestamp: ");

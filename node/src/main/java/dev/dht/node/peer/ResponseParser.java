@@ -17,9 +17,15 @@ final class ResponseParser {
     private int status;
     private long clock;
     private long timestamp;
+    private long call;
     private boolean close;
     private byte[] body;
     private int bodyFilled;
+
+    /** The X-Dht-Call number of the last complete response, or -1 if it had none. */
+    long callNumber() {
+        return call;
+    }
 
     /** Whether the last complete response asked to close the connection. */
     boolean closeRequested() {
@@ -72,6 +78,7 @@ final class ResponseParser {
         long contentLength = -1;
         clock = 0;
         timestamp = 0;
+        call = -1;
         close = false;
         int line = indexOfCrlf(a, start, end) + 2;
         while (line < end) {
@@ -88,6 +95,8 @@ final class ResponseParser {
                     clock = number(a, v, eol);
                 } else if (nameIs(a, line, colon, "x-dht-timestamp")) {
                     timestamp = number(a, v, eol);
+                } else if (nameIs(a, line, colon, "x-dht-call")) {
+                    call = number(a, v, eol);
                 } else if (nameIs(a, line, colon, "connection")) {
                     close = ascii(a, v, eol).trim().equalsIgnoreCase("close");
                 } else if (nameIs(a, line, colon, "transfer-encoding")) {

@@ -59,7 +59,8 @@ class PeerClientTest {
                         in.readNBytes(4); // the body
                         String id = head.substring(head.indexOf("id=") + 3, head.indexOf(" HTTP/1.1"));
                         out.write(("HTTP/1.1 201 Created\r\nContent-Length: " + id.length() + "\r\nX-Dht-Clock: "
-                                + n + "\r\n\r\n" + id).getBytes(StandardCharsets.US_ASCII));
+                                + n + "\r\nX-Dht-Call: " + callOf(head) + "\r\n\r\n" + id)
+                                .getBytes(StandardCharsets.US_ASCII));
                         out.flush();
                     }
                 } catch (IOException e) {
@@ -103,8 +104,8 @@ class PeerClientTest {
                         String head = readHead(in);
                         in.readNBytes(4);
                         String id = head.substring(head.indexOf("id=") + 3, head.indexOf(" HTTP/1.1"));
-                        out.write(("HTTP/1.1 201 Created\r\nContent-Length: " + id.length() + "\r\n\r\n" + id)
-                                .getBytes(StandardCharsets.US_ASCII));
+                        out.write(("HTTP/1.1 201 Created\r\nContent-Length: " + id.length() + "\r\nX-Dht-Call: "
+                                + callOf(head) + "\r\n\r\n" + id).getBytes(StandardCharsets.US_ASCII));
                         out.flush();
                     }
                 } catch (IOException e) {
@@ -213,10 +214,77 @@ class PeerClientTest {
     }
 
     private static void answer(Socket s, String body) throws IOException {
-        readHead(s.getInputStream());
+        String head = readHead(s.getInputStream());
         s.getInputStream().readNBytes(4);
-        s.getOutputStream().write(("HTTP/1.1 201 Created\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
-                .getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().write(answer(callOf(head), body));
         s.getOutputStream().flush();
+    }
+
+    private static byte[] answer(String call, String body) {
+        return ("HTTP/1.1 201 Created\r\nContent-Length: " + body.length() + "\r\nX-Dht-Call: " + call + "\r\n\r\n"
+                + body).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The X-Dht-Call number of a request head (every internal request carries one). */
+    private static String callOf(String head) {
+        int i = head.indexOf("X-Dht-Call: ");
+        assertThat(i).as("X-Dht-Call in " + head).isPositive();
+        return head.substring(i + "X-Dht-Call: ".length(), head.indexOf("\r\n", i));
+    }
+
+    /**
+     * Answers come back in any order and are matched by their call number; a call past its deadline fails alone,
+     * on a connection that stays open, and its late answer is dropped.
+     */
+    @Test
+    void answersAreMatchedByCallNumberInAnyOrderAndALateOneIsDropped() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
+            CompletableFuture<Void> peerDone = new CompletableFuture<>();
+            Thread peer = new Thread(() -> {
+                try (Socket s = server.accept()) {
+                    InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream();
+                    String[] calls = new String[3];
+                    for (int n = 0; n < 3; n++) {
+                        calls[n] = callOf(readHead(in));
+                        in.readNBytes(4);
+                    }
+                    out.write(answer(calls[2], "c")); // backwards: the last first
+                    out.write(answer(calls[1], "b"));
+                    out.flush();
+                    // "a" stays unanswered until its caller gave up (the test sends "d" only then); then it comes late
+                    String fourth = callOf(readHead(in));
+                    in.readNBytes(4);
+                    out.write(answer(calls[0], "a"));
+                    out.write(answer(fourth, "d"));
+                    out.flush();
+                    peerDone.complete(null);
+                    in.read(); // until the client closes
+                } catch (IOException e) {
+                    peerDone.completeExceptionally(e);
+                }
+            });
+            peer.start();
+            String url = "http://localhost:" + server.getLocalPort();
+            long soon = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            CompletableFuture<Outcome> a = callBy(client, url, "/v0/entity?id=a", soon);
+            CompletableFuture<Outcome> b = call(client, url, "/v0/entity?id=b", 5000);
+            CompletableFuture<Outcome> c = call(client, url, "/v0/entity?id=c", 5000);
+            assertThat(new String(c.get(5, TimeUnit.SECONDS).response().body(), StandardCharsets.US_ASCII))
+                    .isEqualTo("c");
+            assertThat(new String(b.get(5, TimeUnit.SECONDS).response().body(), StandardCharsets.US_ASCII))
+                    .isEqualTo("b");
+            Outcome late = a.get(5, TimeUnit.SECONDS);
+            assertThat(late.timeout()).as("a failed at its own deadline").isTrue();
+
+            Outcome d = call(client, url, "/v0/entity?id=d", 5000).get(5, TimeUnit.SECONDS);
+            assertThat(d.response()).as("same connection, still usable: " + d.reason()).isNotNull();
+            assertThat(new String(d.response().body(), StandardCharsets.US_ASCII)).isEqualTo("d");
+            peerDone.get(5, TimeUnit.SECONDS);
+            assertThat(client.outcomes().ok()).isEqualTo(3);
+            assertThat(client.outcomes().timeout()).isEqualTo(1);
+            assertThat(client.connections(url)).isEqualTo(1);
+        }
     }
 }
