@@ -115,8 +115,6 @@ bare_pid=$!; pids+=("$bare_pid")
 node_pid=$!; pids+=("$node_pid")
 await_ready "$BARE_PORT" / "$bare_pid"
 await_ready "$NODE_PORT" /v0/status "$node_pid"
-grep -q "native socket library not usable" "$WORK/node.log" && echo "onenio_native=false" >> "$RAW/env.txt" \
-  || echo "onenio_native=true" >> "$RAW/env.txt"
 NODE="http://127.0.0.1:$NODE_PORT"
 BARE="http://127.0.0.1:$BARE_PORT"
 S="$DHT_ROOT/scripts/bench"
@@ -207,6 +205,9 @@ curl -s "$NODE/metrics" > "$RAW/node-metrics.txt"
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 cp "$WORK/node.log" "$RAW/node.log"
+# read at the end: the node logs it after it starts serving, so a check right after start could miss it
+grep -q "native socket library not usable" "$RAW/node.log" && echo "onenio_native=false" >> "$RAW/env.txt" \
+  || echo "onenio_native=true" >> "$RAW/env.txt"
 
 python3 "$S/node-report.py" "$RAW" "$OUT"
 log "report: $OUT/node.md (raw outputs in $RAW)"

@@ -101,7 +101,9 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
         String extension = format.equals("html") ? ".html" : ".txt";
         try {
             tmp = Files.createTempFile("dht-profile-" + event + "-", extension);
-            ap.execute("stop,file=" + tmp + "," + format + ",title=dht node " + event + " profile");
+            // async-profiler's output names: "flamegraph" is the HTML one
+            String output = format.equals("html") ? "flamegraph" : "collapsed";
+            ap.execute("stop,file=" + tmp + "," + output + ",title=dht node " + event + " profile");
             byte[] html = Files.readAllBytes(tmp);
             if (profileDir != null) {
                 Files.createDirectories(profileDir);
