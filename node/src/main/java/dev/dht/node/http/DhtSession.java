@@ -126,7 +126,7 @@ final class DhtSession extends HttpSession {
         if (ending) {
             return;
         }
-        if (started.size() + waiting.size() >= MAX_PIPELINE) {
+        if (started.size() + waiting.size() + calls >= MAX_PIPELINE) {
             throw new IOException("Pipeline length exceeded");
         }
         Kind kind = Kind.of(request);
@@ -178,7 +178,7 @@ final class DhtSession extends HttpSession {
         slot.inline = false;
     }
 
-    /** Answers the slot's request; written as soon as every earlier request of the connection is. */
+    /** Answers the slot's request; written once every earlier request of the connection is (a numbered call: now). */
     synchronized void answer(Slot slot, Response response) throws IOException {
         if (slot.answered) {
             throw new IllegalStateException("request answered twice");
