@@ -7,7 +7,7 @@
 #      wrk threads spread over the three ports (thread i -> node i mod 3); cluster/single throughput ratios.
 #   2. oha (open model, --latency-correction) at 70% of the cluster's measured maximum, its connections spread
 #      over the three nodes: p50/p90/p99/p99.9/max, status codes and errors.
-#   3. the same oha runs at a reference rate (BENCH_REFERENCE_RATE, 10k/s) against the cluster and against the
+#   3. the same oha runs at a reference rate (BENCH_REFERENCE_RATE, 5k/s) against the cluster and against the
 #      single node: what replication adds to latency, at a rate the machine sustains with oha beside the nodes
 #      (oha needs about twice wrk's CPU per request, so 70% of wrk's maximum oversubscribes the two cores).
 #
@@ -25,7 +25,7 @@ WARMUP=${BENCH_WARMUP:-10}
 THREADS=${BENCH_THREADS:-3}
 CONNS=${BENCH_CONNECTIONS:-64}
 FRACTION=${BENCH_LOAD_FRACTION:-0.7}
-REFERENCE_RATE=${BENCH_REFERENCE_RATE:-10000}
+REFERENCE_RATE=${BENCH_REFERENCE_RATE:-5000}
 REPLICAS=${BENCH_REPLICAS:-2/3}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 SINGLE_PORT=${BENCH_SINGLE_PORT:-18080}
@@ -95,6 +95,9 @@ fi
   echo "node_args=$NODE_ARGS"
   echo "label=$LABEL"
 } > "$RAW/env.txt"
+
+# CPU time the hypervisor gave to other guests during the run (/proc/stat "steal"): a noisy neighbour shows here
+steal_start=$(awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
 
 # --- servers: one single node and a 3-node cluster, all started up front -------------------------------------
 await_ready() { # await_ready PORT PID
@@ -193,6 +196,9 @@ for ((i = 0; i < NODES; i++)); do
   curl -s "http://127.0.0.1:$((CLUSTER_PORT + i))/metrics" > "$RAW/node$i-metrics.txt"
   cp "$WORK/node$i.log" "$RAW/node$i.log"
 done
+steal_end=$(awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
+echo "steal_pct=$(awk -v a="$steal_start" -v b="$steal_end" 'BEGIN {split(a, x, " "); split(b, y, " ");
+  t = y[2] - x[2]; printf "%.1f", t > 0 ? 100 * (y[1] - x[1]) / t : 0}')" >> "$RAW/env.txt"
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 

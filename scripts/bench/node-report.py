@@ -21,13 +21,17 @@ TARGET_P999_MS = 10.0
 # Where CPU time goes: the first rule whose substring appears in a stack takes the sample (order matters:
 # a RocksDB call inside a worker counts as RocksDB, not as "worker").
 CATEGORIES = [
-    ("RocksDB write (WAL + memtable)", ["RocksDB.put"]),
+    ("RocksDB background (flush, compaction)", ["rocksdb::ThreadPoolImpl"]),
+    ("RocksDB write (WAL + memtable)", ["RocksDB.put", "RocksDB.write", "writeWithoutStall"]),
     ("RocksDB read / LWW check", ["RocksDB.get", "RocksDB.keyMayExist"]),
-    ("response write (socket send)", ["sendResponse", "Session.write", "sendChunked", "processWrite"]),
+    ("write group (end of selector pass)", ["PassWriteGroup"]),
+    ("response write (socket send)", ["sendResponse", "Session.write", "sendChunked", "processWrite",
+                                      "DhtSession.uncork"]),
     ("handoff to workers (queue, park/unpark)", ["ThreadPoolExecutor.execute", "ThreadPoolExecutor.getTask",
                                                  "LockSupport", "WorkerPool"]),
     ("metrics", ["NodeMetrics", "io/prometheus"]),
-    ("request handling (codec, routing)", ["LocalEntityHandler", "DhtServer.handleRequest", "Record."]),
+    ("request handling (codec, routing)", ["LocalEntityHandler", "EntityHandler", "DhtServer.handleRequest",
+                                           "DhtSession.handleParsedRequest", "Record."]),
     ("selector: read + HTTP parse", ["processRead", "processHttpBuffer", "HttpSession"]),
     ("selector: epoll wait/select", ["epoll_wait", "EPollSelectorImpl", "JavaSelector.select"]),
     ("GC", ["GCTaskThread", "G1", "GangWorker", "WorkerThread::run", "ConcurrentGCThread"]),
