@@ -198,7 +198,7 @@ for ((i = 0; i < NODES; i++)); do
 done
 steal_end=$(awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
 echo "steal_pct=$(awk -v a="$steal_start" -v b="$steal_end" 'BEGIN {split(a, x, " "); split(b, y, " ");
-  t = y[2] - x[2]; printf "%.1f", t > 0 ? 100 * (y[1] - x[1]) / t : 0}')" >> "$RAW/env.txt"
+  t = y[2] - x[2]; printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}')" >> "$RAW/env.txt"
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 

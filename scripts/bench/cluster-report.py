@@ -64,9 +64,9 @@ def markdown(r):
         "",
         "%s nodes on one machine (%s CPUs, %s), replicas=%s, wrk %s threads x %s connections spread over the "
         "nodes; the single node measured in the same run. Load before: %s, after: %s; CPU stolen by the "
-        "hypervisor during the run: %s%%. Commit %s%s. %s" % (
+        "hypervisor during the run: %s. Commit %s%s. %s" % (
             env.get("nodes"), env.get("nproc"), env.get("cpu"), env.get("replicas"), env.get("threads"),
-            env.get("connections"), env.get("load_before"), env.get("load_after"), env.get("steal_pct", "?"),
+            env.get("connections"), env.get("load_before"), env.get("load_after"), (env.get("steal_pct") + "%" if env.get("steal_pct") else "not recorded"),
             env.get("commit"),
             " (dirty)" if env.get("dirty", "0") != "0" else "", env.get("label", "")),
         "",

@@ -10,7 +10,7 @@ public class RocksDbSpec {
   @Size(max = 32)
   @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
       message = "rocksdb.blockCacheSize must be a positive Kubernetes quantity such as 256Mi")
-  @JsonPropertyDescription("RocksDB LRU block cache (the node's --block-cache), e.g. 256Mi.")
+  @JsonPropertyDescription("RocksDB block cache (the node's --block-cache), e.g. 256Mi.")
   public String blockCacheSize;
 
   @Size(max = 32)
