@@ -120,7 +120,7 @@ public final class NodeProcess implements AutoCloseable {
 
     public HttpResponse<byte[]> send(HttpRequest.Builder request, Duration timeout)
             throws IOException, InterruptedException {
-        return http().send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofByteArray());
+        return JdkHttp.send(http(), request.timeout(timeout).build());
     }
 
     public HttpResponse<byte[]> get(String path) throws IOException, InterruptedException {

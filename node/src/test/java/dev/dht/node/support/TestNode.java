@@ -99,7 +99,7 @@ public final class TestNode implements AutoCloseable {
 
     public HttpResponse<byte[]> send(HttpRequest.Builder request) {
         try {
-            return JDK.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            return JdkHttp.send(JDK, request.timeout(Duration.ofSeconds(30)).build());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
