@@ -56,6 +56,8 @@ public final class StoreBench {
                 StorageOptions.node(MEMTABLE, CACHE).withReadPath(true, true).named("node+block-hash-index"),
                 StorageOptions.node(MEMTABLE, 1L << 30).withReadPath(false, false).named("node-1GiB-lru-cache"),
                 StorageOptions.node(MEMTABLE, 1L << 30).named("node-1GiB-cache"),
+                StorageOptions.node(MEMTABLE, CACHE).withRowCache(256L << 20).named("node+256MiB-row-cache"),
+                StorageOptions.node(MEMTABLE, 1L << 30).withRowCache(256L << 20).named("node-1GiB-cache+256MiB-row-cache"),
                 StorageOptions.node(MEMTABLE, CACHE));
     }
 

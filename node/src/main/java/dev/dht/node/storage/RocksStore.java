@@ -72,6 +72,7 @@ public final class RocksStore implements Store {
     private final DBOptions dbOptions;
     private final ColumnFamilyOptions cfOptions;
     private final Cache blockCache;
+    private final Cache rowCache;
     private final Filter bloom;
     private final Statistics statistics;
     private final WriteOptions writeOptions;
@@ -117,6 +118,10 @@ public final class RocksStore implements Store {
                 .setMaxLogFileSize(16 << 20);
         if (statistics != null) {
             dbOptions.setStatistics(statistics);
+        }
+        this.rowCache = o.rowCache() > 0 ? new LRUCache(o.rowCache()) : null;
+        if (rowCache != null) {
+            dbOptions.setRowCache(rowCache);
         }
         this.blockCache = o.hyperClockCache() ? new HyperClockCache(o.blockCache(), 0, -1, false)
                 : new LRUCache(o.blockCache());
@@ -500,6 +505,9 @@ public final class RocksStore implements Store {
             bloom.close();
         }
         blockCache.close();
+        if (rowCache != null) {
+            rowCache.close();
+        }
         if (statistics != null) {
             statistics.close();
         }

@@ -22,6 +22,8 @@ import org.rocksdb.CompressionType;
  * @param maxOpenFiles            -1 = keep every SST open (a seed option)
  * @param hyperClockCache         block cache is RocksDB's HyperClockCache (lock-free lookups) instead of an LRU
  * @param blockHashIndex          data blocks carry a hash index (point lookups skip the in-block binary search)
+ * @param rowCache                RocksDB row cache in bytes (whole records of hot keys: a point lookup that hits it
+ *                                skips the index and data-block search), 0 = none
  */
 public record StorageOptions(
         String name,
@@ -37,70 +39,77 @@ public record StorageOptions(
         boolean statistics,
         int maxOpenFiles,
         boolean hyperClockCache,
-        boolean blockHashIndex) {
+        boolean blockHashIndex,
+        long rowCache) {
 
     /** RocksDB 9.10's own defaults (only cache and memtable sized like the node's, so that they compare). */
     public static StorageOptions rocksDefaults(long writeBuffer, long blockCache) {
         return new StorageOptions("rocksdb-defaults", CompactionStyle.LEVEL, CompressionType.SNAPPY_COMPRESSION,
-                true, true, true, writeBuffer, blockCache, 0, 0.0, true, -1, false, false);
+                true, true, true, writeBuffer, blockCache, 0, 0.0, true, -1, false, false, 0);
     }
 
     /** The options of the seed report: universal compaction, LZ4, concurrent memtable writes, no auto compaction. */
     public static StorageOptions seeds(long writeBuffer, long blockCache) {
         return new StorageOptions("seeds", CompactionStyle.UNIVERSAL, CompressionType.LZ4_COMPRESSION,
-                true, true, false, writeBuffer, blockCache, 0, 0.0, true, -1, false, false);
+                true, true, false, writeBuffer, blockCache, 0, 0.0, true, -1, false, false, 0);
     }
 
     /**
      * What the node runs with, chosen by the storage benchmark (docs/node.md): level compaction, LZ4, bloom filters
      * (10 bits/key on SSTs, whole-key bloom on the memtable: the last-write-wins check of a new key reads nothing),
      * concurrent memtable writes off (+30% writes on 2 CPUs: RocksDB's write-group coordination cost more than the
-     * parallel inserts gained), and a HyperClockCache block cache (+28% cached reads: lookups take no lock).
+     * parallel inserts gained), and a HyperClockCache block cache (within noise of LRU here, lookups take no lock).
      */
     public static StorageOptions node(long writeBuffer, long blockCache) {
         return new StorageOptions("node", CompactionStyle.LEVEL, CompressionType.LZ4_COMPRESSION,
-                false, true, true, writeBuffer, blockCache, 10, 0.02, true, -1, true, false);
+                false, true, true, writeBuffer, blockCache, 10, 0.02, true, -1, true, false, 0);
     }
 
     public StorageOptions named(String newName) {
         return new StorageOptions(newName, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex);
+                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache);
     }
 
     public StorageOptions withCompaction(CompactionStyle style) {
         return new StorageOptions(name, style, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex);
+                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache);
     }
 
     public StorageOptions withCompression(CompressionType type) {
         return new StorageOptions(name, compaction, type, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex);
+                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache);
     }
 
     public StorageOptions withConcurrentMemtableWrite(boolean on) {
         return new StorageOptions(name, compaction, compression, on, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex);
+                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache);
     }
 
     public StorageOptions withBloom(int bitsPerKey, double memtableRatio) {
         return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bitsPerKey, memtableRatio, statistics, maxOpenFiles,
-                hyperClockCache, blockHashIndex);
+                hyperClockCache, blockHashIndex, rowCache);
     }
 
     public StorageOptions withStatistics(boolean on) {
         return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, on, maxOpenFiles,
-                hyperClockCache, blockHashIndex);
+                hyperClockCache, blockHashIndex, rowCache);
+    }
+
+    public StorageOptions withRowCache(long bytes) {
+        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
+                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
+                hyperClockCache, blockHashIndex, bytes);
     }
 
     public StorageOptions withReadPath(boolean hyperClock, boolean hashIndex) {
         return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
-                hyperClock, hashIndex);
+                hyperClock, hashIndex, rowCache);
     }
 }

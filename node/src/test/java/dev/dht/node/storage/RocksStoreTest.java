@@ -113,6 +113,21 @@ class RocksStoreTest {
     }
 
     @Test
+    void aRowCacheNeverServesAnOverwrittenRecord() {
+        store.close();
+        store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20).withRowCache(1 << 20));
+        store.applyIfNewer(b("k"), Record.value(5, b("old")));
+        store.flush();
+        assertThat(store.get(b("k"))).as("read from the SST, now in the row cache").isEqualTo(Record.value(5, b("old")));
+        assertThat(store.applyIfNewer(b("k"), Record.value(6, b("new")))).isTrue();
+        assertThat(store.get(b("k"))).isEqualTo(Record.value(6, b("new")));
+        store.flush();
+        assertThat(store.get(b("k"))).as("after a second flush").isEqualTo(Record.value(6, b("new")));
+        assertThat(store.getIfInMemory(b("k"))).isEqualTo(Record.value(6, b("new")));
+        assertThat(store.applyIfNewer(b("k"), Record.value(5, b("stale")))).as("last write wins").isFalse();
+    }
+
+    @Test
     void inMemoryReadsAnswerFromMemoryAndDeclineWhatOnlyTheDiskHas() {
         store.applyIfNewer(b("k"), Record.value(5, b("v")));
         store.applyIfNewer(b("gone"), Record.tombstone(6));
