@@ -171,11 +171,11 @@ public final class Node implements AutoCloseable {
         metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
                 () -> sweeper == null ? 0 : sweeper.purged());
         metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
-                () -> server.loopCounts()[0]);
+                server::selectorPasses);
         metrics.counter("dht_write_groups", "Write groups applied at the end of a selector pass (one RocksDB write,"
-                + " one WAL write each)", () -> store.groupCounts()[0]);
+                + " one WAL write each)", store::writeGroups);
         metrics.counter("dht_grouped_writes", "Writes applied through write groups (divided by"
-                + " dht_write_groups_total: the mean group size)", () -> store.groupCounts()[1]);
+                + " dht_write_groups_total: the mean group size)", store::groupedWrites);
         StatsCache stats = new StatsCache(store);
         metrics.gauge("dht_rocksdb_memtable_bytes", "rocksdb.cur-size-all-mem-tables",
                 () -> stats.get().memtableBytes());

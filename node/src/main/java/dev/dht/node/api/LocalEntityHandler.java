@@ -8,8 +8,6 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
-import dev.dht.node.storage.StoreException;
-import dev.dht.node.storage.WriteOutcome;
 
 /**
  * /v0/entity on the local store, for a key whose only replica is this node (a single node, or replicas=1/1
@@ -84,7 +82,14 @@ public final class LocalEntityHandler implements EntityHandler {
     }
 
     /** A client write in a pass group: answered once applied; anything else is redone by a worker. */
-    private record PassWrite(String status, InlineResponder responder) implements WriteOutcome {
+    private static final class PassWrite extends InlineWrite {
+        private final String status;
+
+        PassWrite(String status, InlineResponder responder) {
+            super(responder);
+            this.status = status;
+        }
+
         @Override
         public void applied() {
             responder.send(Responses.empty(status));
@@ -93,16 +98,6 @@ public final class LocalEntityHandler implements EntityHandler {
         @Override
         public void notNewer(Record current) {
             responder.toWorker(); // the clock stepped back across a restart: the worker's loop retries newer
-        }
-
-        @Override
-        public void wouldBlock() {
-            responder.toWorker();
-        }
-
-        @Override
-        public void failed(StoreException e) {
-            responder.fail(Responses.INTERNAL_ERROR, "write failed: " + e.getMessage());
         }
     }
 

@@ -53,7 +53,9 @@ public final class DhtServer extends HttpServer {
     private final NodeMetrics metrics;
     private volatile boolean draining;
     private SelectorLoop[] loops = new SelectorLoop[0];
+    /** Hand-offs to the worker pool (counted: dht_worker_requests_total) and to the admin pool. */
     private final SessionResponder.Dispatcher toWorkers = this::submitToWorkers;
+    private final SessionResponder.Dispatcher toAdminPool = this::submitToAdminPool;
 
     /**
      * @param port              listening port (all interfaces)
@@ -144,15 +146,13 @@ public final class DhtServer extends HttpServer {
         }
     }
 
-    /** Passes and end-of-pass tasks of every selector loop, for metrics. */
-    public long[] loopCounts() {
+    /** Passes of every selector loop so far, for metrics. */
+    public long selectorPasses() {
         long passes = 0;
-        long tasks = 0;
         for (SelectorLoop loop : loops) {
             passes += loop.passes();
-            tasks += loop.tasksRun();
         }
-        return new long[]{passes, tasks};
+        return passes;
     }
 
     @Override
@@ -260,7 +260,7 @@ public final class DhtServer extends HttpServer {
             reject(session, method, start, Responses.text(e.status(), e.getMessage()));
             return;
         }
-        dispatch(session, NodeMetrics.GET, start, workers, responder -> rangeHandler.handle(parsed, responder));
+        dispatch(session, NodeMetrics.GET, start, toWorkers, responder -> rangeHandler.handle(parsed, responder));
     }
 
     private void admin(Request request, DhtSession session, int method, long start, AdminHandler handler)
@@ -270,7 +270,7 @@ public final class DhtServer extends HttpServer {
                     Responses.methodNotAllowed(request.getMethodName(), request.getPath(), "GET"));
             return;
         }
-        dispatch(session, NodeMetrics.OTHER, start, adminPool, responder -> {
+        dispatch(session, NodeMetrics.OTHER, start, toAdminPool, responder -> {
             try {
                 handler.handle(request, responder);
             } catch (BadRequestException e) {
@@ -280,19 +280,22 @@ public final class DhtServer extends HttpServer {
     }
 
     /** Hands work to a pool; 503 at once if its queue is full. */
-    private void dispatch(DhtSession session, int method, long start, WorkerPool pool, SessionResponder.Work work) {
+    private void dispatch(DhtSession session, int method, long start, SessionResponder.Dispatcher to,
+                          SessionResponder.Work work) {
         tracker.started();
-        submit(new SessionResponder(session, tracker, method, start, work, task -> submit(task, pool)), pool);
+        to.dispatch(new SessionResponder(session, tracker, method, start, work, to));
     }
 
     private void submitToWorkers(SessionResponder task) {
+        metrics.toWorker();
         submit(task, workers);
     }
 
+    private void submitToAdminPool(SessionResponder task) {
+        submit(task, adminPool);
+    }
+
     private void submit(SessionResponder task, WorkerPool pool) {
-        if (pool == workers) {
-            metrics.toWorker();
-        }
         if (!pool.trySubmit(task)) {
             metrics.rejected();
             task.send(Responses.text(Responses.SERVICE_UNAVAILABLE, "overloaded: request queue is full"));

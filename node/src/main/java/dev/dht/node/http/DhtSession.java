@@ -68,9 +68,9 @@ final class DhtSession extends HttpSession {
         final String call;
         /** Still on the selector path (not handed to a worker, which could reorder a write). */
         boolean inline = true;
+        /** The answer's head (and whole answer unless a body follows); null until answered. */
         byte[] answer;
         QueueItem body;
-        boolean answered;
         boolean close;
 
         Slot(Request request, Kind kind) {
@@ -180,7 +180,7 @@ final class DhtSession extends HttpSession {
 
     /** Answers the slot's request; written once every earlier request of the connection is (a numbered call: now). */
     synchronized void answer(Slot slot, Response response) throws IOException {
-        if (slot.answered) {
+        if (slot.answer != null) {
             throw new IllegalStateException("request answered twice");
         }
         boolean keepAlive = keepAlive(slot.request) && !slot.close;
@@ -190,18 +190,11 @@ final class DhtSession extends HttpSession {
         }
         slot.answer = response.toBytes(slot.request.getMethod() != Request.METHOD_HEAD);
         slot.close = !keepAlive;
-        slot.answered = true;
         if (slot.call != null && !slot.close) {
             calls--;
             server.incRequestsProcessed();
             emit(slot.answer);
-            if (started.isEmpty() && calls == 0) {
-                handling = null;
-                if (inputClosed && waiting.isEmpty()) {
-                    uncork();
-                    super.scheduleClose();
-                }
-            }
+            afterAnswers();
             return;
         }
         if (slot.call != null) {
@@ -213,7 +206,7 @@ final class DhtSession extends HttpSession {
 
     /** Answers with a head and a body that writes itself as the socket drains (a range stream). */
     synchronized void answerChunked(Slot slot, Response head, QueueItem body) throws IOException {
-        if (slot.answered) {
+        if (slot.answer != null) {
             QueueItem.releaseChain(body);
             throw new IllegalStateException("request answered twice");
         }
@@ -222,7 +215,6 @@ final class DhtSession extends HttpSession {
         slot.answer = head.toBytes(false);
         slot.body = body;
         slot.close = !keepAlive;
-        slot.answered = true;
         drain();
     }
 
@@ -233,7 +225,7 @@ final class DhtSession extends HttpSession {
 
     /** Writes the answered head of the queue, then starts what may start now. */
     private void drain() throws IOException {
-        while (!started.isEmpty() && started.peek().answered) {
+        while (!started.isEmpty() && started.peek().answer != null) {
             Slot s = started.poll();
             server.incRequestsProcessed();
             try {
@@ -259,13 +251,9 @@ final class DhtSession extends HttpSession {
                 }
                 started.clear();
                 waiting.clear();
-                uncork();
-                super.scheduleClose();
+                scheduleClose();
                 return;
             }
-        }
-        if (started.isEmpty() && calls == 0) {
-            handling = null;
         }
         while (!waiting.isEmpty() && !ending) {
             Kind kind = Kind.of(waiting.peek());
@@ -274,9 +262,19 @@ final class DhtSession extends HttpSession {
             }
             start(new Slot(waiting.poll(), kind));
         }
-        if (inputClosed && started.isEmpty() && waiting.isEmpty() && calls == 0) {
-            uncork();
-            super.scheduleClose();
+        afterAnswers();
+    }
+
+    /**
+     * Once nothing is left unanswered: one-nio's "a request is in progress" mark clears, and a client that closed
+     * its side gets the connection closed (after the cork is written).
+     */
+    private void afterAnswers() {
+        if (started.isEmpty() && calls == 0) {
+            handling = null;
+            if (inputClosed && waiting.isEmpty()) {
+                scheduleClose();
+            }
         }
     }
 

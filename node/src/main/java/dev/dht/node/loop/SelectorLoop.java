@@ -37,7 +37,6 @@ public final class SelectorLoop extends Thread {
     private final List<Task> sends = new ArrayList<>();
     private final List<Task> applies = new ArrayList<>();
     private long passes;
-    private long tasksRun;
 
     public SelectorLoop(Selector selector, String name) {
         super(name);
@@ -87,7 +86,6 @@ public final class SelectorLoop extends Thread {
     private void runAll(List<Task> tasks) {
         // by index: a task may append to the list it runs from
         for (int i = 0; i < tasks.size(); i++) {
-            tasksRun++;
             try {
                 tasks.get(i).endOfPass();
             } catch (RuntimeException | Error e) {
@@ -100,10 +98,5 @@ public final class SelectorLoop extends Thread {
     /** Passes run so far (read from other threads for metrics; a stale value is fine). */
     public long passes() {
         return passes;
-    }
-
-    /** End-of-pass tasks run so far. */
-    public long tasksRun() {
-        return tasksRun;
     }
 }

@@ -220,10 +220,7 @@ public final class PeerClient implements AutoCloseable {
     private void flushQueued() {
         PeerConnection c;
         while ((c = toFlush.poll()) != null) {
-            List<PeerCall> failed = c.flush();
-            if (failed != null) {
-                c.failFlushed(failed);
-            }
+            c.writeQueued();
         }
     }
 

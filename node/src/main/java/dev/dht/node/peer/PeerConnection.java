@@ -46,12 +46,7 @@ final class PeerConnection {
      * sleeps (readable without the lock by pick(), which prefers such a connection).
      */
     volatile boolean flushQueued;
-    private final SelectorLoop.Task flushTask = () -> {
-        List<PeerCall> failed = flush();
-        if (failed != null) {
-            failFlushed(failed);
-        }
-    };
+    private final SelectorLoop.Task flushTask = this::writeQueued;
     final long createdNanos = System.nanoTime();
     /** Last request written or answer read: an idle connection is closed before the peer's idle timeout hits. */
     private long lastActivityNanos = createdNanos;
@@ -98,18 +93,21 @@ final class PeerConnection {
         if (viaIoThread && !client.ioThreadBusy()) {
             // The I/O thread went to sleep between our check and the queueing: it may not have seen this
             // connection, so write it here (whichever of the two comes second finds nothing left to write).
-            failed = flush();
-        }
-        if (failed != null) {
+            writeQueued();
+        } else if (failed != null) {
             failAll(failed, "write to " + peer.url + " failed");
         }
         return true;
     }
 
-    /** Writes what is buffered, if a coalesced write is still queued; the calls to fail if the write broke. */
-    List<PeerCall> flush() {
+    /** Writes what is buffered, if a coalesced write is still queued; a write that breaks fails its calls. */
+    void writeQueued() {
+        List<PeerCall> failed;
         synchronized (this) {
-            return flushQueued ? flushOrClose() : null;
+            failed = flushQueued ? flushOrClose() : null;
+        }
+        if (failed != null) {
+            failAll(failed, "write to " + peer.url + " failed");
         }
     }
 
@@ -124,11 +122,6 @@ final class PeerConnection {
         } catch (IOException e) {
             return closeLocked();
         }
-    }
-
-    /** The calls of a write that broke (from {@link #flush}), failed like any broken connection's. */
-    void failFlushed(List<PeerCall> calls) {
-        failAll(calls, "write to " + peer.url + " failed");
     }
 
     /** I/O thread: opens the socket. Connection refused on loopback is reported at once by finishConnect. */

@@ -1,5 +1,6 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.api.InlineWrite;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.http.EntityRequest;
 import dev.dht.node.http.Headers;
@@ -8,8 +9,6 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
-import dev.dht.node.storage.StoreException;
-import dev.dht.node.storage.WriteOutcome;
 import one.nio.http.Response;
 
 /**
@@ -72,7 +71,7 @@ public final class ReplicaEndpoint {
 
     private boolean tryWrite(EntityRequest request, Record record, String stored, InlineResponder responder) {
         clock.observe(record.timestamp());
-        return store.applyAtEndOfPass(request.key(), record, new WriteOutcome() {
+        return store.applyAtEndOfPass(request.key(), record, new InlineWrite(responder) {
             @Override
             public void applied() {
                 responder.send(Protocol.withClock(Responses.empty(stored), clock.now()));
@@ -81,16 +80,6 @@ public final class ReplicaEndpoint {
             @Override
             public void notNewer(Record current) {
                 answerNotStored(record, current, stored, responder);
-            }
-
-            @Override
-            public void wouldBlock() {
-                responder.toWorker();
-            }
-
-            @Override
-            public void failed(StoreException e) {
-                responder.fail(Responses.INTERNAL_ERROR, "write failed: " + e.getMessage());
             }
         });
     }

@@ -111,11 +111,11 @@ final class PassWriteGroup implements SelectorLoop.Task {
         }
         store.countGroup(n);
         for (int i = 0; i < n; i++) {
-            switch (result[i] == null ? Result.FAILED : result[i]) {
+            switch (result[i]) { // every item has one: a failure demoted whatever was undecided to FAILED
                 case APPLIED -> o[i].applied();
                 case NOT_NEWER -> o[i].notNewer(current[i]);
                 case WOULD_BLOCK -> o[i].wouldBlock();
-                case FAILED -> o[i].failed(failure != null ? failure : new StoreException("write failed", null));
+                case FAILED -> o[i].failed(failure);
             }
         }
     }
@@ -130,7 +130,7 @@ final class PassWriteGroup implements SelectorLoop.Task {
         return -1;
     }
 
-    /** Nothing staged was written: every APPLIED item becomes the given result. */
+    /** Nothing staged was written: every APPLIED (and still undecided) item becomes the given result. */
     private static void demote(Result[] result, Result to) {
         for (int i = 0; i < result.length; i++) {
             if (result[i] == Result.APPLIED || result[i] == null) {

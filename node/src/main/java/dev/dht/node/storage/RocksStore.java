@@ -265,24 +265,22 @@ public final class RocksStore implements Store {
             return TryApply.WOULD_BLOCK; // another thread is writing this key (or its stripe)
         }
         try {
-            try {
-                // "no" from the memtable and bloom filters is certain; only a key that may exist needs its record
-                if (db.keyMayExist(records, key, null)) {
-                    byte[] current = db.get(records, memoryOnly, key); // Incomplete if only the disk has it
-                    if (current != null && !supersedes(encoded, current)) {
-                        return TryApply.NOT_NEWER;
-                    }
-                }
-                db.put(records, noStallWriteOptions, key, encoded); // Incomplete instead of a write stall
-                return TryApply.APPLIED;
-            } finally {
-                lock.unlock();
+            byte[] current = storedInMemory(key);
+            if (current == ON_DISK) {
+                return TryApply.WOULD_BLOCK; // comparing would read the disk
             }
+            if (current != null && !supersedes(encoded, current)) {
+                return TryApply.NOT_NEWER;
+            }
+            db.put(records, noStallWriteOptions, key, encoded); // Incomplete instead of a write stall
+            return TryApply.APPLIED;
         } catch (RocksDBException e) {
             if (isIncomplete(e)) {
                 return TryApply.WOULD_BLOCK;
             }
             throw new StoreException("write failed: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -335,9 +333,14 @@ public final class RocksStore implements Store {
         groupedWrites.add(writes);
     }
 
-    /** Pass groups applied and the writes they held (their ratio is the mean group size). */
-    public long[] groupCounts() {
-        return new long[]{groups.sum(), groupedWrites.sum()};
+    /** Pass groups applied ({@link #groupedWrites} / this is the mean group size). */
+    public long writeGroups() {
+        return groups.sum();
+    }
+
+    /** Writes that went through pass groups. */
+    public long groupedWrites() {
+        return groupedWrites.sum();
     }
 
     /** RocksDB's answer when memoryOnly would need I/O, or noStallWriteOptions a stall. */
