@@ -97,7 +97,8 @@ fi
 } > "$RAW/env.txt"
 
 # CPU time the hypervisor gave to other guests during the run (/proc/stat "steal"): a noisy neighbour shows here
-steal_start=$(awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
+cpu_steal_sample() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; } # steal, total (jiffies)
+steal_start=$(cpu_steal_sample)
 
 # --- servers: one single node and a 3-node cluster, all started up front -------------------------------------
 await_ready() { # await_ready PORT PID
@@ -196,7 +197,7 @@ for ((i = 0; i < NODES; i++)); do
   curl -s "http://127.0.0.1:$((CLUSTER_PORT + i))/metrics" > "$RAW/node$i-metrics.txt"
   cp "$WORK/node$i.log" "$RAW/node$i.log"
 done
-steal_end=$(awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
+steal_end=$(cpu_steal_sample)
 echo "steal_pct=$(awk -v a="$steal_start" -v b="$steal_end" 'BEGIN {split(a, x, " "); split(b, y, " ");
   t = y[2] - x[2]; printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}')" >> "$RAW/env.txt"
 read -r load1 load5 load15 _ < /proc/loadavg

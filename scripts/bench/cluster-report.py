@@ -66,8 +66,8 @@ def markdown(r):
         "nodes; the single node measured in the same run. Load before: %s, after: %s; CPU stolen by the "
         "hypervisor during the run: %s. Commit %s%s. %s" % (
             env.get("nodes"), env.get("nproc"), env.get("cpu"), env.get("replicas"), env.get("threads"),
-            env.get("connections"), env.get("load_before"), env.get("load_after"), (env.get("steal_pct") + "%" if env.get("steal_pct") else "not recorded"),
-            env.get("commit"),
+            env.get("connections"), env.get("load_before"), env.get("load_after"),
+            env["steal_pct"] + "%" if env.get("steal_pct") else "not recorded", env.get("commit"),
             " (dirty)" if env.get("dirty", "0") != "0" else "", env.get("label", "")),
         "",
         "## Closed model (wrk): maximum throughput",
@@ -93,13 +93,7 @@ def markdown(r):
     ]
     rates = {"cluster-put": env.get("rate_put"), "cluster-get": env.get("rate_get")}
     for n in ("cluster-put", "cluster-get"):
-        x = o.get(n)
-        if x is None:
-            lines.append("| %s | %s | (no result) | | | | | | | |" % (n, rates[n]))
-            continue
-        lines.append("| %s | %s | %.0f | %s | %s | %s | %s | %s | %d | %s |" % (
-            n, rates[n], x["rps"], fmt(x["p50_ms"], 3), fmt(x["p90_ms"], 3), fmt(x["p99_ms"], 3),
-            fmt(x["p999_ms"], 3), fmt(x["max_ms"]), x["non_2xx"], sum(x["errors"].values())))
+        lines.append(nr.oha_row(n, rates[n], o.get(n)))
     lines += [
         "",
         "Target: p99 <= 10 ms at 70% load. oha needs about twice wrk's CPU per request and shares the two cores "
@@ -115,12 +109,8 @@ def markdown(r):
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for n in ("cluster-put-ref", "single-put-ref", "cluster-get-ref", "single-get-ref"):
-        x = o.get(n)
-        if x is None:
-            continue
-        lines.append("| %s | %s | %.0f | %s | %s | %s | %s | %s | %d | %s |" % (
-            n, env.get("reference_rate"), x["rps"], fmt(x["p50_ms"], 3), fmt(x["p90_ms"], 3),
-            fmt(x["p99_ms"], 3), fmt(x["p999_ms"], 3), fmt(x["max_ms"]), x["non_2xx"], sum(x["errors"].values())))
+        if o.get(n) is not None:
+            lines.append(nr.oha_row(n, env.get("reference_rate"), o[n]))
     lines.append("")
     for op in ("put", "get"):
         c, s1 = o.get("cluster-%s-ref" % op), o.get("single-%s-ref" % op)

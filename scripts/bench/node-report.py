@@ -30,7 +30,7 @@ CATEGORIES = [
     ("handoff to workers (queue, park/unpark)", ["ThreadPoolExecutor.execute", "ThreadPoolExecutor.getTask",
                                                  "LockSupport", "WorkerPool"]),
     ("metrics", ["NodeMetrics", "io/prometheus"]),
-    ("request handling (codec, routing)", ["LocalEntityHandler", "EntityHandler", "DhtServer.handleRequest",
+    ("request handling (codec, routing)", ["EntityHandler", "DhtServer.handleRequest",
                                            "DhtSession.handleParsedRequest", "Record."]),
     ("selector: read + HTTP parse", ["processRead", "processHttpBuffer", "HttpSession"]),
     ("selector: epoll wait/select", ["epoll_wait", "EPollSelectorImpl", "JavaSelector.select"]),
@@ -147,6 +147,15 @@ def profile_breakdown(raw, name):
 
 def fmt(v, digits=2):
     return "-" if v is None else ("%.*f" % (digits, v))
+
+
+def oha_row(name, rate, x):
+    """One Markdown table row of an oha run (columns as in the reports' oha tables)."""
+    if x is None:
+        return "| %s | %s | (no result) | | | | | | | |" % (name, rate)
+    return "| %s | %s | %.0f | %s | %s | %s | %s | %s | %d | %s |" % (
+        name, rate, x["rps"], fmt(x["p50_ms"], 3), fmt(x["p90_ms"], 3), fmt(x["p99_ms"], 3), fmt(x["p999_ms"], 3),
+        fmt(x["max_ms"]), x["non_2xx"], sum(x["errors"].values()))
 
 
 def main():
@@ -288,10 +297,7 @@ def markdown(r):
         for n in names:
             x = o.get(n)
             if x:
-                L.append("| %s | %s | %.0f | %s | %s | %s | %s | %s | %d | %s |" % (
-                    n, rates[n.split("-", 1)[1]], x["rps"], fmt(x["p50_ms"], 3), fmt(x["p90_ms"], 3),
-                    fmt(x["p99_ms"], 3), fmt(x["p999_ms"], 3), fmt(x["max_ms"]), x["non_2xx"],
-                    sum(x["errors"].values()) if x["errors"] else 0))
+                L.append(oha_row(n, rates[n.split("-", 1)[1]], x))
         L.append("")
 
     def verdicts(ops, absolute):
