@@ -23,17 +23,21 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles a DhtCluster: build the desired objects from the spec (pure, {@code model/}), write
@@ -46,6 +50,7 @@ import java.util.Set;
  */
 @ControllerConfiguration(name = DhtClusterReconciler.NAME, fieldManager = ResourceApplier.FIELD_MANAGER)
 public class DhtClusterReconciler implements Reconciler<DhtCluster> {
+  private static final Logger log = LoggerFactory.getLogger(DhtClusterReconciler.class);
   public static final String NAME = "dhtcluster";
   /** Kinds the operator owns, each watched by one informer limited to the operator's objects. */
   static final List<Class<? extends HasMetadata>> OWNED = List.of(ServiceAccount.class, ConfigMap.class,
@@ -109,9 +114,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var now = clock.instant();
     var status = StatusCalculator.compute(cluster, desired, Optional.of(statefulSet),
         context.getSecondaryResources(Pod.class), now);
-    new ClusterEvents(context.getClient(), metrics).onTransition(cluster, status, now);
+    writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
-    return patchIfChanged(cluster, status, UpdateControl::patchStatus, UpdateControl.noUpdate());
+    return UpdateControl.noUpdate(); // the status is written already
   }
 
   @Override
@@ -120,25 +125,34 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     metrics.reconciled("failure");
     var now = clock.instant();
     var status = StatusCalculator.failed(cluster, describe(e), now);
-    new ClusterEvents(context.getClient(), metrics).onTransition(cluster, status, now);
-    var control = patchIfChanged(cluster, status, ErrorStatusUpdateControl::patchStatus,
-        ErrorStatusUpdateControl.<DhtCluster>noStatusUpdate());
+    try {
+      writeStatus(cluster, status, now, context);
+    } catch (KubernetesClientException writeFailed) {
+      log.warn("could not write the Failed status of {}/{}: {}", cluster.getMetadata().getNamespace(),
+          cluster.getMetadata().getName(), writeFailed.getMessage());
+    }
+    var control = ErrorStatusUpdateControl.<DhtCluster>noStatusUpdate();
     // A spec the operator cannot use will not get better by retrying; a spec change triggers a new reconcile.
     return e instanceof InvalidSpecException ? control.withNoRetry() : control;
   }
 
-  private <C> C patchIfChanged(DhtCluster cluster, DhtClusterStatus status,
-      java.util.function.Function<DhtCluster, C> patch, C noUpdate) {
+  /**
+   * Writes a changed status (server-side apply of only what the operator owns) and returns once the informer cache
+   * holds it, then records the phase change as an Event. JOSDK does not cache a status it patched itself: a
+   * reconcile triggered meanwhile (a pod or StatefulSet event) would compare against the old phase and report the
+   * same transition twice.
+   */
+  private void writeStatus(DhtCluster cluster, DhtClusterStatus status, Instant now, Context<DhtCluster> context) {
     if (status.equals(cluster.getStatus())) {
-      return noUpdate;
+      return;
     }
     metrics.write(DhtCluster.KIND + "/status");
-    // Server-side apply of the status: send a fresh object with only what we own.
     var fresh = new DhtCluster();
     fresh.getMetadata().setName(cluster.getMetadata().getName());
     fresh.getMetadata().setNamespace(cluster.getMetadata().getNamespace());
     fresh.setStatus(status);
-    return patch.apply(fresh);
+    PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(cluster, fresh, context);
+    new ClusterEvents(context.getClient(), metrics).onTransition(cluster, status, now);
   }
 
   @SuppressWarnings("unchecked")
