@@ -17,7 +17,15 @@ import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.profiling.ProfileHandler;
 import dev.dht.node.hints.HintDelivery;
+import dev.dht.node.hints.HintRouting;
 import dev.dht.node.hints.HintStore;
+import dev.dht.node.movement.MovementEndpoints;
+import dev.dht.node.movement.MovementLoop;
+import dev.dht.node.movement.MovementSettings;
+import dev.dht.node.movement.MovementStats;
+import dev.dht.node.movement.MovementStatus;
+import dev.dht.node.storage.Record;
+import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.HintSink;
@@ -32,6 +40,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
@@ -50,6 +59,10 @@ public final class Node implements AutoCloseable {
     private final Membership membership;
     private final ClusterFileWatcher clusterWatcher;
     private final Topology topology;
+    private final TopologyManager topologyManager;
+    private final MovementLoop movement;
+    private final MovementStats movementStats = new MovementStats();
+    private final MovementStatus movementStatus;
     private final PeerClient peers;
     private final Coordinator coordinator;
     private final HintStore hints;
@@ -73,16 +86,27 @@ public final class Node implements AutoCloseable {
             LongSupplier wall = offset == 0 ? System::currentTimeMillis : () -> System.currentTimeMillis() + offset;
             this.clock = new HybridLogicalClock(wall);
             this.membership = new Membership(config.self(), config.members());
-            this.topology = new Topology(membership);
             // Idle connections close at half the idle timeout: well before the peers (same setting) drop them.
             client = new PeerClient(PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
                     config.idleTimeout().dividedBy(2));
             this.peers = client;
+            // A cluster file can change, so its members move data and agree on a topology state (persisted in the
+            // data directory); a static --cluster list is one stable state for the life of the process.
+            if (config.clusterFile() != null) {
+                this.topology = new Topology(config.self(), config.replicationFactor(), null);
+                this.topologyManager = TopologyManager.persistent(config.self(), config.dataDir(), topology, client,
+                        clock, config.requestTimeout());
+            } else {
+                this.topology = Topology.fixed(config.self(), config.members(), config.replicationFactor());
+                this.topologyManager = TopologyManager.fixed(config.self(), topology, client, clock,
+                        config.requestTimeout());
+            }
+            client.observeAnswers(topologyManager);
             ClusterSettings cs = config.cluster();
             this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;
             this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
             this.coordinator = new Coordinator(store, clock, peers, topology, hints == null ? HintSink.NONE : hints,
-                    config.requestTimeout(), workers);
+                    config.requestTimeout(), workers, topologyManager);
             this.clusterWatcher = config.clusterFile() == null ? null
                     : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
@@ -90,22 +114,34 @@ public final class Node implements AutoCloseable {
             this.adminPool = new WorkerPool("dht-admin", 2, 16);
             this.profiler = new ProfileHandler(config.profileDir());
             // ack/from validate against the live member count; the default from is the replication factor.
-            ReplicasPolicy replicas = new ReplicasPolicy(() -> membership.current().size(),
-                    config.replicationFactor());
-            Map<String, AdminHandler> admin = Map.of(
-                    DhtServer.METRICS, new MetricsEndpoint(metrics),
-                    DhtServer.ADMIN_PREFIX + "profile", profiler);
+            // During a move a request may ask up to the larger of the two sets.
+            ReplicasPolicy replicas = new ReplicasPolicy(() -> {
+                Topology.View v = topology.view();
+                return v.decided() ? v.maxMembers() : membership.current().size();
+            }, config.replicationFactor());
+            this.movement = topologyManager.changeable() ? new MovementLoop(topologyManager, membership, store, client,
+                    clock, topology::rf, new MovementSettings(cs.moveRate(), cs.moveBatch(),
+                    MovementSettings.DEFAULT_POLL, config.requestTimeout()), movementStats) : null;
+            this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
+            Map<String, AdminHandler> admin = new HashMap<>();
+            admin.put(DhtServer.METRICS, new MetricsEndpoint(metrics));
+            admin.put(DhtServer.ADMIN_PREFIX + "profile", profiler);
+            admin.putAll(new MovementEndpoints(topologyManager, movementStatus, movementStats, movement, store, clock)
+                    .handlers());
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis()),
                     entityHandlers == null ? coordinator : entityHandlers.apply(store, clock),
-                    new ClusterRangeHandler(store, clock, topology, config.replicationFactor(),
-                            config.requestTimeout()), admin, replicas,
+                    new ClusterRangeHandler(store, clock, topology, config.requestTimeout()), admin, replicas,
                     workers, adminPool, tracker, metrics);
             registerGauges();
-            this.hintDelivery = hints == null ? null : new HintDelivery(hints, peers, clock, wall, cs.hintMaxAge(),
-                    cs.hintInterval(), config.requestTimeout());
-            this.sweeper = new TombstoneSweeper(store, config.tombstoneGrace(), wall);
+            this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
+                    cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
+            // A tombstone is purged only in a stable state: during a move it must reach T first.
+            this.sweeper = new TombstoneSweeper(store, config.tombstoneGrace(), wall, () -> {
+                Topology.View v = topology.view();
+                return v.decided() && !v.state().moving();
+            });
         } catch (IOException | RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -128,6 +164,9 @@ public final class Node implements AutoCloseable {
             throws IOException {
         Node node = new Node(config, entityHandlers);
         node.server.start();
+        if (node.movement != null) {
+            node.movement.start(); // after the server: a new node's peers must be able to ask it too
+        }
         log.info("node {} serving on port {}: {} selectors, {} workers, queue {}, max body {}, members {}",
                 config.self(), config.port(), config.selectors(), config.workers(), config.queueSize(),
                 Units.formatSize(config.maxBody()), config.members());
@@ -136,6 +175,35 @@ public final class Node implements AutoCloseable {
                     + "2.38); serving through JDK NIO sockets instead");
         }
         return node;
+    }
+
+    /** Hint delivery under the current topology: a member that left gets its hints re-routed to the owners. */
+    private final class Routing implements HintRouting {
+        @Override
+        public String header() {
+            return topology.view().requestHeader();
+        }
+
+        @Override
+        public boolean decided() {
+            return topology.view().decided();
+        }
+
+        @Override
+        public boolean serves(String member) {
+            return topology.view().serving().contains(member);
+        }
+
+        @Override
+        public void reroute(byte[] key, Record record) {
+            for (String replica : topology.view().replicasOf(key)) {
+                if (replica.equals(config.self())) {
+                    store.applyIfNewer(key, record);
+                } else {
+                    hints.store(replica, key, record);
+                }
+            }
+        }
     }
 
     /** Connections per peer: enough to keep both cores busy, few enough that a dead peer costs little. */
@@ -168,6 +236,9 @@ public final class Node implements AutoCloseable {
                 () -> hints == null ? 0 : hints.delivered());
         metrics.counter("dht_hints_dropped", "Hints dropped: over --hint-max-bytes or older than --hint-max-age",
                 () -> hints == null ? 0 : hints.dropped());
+        metrics.counter("dht_hints_rerouted", "Hints of a member that left, given to their keys' current replicas",
+                () -> hints == null ? 0 : hints.rerouted());
+        registerMovementMetrics();
         metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
                 () -> sweeper == null ? 0 : sweeper.purged());
         metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
@@ -195,6 +266,43 @@ public final class Node implements AutoCloseable {
                 () -> stats.get().writeStopped());
         metrics.gauge("dht_range_streams_open", "Range responses being streamed (open iterators)",
                 () -> stats.get().openCursors());
+    }
+
+    private void registerMovementMetrics() {
+        MovementStats ms = movementStats;
+        metrics.gauge("dht_movement_state", "1 while this node is in a move (announced or joint), 0 when idle",
+                () -> movementStatus.idle() ? 0 : 1);
+        metrics.gauge("dht_topology_epoch", "Epoch of this node's topology state (-1: none yet)", () -> {
+            var s = topologyManager.state();
+            return s == null ? -1 : s.epoch();
+        });
+        metrics.gauge("dht_topology_version", "Version of the topology state: 3 x epoch + stage (0 announced, 1 "
+                + "joint, 2 stable)", () -> {
+            var s = topologyManager.state();
+            return s == null ? -1 : s.version();
+        });
+        metrics.gauge("dht_topology_members", "Members of the set this node serves or moves to",
+                () -> {
+                    var s = topologyManager.state();
+                    return s == null ? 0 : s.destination().size();
+                });
+        metrics.counter("dht_movement_records_sent", "Records this node streamed to new replicas", ms::recordsSent);
+        metrics.counter("dht_movement_bytes_sent", "Bytes of record batches this node streamed", ms::bytesSent);
+        metrics.counter("dht_movement_records_received", "Records streamed to this node", ms::recordsReceived);
+        metrics.counter("dht_movement_bytes_received", "Bytes of record batches streamed to this node",
+                ms::bytesReceived);
+        metrics.counter("dht_movement_batches_retried", "Streamed batches sent again after a failure",
+                ms::batchesRetried);
+        metrics.gauge("dht_movement_ranges_left", "Slices of this node's scan still to send (estimate)",
+                movementStatus::rangesLeft);
+        metrics.gauge("dht_movement_keys_left", "Records this node still has to scan and send (estimate)",
+                movementStatus::recordsLeft);
+        metrics.gauge("dht_movement_bytes_left", "Bytes this node still has to scan and send (estimate)",
+                movementStatus::bytesLeft);
+        metrics.counter("dht_movement_cleanup_dropped", "Records dropped after a move (held beyond this node's "
+                + "share)", ms::cleanupDropped);
+        metrics.counter("dht_topology_refused", "Internal requests refused as coming from an older topology state",
+                coordinator::refusedByReplicas);
     }
 
     /** One store.stats() per scrape rather than one per gauge. */
@@ -280,6 +388,10 @@ public final class Node implements AutoCloseable {
         if (clusterWatcher != null) {
             clusterWatcher.close();
         }
+        if (movement != null) {
+            movement.close();
+        }
+        topologyManager.close();
         // Background work that writes to the store or calls peers stops first, then the client (failing what is
         // still in flight, e.g. late read repairs, whose callbacks may store hints), then the store.
         if (hintDelivery != null) {

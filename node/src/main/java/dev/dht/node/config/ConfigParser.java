@@ -45,6 +45,9 @@ public final class ConfigParser {
         HINT_MAX_AGE("hint-max-age", "DUR", "3h", "hints older than this are dropped"),
         HINT_MAX_BYTES("hint-max-bytes", "SIZE", "256MiB", "bound on stored hints; beyond it new hints are dropped"),
         HINT_INTERVAL("hint-interval", "DUR", "1s", "how often pending hints are offered to their peers"),
+        MOVE_RATE("move-rate", "SIZE", "8MiB",
+                "bytes of records a node sends per second while members change (0: unthrottled)"),
+        MOVE_BATCH("move-batch", "SIZE", "256KiB", "records streamed to one node per request while members change"),
         CLOCK_OFFSET_MS("clock-offset-ms", "N", "0",
                 "TEST ONLY: signed ms added to this node's physical clock (simulates clock skew)"),
         IDLE_TIMEOUT("idle-timeout", "DUR", "30s", "idle keep-alive connections are closed after this"),
@@ -186,6 +189,8 @@ public final class ConfigParser {
                 Long.MAX_VALUE);
         Duration hintInterval = duration(raw, Option.HINT_INTERVAL, ClusterSettings.DEFAULT_HINT_INTERVAL);
         long clockOffset = longIn(raw, Option.CLOCK_OFFSET_MS, 0, -86_400_000L, 86_400_000L);
+        long moveRate = size(raw, Option.MOVE_RATE, ClusterSettings.DEFAULT_MOVE_RATE, 0, Long.MAX_VALUE);
+        long moveBatch = size(raw, Option.MOVE_BATCH, ClusterSettings.DEFAULT_MOVE_BATCH, 1 << 10, 8L << 20);
         if (idle.isZero() || send.isZero() || requestTimeout.isZero()) {
             throw new ConfigException("timeouts must be positive");
         }
@@ -194,7 +199,8 @@ public final class ConfigParser {
         }
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
                 selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
-                new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset));
+                new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
+                        (int) moveBatch));
     }
 
     static ClusterMembers readClusterFile(Path file) throws ConfigException {

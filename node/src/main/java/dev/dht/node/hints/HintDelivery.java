@@ -30,6 +30,7 @@ public final class HintDelivery implements AutoCloseable {
     static final int BATCH = 256;
 
     private final HintStore hints;
+    private final HintRouting routing;
     private final PeerClient client;
     private final HybridLogicalClock clock;
     private final LongSupplier wallMillis;
@@ -41,7 +42,14 @@ public final class HintDelivery implements AutoCloseable {
 
     public HintDelivery(HintStore hints, PeerClient client, HybridLogicalClock clock, LongSupplier wallMillis,
                         Duration maxAge, Duration interval, Duration requestTimeout) {
+        this(hints, HintRouting.DIRECT, client, clock, wallMillis, maxAge, interval, requestTimeout);
+    }
+
+    /** @param routing which members still serve, and where the hints of one that left go */
+    public HintDelivery(HintStore hints, HintRouting routing, PeerClient client, HybridLogicalClock clock,
+                        LongSupplier wallMillis, Duration maxAge, Duration interval, Duration requestTimeout) {
         this.hints = hints;
+        this.routing = routing;
         this.client = client;
         this.clock = clock;
         this.wallMillis = wallMillis;
@@ -59,11 +67,18 @@ public final class HintDelivery implements AutoCloseable {
     /** One pass over every peer with hints. */
     void round() {
         try {
+            if (!routing.decided()) {
+                return;
+            }
             for (String peer : hints.peers()) {
                 if (closed) {
                     return;
                 }
-                deliverTo(peer);
+                if (routing.serves(peer)) {
+                    deliverTo(peer);
+                } else {
+                    reroute(peer);
+                }
             }
         } catch (StoreException e) {
             if (!closed) {
@@ -73,6 +88,26 @@ public final class HintDelivery implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             log.error("hint delivery round failed", e);
+        }
+    }
+
+    /** The member left: its hints go to their keys' current replicas instead (not dropped: trap 6). */
+    private void reroute(String peer) {
+        while (!closed) {
+            List<HintStore.Hint> batch = hints.oldest(peer, BATCH);
+            if (batch.isEmpty()) {
+                return;
+            }
+            long now = wallMillis.getAsLong();
+            for (HintStore.Hint h : batch) {
+                if (now - h.createdMillis() > maxAgeMillis) {
+                    hints.expired(h);
+                } else {
+                    routing.reroute(h.key(), h.record());
+                    hints.rerouted(h);
+                }
+            }
+            log.info("{} hints for {}, which no longer serves, re-routed to their keys' replicas", batch.size(), peer);
         }
     }
 
@@ -93,7 +128,8 @@ public final class HintDelivery implements AutoCloseable {
                     done.countDown();
                     continue;
                 }
-                client.send(peer, Protocol.write(Protocol.entityTarget(h.key()), h.record(), clock.now()), deadline,
+                client.send(peer, Protocol.write(Protocol.entityTarget(h.key()), h.record(), clock.now(),
+                                routing.header()), deadline,
                         new PeerCallback() {
                             @Override
                             public void completed(PeerResponse response) {

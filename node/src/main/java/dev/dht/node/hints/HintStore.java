@@ -38,6 +38,7 @@ public final class HintStore implements HintSink {
     final LongAdder stored = new LongAdder();
     final LongAdder delivered = new LongAdder();
     final LongAdder dropped = new LongAdder();
+    final LongAdder rerouted = new LongAdder();
 
     /** A hint as read back. */
     public record Hint(byte[] storageKey, String peer, long createdMillis, byte[] key, Record record) {
@@ -129,6 +130,16 @@ public final class HintStore implements HintSink {
     void delivered(Hint h) {
         remove(h);
         delivered.increment();
+    }
+
+    /** The hint's member left: the record went to its key's current replicas instead. */
+    void rerouted(Hint h) {
+        remove(h);
+        rerouted.increment();
+    }
+
+    public long rerouted() {
+        return rerouted.sum();
     }
 
     /** The hint is too old (or its peer left for good): dropped undelivered. */

@@ -29,7 +29,8 @@ import java.util.Map;
  *                                             waiting (reads from memory, writes applied at the end of the
  *                                             pass, a coordinator's sends), else workers -> EntityHandler.handle
  *   GET /v0/entities?start=&end=           -> workers -> RangeHandler (chunked, streamed)
- *   GET /metrics, /v0/admin/...            -> admin pool -> AdminHandler
+ *   GET /metrics, /v0/admin/...            -> admin pool -> AdminHandler (POST /v0/admin/cleanup too)
+ *   PUT /v0/internal/records               -> workers -> AdminHandler (records streamed during a move)
  *   anything else                          400; a known path with another method: 405
  * </pre>
  */
@@ -265,12 +266,12 @@ public final class DhtServer extends HttpServer {
 
     private void admin(Request request, DhtSession session, int method, long start, AdminHandler handler)
             throws IOException {
-        if (method != Request.METHOD_GET) {
+        if (!handler.allows(method)) {
             reject(session, method, start,
-                    Responses.methodNotAllowed(request.getMethodName(), request.getPath(), "GET"));
+                    Responses.methodNotAllowed(request.getMethodName(), request.getPath(), handler.allowed()));
             return;
         }
-        dispatch(session, NodeMetrics.OTHER, start, toAdminPool, responder -> {
+        dispatch(session, NodeMetrics.OTHER, start, handler.onWorkers() ? toWorkers : toAdminPool, responder -> {
             try {
                 handler.handle(request, responder);
             } catch (BadRequestException e) {

@@ -11,9 +11,10 @@ package dev.dht.node.http;
  * @param internal  true when the request carries {@link Headers#INTERNAL}: a node-to-node call
  * @param timestamp internal PUT/DELETE: the record timestamp to store ({@link Headers#TIMESTAMP}); 0 otherwise
  * @param clock     internal requests: the sender's clock reading ({@link Headers#CLOCK}); 0 otherwise
+ * @param topology  internal requests: the sender's topology state and URL ({@link Headers#TOPOLOGY}), or null
  */
 public record EntityRequest(Op op, String id, byte[] key, byte[] body, Replicas replicas, boolean internal,
-                            long timestamp, long clock) {
+                            long timestamp, long clock, String topology) {
 
     public enum Op { GET, PUT, DELETE }
 }

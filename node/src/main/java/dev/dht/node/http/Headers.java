@@ -24,6 +24,14 @@ public final class Headers {
      * the answers behind it on the connection.
      */
     public static final String CALL = "X-Dht-Call";
+    /**
+     * The sender's topology state ({@code <epoch>.<a|j|s>.<id(S)>.<id(T)|->}), on every internal request (followed by
+     * a space and the sender's member URL) and answer: a receiver refuses a request from an older state than it
+     * accepts (421), and a node that sees a newer one fetches it (docs/cluster.md, "Fencing and learning").
+     */
+    public static final String TOPOLOGY = "X-Dht-Topology";
+    /** The status of a request refused because the sender's topology state is older than the receiver accepts. */
+    public static final String MISDIRECTED = "421 Misdirected Request";
 
     private Headers() {
     }

@@ -4,8 +4,16 @@ package dev.dht.node.http;
  * The {@code replicas=ack/from} parameter: answer once {@code ack} of {@code from} replicas answered.
  * Parsing depends only on the cluster size and the replication factor, so the single node and the cluster
  * share this code (on a single node the only valid value is 1/1).
+ *
+ * @param defaulted the request gave no parameter: during a move each member set then uses its own replication
+ *                  factor and quorum (docs/cluster.md, "Which replicas, per set")
  */
-public record Replicas(int ack, int from) {
+public record Replicas(int ack, int from, boolean defaulted) {
+
+    /** An explicit ack/from. */
+    public Replicas(int ack, int from) {
+        this(ack, from, false);
+    }
 
     /** ack = from/2 + 1, the course's quorum. */
     public static int quorum(int from) {
@@ -20,7 +28,7 @@ public record Replicas(int ack, int from) {
     public static Replicas parse(String param, int clusterSize, int replicationFactor) throws BadRequestException {
         if (param == null) {
             int from = replicationFactor <= 0 ? clusterSize : Math.min(replicationFactor, clusterSize);
-            return new Replicas(quorum(from), from);
+            return new Replicas(quorum(from), from, true);
         }
         int slash = param.indexOf('/');
         if (slash <= 0 || slash == param.length() - 1) {

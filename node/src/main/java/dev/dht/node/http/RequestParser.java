@@ -35,8 +35,10 @@ public final class RequestParser {
         boolean internal = isInternal(request);
         long timestamp = 0;
         long clock = 0;
+        String topology = null;
         if (internal) {
             clock = Headers.longValue(request, Headers.CLOCK, 0);
+            topology = request.getHeader(Headers.TOPOLOGY + ":");
             if (op != EntityRequest.Op.GET) {
                 timestamp = Headers.longValue(request, Headers.TIMESTAMP, -1);
                 if (timestamp <= 0) {
@@ -45,7 +47,7 @@ public final class RequestParser {
             }
         }
         return new EntityRequest(op, id, id.getBytes(StandardCharsets.UTF_8), body, replicas, internal, timestamp,
-                clock);
+                clock, topology == null ? null : topology.trim());
     }
 
     public static RangeRequest range(Request request) throws BadRequestException {

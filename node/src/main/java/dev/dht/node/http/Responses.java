@@ -22,6 +22,16 @@ public final class Responses {
     public static final String NOT_IMPLEMENTED = Response.NOT_IMPLEMENTED;
     public static final String SERVICE_UNAVAILABLE = Response.SERVICE_UNAVAILABLE;
     public static final String GATEWAY_TIMEOUT = Response.GATEWAY_TIMEOUT;
+    /** A member refused an internal request from an older topology state (docs/cluster.md, "Fencing"). */
+    public static final String MISDIRECTED = Headers.MISDIRECTED;
+    public static final String JSON = "Content-Type: application/json";
+
+    /** 200 (or another status) with a JSON body. */
+    public static Response json(String status, String body) {
+        Response r = new Response(status, body.getBytes(StandardCharsets.UTF_8));
+        r.addHeader(JSON);
+        return r;
+    }
 
     private static final String TEXT = "Content-Type: text/plain; charset=utf-8";
 

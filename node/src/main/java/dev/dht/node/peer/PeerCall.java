@@ -11,6 +11,7 @@ final class PeerCall {
     private static final AtomicIntegerFieldUpdater<PeerCall> DONE =
             AtomicIntegerFieldUpdater.newUpdater(PeerCall.class, "done");
 
+    final String peer;
     final PeerRequest request;
     final long deadlineNanos;
     /** Sent again once already: a call is retried at most once (see PeerConnection#failAll). */
@@ -20,7 +21,9 @@ final class PeerCall {
     @SuppressWarnings("unused") // through DONE
     private volatile int done;
 
-    PeerCall(PeerRequest request, long deadlineNanos, PeerCallback callback, PeerClient.Outcomes outcomes) {
+    PeerCall(String peer, PeerRequest request, long deadlineNanos, PeerCallback callback,
+             PeerClient.Outcomes outcomes) {
+        this.peer = peer;
         this.request = request;
         this.deadlineNanos = deadlineNanos;
         this.callback = callback;
@@ -30,6 +33,7 @@ final class PeerCall {
     void complete(PeerResponse response) {
         if (DONE.compareAndSet(this, 0, 1)) {
             outcomes.ok.increment();
+            outcomes.observe(peer, response);
             callback.completed(response);
         }
     }

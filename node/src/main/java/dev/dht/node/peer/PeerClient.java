@@ -51,6 +51,26 @@ public final class PeerClient implements AutoCloseable {
         public long timeout() {
             return timeout.sum();
         }
+
+        /** Sees every answer before its callback (the topology manager learns newer states this way). */
+        private volatile AnswerObserver observer;
+
+        void observe(String peer, PeerResponse response) {
+            AnswerObserver o = observer;
+            if (o != null) {
+                o.observed(peer, response);
+            }
+        }
+    }
+
+    /** Sees every answer of every call, on the I/O thread, before the call's callback; must not block. */
+    public interface AnswerObserver {
+        void observed(String peer, PeerResponse response);
+    }
+
+    /** Installs the observer of every answer (one; the node's topology manager). */
+    public void observeAnswers(AnswerObserver observer) {
+        outcomes.observer = observer;
     }
 
     /** Connection pool of one peer. */
@@ -127,7 +147,7 @@ public final class PeerClient implements AutoCloseable {
      * answer, or a failure by {@code deadlineNanos} (System.nanoTime() scale) at the latest. Never blocks.
      */
     public void send(String peerUrl, PeerRequest request, long deadlineNanos, PeerCallback callback) {
-        PeerCall call = new PeerCall(request, deadlineNanos, callback, outcomes);
+        PeerCall call = new PeerCall(peerUrl, request, deadlineNanos, callback, outcomes);
         if (closed) {
             call.fail(false, "client closed");
             return;

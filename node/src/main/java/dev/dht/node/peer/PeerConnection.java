@@ -347,7 +347,8 @@ final class PeerConnection {
 
     private void encode(PeerRequest r, long number) {
         byte[] body = r.body();
-        ensure(256 + r.target().length() + peer.hostHeader.length() + (body == null ? 0 : body.length));
+        ensure(256 + r.target().length() + peer.hostHeader.length()
+                + (r.topology() == null ? 0 : r.topology().length()) + (body == null ? 0 : body.length));
         ascii(r.method());
         out.put((byte) ' ');
         ascii(r.target());
@@ -360,6 +361,10 @@ final class PeerConnection {
         if (r.timestamp() != 0) {
             ascii("\r\nX-Dht-Timestamp: ");
             number(r.timestamp());
+        }
+        if (r.topology() != null) {
+            ascii("\r\nX-Dht-Topology: ");
+            ascii(r.topology());
         }
         if (body != null) {
             ascii("\r\nContent-Length: ");

@@ -1,5 +1,7 @@
 package dev.dht.node.peer;
 
+import dev.dht.node.topology.TopologyHeader;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +20,7 @@ final class ResponseParser {
     private long clock;
     private long timestamp;
     private long call;
+    private long topology;
     private boolean close;
     private byte[] body;
     private int bodyFilled;
@@ -50,7 +53,7 @@ final class ResponseParser {
             return null;
         }
         inBody = false;
-        return new PeerResponse(status, clock, timestamp, body);
+        return new PeerResponse(status, clock, timestamp, body, topology);
     }
 
     private boolean parseHead(ByteBuffer in) throws IOException {
@@ -79,6 +82,7 @@ final class ResponseParser {
         clock = 0;
         timestamp = 0;
         call = -1;
+        topology = -1;
         close = false;
         int line = indexOfCrlf(a, start, end) + 2;
         while (line < end) {
@@ -97,6 +101,8 @@ final class ResponseParser {
                     timestamp = number(a, v, eol);
                 } else if (nameIs(a, line, colon, "x-dht-call")) {
                     call = number(a, v, eol);
+                } else if (nameIs(a, line, colon, "x-dht-topology")) {
+                    topology = TopologyHeader.version(ascii(a, v, eol));
                 } else if (nameIs(a, line, colon, "connection")) {
                     close = ascii(a, v, eol).trim().equalsIgnoreCase("close");
                 } else if (nameIs(a, line, colon, "transfer-encoding")) {

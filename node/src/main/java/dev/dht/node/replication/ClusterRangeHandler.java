@@ -29,17 +29,13 @@ public final class ClusterRangeHandler implements RangeHandler {
     private final Store store;
     private final HybridLogicalClock clock;
     private final Topology topology;
-    private final int replicationFactor;
     private final int timeoutMillis;
     private final LocalRangeHandler local;
 
-    /** @param replicationFactor the configured factor, 0 meaning "the cluster size" */
-    public ClusterRangeHandler(Store store, HybridLogicalClock clock, Topology topology, int replicationFactor,
-                               Duration requestTimeout) {
+    public ClusterRangeHandler(Store store, HybridLogicalClock clock, Topology topology, Duration requestTimeout) {
         this.store = store;
         this.clock = clock;
         this.topology = topology;
-        this.replicationFactor = replicationFactor;
         this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, requestTimeout.toMillis());
         this.local = new LocalRangeHandler(store);
     }
@@ -54,21 +50,26 @@ public final class ClusterRangeHandler implements RangeHandler {
             return;
         }
         Topology.View view = topology.view();
-        int members = view.ring().size();
-        if (members == 1 && view.selfIndex() == 0) {
+        if (!view.decided()) {
+            responder.fail(Responses.SERVICE_UNAVAILABLE, "this node is starting: it has not learned the cluster's "
+                    + "topology from its peers yet; retry");
+            return;
+        }
+        // every member requests go to: during a move both sets, whose union holds every acknowledged write
+        List<String> members = view.serving();
+        String self = topology.self();
+        if (members.size() == 1 && members.get(0).equals(self)) {
             local.handle(request, responder);
             return;
         }
-        int rf = replicationFactor <= 0 ? members : Math.min(replicationFactor, members);
-        List<RangeSource> sources = new ArrayList<>(members);
+        List<RangeSource> sources = new ArrayList<>(members.size());
         List<String> unreachable = new ArrayList<>();
         long reading = clock.now();
-        for (int i = 0; i < members; i++) {
-            if (i == view.selfIndex()) {
+        for (String peer : members) {
+            if (peer.equals(self)) {
                 sources.add(new LocalSource(store.range(request.start(), request.end())));
                 continue;
             }
-            String peer = view.member(i);
             try {
                 sources.add(new ObservingSource(RemoteRangeStream.open(peer, request.start(), request.end(), reading,
                         timeoutMillis)));
@@ -76,10 +77,11 @@ public final class ClusterRangeHandler implements RangeHandler {
                 unreachable.add(peer);
             }
         }
-        if (unreachable.size() >= rf) {
+        if (view.rangeIncomplete(unreachable)) {
             sources.forEach(RangeSource::close);
             responder.fail(Responses.GATEWAY_TIMEOUT, "range incomplete: " + unreachable + " unreachable, and "
-                    + "with replication factor " + rf + " some keys may have no other copy");
+                    + "with replication factor " + topology.rf(view.ring().size())
+                    + " some keys may have no other copy");
             return;
         }
         responder.stream(new MergedRange(sources));

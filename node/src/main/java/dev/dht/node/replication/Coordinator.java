@@ -42,6 +42,14 @@ public final class Coordinator implements EntityHandler {
      */
     public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
                        Duration requestTimeout, WorkerPool slowPath) {
+        this(store, clock, client, topology, hints, requestTimeout, slowPath, ReplicaEndpoint.Learner.NONE);
+    }
+
+    /**
+     * @param learner told when a request comes from a node with a newer topology state than this one's
+     */
+    public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
+                       Duration requestTimeout, WorkerPool slowPath, ReplicaEndpoint.Learner learner) {
         this.store = store;
         this.clock = clock;
         this.client = client;
@@ -49,7 +57,7 @@ public final class Coordinator implements EntityHandler {
         this.hints = hints;
         this.timeoutNanos = requestTimeout.toNanos();
         this.slowPath = slowPath;
-        this.endpoint = new ReplicaEndpoint(store, clock);
+        this.endpoint = new ReplicaEndpoint(store, clock, topology, learner);
         this.local = new LocalEntityHandler(store, clock);
     }
 
@@ -83,8 +91,13 @@ public final class Coordinator implements EntityHandler {
     }
 
     private static boolean onlyLocal(EntityRequest request, Topology.View view) {
-        return request.replicas().from() == 1
-                && view.ring().primaryIndex(Ring.keyHash(request.key())) == view.selfIndex();
+        return view.decided() && request.replicas().from() == 1
+                && view.onlyLocal(request.replicas(), Ring.keyHash(request.key()));
+    }
+
+    /** Requests refused because this node's topology state was older than a replica accepts (421). */
+    public long refusedByReplicas() {
+        return endpoint.refused();
     }
 
     @Override
@@ -94,33 +107,29 @@ public final class Coordinator implements EntityHandler {
             return;
         }
         Topology.View view = topology.view();
-        Ring ring = view.ring();
+        if (!view.decided()) {
+            responder.fail(Responses.SERVICE_UNAVAILABLE, "this node is starting: it has not learned the cluster's "
+                    + "topology from its peers yet; retry");
+            return;
+        }
         int from = request.replicas().from();
-        if (from > ring.size()) { // the member set shrank between parsing and now
+        if (from > view.maxMembers()) { // the member set shrank between parsing and now
             responder.fail(Responses.SERVICE_UNAVAILABLE, "the cluster changed while the request waited; retry");
             return;
         }
-        int[] replicas = new int[from];
-        ring.replicaIndexes(Ring.keyHash(request.key()), from, replicas);
-        if (from == 1 && replicas[0] == view.selfIndex()) {
+        long hash = Ring.keyHash(request.key());
+        if (view.onlyLocal(request.replicas(), hash)) {
             local.handle(request, responder); // sole replica is this node: exactly the standalone path
             return;
         }
-        String[] urls = new String[from];
-        int selfSlot = -1;
-        for (int i = 0; i < from; i++) {
-            urls[i] = view.member(replicas[i]);
-            if (replicas[i] == view.selfIndex()) {
-                selfSlot = i;
-            }
-        }
+        Topology.Plan plan = view.plan(hash, request.replicas());
         long deadline = System.nanoTime() + timeoutNanos;
-        int ack = request.replicas().ack();
+        String header = view.requestHeader();
         switch (request.op()) {
-            case GET -> new ReadOperation(this, request.key(), urls, selfSlot, ack, deadline, responder).start();
-            case PUT -> new WriteOperation(this, request.key(), urls, selfSlot, ack, deadline, responder,
+            case GET -> new ReadOperation(this, request.key(), plan, header, deadline, responder).start();
+            case PUT -> new WriteOperation(this, request.key(), plan, header, deadline, responder,
                     Record.value(clock.now(), request.body()), Responses.CREATED).start();
-            case DELETE -> new WriteOperation(this, request.key(), urls, selfSlot, ack, deadline, responder,
+            case DELETE -> new WriteOperation(this, request.key(), plan, header, deadline, responder,
                     Record.tombstone(clock.now()), Responses.ACCEPTED).start();
         }
     }

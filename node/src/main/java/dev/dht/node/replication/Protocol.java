@@ -23,6 +23,8 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Protocol {
     public static final int CONFLICT = 409;
+    /** A replica refused a request from an older topology state (docs/cluster.md, "Fencing and learning"). */
+    public static final int MISDIRECTED = 421;
 
     private Protocol() {
     }
@@ -31,15 +33,21 @@ public final class Protocol {
         return "/v0/entity?id=" + QueryParams.encode(new String(key, StandardCharsets.UTF_8));
     }
 
-    public static PeerRequest read(String target, long clock) {
-        return new PeerRequest("GET", target, clock, 0, null);
+    /** @param topology the sender's X-Dht-Topology (its state and URL), or null */
+    public static PeerRequest read(String target, long clock, String topology) {
+        return new PeerRequest("GET", target, clock, 0, null, topology);
     }
 
     /** The write of a record: PUT with its value, or DELETE for a tombstone. */
-    public static PeerRequest write(String target, Record record, long clock) {
+    public static PeerRequest write(String target, Record record, long clock, String topology) {
         return record.isTombstone()
-                ? new PeerRequest("DELETE", target, clock, record.timestamp(), null)
-                : new PeerRequest("PUT", target, clock, record.timestamp(), record.value());
+                ? new PeerRequest("DELETE", target, clock, record.timestamp(), null, topology)
+                : new PeerRequest("PUT", target, clock, record.timestamp(), record.value(), topology);
+    }
+
+    /** Whether a replica refused the call because the caller's topology state is older than it accepts. */
+    public static boolean refused(PeerResponse response) {
+        return response.status() == MISDIRECTED;
     }
 
     /** The record in an internal GET answer: null when the replica never saw the key (404). */
@@ -61,6 +69,15 @@ public final class Protocol {
     /** Adds the local clock reading to an answer. */
     public static Response withClock(Response response, long clock) {
         response.addHeader(Headers.CLOCK + ": " + clock);
+        return response;
+    }
+
+    /** Adds the local clock reading and topology state (if it has one) to an answer. */
+    public static Response withClock(Response response, long clock, String topology) {
+        response.addHeader(Headers.CLOCK + ": " + clock);
+        if (topology != null) {
+            response.addHeader(Headers.TOPOLOGY + ": " + topology);
+        }
         return response;
     }
 }

@@ -11,10 +11,11 @@ import dev.dht.node.storage.StoreException;
 import dev.dht.node.storage.WriteOutcome;
 
 /**
- * One coordinated GET: asks every replica at once, answers from the freshest of the first {@code ack} answers
- * (last write wins; a replica that never saw the key ranks below anything; a tombstone means 404; an empty value
- * is a value), or 504 once more than {@code from - ack} failed. When every replica has answered or failed, the
- * stale ones among those that answered get the newest record in the background (read repair).
+ * One coordinated GET: asks every replica of the {@link Topology.Plan} at once, answers from the freshest of the
+ * answers so far once {@code ack} answered in each served set (last write wins; a replica that never saw the key
+ * ranks below anything; a tombstone means 404; an empty value is a value), or 504 once a set can no longer reach
+ * its {@code ack}. When every replica has answered or failed, the stale ones among those that answered get the
+ * newest record in the background (read repair, over both sets during a move).
  */
 final class ReadOperation {
     private final Coordinator c;
@@ -22,7 +23,8 @@ final class ReadOperation {
     private final String target;
     private final String[] urls;
     private final int selfSlot;
-    private final int ack;
+    private final String topology;
+    private final Topology.Count count;
     private final long deadline;
     private Responder responder; // null once answered
     private final Record[] answers;
@@ -30,14 +32,15 @@ final class ReadOperation {
     private int received;
     private int failures;
 
-    ReadOperation(Coordinator c, byte[] key, String[] urls, int selfSlot, int ack, long deadline,
+    ReadOperation(Coordinator c, byte[] key, Topology.Plan plan, String topology, long deadline,
                   Responder responder) {
         this.c = c;
         this.key = key;
         this.target = Protocol.entityTarget(key);
-        this.urls = urls;
-        this.selfSlot = selfSlot;
-        this.ack = ack;
+        this.urls = plan.urls;
+        this.selfSlot = plan.selfSlot;
+        this.topology = topology;
+        this.count = plan.count();
         this.deadline = deadline;
         this.responder = responder;
         this.answers = new Record[urls.length];
@@ -45,7 +48,7 @@ final class ReadOperation {
     }
 
     void start() {
-        PeerRequest request = Protocol.read(target, c.clock.now());
+        PeerRequest request = Protocol.read(target, c.clock.now(), topology);
         for (int i = 0; i < urls.length; i++) {
             if (i != selfSlot) {
                 int slot = i;
@@ -59,7 +62,7 @@ final class ReadOperation {
                         try {
                             r = Protocol.readAnswer(response);
                         } catch (RuntimeException e) {
-                            failed(false, e.getMessage()); // 503 from an overloaded replica, or garbage
+                            failed(false, e.getMessage()); // 503 (overloaded), 421 (older topology), garbage
                             return;
                         }
                         answer(slot, r);
@@ -67,7 +70,7 @@ final class ReadOperation {
 
                     @Override
                     public void failed(boolean timeout, String reason) {
-                        failure();
+                        failure(slot);
                     }
                 });
             }
@@ -77,7 +80,7 @@ final class ReadOperation {
             if (own != Store.NOT_IN_MEMORY) {
                 answer(selfSlot, own);
             } else if (!c.slowPath.trySubmit(() -> answer(selfSlot, c.store.get(key)))) {
-                failure(); // only the disk has it and the workers are saturated
+                failure(selfSlot); // only the disk has it and the workers are saturated
             }
         }
     }
@@ -89,7 +92,8 @@ final class ReadOperation {
         synchronized (this) {
             answers[slot] = record;
             answered[slot] = true;
-            if (++received == ack && responder != null) {
+            received++;
+            if (count.ok(slot) && responder != null) {
                 answer = responder;
                 responder = null;
                 newest = newest();
@@ -108,18 +112,21 @@ final class ReadOperation {
         }
     }
 
-    private void failure() {
+    private void failure(int slot) {
         Responder answer = null;
         boolean complete;
+        String needed;
         synchronized (this) {
-            if (++failures == urls.length - ack + 1 && responder != null) {
+            needed = count.needed();
+            failures++;
+            if (count.fail(slot) && responder != null) {
                 answer = responder;
                 responder = null;
             }
             complete = received + failures == urls.length;
         }
         if (answer != null) {
-            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + ack + " of " + urls.length
+            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + needed
                     + " answered in time");
         }
         if (complete) {
@@ -154,7 +161,7 @@ final class ReadOperation {
                 if (i == selfSlot) {
                     repairOwnCopy(newest);
                 } else {
-                    c.client.send(urls[i], Protocol.write(target, newest, c.clock.now()),
+                    c.client.send(urls[i], Protocol.write(target, newest, c.clock.now(), topology),
                             System.nanoTime() + c.timeoutNanos, new PeerCallback() {
                                 @Override
                                 public void completed(PeerResponse response) {

@@ -9,24 +9,100 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
+import dev.dht.node.topology.TopologyHeader;
 import one.nio.http.Response;
+
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Serves internal entity requests (another member coordinating) on the local store only: never coordinated
- * again. Merges the sender's clock and the record timestamp into the local clock, and answers with its own.
+ * again. Merges the sender's clock and the record timestamp into the local clock, and answers with its own clock
+ * and topology state.
+ *
+ * <p>Fencing (docs/cluster.md, "Fencing and learning"): a request from an older topology state than this node
+ * accepts is refused with 421 before it touches the store, so that a write coordinated without the target set of a
+ * move can no longer be acknowledged once the move's barrier passed; a request from a newer state is served and
+ * the sender is asked for that state.
  */
 public final class ReplicaEndpoint {
+    /** Told about a request from a node whose topology state is newer than this node's. */
+    @FunctionalInterface
+    public interface Learner {
+        Learner NONE = (sender, version) -> {
+        };
+
+        /** Must not block: runs on a selector thread. */
+        void newerState(String sender, long version);
+    }
+
     private final Store store;
     private final HybridLogicalClock clock;
+    private final Topology topology;
+    private final Learner learner;
+    private final LongAdder refused = new LongAdder();
 
-    public ReplicaEndpoint(Store store, HybridLogicalClock clock) {
+    public ReplicaEndpoint(Store store, HybridLogicalClock clock, Topology topology, Learner learner) {
         this.store = store;
         this.clock = clock;
+        this.topology = topology;
+        this.learner = learner;
+    }
+
+    /** Requests refused as coming from an older topology state. */
+    public long refused() {
+        return refused.sum();
+    }
+
+    /**
+     * Checks the sender's topology state against this node's; answers 421 and returns false if the request is
+     * refused. A request without the header (a tool, a test) is served.
+     */
+    private boolean admitted(EntityRequest request, Responder responder) {
+        String header = request.topology();
+        if (header == null) {
+            return true;
+        }
+        Topology.View view = topology.view();
+        long theirs = TopologyHeader.version(header);
+        if (!view.decided()) {
+            if (theirs != TopologyHeader.NONE) {
+                learner.newerState(TopologyHeader.sender(header), theirs);
+            }
+            return true;
+        }
+        long mine = view.version();
+        if (theirs > mine) {
+            learner.newerState(TopologyHeader.sender(header), theirs);
+            return true;
+        }
+        if (theirs >= view.minAccepted() && (theirs < mine || sameState(header, view.header()))) {
+            return true;
+        }
+        refused.increment();
+        Response response = Responses.text(Responses.MISDIRECTED, theirs == mine
+                ? "topology " + TopologyHeader.state(header) + " differs from this node's " + view.header()
+                : "topology " + TopologyHeader.state(header) + " is older than this node accepts (it is at "
+                + view.header() + "); learn the newer state and retry");
+        responder.send(Protocol.withClock(response, clock.now(), view.header()));
+        return false;
+    }
+
+    /** Whether a request header (state, space, sender) carries exactly this state. */
+    private static boolean sameState(String requestHeader, String state) {
+        return requestHeader.startsWith(state)
+                && (requestHeader.length() == state.length() || requestHeader.charAt(state.length()) == ' ');
+    }
+
+    private Response answered(Response response) {
+        return Protocol.withClock(response, clock.now(), topology.view().header());
     }
 
     public void handle(EntityRequest request, Responder responder) {
         if (request.clock() > 0) {
             clock.observe(request.clock());
+        }
+        if (!admitted(request, responder)) {
+            return;
         }
         switch (request.op()) {
             case GET -> answerRead(store.get(request.key()), responder);
@@ -44,6 +120,9 @@ public final class ReplicaEndpoint {
     public boolean tryInline(EntityRequest request, InlineResponder responder) {
         if (request.clock() > 0) {
             clock.observe(request.clock());
+        }
+        if (!admitted(request, responder)) {
+            return true;
         }
         switch (request.op()) {
             case GET -> {
@@ -66,7 +145,7 @@ public final class ReplicaEndpoint {
 
     private void answerRead(Record r, Responder responder) {
         Response response = r == null ? Responses.empty(Responses.NOT_FOUND) : new Response(Responses.OK, r.encoded());
-        responder.send(Protocol.withClock(response, clock.now()));
+        responder.send(answered(response));
     }
 
     private boolean tryWrite(EntityRequest request, Record record, String stored, InlineResponder responder) {
@@ -74,7 +153,7 @@ public final class ReplicaEndpoint {
         return store.applyAtEndOfPass(request.key(), record, new InlineWrite(responder) {
             @Override
             public void applied() {
-                responder.send(Protocol.withClock(Responses.empty(stored), clock.now()));
+                responder.send(answered(Responses.empty(stored)));
             }
 
             @Override
@@ -87,7 +166,7 @@ public final class ReplicaEndpoint {
     private void write(EntityRequest request, Record record, String stored, Responder responder) {
         clock.observe(record.timestamp());
         if (store.applyIfNewer(request.key(), record)) {
-            responder.send(Protocol.withClock(Responses.empty(stored), clock.now()));
+            responder.send(answered(Responses.empty(stored)));
         } else {
             answerNotStored(record, store.get(request.key()), stored, responder);
         }
@@ -102,6 +181,6 @@ public final class ReplicaEndpoint {
             response = Responses.empty(Responses.CONFLICT);
             response.addHeader(Headers.TIMESTAMP + ": " + current.timestamp());
         }
-        responder.send(Protocol.withClock(response, clock.now()));
+        responder.send(answered(response));
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -34,11 +35,21 @@ public final class TombstoneSweeper implements AutoCloseable {
     private final long graceMillis;
     private final LongSupplier wallMillis;
     private final ScheduledExecutorService timer;
+    private final BooleanSupplier allowed;
     private final LongAdder purged = new LongAdder();
     private byte[] resumeAt = {0};
 
     public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis) {
+        this(store, grace, wallMillis, () -> true);
+    }
+
+    /**
+     * @param allowed false pauses the sweep: while members change, a tombstone must reach the new replicas before
+     *                any node purges it (docs/cluster.md, "Hints, read repair, tombstones")
+     */
+    public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis, BooleanSupplier allowed) {
         this.store = store;
+        this.allowed = allowed;
         this.graceMillis = grace.toMillis();
         this.wallMillis = wallMillis;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -61,6 +72,9 @@ public final class TombstoneSweeper implements AutoCloseable {
 
     /** Examines the next slice of records. */
     void tick() {
+        if (!allowed.getAsBoolean()) {
+            return;
+        }
         try {
             sweep(SLICE);
         } catch (StoreException e) {

@@ -10,9 +10,12 @@ import dev.dht.node.storage.StoreException;
 import dev.dht.node.storage.WriteOutcome;
 
 /**
- * One coordinated PUT or DELETE: the record goes to every replica at once; the client gets its answer after
- * {@code ack} stored it, or 504 once more than {@code from - ack} failed (a refused connection fails at once, a
- * silent peer at the deadline). A replica that missed the write gets a hint.
+ * One coordinated PUT or DELETE: the record goes to every replica of the {@link Topology.Plan} at once (during a
+ * move, the key's replicas in both member sets, each once); the client gets its answer after {@code ack} stored
+ * it in each set, or 504 once a set can no longer reach its {@code ack} (a refused connection fails at once, a
+ * silent peer at the deadline). A replica that missed the write gets a hint. An answer that comes after the
+ * deadline does not count: a write older than its deadline is never acknowledged, which is what lets a move's
+ * barrier wait a bounded time for writes coordinated under an older topology (docs/cluster.md, "Fencing").
  *
  * <p>A replica that already holds a newer record (409: a node whose clock runs ahead wrote it) means the client's
  * write would be lost: the coordinator merges that timestamp into its clock and writes again, to every replica,
@@ -27,25 +30,27 @@ final class WriteOperation {
     private final Coordinator c;
     private final byte[] key;
     private final String target;
+    private final Topology.Plan plan;
     private final String[] urls;
     private final int selfSlot;
-    private final int ack;
+    private final String topology;
     private final long deadline;
     private final String success;
     private Responder responder; // null once answered
     private Record record;
     private int round;
-    private int oks;
-    private int failures;
+    private Topology.Count count;
 
-    WriteOperation(Coordinator c, byte[] key, String[] urls, int selfSlot, int ack, long deadline,
+    WriteOperation(Coordinator c, byte[] key, Topology.Plan plan, String topology, long deadline,
                    Responder responder, Record record, String success) {
         this.c = c;
         this.key = key;
         this.target = Protocol.entityTarget(key);
-        this.urls = urls;
-        this.selfSlot = selfSlot;
-        this.ack = ack;
+        this.plan = plan;
+        this.urls = plan.urls;
+        this.selfSlot = plan.selfSlot;
+        this.topology = topology;
+        this.count = plan.count();
         this.deadline = deadline;
         this.responder = responder;
         this.record = record;
@@ -58,7 +63,7 @@ final class WriteOperation {
 
     /** Remote calls first (the network starts), then the local copy while they travel. */
     private void send(int r, Record rec) {
-        PeerRequest request = Protocol.write(target, rec, c.clock.now());
+        PeerRequest request = Protocol.write(target, rec, c.clock.now(), topology);
         for (int i = 0; i < urls.length; i++) {
             if (i != selfSlot) {
                 c.client.send(urls[i], request, deadline, new Reply(r, i));
@@ -72,7 +77,7 @@ final class WriteOperation {
     /** The coordinator's own copy, written where waiting is allowed. */
     private void storeOwnCopy(int r, Record rec) {
         if (c.store.applyIfNewer(key, rec)) {
-            stored(r);
+            stored(r, selfSlot);
         } else {
             ownCopyNotNewer(r, rec, c.store.get(key));
         }
@@ -80,7 +85,7 @@ final class WriteOperation {
 
     private void ownCopyNotNewer(int r, Record rec, Record current) {
         if (current == null || current.equals(rec)) {
-            stored(r); // already there
+            stored(r, selfSlot); // already there
         } else {
             conflict(r, selfSlot, current.timestamp());
         }
@@ -98,7 +103,7 @@ final class WriteOperation {
 
         @Override
         public void applied() {
-            stored(r);
+            stored(r, selfSlot);
         }
 
         @Override
@@ -134,7 +139,7 @@ final class WriteOperation {
                 c.clock.observe(response.clock());
             }
             if (Protocol.writeStored(response)) {
-                stored(r);
+                stored(r, slot);
             } else if (response.status() == Protocol.CONFLICT) {
                 conflict(r, slot, response.timestamp());
             } else {
@@ -148,10 +153,14 @@ final class WriteOperation {
         }
     }
 
-    private void stored(int r) {
+    private void stored(int r, int slot) {
+        if (System.nanoTime() - deadline > 0) {
+            lost(r, slot, false); // stored, but too late to count (see the class comment): no hint needed
+            return;
+        }
         Responder answer = null;
         synchronized (this) {
-            if (r == round && ++oks == ack) {
+            if (r == round && count.ok(slot)) {
                 answer = responder;
                 responder = null;
             }
@@ -162,23 +171,29 @@ final class WriteOperation {
     }
 
     private void failed(int r, int slot) {
+        lost(r, slot, true);
+    }
+
+    private void lost(int r, int slot, boolean hint) {
         Responder answer = null;
         Record missed;
+        String needed;
         synchronized (this) {
             if (r != round) {
                 return;
             }
             missed = record;
-            if (++failures == urls.length - ack + 1) {
+            needed = count.needed();
+            if (count.fail(slot)) {
                 answer = responder;
                 responder = null;
             }
         }
-        if (slot != selfSlot) {
+        if (hint && slot != selfSlot) {
             c.hints.store(urls[slot], key, missed);
         }
         if (answer != null) {
-            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + ack + " of " + urls.length
+            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + needed
                     + " stored the write in time");
         }
     }
@@ -194,8 +209,7 @@ final class WriteOperation {
                 next = null;
             } else {
                 round++;
-                oks = 0;
-                failures = 0;
+                count = plan.count();
                 record = record.withTimestamp(c.clock.now());
                 next = record;
             }

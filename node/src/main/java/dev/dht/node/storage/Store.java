@@ -28,6 +28,21 @@ public interface Store extends AutoCloseable {
     boolean applyIfNewer(byte[] key, Record record);
 
     /**
+     * {@link #applyIfNewer} for many records (a batch streamed during a move): each is stored only if it supersedes
+     * what is stored. Returns how many were stored. Implementations may group the writes; the default applies them
+     * one by one.
+     */
+    default int applyAllIfNewer(java.util.List<byte[]> keys, java.util.List<Record> records) {
+        int stored = 0;
+        for (int i = 0; i < keys.size(); i++) {
+            if (applyIfNewer(keys.get(i), records.get(i))) {
+                stored++;
+            }
+        }
+        return stored;
+    }
+
+    /**
      * {@link #applyIfNewer} for a thread that must not block: {@link TryApply#WOULD_BLOCK}, having changed nothing,
      * when the stored record is not in memory (the comparison would read the disk) or RocksDB would stall or slow
      * the write (too many memtables or L0 files). The caller then hands the write to a thread that may wait.

@@ -141,11 +141,14 @@ class ConfigParserTest {
         assertThat(defaults.cluster().clockOffsetMs()).isZero();
         assertThat(defaults.tombstoneGrace()).isEqualTo(Duration.ofDays(1));
 
-        NodeConfig c = parse(Map.of("DHT_HINTS", "false", "DHT_CLOCK_OFFSET_MS", "-250"),
+        assertThat(defaults.cluster().moveRate()).isEqualTo(8L << 20);
+        assertThat(defaults.cluster().moveBatch()).isEqualTo(256 << 10);
+
+        NodeConfig c = parse(Map.of("DHT_HINTS", "false", "DHT_CLOCK_OFFSET_MS", "-250", "DHT_MOVE_RATE", "1MiB"),
                 "--hint-max-age", "10m", "--hint-max-bytes", "1MiB", "--hint-interval", "200ms",
-                "--tombstone-grace", "2h");
+                "--tombstone-grace", "2h", "--move-batch", "64KiB");
         assertThat(c.cluster()).isEqualTo(new ClusterSettings(false, Duration.ofMinutes(10), 1L << 20,
-                Duration.ofMillis(200), -250));
+                Duration.ofMillis(200), -250, 1L << 20, 64 << 10));
         assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofHours(2));
         assertThat(ConfigParser.help()).contains("--clock-offset-ms").contains("TEST ONLY").contains("--hints");
     }

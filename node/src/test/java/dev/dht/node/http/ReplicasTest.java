@@ -13,13 +13,13 @@ class ReplicasTest {
     @ParameterizedTest(name = "cluster of {0} defaults to {1}/{2}")
     @CsvSource({"1, 1, 1", "2, 2, 2", "3, 2, 3", "4, 3, 4", "5, 3, 5"})
     void defaultIsQuorumOfTheCluster(int clusterSize, int ack, int from) throws Exception {
-        assertThat(Replicas.parse(null, clusterSize, 0)).isEqualTo(new Replicas(ack, from));
+        assertThat(Replicas.parse(null, clusterSize, 0)).isEqualTo(new Replicas(ack, from, true));
     }
 
     @Test
     void replicationFactorSetsTheDefaultFrom() throws Exception {
-        assertThat(Replicas.parse(null, 5, 3)).isEqualTo(new Replicas(2, 3));
-        assertThat(Replicas.parse(null, 2, 3)).as("capped by the cluster").isEqualTo(new Replicas(2, 2));
+        assertThat(Replicas.parse(null, 5, 3)).isEqualTo(new Replicas(2, 3, true));
+        assertThat(Replicas.parse(null, 2, 3)).as("capped by the cluster").isEqualTo(new Replicas(2, 2, true));
     }
 
     @ParameterizedTest
@@ -45,7 +45,7 @@ class ReplicasTest {
 
     @Test
     void standalonePolicyValidatesAgainstOneNode() throws Exception {
-        assertThat(ReplicasPolicy.standalone().parse(null)).isEqualTo(new Replicas(1, 1));
+        assertThat(ReplicasPolicy.standalone().parse(null)).isEqualTo(new Replicas(1, 1, true));
         assertThatThrownBy(() -> ReplicasPolicy.standalone().parse("2/3")).isInstanceOf(BadRequestException.class);
     }
 }

@@ -1,0 +1,94 @@
+package dev.dht.node.movement;
+
+import dev.dht.node.ring.Ring;
+
+import java.util.List;
+
+/**
+ * Which members a member of S sends a key's record to during a move from S to T (docs/cluster.md, "What a member of
+ * S sends, and to whom"): every member m of R_T(key), the first rf(T) members of the key's walk on T, other than
+ * the sender, unless m already stands at the same place or earlier in the key's walk on S. Then for every
+ * f <= rf(T) the first f replicas in T hold at least as many copies of any write as the first f in S did.
+ *
+ * <p>Also what the cleanup keeps: a node holds a key in T iff it is among the first rf(T) of its walk.
+ * Immutable; {@link #targets} reuses per-thread scratch arrays.
+ */
+final class MovePlan {
+    private final Ring s;
+    private final Ring t;
+    private final int rfT;
+    /** T member index -> S member index, or -1 for a member new in T. */
+    private final int[] tToS;
+    private final int selfInT;
+    private final int[] walkS;
+    private final int[] positionInS;
+    private final int[] walkT;
+
+    /**
+     * @param s    ring of the stable set
+     * @param t    ring of the target set
+     * @param rfT  the replication factor in T
+     * @param self the sending member (never a target)
+     */
+    MovePlan(Ring s, Ring t, int rfT, String self) {
+        this.s = s;
+        this.t = t;
+        this.rfT = rfT;
+        this.tToS = new int[t.size()];
+        for (int i = 0; i < t.size(); i++) {
+            tToS[i] = s.indexOf(t.member(i));
+        }
+        this.selfInT = t.indexOf(self);
+        this.walkS = new int[s.size()];
+        this.positionInS = new int[s.size()];
+        this.walkT = new int[rfT];
+    }
+
+    /**
+     * The T member indexes this key's record goes to, written into out; returns how many. Not thread-safe (one
+     * plan per streaming thread).
+     */
+    int targets(byte[] key, int[] out) {
+        long hash = Ring.keyHash(key);
+        s.replicaIndexes(hash, walkS.length, walkS);
+        for (int i = 0; i < walkS.length; i++) {
+            positionInS[walkS[i]] = i;
+        }
+        t.replicaIndexes(hash, rfT, walkT);
+        int n = 0;
+        for (int j = 0; j < rfT; j++) {
+            int m = walkT[j];
+            if (m == selfInT) {
+                continue;
+            }
+            int inS = tToS[m];
+            if (inS < 0 || positionInS[inS] > j) {
+                out[n++] = m;
+            }
+        }
+        return n;
+    }
+
+    /** Whether the member (a T index) is among the key's first rf(T) replicas in T. */
+    boolean holdsInT(byte[] key, int member) {
+        t.replicaIndexes(Ring.keyHash(key), rfT, walkT);
+        for (int j = 0; j < rfT; j++) {
+            if (walkT[j] == member) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    String member(int tIndex) {
+        return t.member(tIndex);
+    }
+
+    int targetSize() {
+        return t.size();
+    }
+
+    List<String> targetMembers() {
+        return List.copyOf(t.members());
+    }
+}

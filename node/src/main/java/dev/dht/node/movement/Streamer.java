@@ -1,0 +1,291 @@
+package dev.dht.node.movement;
+
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.peer.PeerCallback;
+import dev.dht.node.peer.PeerClient;
+import dev.dht.node.peer.PeerRequest;
+import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.ring.Ring;
+import dev.dht.node.storage.RangeCursor;
+import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Store;
+import dev.dht.node.storage.StoreStats;
+import dev.dht.node.topology.StateFile;
+import dev.dht.node.topology.TopologyHeader;
+import dev.dht.node.topology.TopologyManager;
+import dev.dht.node.topology.TopologyState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * The sending half of a move on one member of S (docs/cluster.md, "What a member of S sends, and to whom"): scans
+ * the local records in key order, a slice at a time, and sends each record to the members of T that need it
+ * ({@link MovePlan}) in batches ({@code PUT /v0/internal/records}). Every batch of a slice must be acknowledged
+ * before the next slice starts; then the slice's end is the resume point (persisted about once a second), so a
+ * restart or a failed batch repeats at most a slice, which last-write-wins makes harmless. Throttled to
+ * {@link MovementSettings#rateBytesPerSecond}. Runs on the movement thread only.
+ */
+final class Streamer {
+    private static final Logger log = LoggerFactory.getLogger(Streamer.class);
+    static final String RECORDS_PATH = "/v0/internal/records";
+    /** Records scanned per slice at most (also bounded by bytes: four batches' worth). */
+    static final int SLICE_RECORDS = 2_000;
+    /** A slice's failed batches are sent again after this pause. */
+    static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** The throttle lets at most this much sending accumulate (after a pause, say). */
+    static final long BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final Store store;
+    private final PeerClient client;
+    private final HybridLogicalClock clock;
+    private final TopologyManager manager;
+    private final IntUnaryOperator rf;
+    private final MovementSettings settings;
+    private final MovementStats stats;
+    private final String self;
+
+    private TopologyState streaming;
+    private MovePlan plan;
+    private String header;
+    private byte[] resume;
+    private long persistedAt;
+    private long allowedAt = System.nanoTime();
+
+    /** @param rf the replication factor of a set of the given size */
+    Streamer(Store store, PeerClient client, HybridLogicalClock clock, TopologyManager manager, IntUnaryOperator rf,
+             MovementSettings settings, MovementStats stats, String self) {
+        this.store = store;
+        this.client = client;
+        this.clock = clock;
+        this.manager = manager;
+        this.rf = rf;
+        this.settings = settings;
+        this.stats = stats;
+        this.self = self;
+    }
+
+    /**
+     * Streams this node's share of the joint state s for about budgetNanos. Returns true once the whole scan is
+     * sent and acknowledged (the caller marks the node as sent), false when the budget ran out or the state
+     * changed (call again).
+     */
+    boolean stream(TopologyState s, long budgetNanos, BooleanSupplier current) {
+        if (!s.equals(streaming)) {
+            begin(s);
+        }
+        long end = System.nanoTime() + budgetNanos;
+        while (System.nanoTime() - end < 0) {
+            if (!current.getAsBoolean()) {
+                return false;
+            }
+            Boolean finished = slice(current, end);
+            if (finished == null) {
+                return false; // batches still failing: the caller polls the others meanwhile and calls again
+            }
+            if (finished) {
+                stats.scanFinished = true;
+                log.info("sent every record this node holds for {}: {} records, {} bytes in total so far", s,
+                        stats.recordsSent(), stats.bytesSent());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void begin(TopologyState s) {
+        streaming = s;
+        Ring ringS = new Ring(s.stable().urls());
+        Ring ringT = new Ring(s.target().urls());
+        plan = new MovePlan(ringS, ringT, rf.applyAsInt(ringT.size()), self);
+        header = TopologyHeader.request(s, self);
+        StateFile progress = manager.progress();
+        resume = progress != null && s.equals(progress.state()) ? progress.resumeKey() : null;
+        StoreStats st = store.stats();
+        long keys = Math.max(0, st.estimatedKeys());
+        stats.startScan(keys, Math.max(0, st.liveSstBytes()) + Math.max(0, st.memtableBytes()), 0);
+        persistedAt = System.nanoTime();
+        log.info("streaming for {} from {} (about {} local records to scan)", s,
+                resume == null ? "the first key" : "a resume point", keys);
+    }
+
+    /**
+     * One slice: scan, send, wait for every batch. Returns true when the scan reached the end, false when the
+     * slice was sent and more follow, null when some batch still fails (the resume point stays: the slice is
+     * repeated).
+     */
+    private Boolean slice(BooleanSupplier current, long end) {
+        RecordBatch[] batches = new RecordBatch[plan.targetSize()];
+        List<Pending> pending = new ArrayList<>();
+        int[] targets = new int[plan.targetSize()];
+        byte[] last = null;
+        int scanned = 0;
+        long buffered = 0;
+        boolean more;
+        try (RangeCursor cursor = store.range(resume == null ? new byte[0] : resume, null)) {
+            while ((more = cursor.next())) {
+                byte[] key = cursor.key();
+                Record record = cursor.record();
+                last = key;
+                scanned++;
+                int n = plan.targets(key, targets);
+                for (int i = 0; i < n; i++) {
+                    int t = targets[i];
+                    if (batches[t] == null) {
+                        batches[t] = new RecordBatch();
+                    }
+                    batches[t].add(key, record);
+                    buffered += key.length + record.encoded().length;
+                    if (batches[t].bytes() >= settings.batchBytes()) {
+                        pending.add(send(t, batches[t]));
+                        batches[t] = null;
+                    }
+                }
+                if (scanned >= SLICE_RECORDS || buffered >= 4L * settings.batchBytes()) {
+                    break;
+                }
+            }
+        }
+        for (int t = 0; t < batches.length; t++) {
+            if (batches[t] != null && batches[t].count() > 0) {
+                pending.add(send(t, batches[t]));
+            }
+        }
+        if (!awaitAll(pending, current, end)) {
+            return null;
+        }
+        stats.scanned += scanned;
+        stats.slicesDone++;
+        if (!more || last == null) {
+            manager.saveResumeKey(streaming, null);
+            return true;
+        }
+        resume = Arrays.copyOf(last, last.length + 1); // just after the last key sent
+        if (System.nanoTime() - persistedAt > TimeUnit.SECONDS.toNanos(1)) {
+            manager.saveResumeKey(streaming, resume);
+            persistedAt = System.nanoTime();
+        }
+        return false;
+    }
+
+    /** One batch in flight to one member. */
+    private final class Pending implements PeerCallback {
+        final int target;
+        final byte[] body;
+        final int records;
+        CountDownLatch done = new CountDownLatch(1);
+        volatile boolean ok;
+        volatile String failure;
+
+        Pending(int target, byte[] body, int records) {
+            this.target = target;
+            this.body = body;
+            this.records = records;
+        }
+
+        void go() {
+            done = new CountDownLatch(1);
+            ok = false;
+            throttle(body.length);
+            client.send(plan.member(target), new PeerRequest("PUT", RECORDS_PATH, clock.now(), 0, body, header),
+                    System.nanoTime() + settings.requestTimeout().toNanos(), this);
+        }
+
+        @Override
+        public void completed(PeerResponse response) {
+            if (response.clock() > 0) {
+                clock.observe(response.clock());
+            }
+            ok = response.status() == 200;
+            failure = ok ? null : plan.member(target) + " answered " + response.status();
+            done.countDown();
+        }
+
+        @Override
+        public void failed(boolean timeout, String reason) {
+            failure = plan.member(target) + (timeout ? " did not answer in time" : ": " + reason);
+            done.countDown();
+        }
+    }
+
+    private Pending send(int target, RecordBatch batch) {
+        Pending p = new Pending(target, batch.toBytes(), batch.count());
+        p.go();
+        return p;
+    }
+
+    /**
+     * Waits for every batch; sends the failed ones again until all are acknowledged (true), or the state changes
+     * or the budget ends first (false: the slice will be sent again).
+     */
+    private boolean awaitAll(List<Pending> pending, BooleanSupplier current, long end) {
+        List<Pending> waiting = pending;
+        while (true) {
+            List<Pending> failed = new ArrayList<>();
+            for (Pending p : waiting) {
+                try {
+                    if (!p.done.await(settings.requestTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1),
+                            TimeUnit.NANOSECONDS)) {
+                        p.failure = plan.member(p.target) + " did not answer in time";
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+                if (p.ok) {
+                    stats.recordsSent.add(p.records);
+                    stats.bytesSent.add(p.body.length);
+                } else {
+                    failed.add(p);
+                }
+            }
+            if (failed.isEmpty()) {
+                stats.waitingFor = null;
+                return true;
+            }
+            stats.waitingFor = "sending to " + failed.get(0).failure;
+            stats.batchesRetried.add(failed.size());
+            log.warn("{} batch(es) not accepted ({}); sending again in 1 s", failed.size(), failed.get(0).failure);
+            if (System.nanoTime() + RETRY_NANOS - end > 0 || !pause(RETRY_NANOS) || !current.getAsBoolean()) {
+                return false;
+            }
+            for (Pending p : failed) {
+                p.go();
+            }
+            waiting = failed;
+        }
+    }
+
+    /** Sleeps so that sending stays within the rate (with a burst of at most BURST_NANOS). */
+    private void throttle(int bytes) {
+        long rate = settings.rateBytesPerSecond();
+        if (rate <= 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (allowedAt < now - BURST_NANOS) {
+            allowedAt = now - BURST_NANOS;
+        }
+        allowedAt += (long) (bytes * 1e9 / rate);
+        if (allowedAt > now) {
+            pause(allowedAt - now);
+        }
+    }
+
+    private static boolean pause(long nanos) {
+        try {
+            TimeUnit.NANOSECONDS.sleep(nanos);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.dht.node.topology;
+
+import dev.dht.node.config.ClusterMembers;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The node's topology state and its progress in the current move, persisted in the data directory as
+ * {@value #NAME}: written to a temporary file, synced, then renamed over the old one, so a crash leaves either the
+ * old or the new content (docs/cluster.md, "New members and restarts").
+ *
+ * @param state          the topology state
+ * @param sent           at joint: this node's scan is finished and every batch acknowledged
+ * @param resumeKey      at joint: every record before this key was sent and acknowledged (null: from the start)
+ * @param cleanupPending a move finalized and this node has not dropped what it no longer holds
+ * @param cleanupAmong   the members (S ∪ T of that move) that must all have finalized before the cleanup runs
+ */
+public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boolean cleanupPending,
+                        List<String> cleanupAmong) {
+    public static final String NAME = "dht-topology.json";
+
+    public StateFile {
+        cleanupAmong = cleanupAmong == null ? List.of() : List.copyOf(cleanupAmong);
+    }
+
+    public static StateFile of(TopologyState state) {
+        return new StateFile(state, false, null, false, List.of());
+    }
+
+    public StateFile withSent(boolean s) {
+        return new StateFile(state, s, resumeKey, cleanupPending, cleanupAmong);
+    }
+
+    public StateFile withResumeKey(byte[] key) {
+        return new StateFile(state, sent, key, cleanupPending, cleanupAmong);
+    }
+
+    public StateFile withCleanup(boolean pending, List<String> among) {
+        return new StateFile(state, sent, resumeKey, pending, among);
+    }
+
+    /** The saved content, or null when the directory has none (a new node). */
+    public static StateFile load(Path dir) throws IOException {
+        Path file = dir.resolve(NAME);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        try {
+            return fromJson(Json.parseObject(text));
+        } catch (IllegalArgumentException | ClassCastException e) {
+            throw new IOException(file + " is not a topology state: " + e.getMessage(), e);
+        }
+    }
+
+    public void save(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path file = dir.resolve(NAME);
+        Path tmp = dir.resolve(NAME + ".tmp");
+        byte[] bytes = Json.write(toJson()).getBytes(StandardCharsets.UTF_8);
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            ch.force(true);
+        }
+        try {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("epoch", state.epoch());
+        m.put("stage", state.stage().jsonName());
+        m.put("stable", state.stable().urls());
+        m.put("target", state.target() == null ? null : state.target().urls());
+        m.put("sent", sent);
+        m.put("resume", resumeKey == null ? null : HexFormat.of().formatHex(resumeKey));
+        m.put("cleanupPending", cleanupPending);
+        m.put("cleanupAmong", cleanupAmong);
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    static StateFile fromJson(Map<String, Object> m) {
+        long epoch = TopologyReport.number(m, "epoch");
+        Stage stage = Stage.ofJson(TopologyReport.string(m, "stage"));
+        ClusterMembers stable = ClusterMembers.of((List<String>) m.get("stable"));
+        Object t = m.get("target");
+        ClusterMembers target = t == null ? null : ClusterMembers.of((List<String>) t);
+        Object resume = m.get("resume");
+        Object among = m.get("cleanupAmong");
+        return new StateFile(new TopologyState(epoch, stage, stable, target), Boolean.TRUE.equals(m.get("sent")),
+                resume == null ? null : HexFormat.of().parseHex((String) resume),
+                Boolean.TRUE.equals(m.get("cleanupPending")), among == null ? List.of() : (List<String>) among);
+    }
+}

@@ -1,0 +1,334 @@
+package dev.dht.node.topology;
+
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.peer.PeerCallback;
+import dev.dht.node.peer.PeerClient;
+import dev.dht.node.peer.PeerRequest;
+import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.replication.ReplicaEndpoint;
+import dev.dht.node.replication.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Owns the node's topology state (docs/cluster.md, "Scaling"): installs new states (persisted first, then
+ * published to the {@link Topology} that requests read), keeps the node's progress in the current move, and learns
+ * newer states from peers. Every change goes through the synchronized {@link #install}; a state is never visible
+ * to another node before it is on disk, so a restart never goes back on something a peer relied on.
+ *
+ * <p>Learning: any header with a newer version (an answer this node got, a request it served) makes it fetch the
+ * sender's state ({@code GET /v0/admin/topology}) on its own thread and adopt it if it follows from its own, or
+ * is of a later epoch. One fetch at a time; the next newer header starts the next.
+ */
+public final class TopologyManager implements PeerClient.AnswerObserver, ReplicaEndpoint.Learner, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TopologyManager.class);
+    public static final String TOPOLOGY_PATH = "/v0/admin/topology";
+    /** Beyond the request timeout before a node counts as drained: the deadline scan and clock granularity. */
+    static final long DRAIN_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    private final String self;
+    private final Path dir;
+    private final Topology topology;
+    private final PeerClient client;
+    private final HybridLogicalClock clock;
+    private final long timeoutNanos;
+    private final ExecutorService learning;
+    private final AtomicBoolean fetching = new AtomicBoolean();
+    private volatile StateFile file;
+    private volatile long enteredNanos = System.nanoTime();
+    private volatile boolean closed;
+
+    /**
+     * @param dir   where the state is persisted, or null for a fixed member list (--cluster): then the state
+     *              never changes and nothing is learned
+     * @param saved the persisted state (null: none, the node must learn or start one)
+     */
+    private TopologyManager(String self, Path dir, Topology topology, PeerClient client, HybridLogicalClock clock,
+                            Duration requestTimeout, StateFile saved) {
+        this.self = self;
+        this.dir = dir;
+        this.topology = topology;
+        this.client = client;
+        this.clock = clock;
+        this.timeoutNanos = requestTimeout.toNanos();
+        this.file = saved;
+        this.learning = dir == null ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "dht-topology");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** A node on a fixed member list: stable at epoch 0 for its whole life, as the topology was built. */
+    public static TopologyManager fixed(String self, Topology topology, PeerClient client, HybridLogicalClock clock,
+                                        Duration requestTimeout) {
+        return new TopologyManager(self, null, topology, client, clock, requestTimeout,
+                StateFile.of(topology.view().state()));
+    }
+
+    /** A node whose state lives in dir: the saved one, or none yet (a new node). Installs it into topology. */
+    public static TopologyManager persistent(String self, Path dir, Topology topology, PeerClient client,
+                                             HybridLogicalClock clock, Duration requestTimeout) throws IOException {
+        StateFile saved = StateFile.load(dir);
+        TopologyManager m = new TopologyManager(self, dir, topology, client, clock, requestTimeout, saved);
+        if (saved != null) {
+            topology.install(saved.state());
+            log.info("resuming topology {} from {}", saved.state(), dir.resolve(StateFile.NAME));
+        } else {
+            log.info("no topology state in {}: asking the members in the cluster file", dir);
+        }
+        return m;
+    }
+
+    /** Loads what a data directory holds, for a node about to open it (null when none). */
+    public static StateFile saved(Path dir) throws IOException {
+        return StateFile.load(dir);
+    }
+
+    public String self() {
+        return self;
+    }
+
+    /** Whether the state can change (a cluster file) or not (a fixed list). */
+    public boolean changeable() {
+        return dir != null;
+    }
+
+    /** The state, or null while the node has none. */
+    public TopologyState state() {
+        StateFile f = file;
+        return f == null ? null : f.state();
+    }
+
+    /** The state with this node's progress in its move, or null while it has none. */
+    public StateFile progress() {
+        return file;
+    }
+
+    /**
+     * At joint: whether the node has been at joint for longer than the request timeout, so that no write it
+     * coordinated or accepted under an older state can still be acknowledged (docs/cluster.md, "Stages", 4).
+     */
+    public boolean drained() {
+        StateFile f = file;
+        if (f == null) {
+            return false;
+        }
+        return f.state().stage() != Stage.JOINT || System.nanoTime() - enteredNanos >= timeoutNanos + DRAIN_MARGIN_NANOS;
+    }
+
+    public TopologyReport report() {
+        StateFile f = file;
+        return new TopologyReport(self, f == null ? null : f.state(), drained(), f != null && f.sent());
+    }
+
+    /**
+     * Installs a newer state: persists it, then publishes it to requests. Returns false (nothing changed) when it
+     * is not newer than the current one, or cannot be persisted.
+     */
+    public synchronized boolean install(TopologyState next, String why) {
+        StateFile current = file;
+        if (current != null && next.version() <= current.state().version()) {
+            return false;
+        }
+        if (dir == null && current != null) {
+            throw new IllegalStateException("a fixed member list does not change");
+        }
+        StateFile nextFile = StateFile.of(next);
+        if (current != null && !next.moving()) {
+            // A move ended here (or was learned as ended): what this node holds beyond the new set goes once every
+            // node of the move finalized too. After this node's own joint stage those are S ∪ T; a state learned
+            // by a jump (this node was not part of the move) is checked against the new set's members.
+            TopologyState was = current.state();
+            boolean ownMove = was.moving() && was.epoch() == next.epoch() && next.stable().equals(was.target());
+            nextFile = nextFile.withCleanup(true, ownMove ? was.participants() : next.stable().urls());
+        }
+        try {
+            persist(nextFile);
+        } catch (IOException e) {
+            log.error("cannot persist topology {}: {}; staying at {}", next, e.getMessage(),
+                    current == null ? "none" : current.state());
+            return false;
+        }
+        file = nextFile;
+        enteredNanos = System.nanoTime();
+        topology.install(next);
+        log.info("topology {} -> {}: {}", current == null ? "none" : current.state(), next, why);
+        return true;
+    }
+
+    /** This node sent everything the current joint stage needs from it. */
+    public synchronized void markSent(TopologyState during) {
+        updateProgress(during, file.withSent(true));
+    }
+
+    /** Every record before key is sent and acknowledged (a restart resumes there). */
+    public synchronized void saveResumeKey(TopologyState during, byte[] key) {
+        updateProgress(during, file.withResumeKey(key));
+    }
+
+    /** The cleanup of the last move ran to its end. */
+    public synchronized void cleanupFinished(TopologyState during) {
+        updateProgress(during, file.withCleanup(false, List.of()));
+    }
+
+    private void updateProgress(TopologyState during, StateFile next) {
+        StateFile current = file;
+        if (current == null || !current.state().equals(during)) {
+            return; // the state moved on meanwhile: this progress belongs to the old one
+        }
+        try {
+            persist(next);
+            file = next;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot persist the movement's progress", e);
+        }
+    }
+
+    private void persist(StateFile f) throws IOException {
+        if (dir != null) {
+            f.save(dir);
+        }
+    }
+
+    // ---- learning ----------------------------------------------------------------------------------------------
+
+    /** Every answer of the peer client: a newer state in it is fetched. Runs on the peer I/O thread. */
+    @Override
+    public void observed(String peer, PeerResponse response) {
+        newerState(peer, response.topology());
+    }
+
+    /** A request from a newer state (or any header, while this node has none): fetch it. Never blocks. */
+    @Override
+    public void newerState(String sender, long version) {
+        if (dir == null || sender == null || closed || version == TopologyHeader.NONE) {
+            return;
+        }
+        StateFile f = file;
+        if (f != null && version <= f.state().version()) {
+            return;
+        }
+        if (fetching.compareAndSet(false, true)) {
+            try {
+                learning.execute(() -> {
+                    try {
+                        learnFrom(sender);
+                    } finally {
+                        fetching.set(false);
+                    }
+                });
+            } catch (RuntimeException e) { // closing
+                fetching.set(false);
+            }
+        }
+    }
+
+    /** Fetches the peer's state and adopts it if it is newer. Blocks up to the request timeout. */
+    public void learnFrom(String peer) {
+        TopologyReport report = fetch(peer);
+        if (report != null) {
+            adopt(report, "learned from " + peer);
+        }
+    }
+
+    /**
+     * Adopts a peer's state if it is newer and follows from this node's: a later stage of the same move, or
+     * anything of a later epoch (this node missed steps that the others completed). Returns whether it changed.
+     */
+    public synchronized boolean adopt(TopologyReport report, String why) {
+        TopologyState theirs = report.state();
+        if (theirs == null) {
+            return false;
+        }
+        StateFile f = file;
+        if (f == null) {
+            return install(theirs, why);
+        }
+        TopologyState mine = f.state();
+        if (theirs.version() <= mine.version()) {
+            return false;
+        }
+        if (theirs.epoch() == mine.epoch() && !mine.reachedBy(theirs)) {
+            log.error("{} reports {}, which does not follow from this node's {}: ignored (two moves under one "
+                    + "epoch should be impossible: is the proposer rule broken, or the data directory reused?)",
+                    report.self(), theirs, mine);
+            return false;
+        }
+        return install(theirs, why);
+    }
+
+    /** GET /v0/admin/topology on a peer; null if it does not answer in time or answers garbage. Blocks. */
+    public TopologyReport fetch(String peer) {
+        try {
+            return fetchAsync(peer).get(timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        }
+    }
+
+    /**
+     * GET /v0/admin/topology on a peer, carrying this node's state (so the peer learns it if it is newer);
+     * completes with the peer's report, or null if it does not answer in time or answers garbage. Never blocks.
+     */
+    public CompletableFuture<TopologyReport> fetchAsync(String peer) {
+        CompletableFuture<TopologyReport> answer = new CompletableFuture<>();
+        StateFile f = file;
+        String header = f == null ? null : TopologyHeader.request(f.state(), self);
+        client.send(peer, new PeerRequest("GET", TOPOLOGY_PATH, clock.now(), 0, null, header),
+                System.nanoTime() + timeoutNanos, new PeerCallback() {
+                    @Override
+                    public void completed(PeerResponse r) {
+                        if (r.clock() > 0) {
+                            clock.observe(r.clock());
+                        }
+                        TopologyReport report = null;
+                        if (r.status() == 200) {
+                            try {
+                                report = TopologyReport.fromJson(
+                                        Json.parseObject(new String(r.body(), StandardCharsets.UTF_8)));
+                            } catch (IllegalArgumentException | ClassCastException e) {
+                                log.debug("topology of {} unreadable: {}", peer, e.toString());
+                            }
+                        }
+                        answer.complete(report);
+                    }
+
+                    @Override
+                    public void failed(boolean timeout, String reason) {
+                        answer.complete(null);
+                    }
+                });
+        return answer;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (learning != null) {
+            learning.shutdownNow();
+            try {
+                learning.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

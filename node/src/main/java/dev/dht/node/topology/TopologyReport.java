@@ -1,0 +1,94 @@
+package dev.dht.node.topology;
+
+import dev.dht.node.config.ClusterMembers;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a node answers on {@code GET /v0/admin/topology}: its state (null while it has none: a new node still
+ * asking its peers) and its progress in the current move. Peers poll it during a move; the operator may read it.
+ *
+ * @param self    the answering node's member URL
+ * @param state   its topology state, or null when it has none yet
+ * @param drained at joint: it has been at joint longer than the request timeout (no write coordinated under an
+ *                older state can still be acknowledged); true at any other stage
+ * @param sent    at joint: it has sent every record the move needs from it (trivially, if it is not in S)
+ */
+public record TopologyReport(String self, TopologyState state, boolean drained, boolean sent) {
+
+    public Map<String, Object> toJson() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("self", self);
+        m.put("decided", state != null);
+        if (state != null) {
+            m.put("epoch", state.epoch());
+            m.put("stage", state.stage().jsonName());
+            m.put("phase", state.moving() ? "joint" : "stable");
+            m.put("version", state.version());
+            m.put("header", state.header());
+            m.put("stable", set(state.stable()));
+            m.put("target", state.target() == null ? null : set(state.target()));
+        }
+        m.put("drained", drained);
+        m.put("sent", sent);
+        return m;
+    }
+
+    private static Map<String, Object> set(ClusterMembers members) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", TopologyId.of(members));
+        m.put("members", members.urls());
+        return m;
+    }
+
+    /** Reads a report; IllegalArgumentException if it is not one (or its ids do not match its member lists). */
+    public static TopologyReport fromJson(Map<String, Object> m) {
+        String self = string(m, "self");
+        boolean decided = Boolean.TRUE.equals(m.get("decided"));
+        TopologyState state = null;
+        if (decided) {
+            long epoch = number(m, "epoch");
+            Stage stage = Stage.ofJson(string(m, "stage"));
+            ClusterMembers stable = members(m.get("stable"));
+            ClusterMembers target = m.get("target") == null ? null : members(m.get("target"));
+            state = new TopologyState(epoch, stage, stable, target);
+        }
+        return new TopologyReport(self, state, Boolean.TRUE.equals(m.get("drained")),
+                Boolean.TRUE.equals(m.get("sent")));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ClusterMembers members(Object o) {
+        if (!(o instanceof Map<?, ?> set)) {
+            throw new IllegalArgumentException("a member set must be an object with id and members");
+        }
+        Object list = set.get("members");
+        if (!(list instanceof List<?> urls) || urls.isEmpty()) {
+            throw new IllegalArgumentException("a member set needs a non-empty members list");
+        }
+        ClusterMembers members = ClusterMembers.of((List<String>) urls);
+        Object id = set.get("id");
+        if (id != null && !id.equals(TopologyId.of(members))) {
+            throw new IllegalArgumentException("member set id " + id + " does not match its members");
+        }
+        return members;
+    }
+
+    static String string(Map<String, Object> m, String key) {
+        Object v = m.get(key);
+        if (!(v instanceof String s)) {
+            throw new IllegalArgumentException("missing string '" + key + "'");
+        }
+        return s;
+    }
+
+    static long number(Map<String, Object> m, String key) {
+        Object v = m.get(key);
+        if (!(v instanceof Long n)) {
+            throw new IllegalArgumentException("missing number '" + key + "'");
+        }
+        return n;
+    }
+}
