@@ -108,6 +108,19 @@ public record NodeConfig(
                 idleTimeout, sendTimeout, shutdownGrace, cluster);
     }
 
+    /** The same node reading its members from a cluster file (tests of moves start in-process nodes with this). */
+    public NodeConfig withClusterFile(Path file, ClusterMembers initial, String newSelf) {
+        return new NodeConfig(port, dataDir, initial, file, newSelf, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace, cluster);
+    }
+
+    public NodeConfig withReplicationFactor(int rf) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace, cluster);
+    }
+
     public NodeConfig withRequestTimeout(Duration newTimeout) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, newTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,

@@ -1,0 +1,204 @@
+package dev.dht.node.movement;
+
+import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.config.NodeConfig;
+import dev.dht.node.support.TestNode;
+import dev.dht.node.topology.Json;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Moves on real nodes in this JVM (fast feedback for the protocol; the multi-process suite in
+ * dev.dht.node.cluster is the end-to-end check): 3 -> 5 -> 3 through a shared cluster file with replication factor
+ * 3, a writer and a reader running throughout; every acknowledged key reads back exactly, during and after.
+ */
+class MoveInProcessTest {
+    @TempDir
+    Path dir;
+    private final int[] ports = new int[5];
+    private final TestNode[] nodes = new TestNode[5];
+    private Path file;
+
+    @AfterEach
+    void stopAll() {
+        for (int i = 0; i < nodes.length; i++) {
+            if (nodes[i] != null) {
+                nodes[i].close();
+                nodes[i] = null;
+            }
+        }
+    }
+
+    private String url(int i) {
+        return "http://localhost:" + ports[i];
+    }
+
+    private List<String> urls(int n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(url(i));
+        }
+        return out;
+    }
+
+    private void writeFile(List<String> members) throws Exception {
+        Path tmp = file.resolveSibling("members.tmp");
+        Files.writeString(tmp, String.join("\n", members) + "\n");
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private void start(int i) {
+        NodeConfig c = NodeConfig.defaults(ports[i], dir.resolve("node" + i))
+                .withClusterFile(file, ClusterMembers.of(urls(3)), url(i)).withReplicationFactor(3);
+        nodes[i] = TestNode.start(c);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> movement(int i) {
+        HttpResponse<byte[]> r = nodes[i].get("/v0/admin/movement");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        return Json.parseObject(new String(r.body(), StandardCharsets.UTF_8));
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean idleWith(int i, List<String> members) {
+        Map<String, Object> m = movement(i);
+        Map<String, Object> t = (Map<String, Object>) m.get("topology");
+        return "idle".equals(m.get("state")) && "stable".equals(t.get("phase"))
+                && ClusterMembers.of(members).urls().equals(t.get("members"));
+    }
+
+    @Test
+    void growThenShrinkUnderLoadLosesNothing() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            ports[i] = TestNode.freePort();
+        }
+        file = dir.resolve("members");
+        writeFile(urls(3));
+        for (int i = 0; i < 3; i++) {
+            start(i);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> idleWith(0, urls(3)) && idleWith(1, urls(3))
+                && idleWith(2, urls(3)));
+
+        Map<String, String> acked = new ConcurrentHashMap<>();
+        List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger unavailable = new AtomicInteger();
+        AtomicInteger reads = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        int[] running = {3};
+        Thread writer = new Thread(() -> {
+            int n = 0;
+            while (!stop.get()) {
+                String id = "k" + (n++);
+                String value = "v-" + id + "-" + ThreadLocalRandom.current().nextInt();
+                int via = ThreadLocalRandom.current().nextInt(Math.min(3, running[0]));
+                try {
+                    HttpResponse<byte[]> r = nodes[via].put("/v0/entity?id=" + id + "&replicas=2/3",
+                            value.getBytes(StandardCharsets.UTF_8));
+                    if (r.statusCode() == 201) {
+                        acked.put(id, value);
+                    }
+                } catch (RuntimeException e) {
+                    // a node stopping: not acknowledged
+                }
+            }
+        }, "writer");
+        Thread reader = new Thread(() -> {
+            while (!stop.get()) {
+                List<String> ids = new ArrayList<>(acked.keySet());
+                if (ids.isEmpty()) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
+                int via = ThreadLocalRandom.current().nextInt(Math.min(3, running[0]));
+                HttpResponse<byte[]> r = nodes[via].get("/v0/entity?id=" + id + "&replicas=2/3");
+                reads.incrementAndGet();
+                if (r.statusCode() == 200) {
+                    if (!acked.get(id).equals(new String(r.body(), StandardCharsets.UTF_8))) {
+                        wrong.add(id + " via " + via + ": other value");
+                    }
+                } else if (r.statusCode() == 404) {
+                    wrong.add(id + " via " + via + ": 404");
+                } else {
+                    unavailable.incrementAndGet();
+                }
+            }
+        }, "reader");
+        writer.start();
+        reader.start();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() >= 2000);
+
+            writeFile(urls(5));
+            start(3);
+            start(4);
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                for (int i = 0; i < 5; i++) {
+                    if (!idleWith(i, urls(5))) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            running[0] = 5;
+            int afterGrow = acked.size();
+            await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() >= afterGrow + 1000);
+
+            writeFile(urls(3));
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                for (int i = 0; i < 5; i++) {
+                    if (!idleWith(i, urls(3))) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            running[0] = 3;
+            await().atMost(Duration.ofSeconds(30)).until(() -> movement(3).get("cleanup") instanceof Map<?, ?> c
+                    && Boolean.FALSE.equals(c.get("pending")));
+        } finally {
+            stop.set(true);
+            writer.join();
+            reader.join();
+        }
+        nodes[3].close();
+        nodes[3] = null;
+        nodes[4].close();
+        nodes[4] = null;
+
+        System.out.printf("MoveInProcessTest: %d acknowledged, %d reads, %d unavailable, %d wrong%n", acked.size(),
+                reads.get(), unavailable.get(), wrong.size());
+        assertThat(wrong).as("wrong reads during the moves (%d reads, %d unavailable)", reads.get(),
+                unavailable.get()).isEmpty();
+        List<String> lost = new ArrayList<>();
+        for (Map.Entry<String, String> e : acked.entrySet()) {
+            HttpResponse<byte[]> r = nodes[e.getKey().hashCode() & 1].get("/v0/entity?id=" + e.getKey()
+                    + "&replicas=2/3");
+            if (r.statusCode() != 200 || !e.getValue().equals(new String(r.body(), StandardCharsets.UTF_8))) {
+                lost.add(e.getKey() + ": " + r.statusCode());
+            }
+        }
+        assertThat(lost).as("of %d acknowledged keys", acked.size()).isEmpty();
+    }
+}
