@@ -57,6 +57,83 @@ class RocksStoreTest {
     }
 
     @Test
+    void batchAppliesNewerRecordsOnlyAcrossGroups() {
+        // 3 groups of APPLY_GROUP: some keys already newer in the store, some older, a key twice in one group
+        store.applyIfNewer(b("k000"), Record.value(100, b("kept")));
+        store.applyIfNewer(b("k001"), Record.value(1, b("old")));
+        store.applyIfNewer(b("k150"), Record.tombstone(100));
+        List<byte[]> keys = new ArrayList<>();
+        List<Record> records = new ArrayList<>();
+        int n = 3 * RocksStore.APPLY_GROUP - 7;
+        for (int i = 0; i < n; i++) {
+            keys.add(b(String.format("k%03d", i)));
+            records.add(i % 10 == 9 ? Record.tombstone(50) : Record.value(50, b("v" + i)));
+        }
+        keys.add(b("k002")); // again, in the last group: newer than the first copy
+        records.add(Record.value(60, b("newest")));
+        keys.add(b("k003"));
+        records.add(Record.value(40, b("older than the batch's own")));
+        int stored = store.applyAllIfNewer(keys, records);
+        assertThat(stored).isEqualTo(n - 2 + 1); // k000 and k150 refused, k002 stored twice, k003's second refused
+        assertThat(store.get(b("k000")).value()).isEqualTo(b("kept"));
+        assertThat(store.get(b("k001")).value()).isEqualTo(b("v1"));
+        assertThat(store.get(b("k002")).value()).isEqualTo(b("newest"));
+        assertThat(store.get(b("k003")).value()).isEqualTo(b("v3"));
+        assertThat(store.get(b("k009")).isTombstone()).isTrue();
+        assertThat(store.get(b("k009")).timestamp()).isEqualTo(50);
+        assertThat(store.get(b("k150")).timestamp()).isEqualTo(100);
+        assertThat(store.applyAllIfNewer(keys, records)).as("the same batch again: nothing newer").isZero();
+    }
+
+    @Test
+    void batchesAndSingleWritesOnTheSameKeysNeverLoseTheNewest() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        java.util.Map<String, Long> newest = new java.util.concurrent.ConcurrentHashMap<>();
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                int writer = w;
+                done.add(pool.submit(() -> {
+                    for (int round = 0; round < 200; round++) {
+                        List<byte[]> keys = new ArrayList<>();
+                        List<Record> records = new ArrayList<>();
+                        for (int k = 0; k < 100; k++) {
+                            long ts = ThreadLocalRandom.current().nextLong(1, 1_000_000);
+                            String key = "key" + ((k * 7 + round) % 100);
+                            keys.add(b(key));
+                            records.add(Record.value(ts, b(writer + ":" + ts)));
+                            newest.merge(key, ts, Math::max);
+                        }
+                        if (writer == 0) {
+                            for (int i = 0; i < keys.size(); i++) {
+                                store.applyIfNewer(keys.get(i), records.get(i));
+                            }
+                        } else {
+                            store.applyAllIfNewer(keys, records);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // whatever interleaving: each key holds the record with the largest timestamp written to it
+        for (int k = 0; k < 100; k++) {
+            Record r = store.get(b("key" + k));
+            assertThat(r).isNotNull();
+            assertThat(r.timestamp()).isEqualTo(newest.get("key" + k));
+            String v = new String(r.value(), StandardCharsets.UTF_8);
+            assertThat(v).endsWith(":" + r.timestamp());
+            assertThat(store.applyAllIfNewer(List.of(b("key" + k)), List.of(Record.value(r.timestamp() - 1, b("x")))))
+                    .isZero();
+        }
+    }
+
+    @Test
     void rangeIsOrderedHalfOpenAndIncludesTombstones() {
         for (String k : List.of("b", "a", "d", "c", "e")) {
             store.applyIfNewer(b(k), Record.value(1, b("v" + k)));

@@ -1,0 +1,155 @@
+package dev.dht.node.movement;
+
+import dev.dht.node.ring.Ring;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What each member of S sends during a move (docs/cluster.md, "What a member of S sends"). The property the
+ * protocol rests on, checked exhaustively per key on random moves: for every write at ack/from with from at most
+ * the factor, stored on ANY ack of its first from replicas in S, after every holder sent its copies, every read
+ * prefix of T (the first f replicas, from <= f <= rf(T)) holds at least ack copies, so every read with
+ * ack + ack' > f meets one.
+ */
+class MovePlanTest {
+    private static final int VNODES = 64; // placement is the same function at any count; small keeps it quick
+
+    private static List<String> members(int n, int offset) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add("http://node-" + (i + offset) + ":8080");
+        }
+        return out;
+    }
+
+    @Test
+    void everyReadPrefixOfTheTargetHoldsAsManyCopiesAsTheWriteHad() {
+        Random random = new Random(12);
+        int moves = 0;
+        for (int round = 0; round < 60; round++) {
+            List<String> s = members(2 + random.nextInt(5), 0);
+            List<String> t = new ArrayList<>(s);
+            int change = random.nextInt(4);
+            switch (change) {
+                case 0 -> t.addAll(members(1 + random.nextInt(2), 100)); // grow
+                case 1 -> { // shrink
+                    int remove = 1 + random.nextInt(Math.max(1, s.size() - 1));
+                    for (int i = 0; i < remove && t.size() > 1; i++) {
+                        t.remove(random.nextInt(t.size()));
+                    }
+                }
+                case 2 -> { // replace one
+                    t.remove(random.nextInt(t.size()));
+                    t.add("http://node-200:8080");
+                }
+                default -> { // grow and shrink at once
+                    t.remove(random.nextInt(t.size()));
+                    t.addAll(members(2, 300));
+                }
+            }
+            if (new HashSet<>(t).equals(new HashSet<>(s))) {
+                continue;
+            }
+            int option = random.nextInt(4); // 0: the factor is each set's size (the default), else 1..3
+            Ring ringS = new Ring(s, VNODES);
+            Ring ringT = new Ring(t, VNODES);
+            int rfS = option == 0 ? s.size() : Math.min(option, s.size());
+            int rfT = option == 0 ? t.size() : Math.min(option, t.size());
+            checkMove(ringS, ringT, rfS, rfT, random);
+            moves++;
+        }
+        assertThat(moves).isGreaterThan(40);
+    }
+
+    private static void checkMove(Ring ringS, Ring ringT, int rfS, int rfT, Random random) {
+        for (int k = 0; k < 300; k++) {
+            byte[] key = ("key" + random.nextLong()).getBytes(StandardCharsets.UTF_8);
+            List<String> walkS = ringS.replicasFor(key, ringS.size());
+            List<String> walkT = ringT.replicasFor(key, ringT.size());
+            for (int from = 1; from <= rfS; from++) {
+                List<String> writeSet = walkS.subList(0, from);
+                for (int ack = 1; ack <= from; ack++) {
+                    for (Set<String> holders : subsets(writeSet, ack)) {
+                        Set<String> after = new HashSet<>(holders);
+                        for (String sender : holders) { // every holder sends (all old replicas, not one)
+                            MovePlan plan = new MovePlan(ringS, ringT, rfT, sender);
+                            int[] out = new int[ringT.size()];
+                            int n = plan.targets(key, out);
+                            for (int i = 0; i < n; i++) {
+                                after.add(ringT.member(out[i]));
+                            }
+                        }
+                        for (int f = from; f <= rfT; f++) {
+                            long copies = walkT.subList(0, f).stream().filter(after::contains).count();
+                            assertThat(copies).as("S %s rf %d -> T %s rf %d, write %d/%d on %s, read prefix %d of %s",
+                                    ringS.members(), rfS, ringT.members(), rfT, ack, from, holders, f, walkT)
+                                    .isGreaterThanOrEqualTo(ack);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<Set<String>> subsets(List<String> of, int size) {
+        List<Set<String>> out = new ArrayList<>();
+        int n = of.size();
+        for (int mask = 0; mask < 1 << n; mask++) {
+            if (Integer.bitCount(mask) == size) {
+                Set<String> s = new HashSet<>();
+                for (int i = 0; i < n; i++) {
+                    if ((mask & 1 << i) != 0) {
+                        s.add(of.get(i));
+                    }
+                }
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void growingSendsOnlyToTheNewMembersAndNeverToItself() {
+        List<String> s = members(3, 0);
+        List<String> t = new ArrayList<>(s);
+        t.addAll(members(2, 100));
+        Ring ringS = new Ring(s, VNODES);
+        Ring ringT = new Ring(t, VNODES);
+        int sent = 0;
+        for (String sender : s) {
+            MovePlan plan = new MovePlan(ringS, ringT, 3, sender);
+            int[] out = new int[5];
+            for (int k = 0; k < 2000; k++) {
+                byte[] key = ("k" + k).getBytes(StandardCharsets.UTF_8);
+                int n = plan.targets(key, out);
+                for (int i = 0; i < n; i++) {
+                    String target = ringT.member(out[i]);
+                    assertThat(target).isNotEqualTo(sender).isIn(members(2, 100));
+                    assertThat(ringT.replicasFor(key, 3)).contains(target);
+                    sent++;
+                }
+            }
+        }
+        // each key's new replicas in T (about 2 x 3/5 of them on average) get it from each of the 3 senders
+        assertThat(sent).isBetween(3 * 2000 * 2 * 3 / 5 * 8 / 10, 3 * 2000 * 2 * 3 / 5 * 12 / 10);
+    }
+
+    @Test
+    void sameMembersSendNothing() {
+        List<String> s = members(4, 0);
+        Ring ring = new Ring(s, VNODES);
+        MovePlan plan = new MovePlan(ring, new Ring(s, VNODES), 3, s.get(0));
+        int[] out = new int[4];
+        for (int k = 0; k < 1000; k++) {
+            assertThat(plan.targets(("k" + k).getBytes(StandardCharsets.UTF_8), out)).isZero();
+        }
+    }
+}
