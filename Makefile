@@ -33,6 +33,11 @@ bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (w
 	scripts/bench-cluster.sh
 .PHONY: bench-cluster
 
+bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the load's p99 before/during/after; writes docs/benchmarks/scale.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-scale.sh
+.PHONY: bench-scale
+
 bench-storage: ## Compare RocksDB option sets through the node's store; writes docs/benchmarks/node-storage.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-storage.sh

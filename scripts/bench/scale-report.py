@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Turns the raw outputs of scripts/bench-scale.sh into docs/benchmarks/scale.json and scale.md.
+
+Usage: scale-report.py RAW_DIR OUT_DIR
+"""
+import csv
+import json
+import os
+import sys
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def kv(path):
+    out = {}
+    for line in read(path).splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            out[k] = v
+    return out
+
+
+def percentile(sorted_values, p):
+    if not sorted_values:
+        return None
+    i = min(len(sorted_values) - 1, max(0, int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[i]
+
+
+def load_rows(path):
+    """oha's per-request CSV: (start seconds since oha started, duration seconds, status)."""
+    rows = []
+    if not os.path.exists(path):
+        return rows
+    with open(path, encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            try:
+                rows.append((float(r["request-start"]), float(r["request-duration"]), r.get("status", "")))
+            except (KeyError, ValueError):
+                continue
+    return rows
+
+
+def phase_stats(rows, start_s, end_s, ok_codes):
+    sel = [r for r in rows if start_s <= r[0] < end_s]
+    lat = sorted(r[1] * 1000 for r in sel)
+    codes = {}
+    for r in sel:
+        codes[r[2] or "error"] = codes.get(r[2] or "error", 0) + 1
+    secs = max(0.001, end_s - start_s)
+    return {
+        "requests": len(sel), "rps": len(sel) / secs, "seconds": secs,
+        "p50_ms": percentile(lat, 50), "p99_ms": percentile(lat, 99), "p999_ms": percentile(lat, 99.9),
+        "max_ms": lat[-1] if lat else None,
+        "status": codes, "unexpected": sum(v for k, v in codes.items() if k not in ok_codes),
+    }
+
+
+def watch(path):
+    samples = []
+    if os.path.exists(path):
+        for line in read(path).splitlines():
+            if line.strip():
+                samples.append(json.loads(line))
+    return samples
+
+
+def move_figures(samples, t_file, t_idle):
+    """Records and bytes moved (this move's counters, summed over nodes), and when streaming ran."""
+    def total(s, group, key):
+        return sum((m or {}).get(group, {}).get(key, 0) or 0 for m in s["nodes"].values())
+
+    first_joint = None
+    stream_start = None
+    stream_end = None
+    last_bytes = 0
+    for s in samples:
+        stages = [((m or {}).get("topology") or {}).get("stage") for m in s["nodes"].values()]
+        if first_joint is None and "joint" in stages:
+            first_joint = s["t"]
+        b = total(s, "bytes", "sent")
+        if b > last_bytes:
+            if stream_start is None:
+                stream_start = s["t"]
+            stream_end = s["t"]
+            last_bytes = b
+    final = samples[-1] if samples else {"nodes": {}}
+    records = total(final, "keys", "sent")
+    received = total(final, "keys", "received")
+    nbytes = total(final, "bytes", "sent")
+    # the first sample with bytes sent shows the end of the first 250 ms of streaming at the latest
+    streaming = None if stream_start is None else max(0.25, (stream_end - stream_start) / 1000.0 + 0.25)
+    return {
+        "duration_s": (t_idle - t_file) / 1000.0,
+        "to_joint_s": None if first_joint is None else (first_joint - t_file) / 1000.0,
+        "streaming_s": streaming,
+        "records_sent": records, "records_received": received, "bytes_sent": nbytes,
+        "records_per_s": None if not streaming else records / streaming,
+        "mb_per_s": None if not streaming else nbytes / streaming / 1e6,
+    }
+
+
+def fmt(v, digits=1):
+    return "-" if v is None else ("%.*f" % (digits, v))
+
+
+def main():
+    raw, out = sys.argv[1], sys.argv[2]
+    env = kv(os.path.join(raw, "env.txt"))
+    tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    t0 = tl["load_start"]
+
+    def rel(name):
+        return (tl[name] - t0) / 1000.0
+
+    phases = [
+        ("before scale-up", 0, rel("up_file")),
+        ("during 3 -> 5", rel("up_file"), rel("up_idle")),
+        ("after scale-up", rel("up_idle"), rel("down_file")),
+        ("during 5 -> 3", rel("down_file"), rel("down_stopped")),
+        ("after scale-down", rel("down_stopped"), rel("load_end")),
+    ]
+    put = load_rows(os.path.join(raw, "load-put.csv"))
+    get = load_rows(os.path.join(raw, "load-get.csv"))
+    load = {}
+    for name, a, b in phases:
+        load[name] = {"put": phase_stats(put, a, b, {"201"}), "get": phase_stats(get, a, b, {"200", "404"})}
+    moves = {
+        "3 -> 5": move_figures(watch(os.path.join(raw, "watch-up.jsonl")), tl["up_file"], tl["up_idle"]),
+        "5 -> 3": move_figures(watch(os.path.join(raw, "watch-down.jsonl")), tl["down_file"], tl["down_idle"]),
+    }
+    result = {"env": env, "timeline_ms": tl, "moves": moves, "load": load}
+    with open(os.path.join(out, "scale.json"), "w", encoding="utf-8") as f:
+        json.dump(result, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+    busy = float(env.get("load_before", "0").split()[0] or 0) > 1.0
+    lines = [
+        "# Scaling under load: 3 -> 5 -> 3",
+        "",
+        "Generated by `make bench-scale` (scripts/bench-scale.sh); raw figures in scale.json. What moving data "
+        "costs while the cluster serves a fixed load (docs/cluster.md, \"Scaling\").",
+        "",
+    ]
+    if env.get("label"):
+        lines += ["**%s**" % env["label"], ""]
+    if busy:
+        lines += ["**Taken on a busy machine** (load %s before the run): the figures are distorted; re-run on a "
+                  "quiet machine." % env.get("load_before"), ""]
+    lines += [
+        "- %s, %s CPUs (%s); %s; CPU steal during the run %s%%; load before %s, after %s" % (
+            env.get("date"), env.get("nproc"), env.get("cpu"), env.get("java"), env.get("steal_pct"),
+            env.get("load_before"), env.get("load_after")),
+        "- commit %s%s; oha %s; nodes: `%s`, JVM `%s`" % (
+            env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
+            env.get("oha", "").replace("oha ", ""), env.get("node_args"), env.get("java_opts")),
+        "- data: %s PUTs at %s of 100-byte values on ids drawn from 10^%s, before the load; load: %s req/s in all "
+        "(half PUTs of new keys, half GETs of the preloaded ids, at %s), open model, spread over the three "
+        "original nodes" % (env.get("keys"), env.get("replicas"), env.get("key_digits"), env.get("rate"),
+                            env.get("replicas")),
+        "",
+        "## The moves",
+        "",
+        "| move | file change -> all idle | -> first joint | streaming | records sent | received | MB sent | "
+        "records/s | MB/s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, m in moves.items():
+        lines.append("| %s | %s s | %s s | %s s | %d | %d | %.1f | %s | %s |" % (
+            name, fmt(m["duration_s"]), fmt(m["to_joint_s"]), fmt(m["streaming_s"]), m["records_sent"],
+            m["records_received"], m["bytes_sent"] / 1e6, fmt(m["records_per_s"], 0), fmt(m["mb_per_s"])))
+    lines += [
+        "",
+        "Streaming: from the first to the last movement sample (every 250 ms) in which the bytes sent grew; "
+        "records/s and MB/s are over that time, for all senders together. Every old replica sends (a write "
+        "acknowledged at 2/3 may miss one of them), so a record crosses the network up to three times; "
+        "receivers keep the newest.",
+        "",
+        "## The load's latency",
+        "",
+        "| phase | op | seconds | achieved req/s | p50 ms | p99 ms | p99.9 ms | max ms | unexpected statuses |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, _, _ in phases:
+        for op in ("put", "get"):
+            x = load[name][op]
+            unexpected = {k: v for k, v in x["status"].items()
+                          if k not in ({"201"} if op == "put" else {"200", "404"})}
+            lines.append("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |" % (
+                name, op.upper(), x["seconds"], x["rps"], fmt(x["p50_ms"], 2), fmt(x["p99_ms"], 2),
+                fmt(x["p999_ms"], 2), fmt(x["max_ms"], 0),
+                ", ".join("%s: %d" % kv_ for kv_ in sorted(unexpected.items())) or "none"))
+    lines += [
+        "",
+        "Every request of the load, by the time it started (oha's per-request CSV, latency corrected for the "
+        "open model). GETs of ids never preloaded answer 404: expected.",
+        "",
+    ]
+    with open(os.path.join(out, "scale.md"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
