@@ -47,7 +47,8 @@ public final class ConfigParser {
         HINT_INTERVAL("hint-interval", "DUR", "1s", "how often pending hints are offered to their peers"),
         MOVE_RATE("move-rate", "SIZE", "8MiB",
                 "bytes of records a node sends per second while members change (0: unthrottled)"),
-        MOVE_BATCH("move-batch", "SIZE", "256KiB", "records streamed to one node per request while members change"),
+        MOVE_BATCH("move-batch", "SIZE", "256KiB",
+                "records streamed to one node per request while members change (at most half of --max-body)"),
         CLOCK_OFFSET_MS("clock-offset-ms", "N", "0",
                 "TEST ONLY: signed ms added to this node's physical clock (simulates clock skew)"),
         IDLE_TIMEOUT("idle-timeout", "DUR", "30s", "idle keep-alive connections are closed after this"),
@@ -194,6 +195,8 @@ public final class ConfigParser {
         if (idle.isZero() || send.isZero() || requestTimeout.isZero()) {
             throw new ConfigException("timeouts must be positive");
         }
+        // the members receive the batches as request bodies: keep them well within --max-body
+        moveBatch = Math.max(1, Math.min(moveBatch, maxBody / 2));
         if (hintInterval.isZero()) {
             throw new ConfigException("bad value for " + describe(Option.HINT_INTERVAL) + ": must be positive");
         }

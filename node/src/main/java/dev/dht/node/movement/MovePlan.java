@@ -2,16 +2,13 @@ package dev.dht.node.movement;
 
 import dev.dht.node.ring.Ring;
 
-import java.util.List;
-
 /**
  * Which members a member of S sends a key's record to during a move from S to T (docs/cluster.md, "What a member of
  * S sends, and to whom"): every member m of R_T(key), the first rf(T) members of the key's walk on T, other than
  * the sender, unless m already stands at the same place or earlier in the key's walk on S. Then for every
  * f <= rf(T) the first f replicas in T hold at least as many copies of any write as the first f in S did.
  *
- * <p>Also what the cleanup keeps: a node holds a key in T iff it is among the first rf(T) of its walk.
- * Immutable; {@link #targets} reuses per-thread scratch arrays.
+ * <p>{@link #targets} reuses scratch arrays: one plan per streaming thread.
  */
 final class MovePlan {
     private final Ring s;
@@ -69,26 +66,11 @@ final class MovePlan {
         return n;
     }
 
-    /** Whether the member (a T index) is among the key's first rf(T) replicas in T. */
-    boolean holdsInT(byte[] key, int member) {
-        t.replicaIndexes(Ring.keyHash(key), rfT, walkT);
-        for (int j = 0; j < rfT; j++) {
-            if (walkT[j] == member) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     String member(int tIndex) {
         return t.member(tIndex);
     }
 
     int targetSize() {
         return t.size();
-    }
-
-    List<String> targetMembers() {
-        return List.copyOf(t.members());
     }
 }

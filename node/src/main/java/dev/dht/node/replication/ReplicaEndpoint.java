@@ -94,7 +94,12 @@ public final class ReplicaEndpoint {
     }
 
     private Response answered(Response response) {
-        return Protocol.withClock(response, clock.now(), topology.view().header());
+        response.addHeader(Headers.CLOCK + ": " + clock.now());
+        String line = topology.view().headerLine();
+        if (line != null) {
+            response.addHeader(line);
+        }
+        return response;
     }
 
     public void handle(EntityRequest request, Responder responder) {

@@ -95,6 +95,7 @@ public final class Topology {
         private final int targetRf;
         private final long version;
         private final String header;
+        private final String headerLine;
         private final String requestHeader;
         private final long minAccepted;
         private final List<String> serving;
@@ -109,6 +110,7 @@ public final class Topology {
             this.targetSelf = targetRing == null ? -1 : targetRing.indexOf(self);
             this.version = state == null ? TopologyHeader.NONE : state.version();
             this.header = state == null ? null : state.header();
+            this.headerLine = state == null ? null : dev.dht.node.http.Headers.TOPOLOGY + ": " + header;
             this.requestHeader = state == null ? null : TopologyHeader.request(state, self);
             this.minAccepted = state == null ? TopologyHeader.NONE : minAccepted(state);
             List<String> all = new ArrayList<>();
@@ -154,6 +156,11 @@ public final class Topology {
         /** X-Dht-Topology on answers. */
         public String header() {
             return header;
+        }
+
+        /** The whole X-Dht-Topology header line of answers (built once per state), or null. */
+        public String headerLine() {
+            return headerLine;
         }
 
         /** X-Dht-Topology on requests (with this node's URL). */

@@ -94,11 +94,6 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
         return m;
     }
 
-    /** Loads what a data directory holds, for a node about to open it (null when none). */
-    public static StateFile saved(Path dir) throws IOException {
-        return StateFile.load(dir);
-    }
-
     public String self() {
         return self;
     }

@@ -57,6 +57,8 @@ class ConfigParserTest {
         assertThat(c.writeBuffer()).isEqualTo(32L << 20);
         assertThat(c.profileDir()).isEqualTo(Path.of("/tmp/p"));
         assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofHours(2));
+        assertThat(parse(Map.of(), "--move-batch", "4MiB", "--max-body", "2MiB").cluster().moveBatch())
+                .as("a batch is a request body: at most half of --max-body").isEqualTo(1 << 20);
         assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.sendTimeout()).isEqualTo(Duration.ofSeconds(6));
         assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(7));
@@ -119,6 +121,8 @@ class ConfigParserTest {
         assertBad("needs a value", "--port");
         assertBad("'x' is not a whole number", "--port", "x");
         assertBad("outside 1..65535", "--port", "70000");
+        assertBad("--move-batch (DHT_MOVE_BATCH)", "--move-batch", "9MiB");
+        assertBad("--move-rate (DHT_MOVE_RATE)", "--move-rate", "lots");
         assertBad("outside 1..4096", "--workers", "0");
         assertBad("not a size", "--max-body", "lots");
         assertBad("not a duration", "--request-timeout", "1");
@@ -150,6 +154,8 @@ class ConfigParserTest {
         assertThat(c.cluster()).isEqualTo(new ClusterSettings(false, Duration.ofMinutes(10), 1L << 20,
                 Duration.ofMillis(200), -250, 1L << 20, 64 << 10));
         assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofHours(2));
+        assertThat(parse(Map.of(), "--move-batch", "4MiB", "--max-body", "2MiB").cluster().moveBatch())
+                .as("a batch is a request body: at most half of --max-body").isEqualTo(1 << 20);
         assertThat(ConfigParser.help()).contains("--clock-offset-ms").contains("TEST ONLY").contains("--hints");
     }
 
