@@ -16,25 +16,28 @@ import java.util.function.IntUnaryOperator;
 /**
  * Drops the records this node does not hold in its stable set: those whose key's first rf replicas on the ring do
  * not include it (every record, on a node that left). Runs after every member of the last move finalized
- * (docs/cluster.md, "Stages", 7), a slice at a time, with {@link Store#removeIfSame}: a record written after the
- * scan read it is never dropped.
+ * (docs/cluster.md, "Stages", 7), a slice at a time, scanning no faster than the move rate, with
+ * {@link Store#removeIfSame}: a record written after the scan read it is never dropped.
  */
 final class Cleanup {
     private static final Logger log = LoggerFactory.getLogger(Cleanup.class);
-    static final int SLICE_RECORDS = 10_000;
-    /** Pause between slices: the deletes become RocksDB tombstones that compaction must digest. */
-    static final long PAUSE_MILLIS = 20;
+    static final int SLICE_RECORDS = 1_000;
+    /** Pause between slices at least: the deletes become RocksDB tombstones that compaction must digest. */
+    static final long PAUSE_MILLIS = 5;
 
     private final Store store;
     private final IntUnaryOperator rf;
     private final MovementStats stats;
     private final String self;
+    private final long rateBytesPerSecond;
 
-    Cleanup(Store store, IntUnaryOperator rf, MovementStats stats, String self) {
+    /** @param rateBytesPerSecond bytes of records scanned per second at most (the move rate; 0: no limit) */
+    Cleanup(Store store, IntUnaryOperator rf, MovementStats stats, String self, long rateBytesPerSecond) {
         this.store = store;
         this.rf = rf;
         this.stats = stats;
         this.self = self;
+        this.rateBytesPerSecond = rateBytesPerSecond;
     }
 
     /** Runs to the end (true) unless the state stops being current (false). */
@@ -53,13 +56,16 @@ final class Cleanup {
             }
             byte[] last = null;
             int n = 0;
+            long bytes = 0;
+            long started = System.nanoTime();
             try (RangeCursor cursor = store.range(from, null)) {
                 while (n < SLICE_RECORDS && cursor.next()) {
                     n++;
                     byte[] key = cursor.key();
                     last = key;
+                    Record r = cursor.record();
+                    bytes += key.length + r.encoded().length;
                     if (!holds(ring, me, factor, walk, key)) {
-                        Record r = cursor.record();
                         if (store.removeIfSame(key, r)) {
                             dropped++;
                             stats.cleanupDropped.increment();
@@ -74,8 +80,10 @@ final class Cleanup {
                 return true;
             }
             from = Arrays.copyOf(last, last.length + 1);
+            long budget = rateBytesPerSecond <= 0 ? 0 : (long) (bytes * 1e9 / rateBytesPerSecond);
+            long pause = Math.max(TimeUnit.MILLISECONDS.toNanos(PAUSE_MILLIS), budget - (System.nanoTime() - started));
             try {
-                TimeUnit.MILLISECONDS.sleep(PAUSE_MILLIS);
+                TimeUnit.NANOSECONDS.sleep(pause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;

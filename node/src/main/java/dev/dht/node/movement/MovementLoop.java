@@ -58,7 +58,7 @@ public final class MovementLoop implements AutoCloseable {
         this.stats = stats;
         this.self = manager.self();
         this.streamer = new Streamer(store, client, clock, manager, rf, settings, stats, self);
-        this.cleanup = new Cleanup(store, rf, stats, self);
+        this.cleanup = new Cleanup(store, rf, stats, self, settings.rateBytesPerSecond());
         this.thread = new Thread(this::run, "dht-movement");
         thread.setDaemon(true);
     }

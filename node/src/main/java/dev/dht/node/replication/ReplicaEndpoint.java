@@ -75,7 +75,7 @@ public final class ReplicaEndpoint {
             learner.newerState(TopologyHeader.sender(header), theirs);
             return true;
         }
-        if (theirs >= view.minAccepted() && (theirs < mine || sameState(header, view.header()))) {
+        if (view.admits(theirs) && (theirs < mine || sameState(header, view.header()))) {
             return true;
         }
         refused.increment();

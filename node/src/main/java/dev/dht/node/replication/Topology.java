@@ -49,20 +49,31 @@ public final class Topology {
     }
 
     /** Installs a new state (the topology manager calls this after persisting it). */
-    public synchronized void install(TopologyState state) {
-        View next = build(state);
-        view = next;
+    public void install(TopologyState state) {
+        install(state, System.nanoTime());
+    }
+
+    /**
+     * Installs a new state; until {@code graceUntilNanos} a replica still accepts requests from the stage just before
+     * it (see {@link View#admits}).
+     */
+    public synchronized void install(TopologyState state, long graceUntilNanos) {
+        view = build(state, graceUntilNanos);
         log.info("serving {}", state);
     }
 
     private synchronized View build(TopologyState state) {
+        return build(state, System.nanoTime());
+    }
+
+    private synchronized View build(TopologyState state, long graceUntilNanos) {
         if (state == null) {
-            return new View(self, null, null, null, 0, 0);
+            return new View(self, null, null, null, 0, 0, graceUntilNanos);
         }
         Ring stableRing = ring(state.stable());
         Ring targetRing = state.stage() == Stage.JOINT ? ring(state.target()) : null;
         return new View(self, state, stableRing, targetRing, rf(stableRing.size()),
-                targetRing == null ? 0 : rf(targetRing.size()));
+                targetRing == null ? 0 : rf(targetRing.size()), graceUntilNanos);
     }
 
     private Ring ring(ClusterMembers members) {
@@ -98,9 +109,12 @@ public final class Topology {
         private final String headerLine;
         private final String requestHeader;
         private final long minAccepted;
+        private final long graceVersion;
+        private final long graceUntilNanos;
         private final List<String> serving;
 
-        View(String self, TopologyState state, Ring ring, Ring targetRing, int rf, int targetRf) {
+        View(String self, TopologyState state, Ring ring, Ring targetRing, int rf, int targetRf,
+             long graceUntilNanos) {
             this.state = state;
             this.ring = ring;
             this.targetRing = targetRing;
@@ -113,6 +127,11 @@ public final class Topology {
             this.headerLine = state == null ? null : dev.dht.node.http.Headers.TOPOLOGY + ": " + header;
             this.requestHeader = state == null ? null : TopologyHeader.request(state, self);
             this.minAccepted = state == null ? TopologyHeader.NONE : minAccepted(state);
+            // joint(e) still admits announced(e) for a grace period: the other members learn the switch within
+            // milliseconds, and refusing them meanwhile would fail their requests for nothing
+            this.graceVersion = state != null && state.stage() == Stage.JOINT
+                    ? TopologyState.version(state.epoch(), Stage.ANNOUNCED) : TopologyHeader.NONE;
+            this.graceUntilNanos = graceUntilNanos;
             List<String> all = new ArrayList<>();
             if (ring != null) {
                 all.addAll(ring.members());
@@ -170,6 +189,15 @@ public final class Topology {
 
         public long minAccepted() {
             return minAccepted;
+        }
+
+        /**
+         * Whether a request from a state of this version (no newer than this view's) may be served: from
+         * {@link #minAccepted()} on, or the stage just before joint during the grace period after the switch.
+         */
+        public boolean admits(long version) {
+            return version >= minAccepted
+                    || version == graceVersion && System.nanoTime() - graceUntilNanos < 0;
         }
 
         /** Ring of the stable set (S). */

@@ -86,7 +86,9 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
         StateFile saved = StateFile.load(dir);
         TopologyManager m = new TopologyManager(self, dir, topology, client, clock, requestTimeout, saved);
         if (saved != null) {
-            topology.install(saved.state());
+            // no grace after a restart: the others may be streaming already, and only a stale process outside the
+            // member list could still send from the stage before
+            topology.install(saved.state(), System.nanoTime());
             log.info("resuming topology {} from {}", saved.state(), dir.resolve(StateFile.NAME));
         } else {
             log.info("no topology state in {}: asking the members in the cluster file", dir);
@@ -115,15 +117,18 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     }
 
     /**
-     * At joint: whether the node has been at joint for longer than the request timeout, so that no write it
-     * coordinated or accepted under an older state can still be acknowledged (docs/cluster.md, "Stages", 4).
+     * At joint: whether no write this node coordinated or accepted under an older state can still be acknowledged
+     * (docs/cluster.md, "Stages", 4). After the switch it still accepts announced requests for a grace period of one
+     * request timeout, and a request is acknowledged within its timeout or never: so two timeouts (and a margin)
+     * after the switch.
      */
     public boolean drained() {
         StateFile f = file;
         if (f == null) {
             return false;
         }
-        return f.state().stage() != Stage.JOINT || System.nanoTime() - enteredNanos >= timeoutNanos + DRAIN_MARGIN_NANOS;
+        return f.state().stage() != Stage.JOINT
+                || System.nanoTime() - enteredNanos >= 2 * timeoutNanos + DRAIN_MARGIN_NANOS;
     }
 
     public TopologyReport report() {
@@ -161,7 +166,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
         }
         file = nextFile;
         enteredNanos = System.nanoTime();
-        topology.install(next);
+        topology.install(next, enteredNanos + timeoutNanos);
         log.info("topology {} -> {}: {}", current == null ? "none" : current.state(), next, why);
         return true;
     }

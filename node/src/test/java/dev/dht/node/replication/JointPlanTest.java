@@ -144,6 +144,19 @@ class JointPlanTest {
     }
 
     @Test
+    void jointAdmitsTheAnnouncedStageOnlyDuringItsGrace() {
+        Topology topology = new Topology("http://a:1", 3, ANNOUNCED);
+        topology.install(JOINT, System.nanoTime() + 3_600_000_000_000L);
+        Topology.View v = topology.view();
+        assertThat(v.admits(JOINT.version())).isTrue();
+        assertThat(v.admits(ANNOUNCED.version())).as("within the grace").isTrue();
+        assertThat(v.admits(STABLE.version())).as("S-only coordinators that never heard of the move").isFalse();
+        topology.install(JOINT, System.nanoTime());
+        assertThat(topology.view().admits(ANNOUNCED.version())).as("after the grace").isFalse();
+        assertThat(topology.view().admits(JOINT.finish().version())).isTrue();
+    }
+
+    @Test
     void rangesNeedEachSetBelowItsFactorUnreachable() {
         Topology.View v = new Topology("http://a:1", 3, JOINT).view();
         assertThat(v.rangeIncomplete(List.of("http://d:1", "http://e:1"))).isFalse();
