@@ -133,6 +133,16 @@ log "preloading $KEYS PUTs at $REPLICAS on ids k[0-9]{$DIGITS}"
 "$OHA" -n "$KEYS" -c 48 --no-tui --output-format json "${connect_to[@]}" -m PUT -d "$value" \
   --rand-regex-url "$(url 0)/v0/entity\\?id=k[0-9]{$DIGITS}&replicas=$REPLICAS" > "$RAW/oha-preload.json" \
   2> "$RAW/oha-preload.err" || die "preload failed (see $RAW/oha-preload.err)"
+# let the preload's flushes and compactions finish, so that "before" measures the load, not the preload
+for _ in $(seq 240); do
+  pending=0
+  for i in 0 1 2; do
+    p=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_pending_compaction_bytes //p')
+    if [ -n "$p" ] && awk "BEGIN {exit !($p > 0)}"; then pending=1; fi
+  done
+  [ "$pending" -eq 0 ] && break
+  sleep 0.5
+done
 for i in 0 1 2; do curl -s "$(url "$i")/metrics" > "$RAW/node$i-metrics-preloaded.txt"; done
 
 # --- 2. the fixed-rate load, through everything that follows ---------------------------------------------------
