@@ -108,3 +108,9 @@ deploy: ## Install or upgrade the operator (helm) and apply manifests/dhtcluster
 
 e2e: ## The user story on CLUSTER: install, write/read, pod loss, rolling change, scale, benchmark, uninstall
 	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/e2e.sh
+
+bench-pod: images ## One node in a pod with one-nio native sockets (trixie base) vs JDK NIO (bookworm): local cluster; writes docs/benchmarks/pod.*
+	BASE_SUITE=bookworm IMAGE_TAG=$$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' pom.xml)-bookworm scripts/images.sh node
+	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/load-images.sh
+	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/bench-pod.sh
+.PHONY: bench-pod

@@ -311,19 +311,42 @@ step8() {
   report 8 PASS "deleted and uninstalled: nothing left but the retained PVCs (${pvcs:-none})"
 }
 
+# A failed step leaves what it saw for a look, taken at once (later steps change the cluster): objects,
+# events, the Jobs' results and every log still there, under build/e2e/<time>/step-N/.
+ART=""
+collect() {
+  [ -n "$ART" ] || ART="$DHT_ROOT/build/e2e/$(date -u +%Y%m%dT%H%M%SZ)"
+  local dir="$ART/step-$1" ns pod
+  mkdir -p "$dir"
+  cp "$WORK"/*.log "$WORK"/*.json "$dir/" 2>/dev/null || true
+  for ns in "$OP_NS" "$NS"; do
+    k -n "$ns" get all,pvc,configmap,dht -o wide > "$dir/$ns-objects.txt" 2>&1 || true
+    k -n "$ns" get events --sort-by=.lastTimestamp > "$dir/$ns-events.txt" 2>&1 || true
+    for pod in $(k -n "$ns" get pods -o name 2>/dev/null); do
+      k -n "$ns" logs "$pod" --all-containers > "$dir/$ns-${pod#pod/}.log" 2>&1 || true
+      k -n "$ns" logs "$pod" --all-containers --previous > "$dir/$ns-${pod#pod/}.previous.log" 2>/dev/null \
+        || rm -f "$dir/$ns-${pod#pod/}.previous.log"
+    done
+  done
+  kn describe dht dht > "$dir/dht-describe.txt" 2>&1 || true
+}
+
 # ---------------------------------------------------------------------------------------------------------
 chain_ok=1; installed=0
 for s in 1 2 3 4 5 6 7 8; do
-  if [ $s -eq 8 ] && [ $installed -eq 1 ]; then step8; continue; fi
+  if [ $s -eq 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
   if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
   if [ $s -eq 1 ]; then installed=1; fi
   if ! "step$s"; then
+    collect "$s"
     [ $s -eq 1 ] && installed=0
     # Without the operator or a Ready cluster nothing later can run; later steps only need a Ready cluster.
     if [ $s -le 2 ]; then chain_ok=0; fi
     if ! dht_is Ready 3 && [ $s -lt 8 ]; then chain_ok=0; fi
   fi
 done
+
+if [ -n "$ART" ]; then say "diagnostics of the failed steps: $ART"; fi
 
 if [ "${E2E_KEEP:-0}" = 1 ]; then
   say "E2E_KEEP=1: leaving namespaces $OP_NS and $NS in place"

@@ -12,6 +12,8 @@
 #                      gcr.io/distroless/cc-debian13:nonroot with docker.
 #   RUNNER_BASE_IMAGE  base of the load runner (needs python3): "local" (the above plus Debian's python3) or a
 #                      reference. Default: local with buildah, python:3.13-slim-trixie with docker.
+#   BASE_SUITE         Debian release of the local bases: trixie (default; glibc 2.41, so one-nio's native
+#                      sockets load) or bookworm (glibc 2.36: one-nio falls back to JDK NIO; for comparisons).
 #   IMAGE_TAG          default: the project version (pom.xml), which the operator and the chart default to.
 #   IMAGE_PREFIX       prepended to every image name, e.g. registry.example.com/dht/ (for pushing).
 #   IMAGES_OUT         default: build/images
@@ -36,6 +38,7 @@ PREFIX=${IMAGE_PREFIX:-}
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-$(awk '/^URIs:/ {print $2; exit} /^deb / {print $2; exit}' \
   /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list 2>/dev/null || true)}
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+SUITE=${BASE_SUITE:-trixie}
 # Bump when the base recipe changes, so that cached bases are rebuilt.
 BASE_RECIPE=1
 BASE_PACKAGES="libc6,libgcc-s1,libstdc++6,zlib1g"
@@ -68,23 +71,23 @@ esac
   && die "BASE_IMAGE=local is built with buildah's storage: use IMAGE_BUILDER=buildah, or a registry base with docker"
 
 # ---------------------------------------------------------------------------------------------------------
-# The local base: Debian trixie (glibc 2.41) unpacked by mmdebstrap with only the libraries a JVM and RocksDB
+# The local base: Debian $SUITE (trixie: glibc 2.41) unpacked by mmdebstrap with only the libraries a JVM and RocksDB
 # need. "extract" runs no maintainer script, so no shell is needed to build it and none is in it.
 local_base() { # local_base NAME PACKAGES -> prints the buildah image reference
   local name=$1 packages=$2 key dir tarball ref ctr
-  key=$(printf '%s|%s|%s|%s' "$BASE_RECIPE" "$packages" "$ARCH" "trixie" | sha256sum | cut -c1-12)
-  ref="localhost/$name:trixie-$key"
+  key=$(printf '%s|%s|%s|%s' "$BASE_RECIPE" "$packages" "$ARCH" "$SUITE" | sha256sum | cut -c1-12)
+  ref="localhost/$name:$SUITE-$key"
   if buildah inspect --type image "$ref" >/dev/null 2>&1; then echo "$ref"; return 0; fi
-  dir="$DHT_CACHE/images"; tarball="$dir/$name-trixie-$key.tar"
+  dir="$DHT_CACHE/images"; tarball="$dir/$name-$SUITE-$key.tar"
   mkdir -p "$dir"
   if [ ! -f "$tarball" ]; then
     apt_install mmdebstrap
-    log "building the base $name from Debian trixie packages ($packages) with mmdebstrap (cached in $tarball)"
+    log "building the base $name from Debian $SUITE packages ($packages) with mmdebstrap (cached in $tarball)"
     # Unpacked into a directory (the extract variant runs no hooks), completed, then archived.
-    local root="$dir/$name-trixie-$key.root"
+    local root="$dir/$name-$SUITE-$key.root"
     as_root rm -rf "$root"
     as_root mmdebstrap --quiet --variant=extract --architectures="$ARCH" --include="$packages" --format=directory \
-      trixie "$root" "$DEBIAN_MIRROR" >&2
+      "$SUITE" "$root" "$DEBIAN_MIRROR" >&2
     as_root "$DHT_ROOT/scripts/images/customize-base.sh" "$root"
     as_root tar --numeric-owner --sort=name -C "$root" -cf "$tarball.tmp" .
     as_root rm -rf "$root"
