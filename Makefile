@@ -64,3 +64,58 @@ bench-ring: ## Measure placement: key spread on 3..10 nodes, keys moved on scale
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-ring.sh
 .PHONY: bench-ring
+
+# ---------------------------------------------------------------------------------------------------------
+# Kubernetes: images, a local cluster (no registry needed) or kind, the operator, the end-to-end story.
+# CLUSTER=local (default: make k8s-up), kind (make kind-up) or current (whatever $KUBECONFIG points at).
+CLUSTER ?= local
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DHT_CACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dht
+KIND_NAME ?= dht
+ifeq ($(CLUSTER),local)
+  CLUSTER_KUBECONFIG := $(or $(DHT_K8S_DIR),$(DHT_CACHE_DIR)/k8s)/kubeconfig
+else ifeq ($(CLUSTER),kind)
+  CLUSTER_KUBECONFIG := $(DHT_CACHE_DIR)/kind/kubeconfig
+else ifeq ($(CLUSTER),current)
+  CLUSTER_KUBECONFIG := $(KUBECONFIG)
+else
+  $(error CLUSTER must be local, kind or current)
+endif
+.PHONY: images k8s-up k8s-down k8s-load kind-up kind-down kind-load kubeconfig deploy e2e
+
+images: ## Build the node, operator and load-runner images into build/images/*.tar (IMAGE_BUILDER, BASE_IMAGE: see docs/quickstart.md)
+	$(MVN) -q package -DskipTests
+	scripts/images.sh
+
+k8s-up: images ## Start a local single-node Kubernetes (no registry; root) with the images loaded; idempotent
+	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/up.sh
+
+k8s-down: ## Stop the local Kubernetes; removes every process, mount and interface it made
+	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/down.sh
+
+k8s-load: images ## Rebuild the images and import them into the running local Kubernetes
+	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/load-images.sh
+
+kind-up: images ## Create a kind cluster (needs Docker and kind's node image from a registry) and load the images
+	scripts/kind.sh up
+
+kind-down: ## Delete the kind cluster
+	scripts/kind.sh down
+
+kind-load: images ## Rebuild the images and load them into the kind cluster
+	scripts/kind.sh load
+
+kubeconfig: ## Print the kubeconfig of CLUSTER (export KUBECONFIG=$$(make -s kubeconfig))
+	@echo $(CLUSTER_KUBECONFIG)
+
+deploy: ## Install or upgrade the operator (helm) and apply manifests/dhtcluster-sample.yaml on CLUSTER
+	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/deploy.sh
+
+e2e: ## The user story on CLUSTER: install, write/read, pod loss, rolling change, scale, benchmark, uninstall
+	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/e2e.sh
+
+bench-pod: images ## One node in a pod with one-nio native sockets (trixie base) vs JDK NIO (bookworm): local cluster; writes docs/benchmarks/pod.*
+	BASE_SUITE=bookworm IMAGE_TAG=$$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' pom.xml)-bookworm scripts/images.sh node
+	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/load-images.sh
+	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/bench-pod.sh
+.PHONY: bench-pod

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# kube-binaries.sh [CMD ...] -> builds Kubernetes v1.34.4 binaries from Go modules (no registry or
-# download site needed, only the Go module proxy) and prints the KUBE_API_TEST_DIR to use.
+# kube-binaries.sh [--bin-dir] [CMD ...] -> builds Kubernetes v1.34.4 binaries from Go modules (no registry or
+# download site needed, only the Go module proxy) and prints the KUBE_API_TEST_DIR to use (with --bin-dir: the
+# directory holding the binaries).
 #
-# Default CMDs: kube-apiserver kubectl etcd (what kube-api-test needs). Others the local-cluster
-# workflow needs: kube-controller-manager kube-scheduler kubelet kube-proxy.
+# Default CMDs: kube-apiserver kubectl etcd (what kube-api-test needs). Others the local cluster
+# (scripts/k8s/up.sh) needs: kube-controller-manager kube-scheduler kubelet kube-proxy coredns crictl.
 # Binaries land in $DHT_CACHE/kubeapitest/k8s/1.34.4-linux-amd64/, the layout kube-api-test reads.
 # Cold: ~14 min on 2 cores (kube-apiserver dominates); cached: instant.
 . "$(dirname "$0")/lib.sh"
@@ -11,11 +12,15 @@
 K8S_VERSION=v1.34.4
 STAGING_VERSION=v0.34.4          # every k8s.io staging module at the matching version
 ETCD_VERSION=v3.6.4              # what k8s 1.34.4 pins
+COREDNS_VERSION=v1.15.0          # cluster DNS of the local cluster
+CRI_TOOLS_VERSION=v1.34.0        # crictl: the local cluster's teardown removes pods through the CRI
 GO_LINE=1.24.0                   # wrapper modules' go directive (>= k8s.io/kubernetes's)
 
 API_TEST_DIR="$DHT_CACHE/kubeapitest"
 OUT="$API_TEST_DIR/k8s/${K8S_VERSION#v}-linux-amd64"
 WORK="$DHT_CACHE/kube-build"
+PRINT=api-test-dir
+if [ "${1:-}" = --bin-dir ]; then PRINT=bin-dir; shift; fi
 CMDS=${*:-kube-apiserver kubectl etcd}
 
 build_k8s_wrapper() {
@@ -68,7 +73,14 @@ build_all() {
   for c in $missing; do
     start=$SECONDS
     log "building $c (cached afterwards in $OUT)"
-    if [ "$c" = etcd ]; then
+    if [ "$c" = coredns ] || [ "$c" = crictl ]; then
+      # Neither go.mod has replace directives: go install builds them as published.
+      local pkg="github.com/coredns/coredns@$COREDNS_VERSION"
+      [ "$c" = crictl ] && pkg="sigs.k8s.io/cri-tools/cmd/crictl@$CRI_TOOLS_VERSION"
+      mkdir -p "$WORK/go-bin"
+      (cd "$WORK" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOBIN="$WORK/go-bin" go install -ldflags "-s -w" "$pkg" >&2)
+      mv "$WORK/go-bin/$c" "$OUT/$c.tmp"
+    elif [ "$c" = etcd ]; then
       build_etcd_wrapper
       (cd "$WORK/etcd-$ETCD_VERSION" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -ldflags "-s -w" -o "$OUT/etcd.tmp" go.etcd.io/etcd/server/v3 >&2)
     else
@@ -81,4 +93,4 @@ build_all() {
 }
 
 with_lock kube-binaries build_all
-echo "$API_TEST_DIR"
+if [ "$PRINT" = bin-dir ]; then echo "$OUT"; else echo "$API_TEST_DIR"; fi

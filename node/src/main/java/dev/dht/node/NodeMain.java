@@ -6,6 +6,7 @@ import dev.dht.node.config.NodeConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.security.Security;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
@@ -19,7 +20,12 @@ public final class NodeMain {
     private NodeMain() {
     }
 
+    /** Seconds a member's resolved address is reused (the JVM's default is 30 s, failed lookups 10 s). */
+    static final String DNS_CACHE_SECONDS = "1";
+    static final String DNS_NEGATIVE_CACHE_SECONDS = "1";
+
     public static void main(String[] args) throws InterruptedException {
+        limitDnsCaching();
         NodeConfig config;
         try {
             config = ConfigParser.parse(List.of(args), System.getenv());
@@ -54,5 +60,23 @@ public final class NodeMain {
             Runtime.getRuntime().halt(0);
         }, "dht-shutdown"));
         stopped.await();
+    }
+
+    /**
+     * Members are named by DNS, and in Kubernetes a member's name points to a new pod IP each time its pod is
+     * replaced. With the JVM's 30 s cache, peers kept dialing the old address of a restarted member (each call
+     * waiting for the request timeout: the old IP is gone, nothing refuses) long after it was back; during a
+     * rolling update the next member went down meanwhile, and quorum requests failed with 504 (make e2e,
+     * step 5). Connections are pooled, so a lookup happens only when one is opened: 1 s costs nothing and
+     * leaves the cluster DNS's own TTL as the only delay. Must run before the first lookup; a
+     * -Dsun.net.inetaddr.ttl option still wins.
+     */
+    static void limitDnsCaching() {
+        if (System.getProperty("sun.net.inetaddr.ttl") == null) {
+            Security.setProperty("networkaddress.cache.ttl", DNS_CACHE_SECONDS);
+        }
+        if (System.getProperty("sun.net.inetaddr.negative.ttl") == null) {
+            Security.setProperty("networkaddress.cache.negative.ttl", DNS_NEGATIVE_CACHE_SECONDS);
+        }
     }
 }

@@ -23,8 +23,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Everything is bounded: at most {@code maxConnections} connections per peer, at most {@code maxPipeline}
  * requests queued on one connection (beyond that a call fails at once: the peer is saturated), and every call has
- * a deadline after which it fails as a timeout and its connection is closed (answers come back in order, so later
- * calls on it would wait behind the stuck one). A refused connection fails its calls at once.
+ * a deadline after which it fails as a timeout, alone: answers are numbered and may come back in any order, so
+ * the connection stays (see PeerConnection). A refused connection fails its calls at once; a connection that does
+ * not connect within the connect timeout, or on which calls time out while the peer sends nothing at all, is
+ * closed, and the next call opens a new one (resolving the peer's name again).
  *
  * <p>Why not java.net.http.HttpClient: it costs a selector hand-off plus executor hops and several objects per
  * call; measured on this machine this client does about 2x the calls per CPU second (docs/cluster.md).
@@ -112,7 +114,8 @@ public final class PeerClient implements AutoCloseable {
     /**
      * @param maxConnections per peer
      * @param maxPipeline    requests queued on one connection
-     * @param connectTimeout a connection that has not connected by then (and carries no call) is dropped
+     * @param connectTimeout a connection that has not connected by then is dropped (its calls fail), and so is a
+     *                       connected one on which calls time out while nothing came back for this long
      * @param idle           a connection unused for this long is closed (keep it below the peers' idle timeout)
      */
     public PeerClient(int maxConnections, int maxPipeline, Duration connectTimeout, Duration idle) {

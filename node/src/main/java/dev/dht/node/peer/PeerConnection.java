@@ -52,6 +52,8 @@ final class PeerConnection {
     private long lastActivityNanos = createdNanos;
     /** Whether an answer came back on this connection: a failure then may be a keep-alive race (see failAll). */
     private boolean answeredBefore;
+    /** When the connection last showed the peer alive (connected, or an answer read): see expire. */
+    private long lastHeardNanos = createdNanos;
 
     PeerConnection(PeerClient client, PeerClient.Peer peer, int maxPipeline) {
         this.client = client;
@@ -183,6 +185,7 @@ final class PeerConnection {
 
     private void connectedLocked() throws IOException {
         connected = true;
+        lastHeardNanos = System.nanoTime();
         flushLocked();
     }
 
@@ -208,6 +211,7 @@ final class PeerConnection {
                     pending = inflight.size();
                     answeredBefore = true;
                     lastActivityNanos = System.nanoTime();
+                    lastHeardNanos = lastActivityNanos;
                 }
                 if (call != null) { // else it failed at its deadline already: the late answer is dropped
                     call.complete(response);
@@ -223,11 +227,17 @@ final class PeerConnection {
 
     /**
      * I/O thread, periodically: calls past their deadline fail as timeouts (each alone: answers may come in any
-     * order, so a late one holds nothing up); a connection that never connected, or sat idle, is closed.
+     * order, so a late one holds nothing up); a connection that sat idle is closed. So is one that did not
+     * connect within the connect timeout, calls or not, and a connected one whose calls time out while nothing at
+     * all came back for longer than the connect timeout: the peer is gone without a word (in Kubernetes a
+     * replaced pod's old IP answers nothing, not even a refusal, and a connect there hangs for minutes). Kept,
+     * such a connection took every new call to the peer and timed it out; closed, the next call opens a new
+     * connection and resolves the peer's name again.
      */
     void expire(long nowNanos) {
         List<PeerCall> late = null;
         List<PeerCall> failed = null;
+        String closeReason = "connection to " + peer.url + " closed";
         synchronized (this) {
             Iterator<PeerCall> oldest = inflight.values().iterator();
             while (oldest.hasNext()) {
@@ -243,7 +253,11 @@ final class PeerConnection {
             }
             pending = inflight.size();
             boolean idle = inflight.isEmpty();
-            if (idle && !connected && !closed && nowNanos - createdNanos > client.connectTimeoutNanos()) {
+            if (!connected && !closed && nowNanos - createdNanos > client.connectTimeoutNanos()) {
+                closeReason = "cannot connect to " + peer.url + " within the connect timeout";
+                failed = closeLocked();
+            } else if (late != null && connected && nowNanos - lastHeardNanos > client.connectTimeoutNanos()) {
+                closeReason = "no answer at all from " + peer.url + " on this connection: closed";
                 failed = closeLocked();
             } else if (idle && connected && nowNanos - lastActivityNanos > client.idleNanos()) {
                 // Close it before the peer's idle timeout does: a request written into a connection the peer is
@@ -257,7 +271,7 @@ final class PeerConnection {
             }
         }
         if (failed != null) {
-            failAll(failed, "connection to " + peer.url + " closed");
+            failAll(failed, closeReason);
         }
     }
 

@@ -287,4 +287,104 @@ class PeerClientTest {
             assertThat(client.connections(url)).isEqualTo(1);
         }
     }
+
+    @Test
+    void aConnectionThatCannotConnectIsDroppedAtTheConnectTimeoutAndTheNextCallDialsAgain() throws Exception {
+        // A listener whose accept queue is full drops new SYNs (Linux), so a connect to it hangs, as one to the
+        // old IP of a replaced pod does: the backlog of 1 is filled by sockets nobody accepts.
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 16, Duration.ofMillis(300), Duration.ofSeconds(10))) {
+            List<Socket> fillers = new CopyOnWriteArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    Socket filler = new Socket();
+                    try {
+                        filler.connect(server.getLocalSocketAddress(), 200);
+                        fillers.add(filler);
+                    } catch (IOException queueFull) {
+                        filler.close();
+                        break;
+                    }
+                }
+                String url = "http://localhost:" + server.getLocalPort();
+                Outcome first = call(client, url, "/v0/entity?id=a", 10_000).get(5, TimeUnit.SECONDS);
+                assertThat(first.response()).isNull();
+                assertThat(first.reason()).contains("within the connect timeout");
+                assertThat(first.timeout()).as("failed at the connect timeout, long before its own deadline")
+                        .isFalse();
+                assertThat(client.connections(url)).isZero();
+
+                // The queue drains: the next call connects on a new connection.
+                for (Socket filler : fillers) {
+                    filler.close();
+                }
+                CompletableFuture<Void> answered = new CompletableFuture<>();
+                Thread peer = new Thread(() -> {
+                    try {
+                        while (!answered.isDone()) {
+                            try (Socket s = server.accept()) {
+                                InputStream in = s.getInputStream();
+                                String head;
+                                try {
+                                    head = readHead(in);
+                                } catch (IOException fillerClosed) {
+                                    continue; // a filler the kernel had queued
+                                }
+                                in.readNBytes(4);
+                                s.getOutputStream().write(answer(callOf(head), "b"));
+                                s.getOutputStream().flush();
+                                answered.complete(null);
+                                in.read();
+                            }
+                        }
+                    } catch (IOException e) {
+                        answered.completeExceptionally(e);
+                    }
+                });
+                peer.start();
+                Outcome second = call(client, url, "/v0/entity?id=b", 5000).get(5, TimeUnit.SECONDS);
+                assertThat(second.response()).as(String.valueOf(second.reason())).isNotNull();
+                assertThat(new String(second.response().body(), StandardCharsets.US_ASCII)).isEqualTo("b");
+            } finally {
+                for (Socket filler : fillers) {
+                    filler.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aConnectionOnWhichCallsTimeOutWhileThePeerSendsNothingIsClosedAndTheNextCallUsesANewOne() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 16, Duration.ofMillis(200), Duration.ofSeconds(10))) {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            Thread peer = new Thread(() -> {
+                // The first connection reads its request and never answers (a peer gone silent); the second answers.
+                try (Socket silent = server.accept()) {
+                    readHead(silent.getInputStream());
+                    try (Socket s = server.accept()) {
+                        InputStream in = s.getInputStream();
+                        String head = readHead(in);
+                        in.readNBytes(4);
+                        s.getOutputStream().write(answer(callOf(head), "b"));
+                        s.getOutputStream().flush();
+                        done.complete(null);
+                        in.read();
+                    }
+                } catch (IOException e) {
+                    done.completeExceptionally(e);
+                }
+            });
+            peer.start();
+            String url = "http://localhost:" + server.getLocalPort();
+            Outcome first = call(client, url, "/v0/entity?id=a", 300).get(5, TimeUnit.SECONDS);
+            assertThat(first.timeout()).isTrue();
+            // Nothing came back for longer than the connect timeout: the connection goes, and with it the pool's
+            // only slot, so the next call must dial a new one (the silent peer never answers anything).
+            Outcome second = call(client, url, "/v0/entity?id=b", 5000).get(5, TimeUnit.SECONDS);
+            assertThat(second.response()).as(String.valueOf(second.reason())).isNotNull();
+            assertThat(new String(second.response().body(), StandardCharsets.US_ASCII)).isEqualTo("b");
+            done.get(5, TimeUnit.SECONDS);
+        }
+    }
 }

@@ -40,6 +40,14 @@ public final class NodeStatefulSet {
   /** Seconds a terminating pod keeps serving so that endpoints stop routing to it first. */
   public static final long PRE_STOP_SECONDS = 5L;
   public static final long TERMINATION_GRACE_SECONDS = 60L;
+  /**
+   * Seconds a replaced member must stay ready before a rolling update takes down the next one. Its peers reach
+   * it by a DNS name that now points to a new pod IP, and they see the new address only when their caches
+   * expire (the cluster DNS's TTL, 5 s with CoreDNS, plus the node's own 1 s): without this pause the next
+   * member went down while some peers still dialed the old address, and quorum requests failed with 504
+   * (make e2e, step 5).
+   */
+  public static final int MIN_READY_SECONDS = 10;
 
   private NodeStatefulSet() {}
 
@@ -54,6 +62,7 @@ public final class NodeStatefulSet {
           .withReplicas(model.replicas())
           .withServiceName(Names.headlessService(name))
           .withPodManagementPolicy("Parallel")
+          .withMinReadySeconds(MIN_READY_SECONDS)
           .withNewUpdateStrategy().withType("RollingUpdate").endUpdateStrategy()
           .withNewPersistentVolumeClaimRetentionPolicy()
             .withWhenDeleted(model.retainOnDelete() ? "Retain" : "Delete")

@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# e2e.sh -> the user's story on a real Kubernetes cluster (make e2e): the cluster of $KUBECONFIG, which the
+# Makefile points at the local cluster (make k8s-up) by default, at kind with CLUSTER=kind. The dht images
+# must be in the cluster (make k8s-up / make kind-up load them).
+#
+#   1 helm install the operator (chart + CRD); its pod becomes ready
+#   2 kubectl apply manifests/dhtcluster-sample.yaml; the DhtCluster is Ready with 3/3 members
+#   3 a Job writes 10,000 keys through the client Service at the default quorum; another reads every one back
+#     through a single other member (its name in the headless Service)
+#   4 a pod is deleted while a Job writes; every acknowledged key is readable afterwards
+#   5 a settings change (jvm.heap) rolls the pods one at a time; a reader Job at quorum sees no failed request
+#   6 scale to 5, then back to 3, reading every key after each step
+#   7 a DhtBenchmark runs and leaves its flamegraphs in the results volume (NOT RUN until that resource exists)
+#   8 kubectl delete dht + helm uninstall: nothing of ours is left but the retained PVCs
+#
+# One line per step (PASS / FAIL / NOT RUN), then "N passed, M failed, K not run". Every wait is bounded.
+# Leaves the cluster as it found it (the namespaces and the CRD it made are removed at the end, and at the
+# start if a previous run left them). Exit status 0 only if no step failed.
+#
+# Environment: E2E_NAMESPACE (dht-e2e), E2E_OPERATOR_NAMESPACE (dht-e2e-system), IMAGE_TAG, IMAGE_PREFIX,
+# E2E_KEEP=1 (leave everything in place at the end, for a look), E2E_KEYS (10000).
+. "$(dirname "$0")/lib.sh"
+cd "$DHT_ROOT"
+
+NS=${E2E_NAMESPACE:-dht-e2e}
+OP_NS=${E2E_OPERATOR_NAMESPACE:-dht-e2e-system}
+RELEASE=dht-operator
+TAG=${IMAGE_TAG:-$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' pom.xml)}
+PREFIX=${IMAGE_PREFIX:-}
+RUNNER_IMAGE="${PREFIX}dht-loadrunner:$TAG"
+KEYS=${E2E_KEYS:-10000}
+SERVICE_URL="http://dht.$NS.svc:8080"
+member_url() { echo "http://dht-$1.dht-headless.$NS.svc:8080"; }
+
+KUBECTL=${KUBECTL:-$("$DHT_ROOT/scripts/kube-binaries.sh" --bin-dir kubectl)/kubectl}
+HELM=${HELM:-$("$DHT_ROOT/scripts/tool.sh" helm)}
+k() { "$KUBECTL" "$@"; }
+kn() { "$KUBECTL" -n "$NS" "$@"; }
+command -v python3 >/dev/null || die "python3 is needed (it parses the Jobs' results)"
+k version --request-timeout=10s >/dev/null 2>&1 || die "no cluster answers at the current kubeconfig (${KUBECONFIG:-~/.kube/config}): make k8s-up, or CLUSTER=kind make kind-up"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-e2e.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+START=$SECONDS
+declare -a RESULTS=()
+PASSED=0; FAILED=0; NOT_RUN=0
+say() { printf '[e2e %4ss] %s\n' $((SECONDS - START)) "$*"; }
+report() { # report STEP STATUS TEXT
+  local line
+  line=$(printf 'step %s %-7s %s' "$1" "$2" "$3")
+  RESULTS+=("$line")
+  case "$2" in PASS) PASSED=$((PASSED + 1)) ;; FAIL) FAILED=$((FAILED + 1)) ;; *) NOT_RUN=$((NOT_RUN + 1)) ;; esac
+  say "$line"
+}
+
+# ---------------------------------------------------------------------------------------------------------
+# Helpers
+until_true() { # until_true SECONDS CMD... -> 0 once CMD succeeds, 1 at the deadline
+  local deadline=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 1
+  done
+}
+
+dht_field() { kn get dht dht -o "jsonpath=$1" 2>/dev/null; }
+dht_is() { # dht_is PHASE READY -> the DhtCluster's phase and ready count, for the current generation
+  [ "$(dht_field '{.status.phase}')" = "$1" ] && [ "$(dht_field '{.status.readyReplicas}')" = "$2" ] \
+    && [ "$(dht_field '{.status.observedGeneration}')" = "$(dht_field '{.metadata.generation}')" ]
+}
+
+# run_job NAME SECONDS ARG... -> runs dhtcheck ARG... in a Job of the load-runner image, waits for it, puts its
+# log in $WORK/NAME.log and its RESULT json in $WORK/NAME.json; 0 if the Job succeeded.
+start_job() {
+  local name=$1; shift
+  local args="" a
+  for a in "$@"; do args="$args, $(printf '%s' "$a" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')"; done
+  kn delete job "$name" --ignore-not-found --wait=true >/dev/null 2>&1 || true
+  kn apply -f - >/dev/null <<EOF
+apiVersion: batch/v1
+kind: Job
+metadata: {name: $name, labels: {app.kubernetes.io/part-of: dht-e2e}}
+spec:
+  backoffLimit: 0
+  template:
+    metadata: {labels: {app.kubernetes.io/part-of: dht-e2e, job-name: $name}}
+    spec:
+      restartPolicy: Never
+      enableServiceLinks: false
+      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
+      volumes: [{name: keys, configMap: {name: e2e-keys, optional: true}}]
+      containers:
+      - name: check
+        image: $RUNNER_IMAGE
+        imagePullPolicy: IfNotPresent
+        args: ["/opt/dht/py/dhtcheck.py"$args]
+        resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 256Mi}}
+        securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
+        volumeMounts: [{name: keys, mountPath: /etc/e2e}]
+EOF
+}
+job_done() { # 0 when the Job finished (either way)
+  local s f
+  s=$(kn get job "$1" -o jsonpath='{.status.succeeded}' 2>/dev/null)
+  f=$(kn get job "$1" -o jsonpath='{.status.failed}' 2>/dev/null)
+  [ "${s:-0}" -gt 0 ] || [ "${f:-0}" -gt 0 ]
+}
+finish_job() { # finish_job NAME SECONDS -> waits, collects the log and the RESULT line
+  local name=$1 limit=$2
+  if ! until_true "$limit" job_done "$name"; then
+    kn logs "job/$name" > "$WORK/$name.log" 2>&1 || true
+    echo '{"error": "the Job did not finish in '"$limit"'s"}' > "$WORK/$name.json"
+    return 1
+  fi
+  kn logs "job/$name" > "$WORK/$name.log" 2>&1 || true
+  sed -n 's/^RESULT //p' "$WORK/$name.log" | tail -1 > "$WORK/$name.json"
+  [ -s "$WORK/$name.json" ] || echo '{"error": "no RESULT line in the log"}' > "$WORK/$name.json"
+  [ "$(kn get job "$name" -o jsonpath='{.status.succeeded}' 2>/dev/null)" = 1 ]
+}
+run_job() { local name=$1 limit=$2; shift 2; start_job "$name" "$@"; finish_job "$name" "$limit"; }
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"d": d}))' "$WORK/$1.json" "$2" 2>/dev/null; }
+summary() { # summary NAME -> a short text of a read/write/watch RESULT
+  python3 - "$WORK/$1.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+if "error" in d:
+    print(d["error"]); sys.exit()
+c = d.get("command")
+if c == "write":
+    print(f"{d['acked']}/{d['written']} acknowledged in {d['seconds']}s" + (f", failures {d['failures']}" if d['failures'] else ""))
+elif c in ("read", "watch"):
+    n = d.get("keys", d.get("reads"))
+    bad = {k: v for k, v in d["outcomes"].items() if k != "ok"}
+    print(f"{d['ok']}/{n} {'reads' if c == 'watch' else 'keys'} ok in {d['seconds']}s" + (f", wrong: {bad}, e.g. {d['examples'][:3]}" if bad else ""))
+else:
+    print(json.dumps(d))
+EOF
+}
+log_has() { kn logs "job/$1" 2>/dev/null | grep -q "$2"; }
+pod_replaced() { [ "$(kn get pod "$1" -o jsonpath='{.metadata.uid}' 2>/dev/null)" != "$2" ]; }
+scaled_down_to_3() { dht_is Ready 3 && ! kn get pod dht-3 >/dev/null 2>&1 && ! kn get pod dht-4 >/dev/null 2>&1; }
+owned() { kn get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null; }
+leftovers() {
+  { owned
+    k -n "$OP_NS" get deploy,pod,serviceaccount,service,role,rolebinding -l "app.kubernetes.io/instance=$RELEASE" -o name 2>/dev/null
+    k get clusterrole,clusterrolebinding -l "app.kubernetes.io/instance=$RELEASE" -o name 2>/dev/null
+  } | tr '\n' ' '
+}
+nothing_left() { [ -z "$(leftovers | tr -d ' ')" ]; }
+acked_keys() { sed -n 's/^ACKED //p' "$WORK/$1.log" | tail -1; }
+set_keys() { # the key ranges the reader Jobs check, as a ConfigMap they mount
+  kn create configmap e2e-keys --from-literal=step3="$1" --from-literal=step4="$2" \
+    --dry-run=client -o yaml | kn apply -f - >/dev/null
+}
+
+cleanup() {
+  kn delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
+  "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || true
+  k delete namespace "$NS" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
+  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
+}
+
+# ---------------------------------------------------------------------------------------------------------
+say "cluster: $(k config current-context 2>/dev/null || echo '?'), images *:$TAG, namespaces $OP_NS and $NS"
+if k get namespace "$NS" >/dev/null 2>&1 || k get namespace "$OP_NS" >/dev/null 2>&1 || k get crd dhtclusters.dht.dev >/dev/null 2>&1; then
+  say "removing what an earlier run left"
+  cleanup
+fi
+
+step1() {
+  if ! "$HELM" install "$RELEASE" charts/dht-operator -n "$OP_NS" --create-namespace \
+      --set "image.repository=${PREFIX}dht-operator" --set "image.tag=$TAG" \
+      --set "nodeImage.repository=${PREFIX}dht-node" --set "nodeImage.tag=$TAG" \
+      --wait --timeout 3m > "$WORK/helm.log" 2>&1; then
+    report 1 FAIL "helm install: $(tail -1 "$WORK/helm.log")"; return 1
+  fi
+  if ! k -n "$OP_NS" rollout status deploy/$RELEASE --timeout=60s >/dev/null 2>&1 \
+     || ! k get crd dhtclusters.dht.dev >/dev/null 2>&1; then
+    report 1 FAIL "the operator is not ready or the CRD is missing"; return 1
+  fi
+  report 1 PASS "helm install: operator ready, CRD dhtclusters.dht.dev installed"
+}
+
+step2() {
+  k create namespace "$NS" >/dev/null 2>&1 || true
+  kn apply -f manifests/dhtcluster-sample.yaml >/dev/null || { report 2 FAIL "kubectl apply refused the sample"; return 1; }
+  local t0=$SECONDS
+  if ! until_true 300 dht_is Ready 3; then
+    report 2 FAIL "not Ready 3/3 after 300s: phase $(dht_field '{.status.phase}'), ready $(dht_field '{.status.readyReplicas}')"; return 1
+  fi
+  report 2 PASS "DhtCluster Ready with 3/3 members in $((SECONDS - t0))s ($(kn get dht dht --no-headers 2>/dev/null | tr -s ' '))"
+}
+
+STEP3_KEYS=""; STEP4_KEYS=""
+step3() {
+  if ! run_job e2e-write 300 write --target "$SERVICE_URL" --prefix s3 --count "$KEYS"; then
+    report 3 FAIL "writer: $(summary e2e-write)"; return 1
+  fi
+  STEP3_KEYS=$(acked_keys e2e-write)
+  set_keys "$STEP3_KEYS" ""
+  if ! run_job e2e-read 300 read --target "$(member_url 2)" --prefix s3 --keys @/etc/e2e/step3; then
+    report 3 FAIL "wrote $(summary e2e-write); read through dht-2: $(summary e2e-read)"; return 1
+  fi
+  report 3 PASS "wrote $(summary e2e-write) via the Service; read back through dht-2: $(summary e2e-read)"
+}
+
+step4() {
+  local victim=dht-1 uid
+  start_job e2e-write-kill write --target "$SERVICE_URL" --prefix s4 --count "$KEYS" --rate 300 --allow-failures --progress 500
+  # Delete the pod once the writer is well under way (it writes for ~30 s at this rate).
+  if ! until_true 120 log_has e2e-write-kill '^progress 1500'; then
+    report 4 FAIL "the writer did not get going: $(kn logs job/e2e-write-kill --tail 3 2>&1 | tr '\n' ' ')"; return 1
+  fi
+  uid=$(kn get pod "$victim" -o jsonpath='{.metadata.uid}')
+  kn delete pod "$victim" --wait=false >/dev/null
+  say "deleted pod $victim while the writer was running"
+  finish_job e2e-write-kill 300 || { report 4 FAIL "writer: $(summary e2e-write-kill)"; return 1; }
+  until_true 180 pod_replaced "$victim" "$uid" && until_true 240 dht_is Ready 3 || { report 4 FAIL "$victim did not come back: phase $(dht_field '{.status.phase}')"; return 1; }
+  STEP4_KEYS=$(acked_keys e2e-write-kill)
+  set_keys "$STEP3_KEYS" "$STEP4_KEYS"
+  if ! run_job e2e-read-kill 300 read --target "$SERVICE_URL" --prefix s4 --keys @/etc/e2e/step4; then
+    report 4 FAIL "writer: $(summary e2e-write-kill); reader: $(summary e2e-read-kill)"; return 1
+  fi
+  report 4 PASS "$victim deleted mid-write: $(summary e2e-write-kill); every acknowledged key read back: $(summary e2e-read-kill)"
+}
+
+step5() {
+  local before after heap max_unready=0 n
+  before=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node -o jsonpath='{.items[*].metadata.uid}')
+  kn delete configmap e2e-stop --ignore-not-found >/dev/null 2>&1 || true
+  start_job e2e-watch watch --target "$SERVICE_URL" --prefix s3 --keys @/etc/e2e/step3 --stop-key e2e-stop-s5 \
+    --threads 4 --max-seconds 600
+  until_true 120 log_has e2e-watch '^started' || { report 5 FAIL "the reader did not start"; return 1; }
+  heap=$(dht_field '{.spec.jvm.heap}')
+  kn patch dht dht --type merge -p '{"spec":{"jvm":{"heap":"400Mi"}}}' >/dev/null
+  say "jvm.heap $heap -> 400Mi: the pods roll"
+  # Watch the roll: never more than one member unready at a time, and it ends with every pod replaced.
+  local deadline=$((SECONDS + 600))
+  while [ $SECONDS -lt $deadline ]; do
+    n=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
+          -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -vc '^True$' || true)
+    n=$(( n + 3 - $(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node --no-headers 2>/dev/null | wc -l) ))
+    [ "$n" -gt "$max_unready" ] && max_unready=$n
+    after=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node -o jsonpath='{.items[*].metadata.uid}')
+    if dht_is Ready 3 && [ "$(kn get sts dht -o jsonpath='{.status.updatedReplicas}')" = 3 ] \
+       && [ "$(kn get sts dht -o jsonpath='{.status.currentRevision}')" = "$(kn get sts dht -o jsonpath='{.status.updateRevision}')" ]; then
+      break
+    fi
+    sleep 1
+  done
+  local replaced
+  replaced=$(python3 -c 'import sys; a=set(sys.argv[1].split()); b=set(sys.argv[2].split()); print(len(b - a))' "$before" "$after")
+  run_job e2e-stop 60 put --target "$SERVICE_URL" --key e2e-stop-s5 >/dev/null || true
+  finish_job e2e-watch 120
+  local ok=$?
+  if [ "$replaced" != 3 ]; then report 5 FAIL "the roll did not replace the 3 pods ($replaced replaced)"; return 1; fi
+  if [ "$max_unready" -gt 1 ]; then report 5 FAIL "$max_unready members were unready at once during the roll"; return 1; fi
+  if [ $ok -ne 0 ]; then report 5 FAIL "reader during the roll: $(summary e2e-watch)"; return 1; fi
+  report 5 PASS "jvm.heap changed: 3 pods replaced one at a time (at most $max_unready unready); reader at quorum: $(summary e2e-watch)"
+}
+
+step6() {
+  local t0=$SECONDS text
+  set_keys "$STEP3_KEYS" "$STEP4_KEYS"
+  kn scale dht dht --replicas=5 >/dev/null || { report 6 FAIL "kubectl scale refused"; return 1; }
+  until_true 600 dht_is Ready 5 || { report 6 FAIL "not Ready 5/5 after 600s: phase $(dht_field '{.status.phase}')"; return 1; }
+  text="3->5 in $((SECONDS - t0))s"
+  local up=0
+  run_job e2e-read-5a 300 read --target "$(member_url 4)" --prefix s3 --keys @/etc/e2e/step3 || up=1
+  run_job e2e-read-5b 300 read --target "$(member_url 4)" --prefix s4 --keys @/etc/e2e/step4 || up=1
+  text="$text, read through dht-4: $(summary e2e-read-5a) / $(summary e2e-read-5b)"
+  t0=$SECONDS
+  kn scale dht dht --replicas=3 >/dev/null
+  if ! until_true 900 scaled_down_to_3; then
+    report 6 FAIL "$text; not back to Ready 3/3 after 900s: phase $(dht_field '{.status.phase}')"; return 1
+  fi
+  text="$text; 5->3 in $((SECONDS - t0))s"
+  local down=0
+  run_job e2e-read-3a 300 read --target "$(member_url 0)" --prefix s3 --keys @/etc/e2e/step3 || down=1
+  run_job e2e-read-3b 300 read --target "$(member_url 0)" --prefix s4 --keys @/etc/e2e/step4 || down=1
+  text="$text, read through dht-0: $(summary e2e-read-3a) / $(summary e2e-read-3b)"
+  if [ $up -ne 0 ] || [ $down -ne 0 ]; then report 6 FAIL "$text"; return 1; fi
+  report 6 PASS "$text"
+}
+
+step7() {
+  if ! k get crd dhtbenchmarks.dht.dev >/dev/null 2>&1; then
+    report 7 "NOT RUN" "no DhtBenchmark resource in this operator (the benchmarks issue adds it)"; return 0
+  fi
+  if [ ! -x scripts/e2e/benchmark-step.sh ]; then
+    report 7 "NOT RUN" "the DhtBenchmark CRD exists but this e2e has no check for it yet"; return 0
+  fi
+  local out
+  if out=$(E2E_NAMESPACE=$NS KUBECTL=$KUBECTL scripts/e2e/benchmark-step.sh 2>&1); then
+    report 7 PASS "$(echo "$out" | tail -1)"
+  else
+    report 7 FAIL "$(echo "$out" | tail -1)"
+  fi
+}
+
+step8() {
+  local left
+  kn delete dht dht --wait=true --timeout=120s >/dev/null 2>&1 || { report 8 FAIL "kubectl delete dht did not finish"; return 1; }
+  "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || { report 8 FAIL "helm uninstall failed"; return 1; }
+  # Garbage collection and pod termination take a moment: wait (bounded) until nothing of ours is left.
+  until_true 120 nothing_left || true
+  left=$(leftovers)
+  local pvcs
+  pvcs=$(kn get pvc -o name 2>/dev/null | tr '\n' ' ')
+  if [ -n "${left// /}" ]; then report 8 FAIL "left behind: $left"; return 1; fi
+  report 8 PASS "deleted and uninstalled: nothing left but the retained PVCs (${pvcs:-none})"
+}
+
+# A failed step leaves what it saw for a look, taken at once (later steps change the cluster): objects,
+# events, the Jobs' results and every log still there, under build/e2e/<time>/step-N/.
+ART=""
+collect() {
+  [ -n "$ART" ] || ART="$DHT_ROOT/build/e2e/$(date -u +%Y%m%dT%H%M%SZ)"
+  local dir="$ART/step-$1" ns pod
+  mkdir -p "$dir"
+  cp "$WORK"/*.log "$WORK"/*.json "$dir/" 2>/dev/null || true
+  for ns in "$OP_NS" "$NS"; do
+    k -n "$ns" get all,pvc,configmap,dht -o wide > "$dir/$ns-objects.txt" 2>&1 || true
+    k -n "$ns" get events --sort-by=.lastTimestamp > "$dir/$ns-events.txt" 2>&1 || true
+    for pod in $(k -n "$ns" get pods -o name 2>/dev/null); do
+      k -n "$ns" logs "$pod" --all-containers > "$dir/$ns-${pod#pod/}.log" 2>&1 || true
+      k -n "$ns" logs "$pod" --all-containers --previous > "$dir/$ns-${pod#pod/}.previous.log" 2>/dev/null \
+        || rm -f "$dir/$ns-${pod#pod/}.previous.log"
+    done
+  done
+  kn describe dht dht > "$dir/dht-describe.txt" 2>&1 || true
+}
+
+# ---------------------------------------------------------------------------------------------------------
+chain_ok=1; installed=0
+for s in 1 2 3 4 5 6 7 8; do
+  if [ $s -eq 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
+  if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
+  if [ $s -eq 1 ]; then installed=1; fi
+  if ! "step$s"; then
+    collect "$s"
+    [ $s -eq 1 ] && installed=0
+    # Without the operator or a Ready cluster nothing later can run; later steps only need a Ready cluster.
+    if [ $s -le 2 ]; then chain_ok=0; fi
+    if ! dht_is Ready 3 && [ $s -lt 8 ]; then chain_ok=0; fi
+  fi
+done
+
+if [ -n "$ART" ]; then say "diagnostics of the failed steps: $ART"; fi
+
+if [ "${E2E_KEEP:-0}" = 1 ]; then
+  say "E2E_KEEP=1: leaving namespaces $OP_NS and $NS in place"
+else
+  cleanup
+fi
+echo
+printf '%s\n' "${RESULTS[@]}"
+echo "$PASSED passed, $FAILED failed, $NOT_RUN not run ($((SECONDS - START))s)"
+[ $FAILED -eq 0 ]

@@ -1,0 +1,260 @@
+"""dhtcheck: writes and reads back keys of a dht cluster and says exactly what it saw (make e2e's Jobs).
+
+Standard library only: it runs in the load-runner image (python3 /opt/dht/py/dhtcheck.py ...) and on a laptop.
+
+  write  --target URL --prefix P --count N         PUT P-0 .. P-(N-1) (value: "<P>-<i>:<run>"); prints the
+                                                  acknowledged (201) keys as ranges on an "ACKED" line
+  read   --target URL --prefix P --keys RANGES     GET every key once, checks status 200 and the value
+  watch  --target URL --prefix P --keys RANGES --stop-key K
+                                                  GETs the keys round and round until key K exists; every
+                                                  failed or wrong read is counted (a rolling update must cause none)
+  put    --target URL --key K --value V           one PUT (make e2e's stop signal)
+
+Every command ends with one line "RESULT {json}" and exits 0 only if nothing failed (write: if every write
+was acknowledged, unless --allow-failures). Requests use the cluster's default replicas (quorum) unless
+--replicas is given. RANGES: "0-9999,12000-12999" or @FILE holding that text.
+"""
+import argparse
+import http.client
+import json
+import sys
+import threading
+import time
+import urllib.parse
+
+
+def parse_ranges(text):
+    if text.startswith("@"):
+        with open(text[1:], encoding="ascii") as f:
+            text = f.read()
+    keys = []
+    for part in text.strip().split(","):
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        keys.extend(range(int(lo), int(hi or lo) + 1))
+    return keys
+
+
+def format_ranges(indexes):
+    out, start, prev = [], None, None
+    for i in sorted(indexes):
+        if start is None:
+            start = prev = i
+        elif i == prev + 1:
+            prev = i
+        else:
+            out.append(f"{start}-{prev}" if prev != start else str(start))
+            start = prev = i
+    if start is not None:
+        out.append(f"{start}-{prev}" if prev != start else str(start))
+    return ",".join(out)
+
+
+class Client:
+    """One HTTP/1.1 connection, reopened after any failure. keep_alive=False opens one per request, as a client
+    that does not pool would: during a rolling update it never reuses a connection to a member that is going."""
+
+    def __init__(self, base, timeout, keep_alive=True):
+        u = urllib.parse.urlsplit(base)
+        self.host, self.port = u.hostname, u.port or 80
+        self.timeout, self.keep_alive, self.conn = timeout, keep_alive, None
+
+    def request(self, method, path, body=None):
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        headers = {} if self.keep_alive else {"Connection": "close"}
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            resp = self.conn.getresponse()
+            data = resp.read()
+            if not self.keep_alive or resp.will_close:
+                self.close()
+            return resp.status, data
+        except (OSError, http.client.HTTPException) as e:
+            self.close()
+            return None, type(e).__name__
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def entity_path(key, replicas):
+    path = "/v0/entity?id=" + urllib.parse.quote(key, safe="")
+    return path + ("&replicas=" + replicas if replicas else "")
+
+
+def key_of(prefix, i):
+    return f"{prefix}-{i}"
+
+
+class Pacer:
+    """Spreads calls evenly at `rate` per second over all threads (0: no limit)."""
+
+    def __init__(self, rate):
+        self.interval = 1.0 / rate if rate > 0 else 0.0
+        self.next = time.monotonic()
+        self.lock = threading.Lock()
+
+    def wait(self):
+        if not self.interval:
+            return
+        with self.lock:
+            slot = max(self.next, time.monotonic())
+            self.next = slot + self.interval
+        delay = slot - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+
+
+def run_parallel(n_threads, items, work):
+    """Splits items over threads; work(client_index, item) runs for each."""
+    chunks = [items[t::n_threads] for t in range(n_threads)]
+    threads = [threading.Thread(target=lambda c=c, t=t: [work(t, x) for x in c]) for t, c in enumerate(chunks)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+
+
+def result(payload, ok):
+    print("RESULT " + json.dumps(payload, sort_keys=True), flush=True)
+    return 0 if ok else 1
+
+
+def cmd_write(a):
+    run = a.run or str(int(time.time()))
+    clients = [Client(a.target, a.timeout) for _ in range(a.threads)]
+    acked, failures, lock, done = [], {}, threading.Lock(), [0]
+
+    pace = Pacer(a.rate)
+
+    def work(t, i):
+        pace.wait()
+        status, _ = clients[t].request("PUT", entity_path(key_of(a.prefix, i), a.replicas),
+                                       f"{key_of(a.prefix, i)}:{run}".encode())
+        with lock:
+            if status == 201:
+                acked.append(i)
+            else:
+                failures[str(status)] = failures.get(str(status), 0) + 1
+            done[0] += 1
+            if done[0] % a.progress == 0:
+                print(f"progress {done[0]}", flush=True)
+
+    print("started", flush=True)
+    start = time.monotonic()
+    run_parallel(a.threads, list(range(a.count)), work)
+    elapsed = time.monotonic() - start
+    print("ACKED " + format_ranges(acked), flush=True)
+    return result({"command": "write", "prefix": a.prefix, "run": run, "written": a.count, "acked": len(acked),
+                   "failed": a.count - len(acked), "failures": failures, "seconds": round(elapsed, 1)},
+                  a.allow_failures or len(acked) == a.count)
+
+
+def check_read(client, a, i):
+    """'ok', 'missing' (404), 'wrong' (another value) or 'failed:<status or error>'."""
+    status, body = client.request("GET", entity_path(key_of(a.prefix, i), a.replicas))
+    if status == 200:
+        value = body.decode("utf-8", "replace")
+        return "ok" if value.startswith(key_of(a.prefix, i) + ":") else "wrong"
+    if status == 404:
+        return "missing"
+    return f"failed:{status if status is not None else body}"
+
+
+def cmd_read(a):
+    keys = parse_ranges(a.keys)
+    clients = [Client(a.target, a.timeout) for _ in range(a.threads)]
+    counts, bad, lock = {}, [], threading.Lock()
+
+    def work(t, i):
+        outcome = check_read(clients[t], a, i)
+        with lock:
+            counts[outcome] = counts.get(outcome, 0) + 1
+            if outcome != "ok" and len(bad) < 20:
+                bad.append(f"{key_of(a.prefix, i)}={outcome}")
+
+    start = time.monotonic()
+    run_parallel(a.threads, keys, work)
+    ok = counts.get("ok", 0)
+    return result({"command": "read", "target": a.target, "keys": len(keys), "ok": ok, "outcomes": counts,
+                   "examples": bad, "seconds": round(time.monotonic() - start, 1)}, ok == len(keys))
+
+
+def cmd_watch(a):
+    keys = parse_ranges(a.keys)
+    stop_client = Client(a.target, a.timeout, keep_alive=False)
+    clients = [Client(a.target, a.timeout, keep_alive=False) for _ in range(a.threads)]
+    counts, bad, lock, stop = {}, [], threading.Lock(), threading.Event()
+    deadline = time.monotonic() + a.max_seconds
+
+    def reader(t):
+        n = t
+        while not stop.is_set():
+            i = keys[n % len(keys)]
+            n += a.threads
+            outcome = check_read(clients[t], a, i)
+            with lock:
+                counts[outcome] = counts.get(outcome, 0) + 1
+                if outcome != "ok" and len(bad) < 50:
+                    bad.append(f"{time.strftime('%H:%M:%S')} {key_of(a.prefix, i)}={outcome}")
+
+    threads = [threading.Thread(target=reader, args=(t,)) for t in range(a.threads)]
+    print("started", flush=True)
+    start = time.monotonic()
+    for th in threads:
+        th.start()
+    stopped_by = "deadline"
+    while time.monotonic() < deadline:
+        status, _ = stop_client.request("GET", "/v0/entity?id=" + urllib.parse.quote(a.stop_key, safe=""))
+        if status == 200:
+            stopped_by = "stop-key"
+            break
+        time.sleep(1)
+    stop.set()
+    for th in threads:
+        th.join()
+    total = sum(counts.values())
+    ok = counts.get("ok", 0)
+    return result({"command": "watch", "target": a.target, "reads": total, "ok": ok, "outcomes": counts,
+                   "examples": bad, "stopped_by": stopped_by, "seconds": round(time.monotonic() - start, 1)},
+                  stopped_by == "stop-key" and total > 0 and ok == total)
+
+
+def cmd_put(a):
+    status, body = Client(a.target, a.timeout).request("PUT", entity_path(a.key, a.replicas), a.value.encode())
+    return result({"command": "put", "key": a.key, "status": status}, status == 201)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="dhtcheck", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp):
+        sp.add_argument("--target", required=True, help="base URL of a member or of the client Service")
+        sp.add_argument("--replicas", default="", help="ack/from (default: the cluster's quorum)")
+        sp.add_argument("--timeout", type=float, default=5.0, help="seconds per request")
+        sp.add_argument("--threads", type=int, default=8)
+
+    w = sub.add_parser("write"); common(w)
+    w.add_argument("--prefix", required=True); w.add_argument("--count", type=int, required=True)
+    w.add_argument("--run", default="", help="written into every value (default: the time)")
+    w.add_argument("--progress", type=int, default=1000, help="print a progress line every N writes")
+    w.add_argument("--rate", type=float, default=0, help="writes per second at most (0: as fast as answered)")
+    w.add_argument("--allow-failures", action="store_true", help="exit 0 even if some writes failed")
+    r = sub.add_parser("read"); common(r)
+    r.add_argument("--prefix", required=True); r.add_argument("--keys", required=True)
+    wa = sub.add_parser("watch"); common(wa)
+    wa.add_argument("--prefix", required=True); wa.add_argument("--keys", required=True)
+    wa.add_argument("--stop-key", required=True); wa.add_argument("--max-seconds", type=float, default=600)
+    pu = sub.add_parser("put"); common(pu)
+    pu.add_argument("--key", required=True); pu.add_argument("--value", default="1")
+    a = p.parse_args(argv)
+    return {"write": cmd_write, "read": cmd_read, "watch": cmd_watch, "put": cmd_put}[a.command](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

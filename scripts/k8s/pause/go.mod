@@ -1,0 +1,3 @@
+module dht.dev/k8s/pause
+
+go 1.22
