@@ -87,6 +87,14 @@ class MoveInProcessTest {
                 && ClusterMembers.of(members).urls().equals(t.get("members"));
     }
 
+    /** A steady load: a thread's n-th operation starts no earlier than n ms after its first (1,000/s at most). */
+    private static void pace(long start, long n) {
+        long wait = start + n * 1_000_000L - System.nanoTime();
+        if (wait > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        }
+    }
+
     @Test
     void growThenShrinkUnderLoadLosesNothing() throws Exception {
         for (int i = 0; i < 5; i++) {
@@ -108,7 +116,9 @@ class MoveInProcessTest {
         int[] running = {3};
         Thread writer = new Thread(() -> {
             int n = 0;
+            long start = System.nanoTime();
             while (!stop.get()) {
+                pace(start, n);
                 String id = "k" + (n++);
                 String value = "v-" + id + "-" + ThreadLocalRandom.current().nextInt();
                 int via = ThreadLocalRandom.current().nextInt(Math.min(3, running[0]));
@@ -124,7 +134,10 @@ class MoveInProcessTest {
             }
         }, "writer");
         Thread reader = new Thread(() -> {
+            int n = 0;
+            long start = System.nanoTime();
             while (!stop.get()) {
+                pace(start, n++);
                 List<String> ids = new ArrayList<>(acked.keySet());
                 if (ids.isEmpty()) {
                     Thread.onSpinWait();
