@@ -272,16 +272,16 @@ public final class Node implements AutoCloseable {
         MovementStats ms = movementStats;
         metrics.gauge("dht_movement_state", "1 while this node is in a move (announced or joint), 0 when idle",
                 () -> movementStatus.idle() ? 0 : 1);
-        metrics.gauge("dht_topology_epoch", "Epoch of this node's topology state (-1: none yet)", () -> {
+        metrics.gauge("dht_movement_topology_epoch", "Epoch of this node's topology state (-1: none yet)", () -> {
             var s = topologyManager.state();
             return s == null ? -1 : s.epoch();
         });
-        metrics.gauge("dht_topology_version", "Version of the topology state: 3 x epoch + stage (0 announced, 1 "
+        metrics.gauge("dht_movement_topology_version", "Version of the topology state: 3 x epoch + stage (0 announced, 1 "
                 + "joint, 2 stable)", () -> {
             var s = topologyManager.state();
             return s == null ? -1 : s.version();
         });
-        metrics.gauge("dht_topology_members", "Members of the set this node serves or moves to",
+        metrics.gauge("dht_movement_topology_members", "Members of the set this node serves or moves to",
                 () -> {
                     var s = topologyManager.state();
                     return s == null ? 0 : s.destination().size();
@@ -301,7 +301,7 @@ public final class Node implements AutoCloseable {
                 movementStatus::bytesLeft);
         metrics.counter("dht_movement_cleanup_dropped", "Records dropped after a move (held beyond this node's "
                 + "share)", ms::cleanupDropped);
-        metrics.counter("dht_topology_refused", "Internal requests refused as coming from an older topology state",
+        metrics.counter("dht_movement_refused", "Internal requests refused as coming from an older topology state",
                 coordinator::refusedByReplicas);
     }
 

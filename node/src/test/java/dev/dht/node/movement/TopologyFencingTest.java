@@ -107,7 +107,7 @@ class TopologyFencingTest {
         assertThat(internalPut("g", "9.s.0123456789abcdef.- " + dead).statusCode())
                 .as("a newer state is served (and asked for)").isEqualTo(201);
         assertThat(internalPut("h", null).statusCode()).as("no header: a tool, served").isEqualTo(201);
-        assertThat(node.metric("dht_topology_refused_total")).isEqualTo(2.0);
+        assertThat(node.metric("dht_movement_refused_total")).isEqualTo(2.0);
         assertThat(node.get("/v0/entity?id=d").statusCode()).as("the refused write was not stored").isEqualTo(404);
     }
 
