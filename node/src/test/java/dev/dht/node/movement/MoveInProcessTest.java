@@ -66,9 +66,76 @@ class MoveInProcessTest {
     }
 
     private void start(int i) {
+        start(i, dev.dht.node.config.ClusterSettings.DEFAULT_MOVE_RATE);
+    }
+
+    private void start(int i, long moveRate) {
         NodeConfig c = NodeConfig.defaults(ports[i], dir.resolve("node" + i))
                 .withClusterFile(file, ClusterMembers.of(urls(3)), url(i)).withReplicationFactor(3);
+        c = c.withClusterSettings(c.cluster().withMovement(moveRate, 16 << 10));
         nodes[i] = TestNode.start(c);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> topologyOf(int i) {
+        return (Map<String, Object>) movement(i).get("topology");
+    }
+
+    /**
+     * A new list while a move is joint waits: the move ends (3 -> 5), then the proposer of the new stable set starts
+     * the next one from it (5 -> 4), never from the old set. Moves are slowed down (32 KiB/s) so that the change
+     * lands in the middle of the first.
+     */
+    @Test
+    void aChangeDuringAJointMoveWaitsForItToEnd() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            ports[i] = TestNode.freePort();
+        }
+        file = dir.resolve("members");
+        writeFile(urls(3));
+        for (int i = 0; i < 3; i++) {
+            start(i, 32 << 10);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> idleWith(0, urls(3)) && idleWith(1, urls(3))
+                && idleWith(2, urls(3)));
+        Map<String, String> acked = new java.util.HashMap<>();
+        for (int k = 0; k < 3000; k++) {
+            String id = "q" + k;
+            if (nodes[k % 3].put("/v0/entity?id=" + id + "&replicas=2/3", id.getBytes(StandardCharsets.UTF_8))
+                    .statusCode() == 201) {
+                acked.put(id, id);
+            }
+        }
+        writeFile(urls(5));
+        start(3, 32 << 10);
+        start(4, 32 << 10);
+        await().atMost(Duration.ofSeconds(60)).until(() -> "joint".equals(topologyOf(0).get("stage")));
+        writeFile(urls(4));
+        // the first move is still joint (and stays so for seconds): nobody has started another
+        for (int i = 0; i < 5; i++) {
+            assertThat(topologyOf(i).get("epoch")).as("node %d", i).isEqualTo(1L);
+        }
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Map<String, Object> t = topologyOf(0);
+            return ((Number) t.get("epoch")).longValue() == 2;
+        });
+        Map<String, Object> second = topologyOf(0);
+        assertThat(second.get("previous")).as("the second move starts from the first one's target")
+                .isEqualTo(ClusterMembers.of(urls(5)).urls());
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            for (int i = 0; i < 5; i++) {
+                if (!idleWith(i, urls(4))) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        for (Map.Entry<String, String> e : acked.entrySet()) {
+            HttpResponse<byte[]> r = nodes[e.getKey().hashCode() & 3].get("/v0/entity?id=" + e.getKey()
+                    + "&replicas=2/3");
+            assertThat(r.statusCode()).as(e.getKey()).isEqualTo(200);
+            assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(e.getValue());
+        }
     }
 
     @SuppressWarnings("unchecked")
