@@ -9,7 +9,8 @@
 #     through a single other member (its name in the headless Service)
 #   4 a pod is deleted while a Job writes; every acknowledged key is readable afterwards
 #   5 a settings change (jvm.heap) rolls the pods one at a time; a reader Job at quorum sees no failed request
-#   6 scale to 5, then back to 3, reading every key after each step
+#   6 scale to 5, then back to 3 while a writer runs: after each step every member is idle on the new member
+#     list and every key of steps 3 and 4 reads back; then every key the writer got acknowledged reads back
 #   7 a DhtBenchmark runs and leaves its flamegraphs in the results volume (NOT RUN until that resource exists)
 #   8 kubectl delete dht + helm uninstall: nothing of ours is left but the retained PVCs
 #
@@ -128,6 +129,8 @@ if "error" in d:
 c = d.get("command")
 if c == "write":
     print(f"{d['acked']}/{d['written']} acknowledged in {d['seconds']}s" + (f", failures {d['failures']}" if d['failures'] else ""))
+elif c == "idle":
+    print(f"{d['idle']}/{d['members']} members idle in {d['seconds']}s" + (f", waiting: {d['waiting']}" if d['waiting'] else ""))
 elif c in ("read", "watch"):
     n = d.get("keys", d.get("reads"))
     bad = {k: v for k, v in d["outcomes"].items() if k != "ok"}
@@ -148,8 +151,8 @@ leftovers() {
 }
 nothing_left() { [ -z "$(leftovers | tr -d ' ')" ]; }
 acked_keys() { sed -n 's/^ACKED //p' "$WORK/$1.log" | tail -1; }
-set_keys() { # the key ranges the reader Jobs check, as a ConfigMap they mount
-  kn create configmap e2e-keys --from-literal=step3="$1" --from-literal=step4="$2" \
+set_keys() { # set_keys STEP3 STEP4 [STEP6]: the key ranges the reader Jobs check, as a ConfigMap they mount
+  kn create configmap e2e-keys --from-literal=step3="$1" --from-literal=step4="$2" --from-literal=step6="${3:-}" \
     --dry-run=client -o yaml | kn apply -f - >/dev/null
 }
 
@@ -259,27 +262,42 @@ step5() {
   report 5 PASS "jvm.heap changed: 3 pods replaced one at a time (at most $max_unready unready); reader at quorum: $(summary e2e-watch)"
 }
 
+member_urls() { dht_field '{.status.members[*].url}' | tr ' ' ','; }
+all_idle() { # all_idle NAME: every member in the status answers idle on that same member list (a Job)
+  run_job "$1" 660 idle --members "$(member_urls)" --max-seconds 600
+}
+
 step6() {
-  local t0=$SECONDS text
+  local t0=$SECONDS text ok=1
   set_keys "$STEP3_KEYS" "$STEP4_KEYS"
+  # A writer runs through both steps: what it gets acknowledged while members change must be readable after.
+  start_job e2e-write-scale write --target "$SERVICE_URL" --prefix s6 --count 1000000 --rate 100 --threads 4 \
+    --allow-failures --stop-key e2e-stop-s6 --progress 500
+  until_true 120 log_has e2e-write-scale '^progress 500' || { report 6 FAIL "the writer did not get going"; return 1; }
   kn scale dht dht --replicas=5 >/dev/null || { report 6 FAIL "kubectl scale refused"; return 1; }
-  until_true 600 dht_is Ready 5 || { report 6 FAIL "not Ready 5/5 after 600s: phase $(dht_field '{.status.phase}')"; return 1; }
-  text="3->5 in $((SECONDS - t0))s"
-  local up=0
-  run_job e2e-read-5a 300 read --target "$(member_url 4)" --prefix s3 --keys @/etc/e2e/step3 || up=1
-  run_job e2e-read-5b 300 read --target "$(member_url 4)" --prefix s4 --keys @/etc/e2e/step4 || up=1
-  text="$text, read through dht-4: $(summary e2e-read-5a) / $(summary e2e-read-5b)"
+  if ! until_true 600 dht_is Ready 5; then report 6 FAIL "not Ready 5/5 after 600s: phase $(dht_field '{.status.phase}')"; return 1; fi
+  all_idle e2e-idle-5 || ok=0
+  text="3->5 Ready in $((SECONDS - t0))s, $(summary e2e-idle-5)"
+  run_job e2e-read-5a 300 read --target "$(member_url 4)" --prefix s3 --keys @/etc/e2e/step3 || ok=0
+  run_job e2e-read-5b 300 read --target "$(member_url 4)" --prefix s4 --keys @/etc/e2e/step4 || ok=0
+  text="$text; read through dht-4: $(summary e2e-read-5a) / $(summary e2e-read-5b)"
   t0=$SECONDS
   kn scale dht dht --replicas=3 >/dev/null
   if ! until_true 900 scaled_down_to_3; then
     report 6 FAIL "$text; not back to Ready 3/3 after 900s: phase $(dht_field '{.status.phase}')"; return 1
   fi
-  text="$text; 5->3 in $((SECONDS - t0))s"
-  local down=0
-  run_job e2e-read-3a 300 read --target "$(member_url 0)" --prefix s3 --keys @/etc/e2e/step3 || down=1
-  run_job e2e-read-3b 300 read --target "$(member_url 0)" --prefix s4 --keys @/etc/e2e/step4 || down=1
-  text="$text, read through dht-0: $(summary e2e-read-3a) / $(summary e2e-read-3b)"
-  if [ $up -ne 0 ] || [ $down -ne 0 ]; then report 6 FAIL "$text"; return 1; fi
+  all_idle e2e-idle-3 || ok=0
+  text="$text; 5->3 Ready in $((SECONDS - t0))s, $(summary e2e-idle-3)"
+  run_job e2e-read-3a 300 read --target "$(member_url 0)" --prefix s3 --keys @/etc/e2e/step3 || ok=0
+  run_job e2e-read-3b 300 read --target "$(member_url 0)" --prefix s4 --keys @/etc/e2e/step4 || ok=0
+  text="$text; read through dht-0: $(summary e2e-read-3a) / $(summary e2e-read-3b)"
+  run_job e2e-stop-6 60 put --target "$SERVICE_URL" --key e2e-stop-s6 >/dev/null || true
+  finish_job e2e-write-scale 120 || true
+  set_keys "$STEP3_KEYS" "$STEP4_KEYS" "$(acked_keys e2e-write-scale)"
+  run_job e2e-read-6 300 read --target "$SERVICE_URL" --prefix s6 --keys @/etc/e2e/step6 || ok=0
+  text="$text; writer during both steps: $(summary e2e-write-scale), read back: $(summary e2e-read-6)"
+  [ "$(json e2e-write-scale "d['acked']")" -gt 0 ] 2>/dev/null || ok=0   # nothing acknowledged proves nothing
+  if [ $ok -ne 1 ]; then report 6 FAIL "$text"; return 1; fi
   report 6 PASS "$text"
 }
 

@@ -9,6 +9,10 @@ Standard library only: it runs in the load-runner image (python3 /opt/dht/py/dht
                                                   GETs the keys round and round until key K exists; every
                                                   failed or wrong read is counted (a rolling update must cause none)
   put    --target URL --key K --value V           one PUT (make e2e's stop signal)
+  idle   --members URL,URL,... --max-seconds S     polls every member's GET /v0/admin/movement until each says
+                                                  "idle", on a stable topology whose members are exactly URL,...
+
+write --stop-key K ends the writes early once key K exists (a writer that runs while the cluster scales).
 
 Every command ends with one line "RESULT {json}" and exits 0 only if nothing failed (write: if every write
 was acknowledged, unless --allow-failures). Requests use the cluster's default replicas (quorum) unless
@@ -130,8 +134,13 @@ def cmd_write(a):
     acked, failures, lock, done = [], {}, threading.Lock(), [0]
 
     pace = Pacer(a.rate)
+    stop = threading.Event()
+    if a.stop_key:
+        threading.Thread(target=watch_stop_key, args=(a, stop), daemon=True).start()
 
     def work(t, i):
+        if stop.is_set():
+            return
         pace.wait()
         status, _ = clients[t].request("PUT", entity_path(key_of(a.prefix, i), a.replicas),
                                        f"{key_of(a.prefix, i)}:{run}".encode())
@@ -149,9 +158,22 @@ def cmd_write(a):
     run_parallel(a.threads, list(range(a.count)), work)
     elapsed = time.monotonic() - start
     print("ACKED " + format_ranges(acked), flush=True)
-    return result({"command": "write", "prefix": a.prefix, "run": run, "written": a.count, "acked": len(acked),
-                   "failed": a.count - len(acked), "failures": failures, "seconds": round(elapsed, 1)},
-                  a.allow_failures or len(acked) == a.count)
+    written = done[0]
+    return result({"command": "write", "prefix": a.prefix, "run": run, "written": written, "acked": len(acked),
+                   "failed": written - len(acked), "failures": failures, "seconds": round(elapsed, 1),
+                   "stopped_by": "stop-key" if stop.is_set() else "count"},
+                  a.allow_failures or len(acked) == written)
+
+
+def watch_stop_key(a, stop):
+    """Sets `stop` once the key a.stop_key reads 200 (checked every second)."""
+    client = Client(a.target, a.timeout, keep_alive=False)
+    while not stop.is_set():
+        status, _ = client.request("GET", "/v0/entity?id=" + urllib.parse.quote(a.stop_key, safe=""))
+        if status == 200:
+            stop.set()
+            return
+        time.sleep(1)
 
 
 def check_read(client, a, i):
@@ -224,6 +246,41 @@ def cmd_watch(a):
                   stopped_by == "stop-key" and total > 0 and ok == total)
 
 
+def movement(url, timeout):
+    """A member's GET /v0/admin/movement as a dict, or {"error": ...}."""
+    status, body = Client(url, timeout, keep_alive=False).request("GET", "/v0/admin/movement")
+    if status != 200:
+        return {"error": f"status {status if status is not None else body}"}
+    try:
+        return json.loads(body)
+    except ValueError as e:
+        return {"error": f"not JSON: {e}"}
+
+
+def idle_on(m, members):
+    """Whether a movement answer says: nothing left to move, on the stable topology `members`."""
+    t = m.get("topology") or {}
+    return m.get("state") == "idle" and t.get("phase") == "stable" and sorted(t.get("members") or []) == members
+
+
+def cmd_idle(a):
+    members = sorted(u for u in a.members.split(",") if u)
+    deadline = time.monotonic() + a.max_seconds
+    start = time.monotonic()
+    while True:
+        seen = {u: movement(u, a.timeout) for u in members}
+        waiting = {u: m for u, m in seen.items() if not idle_on(m, members)}
+        if not waiting or time.monotonic() >= deadline:
+            break
+        time.sleep(1)
+    brief = {u: m.get("error") or f"{m.get('state')}/{(m.get('topology') or {}).get('phase')}"
+                                     f" members={len((m.get('topology') or {}).get('members') or [])}"
+                                     f" keys_left={(m.get('keys') or {}).get('left')}"
+             for u, m in waiting.items()}
+    return result({"command": "idle", "members": len(members), "idle": len(members) - len(waiting),
+                   "waiting": brief, "seconds": round(time.monotonic() - start, 1)}, not waiting)
+
+
 def cmd_put(a):
     status, body = Client(a.target, a.timeout).request("PUT", entity_path(a.key, a.replicas), a.value.encode())
     return result({"command": "put", "key": a.key, "status": status}, status == 201)
@@ -245,6 +302,7 @@ def main(argv):
     w.add_argument("--progress", type=int, default=1000, help="print a progress line every N writes")
     w.add_argument("--rate", type=float, default=0, help="writes per second at most (0: as fast as answered)")
     w.add_argument("--allow-failures", action="store_true", help="exit 0 even if some writes failed")
+    w.add_argument("--stop-key", default="", help="stop writing once this key exists")
     r = sub.add_parser("read"); common(r)
     r.add_argument("--prefix", required=True); r.add_argument("--keys", required=True)
     wa = sub.add_parser("watch"); common(wa)
@@ -252,8 +310,12 @@ def main(argv):
     wa.add_argument("--stop-key", required=True); wa.add_argument("--max-seconds", type=float, default=600)
     pu = sub.add_parser("put"); common(pu)
     pu.add_argument("--key", required=True); pu.add_argument("--value", default="1")
+    i = sub.add_parser("idle")
+    i.add_argument("--members", required=True, help="every member's base URL, comma-separated")
+    i.add_argument("--timeout", type=float, default=5.0, help="seconds per request")
+    i.add_argument("--max-seconds", type=float, default=600)
     a = p.parse_args(argv)
-    return {"write": cmd_write, "read": cmd_read, "watch": cmd_watch, "put": cmd_put}[a.command](a)
+    return {"write": cmd_write, "read": cmd_read, "watch": cmd_watch, "put": cmd_put, "idle": cmd_idle}[a.command](a)
 
 
 if __name__ == "__main__":
