@@ -38,6 +38,15 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 	scripts/bench-scale.sh
 .PHONY: bench-scale
 
+bench: ## The five k6 tapes on a local 3-node cluster with flamegraphs and a report (BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench.sh
+.PHONY: bench
+
+bench-report: ## report.md with plots of RUNS="a b" (run ids under bench-results/; one run: its report, several: side by side)
+	$$(scripts/venv.sh) scripts/bench/report.py $(or $(RUNS),latest)
+.PHONY: bench-report
+
 bench-storage: ## Compare RocksDB option sets through the node's store; writes docs/benchmarks/node-storage.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-storage.sh

@@ -119,7 +119,7 @@ def spectrum(path, title, series):
     fig, ax = plt.subplots(figsize=(7.5, 4))
     for name, pts in series:
         ax.plot([_tail(p) for p, _ in pts], [v for _, v in pts], marker=".", linewidth=1.5, label=name)
-    marks = [0, 50, 90, 99, 99.9, 99.99]
+    marks = [50, 90, 99, 99.9, 99.99]
     ax.set_xscale("log")
     ax.set_xticks([_tail(p) for p in marks], ["p%g" % p for p in marks])
     ax.minorticks_off()
