@@ -19,6 +19,11 @@ test: ## Run all unit and integration tests (installs and caches what they need)
 	export KUBE_API_TEST_DIR=$$(scripts/kube-binaries.sh); \
 	export DHT_HELM=$$(scripts/tool.sh helm); \
 	$(MVN) verify
+	$(MAKE) --no-print-directory bench-test
+
+bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
+	K6=$$(scripts/tool.sh k6) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
+.PHONY: bench-test
 
 run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it)
 	$(MVN) -q -pl node -am package -DskipTests

@@ -230,9 +230,8 @@ def main(argv=None):
     path = os.path.join(out, "report.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines).rstrip() + "\n")
-    print(path)
-    return 0
+    return path
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    print(main())
