@@ -21,17 +21,24 @@ def steady_window(duration_s, warmup_s=None):
     return warmup, max(0.0, duration_s - warmup - tail)
 
 
-def capture(url, event, seconds, path, timeout_extra=60):
-    """One capture; returns None on success or the reason it failed."""
+def capture(url, event, seconds, path, timeout_extra=60, busy_wait=2.0):
+    """One capture; returns None on success or the reason it failed. A 409 (a capture still running: the node
+    answers the previous capture a moment before it takes a new one) is retried for up to busy_wait seconds."""
     ms = max(100, int(seconds * 1000))
     req = "%s/v0/admin/profile?event=%s&duration=%dms" % (url.rstrip("/"), event, ms)
-    try:
-        with urllib.request.urlopen(req, timeout=ms / 1000.0 + timeout_extra) as r:
-            body = r.read()
-    except urllib.error.HTTPError as e:
-        return "HTTP %d: %s" % (e.code, e.read(300).decode("utf-8", "replace").strip())
-    except (urllib.error.URLError, OSError) as e:
-        return str(e)
+    give_up = time.time() + busy_wait
+    while True:
+        try:
+            with urllib.request.urlopen(req, timeout=ms / 1000.0 + timeout_extra) as r:
+                body = r.read()
+            break
+        except urllib.error.HTTPError as e:
+            if e.code == 409 and time.time() < give_up:
+                time.sleep(0.1)
+                continue
+            return "HTTP %d: %s" % (e.code, e.read(300).decode("utf-8", "replace").strip())
+        except (urllib.error.URLError, OSError) as e:
+            return str(e)
     with open(path, "wb") as f:
         f.write(body)
     return None
