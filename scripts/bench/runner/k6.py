@@ -20,9 +20,10 @@ def parse_duration(text):
 
 
 def k6_dir():
-    """Where the tapes are: $DHT_K6_DIR, the repository's k6/ (next to scripts/), or the image's /opt/dht/k6."""
+    """Where the tapes are: $DHT_K6_DIR, the repository's k6/ (this file is scripts/bench/runner/k6.py), or the
+    load-runner image's (/opt/dht/k6 beside /opt/dht/py/runner)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    for d in (os.environ.get("DHT_K6_DIR"), os.path.join(here, "..", "..", "..", "k6"), "/opt/dht/k6"):
+    for d in (os.environ.get("DHT_K6_DIR"), os.path.join(here, "..", "..", "..", "k6"), os.path.join(here, "..", "..", "k6")):
         if d and os.path.isfile(os.path.join(d, "lib", "tape.js")):
             return os.path.normpath(d)
     raise FileNotFoundError("the k6 tapes were not found: set DHT_K6_DIR to the k6/ directory")
