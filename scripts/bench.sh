@@ -69,9 +69,19 @@ stop_cluster() {
   cluster_pid=
   if [ "${BENCH_KEEP_DATA:-0}" != 1 ]; then rm -rf "$RUN/data"; fi
 }
+# The runner runs in the background and the script waits for it, so that Ctrl-C or SIGTERM reach this trap at
+# once: it stops the runner (which stops k6), then the EXIT trap stops the cluster.
+runner_pid=
+stop_runner() {
+  if [ -n "$runner_pid" ] && kill -0 "$runner_pid" 2>/dev/null; then
+    kill -TERM "$runner_pid" 2>/dev/null || true
+    wait "$runner_pid" 2>/dev/null || true
+  fi
+  runner_pid=
+}
 trap stop_cluster EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'stop_runner; exit 130' INT
+trap 'stop_runner; exit 143' TERM
 
 log "run $RUN_ID: $NODES nodes on ports $PORT.., tapes $TAPES, $PROFILE $RATE req/s, $DURATION per tape"
 DHT_NODES=$NODES DHT_BASE_PORT=$PORT DHT_RUN_DATA="$RUN/data" DHT_JAVA_OPTS="$JAVA_OPTS" DHT_NODE_ARGS="$NODE_ARGS" \
@@ -92,7 +102,10 @@ PYTHONPATH="$DHT_ROOT/scripts/bench" python3 -m runner run \
   --profile "$PROFILE" --rate "$RATE" --duration "$DURATION" --replicas "$REPLICAS" --keys "$KEYS" \
   --value-size "$VALUE_SIZE" --seed "$SEED" --events "$EVENTS" --sat-p99-ms "$SAT_P99_MS" --k6 "$K6" \
   --meta "java=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)" --meta "nodes=$NODES" \
-  --meta "node_args=$NODE_ARGS" --meta "java_opts=$JAVA_OPTS" --meta "label=$LABEL" || status=$?
+  --meta "node_args=$NODE_ARGS" --meta "java_opts=$JAVA_OPTS" --meta "label=$LABEL" &
+runner_pid=$!
+wait "$runner_pid" || status=$?
+runner_pid=
 stop_cluster
 
 if [ -f "$RUN/summary.json" ]; then

@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import shutil
+import signal
 import sys
 import time
 
@@ -131,7 +132,7 @@ def run(a):
            "SEED": a.seed, "RUN": run_id, "FILL": run_id + "-fill", "PROFILE": a.profile, "RATE": a.rate,
            "START_RATE": a.start_rate, "DURATION": a.duration, "PRE_VUS": pre_vus, "MAX_VUS": a.max_vus,
            "FILL_VUS": a.fill_vus}
-    current = None
+    current = caps = None
     try:
         if any(t in NEEDS_FILL for t in tapes):
             log("pre-filling %d keys (%d users)" % (a.keys, a.fill_vus))
@@ -185,6 +186,8 @@ def run(a):
         summary["failures"].append("interrupted")
         if current is not None:
             current.kill()
+        if caps is not None:
+            caps.stop()
         raise
     except RuntimeError as e:
         summary["failures"].append(str(e))
@@ -197,8 +200,23 @@ def run(a):
     return 1 if summary["failures"] else 0
 
 
+_interrupted = []
+
+
+def _terminate(signum, frame):
+    # once: a second signal (Ctrl-C reaches both this process and scripts/bench.sh, which then sends SIGTERM)
+    # must not interrupt the cleanup of the first
+    if not _interrupted:
+        _interrupted.append(signum)
+        raise KeyboardInterrupt()
+
+
 def main(argv=None):
     a = arguments(sys.argv[1:] if argv is None else argv)
+    # SIGTERM (a Job's end, scripts/bench.sh's cleanup) stops k6 and the captures like Ctrl-C does; so does
+    # SIGINT even when the runner was started in the background with it ignored.
+    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, _terminate)
     if a.command == "run":
         try:
             return run(a)

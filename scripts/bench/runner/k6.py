@@ -74,5 +74,11 @@ class Run:
             return json.load(f)
 
     def kill(self):
+        """Stops k6 (SIGTERM: it ends the test and still writes its summary) and waits for it."""
         if self.proc.poll() is None:
             self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
