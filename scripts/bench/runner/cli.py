@@ -68,6 +68,8 @@ def arguments(argv):
     r.add_argument("--sat-error-rate", type=float, default=0.01,
                    help="ramp: ... or (errors + dropped) / arrivals goes above this")
     r.add_argument("--sat-hold", type=int, default=3, help="ramp: seconds in a row above a threshold")
+    r.add_argument("--sat-min-responses", type=int, default=100,
+                   help="ramp: a second's p99 counts from this many responses on")
     r.add_argument("--k6", default=os.environ.get("K6", "k6"), help="the k6 binary (default $K6 or k6)")
     r.add_argument("--commit", help="the commit measured (default: git, when the runner sits in a checkout)")
     r.add_argument("--meta", action="append", default=[], metavar="KEY=VALUE",
@@ -122,7 +124,8 @@ def run(a):
                    "rate": a.rate, "start_rate": a.start_rate, "duration_s": duration_s, "replicas": a.replicas,
                    "keys": a.keys, "value_size": a.value_size, "seed": a.seed, "events": events,
                    "pre_vus": pre_vus, "max_vus": a.max_vus,
-                   "saturation": {"p99_ms": a.sat_p99_ms, "error_rate": a.sat_error_rate, "hold_s": a.sat_hold}},
+                   "saturation": {"p99_ms": a.sat_p99_ms, "error_rate": a.sat_error_rate, "hold_s": a.sat_hold,
+                                  "min_responses": a.sat_min_responses}},
         "tapes": {},
         "failures": [],
     }
@@ -174,7 +177,7 @@ def run(a):
             entry["profile_errors"] = [r for r in caps.results if "error" in r]
             if a.profile == "ramp":
                 entry["saturation"] = series.saturation(rows, a.sat_p99_ms, a.sat_error_rate, a.sat_hold,
-                                                        duration_s)
+                                                        duration_s, a.sat_min_responses)
                 log("tape %s: saturation %s" % (tape, entry["saturation"]["reason"]
                                                 if not entry["saturation"]["reached"] else
                                                 "at %s req/s (%s)" % (entry["saturation"]["rate"],

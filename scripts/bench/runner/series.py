@@ -102,10 +102,13 @@ def spectrum(samples):
     return [[p, percentile(d, p)] for p in SPECTRUM] if d else []
 
 
-def saturation(rows, p99_ms, error_rate, hold=3, duration_s=None):
+def saturation(rows, p99_ms, error_rate, hold=3, duration_s=None, min_responses=100):
     """The saturation point of a ramp: the first second, of `hold` in a row, whose p99 is above p99_ms or whose
     error rate ((errors + dropped arrivals) / arrivals) is above error_rate. `hold` keeps a lone pause (a GC, a
-    flush) from counting. Seconds past duration_s (k6's graceful stop) are not looked at."""
+    flush) from counting. The p99 of a second counts once it has min_responses responses (below 100 it is the
+    slowest one: at the ramp's first few req/s, a connection's first request). Seconds past duration_s (k6's
+    graceful stop) are not looked at."""
+    thresholds = {"p99_ms": p99_ms, "error_rate": error_rate, "hold_s": hold, "min_responses": min_responses}
     run = []
     for row in rows:
         if duration_s is not None and row["t_s"] >= duration_s:
@@ -113,7 +116,7 @@ def saturation(rows, p99_ms, error_rate, hold=3, duration_s=None):
         arrivals = row["rps"] + row["dropped"]
         rate = (row["errors"] + row["dropped"]) / arrivals if arrivals else 0.0
         reasons = []
-        if row["p99_ms"] is not None and row["p99_ms"] > p99_ms:
+        if row["p99_ms"] is not None and row["rps"] >= min_responses and row["p99_ms"] > p99_ms:
             reasons.append("p99 %.2f ms > %g ms" % (row["p99_ms"], p99_ms))
         if rate > error_rate:
             reasons.append("error rate %.2f%% > %g%%" % (rate * 100, error_rate * 100))
@@ -122,14 +125,13 @@ def saturation(rows, p99_ms, error_rate, hold=3, duration_s=None):
             if len(run) >= hold:
                 first, why = run[0]
                 return {"reached": True, "rate": first["target_rps"], "achieved_rps": first["rps"],
-                        "t_s": first["t_s"], "reason": "; ".join(why),
-                        "thresholds": {"p99_ms": p99_ms, "error_rate": error_rate, "hold_s": hold}}
+                        "t_s": first["t_s"], "reason": "; ".join(why), "thresholds": thresholds}
         else:
             run = []
     top = max((r["target_rps"] or 0 for r in rows), default=None)
     return {"reached": False, "rate": None, "max_target_rps": top,
             "reason": "neither threshold crossed for %d s in a row up to %s req/s" % (hold, top),
-            "thresholds": {"p99_ms": p99_ms, "error_rate": error_rate, "hold_s": hold}}
+            "thresholds": thresholds}
 
 
 def write_series(path, rows):

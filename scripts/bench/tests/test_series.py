@@ -84,7 +84,7 @@ class RecordedRamp(unittest.TestCase):
         self.assertEqual(targets[-1], p["rate"])
         self.assertEqual(sum(r["dropped"] for r in rows), summary["dropped"])
         sat = series.saturation(rows, p["saturation"]["p99_ms"], p["saturation"]["error_rate"],
-                                p["saturation"]["hold_s"], p["duration_s"])
+                                p["saturation"]["hold_s"], p["duration_s"], p["saturation"]["min_responses"])
         self.assertEqual(sat, run["tapes"]["put-unique"]["saturation"])
 
 
@@ -102,6 +102,12 @@ class Saturation(unittest.TestCase):
         self.assertEqual(sat["t_s"], 4)
         self.assertEqual(sat["rate"], 50.0)
         self.assertIn("p99 20.00 ms > 10 ms", sat["reason"])
+
+    def test_the_p99_of_a_second_with_few_responses_does_not_count(self):
+        rows = [row(t, 50, rps=20) for t in range(5)] + [row(t, 50, rps=150) for t in range(5, 8)]
+        sat = series.saturation(rows, p99_ms=10, error_rate=0.01, hold=3, min_responses=100)
+        self.assertEqual(sat["t_s"], 5)
+        self.assertEqual(series.saturation(rows, 10, 0.01, 3, min_responses=10)["t_s"], 0)
 
     def test_dropped_arrivals_count_as_errors(self):
         rows = [row(t, 1, rps=90, dropped=10) for t in range(3)]
