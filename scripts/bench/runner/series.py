@@ -54,21 +54,24 @@ def read_k6_csv(path):
     """Reads k6's CSV output into Samples (only the metrics the runner uses)."""
     s = Samples()
     with _open(path) as f:
-        reader = csv.reader(f)
-        header = next(reader, None)
+        header = next(csv.reader([f.readline()]), None)
         if not header or header[:3] != ["metric_name", "timestamp", "metric_value"]:
             raise ValueError("%s: not k6 CSV output (header %r)" % (path, header))
-        for row in reader:
-            name = row[0]
-            if name == "http_req_duration":
-                s.durations.setdefault(int(float(row[1])), []).append(float(row[2]))
-            elif name == "http_req_failed":
-                if float(row[2]) != 0:
-                    sec = int(float(row[1]))
+        # 13 lines per request: pick the three metrics by prefix and split only their first (never quoted)
+        # columns, several times faster than a csv reader over every line.
+        for line in f:
+            if line.startswith("http_req_duration,"):
+                _, ts, value, _ = line.split(",", 3)
+                s.durations.setdefault(int(float(ts)), []).append(float(value))
+            elif line.startswith("http_req_failed,"):
+                _, ts, value, _ = line.split(",", 3)
+                if float(value) != 0:
+                    sec = int(float(ts))
                     s.errors[sec] = s.errors.get(sec, 0) + 1
-            elif name == "dropped_iterations":
-                sec = int(float(row[1]))
-                s.dropped[sec] = s.dropped.get(sec, 0) + int(float(row[2]))
+            elif line.startswith("dropped_iterations,"):
+                _, ts, value, _ = line.split(",", 3)
+                sec = int(float(ts))
+                s.dropped[sec] = s.dropped.get(sec, 0) + int(float(value))
     return s
 
 
