@@ -19,6 +19,11 @@ test: ## Run all unit and integration tests (installs and caches what they need)
 	export KUBE_API_TEST_DIR=$$(scripts/kube-binaries.sh); \
 	export DHT_HELM=$$(scripts/tool.sh helm); \
 	$(MVN) verify
+	$(MAKE) --no-print-directory bench-test
+
+bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
+	K6=$$(scripts/tool.sh k6) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
+.PHONY: bench-test
 
 run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it)
 	$(MVN) -q -pl node -am package -DskipTests
@@ -37,6 +42,15 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-scale.sh
 .PHONY: bench-scale
+
+bench: ## The five k6 tapes on a local 3-node cluster with flamegraphs and a report (BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench.sh
+.PHONY: bench
+
+bench-report: ## report.md with plots of RUNS="a b" (run ids under bench-results/; one run: its report, several: side by side)
+	$$(scripts/venv.sh) scripts/bench/report.py $(or $(RUNS),latest)
+.PHONY: bench-report
 
 bench-storage: ## Compare RocksDB option sets through the node's store; writes docs/benchmarks/node-storage.*
 	$(MVN) -q -pl node -am package -DskipTests

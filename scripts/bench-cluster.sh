@@ -47,7 +47,7 @@ JAVA_FLAGS+=($JAVA_OPTS)
 
 WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
-command -v python3 >/dev/null || die "python3 is needed to write the report"
+PY=$("$DHT_ROOT/scripts/venv.sh")  # python with the reports' plotting library (matplotlib)
 command -v curl >/dev/null || die "curl is needed"
 
 ports=("$SINGLE_PORT")
@@ -203,5 +203,5 @@ echo "steal_pct=$(awk -v a="$steal_start" -v b="$steal_end" 'BEGIN {split(a, x, 
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 
-python3 "$S/cluster-report.py" "$RAW" "$OUT"
+"$PY" "$S/cluster-report.py" "$RAW" "$OUT"
 log "report: $OUT/cluster.md (raw outputs in $RAW)"

@@ -49,7 +49,7 @@ JAVA_FLAGS+=($JAVA_OPTS)
 WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 K6=$("$DHT_ROOT/scripts/tool.sh" k6)
-command -v python3 >/dev/null || die "python3 is needed to write the report"
+PY=$("$DHT_ROOT/scripts/venv.sh")  # python with the reports' plotting library (matplotlib)
 command -v curl >/dev/null || die "curl is needed"
 
 for port in "$NODE_PORT" "$BARE_PORT"; do
@@ -209,5 +209,5 @@ cp "$WORK/node.log" "$RAW/node.log"
 grep -q "native socket library not usable" "$RAW/node.log" && echo "onenio_native=false" >> "$RAW/env.txt" \
   || echo "onenio_native=true" >> "$RAW/env.txt"
 
-python3 "$S/node-report.py" "$RAW" "$OUT"
+"$PY" "$S/node-report.py" "$RAW" "$OUT"
 log "report: $OUT/node.md (raw outputs in $RAW)"

@@ -42,6 +42,7 @@ if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=a
 JAVA_FLAGS+=($JAVA_OPTS)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 command -v python3 >/dev/null || die "python3 is needed to watch the moves and write the report"
+PY=$("$DHT_ROOT/scripts/venv.sh")  # python with the reports' plotting library (matplotlib), made before the run
 command -v curl >/dev/null || die "curl is needed"
 S="$DHT_ROOT/scripts/bench"
 
@@ -192,5 +193,5 @@ echo "steal_pct=$(awk -v a="$steal_start" -v b="$steal_end" 'BEGIN {split(a, x, 
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 
-python3 "$S/scale-report.py" "$RAW" "$OUT"
+"$PY" "$S/scale-report.py" "$RAW" "$OUT"
 log "report: $OUT/scale.md (raw outputs in $RAW)"

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Turns the raw outputs of scripts/bench-cluster.sh into docs/benchmarks/cluster.json and cluster.md.
+"""Turns the raw outputs of scripts/bench-cluster.sh into docs/benchmarks/cluster.json, cluster.md and two plots
+(cluster-throughput.svg, cluster-latency.svg; matplotlib: run it with the python of scripts/venv.sh).
 
 Usage: cluster-report.py RAW_DIR OUT_DIR   (the parsers are node-report.py's)
+       cluster-report.py --render OUT_DIR  (cluster.md and the plots again from OUT_DIR/cluster.json)
 """
 import importlib.util
 import json
@@ -27,6 +29,10 @@ def metric_sum(raw, nodes, pattern):
 
 
 def main():
+    if sys.argv[1] == "--render":
+        with open(os.path.join(sys.argv[2], "cluster.json"), encoding="utf-8") as f:
+            render(json.load(f), sys.argv[2])
+        return
     raw, out = sys.argv[1], sys.argv[2]
     env = nr.env(raw)
     nodes = int(env.get("nodes", "3"))
@@ -50,6 +56,23 @@ def main():
     result = {"env": env, "wrk": w, "oha": o, "ratios": ratios, "metrics": metrics}
     with open(os.path.join(out, "cluster.json"), "w", encoding="utf-8") as f:
         json.dump(result, f, indent=2, sort_keys=True)
+    render(result, out)
+
+
+def render(result, out):
+    """cluster.md and its plots: throughput of the cluster against one node, latency at the reference rate."""
+    w, o = result["wrk"], result["oha"]
+    result["plots"] = []
+    if nr.plots.bars(os.path.join(out, "cluster-throughput.svg"), "Maximum throughput (wrk, closed model)", "req/s",
+                     [(op.upper(), [(who, (w.get(who + "-" + op) or {}).get("rps")) for who in ("single", "cluster")])
+                      for op in ("put", "get")]):
+        result["plots"].append(("cluster-throughput.svg", "throughput: the cluster against one node"))
+    lat = [(n, {50: x["p50_ms"], 90: x["p90_ms"], 99: x["p99_ms"], 99.9: x["p999_ms"]})
+           for n, x in ((n, o.get(n)) for n in ("cluster-put-ref", "single-put-ref", "cluster-get-ref",
+                                                  "single-get-ref")) if x]
+    if nr.plots.percentiles(os.path.join(out, "cluster-latency.svg"), "Latency at %s req/s (oha, corrected)"
+                            % result["env"].get("reference_rate"), lat):
+        result["plots"].append(("cluster-latency.svg", "latency by percentile at the reference rate"))
     with open(os.path.join(out, "cluster.md"), "w", encoding="utf-8") as f:
         f.write(markdown(result))
 
@@ -70,6 +93,10 @@ def markdown(r):
             env["steal_pct"] + "%" if env.get("steal_pct") else "not recorded", env.get("commit"),
             " (dirty)" if env.get("dirty", "0") != "0" else "", env.get("label", "")),
         "",
+    ]
+    for f, alt in r.get("plots") or []:
+        lines += ["![%s](%s)" % (alt, f), ""]
+    lines += [
         "## Closed model (wrk): maximum throughput",
         "",
         "| run | req/s | p50 ms | p90 ms | p99 ms | non-2xx | socket errors |",

@@ -3,7 +3,8 @@
 
 usage: node-report.py RAW_DIR OUT_DIR
        node-report.py --render OUT_DIR      (node.md and the plots again from OUT_DIR/node.json)
-Only the standard library: wrk text, oha JSON, k6 JSON, async-profiler collapsed stacks.
+Parses wrk text, oha JSON, k6 JSON, async-profiler collapsed stacks; plots with matplotlib (plots.py): run it
+with the python of scripts/venv.sh.
 """
 import json
 import os
@@ -11,7 +12,7 @@ import re
 import shutil
 import sys
 
-import svgplot
+import plots
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
 TARGET_GET = 0.85
@@ -211,7 +212,7 @@ def render(result, out):
     """node.md and its two plots (throughput against the ceiling, latency by percentile at fixed rates)."""
     w, o = result["wrk"], result["oha"]
     result["plots"] = []
-    if svgplot.bars(os.path.join(out, "node-throughput.svg"), "Maximum throughput, wrk 2 threads x 64 connections",
+    if plots.bars(os.path.join(out, "node-throughput.svg"), "Maximum throughput, wrk 2 threads x 64 connections",
                     "req/s", [(op.upper(), [(who, (w.get(who + "-" + op) or {}).get("rps"))
                                             for who in ("bare", "node")]) for op in ("put", "get")]):
         result["plots"].append(("node-throughput.svg", "throughput: node against the bare one-nio server"))
@@ -220,7 +221,7 @@ def render(result, out):
         x = o.get(n)
         if x:
             lat.append((n, {50: x["p50_ms"], 90: x["p90_ms"], 99: x["p99_ms"], 99.9: x["p999_ms"]}))
-    if svgplot.percentiles(os.path.join(out, "node-latency.svg"), "Latency at %s req/s (oha, corrected)"
+    if plots.percentiles(os.path.join(out, "node-latency.svg"), "Latency at %s req/s (oha, corrected)"
                            % result["environment"].get("reference_rate"), lat):
         result["plots"].append(("node-latency.svg", "latency by percentile at the reference rate"))
     with open(os.path.join(out, "node.md"), "w", encoding="utf-8") as fh:
@@ -365,7 +366,8 @@ def markdown(r):
         L.append("")
         L.append("| where | share |")
         L.append("|---|---:|")
-        for cat, share in sorted(p["share"].items(), key=lambda kv: -kv[1]):
+        order = {c: i for i, (c, _) in enumerate(CATEGORIES + [("other", None)])}  # ties: in rule order
+        for cat, share in sorted(p["share"].items(), key=lambda kv: (-kv[1], order.get(kv[0], len(order)))):
             L.append("| %s | %.1f%% |" % (cat, share * 100))
         L.append("")
     L.append("Flamegraphs (async-profiler, taken through the node's `/v0/admin/profile` during the oha runs):")

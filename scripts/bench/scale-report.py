@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-"""Turns the raw outputs of scripts/bench-scale.sh into docs/benchmarks/scale.json and scale.md.
+"""Turns the raw outputs of scripts/bench-scale.sh into docs/benchmarks/scale.json, scale.md and a plot of the
+load's latency by phase (scale-latency.svg; matplotlib: run it with the python of scripts/venv.sh).
 
 Usage: scale-report.py RAW_DIR OUT_DIR
+       scale-report.py --render OUT_DIR   (scale.md and the plot again from OUT_DIR/scale.json)
 """
 import csv
 import json
 import os
 import sys
+
+import plots
+
+PHASES = ("before scale-up", "during 3 -> 5", "after scale-up", "during 5 -> 3", "after scale-down")
 
 
 def read(path):
@@ -108,6 +114,10 @@ def fmt(v, digits=1):
 
 
 def main():
+    if sys.argv[1] == "--render":
+        with open(os.path.join(sys.argv[2], "scale.json"), encoding="utf-8") as f:
+            render(json.load(f), sys.argv[2])
+        return
     raw, out = sys.argv[1], sys.argv[2]
     env = kv(os.path.join(raw, "env.txt"))
     tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
@@ -136,7 +146,16 @@ def main():
     with open(os.path.join(out, "scale.json"), "w", encoding="utf-8") as f:
         json.dump(result, f, indent=2, sort_keys=True)
         f.write("\n")
+    render(result, out)
 
+
+def render(result, out):
+    """scale.md and its plot, from the figures (scale.json)."""
+    env, moves, load = result["env"], result["moves"], result["load"]
+    plot = plots.bars(os.path.join(out, "scale-latency.svg"), "The load's latency by phase (oha, corrected)", "ms",
+                      [(name, [("%s %s" % (op.upper(), q), load[name][op].get(key)) for op in ("put", "get")
+                               for q, key in (("p50", "p50_ms"), ("p99", "p99_ms"))]) for name in PHASES
+                       if name in load])
     busy = float(env.get("load_before", "0").split()[0] or 0) > 1.0
     lines = [
         "# Scaling under load: 3 -> 5 -> 3",
@@ -184,7 +203,7 @@ def main():
         "| phase | op | seconds | achieved req/s | p50 ms | p99 ms | p99.9 ms | max ms | unexpected statuses |",
         "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for name, _, _ in phases:
+    for name in PHASES:
         for op in ("put", "get"):
             x = load[name][op]
             unexpected = {k: v for k, v in x["status"].items()
@@ -199,6 +218,8 @@ def main():
         "open model). GETs of ids never preloaded answer 404: expected.",
         "",
     ]
+    if plot:
+        lines += ["![the load's p50 and p99 by phase](scale-latency.svg)", ""]
     with open(os.path.join(out, "scale.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
 

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# make bench: the five k6 tapes (k6/*.js) against a local 3-node cluster that this script starts and stops,
+# with cpu and alloc flamegraphs of every node during each tape's steady part. Writes bench-results/<run-id>/
+# (summary.json, <tape>.series.csv, <node>-<tape>-<event>.html, report.md and its plots, nodes.log, raw/) and
+# points bench-results/latest at it. The runner is scripts/bench/runner (python3 -m runner run --help).
+#
+# Environment (defaults: about 5 minutes in all):
+#   BENCH_DURATION=45s   per tape                     BENCH_RATE=1000   req/s (const), the final rate (ramp)
+#   BENCH_TAPES          comma- or space-separated (default: put-unique put-overwrite get-uniform get-recent mixed)
+#   BENCH_PROFILE=const  or ramp (from 1 req/s up to BENCH_RATE over BENCH_DURATION; reports the saturation
+#                        point: p99 above BENCH_SAT_P99_MS=10 or errors above 1%, 3 s in a row)
+#   BENCH_EVENTS=cpu,alloc  profiler events (add lock, wall; empty: no flamegraphs)
+#   BENCH_REPLICAS=2/3   BENCH_KEYS=20000 pre-filled   BENCH_VALUE_SIZE=100   BENCH_SEED=1
+#   BENCH_NODES=3        BENCH_PORT=8080 (the nodes use it and the next ones)
+#   BENCH_NODE_ARGS      options of every node          BENCH_JAVA_OPTS   JVM options of every node
+#   BENCH_RESULTS=bench-results   BENCH_RUN_ID (default: UTC date-time)   BENCH_LABEL  free text for the report
+#   BENCH_KEEP_DATA=1    keep the nodes' data directory (<run>/data; removed by default)
+. "$(dirname "$0")/lib.sh"
+
+DURATION=${BENCH_DURATION:-45s}
+RATE=${BENCH_RATE:-1000}
+TAPES=$(echo "${BENCH_TAPES:-put-unique put-overwrite get-uniform get-recent mixed}" | tr ' ' ',' | tr -s ',')
+PROFILE=${BENCH_PROFILE:-const}
+EVENTS=${BENCH_EVENTS-cpu,alloc}
+REPLICAS=${BENCH_REPLICAS:-2/3}
+KEYS=${BENCH_KEYS:-20000}
+VALUE_SIZE=${BENCH_VALUE_SIZE:-100}
+SEED=${BENCH_SEED:-1}
+SAT_P99_MS=${BENCH_SAT_P99_MS:-10}
+NODES=${BENCH_NODES:-3}
+PORT=${BENCH_PORT:-8080}
+NODE_ARGS=${BENCH_NODE_ARGS:-}
+JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms512m -Xmx512m -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints}
+RESULTS=${BENCH_RESULTS:-$DHT_ROOT/bench-results}
+RUN_ID=${BENCH_RUN_ID:-$(date -u +%Y%m%d-%H%M%S)}
+LABEL=${BENCH_LABEL:-}
+
+case "$PROFILE" in const|ramp) ;; *) die "BENCH_PROFILE must be const or ramp, not '$PROFILE'" ;; esac
+[[ "$RUN_ID" =~ ^[A-Za-z0-9._-]+$ ]] || die "BENCH_RUN_ID may hold letters, digits, '.', '_' and '-' only"
+JAR="$DHT_ROOT/node/target/dht-node.jar"
+[ -f "$JAR" ] || die "$JAR is missing: run 'make bench' (it builds the jar) or 'make build'"
+command -v python3 >/dev/null || die "python3 is needed to run the tapes"
+command -v curl >/dev/null || die "curl is needed"
+K6=$("$DHT_ROOT/scripts/tool.sh" k6)
+PY=$("$DHT_ROOT/scripts/venv.sh")  # for the report's plots; made before the run, not after it
+JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
+
+targets=()
+for ((i = 0; i < NODES; i++)); do
+  port=$((PORT + i))
+  if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/"; then
+    die "port $port is in use (a 'make run'?): stop it or choose BENCH_PORT"
+  fi
+  targets+=("http://127.0.0.1:$port")
+done
+
+RUN="$RESULTS/$RUN_ID"
+[ -e "$RUN" ] && die "$RUN exists already: choose another BENCH_RUN_ID"
+mkdir -p "$RUN"
+
+# The cluster: scripts/run-local.sh in the background (its Ctrl-C handling stops the nodes gracefully on TERM).
+cluster_pid=
+stop_cluster() {
+  if [ -n "$cluster_pid" ] && kill -0 "$cluster_pid" 2>/dev/null; then
+    log "stopping the cluster"
+    kill -TERM "$cluster_pid" 2>/dev/null || true
+    wait "$cluster_pid" 2>/dev/null || true
+  fi
+  cluster_pid=
+  if [ "${BENCH_KEEP_DATA:-0}" != 1 ]; then rm -rf "$RUN/data"; fi
+}
+# The runner runs in the background and the script waits for it, so that Ctrl-C or SIGTERM reach this trap at
+# once: it stops the runner (which stops k6), then the EXIT trap stops the cluster.
+runner_pid=
+stop_runner() {
+  if [ -n "$runner_pid" ] && kill -0 "$runner_pid" 2>/dev/null; then
+    kill -TERM "$runner_pid" 2>/dev/null || true
+    wait "$runner_pid" 2>/dev/null || true
+  fi
+  runner_pid=
+}
+trap stop_cluster EXIT
+trap 'stop_runner; exit 130' INT
+trap 'stop_runner; exit 143' TERM
+
+log "run $RUN_ID: $NODES nodes on ports $PORT.., tapes $TAPES, $PROFILE $RATE req/s, $DURATION per tape"
+DHT_NODES=$NODES DHT_BASE_PORT=$PORT DHT_RUN_DATA="$RUN/data" DHT_JAVA_OPTS="$JAVA_OPTS" DHT_NODE_ARGS="$NODE_ARGS" \
+  "$DHT_ROOT/scripts/run-local.sh" > "$RUN/nodes.log" 2>&1 &
+cluster_pid=$!
+for port in $(seq "$PORT" $((PORT + NODES - 1))); do
+  for _ in $(seq 600); do
+    curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$port/v0/status" && break
+    kill -0 "$cluster_pid" 2>/dev/null || die "the cluster exited during start: see $RUN/nodes.log"
+    sleep 0.2
+  done
+  curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$port/v0/status" || die "node on port $port not ready: see $RUN/nodes.log"
+done
+
+status=0
+PYTHONPATH="$DHT_ROOT/scripts/bench" python3 -m runner run \
+  --targets "$(IFS=,; echo "${targets[*]}")" --out "$RUN" --run-id "$RUN_ID" --tapes "$TAPES" \
+  --profile "$PROFILE" --rate "$RATE" --duration "$DURATION" --replicas "$REPLICAS" --keys "$KEYS" \
+  --value-size "$VALUE_SIZE" --seed "$SEED" --events "$EVENTS" --sat-p99-ms "$SAT_P99_MS" --k6 "$K6" \
+  --meta "java=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)" --meta "nodes=$NODES" \
+  --meta "node_args=$NODE_ARGS" --meta "java_opts=$JAVA_OPTS" --meta "label=$LABEL" &
+runner_pid=$!
+wait "$runner_pid" || status=$?
+runner_pid=
+stop_cluster
+
+if [ -f "$RUN/summary.json" ]; then
+  ln -sfn "$RUN_ID" "$RESULTS/latest"
+  "$PY" "$DHT_ROOT/scripts/bench/report.py" "$RUN" >/dev/null || status=1
+  log "results in $RUN (bench-results/latest): report.md, summary.json, flamegraphs"
+fi
+exit "$status"
