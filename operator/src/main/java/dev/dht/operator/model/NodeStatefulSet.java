@@ -86,7 +86,6 @@ public final class NodeStatefulSet {
     var pod = basePodSpec(model);
     if (model.profilerEnabled()) {
       pod.getContainers().add(ProfilerSidecar.container(model));
-      pod.getVolumes().add(ProfilerSidecar.volume());
     }
     return pod;
   }

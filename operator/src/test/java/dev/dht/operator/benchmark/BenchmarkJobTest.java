@@ -78,7 +78,6 @@ class BenchmarkJobTest {
         "--profiler", "kv-1=http://kv-1.kv-headless.prod.svc.cluster.local:8079",
         "--events", "cpu,alloc",
         "--capture", "5s",
-        "--capture-offset", "10s",
         "--termination-log", "/dev/termination-log");
     assertThat(runner.getTerminationMessagePath()).isEqualTo("/dev/termination-log");
     assertThat(runner.getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");

@@ -48,13 +48,6 @@ class BenchmarkModelTest {
     assertThat(model.replicas()).isEmpty();
   }
 
-  @Test
-  void capturesAreCentredInTheTape() {
-    var model = Benchmarks.model(s -> s.duration = "1m");
-    assertThat(model.captureOffset(2)).as("(60s - 2 x 10s) / 2").isEqualTo(Duration.ofSeconds(20));
-    assertThat(model.captureOffset(6)).isEqualTo(Duration.ZERO);
-  }
-
   static Stream<Arguments> specsThatCannotRun() {
     return Stream.of(
         Arguments.of("captures longer than a tape", (Consumer<DhtBenchmarkSpec>) s -> {

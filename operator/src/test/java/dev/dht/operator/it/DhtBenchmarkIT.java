@@ -113,7 +113,7 @@ class DhtBenchmarkIT {
         .contains("--targets http://kv." + ns + ".svc.cluster.local:8080")
         .contains("--profiler kv-0=http://kv-0.kv-headless." + ns + ".svc.cluster.local:8079")
         .contains("--profiler kv-1=http://kv-1.kv-headless." + ns + ".svc.cluster.local:8079")
-        .contains("--events cpu,alloc --capture 5s --capture-offset 5s")
+        .contains("--events cpu,alloc --capture 5s --termination-log")
         .contains("--out /results/smoke/" + runId);
     assertThat(job.getSpec().getTemplate().getSpec().getVolumes())
         .anySatisfy(v -> assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("smoke-results"));

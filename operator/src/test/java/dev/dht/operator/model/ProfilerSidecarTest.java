@@ -11,7 +11,6 @@ class ProfilerSidecarTest {
   void noSidecarWithoutTheProfiler() {
     var pod = Clusters.desired(s -> {}).statefulSet().getSpec().getTemplate().getSpec();
     assertThat(pod.getContainers()).extracting(c -> c.getName()).containsExactly("node");
-    assertThat(pod.getVolumes()).extracting(v -> v.getName()).doesNotContain(ProfilerSidecar.VOLUME);
   }
 
   @Test
@@ -24,8 +23,7 @@ class ProfilerSidecarTest {
     var sidecar = pod.getContainers().get(1);
     assertThat(sidecar.getImage()).as("named like the node image").isEqualTo("dht-loadrunner:test");
     assertThat(sidecar.getCommand()).containsExactly("python3", "/opt/dht/py/profiler_sidecar.py");
-    assertThat(sidecar.getArgs()).containsExactly("--port", "8079", "--node", "http://127.0.0.1:8080", "--dir",
-        "/profiles");
+    assertThat(sidecar.getArgs()).containsExactly("--port", "8079", "--node", "http://127.0.0.1:8080");
     assertThat(sidecar.getPorts()).singleElement().satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(8079));
     assertThat(sidecar.getReadinessProbe()).as("its state never takes the member out of the Services").isNull();
     assertThat(sidecar.getLivenessProbe()).isNull();
@@ -34,11 +32,7 @@ class ProfilerSidecarTest {
     assertThat(sidecar.getSecurityContext().getCapabilities().getAdd()).as("no ptrace: the node profiles itself")
         .isNullOrEmpty();
     assertThat(pod.getShareProcessNamespace()).isNull();
-    assertThat(sidecar.getVolumeMounts()).singleElement().satisfies(m -> assertThat(m.getMountPath()).isEqualTo("/profiles"));
-    assertThat(pod.getVolumes()).anySatisfy(v -> {
-      assertThat(v.getName()).isEqualTo("profiles");
-      assertThat(v.getEmptyDir()).isNotNull();
-    });
+    assertThat(sidecar.getVolumeMounts()).as("it keeps nothing: the answer carries the flamegraph").isEmpty();
   }
 
   @Test

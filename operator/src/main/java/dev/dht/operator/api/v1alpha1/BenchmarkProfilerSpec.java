@@ -10,7 +10,7 @@ import java.util.List;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BenchmarkProfilerSpec {
-  @JsonPropertyDescription("async-profiler events to capture, one after the other, in the middle of each tape:"
+  @JsonPropertyDescription("async-profiler events to capture, one after the other, at the end of each tape's steady part:"
       + " cpu, alloc, lock, wall. Default: the cluster's spec.profiler.events. An empty list captures nothing.")
   @Size(max = 4)
   @ValidationRule(value = "self.all(e, self.exists_one(f, f == e))",

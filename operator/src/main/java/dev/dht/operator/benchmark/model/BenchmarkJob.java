@@ -13,10 +13,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The load Job of one run: a pod of the load-runner image running {@value #PROGRAM}, which for each tape runs the
- * bench runner against the target, asks every member's profiler sidecar for the flamegraphs in the tape's middle,
- * copies them into the results volume, and leaves the headline figures as its termination message (the operator
- * reads them from the pod's status; no API access from the Job).
+ * The load Job of one run: a pod of the load-runner image running {@value #PROGRAM}, which runs the bench runner
+ * ({@code python3 -m runner run}) over the tapes against the target, with every member's profiler sidecar as the
+ * runner's profiling endpoint (the runner writes the flamegraphs it gets into the results volume), and leaves the
+ * headline figures as its termination message (the operator reads them from the pod's status; the Job needs no
+ * API access).
  *
  * <p>The Job's contract (arguments, output layout, termination message) is {@link #args} here and the docstring of
  * scripts/incluster/benchjob.py; docs/operations.md describes it for users.
@@ -121,7 +122,6 @@ public final class BenchmarkJob {
       target.profilers().forEach((pod, url) -> add(args, "--profiler", pod + "=" + url));
       add(args, "--events", target.events().stream().map(ProfilerEvent::name).collect(Collectors.joining(",")));
       add(args, "--capture", BenchmarkModel.seconds(model.capture()));
-      add(args, "--capture-offset", BenchmarkModel.seconds(model.captureOffset(target.events().size())));
     }
     add(args, "--termination-log", TERMINATION_LOG);
     return args;

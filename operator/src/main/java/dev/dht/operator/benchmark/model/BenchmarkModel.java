@@ -99,7 +99,8 @@ public record BenchmarkModel(
 
   /**
    * Every capture of a tape runs one after the other (the node profiles one event at a time) inside the tape;
-   * they must fit, or the last ones would profile an idle node.
+   * they must fit, or the last ones would profile an idle node. The Job places them at the end of the tape's
+   * steady part (after the longest warm-up that leaves room for them, before the last seconds).
    */
   public void checkCapturesFit(List<ProfilerEvent> events) {
     Duration all = capture.multipliedBy(events.size());
@@ -108,15 +109,6 @@ public record BenchmarkModel(
           + seconds(capture) + " = " + seconds(all) + " but spec.duration is " + seconds(duration)
           + ": raise spec.duration, shorten spec.profiler.duration or capture fewer events");
     }
-  }
-
-  /**
-   * When the captures of a tape start, counted from the tape's start: centred in the tape, so that they miss the
-   * warm-up (JIT, connection set-up) and the end.
-   */
-  public Duration captureOffset(int events) {
-    Duration all = capture.multipliedBy(events);
-    return duration.minus(all).dividedBy(2);
   }
 
   static void checkReplicas(String replicas) {
