@@ -107,6 +107,27 @@ class HelmChartTest {
   }
 
   @Test
+  void monitoringObjectsAreOptionalAndScrapeTheMembersOnceEach() {
+    assertThat(kinds(Helm.template("dht-operator", "dht-system")))
+        .doesNotContain("PodMonitor", "ServiceMonitor", "ConfigMap");
+    var objects = Helm.template("dht-operator", "dht-system", "--set", "serviceMonitor.enabled=true",
+        "--set", "serviceMonitor.labels.release=prom", "--set", "grafanaDashboard.enabled=true");
+    var pods = find(objects, "PodMonitor");
+    assertThat(pods.getMetadata().getLabels()).containsEntry("release", "prom");
+    @SuppressWarnings("unchecked")
+    var spec = (Map<String, Object>) pods.getAdditionalProperties().get("spec");
+    assertThat(spec.get("namespaceSelector")).isEqualTo(Map.of("any", true));
+    assertThat(spec.get("selector")).isEqualTo(Map.of("matchLabels", Map.of("app.kubernetes.io/name", "dht",
+        "app.kubernetes.io/component", "node", "app.kubernetes.io/managed-by", "dht-operator")));
+    assertThat(Serialization.asJson(spec.get("podMetricsEndpoints"))).contains("\"port\":\"http\"")
+        .contains("\"targetLabel\":\"dht_cluster\"");
+    assertThat(find(objects, "ServiceMonitor").getMetadata().getNamespace()).isEqualTo("dht-system");
+    var dashboard = as(find(objects, "ConfigMap"), io.fabric8.kubernetes.api.model.ConfigMap.class);
+    assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+    assertThat(dashboard.getData().get("dht.json")).isEqualTo(Repo.read(Helm.CHART + "/dashboards/dht.json").strip());
+  }
+
+  @Test
   void chartAppVersionIsTheOperatorVersion() {
     assertThat(Repo.read(Helm.CHART + "/Chart.yaml")).contains("appVersion: \"" + OperatorSettings.VERSION + "\"");
   }

@@ -66,11 +66,11 @@ public class DhtBenchmarkSpec {
       + " the replication factor).")
   public String replicas;
 
-  @Min(0)
+  @Min(1)
   @Max(100000000)
   @Default(BenchmarkDefaults.PREFILL)
-  @JsonPropertyDescription("Keys written before the GET tapes (get-uniform, get-recent, mixed) so that they read"
-      + " existing keys.")
+  @JsonPropertyDescription("Size of the key set written before the first tape that reads or overwrites keys"
+      + " (put-overwrite, get-uniform, get-recent, mixed); those tapes pick their keys in it.")
   public Integer prefill;
 
   @Min(1)
