@@ -29,6 +29,7 @@ import collections
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 
@@ -128,6 +129,9 @@ def fit(result):
 def run_teeing_stderr(cmd, last_lines):
     """Runs cmd with its stderr passed through, keeping its last lines (why it died, when it does)."""
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, errors="replace")
+    # The pod's end (a superseded run's Job is suspended, its deadline passes) signals this process only, PID 1:
+    # the runner gets it too, stops k6 and its captures and still writes its summary.
+    signal.signal(signal.SIGTERM, lambda signum, frame: proc.send_signal(signal.SIGTERM))
     for line in proc.stderr:
         sys.stderr.write(line)
         if line.strip():

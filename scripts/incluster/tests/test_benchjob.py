@@ -130,6 +130,33 @@ class BenchJobTest(unittest.TestCase):
         self.assertEqual(1, proc.returncode)
         self.assertEqual(["the runner exited with 1: runner says: giving up"], json.loads(message)["problems"])
 
+    def test_a_terminated_job_passes_the_signal_to_the_runner_which_still_leaves_its_summary(self):
+        runner = os.path.join(self.dir, "slow_runner.py")
+        with open(runner, "w") as f:
+            f.write(textwrap.dedent("""
+                import json, os, signal, sys, time
+                out = sys.argv[sys.argv.index("--out") + 1]
+                def stop(signum, frame):
+                    with open(os.path.join(out, "summary.json"), "w") as f:
+                        json.dump({"tapes": {}, "failures": ["interrupted"]}, f)
+                    sys.exit(130)
+                signal.signal(signal.SIGTERM, stop)
+                sys.stderr.write("running\\n")
+                sys.stderr.flush()
+                time.sleep(60)
+            """))
+        proc = subprocess.Popen([sys.executable, PROGRAM, "--benchmark", "smoke", "--run-id", "r1", "--out", self.out,
+                                 "--tapes", "mixed", "--targets", "http://x", "--termination-log", self.termination,
+                                 "--runner", "%s %s" % (sys.executable, runner)], stderr=subprocess.PIPE, text=True)
+        for line in proc.stderr:  # the runner is under way
+            if line.strip() == "running":
+                break
+        proc.terminate()
+        proc.communicate(timeout=30)
+        self.assertEqual(130, proc.returncode)
+        with open(self.termination) as f:
+            self.assertEqual(["interrupted"], json.loads(f.read())["problems"])
+
     def test_the_headline_fits_the_termination_message(self):
         summary = {"tapes": {"put-unique": dict(SUMMARY["tapes"]["put-unique"],
                                                 profile_errors=[{"node": "kv-%d" % i, "event": "cpu",
