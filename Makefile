@@ -133,3 +133,7 @@ bench-pod: images ## One node in a pod with one-nio native sockets (trixie base)
 	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/load-images.sh
 	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/bench-pod.sh
 .PHONY: bench-pod
+
+bench-fetch: ## Copy a DhtBenchmark run out of its results volume into bench-results/<run-id>/ and render its report (NAME=, RUN=, NAMESPACE=)
+	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/bench-fetch.sh "$(NAME)" "$(RUN)"
+.PHONY: bench-fetch

@@ -168,6 +168,7 @@ context_loadrunner() {
   cp -r k6 "$ctx/k6"
   # Python programs that run inside the cluster: standard library only.
   cp scripts/e2e/*.py "$ctx/py/"
+  cp scripts/incluster/*.py "$ctx/py/"   # the members' profiler sidecar, the DhtBenchmark Job's program
   if [ -d scripts/bench/runner ]; then cp -r scripts/bench/runner "$ctx/py/"; fi
 }
 

@@ -63,4 +63,21 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create"]
+# DhtBenchmarks: read them, write their status; their runs' Jobs (create; patch suspends a superseded run's Job)
+# and results claims (created once, never changed). The pods' termination messages come from the pods rule above.
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbenchmarks"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbenchmarks/status"]
+  verbs: ["patch"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbenchmarks/finalizers"]
+  verbs: ["update"]
+- apiGroups: ["batch"]
+  resources: ["jobs"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+- apiGroups: [""]
+  resources: ["persistentvolumeclaims"]
+  verbs: ["get", "list", "watch", "create"]
 {{- end -}}

@@ -1,5 +1,6 @@
 package dev.dht.operator;
 
+import dev.dht.operator.benchmark.reconciler.DhtBenchmarkReconciler;
 import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -53,6 +54,9 @@ public final class DhtOperator implements AutoCloseable {
       } else {
         o.settingNamespaces(settings.watchNamespaces());
       }
+    });
+    operator.register(new DhtBenchmarkReconciler(settings.platform(), Clock.systemUTC(), writes), o -> {
+      if (settings.watchNamespaces().isEmpty()) o.watchingAllNamespaces(); else o.settingNamespaces(settings.watchNamespaces());
     });
     return new DhtOperator(operator, writes);
   }

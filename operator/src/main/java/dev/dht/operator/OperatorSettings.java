@@ -22,7 +22,8 @@ public record OperatorSettings(
     String defaultNodeImage,
     String clusterDomain,
     int httpPort,
-    Optional<String> leaseNamespace) {
+    Optional<String> leaseNamespace,
+    String runnerImage) {
 
   public static final String VERSION = readVersion();
 
@@ -32,12 +33,20 @@ public record OperatorSettings(
   static {
     VARIABLES.put("DHT_OPERATOR_WATCH_NAMESPACES", "comma-separated namespaces to watch; empty: all namespaces");
     VARIABLES.put("DHT_OPERATOR_NODE_IMAGE", "node image of clusters without spec.image (default dht-node:" + VERSION + ")");
+    VARIABLES.put("DHT_OPERATOR_RUNNER_IMAGE", "load-runner image of the profiler sidecar and benchmark Jobs"
+        + " (default dht-loadrunner:" + VERSION + ")");
     VARIABLES.put("DHT_OPERATOR_CLUSTER_DOMAIN", "DNS domain of the Kubernetes cluster (default cluster.local)");
     VARIABLES.put("DHT_OPERATOR_HTTP_PORT", "port of /healthz, /readyz and /metrics; 0 turns them off (default 8081)");
     VARIABLES.put("DHT_OPERATOR_LEADER_ELECTION", "true: only the holder of a Lease reconciles (default false)");
     VARIABLES.put("DHT_OPERATOR_NAMESPACE", "the operator's own namespace, where the Lease lives");
     VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
     VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
+  }
+
+  /** Settings with the default runner image (dht-loadrunner:<version>). */
+  public OperatorSettings(Set<String> watchNamespaces, String defaultNodeImage, String clusterDomain, int httpPort,
+      Optional<String> leaseNamespace) {
+    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, "dht-loadrunner:" + VERSION);
   }
 
   public static OperatorSettings fromEnv(Map<String, String> env) {
@@ -50,6 +59,7 @@ public record OperatorSettings(
       }
     }
     String image = env.getOrDefault("DHT_OPERATOR_NODE_IMAGE", "").trim();
+    String runner = env.getOrDefault("DHT_OPERATOR_RUNNER_IMAGE", "").trim();
     String domain = env.getOrDefault("DHT_OPERATOR_CLUSTER_DOMAIN", "").trim();
     int port = parsePort(env.getOrDefault("DHT_OPERATOR_HTTP_PORT", "8081").trim());
     String election = env.getOrDefault("DHT_OPERATOR_LEADER_ELECTION", "false").trim();
@@ -66,11 +76,12 @@ public record OperatorSettings(
       lease = Optional.of(ns);
     }
     return new OperatorSettings(Set.copyOf(namespaces), image.isEmpty() ? "dht-node:" + VERSION : image,
-        domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain, port, lease);
+        domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain, port, lease,
+        runner.isEmpty() ? "dht-loadrunner:" + VERSION : runner);
   }
 
   public Platform platform() {
-    return new Platform(defaultNodeImage, clusterDomain);
+    return new Platform(defaultNodeImage, clusterDomain, runnerImage);
   }
 
   private static int parsePort(String value) {

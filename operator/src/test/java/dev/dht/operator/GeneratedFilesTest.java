@@ -24,10 +24,14 @@ class GeneratedFilesTest {
 
   static Stream<Arguments> committedFiles() throws IOException {
     String crd = Files.readString(Repo.generatedCrd());
-    String reference = CrdReference.render(Serialization.unmarshal(crd, CustomResourceDefinition.class));
+    String benchmarkCrd = Files.readString(Repo.generatedCrd(Repo.BENCHMARK_CRD_FILE));
+    String reference = CrdReference.render(Serialization.unmarshal(crd, CustomResourceDefinition.class)) + "\n"
+        + CrdReference.render(Serialization.unmarshal(benchmarkCrd, CustomResourceDefinition.class));
     return Stream.of(
         Arguments.of("crds/" + Repo.CRD_FILE, crd),
         Arguments.of("charts/dht-operator/crds/" + Repo.CRD_FILE, crd),
+        Arguments.of("crds/" + Repo.BENCHMARK_CRD_FILE, benchmarkCrd),
+        Arguments.of("charts/dht-operator/crds/" + Repo.BENCHMARK_CRD_FILE, benchmarkCrd),
         Arguments.of("docs/crd-reference.md", reference));
   }
 

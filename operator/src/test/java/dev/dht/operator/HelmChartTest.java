@@ -28,7 +28,12 @@ class HelmChartTest {
       Map.entry("/serviceaccounts", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("policy/poddisruptionbudgets", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("/pods", List.of("get", "list", "watch")),
-      Map.entry("/events", List.of("create"))));
+      Map.entry("/events", List.of("create")),
+      Map.entry("dht.dev/dhtbenchmarks", List.of("get", "list", "watch")),
+      Map.entry("dht.dev/dhtbenchmarks/status", List.of("patch")),
+      Map.entry("dht.dev/dhtbenchmarks/finalizers", List.of("update")),
+      Map.entry("batch/jobs", List.of("get", "list", "watch", "create", "patch")),
+      Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create"))));
 
   @Test
   void lintPassesStrict() {
@@ -55,6 +60,7 @@ class HelmChartTest {
         .collect(Collectors.toMap(e -> e.getName(), e -> e.getValue()));
     assertThat(env).containsEntry("DHT_OPERATOR_WATCH_NAMESPACES", "")
         .containsEntry("DHT_OPERATOR_NODE_IMAGE", "dht-node:" + OperatorSettings.VERSION)
+        .containsEntry("DHT_OPERATOR_RUNNER_IMAGE", "dht-loadrunner:" + OperatorSettings.VERSION)
         .containsEntry("DHT_OPERATOR_LOG_FORMAT", "json")
         .containsEntry("DHT_OPERATOR_LEADER_ELECTION", "true");
     assertThat(container.getEnv()).anySatisfy(e -> {
@@ -94,9 +100,31 @@ class HelmChartTest {
   @Test
   void includeCrdsRendersTheGeneratedCrd() {
     var objects = Helm.template("dht-operator", "dht-system", "--include-crds");
-    var crd = find(objects, "CustomResourceDefinition");
-    var committed = Serialization.unmarshal(Repo.read("crds/" + Repo.CRD_FILE), GenericKubernetesResource.class);
-    assertThat(crd).isEqualTo(committed);
+    var crds = objects.stream().filter(o -> o.getKind().equals("CustomResourceDefinition")).toList();
+    var committed = Repo.CRD_FILES.stream()
+        .map(f -> Serialization.unmarshal(Repo.read("crds/" + f), GenericKubernetesResource.class)).toList();
+    assertThat(crds).containsExactlyInAnyOrderElementsOf(committed);
+  }
+
+  @Test
+  void monitoringObjectsAreOptionalAndScrapeTheMembersOnceEach() {
+    assertThat(kinds(Helm.template("dht-operator", "dht-system")))
+        .doesNotContain("PodMonitor", "ServiceMonitor", "ConfigMap");
+    var objects = Helm.template("dht-operator", "dht-system", "--set", "serviceMonitor.enabled=true",
+        "--set", "serviceMonitor.labels.release=prom", "--set", "grafanaDashboard.enabled=true");
+    var pods = find(objects, "PodMonitor");
+    assertThat(pods.getMetadata().getLabels()).containsEntry("release", "prom");
+    @SuppressWarnings("unchecked")
+    var spec = (Map<String, Object>) pods.getAdditionalProperties().get("spec");
+    assertThat(spec.get("namespaceSelector")).isEqualTo(Map.of("any", true));
+    assertThat(spec.get("selector")).isEqualTo(Map.of("matchLabels", Map.of("app.kubernetes.io/name", "dht",
+        "app.kubernetes.io/component", "node", "app.kubernetes.io/managed-by", "dht-operator")));
+    assertThat(Serialization.asJson(spec.get("podMetricsEndpoints"))).contains("\"port\":\"http\"")
+        .contains("\"targetLabel\":\"dht_cluster\"");
+    assertThat(find(objects, "ServiceMonitor").getMetadata().getNamespace()).isEqualTo("dht-system");
+    var dashboard = as(find(objects, "ConfigMap"), io.fabric8.kubernetes.api.model.ConfigMap.class);
+    assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+    assertThat(dashboard.getData().get("dht.json")).isEqualTo(Repo.read(Helm.CHART + "/dashboards/dht.json").strip());
   }
 
   @Test

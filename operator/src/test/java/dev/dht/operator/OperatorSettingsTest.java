@@ -17,6 +17,7 @@ class OperatorSettingsTest {
     assertThat(settings.clusterDomain()).isEqualTo("cluster.local");
     assertThat(settings.httpPort()).isEqualTo(8081);
     assertThat(settings.leaseNamespace()).isEmpty();
+    assertThat(settings.platform().runnerImage()).isEqualTo("dht-loadrunner:" + OperatorSettings.VERSION);
   }
 
   @Test
@@ -24,6 +25,7 @@ class OperatorSettingsTest {
     var settings = OperatorSettings.fromEnv(Map.of(
         "DHT_OPERATOR_WATCH_NAMESPACES", " team-a, team-b ,",
         "DHT_OPERATOR_NODE_IMAGE", "reg/dht-node:9",
+        "DHT_OPERATOR_RUNNER_IMAGE", "reg/dht-loadrunner:9",
         "DHT_OPERATOR_CLUSTER_DOMAIN", "corp.local",
         "DHT_OPERATOR_HTTP_PORT", "0",
         "DHT_OPERATOR_LEADER_ELECTION", "true",
@@ -31,6 +33,7 @@ class OperatorSettingsTest {
     assertThat(settings.watchNamespaces()).containsExactlyInAnyOrder("team-a", "team-b");
     assertThat(settings.platform().defaultNodeImage()).isEqualTo("reg/dht-node:9");
     assertThat(settings.platform().clusterDomain()).isEqualTo("corp.local");
+    assertThat(settings.platform().runnerImage()).isEqualTo("reg/dht-loadrunner:9");
     assertThat(settings.httpPort()).isZero();
     assertThat(settings.leaseNamespace()).isEqualTo(Optional.of("dht-system"));
   }

@@ -1,5 +1,6 @@
 package dev.dht.operator.crd;
 
+import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -10,10 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Build step run right after the fabric8 CRD generator (Maven phase process-classes): puts the
- * printer columns in the order {@link DhtCluster#PRINTER_COLUMNS} gives, because the generator
+ * printer columns in the order {@link DhtCluster#PRINTER_COLUMNS} (and {@link DhtBenchmark#PRINTER_COLUMNS}) gives,
+ * because the generator
  * sorts them by JSONPath (which would make AGE the first column of {@code kubectl get dht}).
  * Nothing else changes; the result is what crds/ and the chart hold.
  */
@@ -21,16 +24,22 @@ public final class CrdPostProcessor {
   static final String HEADER = "# Generated from dev.dht.operator.api.v1alpha1 by the Fabric8 CRD generator"
       + " (printer columns in declaration order). Do not edit: run scripts/sync-crds.sh.\n";
 
+  /** Declared printer-column order per kind. */
+  static final Map<String, List<String>> COLUMNS = Map.of(DhtCluster.KIND, DhtCluster.PRINTER_COLUMNS,
+      DhtBenchmark.KIND, DhtBenchmark.PRINTER_COLUMNS);
+
   private CrdPostProcessor() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 1) {
-      System.err.println("usage: CrdPostProcessor <generated CRD yaml>");
+    if (args.length == 0) {
+      System.err.println("usage: CrdPostProcessor <generated CRD yaml>...");
       System.exit(2);
     }
-    Path file = Path.of(args[0]);
-    String processed = process(Files.readString(file, StandardCharsets.UTF_8));
-    Files.writeString(file, processed, StandardCharsets.UTF_8);
+    for (String arg : args) {
+      Path file = Path.of(arg);
+      String processed = process(Files.readString(file, StandardCharsets.UTF_8));
+      Files.writeString(file, processed, StandardCharsets.UTF_8);
+    }
   }
 
   static String process(String yaml) {
@@ -38,16 +47,18 @@ public final class CrdPostProcessor {
     for (var version : crd.getSpec().getVersions()) {
       List<CustomResourceColumnDefinition> columns = version.getAdditionalPrinterColumns();
       if (columns != null) {
-        columns.sort(Comparator.comparingInt(c -> position(c.getName())));
+        String kind = crd.getSpec().getNames().getKind();
+        columns.sort(Comparator.comparingInt(c -> position(kind, c.getName())));
       }
     }
     return HEADER + Serialization.asYaml(crd).replaceFirst("^---\n", "");
   }
 
-  private static int position(String column) {
-    int i = DhtCluster.PRINTER_COLUMNS.indexOf(column);
+  private static int position(String kind, String column) {
+    var order = COLUMNS.get(kind);
+    int i = order == null ? -1 : order.indexOf(column);
     if (i < 0) {
-      throw new IllegalStateException("printer column " + column + " is missing from DhtCluster.PRINTER_COLUMNS");
+      throw new IllegalStateException("printer column " + column + " is missing from " + kind + ".PRINTER_COLUMNS");
     }
     return i;
   }

@@ -47,7 +47,8 @@ public record ClusterModel(
     Map<String, String> nodeSelector,
     List<Toleration> tolerations,
     Optional<Affinity> affinity,
-    String clusterDomain) {
+    String clusterDomain,
+    String profilerImage) {
 
   public static ClusterModel from(DhtCluster cluster, Platform platform) {
     var meta = cluster.getMetadata();
@@ -95,7 +96,8 @@ public record ClusterModel(
         spec.nodeSelector != null ? Map.copyOf(spec.nodeSelector) : Map.of(),
         spec.tolerations != null ? List.copyOf(spec.tolerations) : List.of(),
         Optional.ofNullable(spec.affinity),
-        platform.clusterDomain());
+        platform.clusterDomain(),
+        platform.runnerImage());
   }
 
   /** Base URLs of all members, by ordinal: the content of the topology. */

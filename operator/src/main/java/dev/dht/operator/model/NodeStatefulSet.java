@@ -83,6 +83,14 @@ public final class NodeStatefulSet {
   }
 
   static PodSpec podSpec(ClusterModel model) {
+    var pod = basePodSpec(model);
+    if (model.profilerEnabled()) {
+      pod.getContainers().add(ProfilerSidecar.container(model));
+    }
+    return pod;
+  }
+
+  private static PodSpec basePodSpec(ClusterModel model) {
     String name = model.name();
     return new PodSpecBuilder()
         .withServiceAccountName(Names.serviceAccount(name))

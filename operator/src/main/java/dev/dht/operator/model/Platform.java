@@ -6,8 +6,9 @@ package dev.dht.operator.model;
  *
  * @param defaultNodeImage image of clusters that do not set spec.image
  * @param clusterDomain DNS domain of the Kubernetes cluster (members' URLs end in svc.{domain})
+ * @param runnerImage the load-runner image: the members' profiler sidecar and the benchmark Jobs
  */
-public record Platform(String defaultNodeImage, String clusterDomain) {
+public record Platform(String defaultNodeImage, String clusterDomain, String runnerImage) {
   public static final String DEFAULT_CLUSTER_DOMAIN = "cluster.local";
 
   public Platform {
@@ -17,5 +18,24 @@ public record Platform(String defaultNodeImage, String clusterDomain) {
     if (clusterDomain == null || clusterDomain.isBlank()) {
       throw new IllegalArgumentException("clusterDomain must not be empty");
     }
+    if (runnerImage == null || runnerImage.isBlank()) {
+      throw new IllegalArgumentException("runnerImage must not be empty");
+    }
+  }
+
+  /** The runner image named like the node image: same registry prefix and tag (scripts/images.sh builds both so). */
+  public Platform(String defaultNodeImage, String clusterDomain) {
+    this(defaultNodeImage, clusterDomain, runnerImageLike(defaultNodeImage));
+  }
+
+  static String runnerImageLike(String nodeImage) {
+    if (nodeImage == null) {
+      return null;
+    }
+    int slash = nodeImage.lastIndexOf('/');
+    int colon = nodeImage.indexOf(':', slash + 1);
+    String prefix = nodeImage.substring(0, slash + 1);
+    String tag = colon < 0 ? "latest" : nodeImage.substring(colon + 1);
+    return prefix + "dht-loadrunner:" + tag;
   }
 }

@@ -21,7 +21,7 @@ public final class WriteMetrics {
     return new WriteMetrics(new SimpleMeterRegistry());
   }
 
-  void write(String kind) {
+  public void write(String kind) {
     Counter.builder(WRITES).description("Objects written (server-side apply, status patch) by kind")
         .tag("kind", kind).register(registry).increment();
   }

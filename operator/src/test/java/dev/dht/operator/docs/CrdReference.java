@@ -27,13 +27,16 @@ public final class CrdReference {
     var version = spec.getVersions().get(0);
     var root = version.getSchema().getOpenAPIV3Schema();
     var out = new StringBuilder();
-    out.append("# DhtCluster reference\n\n")
+    String shortName = spec.getNames().getShortNames().get(0);
+    boolean scale = version.getSubresources() != null && version.getSubresources().getScale() != null;
+    out.append("# ").append(spec.getNames().getKind()).append(" reference\n\n")
         .append("<!-- Generated from the CRD by CrdReference (operator tests). Do not edit: run scripts/sync-crds.sh. -->\n\n")
         .append("`").append(spec.getGroup()).append('/').append(version.getName()).append("`, kind `")
         .append(spec.getNames().getKind()).append("`, ").append(spec.getScope().toLowerCase())
         .append(", short name `").append(String.join("`, `", spec.getNames().getShortNames())).append("`.")
-        .append(" Subresources: status, scale (`kubectl scale dht/<name> --replicas=N`).\n\n");
-    out.append("`kubectl get dht` columns: ").append(version.getAdditionalPrinterColumns().stream()
+        .append(scale ? " Subresources: status, scale (`kubectl scale " + shortName + "/<name> --replicas=N`).\n\n"
+            : " Subresources: status.\n\n");
+    out.append("`kubectl get ").append(shortName).append("` columns: ").append(version.getAdditionalPrinterColumns().stream()
         .map(c -> c.getName().toUpperCase() + " (`" + c.getJsonPath() + "`)").collect(Collectors.joining(", ")))
         .append(".\n\n");
     rules(out, "Object", root.getXKubernetesValidations());

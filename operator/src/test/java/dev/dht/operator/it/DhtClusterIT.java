@@ -292,6 +292,7 @@ class DhtClusterIT {
 
     var settings = new OperatorSettings(Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
         Optional.empty());
+    KubeApiServer.installCrd(client); // the whole operator also watches DhtBenchmarks
     try (var restarted = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
       restarted.start();
       await("first reconcile after restart").atMost(FUNCTIONAL_BOUND)

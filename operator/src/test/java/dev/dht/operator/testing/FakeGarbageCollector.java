@@ -19,7 +19,8 @@ public final class FakeGarbageCollector {
       io.fabric8.kubernetes.api.model.ServiceAccount.class,
       io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class,
       io.fabric8.kubernetes.api.model.Pod.class,
-      io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class);
+      io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class,
+      io.fabric8.kubernetes.api.model.batch.v1.Job.class);
 
   private final KubernetesClient client;
   private final String namespace;

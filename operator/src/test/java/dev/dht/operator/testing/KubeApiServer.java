@@ -104,18 +104,20 @@ public final class KubeApiServer {
   }
 
   /**
-   * Applies the committed CRD (crds/, what users install) and waits until it is established. Uses
+   * Applies the committed CRDs (crds/, what users install) and waits until it is established. Uses
    * fabric8's default field manager, like JOSDK's test extension, so that neither conflicts.
    */
   public static void installCrd(KubernetesClient client) {
-    var crd = client.getKubernetesSerialization().unmarshal(Repo.read("crds/" + Repo.CRD_FILE),
-        io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
-    client.resource(crd).forceConflicts().serverSideApply();
-    client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-        .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-            && c.getStatus().getConditions().stream()
-                .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-            60, java.util.concurrent.TimeUnit.SECONDS);
+    for (String file : Repo.CRD_FILES) {
+      var crd = client.getKubernetesSerialization().unmarshal(Repo.read("crds/" + file),
+          io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
+      client.resource(crd).forceConflicts().serverSideApply();
+      client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+          .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
+              && c.getStatus().getConditions().stream()
+                  .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+              60, java.util.concurrent.TimeUnit.SECONDS);
+    }
   }
 
   public static synchronized Path kubeconfigFile() {

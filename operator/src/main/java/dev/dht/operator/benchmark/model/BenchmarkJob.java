@@ -1,0 +1,140 @@
+package dev.dht.operator.benchmark.model;
+
+import dev.dht.operator.api.v1alpha1.DhtBenchmark;
+import dev.dht.operator.api.v1alpha1.LoadProfile;
+import dev.dht.operator.api.v1alpha1.ProfilerEvent;
+import dev.dht.operator.api.v1alpha1.Tape;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The load Job of one run: a pod of the load-runner image running {@value #PROGRAM}, which runs the bench runner
+ * ({@code python3 -m runner run}) over the tapes against the target, with every member's profiler sidecar as the
+ * runner's profiling endpoint (the runner writes the flamegraphs it gets into the results volume), and leaves the
+ * headline figures as its termination message (the operator reads them from the pod's status; the Job needs no
+ * API access).
+ *
+ * <p>The Job's contract (arguments, output layout, termination message) is {@link #args} here and the docstring of
+ * scripts/incluster/benchjob.py; docs/operations.md describes it for users.
+ *
+ * <p>One attempt (backoffLimit 0): a retried run would mix two attempts' files in one directory; a failed run is
+ * re-run with the rerun annotation instead. The pod runs as the same non-root user as the nodes, with a read-only
+ * root filesystem and no service account token.
+ */
+public final class BenchmarkJob {
+  public static final String CONTAINER = "runner";
+  public static final String PROGRAM = "/opt/dht/py/benchjob.py";
+  public static final String TERMINATION_LOG = "/dev/termination-log";
+  static final String RESULTS_VOLUME = "results";
+  static final String TMP_VOLUME = "tmp";
+  static final long USER_ID = 10001L;
+  /** Seconds a tape may take beyond its duration (pre-fill at a modest rate, k6 start-up, the summary). */
+  static final long TAPE_SLACK_SECONDS = 120;
+  static final long PREFILL_KEYS_PER_SECOND = 200;
+  static final long JOB_SLACK_SECONDS = 300;
+
+  private BenchmarkJob() {}
+
+  public static Job job(DhtBenchmark benchmark, BenchmarkModel model, BenchmarkTarget target, String runId) {
+    String name = model.name();
+    return new JobBuilder()
+        .withMetadata(BenchmarkOwners.metadata(benchmark, BenchmarkNames.job(name, runId),
+            BenchmarkNames.runLabels(name, runId, true)))
+        .withNewSpec()
+          .withBackoffLimit(0)
+          .withActiveDeadlineSeconds(deadlineSeconds(model))
+          .withNewTemplate()
+            .withNewMetadata().withLabels(BenchmarkNames.runLabels(name, runId, false)).endMetadata()
+            .withNewSpec()
+              .withRestartPolicy("Never")
+              .withAutomountServiceAccountToken(false)
+              .withEnableServiceLinks(false)
+              .withNewSecurityContext()
+                .withRunAsNonRoot(true)
+                .withRunAsUser(USER_ID)
+                .withRunAsGroup(USER_ID)
+                .withFsGroup(USER_ID)
+                .withFsGroupChangePolicy("OnRootMismatch")
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+              .endSecurityContext()
+              .addNewContainer()
+                .withName(CONTAINER)
+                .withImage(model.image())
+                .withImagePullPolicy("IfNotPresent")
+                .withCommand("python3", PROGRAM)
+                .withArgs(args(model, target, runId))
+                .withNewResources()
+                  // A small request so that the Job schedules next to the members on a small cluster; k6 uses
+                  // what is free (no CPU limit), memory grows with the rate (k6 keeps every sample).
+                  .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
+                  .withLimits(Map.of("memory", new Quantity("1Gi")))
+                .endResources()
+                .withNewSecurityContext()
+                  .withAllowPrivilegeEscalation(false)
+                  .withReadOnlyRootFilesystem(true)
+                  .withRunAsNonRoot(true)
+                  .withNewCapabilities().withDrop("ALL").endCapabilities()
+                .endSecurityContext()
+                .withTerminationMessagePath(TERMINATION_LOG)
+                // The program writes the headline JSON there; if it dies first, the log's tail says why.
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .addNewVolumeMount().withName(RESULTS_VOLUME).withMountPath(BenchmarkNames.RESULTS_DIR).endVolumeMount()
+                .addNewVolumeMount().withName(TMP_VOLUME).withMountPath("/tmp").endVolumeMount()
+              .endContainer()
+              .addNewVolume()
+                .withName(RESULTS_VOLUME)
+                .withNewPersistentVolumeClaim().withClaimName(BenchmarkNames.resultsClaim(name)).endPersistentVolumeClaim()
+              .endVolume()
+              .addNewVolume()
+                .withName(TMP_VOLUME)
+                .withNewEmptyDir().withSizeLimit(new Quantity("1Gi")).endEmptyDir()
+              .endVolume()
+            .endSpec()
+          .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  /** The program's command line: the Job's contract with scripts/incluster/benchjob.py. */
+  public static List<String> args(BenchmarkModel model, BenchmarkTarget target, String runId) {
+    var args = new ArrayList<String>();
+    add(args, "--benchmark", model.name());
+    add(args, "--run-id", runId);
+    add(args, "--out", BenchmarkNames.RESULTS_DIR + "/" + BenchmarkNames.artifactPath(model.name(), runId));
+    add(args, "--tapes", model.tapes().stream().map(Tape::id).collect(Collectors.joining(",")));
+    add(args, "--profile", model.profile().id());
+    if (model.profile() == LoadProfile.CONST) {
+      add(args, "--rate", Integer.toString(model.rate()));
+    } else {
+      add(args, "--ramp-to", Integer.toString(model.rampTo().orElseThrow()));
+    }
+    add(args, "--duration", BenchmarkModel.seconds(model.duration()));
+    model.replicas().ifPresent(r -> add(args, "--replicas", r));
+    add(args, "--prefill", Integer.toString(model.prefill()));
+    add(args, "--value-size", Integer.toString(model.valueSize()));
+    add(args, "--targets", String.join(",", target.loadUrls()));
+    if (!target.profilers().isEmpty()) {
+      target.profilers().forEach((pod, url) -> add(args, "--profiler", pod + "=" + url));
+      add(args, "--events", target.events().stream().map(ProfilerEvent::name).collect(Collectors.joining(",")));
+      add(args, "--capture", BenchmarkModel.seconds(model.capture()));
+    }
+    add(args, "--termination-log", TERMINATION_LOG);
+    return args;
+  }
+
+  /** A generous bound on the run: a hung load generator must not hold the results volume for ever. */
+  static long deadlineSeconds(BenchmarkModel model) {
+    long perTape = model.duration().toSeconds() + TAPE_SLACK_SECONDS + model.prefill() / PREFILL_KEYS_PER_SECOND;
+    return perTape * model.tapes().size() + JOB_SLACK_SECONDS;
+  }
+
+  private static void add(List<String> args, String option, String value) {
+    args.add(option);
+    args.add(value);
+  }
+}

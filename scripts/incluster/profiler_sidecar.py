@@ -1,0 +1,139 @@
+"""profiler_sidecar: the profiler sidecar of a dht member's pod (DhtCluster spec.profiler.enabled).
+
+Standard library only; runs in the load-runner image as
+    python3 /opt/dht/py/profiler_sidecar.py --port 8079 --node http://127.0.0.1:8080
+
+It serves the node's own profiling API on its port, so that anything that can profile a node (the bench runner of a
+DhtBenchmark Job, a person with kubectl port-forward) can profile it through the sidecar:
+
+  GET /v0/admin/profile?event=cpu|alloc|lock|wall&duration=30s[&interval=1ms][&format=html|collapsed]
+      -> the node's answer to the same request made on localhost: the HTML flamegraph (or collapsed stacks)
+         when the capture ends, or the node's error (400 bad parameters, 503 no profiler)
+  GET /healthz -> 200 "ok"
+
+The node profiles its own JVM with async-profiler (it ships in the node image): the sidecar needs no shared
+process namespace, no ptrace and no capabilities. One capture at a time: a request that arrives while another runs
+waits for it, and a 409 from the node (a capture started elsewhere, or the previous one not yet released) is
+retried, both for at most --busy-wait seconds; after that the answer is 409 with the reason. So a capture never
+stops the node, and a benchmark never costs it more than one capture at a time.
+"""
+import argparse
+import http.server
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+PROFILE_PATH = "/v0/admin/profile"
+# The node accepts captures of up to 10 minutes; its answer comes when the capture ends.
+NODE_TIMEOUT_S = 11 * 60
+
+
+def log(msg):
+    sys.stderr.write("[profiler-sidecar] %s\n" % msg)
+    sys.stderr.flush()
+
+
+class Sidecar:
+    """Forwards profile requests to the node, one at a time, waiting out a busy profiler for a bounded time."""
+
+    def __init__(self, node, busy_wait_s):
+        self.node = node.rstrip("/")
+        self.busy_wait_s = busy_wait_s
+        self.lock = threading.Lock()
+
+    def profile(self, query):
+        """-> (status, content type, body) for GET /v0/admin/profile?<query>."""
+        give_up = time.monotonic() + self.busy_wait_s
+        if not self.lock.acquire(timeout=self.busy_wait_s):
+            return 409, "text/plain; charset=utf-8", (
+                "another capture through this sidecar is still running after %gs; try again when it ends"
+                % self.busy_wait_s).encode()
+        try:
+            attempts = 0
+            while True:
+                attempts += 1
+                status, ctype, body = self._ask(query)
+                if status == 409 and time.monotonic() < give_up:
+                    time.sleep(0.2)
+                    continue
+                if status == 409:
+                    body = ("node busy for %gs (%d attempts): " % (self.busy_wait_s, attempts)).encode() + body
+                return status, ctype, body
+        finally:
+            self.lock.release()
+
+    def _ask(self, query):
+        url = self.node + PROFILE_PATH + ("?" + query if query else "")
+        try:
+            with urllib.request.urlopen(url, timeout=NODE_TIMEOUT_S) as r:
+                return r.status, r.headers.get("Content-Type", "text/html"), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers.get("Content-Type", "text/plain"), e.read()
+        except (urllib.error.URLError, OSError) as e:
+            return 502, "text/plain; charset=utf-8", ("the node did not answer on %s: %s" % (self.node, e)).encode()
+
+
+def handler_for(sidecar):
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self):
+            path, _, query = self.path.partition("?")
+            if path == "/healthz":
+                self._send(200, "text/plain; charset=utf-8", b"ok\n")
+            elif path == PROFILE_PATH:
+                started = time.monotonic()
+                status, ctype, body = sidecar.profile(query)
+                log("%s -> %d, %d bytes in %.1fs" % (urllib.parse.unquote(query) or "(defaults)", status, len(body),
+                                                     time.monotonic() - started))
+                self._send(status, ctype, body)
+            else:
+                self._send(404, "text/plain; charset=utf-8",
+                           b"not found: GET /v0/admin/profile?event=...&duration=... or GET /healthz\n")
+
+        def do_POST(self):
+            self._send(405, "text/plain; charset=utf-8", b"only GET\n")
+
+        do_PUT = do_DELETE = do_POST
+
+        def _send(self, status, ctype, body):
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, fmt, *args):  # one line per capture is logged above; no access log
+            pass
+
+    return Handler
+
+
+def serve(port, node, busy_wait_s, host="0.0.0.0"):
+    server = http.server.ThreadingHTTPServer((host, port), handler_for(Sidecar(node, busy_wait_s)))
+    server.daemon_threads = True
+    return server
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="profiler_sidecar.py", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--port", type=int, default=8079)
+    p.add_argument("--node", default="http://127.0.0.1:8080", help="the node's base URL (localhost in the pod)")
+    p.add_argument("--busy-wait", type=float, default=5.0,
+                   help="seconds a request waits for a busy profiler before it gets 409 (default 5)")
+    a = p.parse_args(argv)
+    server = serve(a.port, a.node, a.busy_wait)
+    log("serving %s of %s on port %d" % (PROFILE_PATH, a.node, server.server_address[1]))
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
