@@ -11,7 +11,8 @@ TAG=${IMAGE_TAG:-$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' po
 "$KUBECTL" apply --server-side -f crds/ >/dev/null
 "$HELM" upgrade --install dht-operator charts/dht-operator -n dht-system --create-namespace \
   --set "image.repository=${IMAGE_PREFIX:-}dht-operator" --set "image.tag=$TAG" \
-  --set "nodeImage.repository=${IMAGE_PREFIX:-}dht-node" --set "nodeImage.tag=$TAG" --wait --timeout 3m
+  --set "nodeImage.repository=${IMAGE_PREFIX:-}dht-node" --set "nodeImage.tag=$TAG" \
+  --set "runnerImage.repository=${IMAGE_PREFIX:-}dht-loadrunner" --set "runnerImage.tag=$TAG" --wait --timeout 3m
 "$KUBECTL" apply -f manifests/dhtcluster-sample.yaml
 log "waiting for the DhtCluster 'dht' to be Ready (kubectl get dht -w to watch)"
 "$KUBECTL" wait --for=jsonpath='{.status.phase}'=Ready dht/dht --timeout=5m

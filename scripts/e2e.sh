@@ -174,6 +174,7 @@ step1() {
   if ! "$HELM" install "$RELEASE" charts/dht-operator -n "$OP_NS" --create-namespace \
       --set "image.repository=${PREFIX}dht-operator" --set "image.tag=$TAG" \
       --set "nodeImage.repository=${PREFIX}dht-node" --set "nodeImage.tag=$TAG" \
+      --set "runnerImage.repository=${PREFIX}dht-loadrunner" --set "runnerImage.tag=$TAG" \
       --wait --timeout 3m > "$WORK/helm.log" 2>&1; then
     report 1 FAIL "helm install: $(tail -1 "$WORK/helm.log")"; return 1
   fi
