@@ -16,13 +16,25 @@ import java.util.stream.Collectors;
  *
  * @param watchNamespaces namespaces whose DhtClusters it manages; empty means all namespaces
  * @param leaseNamespace where the leader-election lease lives; empty means no leader election
+ * @param memberUrls where to reach members' admin APIs instead of their own URLs: {@code <namespace>/<pod>} to a
+ *     base URL (an operator outside the cluster through port-forwards; tests)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
     String defaultNodeImage,
     String clusterDomain,
     int httpPort,
-    Optional<String> leaseNamespace) {
+    Optional<String> leaseNamespace,
+    Map<String, String> memberUrls) {
+
+  public OperatorSettings {
+    memberUrls = Map.copyOf(memberUrls);
+  }
+
+  public OperatorSettings(Set<String> watchNamespaces, String defaultNodeImage, String clusterDomain, int httpPort,
+      Optional<String> leaseNamespace) {
+    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, Map.of());
+  }
 
   public static final String VERSION = readVersion();
 
@@ -36,6 +48,8 @@ public record OperatorSettings(
     VARIABLES.put("DHT_OPERATOR_HTTP_PORT", "port of /healthz, /readyz and /metrics; 0 turns them off (default 8081)");
     VARIABLES.put("DHT_OPERATOR_LEADER_ELECTION", "true: only the holder of a Lease reconciles (default false)");
     VARIABLES.put("DHT_OPERATOR_NAMESPACE", "the operator's own namespace, where the Lease lives");
+    VARIABLES.put("DHT_OPERATOR_MEMBER_URLS", "where to reach members' admin API instead of their DNS name:"
+        + " comma-separated <namespace>/<pod>=<base URL> (an operator outside the cluster; default: none)");
     VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
     VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
   }
@@ -66,7 +80,27 @@ public record OperatorSettings(
       lease = Optional.of(ns);
     }
     return new OperatorSettings(Set.copyOf(namespaces), image.isEmpty() ? "dht-node:" + VERSION : image,
-        domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain, port, lease);
+        domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain, port, lease,
+        parseMemberUrls(env.getOrDefault("DHT_OPERATOR_MEMBER_URLS", "")));
+  }
+
+  static Map<String, String> parseMemberUrls(String value) {
+    var out = new java.util.LinkedHashMap<String, String>();
+    for (String entry : value.split(",")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int eq = entry.indexOf('=');
+      String key = eq < 0 ? "" : entry.substring(0, eq).trim();
+      String url = eq < 0 ? "" : entry.substring(eq + 1).trim();
+      if (!key.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+          || !url.matches("https?://[^\\s/]+/?")) {
+        throw new IllegalArgumentException("DHT_OPERATOR_MEMBER_URLS: '" + entry.trim()
+            + "' is not <namespace>/<pod>=<base URL>, e.g. dht/dht-0=http://127.0.0.1:18080");
+      }
+      out.put(key, url);
+    }
+    return out;
   }
 
   public Platform platform() {
