@@ -1,6 +1,7 @@
 package dev.dht.operator.scaling;
 
 import dev.dht.operator.model.ClusterModel;
+import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Names;
 import dev.dht.operator.model.Topology;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -58,19 +59,32 @@ public record ScaleObservation(int target, OptionalInt statefulSetReplicas, Opti
         .orElse(false);
     var sts = statefulSet.map(s -> OptionalInt.of(s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas()))
         .orElse(OptionalInt.empty());
+    var members = pods.stream().filter(p -> p.getMetadata().getName().startsWith(prefix)).toList();
     return new ScaleObservation(model.replicas(), sts, topology.map(Topology::members), settled, ready,
-        statefulSet.map(ScaleObservation::rolloutComplete).orElse(true), model.retainOnScaleDown());
+        statefulSet.map(s -> rolloutComplete(s, members)).orElse(true), model.retainOnScaleDown());
   }
 
-  /** The controller has seen the latest spec and every pod runs the current template revision. */
-  static boolean rolloutComplete(StatefulSet statefulSet) {
+  /**
+   * No rolling update runs: the controller's revisions agree (once it has seen the latest spec), and every pod
+   * runs the template's node config. The second check covers a template the controller has not seen yet (a
+   * replica change alone also makes it lag, which must not count as a rollout).
+   */
+  static boolean rolloutComplete(StatefulSet statefulSet, Collection<Pod> pods) {
     var status = statefulSet.getStatus();
     Long generation = statefulSet.getMetadata().getGeneration();
-    if (status == null || status.getObservedGeneration() == null
-        || generation != null && status.getObservedGeneration() < generation) {
+    boolean observed = status != null && status.getObservedGeneration() != null
+        && (generation == null || status.getObservedGeneration() >= generation);
+    if (observed && status.getCurrentRevision() != null
+        && !status.getCurrentRevision().equals(status.getUpdateRevision())) {
       return false;
     }
-    return status.getCurrentRevision() == null || status.getCurrentRevision().equals(status.getUpdateRevision());
+    var template = statefulSet.getSpec().getTemplate();
+    String hash = template == null || template.getMetadata() == null || template.getMetadata().getAnnotations() == null
+        ? null : template.getMetadata().getAnnotations().get(Labels.CONFIG_HASH);
+    return pods.stream()
+        .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        .allMatch(p -> Objects.equals(hash,
+            p.getMetadata().getAnnotations() == null ? null : p.getMetadata().getAnnotations().get(Labels.CONFIG_HASH)));
   }
 
   /** Members in the live topology (0 when there is none). */

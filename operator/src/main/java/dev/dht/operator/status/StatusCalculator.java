@@ -129,12 +129,12 @@ public final class StatusCalculator {
       } else {
         state = wasUp || ready && scaling.settled() ? MemberState.Up : MemberState.Joining;
       }
-      if (i >= wanted && state != MemberState.Draining) {
-        continue; // a pod beyond the spec that is no member and does not leave one: not a member
+      if (i >= wanted && i >= scaling.topologyMembers() && state != MemberState.Draining) {
+        continue; // beyond the spec, not in the topology, not leaving it: no member
       }
       var member = new MemberStatus(name, urls.get(i), state, ready);
       MemberMovement report = scaling.reports().get(i);
-      if (report != null) {
+      if (report != null && !scaling.steady()) {
         member.movement = report.state().jsonName();
         member.keysLeft = report.state() == MemberMovement.State.MOVING ? report.keysLeft() : null;
       }
