@@ -27,8 +27,9 @@ public final class FactorHold {
       return new Result(specFactor, Optional.empty());
     }
     int live = liveFactor.getAsInt();
-    return new Result(live, Optional.of(new Refusal(REASON, "spec.replication.factor " + specFactor
-        + " is held back while the cluster scales: the members keep --replication-factor " + live
+    return new Result(live, Optional.of(new Refusal(REASON, "replication factor " + specFactor
+        + " (spec.replication.factor, default 3) is held back while the cluster scales: the members keep"
+        + " --replication-factor " + live
         + " until every data move is done (a member with another factor in the middle of a move would compute"
         + " other replica sets). It is applied, with a rolling restart, once the scale is done; to apply nothing,"
         + " set the factor back to " + live + ".")));

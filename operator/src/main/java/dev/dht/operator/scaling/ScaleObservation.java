@@ -83,8 +83,12 @@ public record ScaleObservation(int target, OptionalInt statefulSetReplicas, Opti
         ? null : template.getMetadata().getAnnotations().get(Labels.CONFIG_HASH);
     return pods.stream()
         .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
-        .allMatch(p -> Objects.equals(hash,
-            p.getMetadata().getAnnotations() == null ? null : p.getMetadata().getAnnotations().get(Labels.CONFIG_HASH)));
+        .allMatch(p -> Objects.equals(hash, configHash(p)));
+  }
+
+  private static String configHash(Pod pod) {
+    var annotations = pod.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(Labels.CONFIG_HASH);
   }
 
   /** Members in the live topology (0 when there is none). */

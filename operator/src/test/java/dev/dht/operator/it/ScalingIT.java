@@ -239,12 +239,13 @@ class ScalingIT {
       var refused = Conditions.find(s.conditions, Conditions.REFUSED).orElseThrow();
       assertThat(refused.getStatus()).isEqualTo("True");
       assertThat(refused.getReason()).isEqualTo(FactorHold.REASON);
-      assertThat(refused.getMessage()).contains("spec.replication.factor 2 is held back while the cluster scales");
+      assertThat(refused.getMessage())
+          .contains("replication factor 2 (spec.replication.factor, default 3) is held back while the cluster scales");
       assertThat(s.replicationFactor).isEqualTo(3);
     });
     assertThat(config().getData()).containsEntry("DHT_REPLICATION_FACTOR", "3");
     assertThat(configHash()).as("no pod restarts mid-move").isEqualTo(hashBefore);
-    awaitEvents("Warning " + FactorHold.REASON + " spec.replication.factor 2 is held back");
+    awaitEvents("Warning " + FactorHold.REASON + " replication factor 2 (spec.replication.factor, default 3) is held");
 
     members.release(0, 1, 2, 3);
     awaitStatus(s -> {

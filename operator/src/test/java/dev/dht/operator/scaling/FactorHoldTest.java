@@ -20,7 +20,8 @@ class FactorHoldTest {
     assertThat(held.factor()).isEqualTo(3);
     assertThat(held.refusal()).hasValueSatisfying(r -> {
       assertThat(r.reason()).isEqualTo(FactorHold.REASON);
-      assertThat(r.message()).contains("spec.replication.factor 2 is held back while the cluster scales")
+      assertThat(r.message())
+          .contains("replication factor 2 (spec.replication.factor, default 3) is held back while the cluster scales")
           .contains("set the factor back to 3");
     });
   }
