@@ -1,6 +1,8 @@
 package dev.dht.operator;
 
 import dev.dht.operator.benchmark.reconciler.DhtBenchmarkReconciler;
+import dev.dht.operator.nodeadmin.HttpMemberAdmin;
+import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -47,7 +49,8 @@ public final class DhtOperator implements AutoCloseable {
               LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, null, null, exitOnLostLease)));
     });
     var writes = new WriteMetrics(registry);
-    var reconciler = new DhtClusterReconciler(settings.platform(), Clock.systemUTC(), writes);
+    var reconciler = new DhtClusterReconciler(settings.platform(), Clock.systemUTC(), writes, new HttpMemberAdmin(),
+        MemberAddresses.overridden(settings.memberUrls()), DhtClusterReconciler.SCALING_POLL_INTERVAL);
     operator.register(reconciler, o -> {
       if (settings.watchNamespaces().isEmpty()) {
         o.watchingAllNamespaces();

@@ -16,6 +16,8 @@ import java.util.stream.Collectors;
  *
  * @param watchNamespaces namespaces whose DhtClusters it manages; empty means all namespaces
  * @param leaseNamespace where the leader-election lease lives; empty means no leader election
+ * @param memberUrls where to reach members' admin APIs instead of their own URLs: {@code <namespace>/<pod>} to a
+ *     base URL (an operator outside the cluster through port-forwards; tests)
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -23,7 +25,19 @@ public record OperatorSettings(
     String clusterDomain,
     int httpPort,
     Optional<String> leaseNamespace,
-    String runnerImage) {
+    String runnerImage,
+    Map<String, String> memberUrls) {
+
+  public OperatorSettings {
+    memberUrls = Map.copyOf(memberUrls);
+  }
+
+  /** Settings with the default runner image and members reached at their own DNS URLs. */
+  public OperatorSettings(Set<String> watchNamespaces, String defaultNodeImage, String clusterDomain, int httpPort,
+      Optional<String> leaseNamespace, Map<String, String> memberUrls) {
+    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, "dht-loadrunner:" + VERSION,
+        memberUrls);
+  }
 
   public static final String VERSION = readVersion();
 
@@ -39,6 +53,8 @@ public record OperatorSettings(
     VARIABLES.put("DHT_OPERATOR_HTTP_PORT", "port of /healthz, /readyz and /metrics; 0 turns them off (default 8081)");
     VARIABLES.put("DHT_OPERATOR_LEADER_ELECTION", "true: only the holder of a Lease reconciles (default false)");
     VARIABLES.put("DHT_OPERATOR_NAMESPACE", "the operator's own namespace, where the Lease lives");
+    VARIABLES.put("DHT_OPERATOR_MEMBER_URLS", "where to reach members' admin API instead of their DNS name:"
+        + " comma-separated <namespace>/<pod>=<base URL> (an operator outside the cluster; default: none)");
     VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
     VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
   }
@@ -46,7 +62,8 @@ public record OperatorSettings(
   /** Settings with the default runner image (dht-loadrunner:<version>). */
   public OperatorSettings(Set<String> watchNamespaces, String defaultNodeImage, String clusterDomain, int httpPort,
       Optional<String> leaseNamespace) {
-    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, "dht-loadrunner:" + VERSION);
+    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, "dht-loadrunner:" + VERSION,
+        Map.of());
   }
 
   public static OperatorSettings fromEnv(Map<String, String> env) {
@@ -77,7 +94,27 @@ public record OperatorSettings(
     }
     return new OperatorSettings(Set.copyOf(namespaces), image.isEmpty() ? "dht-node:" + VERSION : image,
         domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain, port, lease,
-        runner.isEmpty() ? "dht-loadrunner:" + VERSION : runner);
+        runner.isEmpty() ? "dht-loadrunner:" + VERSION : runner,
+        parseMemberUrls(env.getOrDefault("DHT_OPERATOR_MEMBER_URLS", "")));
+  }
+
+  static Map<String, String> parseMemberUrls(String value) {
+    var out = new java.util.LinkedHashMap<String, String>();
+    for (String entry : value.split(",")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int eq = entry.indexOf('=');
+      String key = eq < 0 ? "" : entry.substring(0, eq).trim();
+      String url = eq < 0 ? "" : entry.substring(eq + 1).trim();
+      if (!key.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+          || !url.matches("https?://[^\\s/]+/?")) {
+        throw new IllegalArgumentException("DHT_OPERATOR_MEMBER_URLS: '" + entry.trim()
+            + "' is not <namespace>/<pod>=<base URL>, e.g. dht/dht-0=http://127.0.0.1:18080");
+      }
+      out.put(key, url);
+    }
+    return out;
   }
 
   public Platform platform() {

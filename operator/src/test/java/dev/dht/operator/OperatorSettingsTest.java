@@ -18,6 +18,7 @@ class OperatorSettingsTest {
     assertThat(settings.httpPort()).isEqualTo(8081);
     assertThat(settings.leaseNamespace()).isEmpty();
     assertThat(settings.platform().runnerImage()).isEqualTo("dht-loadrunner:" + OperatorSettings.VERSION);
+    assertThat(settings.memberUrls()).isEmpty();
   }
 
   @Test
@@ -29,13 +30,16 @@ class OperatorSettingsTest {
         "DHT_OPERATOR_CLUSTER_DOMAIN", "corp.local",
         "DHT_OPERATOR_HTTP_PORT", "0",
         "DHT_OPERATOR_LEADER_ELECTION", "true",
-        "DHT_OPERATOR_NAMESPACE", "dht-system"));
+        "DHT_OPERATOR_NAMESPACE", "dht-system",
+        "DHT_OPERATOR_MEMBER_URLS", "dht/dht-0=http://127.0.0.1:18080, dht/dht-1=http://127.0.0.1:18081/"));
     assertThat(settings.watchNamespaces()).containsExactlyInAnyOrder("team-a", "team-b");
     assertThat(settings.platform().defaultNodeImage()).isEqualTo("reg/dht-node:9");
     assertThat(settings.platform().clusterDomain()).isEqualTo("corp.local");
     assertThat(settings.platform().runnerImage()).isEqualTo("reg/dht-loadrunner:9");
     assertThat(settings.httpPort()).isZero();
     assertThat(settings.leaseNamespace()).isEqualTo(Optional.of("dht-system"));
+    assertThat(settings.memberUrls()).containsOnly(Map.entry("dht/dht-0", "http://127.0.0.1:18080"),
+        Map.entry("dht/dht-1", "http://127.0.0.1:18081/"));
   }
 
   @Test
@@ -48,5 +52,7 @@ class OperatorSettingsTest {
         .hasMessageContaining("needs DHT_OPERATOR_NAMESPACE");
     assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DHT_OPERATOR_LEADER_ELECTION", "yes")))
         .hasMessageContaining("must be true or false");
+    assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DHT_OPERATOR_MEMBER_URLS", "dht-0=http://x:1")))
+        .hasMessageContaining("'dht-0=http://x:1' is not <namespace>/<pod>=<base URL>");
   }
 }

@@ -19,6 +19,9 @@ import java.util.Optional;
 /**
  * A cluster's spec with every default applied and every value checked: the one input of the
  * desired-state builders. {@link #from} is the only place that reads the raw spec.
+ *
+ * @param replicationFactor the factor the nodes get (--replication-factor); they cap it at the member count, see
+ *     {@link #effectiveReplicationFactor()}
  */
 public record ClusterModel(
     String name,
@@ -32,6 +35,7 @@ public record ClusterModel(
     String storageSize,
     Optional<String> storageClassName,
     boolean retainOnDelete,
+    boolean retainOnScaleDown,
     Optional<Long> heapBytes,
     List<String> jvmOptions,
     Optional<Long> blockCacheBytes,
@@ -58,8 +62,9 @@ public record ClusterModel(
       throw new InvalidSpecException("spec.replicas is " + replicas + ": a cluster needs at least 1 member");
     }
     Integer factorSpec = spec.replication != null ? spec.replication.factor : null;
-    int factor = factorSpec != null ? factorSpec : Math.min(Defaults.MAX_DEFAULT_FACTOR, replicas);
-    if (factor < 1 || factor > replicas) {
+    // Unset: a constant the nodes cap at the member count, so that scaling never changes the nodes' setting.
+    int factor = factorSpec != null ? factorSpec : Defaults.REPLICATION_FACTOR;
+    if (factorSpec != null && (factor < 1 || factor > replicas)) {
       throw new InvalidSpecException("spec.replication.factor is " + factor + " but must be between 1 and"
           + " spec.replicas (" + replicas + "): lower the factor or raise replicas");
     }
@@ -81,6 +86,8 @@ public record ClusterModel(
             : Defaults.STORAGE_SIZE,
         storage != null ? nonBlank(storage.storageClassName) : Optional.empty(),
         storage == null || storage.retainOnDelete == null ? Defaults.RETAIN_ON_DELETE : storage.retainOnDelete,
+        storage == null || storage.retainOnScaleDown == null ? Defaults.RETAIN_ON_SCALE_DOWN
+            : storage.retainOnScaleDown,
         bytes("spec.jvm.heap", jvm != null ? jvm.heap : null),
         jvm != null && jvm.options != null ? List.copyOf(jvm.options) : List.of(),
         bytes("spec.rocksdb.blockCacheSize", rocks != null ? rocks.blockCacheSize : null),
@@ -100,11 +107,29 @@ public record ClusterModel(
         platform.runnerImage());
   }
 
-  /** Base URLs of all members, by ordinal: the content of the topology. */
+  /** Base URLs of all members, by ordinal: the content of the topology once every member is in. */
   public List<String> memberUrls() {
-    return java.util.stream.IntStream.range(0, replicas)
+    return memberUrls(replicas);
+  }
+
+  /** Base URLs of the first {@code count} members, by ordinal. */
+  public List<String> memberUrls(int count) {
+    return java.util.stream.IntStream.range(0, count)
         .mapToObj(i -> Names.memberUrl(name, namespace, clusterDomain, i))
         .toList();
+  }
+
+  /** Copies of each key in a cluster of {@code replicas} members: the nodes cap the factor at the member count. */
+  public int effectiveReplicationFactor() {
+    return Math.min(replicationFactor, replicas);
+  }
+
+  /** The same cluster with the nodes' factor held at {@code factor} (a change waits while the cluster scales). */
+  public ClusterModel withReplicationFactor(int factor) {
+    return new ClusterModel(name, namespace, replicas, factor, image, imagePullPolicy, imagePullSecrets, resources,
+        storageSize, storageClassName, retainOnDelete, retainOnScaleDown, heapBytes, jvmOptions, blockCacheBytes,
+        writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, profilerEnabled,
+        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage);
   }
 
   /** The container's requests and limits; the schema default when the spec has none. */

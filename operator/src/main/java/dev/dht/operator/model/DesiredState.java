@@ -13,12 +13,12 @@ import java.util.List;
  * Everything a cluster should own, built from its spec alone (plus the topology version, which
  * only grows). Pure: no I/O, deterministic, every object stamped with the hash of its content.
  *
- * @param topologyVersion version written into the topology ConfigMap and the status
+ * @param shape the StatefulSet's replicas, the topology's members and its version
  * @param configHash hash of the node config on the pod template
  */
 public record DesiredState(
     ClusterModel model,
-    long topologyVersion,
+    ClusterShape shape,
     String configHash,
     ServiceAccount serviceAccount,
     ConfigMap config,
@@ -28,20 +28,30 @@ public record DesiredState(
     PodDisruptionBudget podDisruptionBudget,
     StatefulSet statefulSet) {
 
+  /** A steady cluster: every member runs and is in the topology. */
   public static DesiredState of(DhtCluster cluster, ClusterModel model, long topologyVersion) {
+    return of(cluster, model, ClusterShape.steady(model, topologyVersion));
+  }
+
+  public static DesiredState of(DhtCluster cluster, ClusterModel model, ClusterShape shape) {
     var config = NodeConfig.configMap(cluster, model);
     String configHash = NodeConfig.hash(config.getData());
     return new DesiredState(
         model,
-        topologyVersion,
+        shape,
         configHash,
         Hashing.stamp(NodeServiceAccount.serviceAccount(cluster, model)),
         Hashing.stamp(config),
-        Hashing.stamp(Topology.configMap(cluster, model, topologyVersion)),
+        Hashing.stamp(Topology.configMap(cluster, model, shape.topologyMembers(), shape.topologyVersion())),
         Hashing.stamp(NodeServices.headless(cluster, model)),
         Hashing.stamp(NodeServices.client(cluster, model)),
         Hashing.stamp(NodeDisruptionBudget.podDisruptionBudget(cluster, model)),
-        Hashing.stamp(NodeStatefulSet.statefulSet(cluster, model, configHash)));
+        Hashing.stamp(NodeStatefulSet.statefulSet(cluster, model, shape.statefulSetReplicas(), configHash)));
+  }
+
+  /** Version written into the topology ConfigMap and the status. */
+  public long topologyVersion() {
+    return shape.topologyVersion();
   }
 
   /**

@@ -16,6 +16,8 @@ import java.util.TreeMap;
  */
 public final class NodeConfig {
   public static final String PROFILE_DIR = NodeStatefulSet.DATA_DIR + "/profiles";
+  /** The node's --replication-factor: it must not change while the members move data (see scaling/FactorHold). */
+  public static final String REPLICATION_FACTOR = "DHT_REPLICATION_FACTOR";
   /** Default heap share of the memory limit: RocksDB's block cache and memtables are native memory. */
   static final String DEFAULT_HEAP = "-XX:MaxRAMPercentage=40.0";
 
@@ -23,7 +25,7 @@ public final class NodeConfig {
 
   public static SortedMap<String, String> environment(ClusterModel model) {
     var env = new TreeMap<String, String>();
-    env.put("DHT_REPLICATION_FACTOR", Integer.toString(model.replicationFactor()));
+    env.put(REPLICATION_FACTOR, Integer.toString(model.replicationFactor()));
     model.blockCacheBytes().ifPresent(v -> env.put("DHT_BLOCK_CACHE", Long.toString(v)));
     model.writeBufferBytes().ifPresent(v -> env.put("DHT_WRITE_BUFFER", Long.toString(v)));
     model.requestTimeout().ifPresent(v -> env.put("DHT_REQUEST_TIMEOUT", v));

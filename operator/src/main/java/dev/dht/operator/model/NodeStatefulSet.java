@@ -52,6 +52,11 @@ public final class NodeStatefulSet {
   private NodeStatefulSet() {}
 
   public static StatefulSet statefulSet(DhtCluster cluster, ClusterModel model, String configHash) {
+    return statefulSet(cluster, model, model.replicas(), configHash);
+  }
+
+  /** @param replicas pods to run: spec.replicas, or a step towards it while a scale is in progress */
+  public static StatefulSet statefulSet(DhtCluster cluster, ClusterModel model, int replicas, String configHash) {
     String name = model.name();
     var metadata = Owners.metadata(cluster, Names.statefulSet(name));
     var podAnnotations = new LinkedHashMap<String, String>();
@@ -59,15 +64,16 @@ public final class NodeStatefulSet {
     return new StatefulSetBuilder()
         .withMetadata(metadata)
         .withNewSpec()
-          .withReplicas(model.replicas())
+          .withReplicas(replicas)
           .withServiceName(Names.headlessService(name))
           .withPodManagementPolicy("Parallel")
           .withMinReadySeconds(MIN_READY_SECONDS)
           .withNewUpdateStrategy().withType("RollingUpdate").endUpdateStrategy()
           .withNewPersistentVolumeClaimRetentionPolicy()
             .withWhenDeleted(model.retainOnDelete() ? "Retain" : "Delete")
-            // Volumes of members removed by a scale-down keep their data until a later scale-up reuses them.
-            .withWhenScaled("Retain")
+            // The operator shrinks the StatefulSet only after the removed member handed over its data, so its
+            // volume can go with it (the StatefulSet controller deletes it after the pod), unless it is kept.
+            .withWhenScaled(model.retainOnScaleDown() ? "Retain" : "Delete")
           .endPersistentVolumeClaimRetentionPolicy()
           .withNewSelector().withMatchLabels(Labels.selector(name)).endSelector()
           .withNewTemplate()

@@ -58,8 +58,14 @@ public final class Topology {
     return out.toString();
   }
 
+  /** The topology of a steady cluster: every member listed. */
   public static ConfigMap configMap(DhtCluster cluster, ClusterModel model, long version) {
-    var members = model.memberUrls();
+    return configMap(cluster, model, model.replicas(), version);
+  }
+
+  /** The topology listing the first {@code memberCount} members. */
+  public static ConfigMap configMap(DhtCluster cluster, ClusterModel model, int memberCount, long version) {
+    var members = model.memberUrls(memberCount);
     var metadata = Owners.metadata(cluster, Names.topologyConfigMap(model.name()));
     metadata.setAnnotations(new java.util.LinkedHashMap<>(Map.of(Labels.TOPOLOGY_VERSION, Long.toString(version))));
     return new ConfigMapBuilder()

@@ -14,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kubernetes Events on a cluster's phase changes (`kubectl describe dht` and `kubectl get events`
- * show them). Only transitions produce one, so a steady cluster adds none. Best effort: a failed
+ * Kubernetes Events on a cluster's phase changes and refusals (`kubectl describe dht` and `kubectl get
+ * events` show them). Only transitions produce one, so a steady cluster adds none. Best effort: a failed
  * event is logged, never a reason to fail the reconcile.
  */
 final class ClusterEvents {
@@ -39,6 +39,24 @@ final class ClusterEvents {
     String reason = ready.map(c -> c.getReason()).orElse(next.phase.name());
     String message = ready.map(c -> c.getMessage()).orElse("");
     boolean warning = next.phase == Phase.Failed || next.phase == Phase.Degraded;
+    record(cluster, warning, reason, (before == null ? "" : before + " -> ") + next.phase + ": " + message, now);
+  }
+
+  /** A Warning when a spec change starts being held back (the Refused condition turns True or changes reason). */
+  void onRefusal(DhtCluster cluster, DhtClusterStatus next, Instant now) {
+    var refused = Conditions.find(next.conditions, Conditions.REFUSED).filter(c -> "True".equals(c.getStatus()));
+    if (refused.isEmpty()) {
+      return;
+    }
+    var before = Conditions.find(cluster.getStatus() != null ? cluster.getStatus().conditions : null,
+        Conditions.REFUSED).filter(c -> "True".equals(c.getStatus()));
+    if (before.isPresent() && Objects.equals(before.get().getReason(), refused.get().getReason())) {
+      return;
+    }
+    record(cluster, true, refused.get().getReason(), refused.get().getMessage(), now);
+  }
+
+  private void record(DhtCluster cluster, boolean warning, String reason, String message, Instant now) {
     String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
     var meta = cluster.getMetadata();
     var event = new EventBuilder()
@@ -49,7 +67,7 @@ final class ClusterEvents {
         .endInvolvedObject()
         .withType(warning ? "Warning" : "Normal")
         .withReason(reason)
-        .withMessage((before == null ? "" : before + " -> ") + next.phase + ": " + message)
+        .withMessage(message)
         .withNewSource().withComponent(COMPONENT).endSource()
         .withReportingComponent(COMPONENT)
         .withFirstTimestamp(time)

@@ -3,12 +3,22 @@ package dev.dht.operator.reconciler;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.model.ClusterModel;
+import dev.dht.operator.model.ClusterShape;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.InvalidSpecException;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Names;
+import dev.dht.operator.model.NodeConfig;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.model.Topology;
+import dev.dht.operator.nodeadmin.HttpMemberAdmin;
+import dev.dht.operator.nodeadmin.MemberAddresses;
+import dev.dht.operator.nodeadmin.MemberAdmin;
+import dev.dht.operator.scaling.FactorHold;
+import dev.dht.operator.scaling.MemberMovement;
+import dev.dht.operator.scaling.ScaleDecision;
+import dev.dht.operator.scaling.ScaleObservation;
+import dev.dht.operator.scaling.ScalingPlan;
 import dev.dht.operator.status.StatusCalculator;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -30,11 +40,13 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +56,11 @@ import org.slf4j.LoggerFactory;
  * the ones that differ from the live objects (in dependency order), then compute the status from
  * what is observed ({@code status/}) and patch it only if it changed, with an Event when the phase
  * changes. A reconcile of an unchanged cluster therefore writes nothing.
+ *
+ * <p>Scaling is a sequence of such reconciles ({@code scaling/ScalingPlan}): each one derives the next step from
+ * what it observes (spec, StatefulSet, topology ConfigMap, pods, and while a data move runs the members' movement
+ * endpoints) and changes at most one of the StatefulSet's replicas and the topology; it reschedules itself while a
+ * scale is in progress.
  *
  * <p>Owned objects carry an owner reference to the DhtCluster, so Kubernetes' garbage collector
  * deletes them with it; there is no finalizer (deleting a cluster never waits for the operator).
@@ -56,15 +73,33 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   static final List<Class<? extends HasMetadata>> OWNED = List.of(ServiceAccount.class, ConfigMap.class,
       Service.class, PodDisruptionBudget.class, StatefulSet.class);
 
+  /** How soon a reconcile runs again while a scale is in progress (the members' progress is polled then). */
+  public static final Duration SCALING_POLL_INTERVAL = Duration.ofSeconds(2);
+
   private final Platform platform;
   private final Clock clock;
   private final WriteMetrics metrics;
+  private final MemberAdmin memberAdmin;
+  private final MemberAddresses memberAddresses;
+  private final Duration pollInterval;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
 
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
+    this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
+  }
+
+  /**
+   * @param memberAddresses where a member's admin API is reached (its own URL unless overridden)
+   * @param pollInterval    how soon to reconcile again while a scale is in progress
+   */
+  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
+      MemberAddresses memberAddresses, Duration pollInterval) {
     this.platform = platform;
     this.clock = clock;
     this.metrics = metrics;
+    this.memberAdmin = memberAdmin;
+    this.memberAddresses = memberAddresses;
+    this.pollInterval = pollInterval;
   }
 
   @Override
@@ -93,13 +128,23 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
-    var model = ClusterModel.from(cluster, platform);
-    String name = model.name();
+    var specModel = ClusterModel.from(cluster, platform);
+    String name = specModel.name();
     var previous = Optional.ofNullable(cluster.getStatus());
-    long topologyVersion = Topology.version(model.memberUrls(),
-        live(context, ConfigMap.class, Names.topologyConfigMap(name)),
+    var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
+    var pods = context.getSecondaryResources(Pod.class);
+
+    // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
+    var observation = ScaleObservation.observe(specModel, live(context, StatefulSet.class, Names.statefulSet(name)),
+        liveTopology, pods, previous.map(s -> s.settledTopologyVersion));
+    var scaling = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation)));
+    var factor = FactorHold.decide(specModel.replicationFactor(),
+        liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
+    var model = specModel.withReplicationFactor(factor.factor());
+    long topologyVersion = Topology.version(model.memberUrls(scaling.topologyMembers()), liveTopology,
         previous.map(s -> s.topologyVersion));
-    var desired = DesiredState.of(cluster, model, topologyVersion);
+    var desired = DesiredState.of(cluster, model,
+        new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion));
 
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
     applier.apply(desired.serviceAccount(), live(context, ServiceAccount.class, Names.serviceAccount(name)));
@@ -112,11 +157,50 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var statefulSet = applier.apply(desired.statefulSet(), live(context, StatefulSet.class, Names.statefulSet(name)));
 
     var now = clock.instant();
-    var status = StatusCalculator.compute(cluster, desired, Optional.of(statefulSet),
-        context.getSecondaryResources(Pod.class), now);
+    var status = StatusCalculator.compute(cluster, desired, Optional.of(statefulSet), pods, scaling,
+        factor.refusal(), now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
-    return UpdateControl.noUpdate(); // the status is written already
+    logStep(cluster, previous, scaling);
+    // The status is written already. While a scale runs, look again soon: the members' progress produces no event.
+    UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
+    return scaling.steady() ? control : control.rescheduleAfter(pollInterval);
+  }
+
+  /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
+  private Map<Integer, MemberMovement> poll(ClusterModel model, List<Integer> ordinals) {
+    if (ordinals.isEmpty()) {
+      return Map.of();
+    }
+    var urls = new LinkedHashMap<Integer, String>();
+    for (int ordinal : ordinals) {
+      urls.put(ordinal, memberAddresses.adminUrl(model.namespace(), Names.pod(model.name(), ordinal),
+          Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), ordinal)));
+    }
+    return memberAdmin.movements(urls);
+  }
+
+  /** The replication factor the nodes run with now (from the live node config). */
+  static OptionalInt liveFactor(Optional<ConfigMap> config) {
+    String value = config.map(ConfigMap::getData).map(d -> d.get(NodeConfig.REPLICATION_FACTOR)).orElse(null);
+    try {
+      return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value.trim()));
+    } catch (NumberFormatException e) {
+      return OptionalInt.empty();
+    }
+  }
+
+  /** Logs a scaling step once, when it starts (progress is in the status). */
+  private static void logStep(DhtCluster cluster, Optional<DhtClusterStatus> previous, ScaleDecision scaling) {
+    var before = previous.map(s -> s.scaling);
+    boolean same = before.isPresent() && scaling.step().isPresent() && before.get().step == scaling.step().get()
+        && Integer.valueOf(scaling.topologyMembers()).equals(before.get().topologyMembers)
+        && Integer.valueOf(scaling.statefulSetReplicas()).equals(before.get().statefulSetReplicas);
+    if (!same) {
+      scaling.step().ifPresent(step -> log.info("{}/{} scaling to {}: {} (topology {} members, StatefulSet {})",
+          cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getSpec().replicas, step,
+          scaling.topologyMembers(), scaling.statefulSetReplicas()));
+    }
   }
 
   @Override
@@ -152,7 +236,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     fresh.getMetadata().setNamespace(cluster.getMetadata().getNamespace());
     fresh.setStatus(status);
     PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(cluster, fresh, context);
-    new ClusterEvents(context.getClient(), metrics).onTransition(cluster, status, now);
+    var events = new ClusterEvents(context.getClient(), metrics);
+    events.onTransition(cluster, status, now);
+    events.onRefusal(cluster, status, now);
   }
 
   @SuppressWarnings("unchecked")

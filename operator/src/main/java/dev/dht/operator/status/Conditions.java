@@ -12,6 +12,8 @@ public final class Conditions {
   public static final String READY = "Ready";
   public static final String PROGRESSING = "Progressing";
   public static final String DEGRADED = "Degraded";
+  /** True while the operator holds back a spec change (reason and message say which and why). */
+  public static final String REFUSED = "Refused";
 
   private Conditions() {}
 

@@ -5,9 +5,14 @@ import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.api.v1alpha1.MemberState;
 import dev.dht.operator.api.v1alpha1.MemberStatus;
 import dev.dht.operator.api.v1alpha1.Phase;
+import dev.dht.operator.api.v1alpha1.ScalingStatus;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Names;
+import dev.dht.operator.scaling.MemberMovement;
+import dev.dht.operator.scaling.PodReadiness;
+import dev.dht.operator.scaling.Refusal;
+import dev.dht.operator.scaling.ScaleDecision;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -23,33 +28,40 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Computes a cluster's status from what is observed: the StatefulSet's rollout and each member's
- * pod. Pure: equal inputs give an equal status, so an unchanged cluster causes no status write.
+ * Computes a cluster's status from what is observed: the StatefulSet's rollout, each member's pod and, while a
+ * scale runs, the scaling step and the members' movement reports. Pure: equal inputs give an equal status, so an
+ * unchanged cluster causes no status write.
  */
 public final class StatusCalculator {
   static final int MAX_MESSAGE = 1024;
 
   private StatusCalculator() {}
 
+  /** A steady cluster: no scale in progress, nothing refused. */
   public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
       Collection<Pod> pods, Instant now) {
+    var shape = desired.shape();
+    var steady = new ScaleDecision(shape.statefulSetReplicas(), shape.topologyMembers(), true, Optional.empty(),
+        List.of(), Map.of());
+    return compute(cluster, desired, statefulSet, pods, steady, Optional.empty(), now);
+  }
+
+  /**
+   * @param scaling the scaling step this reconcile decided (and the reports it used)
+   * @param refusal a spec change held back, if any
+   */
+  public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
+      Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, Instant now) {
     var model = desired.model();
     var previous = cluster.getStatus() != null ? cluster.getStatus() : new DhtClusterStatus();
     int wanted = model.replicas();
     Map<String, Pod> podsByName = pods.stream()
         .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
 
-    var members = new ArrayList<MemberStatus>();
-    List<String> urls = model.memberUrls();
-    for (int i = 0; i < wanted; i++) {
-      String name = Names.pod(model.name(), i);
-      boolean ready = isReady(podsByName.get(name));
-      boolean wasUp = previous.members != null && previous.members.stream()
-          .anyMatch(m -> name.equals(m.name) && m.state == MemberState.Up);
-      members.add(new MemberStatus(name, urls.get(i), ready || wasUp ? MemberState.Up : MemberState.Joining, ready));
-    }
-    int ready = (int) members.stream().filter(m -> m.ready).count();
-    List<String> notReady = members.stream().filter(m -> !m.ready).map(m -> m.name).toList();
+    var members = members(model.name(), model.memberUrls(Math.max(wanted, scaling.statefulSetReplicas())), wanted,
+        podsByName, previous, scaling);
+    int ready = (int) members.stream().limit(wanted).filter(m -> m.ready).count();
+    List<String> notReady = members.stream().limit(wanted).filter(m -> !m.ready).map(m -> m.name).toList();
 
     var sts = statefulSet.map(StatefulSet::getStatus).orElseGet(StatefulSetStatus::new);
     int existing = zeroIfNull(sts.getReplicas());
@@ -63,15 +75,15 @@ public final class StatusCalculator {
     Phase phase;
     String message;
     String readySummary = ready + "/" + wanted + " members ready";
-    if (rolledOut && ready == wanted) {
+    if (scaling.steady() && rolledOut && ready == wanted) {
       phase = Phase.Ready;
       message = readySummary;
     } else if (statefulSet.isEmpty() || previous.phase == null || previous.phase == Phase.Creating) {
       phase = Phase.Creating;
       message = "creating " + wanted + " members: " + readySummary;
-    } else if (!rolledOut && (existing != wanted || joining)) {
+    } else if (!scaling.steady() || !rolledOut && (existing != wanted || joining)) {
       phase = Phase.Scaling;
-      message = "scaling to " + wanted + " members: " + readySummary;
+      message = "scaling to " + wanted + " members: " + scalingMessage(model.name(), scaling, members, readySummary);
     } else if (!rolledOut) {
       phase = Phase.Updating;
       message = "rolling update, one member at a time: " + updated + "/" + wanted
@@ -86,12 +98,104 @@ public final class StatusCalculator {
     status.phase = phase;
     status.replicas = existing;
     status.readyReplicas = ready;
-    status.replicationFactor = model.replicationFactor();
+    status.replicationFactor = model.effectiveReplicationFactor();
     status.selector = Labels.selectorString(model.name());
     status.topologyVersion = desired.topologyVersion();
+    status.settledTopologyVersion = scaling.settled() ? desired.topologyVersion() : previous.settledTopologyVersion;
+    status.scaling = scaling.step().map(step -> scalingStatus(model.name(), wanted, scaling)).orElse(null);
     status.members = members;
-    status.conditions = conditions(previous.conditions, phase, message, status.observedGeneration, now);
+    status.conditions = conditions(previous.conditions, phase, truncate(message), refusal,
+        status.observedGeneration, now);
     return status;
+  }
+
+  /**
+   * Ordinals 0..max(spec.replicas, StatefulSet replicas)-1: in the topology (Up, or Joining until the move that
+   * added them is done), about to enter it (Joining), or leaving it (Draining).
+   */
+  static List<MemberStatus> members(String cluster, List<String> urls, int wanted, Map<String, Pod> podsByName,
+      DhtClusterStatus previous, ScaleDecision scaling) {
+    var members = new ArrayList<MemberStatus>();
+    for (int i = 0; i < urls.size(); i++) {
+      String name = Names.pod(cluster, i);
+      boolean ready = isReady(podsByName.get(name));
+      boolean wasUp = previous.members != null && previous.members.stream()
+          .anyMatch(m -> name.equals(m.name) && m.state == MemberState.Up);
+      MemberState state;
+      if (scaling.leaving().contains(i)) {
+        state = MemberState.Draining;
+      } else if (i >= scaling.topologyMembers()) {
+        state = MemberState.Joining;
+      } else {
+        state = wasUp || ready && scaling.settled() ? MemberState.Up : MemberState.Joining;
+      }
+      if (i >= wanted && i >= scaling.topologyMembers() && state != MemberState.Draining) {
+        continue; // beyond the spec, not in the topology, not leaving it: no member
+      }
+      var member = new MemberStatus(name, urls.get(i), state, ready);
+      MemberMovement report = scaling.reports().get(i);
+      if (report != null && !scaling.steady()) {
+        member.movement = report.state().jsonName();
+        member.keysLeft = report.state() == MemberMovement.State.MOVING ? report.keysLeft() : null;
+      }
+      members.add(member);
+    }
+    return members;
+  }
+
+  static ScalingStatus scalingStatus(String cluster, int wanted, ScaleDecision scaling) {
+    var out = new ScalingStatus();
+    out.targetReplicas = wanted;
+    out.topologyMembers = scaling.topologyMembers();
+    out.statefulSetReplicas = scaling.statefulSetReplicas();
+    out.step = scaling.step().orElseThrow();
+    out.leaving = scaling.leaving().stream().map(i -> Names.pod(cluster, i)).toList();
+    if (!scaling.reports().isEmpty()) {
+      var reports = scaling.reports().values();
+      out.membersPolled = reports.size();
+      out.membersIdle = (int) reports.stream().filter(r -> r.state() == MemberMovement.State.IDLE).count();
+      out.keysLeft = reports.stream().mapToLong(MemberMovement::keysLeft).sum();
+      out.bytesLeft = reports.stream().mapToLong(MemberMovement::bytesLeft).sum();
+    }
+    return out;
+  }
+
+  static String scalingMessage(String cluster, ScaleDecision scaling, List<MemberStatus> members,
+      String readySummary) {
+    var step = scaling.step();
+    if (step.isEmpty()) {
+      return readySummary;
+    }
+    String leaving = scaling.leaving().stream().map(i -> Names.pod(cluster, i)).collect(Collectors.joining(", "));
+    String starting = members.stream().filter(m -> m.state == MemberState.Joining && !m.ready).map(m -> m.name)
+        .collect(Collectors.joining(", "));
+    return switch (step.get()) {
+      case StartingMembers -> readySummary + (starting.isEmpty() ? "; waiting for the StatefulSet's pods"
+          : "; starting " + starting + ", which join the topology once ready");
+      case WaitingForRollout -> readySummary + "; the topology changes once the rolling update is done";
+      case RemovingMember -> "removing " + leaving + " from the StatefulSet: out of the topology, nothing left to"
+          + " hand over";
+      case MovingData -> (leaving.isEmpty() ? "" : leaving + " leaving; ") + "moving data on a topology of "
+          + scaling.topologyMembers() + " members: " + movementSummary(cluster, scaling);
+    };
+  }
+
+  /** "3/5 idle, 1200 keys and 4096 bytes left; kv-3 moving (1200 keys left), kv-4 unknown (timed out)". */
+  static String movementSummary(String cluster, ScaleDecision scaling) {
+    var reports = scaling.reports();
+    if (reports.isEmpty()) {
+      return "asking the members for their progress";
+    }
+    long idle = reports.values().stream().filter(r -> r.state() == MemberMovement.State.IDLE).count();
+    long keys = reports.values().stream().mapToLong(MemberMovement::keysLeft).sum();
+    long bytes = reports.values().stream().mapToLong(MemberMovement::bytesLeft).sum();
+    String busy = reports.entrySet().stream()
+        .filter(e -> e.getValue().state() != MemberMovement.State.IDLE)
+        .sorted(Map.Entry.comparingByKey())
+        .map(e -> Names.pod(cluster, e.getKey()) + " " + e.getValue().describe())
+        .collect(Collectors.joining(", "));
+    return idle + "/" + reports.size() + " idle, " + keys + " keys and " + bytes + " bytes left"
+        + (busy.isEmpty() ? "; every member idle, some not yet on the new topology" : "; " + busy);
   }
 
   /** The status after a failed reconcile: what was last observed, with the failure in the conditions. */
@@ -106,14 +210,19 @@ public final class StatusCalculator {
     status.selector = previous.selector != null ? previous.selector
         : Labels.selectorString(cluster.getMetadata().getName());
     status.topologyVersion = previous.topologyVersion;
+    status.settledTopologyVersion = previous.settledTopologyVersion;
+    status.scaling = previous.scaling;
     status.members = previous.members != null ? previous.members : new ArrayList<>();
-    status.conditions = conditions(previous.conditions, Phase.Failed, truncate(failure), status.observedGeneration,
-        now);
+    var refusal = Conditions.find(previous.conditions, Conditions.REFUSED)
+        .filter(c -> "True".equals(c.getStatus()))
+        .map(c -> new Refusal(c.getReason(), c.getMessage()));
+    status.conditions = conditions(previous.conditions, Phase.Failed, truncate(failure), refusal,
+        status.observedGeneration, now);
     return status;
   }
 
-  static List<Condition> conditions(List<Condition> previous, Phase phase, String message, Long generation,
-      Instant now) {
+  static List<Condition> conditions(List<Condition> previous, Phase phase, String message,
+      Optional<Refusal> refusal, Long generation, Instant now) {
     boolean progressing = phase == Phase.Creating || phase == Phase.Scaling || phase == Phase.Updating;
     String reason = switch (phase) {
       case Ready -> "AllMembersReady";
@@ -128,17 +237,15 @@ public final class StatusCalculator {
         Conditions.condition(previous, Conditions.PROGRESSING, progressing,
             progressing || phase == Phase.Failed ? reason : "RolloutComplete", message, generation, now),
         Conditions.condition(previous, Conditions.DEGRADED, phase == Phase.Degraded || phase == Phase.Failed,
-            phase == Phase.Degraded || phase == Phase.Failed ? reason : "AsExpected", message, generation, now));
+            phase == Phase.Degraded || phase == Phase.Failed ? reason : "AsExpected", message, generation, now),
+        Conditions.condition(previous, Conditions.REFUSED, refusal.isPresent(),
+            refusal.map(Refusal::reason).orElse("AsRequested"),
+            refusal.map(Refusal::message).orElse("the spec is applied as written"), generation, now));
   }
 
   /** Ready as the kubelet reports it, and not on its way out. */
   public static boolean isReady(Pod pod) {
-    if (pod == null || pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null
-        || pod.getStatus().getConditions() == null) {
-      return false;
-    }
-    return pod.getStatus().getConditions().stream()
-        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    return PodReadiness.isReady(pod);
   }
 
   private static int zeroIfNull(Integer value) {

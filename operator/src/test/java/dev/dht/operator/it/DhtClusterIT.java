@@ -161,48 +161,6 @@ class DhtClusterIT {
   }
 
   @Test
-  void scalingUpExtendsTheTopologyWithoutRestartingPodsAndGoesProgressingThenReady() {
-    operator.create(cluster("beta", 3));
-    awaitPhase("beta", Phase.Ready);
-    var templateBefore = operator.get(StatefulSet.class, "beta").getSpec().getTemplate();
-
-    statefulSets.kubeletReportsReady(false);
-    Processes.kubectl("scale", "dht/beta", "--replicas=5", "-n", ns).orFail("kubectl scale");
-
-    awaitStatus("beta", s -> {
-      assertThat(s.phase).isEqualTo(Phase.Scaling);
-      assertThat(s.observedGeneration).isEqualTo(2L);
-      assertThat(Conditions.find(s.conditions, Conditions.PROGRESSING).orElseThrow().getReason()).isEqualTo("Scaling");
-      assertThat(Conditions.isTrue(s.conditions, Conditions.READY)).isFalse();
-      assertThat(s.members).extracting(m -> m.state)
-          .containsExactly(MemberState.Up, MemberState.Up, MemberState.Up, MemberState.Joining, MemberState.Joining);
-      assertThat(s.topologyVersion).isEqualTo(2L);
-    });
-    var sts = operator.get(StatefulSet.class, "beta");
-    assertThat(sts.getSpec().getReplicas()).isEqualTo(5);
-    assertThat(sts.getSpec().getTemplate()).as("a topology change is read live, not rolled").isEqualTo(templateBefore);
-    assertThat(Topology.members(operator.get(ConfigMap.class, "beta-topology"))).hasSize(5)
-        .endsWith("http://beta-4.beta-headless." + ns + ".svc.cluster.local:8080");
-
-    statefulSets.kubeletReportsReady(true);
-    awaitStatus("beta", s -> {
-      assertThat(s.phase).isEqualTo(Phase.Ready);
-      assertThat(s.readyReplicas).isEqualTo(5);
-      assertThat(s.replicas).isEqualTo(5);
-      assertThat(s.replicationFactor).as("default: min(3, replicas)").isEqualTo(3);
-    });
-    assertThat(statefulSets.podsReplacedByRollingUpdate()).isZero();
-
-    Processes.kubectl("scale", "dht/beta", "--replicas=3", "-n", ns).orFail("kubectl scale");
-    awaitStatus("beta", s -> {
-      assertThat(s.phase).isEqualTo(Phase.Ready);
-      assertThat(s.members).hasSize(3);
-      assertThat(s.topologyVersion).isEqualTo(3L);
-    });
-    assertThat(client.pods().inNamespace(ns).withLabels(Labels.selector("beta")).list().getItems()).hasSize(3);
-  }
-
-  @Test
   void aConfigChangeRollsThePodsThroughANewTemplateHash() {
     operator.create(cluster("gamma", 3));
     awaitPhase("gamma", Phase.Ready);

@@ -102,11 +102,12 @@ class DhtClusterValidationIT {
     assertThat(spec.replicas).isEqualTo(1);
     assertThat(spec.storage.size).isEqualTo("10Gi");
     assertThat(spec.storage.retainOnDelete).isTrue();
+    assertThat(spec.storage.retainOnScaleDown).isFalse();
     assertThat(spec.imagePullPolicy.name()).isEqualTo("IfNotPresent");
     assertThat(spec.service.type.name()).isEqualTo("ClusterIP");
     assertThat(spec.service.port).isEqualTo(8080);
     assertThat(spec.resources.limits.memory).isEqualTo("1Gi");
-    assertThat(spec.replication.factor).as("min(3, replicas) is the operator's default, not the schema's").isNull();
+    assertThat(spec.replication.factor).as("the nodes cap the operator's default (3) at replicas: not the schema's").isNull();
   }
 
   @Test

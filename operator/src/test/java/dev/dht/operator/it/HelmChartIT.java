@@ -8,6 +8,7 @@ import dev.dht.operator.OperatorSettings;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.Phase;
+import dev.dht.operator.testing.FakeMembers;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.Helm;
 import dev.dht.operator.testing.KubeApiServer;
@@ -78,12 +79,18 @@ class HelmChartIT {
     assertThat(canI(account, "list", "statefulsets", "team-b")).isFalse();
   }
 
-  /** Runs the operator as the account on a cluster in clusterNamespace: created, Ready, scaled, Ready. */
+  /**
+   * Runs the operator as the account on a cluster in clusterNamespace: created, Ready, scaled, Ready. Fake members
+   * answer its movement polls during the scale (it reaches them through the member URL setting).
+   */
   static void runClusterAs(String account, String accountNamespace, OperatorSettings settings, String clusterNamespace) {
     namespace(clusterNamespace);
-    try (var asAccount = KubeApiServer.clientAs(account, "system:serviceaccounts",
+    try (var members = new FakeMembers(admin, clusterNamespace, "rbac", settings.clusterDomain(), 3);
+        var asAccount = KubeApiServer.clientAs(account, "system:serviceaccounts",
             "system:serviceaccounts:" + accountNamespace, "system:authenticated");
-        var operator = DhtOperator.create(asAccount, settings, new SimpleMeterRegistry(), false);
+        var operator = DhtOperator.create(asAccount, new OperatorSettings(settings.watchNamespaces(),
+            settings.defaultNodeImage(), settings.clusterDomain(), settings.httpPort(), settings.leaseNamespace(),
+            members.urlsByPod()), new SimpleMeterRegistry(), false);
         var statefulSets = new FakeStatefulSetController(admin, clusterNamespace).start()) {
       operator.start();
       var cluster = new DhtCluster();

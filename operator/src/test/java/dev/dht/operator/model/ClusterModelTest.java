@@ -26,6 +26,7 @@ class ClusterModelTest {
     assertThat(model.imagePullPolicy()).isEqualTo("IfNotPresent");
     assertThat(model.storageSize()).isEqualTo("10Gi");
     assertThat(model.retainOnDelete()).isTrue();
+    assertThat(model.retainOnScaleDown()).isFalse();
     assertThat(model.serviceType()).isEqualTo(ServiceType.ClusterIP);
     assertThat(model.servicePort()).isEqualTo(8080);
     assertThat(model.resources().getRequests()).containsOnlyKeys("cpu", "memory");
@@ -33,11 +34,25 @@ class ClusterModelTest {
     assertThat(model.heapBytes()).isEmpty();
   }
 
-  @ParameterizedTest(name = "replicas {0} -> factor {1}")
+  @ParameterizedTest(name = "replicas {0} -> effective factor {1}")
   @CsvSource({"1,1", "2,2", "3,3", "5,3", "12,3"})
-  void theReplicationFactorDefaultsToMinOfThreeAndReplicas(int replicas, int factor) {
+  void theNodesGetFactorThreeWhatEverTheReplicasAndCapItAtTheMemberCount(int replicas, int effective) {
     var model = ClusterModel.from(Clusters.cluster(s -> s.replicas = replicas), Clusters.PLATFORM);
-    assertThat(model.replicationFactor()).isEqualTo(factor);
+    assertThat(model.replicationFactor()).as("the nodes' setting does not depend on replicas").isEqualTo(3);
+    assertThat(model.effectiveReplicationFactor()).isEqualTo(effective);
+  }
+
+  @Test
+  void aSetFactorIsKeptAndCappedTheSameWay() {
+    var model = ClusterModel.from(Clusters.cluster(s -> {
+      s.replicas = 5;
+      s.replication = new ReplicationSpec();
+      s.replication.factor = 2;
+    }), Clusters.PLATFORM);
+    assertThat(model.replicationFactor()).isEqualTo(2);
+    assertThat(model.effectiveReplicationFactor()).isEqualTo(2);
+    assertThat(model.withReplicationFactor(3).replicationFactor()).isEqualTo(3);
+    assertThat(model.withReplicationFactor(3).withReplicationFactor(2)).isEqualTo(model);
   }
 
   static Stream<Arguments> invalidSpecs() {

@@ -76,11 +76,16 @@ class DesiredStateTest {
 
   static Stream<Arguments> statefulSetCases() {
     return Stream.of(
-        Arguments.of("retained volumes by default", (Consumer<DhtClusterSpec>) s -> {},
+        Arguments.of("volumes kept on delete, dropped on scale-down by default", (Consumer<DhtClusterSpec>) s -> {},
             (Consumer<StatefulSet>) sts -> {
               assertThat(sts.getSpec().getPersistentVolumeClaimRetentionPolicy().getWhenDeleted()).isEqualTo("Retain");
-              assertThat(sts.getSpec().getPersistentVolumeClaimRetentionPolicy().getWhenScaled()).isEqualTo("Retain");
+              assertThat(sts.getSpec().getPersistentVolumeClaimRetentionPolicy().getWhenScaled()).isEqualTo("Delete");
             }),
+        Arguments.of("retainOnScaleDown keeps a removed member's volume", (Consumer<DhtClusterSpec>) s -> {
+          s.storage = new StorageSpec();
+          s.storage.retainOnScaleDown = true;
+        }, (Consumer<StatefulSet>) sts ->
+            assertThat(sts.getSpec().getPersistentVolumeClaimRetentionPolicy().getWhenScaled()).isEqualTo("Retain")),
         Arguments.of("retainOnDelete false deletes volumes with the cluster", (Consumer<DhtClusterSpec>) s -> {
           s.storage = new StorageSpec();
           s.storage.retainOnDelete = false;
@@ -177,6 +182,28 @@ class DesiredStateTest {
     var second = Clusters.desired(s -> s.replicas = 4).inApplyOrder();
     assertThat(second).isEqualTo(first);
     assertThat(second.stream().map(Hashing::stampOf)).isEqualTo(first.stream().map(Hashing::stampOf).toList());
+  }
+
+  @Test
+  void scalingWithTheDefaultFactorNeverChangesTheNodeConfig() {
+    var hashes = java.util.stream.IntStream.rangeClosed(1, 7)
+        .mapToObj(n -> Clusters.desired(s -> s.replicas = n).configHash()).distinct().toList();
+    assertThat(hashes).as("1..7 members, default factor: one config, so no rolling restart").hasSize(1);
+    assertThat(Clusters.desired(s -> s.replicas = 2).config().getData()).containsEntry("DHT_REPLICATION_FACTOR", "3");
+  }
+
+  @Test
+  void aScaleStepShapesTheStatefulSetAndTheTopologyApart() {
+    var cluster = Clusters.cluster(s -> s.replicas = 3);
+    var model = ClusterModel.from(cluster, Clusters.PLATFORM);
+    var desired = DesiredState.of(cluster, model, new ClusterShape(5, 4, 7));
+    assertThat(desired.statefulSet().getSpec().getReplicas()).isEqualTo(5);
+    assertThat(Topology.members(desired.topology())).containsExactly(
+        "http://kv-0.kv-headless.prod.svc.cluster.local:8080", "http://kv-1.kv-headless.prod.svc.cluster.local:8080",
+        "http://kv-2.kv-headless.prod.svc.cluster.local:8080", "http://kv-3.kv-headless.prod.svc.cluster.local:8080");
+    assertThat(Topology.currentVersion(desired.topology())).contains(7L);
+    assertThat(desired.topologyVersion()).isEqualTo(7L);
+    assertThat(desired.configHash()).isEqualTo(DesiredState.of(cluster, model, 7).configHash());
   }
 
   @Test

@@ -7,7 +7,12 @@ import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.api.v1alpha1.MemberState;
 import dev.dht.operator.api.v1alpha1.MemberStatus;
 import dev.dht.operator.api.v1alpha1.Phase;
+import dev.dht.operator.api.v1alpha1.ScalingStep;
 import dev.dht.operator.model.ClusterModel;
+import dev.dht.operator.model.ClusterShape;
+import dev.dht.operator.scaling.MemberMovement;
+import dev.dht.operator.scaling.Refusal;
+import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.model.Clusters;
 import dev.dht.operator.model.DesiredState;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -16,6 +21,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -138,6 +144,95 @@ class StatusCalculatorTest {
         .isEqualTo(later.toString());
     assertThat(Conditions.find(degraded.conditions, Conditions.PROGRESSING).orElseThrow().getLastTransitionTime())
         .as("Progressing stayed False").isEqualTo(NOW.toString());
+  }
+
+  static MemberMovement report(MemberMovement.State state, long keysLeft) {
+    return new MemberMovement(state, true, state == MemberMovement.State.IDLE ? "stable" : "joint", List.of(),
+        keysLeft, keysLeft * 10, false, false, null, state == MemberMovement.State.UNKNOWN ? "timed out" : null);
+  }
+
+  @Test
+  void aScaleDownInProgressShowsTheLeavingMemberAndTheMembersProgress() {
+    DhtCluster cluster = Clusters.cluster(s -> s.replicas = 3);
+    var before = previous(Phase.Ready, 5);
+    before.topologyVersion = 1L;
+    before.settledTopologyVersion = 1L;
+    cluster.setStatus(before);
+    var model = ClusterModel.from(cluster, Clusters.PLATFORM);
+    var desired = DesiredState.of(cluster, model, new ClusterShape(5, 4, 2));
+    var reports = new HashMap<Integer, MemberMovement>();
+    for (int i = 0; i < 4; i++) {
+      reports.put(i, report(MemberMovement.State.IDLE, 0));
+    }
+    reports.put(4, report(MemberMovement.State.MOVING, 1200));
+    var decision = new ScaleDecision(5, 4, false, Optional.of(ScalingStep.MovingData), List.of(4), reports);
+    var status = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 5, 5, 5, "r1", "r1")), pods(5, 5),
+        decision, Optional.empty(), NOW);
+
+    assertThat(status.phase).isEqualTo(Phase.Scaling);
+    assertThat(status.members).extracting(m -> m.name).containsExactly("kv-0", "kv-1", "kv-2", "kv-3", "kv-4");
+    assertThat(status.members).extracting(m -> m.state).containsExactly(MemberState.Up, MemberState.Up,
+        MemberState.Up, MemberState.Up, MemberState.Draining);
+    assertThat(status.members.get(4).movement).isEqualTo("moving");
+    assertThat(status.members.get(4).keysLeft).isEqualTo(1200L);
+    assertThat(status.members.get(0).keysLeft).isNull();
+    assertThat(status.readyReplicas).as("members up to spec.replicas").isEqualTo(3);
+    assertThat(status.scaling.step).isEqualTo(ScalingStep.MovingData);
+    assertThat(status.scaling.leaving).containsExactly("kv-4");
+    assertThat(status.scaling.membersIdle).isEqualTo(4);
+    assertThat(status.scaling.membersPolled).isEqualTo(5);
+    assertThat(status.scaling.keysLeft).isEqualTo(1200L);
+    assertThat(status.scaling.bytesLeft).isEqualTo(12000L);
+    assertThat(status.scaling.topologyMembers).isEqualTo(4);
+    assertThat(status.scaling.statefulSetReplicas).isEqualTo(5);
+    assertThat(status.topologyVersion).isEqualTo(2L);
+    assertThat(status.settledTopologyVersion).as("the move is not done").isEqualTo(1L);
+    assertThat(Conditions.find(status.conditions, Conditions.READY).orElseThrow().getMessage()).isEqualTo(
+        "scaling to 3 members: kv-4 leaving; moving data on a topology of 4 members: 4/5 idle, 1200 keys and"
+            + " 12000 bytes left; kv-4 moving (1200 keys left)");
+    assertThat(Conditions.isTrue(status.conditions, Conditions.PROGRESSING)).isTrue();
+  }
+
+  @Test
+  void aSettledScaleEndsReadyWithoutProgressAndRecordsTheSettledVersion() {
+    DhtCluster cluster = Clusters.cluster(s -> s.replicas = 5);
+    var before = previous(Phase.Scaling, 3);
+    before.topologyVersion = 2L;
+    before.settledTopologyVersion = 1L;
+    cluster.setStatus(before);
+    var desired = DesiredState.of(cluster, ClusterModel.from(cluster, Clusters.PLATFORM), 2);
+    var reports = new HashMap<Integer, MemberMovement>();
+    for (int i = 0; i < 5; i++) {
+      reports.put(i, report(MemberMovement.State.IDLE, 0));
+    }
+    var decision = new ScaleDecision(5, 5, true, Optional.empty(), List.of(), reports);
+    var status = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 5, 5, 5, "r1", "r1")), pods(5, 5),
+        decision, Optional.empty(), NOW);
+    assertThat(status.phase).isEqualTo(Phase.Ready);
+    assertThat(status.scaling).isNull();
+    assertThat(status.settledTopologyVersion).isEqualTo(2L);
+    assertThat(status.members).extracting(m -> m.state).containsOnly(MemberState.Up);
+    assertThat(status.members).allSatisfy(m -> assertThat(m.movement).isNull());
+  }
+
+  @Test
+  void aRefusalIsACondition() {
+    DhtCluster cluster = Clusters.cluster(s -> s.replicas = 3);
+    cluster.setStatus(previous(Phase.Ready, 3));
+    var desired = DesiredState.of(cluster, ClusterModel.from(cluster, Clusters.PLATFORM), 1);
+    var decision = new ScaleDecision(3, 3, true, Optional.empty(), List.of(), java.util.Map.of());
+    var refused = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 3, 3, 3, "r1", "r1")), pods(3, 3),
+        decision, Optional.of(new Refusal("SomethingHeld", "what and why")), NOW);
+    var condition = Conditions.find(refused.conditions, Conditions.REFUSED).orElseThrow();
+    assertThat(condition.getStatus()).isEqualTo("True");
+    assertThat(condition.getReason()).isEqualTo("SomethingHeld");
+    assertThat(condition.getMessage()).isEqualTo("what and why");
+    var fine = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 3, 3, 3, "r1", "r1")), pods(3, 3),
+        NOW);
+    assertThat(Conditions.isTrue(fine.conditions, Conditions.REFUSED)).isFalse();
+    cluster.setStatus(refused);
+    assertThat(Conditions.isTrue(StatusCalculator.failed(cluster, "boom", NOW).conditions, Conditions.REFUSED))
+        .as("a failure keeps the refusal").isTrue();
   }
 
   @Test

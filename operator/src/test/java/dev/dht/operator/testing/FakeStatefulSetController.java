@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * Plays the parts of the StatefulSet controller and the kubelet that kube-api-test does not run,
  * for one namespace: creates a PVC and a pod per ordinal from the template (PVCs owned by the
  * StatefulSet when its retention policy says whenDeleted: Delete, as the real controller does),
- * removes pods above the replica count, rolls pods whose template revision is old one at a time
- * (highest ordinal first, only when all are ready), marks pods Ready (unless held back), and writes
+ * removes pods above the replica count (and their PVCs when the policy says whenScaled: Delete),
+ * rolls pods whose template revision is old one at a time (highest ordinal first, only when all
+ * are ready), marks pods Ready (unless held back), and writes
  * the StatefulSet's status. Every change happens through the real API server.
  */
 public final class FakeStatefulSetController implements AutoCloseable {
@@ -112,10 +113,17 @@ public final class FakeStatefulSetController implements AutoCloseable {
     String updateRevision = name + "-" + revisionOf(sts);
     Map<Integer, Pod> pods = podsOf(sts);
 
-    // Scale down: pods above the replica count go (all at once: podManagementPolicy Parallel).
+    // Scale down: pods above the replica count go (all at once: podManagementPolicy Parallel), and with
+    // persistentVolumeClaimRetentionPolicy.whenScaled: Delete their claims too (the real controller makes the pod
+    // the claim's owner and lets the garbage collector delete it after the pod).
+    var policy = sts.getSpec().getPersistentVolumeClaimRetentionPolicy();
+    boolean deleteClaimsWhenScaled = policy != null && "Delete".equals(policy.getWhenScaled());
     pods.entrySet().removeIf(e -> {
       if (e.getKey() >= replicas) {
         client.resource(e.getValue()).delete();
+        if (deleteClaimsWhenScaled) {
+          deleteClaims(sts, e.getKey());
+        }
         return true;
       }
       return false;
@@ -243,6 +251,14 @@ public final class FakeStatefulSetController implements AutoCloseable {
           .withSpec(template.getSpec())
           .build();
       client.resource(claim).create();
+    }
+  }
+
+  private void deleteClaims(StatefulSet sts, int ordinal) {
+    String podName = sts.getMetadata().getName() + "-" + ordinal;
+    for (var template : sts.getSpec().getVolumeClaimTemplates()) {
+      client.persistentVolumeClaims().inNamespace(namespace).withName(template.getMetadata().getName() + "-" + podName)
+          .delete();
     }
   }
 

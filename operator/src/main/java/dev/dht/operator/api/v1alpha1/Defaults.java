@@ -6,13 +6,18 @@ package dev.dht.operator.api.v1alpha1;
  */
 public final class Defaults {
   public static final int REPLICAS = 3;
-  /** The replication factor defaults to min(MAX_DEFAULT_FACTOR, replicas): a schema cannot say that. */
-  public static final int MAX_DEFAULT_FACTOR = 3;
+  /**
+   * The replication factor the nodes get when the spec sets none. They cap it at the member count, so the
+   * effective factor is min(3, replicas) while the nodes' setting never changes with scaling (a change would roll
+   * the pods, and a factor that differs between members during a data move breaks the move's guarantees).
+   */
+  public static final int REPLICATION_FACTOR = 3;
   public static final String IMAGE_PULL_POLICY = "IfNotPresent";
   public static final String RESOURCES =
       "{\"requests\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"limits\":{\"memory\":\"1Gi\"}}";
   public static final String STORAGE_SIZE = "10Gi";
   public static final boolean RETAIN_ON_DELETE = true;
+  public static final boolean RETAIN_ON_SCALE_DOWN = false;
   public static final String SERVICE_TYPE = "ClusterIP";
   public static final int SERVICE_PORT = 8080;
   public static final String PROFILER_EVENTS = "[\"cpu\"]";

@@ -26,7 +26,8 @@ public class DhtClusterSpec {
   @Min(1)
   @Default("3")
   @JsonPropertyDescription("Number of storage nodes (members). At least 1 and at least replication.factor."
-      + " Scaling does not move data yet: shrinking removes the highest ordinals with their keys' copies.")
+      + " Scaling moves the data: new members join once their pods are ready; a scale-down removes one member"
+      + " at a time from the highest ordinal, each only after it has handed over its data.")
   public Integer replicas;
 
   @Default("{}")

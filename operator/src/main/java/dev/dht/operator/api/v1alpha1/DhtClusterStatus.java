@@ -25,7 +25,8 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Members whose pod is ready.")
   public Integer readyReplicas;
 
-  @JsonPropertyDescription("Effective replication factor (spec.replication.factor or its default).")
+  @JsonPropertyDescription("Copies of each key: the nodes' replication factor (spec.replication.factor, default 3)"
+      + " capped at spec.replicas.")
   public Integer replicationFactor;
 
   @LabelSelector
@@ -35,10 +36,17 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Version of the topology ConfigMap; it grows whenever the member list changes.")
   public Long topologyVersion;
 
-  @JsonPropertyDescription("Members in the topology, by ordinal.")
+  @JsonPropertyDescription("The topology version on which every member reported its data move done (idle). While"
+      + " it differs from topologyVersion a move is in progress; the operator polls the members until they are done.")
+  public Long settledTopologyVersion;
+
+  @JsonPropertyDescription("Progress of a scale in progress; absent when none runs.")
+  public ScalingStatus scaling;
+
+  @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
   public List<MemberStatus> members = new ArrayList<>();
 
-  @JsonPropertyDescription("Ready, Progressing and Degraded, with reasons and messages.")
+  @JsonPropertyDescription("Ready, Progressing, Degraded and Refused, with reasons and messages.")
   public List<Condition> conditions = new ArrayList<>();
 
   @Override
@@ -48,20 +56,23 @@ public class DhtClusterStatus {
     return Objects.equals(observedGeneration, s.observedGeneration) && phase == s.phase
         && Objects.equals(replicas, s.replicas) && Objects.equals(readyReplicas, s.readyReplicas)
         && Objects.equals(replicationFactor, s.replicationFactor) && Objects.equals(selector, s.selector)
-        && Objects.equals(topologyVersion, s.topologyVersion) && Objects.equals(members, s.members)
+        && Objects.equals(topologyVersion, s.topologyVersion)
+        && Objects.equals(settledTopologyVersion, s.settledTopologyVersion) && Objects.equals(scaling, s.scaling)
+        && Objects.equals(members, s.members)
         && Objects.equals(conditions, s.conditions);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, members, conditions);
+        topologyVersion, settledTopologyVersion, scaling, members, conditions);
   }
 
   @Override
   public String toString() {
     return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
         + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
+        + ", settled=" + settledTopologyVersion + ", scaling=" + scaling
         + ", members=" + members + ", conditions=" + conditions + "}";
   }
 }

@@ -1,7 +1,8 @@
 package dev.dht.operator.api.v1alpha1;
 
 /**
- * A member's place in the topology's life cycle. Draining is reserved for scale-down with data
- * movement (a later issue): the operator does not set it yet.
+ * A member's place in the topology's life cycle: Joining (its pod is starting, or it is new in the topology and
+ * the data move to it is not done), Up, Draining (removed from the topology by a scale-down, handing over its data;
+ * its pod stays until the move is done).
  */
 public enum MemberState { Joining, Up, Draining }

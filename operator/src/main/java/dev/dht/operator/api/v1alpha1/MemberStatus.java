@@ -12,12 +12,19 @@ public class MemberStatus {
   @JsonPropertyDescription("Base URL other members and clients use (stable DNS name through the headless Service).")
   public String url;
 
-  @JsonPropertyDescription("Joining (in the topology, not yet ready once), Up, or Draining (leaving; reserved"
-      + " for scale-down with data movement).")
+  @JsonPropertyDescription("Joining (pod starting, or new in the topology until the data move is done), Up, or"
+      + " Draining (removed from the topology by a scale-down, handing over its data).")
   public MemberState state;
 
   @JsonPropertyDescription("Whether the member's pod is ready now.")
   public Boolean ready;
+
+  @JsonPropertyDescription("While a data move runs: idle, moving or unknown (no answer), as its movement endpoint"
+      + " reported at the last poll. Absent when no move runs.")
+  public String movement;
+
+  @JsonPropertyDescription("While a data move runs: records this member still has to scan and send (its estimate).")
+  public Long keysLeft;
 
   public MemberStatus() {}
 
@@ -31,16 +38,18 @@ public class MemberStatus {
   @Override
   public boolean equals(Object o) {
     return o instanceof MemberStatus m && Objects.equals(name, m.name) && Objects.equals(url, m.url)
-        && state == m.state && Objects.equals(ready, m.ready);
+        && state == m.state && Objects.equals(ready, m.ready) && Objects.equals(movement, m.movement)
+        && Objects.equals(keysLeft, m.keysLeft);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, url, state, ready);
+    return Objects.hash(name, url, state, ready, movement, keysLeft);
   }
 
   @Override
   public String toString() {
-    return name + "(" + state + (Boolean.TRUE.equals(ready) ? ",ready" : ",not ready") + ")";
+    return name + "(" + state + (Boolean.TRUE.equals(ready) ? ",ready" : ",not ready")
+        + (movement != null ? "," + movement : "") + ")";
   }
 }

@@ -6,7 +6,7 @@ public enum Phase {
   Creating,
   /** Every member is ready and runs the current pod template. */
   Ready,
-  /** The member count changed and the new members are not all ready yet. */
+  /** The member count is changing: pods starting, the topology changing, data moving, or a member leaving. */
   Scaling,
   /** A rolling update (new pod template) is in progress. */
   Updating,

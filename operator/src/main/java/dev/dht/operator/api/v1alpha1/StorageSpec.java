@@ -29,6 +29,12 @@ public class StorageSpec {
 
   @Default("true")
   @JsonPropertyDescription("Keep the PersistentVolumeClaims when the DhtCluster is deleted (true) or delete"
-      + " them with it (false). Volumes of members removed by scaling down are always kept.")
+      + " them with it (false). Volumes of members removed by scaling down follow retainOnScaleDown.")
   public Boolean retainOnDelete;
+
+  @Default("false")
+  @JsonPropertyDescription("Keep the PersistentVolumeClaim of a member removed by a scale-down (true) or delete"
+      + " it once the member has handed over its data and its pod is gone (false). A kept volume is reused"
+      + " by a later scale-up; the operator then also waits for the leaving member's cleanup.")
+  public Boolean retainOnScaleDown;
 }

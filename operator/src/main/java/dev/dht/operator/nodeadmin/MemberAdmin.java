@@ -1,0 +1,25 @@
+package dev.dht.operator.nodeadmin;
+
+import dev.dht.operator.scaling.MemberMovement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** The operator's calls to the nodes' admin API: today only a member's data movement. */
+public interface MemberAdmin {
+  /**
+   * {@code GET <baseUrl>/v0/admin/movement}. Never fails: a refused connection, a timeout, an error status or a
+   * body that is not the contract's JSON complete it with {@link MemberMovement#unknown}. Completes within the
+   * implementation's timeout.
+   */
+  CompletableFuture<MemberMovement> movement(String baseUrl);
+
+  /** Asks every member at once and waits for all answers (each bounded by the timeout). */
+  default <K> Map<K, MemberMovement> movements(Map<K, String> baseUrls) {
+    var pending = new LinkedHashMap<K, CompletableFuture<MemberMovement>>();
+    baseUrls.forEach((key, url) -> pending.put(key, movement(url)));
+    var out = new LinkedHashMap<K, MemberMovement>();
+    pending.forEach((key, answer) -> out.put(key, answer.join()));
+    return out;
+  }
+}

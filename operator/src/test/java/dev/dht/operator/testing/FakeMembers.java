@@ -1,0 +1,217 @@
+package dev.dht.operator.testing;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.dht.operator.model.Names;
+import dev.dht.operator.model.Topology;
+import dev.dht.operator.nodeadmin.MemberAddresses;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+
+/**
+ * Stands in for the nodes' admin API, as {@link FakeStatefulSetController} stands in for the StatefulSet controller:
+ * one HTTP server on loopback per member of one cluster, each answering {@code GET /v0/admin/movement} with the
+ * node's JSON. The members learn their member list from the real topology ConfigMap (an informer plays the kubelet
+ * that delivers it) and, scripted, report "moving" for a number of polls after each change of the list (or as long
+ * as a test holds them), then "idle" on the new list, a member or not, as a node does.
+ */
+public final class FakeMembers implements MemberAddresses, AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String namespace;
+  private final String cluster;
+  private final String clusterDomain;
+  private final List<HttpServer> servers = new ArrayList<>();
+  private final Map<String, String> urlsByPod = new LinkedHashMap<>();
+  private final Map<Integer, Member> members = new ConcurrentHashMap<>();
+  private final SharedIndexInformer<ConfigMap> topology;
+  private volatile int movingPolls = 2;
+
+  /** The state of one fake node. */
+  private final class Member {
+    final int ordinal;
+    List<String> served; // the list it finished moving to (null: none seen yet)
+    List<String> target;
+    int pollsSinceChange;
+    int totalPolls;
+    boolean held;
+
+    Member(int ordinal) {
+      this.ordinal = ordinal;
+    }
+
+    String self() {
+      return Names.memberUrl(cluster, namespace, clusterDomain, ordinal);
+    }
+
+    synchronized void learn(List<String> list) {
+      if (served == null) {
+        served = list; // a fresh cluster starts stable on its first list
+        target = list;
+      } else if (!list.equals(target)) {
+        target = list;
+        pollsSinceChange = 0;
+      }
+    }
+
+    synchronized Map<String, Object> poll() {
+      totalPolls++;
+      var answer = new LinkedHashMap<String, Object>();
+      if (target == null) {
+        answer.put("state", "moving");
+        answer.put("member", false);
+        answer.put("topology", Map.of("epoch", 0, "id", "", "phase", "joint", "stage", "starting",
+            "members", List.of()));
+        return answer;
+      }
+      boolean moving = !target.equals(served) && (held || pollsSinceChange < movingPolls);
+      pollsSinceChange++;
+      if (!moving) {
+        served = target;
+      }
+      long keysLeft = moving ? 1000L * Math.max(1, movingPolls - pollsSinceChange + 1) : 0;
+      answer.put("state", moving ? "moving" : "idle");
+      answer.put("member", target.contains(self()));
+      var topo = new LinkedHashMap<String, Object>();
+      topo.put("epoch", 1);
+      topo.put("id", Integer.toHexString(target.hashCode()));
+      topo.put("phase", moving ? "joint" : "stable");
+      topo.put("stage", moving ? "joint" : "stable");
+      topo.put("members", new ArrayList<>(new TreeSet<>(target)));
+      topo.put("previous", moving ? new ArrayList<>(new TreeSet<>(served)) : null);
+      answer.put("topology", topo);
+      answer.put("ranges", Map.of("done", 0, "left", moving ? 1 : 0));
+      answer.put("keys", Map.of("sent", 0, "received", 0, "left", keysLeft));
+      answer.put("bytes", Map.of("sent", 0, "received", 0, "left", keysLeft * 128));
+      answer.put("cleanup", Map.of("pending", false, "running", false, "dropped", 0));
+      answer.put("sent", !moving);
+      answer.put("waitingFor", moving ? "members still sending" : null);
+      return answer;
+    }
+  }
+
+  /** Starts {@code capacity} fake members (ordinals 0..capacity-1) of cluster {@code cluster} in {@code namespace}. */
+  public FakeMembers(KubernetesClient client, String namespace, String cluster, String clusterDomain, int capacity) {
+    this.namespace = namespace;
+    this.cluster = cluster;
+    this.clusterDomain = clusterDomain;
+    for (int i = 0; i < capacity; i++) {
+      var member = new Member(i);
+      members.put(i, member);
+      try {
+        var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.ordinal)));
+        server.createContext("/v0/admin/movement", exchange -> answer(exchange, member));
+        server.start();
+        servers.add(server);
+        urlsByPod.put(namespace + "/" + Names.pod(cluster, i), "http://127.0.0.1:" + server.getAddress().getPort());
+      } catch (IOException e) {
+        close();
+        throw new UncheckedIOException(e);
+      }
+    }
+    String topologyName = Names.topologyConfigMap(cluster);
+    topology = client.configMaps().inNamespace(namespace).withName(topologyName).inform(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(ConfigMap configMap) {
+        deliver(configMap);
+      }
+
+      @Override
+      public void onUpdate(ConfigMap before, ConfigMap after) {
+        deliver(after);
+      }
+
+      @Override
+      public void onDelete(ConfigMap configMap, boolean deletedFinalStateUnknown) {}
+    });
+  }
+
+  private void deliver(ConfigMap configMap) {
+    var list = Topology.members(configMap);
+    members.values().forEach(m -> m.learn(list));
+  }
+
+  private static void answer(HttpExchange exchange, Member member) throws IOException {
+    byte[] body = JSON.writeValueAsBytes(member.poll());
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(200, body.length);
+    exchange.getResponseBody().write(body);
+    exchange.close();
+  }
+
+  /** After each change of the list, every member reports moving for this many polls (default 2). */
+  public FakeMembers movingPolls(int polls) {
+    this.movingPolls = polls;
+    return this;
+  }
+
+  /** The members keep reporting "moving" after a change until {@link #release}d. */
+  public void hold(int... ordinals) {
+    for (int i : ordinals) {
+      synchronized (members.get(i)) {
+        members.get(i).held = true;
+      }
+    }
+  }
+
+  public void release(int... ordinals) {
+    for (int i : ordinals) {
+      synchronized (members.get(i)) {
+        members.get(i).held = false;
+      }
+    }
+  }
+
+  /** Polls a member answered since its member list last changed. */
+  public int pollsSinceChange(int ordinal) {
+    synchronized (members.get(ordinal)) {
+      return members.get(ordinal).pollsSinceChange;
+    }
+  }
+
+  /** Polls a member answered in all. */
+  public int totalPolls(int ordinal) {
+    synchronized (members.get(ordinal)) {
+      return members.get(ordinal).totalPolls;
+    }
+  }
+
+  /** {@code <namespace>/<pod>} to the member's loopback URL (the operator setting DHT_OPERATOR_MEMBER_URLS). */
+  public Map<String, String> urlsByPod() {
+    return Map.copyOf(urlsByPod);
+  }
+
+  @Override
+  public String adminUrl(String namespace, String pod, String memberUrl) {
+    return urlsByPod.getOrDefault(namespace + "/" + pod, memberUrl);
+  }
+
+  public Set<Integer> ordinals() {
+    return members.keySet();
+  }
+
+  @Override
+  public void close() {
+    if (topology != null) {
+      topology.close();
+    }
+    servers.forEach(s -> s.stop(0));
+  }
+}
