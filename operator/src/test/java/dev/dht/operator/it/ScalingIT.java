@@ -207,6 +207,7 @@ class ScalingIT {
 
     var settings = new OperatorSettings(Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
         Optional.empty(), members.urlsByPod());
+    KubeApiServer.installCrd(client); // the whole operator also watches DhtBenchmarks
     try (var restarted = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
       restarted.start();
       await("the restarted operator polls the leaving member").atMost(FUNCTIONAL_BOUND)
