@@ -19,13 +19,15 @@
 # start if a previous run left them). Exit status 0 only if no step failed.
 #
 # Environment: E2E_NAMESPACE (dht-e2e), E2E_OPERATOR_NAMESPACE (dht-e2e-system), IMAGE_TAG, IMAGE_PREFIX,
-# E2E_KEEP=1 (leave everything in place at the end, for a look), E2E_KEYS (10000).
+# E2E_KEEP=1 (leave everything in place at the end, for a look), E2E_KEYS (10000), E2E_SKIP="6 7" (steps not to
+# run, while working on another; 1, 2 and 8 always run, and a step that reads an earlier one's keys needs it).
 . "$(dirname "$0")/lib.sh"
 cd "$DHT_ROOT"
 
 NS=${E2E_NAMESPACE:-dht-e2e}
 OP_NS=${E2E_OPERATOR_NAMESPACE:-dht-e2e-system}
 RELEASE=dht-operator
+SKIP=${E2E_SKIP:-}
 TAG=${IMAGE_TAG:-$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' pom.xml)}
 PREFIX=${IMAGE_PREFIX:-}
 RUNNER_IMAGE="${PREFIX}dht-loadrunner:$TAG"
@@ -355,6 +357,11 @@ chain_ok=1; installed=0
 for s in 1 2 3 4 5 6 7 8; do
   if [ $s -eq 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
   if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
+  if [[ " $SKIP " == *" $s "* ]] && [ $s -gt 2 ]; then report $s "NOT RUN" "skipped (E2E_SKIP)"; continue; fi
+  if [ $s -eq 5 ] || [ $s -eq 6 ]; then
+    [ -n "${STEP3_KEYS:-}" ] || { report $s "NOT RUN" "it reads step 3's keys"; continue; }
+    [ $s -eq 5 ] || [ -n "${STEP4_KEYS:-}" ] || { report $s "NOT RUN" "it reads step 4's keys"; continue; }
+  fi
   if [ $s -eq 1 ]; then installed=1; fi
   if ! "step$s"; then
     collect "$s"
