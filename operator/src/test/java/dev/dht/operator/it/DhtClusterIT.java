@@ -246,11 +246,13 @@ class DhtClusterIT {
       assertThat(ready.getMessage()).contains("StatefulSet").contains("nodeSelector");
       assertThat(Conditions.isTrue(s.conditions, Conditions.DEGRADED)).isTrue();
     });
-    assertThat(client.v1().events().inNamespace(ns).list().getItems())
-        .anySatisfy(e -> {
-          assertThat(e.getType()).isEqualTo("Warning");
-          assertThat(e.getReason()).isEqualTo("ReconcileFailed");
-        });
+    // The Event is recorded after the status is written: wait for it too, do not assume it is there yet.
+    await("Warning event").atMost(FUNCTIONAL_BOUND).untilAsserted(() ->
+        assertThat(client.v1().events().inNamespace(ns).list().getItems())
+            .anySatisfy(e -> {
+              assertThat(e.getType()).isEqualTo("Warning");
+              assertThat(e.getReason()).isEqualTo("ReconcileFailed");
+            }));
 
     var fixed = operator.get(DhtCluster.class, "delta");
     fixed.getSpec().nodeSelector = Map.of("disktype", "ssd");
