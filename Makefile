@@ -25,7 +25,7 @@ run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C 
 	scripts/run-local.sh
 
 bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/benchmarks/
-	$(MVN) -q -pl node -am package -DskipTests
+	$(MVN) -q -pl bench -am package -DskipTests
 	scripts/bench-node.sh
 
 bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.*
@@ -39,7 +39,7 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 .PHONY: bench-scale
 
 bench-storage: ## Compare RocksDB option sets through the node's store; writes docs/benchmarks/node-storage.*
-	$(MVN) -q -pl node -am package -DskipTests
+	$(MVN) -q -pl bench -am package -DskipTests
 	scripts/bench-storage.sh
 .PHONY: bench-storage
 
@@ -61,7 +61,7 @@ operator-run: ## Run the operator locally against the current kubeconfig (applie
 	scripts/operator-run.sh
 
 bench-ring: ## Measure placement: key spread on 3..10 nodes, keys moved on scale-up, lookup cost, ring vs rendezvous
-	$(MVN) -q -pl node -am package -DskipTests
+	$(MVN) -q -pl bench -am package -DskipTests
 	scripts/bench-ring.sh
 .PHONY: bench-ring
 

@@ -468,24 +468,6 @@ public final class RocksStore implements Store {
         }
     }
 
-    /**
-     * Stores the record whatever is there. Not part of {@link Store}: only for benchmarks that measure what the
-     * last-write-wins check costs. Takes the same stripe lock, so it cannot break a concurrent apply.
-     */
-    public void putUnconditionally(byte[] key, Record record) {
-        try {
-            ReentrantLock lock = stripe(key);
-            lock.lock();
-            try {
-                db.put(records, writeOptions, key, record.encoded());
-            } finally {
-                lock.unlock();
-            }
-        } catch (RocksDBException e) {
-            throw new StoreException("write failed: " + e.getMessage(), e);
-        }
-    }
-
     @Override
     public RangeCursor range(byte[] fromInclusive, byte[] toExclusive) {
         if (closed) {
