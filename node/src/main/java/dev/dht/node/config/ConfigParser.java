@@ -36,7 +36,7 @@ public final class ConfigParser {
         SELECTORS("selectors", "N", "CPUs (" + NodeConfig.defaultSelectors() + ")",
                 "one-nio selector threads (parse requests, write responses)"),
         MAX_BODY("max-body", "SIZE", "16MiB", "larger request bodies are answered 413"),
-        BLOCK_CACHE("block-cache", "SIZE", "64MiB", "RocksDB LRU block cache"),
+        BLOCK_CACHE("block-cache", "SIZE", "64MiB", "RocksDB block cache (a HyperClockCache)"),
         WRITE_BUFFER("write-buffer", "SIZE", "64MiB", "RocksDB memtable size"),
         PROFILE_DIR("profile-dir", "PATH", "-", "where flamegraph captures are also written"),
         TOMBSTONE_GRACE("tombstone-grace", "DUR", "1d",
