@@ -119,3 +119,7 @@ bench-pod: images ## One node in a pod with one-nio native sockets (trixie base)
 	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/load-images.sh
 	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/bench-pod.sh
 .PHONY: bench-pod
+
+repeat-its: ## Run the operator ITs and the node cluster ITs N times in a row (N=10) and print passes per IT class
+	scripts/repeat-its.sh $(or $(N),10)
+.PHONY: repeat-its
