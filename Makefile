@@ -30,7 +30,7 @@ run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C 
 	scripts/run-local.sh
 
 bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/benchmarks/
-	$(MVN) -q -pl node -am package -DskipTests
+	$(MVN) -q -pl bench -am package -DskipTests
 	scripts/bench-node.sh
 
 bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.*
@@ -53,7 +53,7 @@ bench-report: ## report.md with plots of RUNS="a b" (run ids under bench-results
 .PHONY: bench-report
 
 bench-storage: ## Compare RocksDB option sets through the node's store; writes docs/benchmarks/node-storage.*
-	$(MVN) -q -pl node -am package -DskipTests
+	$(MVN) -q -pl bench -am package -DskipTests
 	scripts/bench-storage.sh
 .PHONY: bench-storage
 
@@ -75,7 +75,7 @@ operator-run: ## Run the operator locally against the current kubeconfig (applie
 	scripts/operator-run.sh
 
 bench-ring: ## Measure placement: key spread on 3..10 nodes, keys moved on scale-up, lookup cost, ring vs rendezvous
-	$(MVN) -q -pl node -am package -DskipTests
+	$(MVN) -q -pl bench -am package -DskipTests
 	scripts/bench-ring.sh
 .PHONY: bench-ring
 
@@ -137,3 +137,7 @@ bench-pod: images ## One node in a pod with one-nio native sockets (trixie base)
 bench-fetch: ## Copy a DhtBenchmark run out of its results volume into bench-results/<run-id>/ and render its report (NAME=, RUN=, NAMESPACE=)
 	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/bench-fetch.sh "$(NAME)" "$(RUN)"
 .PHONY: bench-fetch
+
+repeat-its: ## Run the operator ITs and the node cluster ITs N times in a row (N=10) and print passes per IT class
+	scripts/repeat-its.sh $(or $(N),10)
+.PHONY: repeat-its

@@ -37,7 +37,10 @@ JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UnlockDiagno
 LABEL=${BENCH_LABEL:-}
 
 JAR="$DHT_ROOT/node/target/dht-node.jar"
-[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-node' (it builds the jar) or 'make build'"
+BENCH_JAR="$DHT_ROOT/bench/target/dht-bench.jar" # BareServer: benchmark code is not in the node's jar
+for j in "$JAR" "$BENCH_JAR"; do
+  [ -f "$j" ] || die "$j is missing: run 'make bench-node' (it builds the jars) or 'make build'"
+done
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 JAVA="$JAVA_HOME/bin/java"
 spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
@@ -107,7 +110,7 @@ await_ready() { # await_ready PORT PATH PID
   done
   die "server on port $1 not ready"
 }
-"$JAVA" "${JAVA_FLAGS[@]}" -cp "$JAR" dev.dht.bench.BareServer "$BARE_PORT" > "$WORK/bare.log" 2>&1 &
+"$JAVA" "${JAVA_FLAGS[@]}" -cp "$BENCH_JAR:$JAR" dev.dht.bench.BareServer "$BARE_PORT" > "$WORK/bare.log" 2>&1 &
 bare_pid=$!; pids+=("$bare_pid")
 # shellcheck disable=SC2086
 "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$NODE_PORT" --data-dir "$WORK/data" $NODE_ARGS \

@@ -11,11 +11,13 @@ JAVA_HOME=$(find_java_home) || exec "$(dirname "$0")/java-home.sh"
 cd "$DHT_ROOT"
 
 jar=node/target/dht-node.jar
-if [ ! -f "$jar" ] || [ -n "$(find node/src/main -newer "$jar" -type f -print -quit)" ]; then
-  log "building $jar"
-  scripts/mvn -q -pl node -am package -DskipTests
+bench_jar=bench/target/dht-bench.jar # SpreadReport: benchmark code is not in the node's jar
+if [ ! -f "$jar" ] || [ ! -f "$bench_jar" ] \
+    || [ -n "$(find node/src/main bench/src/main -newer "$bench_jar" -type f -print -quit)" ]; then
+  log "building $bench_jar"
+  scripts/mvn -q -pl bench -am package -DskipTests
 fi
 
 out=${DHT_BENCH_OUT:-docs/benchmarks}
 log "writing $out/ring.md and $out/ring.json"
-exec "$JAVA_HOME/bin/java" -Xms1g -Xmx1g -cp "$jar" dev.dht.node.ring.SpreadReport --out "$out" "$@"
+exec "$JAVA_HOME/bin/java" -Xms1g -Xmx1g -cp "$bench_jar:$jar" dev.dht.bench.ring.SpreadReport --out "$out" "$@"

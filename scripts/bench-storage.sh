@@ -13,7 +13,10 @@ SECONDS_PER_PHASE=${BENCH_STORE_SECONDS:-20}
 THREADS=${BENCH_STORE_THREADS:-4}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 JAR="$DHT_ROOT/node/target/dht-node.jar"
-[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-storage' (it builds the jar) or 'make build'"
+BENCH_JAR="$DHT_ROOT/bench/target/dht-bench.jar" # StoreBench: benchmark code is not in the node's jar
+for j in "$JAR" "$BENCH_JAR"; do
+  [ -f "$j" ] || die "$j is missing: run 'make bench-storage' (it builds the jars) or 'make build'"
+done
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 JAVA="$JAVA_HOME/bin/java"
 spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
@@ -25,7 +28,7 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$OUT"
 read -r load1 load5 load15 _ < /proc/loadavg
 log "load before: $load1 $load5 $load15"
-"$JAVA" "${flags[@]}" -cp "$JAR" dev.dht.bench.StoreBench "$WORK/db" "$SECONDS_PER_PHASE" "$THREADS" \
+"$JAVA" "${flags[@]}" -cp "$BENCH_JAR:$JAR" dev.dht.bench.StoreBench "$WORK/db" "$SECONDS_PER_PHASE" "$THREADS" \
   "$WORK/result.json" ${BENCH_STORE_PRESETS:-} 2> >(grep -v ' INFO ' >&2)
 read -r a1 a5 a15 _ < /proc/loadavg
 python3 - "$WORK/result.json" "$OUT" "$load1 $load5 $load15" "$a1 $a5 $a15" \

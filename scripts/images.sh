@@ -26,8 +26,8 @@ cd "$DHT_ROOT"
 
 [ "$(uname -s)" = Linux ] || die "images are built on Linux (the runtime is jlinked from the build JDK, which must be a Linux one)"
 case "$(uname -m)" in
-  x86_64) ARCH=amd64; ROCKSDB_LIB=librocksdbjni-linux64.so; PROFILER_LIB=linux-x64/libasyncProfiler.so ;;
-  aarch64) ARCH=arm64; ROCKSDB_LIB=librocksdbjni-linux-aarch64.so; PROFILER_LIB=linux-arm64/libasyncProfiler.so ;;
+  x86_64) ARCH=amd64 ;;
+  aarch64) ARCH=arm64 ;;
   *) die "unsupported architecture $(uname -m)" ;;
 esac
 
@@ -146,9 +146,9 @@ context_node() {
   [ -f "$jar" ] || die "$jar is missing: run 'make build' first ('make images' does)"
   cp -a "$(jre)" "$ctx/jre"
   mkdir -p "$ctx/native" "$ctx/data"
-  # The node loads these from DHT_NATIVE_DIR instead of unpacking them into /tmp at every start.
-  unzip -q -j -o "$jar" "$ROCKSDB_LIB" "$PROFILER_LIB" libonenio.so -d "$ctx/native"
-  [ "$ARCH" = arm64 ] && mv "$ctx/native/$ROCKSDB_LIB" "$ctx/native/librocksdbjni-linux64.so"
+  # The node loads these from DHT_NATIVE_DIR instead of unpacking them at every start; the node's own
+  # NativeLibraries main writes them under the names it looks for (this machine's architecture = the image's).
+  "$JAVA_HOME/bin/java" -cp "$jar" dev.dht.node.natives.NativeLibraries "$ctx/native" >/dev/null
   cp "$jar" "$ctx/dht-node.jar"
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # sync-crds.sh -> regenerates, from the operator's Java model (dev.dht.operator.api.v1alpha1):
 #   crds/dhtclusters.dht.dev-v1.yml, charts/dht-operator/crds/ (same file), docs/crd-reference.md
-# The build generates the CRD (fabric8 crd-generator-maven-plugin); GeneratedFilesTest, run in update
-# mode, copies it and renders the reference. Without update mode the same test fails on stale copies.
+# The build generates the CRD (fabric8 crd-generator-maven-plugin); GeneratedFiles' main (operator test tree)
+# copies it and renders the reference. GeneratedFilesTest only compares: it fails on stale copies.
 . "$(dirname "$0")/lib.sh"
 cd "$DHT_ROOT"
-DHT_UPDATE_GENERATED=true scripts/mvn -q -pl operator test -Dtest=GeneratedFilesTest -Dsurefire.failIfNoSpecifiedTests=false
+scripts/mvn -q -pl operator test-compile exec:java -Dexec.mainClass=dev.dht.operator.docs.GeneratedFiles \
+  -Dexec.classpathScope=test -Ddht.root="$DHT_ROOT"
 git status --short -- crds charts/dht-operator/crds docs/crd-reference.md >&2

@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.node.natives.NativeLibraries;
 import dev.dht.node.api.MetricsEndpoint;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterFileWatcher;
@@ -162,6 +163,7 @@ public final class Node implements AutoCloseable {
      */
     public static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
             throws IOException {
+        NativeLibraries.loadOneNio(); // from the cache or --native-dir, before one-nio's server classes load it
         Node node = new Node(config, entityHandlers);
         node.server.start();
         if (node.movement != null) {

@@ -3,6 +3,7 @@ package dev.dht.node;
 import dev.dht.node.config.ConfigException;
 import dev.dht.node.config.ConfigParser;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.natives.NativeLibraries;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,7 @@ public final class NodeMain {
         NodeConfig config;
         try {
             config = ConfigParser.parse(List.of(args), System.getenv());
+            NativeLibraries.use(ConfigParser.nativeDir(List.of(args), System.getenv()));
         } catch (ConfigParser.HelpRequested h) {
             System.out.print(ConfigParser.help());
             System.out.flush();
@@ -42,6 +44,9 @@ public final class NodeMain {
 
         Node node;
         try {
+            // Before anything touches RocksDB or one-nio: their own loaders would unpack into java.io.tmpdir.
+            NativeLibraries.loadRocksDb();
+            NativeLibraries.loadOneNio();
             node = Node.start(config);
         } catch (Exception e) {
             log.error("cannot start: {}", e.getMessage());

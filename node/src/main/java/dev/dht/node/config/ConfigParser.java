@@ -36,7 +36,7 @@ public final class ConfigParser {
         SELECTORS("selectors", "N", "CPUs (" + NodeConfig.defaultSelectors() + ")",
                 "one-nio selector threads (parse requests, write responses)"),
         MAX_BODY("max-body", "SIZE", "16MiB", "larger request bodies are answered 413"),
-        BLOCK_CACHE("block-cache", "SIZE", "64MiB", "RocksDB LRU block cache"),
+        BLOCK_CACHE("block-cache", "SIZE", "64MiB", "RocksDB block cache (a HyperClockCache)"),
         WRITE_BUFFER("write-buffer", "SIZE", "64MiB", "RocksDB memtable size"),
         PROFILE_DIR("profile-dir", "PATH", "-", "where flamegraph captures are also written"),
         TOMBSTONE_GRACE("tombstone-grace", "DUR", "1d",
@@ -54,7 +54,9 @@ public final class ConfigParser {
         IDLE_TIMEOUT("idle-timeout", "DUR", "30s", "idle keep-alive connections are closed after this"),
         SEND_TIMEOUT("send-timeout", "DUR", "30s",
                 "a response (e.g. a range stream) the client stops reading is dropped after this"),
-        SHUTDOWN_GRACE("shutdown-grace", "DUR", "10s", "on SIGTERM, how long in-flight requests may finish");
+        SHUTDOWN_GRACE("shutdown-grace", "DUR", "10s", "on SIGTERM, how long in-flight requests may finish"),
+        NATIVE_DIR("native-dir", "PATH", "- (unpacked once into $DHT_CACHE_DIR/native)",
+                "load the native libraries (RocksDB, one-nio, async-profiler) from here; nothing is written");
 
         final String name;
         final String metavar;
@@ -99,6 +101,19 @@ public final class ConfigParser {
     }
 
     public static NodeConfig parse(List<String> args, Map<String, String> env) throws ConfigException, HelpRequested {
+        return build(raw(args, env));
+    }
+
+    /**
+     * --native-dir: a setting of the process (where its native libraries come from, decided once before the first
+     * node starts), not of a node, so it is not in {@link NodeConfig}. Null when not given.
+     */
+    public static Path nativeDir(List<String> args, Map<String, String> env) throws ConfigException, HelpRequested {
+        return path(raw(args, env), Option.NATIVE_DIR, null);
+    }
+
+    private static Map<Option, String> raw(List<String> args, Map<String, String> env)
+            throws ConfigException, HelpRequested {
         Map<Option, String> raw = new EnumMap<>(Option.class);
         for (Option o : Option.values()) {
             String v = env.get(o.env());
@@ -133,7 +148,7 @@ public final class ConfigParser {
             }
             raw.put(option, value);
         }
-        return build(raw);
+        return raw;
     }
 
     private static NodeConfig build(Map<Option, String> raw) throws ConfigException {

@@ -16,7 +16,7 @@ import java.time.Duration;
  * @param queueSize        bounded queue in front of the workers; full means 503
  * @param selectors        one-nio selector threads (parse requests, write responses)
  * @param maxBody          larger request bodies are answered 413
- * @param blockCache       RocksDB LRU block cache size
+ * @param blockCache       RocksDB block cache size (a HyperClockCache: StorageOptions.node)
  * @param writeBuffer      RocksDB memtable size
  * @param profileDir       where flamegraph captures are also written, or null
  * @param tombstoneGrace   tombstones older than this may be dropped by compaction (cluster issue)

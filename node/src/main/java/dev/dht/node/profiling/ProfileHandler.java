@@ -7,6 +7,7 @@ import dev.dht.node.http.QueryParams;
 import dev.dht.node.http.RequestParser;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
+import dev.dht.node.natives.NativeLibraries;
 import one.nio.http.Request;
 import one.nio.http.Response;
 import one.profiler.AsyncProfiler;
@@ -109,9 +110,11 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
                 Files.createDirectories(profileDir);
                 Path target = profileDir.resolve(event + "-" + LocalDateTime.now().format(STAMP) + extension);
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-                tmp = null;
                 log.info("profile written to {}", target);
+            } else {
+                Files.delete(tmp);
             }
+            tmp = null; // gone before the answer: a process killed right after it leaves no file behind
             Response response = new Response(Response.OK, html);
             response.addHeader(format.equals("html") ? "Content-Type: text/html; charset=utf-8"
                     : "Content-Type: text/plain; charset=utf-8");
@@ -135,7 +138,8 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
     private synchronized AsyncProfiler profiler() {
         if (profiler == null && loadError == null) {
             try {
-                profiler = AsyncProfiler.getInstance();
+                // From the native directory or the cache: AsyncProfiler.getInstance() would unpack into a temp file.
+                profiler = AsyncProfiler.getInstance(NativeLibraries.asyncProfiler().map(Path::toString).orElse(null));
             } catch (Throwable e) { // UnsatisfiedLinkError on a platform the jar has no library for
                 loadError = e.toString();
                 log.warn("async-profiler unavailable: {}", loadError);

@@ -351,7 +351,7 @@ public final class Ring {
     }
 
     /** Heap held by this ring's arrays (the member names are shared with the caller), for the spread report. */
-    long approximateBytes() {
+    public long approximateBytes() {
         return 16 + 8L * points.length + 16 + 2L * owners.length + 16 + 4L * bucketStart.length
                 + 16 + 2L * table.length;
     }

@@ -1,6 +1,7 @@
 package dev.dht.node.storage;
 
 import dev.dht.node.loop.SelectorLoop;
+import dev.dht.node.natives.NativeLibraries;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -54,7 +55,7 @@ public final class RocksStore implements Store {
     private static final Logger log = LoggerFactory.getLogger(RocksStore.class);
 
     static {
-        RocksDB.loadLibrary();
+        NativeLibraries.loadRocksDb(); // once per library version into a cache, not into java.io.tmpdir at each start
         // Compactions run niced: on a small machine they otherwise preempt request threads and show up as latency
         // spikes (p99 at 20k PUT/s: 4-9 ms niced vs 8-12 ms not, docs/node.md); they still get every idle cycle,
         // and RocksDB's own write stalls bound the backlog.
@@ -464,24 +465,6 @@ public final class RocksStore implements Store {
     void checkOpen() {
         if (closed) {
             throw new StoreException("store is closed", null);
-        }
-    }
-
-    /**
-     * Stores the record whatever is there. Not part of {@link Store}: only for benchmarks that measure what the
-     * last-write-wins check costs. Takes the same stripe lock, so it cannot break a concurrent apply.
-     */
-    public void putUnconditionally(byte[] key, Record record) {
-        try {
-            ReentrantLock lock = stripe(key);
-            lock.lock();
-            try {
-                db.put(records, writeOptions, key, record.encoded());
-            } finally {
-                lock.unlock();
-            }
-        } catch (RocksDBException e) {
-            throw new StoreException("write failed: " + e.getMessage(), e);
         }
     }
 

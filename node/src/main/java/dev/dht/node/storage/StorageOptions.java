@@ -15,7 +15,7 @@ import org.rocksdb.CompressionType;
  * @param adaptiveYield           enable_write_thread_adaptive_yield (RocksDB default: true)
  * @param autoCompactions         false = disable_auto_compactions (a seed option; never for production)
  * @param writeBuffer             write_buffer_size (memtable)
- * @param blockCache              LRU block cache size
+ * @param blockCache              block cache size (a HyperClockCache or an LRU cache: see hyperClockCache)
  * @param bloomBitsPerKey         SST bloom filter bits per key, 0 = none (RocksDB default: none)
  * @param memtableBloomRatio      memtable whole-key bloom size ratio, 0 = none
  * @param statistics              collect tickers (block cache hit ratio in /metrics)

@@ -5,9 +5,13 @@ import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The bound: a request whose {@code ack} cannot be met (a replica is down) answers 504 within 2 s. */
+/**
+ * A request whose {@code ack} cannot be met (a replica is down) answers 504 before the course client gives up
+ * (5 s, see the course contract). A functional bound, not a latency target: the node's own 1 s request timeout
+ * is far below it, so a busy machine does not make this flaky.
+ */
 final class GatewayTimeout {
-    static final Duration BOUND = Duration.ofSeconds(2);
+    static final Duration BOUND = Duration.ofSeconds(5);
 
     private GatewayTimeout() {
     }

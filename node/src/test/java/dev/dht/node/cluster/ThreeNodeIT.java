@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The course's ThreeNodeTest (2020/2021) on three node processes, every method; node indices are taken mod 3.
  * Stricter than the course in the same ways as {@link TwoNodeIT}: no 10 ms sleeps, no whole-cluster restart per
- * round, 504 within 2 s, copies counted with every node restarted alone, and the copy counts name which nodes
+ * round, 504 within the course client's 5 s, copies counted with every node restarted alone, and the copy counts name which nodes
  * must hold them (a coordinator outside the key's replicas keeps nothing).
  */
 class ThreeNodeIT {
@@ -57,7 +57,7 @@ class ThreeNodeIT {
         }
     }
 
-    /** Node 0 down: 3/3 through node 1 cannot be met, 504 within 2 s for GET, PUT and DELETE. */
+    /** Node 0 down: 3/3 through node 1 cannot be met, 504 for GET, PUT and DELETE before the course client gives up. */
     @Test
     void unreachableRF(ProcessCluster c) {
         c.stop(0);

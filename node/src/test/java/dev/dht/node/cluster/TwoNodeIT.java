@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each node as the one that misses writes ({@code n}) while the other ({@code o}) serves them. Differences, all
  * making the test stricter: no 10 ms sleeps between conflicting writes (the node orders them with a hybrid
  * logical clock), no restart of the whole cluster before each round (fresh keys instead), the 504s must come
- * within 2 s, and copies are counted with every node restarted alone.
+ * before the course client gives up (5 s), and copies are counted with every node restarted alone.
  */
 class TwoNodeIT {
     @TempDir
@@ -49,7 +49,7 @@ class TwoNodeIT {
         }
     }
 
-    /** Node 0 down: 2/2 through node 1 cannot be met, 504 within 2 s for GET, PUT and DELETE. */
+    /** Node 0 down: 2/2 through node 1 cannot be met, 504 for GET, PUT and DELETE before the course client gives up. */
     @Test
     void unreachableRF(ProcessCluster c) {
         c.stop(0);

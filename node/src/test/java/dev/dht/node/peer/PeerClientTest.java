@@ -148,11 +148,12 @@ class PeerClientTest {
             dead = s.getLocalPort();
         }
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 2, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
+             PeerClient client = new PeerClient(1, 2, Duration.ofSeconds(30), Duration.ofSeconds(10))) {
+            // Connect timeout and deadline are 30 s: a refused connection must fail as an error long before either.
             long start = System.nanoTime();
-            Outcome refused = call(client, "http://localhost:" + dead, "/x", 5000).get(5, TimeUnit.SECONDS);
+            Outcome refused = call(client, "http://localhost:" + dead, "/x", 30_000).get(30, TimeUnit.SECONDS);
             assertThat(refused.timeout()).isFalse();
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 
             String url = "http://localhost:" + silent.getLocalPort();
             // one deadline for both: the connection closes when the first expires, and the second must be past
@@ -160,7 +161,7 @@ class PeerClientTest {
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
             CompletableFuture<Outcome> first = callBy(client, url, "/a", deadline);
             CompletableFuture<Outcome> second = callBy(client, url, "/b", deadline);
-            Outcome third = call(client, url, "/c", 300).get(1, TimeUnit.SECONDS);
+            Outcome third = call(client, url, "/c", 300).get(10, TimeUnit.SECONDS);
             assertThat(third.timeout()).as("one connection, two in flight: no room").isFalse();
             assertThat(third.reason()).contains("saturated");
             assertThat(first.get(5, TimeUnit.SECONDS).timeout()).isTrue();

@@ -49,7 +49,7 @@ public final class NodeProcess implements AutoCloseable {
         this.port = port;
     }
 
-    static Path jar() {
+    public static Path jar() {
         String jar = System.getProperty("dht.node.jar");
         assertThat(jar).as("failsafe passes -Ddht.node.jar").isNotNull();
         assertThat(Path.of(jar)).as("the packaged jar").exists();

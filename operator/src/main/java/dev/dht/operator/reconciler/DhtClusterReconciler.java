@@ -147,17 +147,15 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion));
 
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
-    applier.apply(desired.serviceAccount(), live(context, ServiceAccount.class, Names.serviceAccount(name)));
-    applier.apply(desired.config(), live(context, ConfigMap.class, Names.configConfigMap(name)));
-    applier.apply(desired.topology(), live(context, ConfigMap.class, Names.topologyConfigMap(name)));
-    applier.apply(desired.headlessService(), live(context, Service.class, Names.headlessService(name)));
-    applier.apply(desired.clientService(), live(context, Service.class, Names.clientService(name)));
-    applier.apply(desired.podDisruptionBudget(),
-        live(context, PodDisruptionBudget.class, Names.podDisruptionBudget(name)));
-    var statefulSet = applier.apply(desired.statefulSet(), live(context, StatefulSet.class, Names.statefulSet(name)));
+    StatefulSet statefulSet = null;
+    for (HasMetadata object : desired.inApplyOrder()) { // the order DesiredStateTest checks: pods come last
+      if (apply(applier, context, object) instanceof StatefulSet applied) {
+        statefulSet = applied;
+      }
+    }
 
     var now = clock.instant();
-    var status = StatusCalculator.compute(cluster, desired, Optional.of(statefulSet), pods, scaling,
+    var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
         factor.refusal(), now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
@@ -244,6 +242,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   @SuppressWarnings("unchecked")
   private static EventSource<?, DhtCluster> asSource(InformerEventSource<?, ?> source) {
     return (EventSource<?, DhtCluster>) (EventSource<?, ?>) source;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <R extends HasMetadata> R apply(ResourceApplier applier, Context<DhtCluster> context, R desired) {
+    var kind = (Class<R>) desired.getClass();
+    return applier.apply(desired, live(context, kind, desired.getMetadata().getName()));
   }
 
   private static <R> Optional<R> live(Context<DhtCluster> context, Class<R> kind, String name) {

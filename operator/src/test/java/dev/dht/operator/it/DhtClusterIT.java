@@ -148,7 +148,8 @@ class DhtClusterIT {
 
     await("events").atMost(FUNCTIONAL_BOUND).untilAsserted(() ->
         assertThat(client.v1().events().inNamespace(ns).list().getItems())
-            .filteredOn(e -> "alpha".equals(e.getInvolvedObject().getName()))
+            .filteredOn(e -> "DhtCluster".equals(e.getInvolvedObject().getKind())
+                && "alpha".equals(e.getInvolvedObject().getName())) // the Service "alpha" has events of its own
             .extracting(e -> e.getType() + " " + e.getReason() + " " + e.getMessage())
             .containsExactlyInAnyOrder("Normal Creating Creating: creating 3 members: 0/3 members ready",
                 "Normal AllMembersReady Creating -> Ready: 3/3 members ready"));
@@ -204,11 +205,13 @@ class DhtClusterIT {
       assertThat(ready.getMessage()).contains("StatefulSet").contains("nodeSelector");
       assertThat(Conditions.isTrue(s.conditions, Conditions.DEGRADED)).isTrue();
     });
-    assertThat(client.v1().events().inNamespace(ns).list().getItems())
-        .anySatisfy(e -> {
-          assertThat(e.getType()).isEqualTo("Warning");
-          assertThat(e.getReason()).isEqualTo("ReconcileFailed");
-        });
+    // The Event is recorded after the status is written: wait for it too, do not assume it is there yet.
+    await("Warning event").atMost(FUNCTIONAL_BOUND).untilAsserted(() ->
+        assertThat(client.v1().events().inNamespace(ns).list().getItems())
+            .anySatisfy(e -> {
+              assertThat(e.getType()).isEqualTo("Warning");
+              assertThat(e.getReason()).isEqualTo("ReconcileFailed");
+            }));
 
     var fixed = operator.get(DhtCluster.class, "delta");
     fixed.getSpec().nodeSelector = Map.of("disktype", "ssd");

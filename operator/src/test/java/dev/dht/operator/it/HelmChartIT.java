@@ -104,9 +104,10 @@ class HelmChartIT {
       admin.resources(DhtCluster.class).inNamespace(clusterNamespace).withName("rbac").scale(3);
       awaitPhase(clusterNamespace, Phase.Ready, 3);
       assertThat(operator.writes().writes()).isPositive();
-      assertThat(admin.v1().events().inNamespace(clusterNamespace).list().getItems())
-          .as("events recorded under the chart's RBAC")
-          .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("AllMembersReady"));
+      // The Event follows the status write: awaited, not assumed.
+      await("events recorded under the chart's RBAC").atMost(FUNCTIONAL_BOUND).untilAsserted(() ->
+          assertThat(admin.v1().events().inNamespace(clusterNamespace).list().getItems())
+              .anySatisfy(e -> assertThat(e.getReason()).isEqualTo("AllMembersReady")));
     }
   }
 

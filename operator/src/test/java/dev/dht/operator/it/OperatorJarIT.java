@@ -64,8 +64,10 @@ class OperatorJarIT {
         await("StatefulSet created").atMost(Duration.ofSeconds(60))
             .until(() -> client.resources(StatefulSet.class).inNamespace("jar-it").withName("from-jar").get() != null);
 
-        String metrics = body(http, port, "/metrics");
-        assertThat(metrics).contains("dht_operator_writes_total{kind=\"StatefulSet\"} 1.0").contains("jvm_memory_used_bytes");
+        // The write is counted after the API server answered, so the StatefulSet may be visible a moment earlier.
+        await("write counted").atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+            assertThat(body(http, port, "/metrics"))
+                .contains("dht_operator_writes_total{kind=\"StatefulSet\"} 1.0").contains("jvm_memory_used_bytes"));
         assertThat(status(http, port, "/healthz")).isEqualTo(200);
       } finally {
         process.destroy(); // SIGTERM: the shutdown hook stops the operator

@@ -333,7 +333,7 @@ class ScalingIT {
     waiting().untilAsserted(() -> {
       var events = new ArrayList<String>();
       client.v1().events().inNamespace(ns).list().getItems().stream()
-          .filter(e -> NAME.equals(e.getInvolvedObject().getName()))
+          .filter(e -> "DhtCluster".equals(e.getInvolvedObject().getKind()) && NAME.equals(e.getInvolvedObject().getName()))
           .forEach(e -> events.add(e.getType() + " " + e.getReason() + " " + e.getMessage()));
       for (String text : expected) {
         assertThat(events).as("events").anySatisfy(e -> assertThat(e).startsWith(text));

@@ -1,5 +1,6 @@
 package dev.dht.bench;
 
+import dev.dht.node.storage.BlindPut;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
@@ -27,7 +28,7 @@ import java.util.stream.Stream;
  * without HTTP. Per preset: T threads write unique keys for S seconds, then read random existing keys for S
  * seconds; the node preset also measures what the last-write-wins check costs against a blind put.
  *
- * <p>Usage: java -cp dht-node.jar dev.dht.bench.StoreBench DIR SECONDS THREADS OUT.json [preset,...]
+ * <p>Usage: java -cp dht-bench.jar:dht-node.jar dev.dht.bench.StoreBench DIR SECONDS THREADS OUT.json [preset,...]
  */
 public final class StoreBench {
     private static final int VALUE_SIZE = 100;
@@ -170,7 +171,7 @@ public final class StoreBench {
             long n = 0;
             while (!stop.get()) {
                 long t0 = System.nanoTime();
-                store.putUnconditionally(key(t + 1000, n), Record.value(1, values[(int) (n & 1023)]));
+                BlindPut.put(store, key(t + 1000, n), Record.value(1, values[(int) (n & 1023)]));
                 lat.record(System.nanoTime() - t0);
                 n++;
             }

@@ -1,10 +1,15 @@
-package dev.dht.node.ring;
+package dev.dht.bench.ring;
+
+import dev.dht.node.ring.Ring;
+import dev.dht.node.ring.XxHash64;
 
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,11 +19,11 @@ class RendezvousPlacementTest {
 
     @Test
     void picksTheHighestScoringMembersInOrder() {
-        List<String> members = RingTest.k8s(10);
+        List<String> members = k8s(10);
         RendezvousPlacement rendezvous = new RendezvousPlacement(members);
         int[] out = new int[10];
         long[] scores = new long[10];
-        for (byte[] key : RingTest.hexKeys(12, 2_000)) {
+        for (byte[] key : hexKeys(12, 2_000)) {
             long hash = Ring.keyHash(key);
             List<Integer> expected = IntStream.range(0, 10).boxed()
                     .sorted(Comparator.comparingLong((Integer i) -> XxHash64.hashLong(hash,
@@ -30,5 +35,22 @@ class RendezvousPlacementTest {
             }
             assertThat(rendezvous.primaryIndex(hash)).isEqualTo(expected.get(0));
         }
+    }
+
+    static List<String> k8s(int n) {
+        List<String> members = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            members.add("http://dht-" + i + ".dht-headless.default.svc.cluster.local:8080");
+        }
+        return members;
+    }
+
+    static byte[][] hexKeys(long seed, int count) {
+        Random random = new Random(seed);
+        byte[][] keys = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            keys[i] = Long.toHexString(random.nextLong()).getBytes(StandardCharsets.UTF_8);
+        }
+        return keys;
     }
 }

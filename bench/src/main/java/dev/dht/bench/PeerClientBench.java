@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  * the same number of PUTs of 100 bytes in flight against a server in another process (BareServer), in alternating
  * rounds. Reports calls per second and this process's CPU time per call, i.e. the client's own cost.
  *
- * <p>Usage: java -cp dht-node.jar dev.dht.bench.PeerClientBench PORT [SECONDS_PER_ROUND] [IN_FLIGHT] [ROUNDS]
+ * <p>Usage: java -cp dht-bench.jar:dht-node.jar dev.dht.bench.PeerClientBench PORT [SECONDS_PER_ROUND] [IN_FLIGHT] [ROUNDS]
  */
 public final class PeerClientBench {
     private static final byte[] BODY = "0123456789".repeat(10).getBytes();
@@ -38,6 +38,10 @@ public final class PeerClientBench {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            System.err.println("usage: PeerClientBench PORT [SECONDS_PER_ROUND] [IN_FLIGHT] [ROUNDS]");
+            System.exit(2);
+        }
         int port = Integer.parseInt(args[0]);
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int inFlight = args.length > 2 ? Integer.parseInt(args[2]) : 64;

@@ -15,7 +15,7 @@ import java.util.concurrent.CountDownLatch;
  * answering every request 200 with an empty body on the selector thread (no pool, no storage). The node's
  * throughput is reported as a fraction of this server's, measured in the same run with the same load.
  *
- * <p>Usage: java -cp dht-node.jar dev.dht.bench.BareServer PORT [SELECTORS]
+ * <p>Usage: java -cp dht-bench.jar:dht-node.jar dev.dht.bench.BareServer PORT [SELECTORS]
  */
 public final class BareServer extends HttpServer {
 

@@ -1,4 +1,6 @@
-package dev.dht.node.ring;
+package dev.dht.bench.ring;
+
+import dev.dht.node.ring.Ring;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

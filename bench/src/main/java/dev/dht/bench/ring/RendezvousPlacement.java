@@ -1,4 +1,7 @@
-package dev.dht.node.ring;
+package dev.dht.bench.ring;
+
+import dev.dht.node.ring.Ring;
+import dev.dht.node.ring.XxHash64;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;

@@ -1,0 +1,55 @@
+package dev.dht.operator.docs;
+
+import dev.dht.operator.testing.Repo;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The committed files generated from the operator's Java model: the CRDs in crds/ and in the chart, and
+ * docs/crd-reference.md. {@link #main} writes them (scripts/sync-crds.sh, {@code make crds}); GeneratedFilesTest
+ * only compares, so a test can never "pass" by rewriting the file it checks.
+ */
+public final class GeneratedFiles {
+  private GeneratedFiles() {}
+
+  /** Repository-relative path -> the content this build generates (the CRD from target/classes). */
+  public static Map<String, String> expected() throws IOException {
+    String crd = generated(Repo.generatedCrd());
+    String benchmarkCrd = generated(Repo.generatedCrd(Repo.BENCHMARK_CRD_FILE));
+    String reference = CrdReference.render(Serialization.unmarshal(crd, CustomResourceDefinition.class)) + "\n"
+        + CrdReference.render(Serialization.unmarshal(benchmarkCrd, CustomResourceDefinition.class));
+    var files = new LinkedHashMap<String, String>();
+    files.put("crds/" + Repo.CRD_FILE, crd);
+    files.put("charts/dht-operator/crds/" + Repo.CRD_FILE, crd);
+    files.put("crds/" + Repo.BENCHMARK_CRD_FILE, benchmarkCrd);
+    files.put("charts/dht-operator/crds/" + Repo.BENCHMARK_CRD_FILE, benchmarkCrd);
+    files.put("docs/crd-reference.md", reference);
+    return files;
+  }
+
+  private static String generated(Path path) throws IOException {
+    if (!Files.exists(path)) {
+      throw new IllegalStateException(path + " is missing: compile the operator first (the CRD generator runs"
+          + " after compile)");
+    }
+    return Files.readString(path);
+  }
+
+  /** Writes every generated file into the repository (the root is the dht.root system property). */
+  public static void main(String[] args) throws IOException {
+    for (var file : expected().entrySet()) {
+      Path path = Repo.path(file.getKey());
+      Files.createDirectories(path.getParent());
+      boolean changed = !Files.exists(path) || !Files.readString(path).equals(file.getValue());
+      if (changed) {
+        Files.writeString(path, file.getValue());
+      }
+      System.out.println((changed ? "updated   " : "unchanged ") + file.getKey());
+    }
+  }
+}
