@@ -98,6 +98,8 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
     }
 
     private void finish(AsyncProfiler ap, String event, String format, Responder responder) {
+        Response response = null;
+        String failure = null;
         Path tmp = null;
         String extension = format.equals("html") ? ".html" : ".txt";
         try {
@@ -115,15 +117,13 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
                 Files.delete(tmp);
             }
             tmp = null; // gone before the answer: a process killed right after it leaves no file behind
-            Response response = new Response(Response.OK, html);
+            response = new Response(Response.OK, html);
             response.addHeader(format.equals("html") ? "Content-Type: text/html; charset=utf-8"
                     : "Content-Type: text/plain; charset=utf-8");
-            responder.send(response);
         } catch (IOException | RuntimeException e) {
             log.warn("profile failed: {}", e.toString());
-            responder.fail(Responses.INTERNAL_ERROR, "profile failed: " + e.getMessage());
+            failure = "profile failed: " + e.getMessage();
         } finally {
-            busy.set(false);
             if (tmp != null) {
                 try {
                     Files.deleteIfExists(tmp);
@@ -131,6 +131,13 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
                     log.debug("could not delete {}: {}", tmp, e.toString());
                 }
             }
+        }
+        // Free before answering: a client that asks for the next capture as soon as it has this one must not get 409.
+        busy.set(false);
+        if (response != null) {
+            responder.send(response);
+        } else {
+            responder.fail(Responses.INTERNAL_ERROR, failure);
         }
     }
 

@@ -43,6 +43,17 @@ class ProfileTest {
     }
 
     @Test
+    void theNextCaptureCanStartAsSoonAsTheAnswerArrives(@TempDir Path dir) {
+        // A benchmark captures its events one after the other: the profiler is free before the answer is sent.
+        try (TestNode node = TestNode.start(dir)) {
+            for (String event : new String[] {"wall", "alloc", "wall", "lock", "wall"}) {
+                HttpResponse<byte[]> answer = node.get("/v0/admin/profile?event=" + event + "&duration=100ms&format=collapsed");
+                assertThat(answer.statusCode()).as(event + " right after the previous answer").isEqualTo(200);
+            }
+        }
+    }
+
+    @Test
     void badParametersAre400(@TempDir Path dir) {
         try (TestNode node = TestNode.start(dir)) {
             assertThat(node.get("/v0/admin/profile?event=gpu").statusCode()).isEqualTo(400);
