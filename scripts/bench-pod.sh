@@ -140,6 +140,8 @@ with open(f"{out}/pod.md", "w") as f:
                 f"{e['get']['absent']} | {e['put']['errors'] + e['get']['errors']} |\n")
     rn = data["ratio_native_over_nio"]
     f.write(f"\nMean throughput, native over NIO: PUT {rn['put']}x, GET {rn['get']}x.\n")
+    f.write("\n`errors`: answers other than 2xx and 404, plus oha's error distribution, which also counts the requests still in "
+            "flight when a phase's time is up (about one per connection and phase).\n")
 print(json.dumps(data["ratio_native_over_nio"]))
 EOF
 log "wrote $OUT/pod.md and $OUT/pod.json"
