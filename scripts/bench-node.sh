@@ -72,6 +72,7 @@ cleanup() {
 trap cleanup EXIT
 
 # --- the machine, before anything runs -----------------------------------------------------------------
+settle_load
 read -r load1 load5 load15 _ < /proc/loadavg
 log "load before: $load1 $load5 $load15 (nproc $(nproc))"
 if awk "BEGIN {exit !($load1 > 1.0)}"; then

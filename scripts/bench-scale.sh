@@ -66,6 +66,7 @@ trap cleanup EXIT
 now_ms() { date +%s%3N; }
 mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
 
+settle_load
 read -r load1 load5 load15 _ < /proc/loadavg
 log "load before: $load1 $load5 $load15 (nproc $(nproc))"
 {
