@@ -32,11 +32,18 @@ run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C 
 bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/benchmarks/
 	$(MVN) -q -pl bench -am package -DskipTests
 	scripts/bench-node.sh
+	scripts/bench-defaults.sh node
 
 bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-cluster.sh
+	scripts/bench-defaults.sh cluster
 .PHONY: bench-cluster
+
+bench-defaults: ## The node as users start it (no JVM or node options) vs the bare server, and 3 nodes through one entry node; writes docs/benchmarks/defaults.*
+	$(MVN) -q -pl bench -am package -DskipTests
+	scripts/bench-defaults.sh
+.PHONY: bench-defaults
 
 bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the load's p99 before/during/after; writes docs/benchmarks/scale.*
 	$(MVN) -q -pl node -am package -DskipTests

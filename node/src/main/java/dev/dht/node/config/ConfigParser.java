@@ -36,7 +36,8 @@ public final class ConfigParser {
         SELECTORS("selectors", "N", "CPUs (" + NodeConfig.defaultSelectors() + ")",
                 "one-nio selector threads (parse requests, write responses)"),
         MAX_BODY("max-body", "SIZE", "16MiB", "larger request bodies are answered 413"),
-        BLOCK_CACHE("block-cache", "SIZE", "64MiB", "RocksDB block cache (a HyperClockCache)"),
+        BLOCK_CACHE("block-cache", "SIZE", "a fifth of memory, at least 64MiB (" + Units.formatSize(NodeConfig.defaultBlockCache())
+                + ")", "RocksDB block cache (a HyperClockCache; fills as it is used)"),
         WRITE_BUFFER("write-buffer", "SIZE", "64MiB", "RocksDB memtable size"),
         PROFILE_DIR("profile-dir", "PATH", "-", "where flamegraph captures are also written"),
         TOMBSTONE_GRACE("tombstone-grace", "DUR", "1d",
@@ -192,7 +193,7 @@ public final class ConfigParser {
         int queueSize = intIn(raw, Option.QUEUE_SIZE, NodeConfig.defaultQueueSize(), 1, 1 << 20);
         int selectors = intIn(raw, Option.SELECTORS, NodeConfig.defaultSelectors(), 1, 256);
         long maxBody = size(raw, Option.MAX_BODY, NodeConfig.DEFAULT_MAX_BODY, 0, Integer.MAX_VALUE - 64);
-        long blockCache = size(raw, Option.BLOCK_CACHE, NodeConfig.DEFAULT_BLOCK_CACHE, 0, Long.MAX_VALUE);
+        long blockCache = size(raw, Option.BLOCK_CACHE, NodeConfig.defaultBlockCache(), 0, Long.MAX_VALUE);
         long writeBuffer = size(raw, Option.WRITE_BUFFER, NodeConfig.DEFAULT_WRITE_BUFFER, 64 << 10, 1L << 40);
         Path profileDir = path(raw, Option.PROFILE_DIR, null);
         Duration tombstoneGrace = duration(raw, Option.TOMBSTONE_GRACE, Duration.ofDays(1));

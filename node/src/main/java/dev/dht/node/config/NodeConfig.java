@@ -48,7 +48,10 @@ public record NodeConfig(
 
     public static final int DEFAULT_PORT = 8080;
     public static final long DEFAULT_MAX_BODY = 16L << 20;
-    public static final long DEFAULT_BLOCK_CACHE = 64L << 20;
+    /** The smallest default block cache (the default is a share of memory, {@link #defaultBlockCache()}). */
+    public static final long MIN_DEFAULT_BLOCK_CACHE = 64L << 20;
+    /** Share of the process's memory the default block cache takes: 1/5. */
+    static final int BLOCK_CACHE_MEMORY_DIVISOR = 5;
     public static final long DEFAULT_WRITE_BUFFER = 64L << 20;
 
     /** CPU count as the JVM sees it (container limits included). */
@@ -64,6 +67,27 @@ public record NodeConfig(
         return Math.max(2, 2 * cpus());
     }
 
+    /**
+     * Memory this process may use: the container's limit when there is one (the JDK reads cgroups), else the
+     * machine's RAM.
+     */
+    public static long memoryBytes() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getTotalMemorySize() : 0;
+    }
+
+    /**
+     * A fifth of the process's memory, at least {@link #MIN_DEFAULT_BLOCK_CACHE}. A fixed 64 MiB made every read
+     * of a working set larger than that go to a worker and the disk (GET at 0.39 of the bare server, a 3-node
+     * cluster's GET at 2/3 a sixth of one node's: docs/benchmarks/defaults.md). A fifth leaves room for the heap
+     * (the JVM's default is a quarter; the operator gives it 40% of the pod's limit) and the memtables. The cache
+     * is a HyperClockCache that grows as it fills: an idle node does not hold this memory.
+     */
+    public static long defaultBlockCache() {
+        long share = (memoryBytes() / BLOCK_CACHE_MEMORY_DIVISOR) & -(1L << 20); // whole MiB: --help shows it exactly
+        return Math.max(MIN_DEFAULT_BLOCK_CACHE, share);
+    }
+
     public static int defaultQueueSize() {
         return 1024;
     }
@@ -73,7 +97,7 @@ public record NodeConfig(
         String self = "http://localhost:" + port;
         return new NodeConfig(port, dataDir, ClusterMembers.parseList(self), null, self, 0,
                 Duration.ofSeconds(1), defaultWorkers(), defaultQueueSize(), defaultSelectors(),
-                DEFAULT_MAX_BODY, DEFAULT_BLOCK_CACHE, DEFAULT_WRITE_BUFFER, null, Duration.ofDays(1),
+                DEFAULT_MAX_BODY, defaultBlockCache(), DEFAULT_WRITE_BUFFER, null, Duration.ofDays(1),
                 Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(10), ClusterSettings.defaults());
     }
 

@@ -19,6 +19,20 @@ class ConfigParserTest {
     }
 
     @Test
+    void theDefaultBlockCacheIsAFifthOfMemoryInWholeMiBAndAtLeast64MiB() {
+        long memory = NodeConfig.memoryBytes();
+        assertThat(memory).as("the JDK reports this machine's (or container's) memory").isPositive();
+        long cache = NodeConfig.defaultBlockCache();
+        assertThat(cache % (1L << 20)).isZero();
+        assertThat(cache).isGreaterThanOrEqualTo(64L << 20);
+        if (memory / 5 >= (64L << 20)) {
+            assertThat(cache).isBetween(memory / 5 - (1L << 20), memory / 5);
+        } else {
+            assertThat(cache).isEqualTo(64L << 20);
+        }
+    }
+
+    @Test
     void defaultsFollowTheContract() throws Exception {
         NodeConfig c = parse(Map.of());
         assertThat(c.port()).isEqualTo(8080);
@@ -28,7 +42,7 @@ class ConfigParserTest {
         assertThat(c.replicationFactor()).isZero();
         assertThat(c.requestTimeout()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.maxBody()).isEqualTo(16L << 20);
-        assertThat(c.blockCache()).isEqualTo(64L << 20);
+        assertThat(c.blockCache()).isEqualTo(NodeConfig.defaultBlockCache());
         assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofDays(1));
         assertThat(c.workers()).isEqualTo(NodeConfig.defaultWorkers());
         assertThat(c.selectors()).isEqualTo(NodeConfig.defaultSelectors());

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""The node at its defaults against the bare one-nio server (scripts/bench-defaults.sh). Standard library only.
+
+    defaults-report.py node RAW OUT      -> OUT/defaults-node.json from the node part's raw outputs
+    defaults-report.py cluster RAW OUT   -> OUT/defaults-cluster.json from the cluster part's raw outputs
+    defaults-report.py render OUT        -> OUT/defaults.md from whichever of the two exist
+"""
+import csv
+import glob
+import json
+import os
+import re
+import sys
+
+# The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
+GOALS = {
+    "put_p99": 1.5, "put_p999": 2.0, "get_p99": 1.5, "get_p999": 2.0,  # node/bare at the fixed rate, at most
+    "wrk_put": 0.75, "wrk_get": 0.85,  # node/bare throughput, at least
+    "one_entry_put": 0.5, "one_entry_get": 0.5,  # cluster through one node / one node, at least
+}
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def read_text(path):
+    with open(path) as f:
+        return f.read()
+
+
+def read_env(raw):
+    env = {}
+    with open(os.path.join(raw, "env.txt")) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            env[k] = v
+    return env
+
+
+def percentile(sorted_values, q):
+    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))]
+
+
+def oha_pooled(raw, method, server):
+    """Latencies (ms) of every round of one method on one server, pooled; per-round p99 too."""
+    pooled, per_round, non2xx = [], [], 0
+    for path in sorted(glob.glob(os.path.join(raw, f"oha-{method}-*-{server}.csv"))):
+        lat = []
+        with open(path) as f:
+            rows = csv.reader(f)
+            header = next(rows, None)
+            if header is None:
+                continue
+            col_lat, col_status = header.index("request-duration"), header.index("status")
+            for row in rows:
+                lat.append(float(row[col_lat]) * 1e3)
+                if not row[col_status].startswith("2"):
+                    non2xx += 1
+        lat.sort()
+        if lat:
+            per_round.append(round(percentile(lat, 0.99), 3))
+        pooled += lat
+    pooled.sort()
+    if not pooled:
+        raise SystemExit(f"no oha results for {method} {server} in {raw}")
+    return {
+        "requests": len(pooled), "non2xx": non2xx,
+        "p50": round(percentile(pooled, 0.50), 3), "p90": round(percentile(pooled, 0.90), 3),
+        "p99": round(percentile(pooled, 0.99), 3), "p999": round(percentile(pooled, 0.999), 3),
+        "max": round(pooled[-1], 3), "rounds_p99": per_round,
+    }
+
+
+def wrk(path):
+    text = read_text(path)
+    rps = re.search(r"Requests/sec:\s*([\d.]+)", text)
+    p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
+    non2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
+    errors = re.search(r"Socket errors:.*", text)
+    if not rps:
+        raise SystemExit(f"no throughput in {path}")
+    scale = {"us": 1e-3, "ms": 1.0, "s": 1e3}
+    return {
+        "rps": round(float(rps.group(1)), 1),
+        "p99_ms": round(float(p99.group(1)) * scale[p99.group(2)], 3) if p99 else None,
+        "non2xx": int(non2xx.group(1)) if non2xx else 0,
+        "socket_errors": errors.group(0) if errors else "",
+    }
+
+
+def node_part(raw, out):
+    result = {"env": read_env(raw), "fixed_rate": {}, "wrk": {}}
+    for method in ("PUT", "GET"):
+        node, bare = oha_pooled(raw, method, "node"), oha_pooled(raw, method, "bare")
+        result["fixed_rate"][method] = {
+            "node": node, "bare": bare,
+            "p99_ratio": round(node["p99"] / bare["p99"], 2), "p999_ratio": round(node["p999"] / bare["p999"], 2),
+        }
+    for method in ("put", "get"):
+        node, bare = wrk(os.path.join(raw, f"wrk-{method}-node.txt")), wrk(os.path.join(raw, f"wrk-{method}-bare.txt"))
+        result["wrk"][method] = {"node": node, "bare": bare, "ratio": round(node["rps"] / bare["rps"], 3)}
+    write_json(os.path.join(out, "defaults-node.json"), result)
+
+
+def cluster_part(raw, out):
+    result = {"env": read_env(raw), "wrk": {}}
+    for method in ("put", "get"):
+        runs = {name: wrk(os.path.join(raw, f"wrk-{method}-{name}.txt")) for name in ("single", "one-entry", "spread")}
+        single = runs["single"]["rps"]
+        result["wrk"][method] = {
+            "runs": runs,
+            "one_entry_ratio": round(runs["one-entry"]["rps"] / single, 3),
+            "spread_ratio": round(runs["spread"]["rps"] / single, 3),
+        }
+    write_json(os.path.join(out, "defaults-cluster.json"), result)
+
+
+def write_json(path, data):
+    with open(path, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+
+def verdict(value, goal, at_most):
+    ok = value <= goal if at_most else value >= goal
+    return f"{'meets' if ok else 'misses'} ({'<=' if at_most else '>='} {goal})"
+
+
+def machine(env):
+    return (f"{env.get('date', '?')}, {env.get('nproc', '?')} CPUs ({env.get('cpu', '?')}), "
+            f"load before {env.get('load_before', '?')} / after {env.get('load_after', '?')}, "
+            f"CPU stolen by the hypervisor: {env.get('steal_ticks', '?')} ticks, commit {env.get('commit', '?')}"
+            + (f" (+{env['dirty']} uncommitted files)" if env.get("dirty", "0") not in ("", "0") else ""))
+
+
+def render(out):
+    lines = [
+        "# Benchmark: the node at its defaults",
+        "",
+        "Generated by `make bench-defaults` (scripts/bench-defaults.sh; `make bench-node` and `make bench-cluster` run "
+        "their part too); raw figures in [defaults-node.json](defaults-node.json) and "
+        "[defaults-cluster.json](defaults-cluster.json). The node runs exactly as a user starts it: "
+        "`java -jar dht-node.jar --port P --data-dir D` (and `--cluster` for the 3 nodes), no JVM options, no tuning. "
+        "The tuned runs are [node.md](node.md) and [cluster.md](cluster.md); what changed and why: "
+        "[docs/node.md](../node.md#defaults).",
+        "",
+    ]
+    node_path, cluster_path = os.path.join(out, "defaults-node.json"), os.path.join(out, "defaults-cluster.json")
+    if os.path.exists(node_path):
+        d = load_json(node_path)
+        env = d["env"]
+        lines += [
+            "## One node against the bare one-nio server",
+            "",
+            f"Machine: {machine(env)}. {env.get('java', '')}; block cache at its default: "
+            f"{env.get('block_cache_default', '?')}.",
+            "",
+            f"### Fixed rate (oha, {env.get('rate')} req/s, 64 connections, `--latency-correction`)",
+            "",
+            f"Ids drawn from 20,000 keys (every PUT overwrites), after a {env.get('fill')} s fill of each server. "
+            f"Node and bare server alternate in {env.get('rounds')} rounds of {env.get('round')} s; the percentiles "
+            "pool every round (single 10-s runs of the bare server alone moved its p99 by 2x on this VM).",
+            "",
+            "| method | server | requests | non-2xx | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | p99 per round |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        ]
+        for method, r in d["fixed_rate"].items():
+            for server in ("node", "bare"):
+                s = r[server]
+                lines.append(f"| {method} | {server} | {s['requests']} | {s['non2xx']} | {s['p50']} | {s['p90']} | "
+                             f"{s['p99']} | {s['p999']} | {s['max']} | {' '.join(str(x) for x in s['rounds_p99'])} |")
+        lines.append("")
+        for method, r in d["fixed_rate"].items():
+            key = method.lower()
+            lines.append(f"- **{method}**: node/bare p99 **{r['p99_ratio']}x** "
+                         f"({verdict(r['p99_ratio'], GOALS[key + '_p99'], True)}), p99.9 **{r['p999_ratio']}x** "
+                         f"({verdict(r['p999_ratio'], GOALS[key + '_p999'], True)})")
+        lines += [
+            "",
+            "### Closed model (wrk, 2 threads x 64 connections)",
+            "",
+            "PUT of unique keys (100-byte values), then GET of random keys among those written.",
+            "",
+            "| run | node req/s | bare req/s | node/bare | goal | node p99 ms | bare p99 ms | non-2xx |",
+            "|---|---:|---:|---:|---|---:|---:|---:|",
+        ]
+        for method, r in d["wrk"].items():
+            lines.append(f"| {method.upper()} | {r['node']['rps']} | {r['bare']['rps']} | **{r['ratio']}** | "
+                         f"{verdict(r['ratio'], GOALS['wrk_' + method], False)} | {r['node']['p99_ms']} | "
+                         f"{r['bare']['p99_ms']} | {r['node']['non2xx'] + r['bare']['non2xx']} |")
+        lines.append("")
+    if os.path.exists(cluster_path):
+        d = load_json(cluster_path)
+        env = d["env"]
+        lines += [
+            "## Three nodes at replicas=2/3 against one node",
+            "",
+            f"Machine: {machine(env)}.",
+            "",
+            "wrk 2 threads x 64 connections. *one entry*: every connection on the first node (a client that knows one "
+            "address, or a Service that keeps its connections); *spread*: the threads on different nodes. The GETs of "
+            "both cluster runs read the keys of the one-entry PUT run.",
+            "",
+            "| run | single node req/s | one entry req/s | one entry / single | goal | spread req/s | spread / single |",
+            "|---|---:|---:|---:|---|---:|---:|",
+        ]
+        for method, r in d["wrk"].items():
+            runs = r["runs"]
+            lines.append(f"| {method.upper()} | {runs['single']['rps']} | {runs['one-entry']['rps']} | "
+                         f"**{r['one_entry_ratio']}** | {verdict(r['one_entry_ratio'], GOALS['one_entry_' + method], False)} | "
+                         f"{runs['spread']['rps']} | {r['spread_ratio']} |")
+        bad = sum(run["non2xx"] for r in d["wrk"].values() for run in r["runs"].values())
+        lines += ["", f"Non-2xx answers over all cluster runs: {bad}.", ""]
+    with open(os.path.join(out, "defaults.md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "node":
+        node_part(argv[2], argv[3])
+    elif len(argv) == 4 and argv[1] == "cluster":
+        cluster_part(argv[2], argv[3])
+    elif len(argv) == 3 and argv[1] == "render":
+        render(argv[2])
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

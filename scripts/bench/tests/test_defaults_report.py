@@ -1,0 +1,113 @@
+"""defaults-report.py (make bench-defaults) on raw outputs written here with known answers: oha CSV rounds pooled into
+percentiles, wrk text parsed into throughput, the ratios and the goal verdicts in defaults.md."""
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("defaults_report", os.path.join(HERE, "..", "defaults-report.py"))
+defaults_report = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(defaults_report)
+
+ENV = "date=2026-11-25T00:00:00Z\nload_before=0.1 0.2 0.3\nnproc=2\ncpu=test cpu\ncommit=abc1234\ndirty=0\n" \
+      "rate=20000\nrounds=2\nround=10\nfill=10\nduration=20\nload_after=0.5 0.4 0.3\nsteal_ticks=7\n"
+
+WRK = """Running 20s test @ http://127.0.0.1:18400
+  2 threads and 64 connections
+  Latency Distribution
+     50%  484.00us
+     99%    {p99}
+  2013244 requests in 20.03s, 128.64MB read
+{non2xx}Requests/sec: {rps}
+Transfer/sec:      2.55MB
+"""
+
+
+def oha_csv(path, latencies_ms, bad=0):
+    with open(path, "w") as f:
+        f.write("request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status\n")
+        for i, ms in enumerate(latencies_ms):
+            status = "503" if i < bad else "201"
+            f.write(f"{i * 0.001},0,0,0,{ms / 1000},0,{status}\n")
+
+
+def wrk_txt(path, rps, p99="3.00ms", non2xx=0):
+    with open(path, "w") as f:
+        f.write(WRK.format(rps=rps, p99=p99, non2xx=f"  Non-2xx or 3xx responses: {non2xx}\n" if non2xx else ""))
+
+
+class DefaultsReportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dht-defaults-test-")
+        self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
+        os.makedirs(self.raw)
+        os.makedirs(self.out)
+        with open(os.path.join(self.raw, "env.txt"), "w") as f:
+            f.write(ENV)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write_node_raw(self):
+        # 1000 requests a round: latencies 1..1000 x scale ms, so p99 = 991 x scale (index int(1000 * .99) = 990)
+        for method, node_scale, bad in (("PUT", 0.002, 3), ("GET", 0.001, 0)):
+            for r in (1, 2):
+                oha_csv(os.path.join(self.raw, f"oha-{method}-{r}-node.csv"),
+                        [i * node_scale for i in range(1, 1001)], bad if r == 1 else 0)
+                oha_csv(os.path.join(self.raw, f"oha-{method}-{r}-bare.csv"), [i * 0.001 for i in range(1, 1001)])
+        wrk_txt(os.path.join(self.raw, "wrk-put-node.txt"), "80000.00", "4.17ms")
+        wrk_txt(os.path.join(self.raw, "wrk-put-bare.txt"), "100000.00", "850.00us")
+        wrk_txt(os.path.join(self.raw, "wrk-get-node.txt"), "60000.00", non2xx=12)
+        wrk_txt(os.path.join(self.raw, "wrk-get-bare.txt"), "100000.00")
+
+    def test_node_part_pools_rounds_and_computes_ratios(self):
+        self.write_node_raw()
+        defaults_report.node_part(self.raw, self.out)
+        d = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))
+        put = d["fixed_rate"]["PUT"]
+        self.assertEqual(put["node"]["requests"], 2000)
+        self.assertEqual(put["node"]["non2xx"], 3)
+        # pooled: each latency twice, 2000 values; p99 = value at index 1980 = latency 991
+        self.assertAlmostEqual(put["node"]["p99"], 991 * 0.002, places=3)
+        self.assertAlmostEqual(put["bare"]["p99"], 0.991, places=3)
+        self.assertEqual(put["p99_ratio"], 2.0)
+        self.assertEqual(put["node"]["rounds_p99"], [1.982, 1.982])
+        self.assertEqual(d["fixed_rate"]["GET"]["p99_ratio"], 1.0)
+        self.assertEqual(d["wrk"]["put"]["ratio"], 0.8)
+        self.assertEqual(d["wrk"]["put"]["bare"]["p99_ms"], 0.85)
+        self.assertEqual(d["wrk"]["get"]["ratio"], 0.6)
+        self.assertEqual(d["wrk"]["get"]["node"]["non2xx"], 12)
+
+        defaults_report.render(self.out)
+        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        self.assertIn("node/bare p99 **2.0x** (misses (<= 1.5))", md)
+        self.assertIn("node/bare p99 **1.0x** (meets (<= 1.5))", md)
+        self.assertIn("| PUT | 80000.0 | 100000.0 | **0.8** | meets (>= 0.75)", md)
+        self.assertIn("| GET | 60000.0 | 100000.0 | **0.6** | misses (>= 0.85)", md)
+        self.assertNotIn("Three nodes", md)  # no cluster part was run
+
+    def test_cluster_part_compares_one_entry_and_spread_with_one_node(self):
+        for method, single, one, spread in (("put", 100000, 50000, 40000), ("get", 80000, 20000, 32000)):
+            wrk_txt(os.path.join(self.raw, f"wrk-{method}-single.txt"), f"{single}.00")
+            wrk_txt(os.path.join(self.raw, f"wrk-{method}-one-entry.txt"), f"{one}.00")
+            wrk_txt(os.path.join(self.raw, f"wrk-{method}-spread.txt"), f"{spread}.00")
+        defaults_report.cluster_part(self.raw, self.out)
+        d = defaults_report.load_json(os.path.join(self.out, "defaults-cluster.json"))
+        self.assertEqual(d["wrk"]["put"]["one_entry_ratio"], 0.5)
+        self.assertEqual(d["wrk"]["get"]["one_entry_ratio"], 0.25)
+        self.assertEqual(d["wrk"]["get"]["spread_ratio"], 0.4)
+        defaults_report.render(self.out)
+        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        self.assertIn("| PUT | 100000.0 | 50000.0 | **0.5** | meets (>= 0.5)", md)
+        self.assertIn("| GET | 80000.0 | 20000.0 | **0.25** | misses (>= 0.5)", md)
+
+    def test_a_missing_run_is_an_error_not_an_empty_report(self):
+        with self.assertRaises(SystemExit):
+            defaults_report.node_part(self.raw, self.out)
+
+
+if __name__ == "__main__":
+    unittest.main()
