@@ -109,6 +109,10 @@ wrk_run() { # wrk_run OUT.txt PORTS REPLICAS SCRIPT [args...]   (BENCH_PORTS: wr
   "$WRK" -t2 -c"$CONNS" -d"${DURATION}s" --latency -s "$S/$1" "http://127.0.0.1:${BENCH_PORTS%%,*}" -- "${@:2}" \
     > "$out" 2>&1
 }
+profile_during() { # profile_during PORT OUT SECONDS: a cpu profile (collapsed stacks) of that node, in the background
+  (sleep 2; curl -s -o "$2" "http://127.0.0.1:$1/v0/admin/profile?event=cpu&duration=${3}s&format=collapsed&interval=1ms" \
+    || log "profile of port $1 failed") &
+}
 keys_of() { # keys written per wrk thread, minus the requests possibly in flight when wrk stopped
   local k; k=$(sed -n 's/^KEYS_PER_THREAD //p' "$1")
   [ -n "$k" ] || die "the PUT run reported no keys (see $1)"
@@ -134,6 +138,13 @@ node_part() {
       oha_run "$raw/oha-$m-$r-node.csv" "$ROUND" "$m" "$node"
       oha_run "$raw/oha-$m-$r-bare.csv" "$ROUND" "$m" "$bare"
     done
+  done
+  # where the node's CPU goes at the fixed rate: one more round each, profiled, not counted in the figures above
+  for m in PUT GET; do
+    log "oha $m profiled round (not counted)"
+    profile_during "$node" "$raw/profile-$m-cpu-collapsed.txt" $((ROUND > 4 ? ROUND - 3 : 1))
+    oha_run "$raw/profiled-$m.csv" "$ROUND" "$m" "$node"
+    wait $!
   done
   # 2. closed model
   wrk_run "$raw/wrk-put-node.txt" "$node" "" wrk-put.lua t
@@ -169,6 +180,16 @@ cluster_part() {
   keys=$(keys_of "$raw/wrk-put-one-entry.txt")
   wrk_run "$raw/wrk-get-one-entry.txt" "$c0" 2/3 wrk-cluster-get.lua 2 "$keys"
   wrk_run "$raw/wrk-get-spread.txt" "$spread" 2/3 wrk-cluster-get.lua 2 "$keys"
+  # where the entry node's CPU goes: one more short run of each, profiled, not counted in the figures above
+  local full=$DURATION
+  DURATION=12
+  profile_during "$c0" "$raw/profile-put-cpu-collapsed.txt" 8
+  wrk_run "$raw/profiled-put.txt" "$c0" 2/3 wrk-cluster-put.lua p
+  wait $!
+  profile_during "$c0" "$raw/profile-get-cpu-collapsed.txt" 8
+  wrk_run "$raw/profiled-get.txt" "$c0" 2/3 wrk-cluster-get.lua 2 "$keys"
+  wait $!
+  DURATION=$full
   for i in 0 1 2; do curl -s "http://127.0.0.1:$((c0 + i))/metrics" > "$raw/node$i-metrics.txt"; done
   stop_all
   { read -r l1 l5 l15 _ < /proc/loadavg; echo "load_after=$l1 $l5 $l15"; echo "steal_ticks=$(( $(steal) - s0 ))"; } \
@@ -176,7 +197,7 @@ cluster_part() {
   "$PY" "$S/defaults-report.py" cluster "$raw" "$OUT"
 }
 
-PY=$(command -v python3) || die "python3 is needed"
+PY=$("$DHT_ROOT/scripts/venv.sh") # the profile breakdown is node-report.py's, which plots with matplotlib
 for p in "${PARTS[@]}"; do "${p}_part"; done
 "$PY" "$S/defaults-report.py" render "$OUT"
 log "report: $OUT/defaults.md"

@@ -6,11 +6,19 @@
     defaults-report.py render OUT        -> OUT/defaults.md from whichever of the two exist
 """
 import csv
+import importlib.util
 import glob
 import json
 import os
 import re
 import sys
+
+# The cpu-profile breakdown of the tuned report (node-report.py): the same categories in both reports.
+_spec = importlib.util.spec_from_file_location(
+    "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
+node_report = importlib.util.module_from_spec(_spec)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # node-report imports plots.py beside it
+_spec.loader.exec_module(node_report)
 
 # The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
 GOALS = {
@@ -101,6 +109,7 @@ def node_part(raw, out):
     for method in ("put", "get"):
         node, bare = wrk(os.path.join(raw, f"wrk-{method}-node.txt")), wrk(os.path.join(raw, f"wrk-{method}-bare.txt"))
         result["wrk"][method] = {"node": node, "bare": bare, "ratio": round(node["rps"] / bare["rps"], 3)}
+    result["profile"] = {m: node_report.profile_breakdown(raw, m) for m in ("PUT", "GET")}
     write_json(os.path.join(out, "defaults-node.json"), result)
 
 
@@ -114,7 +123,31 @@ def cluster_part(raw, out):
             "one_entry_ratio": round(runs["one-entry"]["rps"] / single, 3),
             "spread_ratio": round(runs["spread"]["rps"] / single, 3),
         }
+    result["profile"] = {m: coordinator_breakdown(raw, m) for m in ("put", "get")}
     write_json(os.path.join(out, "defaults-cluster.json"), result)
+
+
+def coordinator_breakdown(raw, name):
+    """The entry node's profile in the tuned report's categories, with the replica calls as one more."""
+    saved = node_report.CATEGORIES
+    at = [c for c, _ in saved].index("handoff to workers (queue, park/unpark)")
+    node_report.CATEGORIES = saved[:at] + [("replica calls (peer client: send, read, parse)", ["dev/dht/node/peer/"])] \
+        + saved[at:]
+    try:
+        return node_report.profile_breakdown(raw, name)
+    finally:
+        node_report.CATEGORIES = saved
+
+
+def profile_lines(title, breakdown):
+    if not breakdown:
+        return [f"{title}: no profile was captured.", ""]
+    rows = sorted(breakdown["share"].items(), key=lambda kv: -kv[1])
+    lines = [f"{title} ({breakdown['samples']} cpu samples, 1 ms of CPU each):", "", "| where | share |", "|---|---:|"]
+    lines += [f"| {k} | {v * 100:.1f}% |" for k, v in rows if v >= 0.005]
+    lines += ["", "Hottest frames (self time): " + ", ".join(
+        f"`{t['frame'][:70]}` {t['share'] * 100:.1f}%" for t in breakdown["top_self"][:6]), ""]
+    return lines
 
 
 def write_json(path, data):
@@ -191,6 +224,10 @@ def render(out):
                          f"{verdict(r['ratio'], GOALS['wrk_' + method], False)} | {r['node']['p99_ms']} | "
                          f"{r['bare']['p99_ms']} | {r['node']['non2xx'] + r['bare']['non2xx']} |")
         lines.append("")
+        lines += ["### Where the node's CPU goes at the fixed rate", "",
+                  "One more round of each method, profiled through `/v0/admin/profile` and not counted above.", ""]
+        for m in ("PUT", "GET"):
+            lines += profile_lines(f"**{m}**", d.get("profile", {}).get(m))
     if os.path.exists(cluster_path):
         d = load_json(cluster_path)
         env = d["env"]
@@ -212,7 +249,11 @@ def render(out):
                          f"**{r['one_entry_ratio']}** | {verdict(r['one_entry_ratio'], GOALS['one_entry_' + method], False)} | "
                          f"{runs['spread']['rps']} | {r['spread_ratio']} |")
         bad = sum(run["non2xx"] for r in d["wrk"].values() for run in r["runs"].values())
-        lines += ["", f"Non-2xx answers over all cluster runs: {bad}.", ""]
+        lines += ["", f"Non-2xx answers over all cluster runs: {bad}.", "",
+                  "### Where the entry node's CPU goes", "",
+                  "One more 12-s run of each through the entry node, profiled, not counted above.", ""]
+        for m in ("put", "get"):
+            lines += profile_lines(f"**{m.upper()}** through one entry node", d.get("profile", {}).get(m))
     with open(os.path.join(out, "defaults.md"), "w") as f:
         f.write("\n".join(lines))
 

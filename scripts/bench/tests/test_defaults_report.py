@@ -89,13 +89,36 @@ class DefaultsReportTest(unittest.TestCase):
         self.assertIn("| GET | 60000.0 | 100000.0 | **0.6** | misses (>= 0.85)", md)
         self.assertNotIn("Three nodes", md)  # no cluster part was run
 
+    def test_profiles_are_broken_down_by_where_the_time_goes(self):
+        self.write_node_raw()
+        with open(os.path.join(self.raw, "profile-PUT-cpu-collapsed.txt"), "w") as f:
+            f.write("java/lang/Thread.run;dev/dht/node/storage/RocksStore.storedInMemory;org/rocksdb/RocksDB.keyMayExist 30\n"
+                    "java/lang/Thread.run;dev/dht/node/http/DhtSession.uncork;one/nio/net/Session.write 10\n")
+        defaults_report.node_part(self.raw, self.out)
+        put = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["profile"]["PUT"]
+        self.assertEqual(put["samples"], 40)
+        self.assertEqual(put["share"]["RocksDB read / LWW check"], 0.75)
+        self.assertIsNone(defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["profile"]["GET"])
+        defaults_report.render(self.out)
+        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        self.assertIn("| RocksDB read / LWW check | 75.0% |", md)
+        self.assertIn("**GET**: no profile was captured.", md)
+
     def test_cluster_part_compares_one_entry_and_spread_with_one_node(self):
         for method, single, one, spread in (("put", 100000, 50000, 40000), ("get", 80000, 20000, 32000)):
             wrk_txt(os.path.join(self.raw, f"wrk-{method}-single.txt"), f"{single}.00")
             wrk_txt(os.path.join(self.raw, f"wrk-{method}-one-entry.txt"), f"{one}.00")
             wrk_txt(os.path.join(self.raw, f"wrk-{method}-spread.txt"), f"{spread}.00")
+        with open(os.path.join(self.raw, "profile-get-cpu-collapsed.txt"), "w") as f:
+            # an answer written to the client from the peer I/O thread is a response write, not a replica call
+            f.write("dev/dht/node/peer/PeerClient.loop;dev/dht/node/peer/PeerConnection.read 6\n"
+                    "dev/dht/node/peer/PeerClient.loop;dev/dht/node/http/DhtSession.answer;one/nio/net/Session.write 4\n")
         defaults_report.cluster_part(self.raw, self.out)
         d = defaults_report.load_json(os.path.join(self.out, "defaults-cluster.json"))
+        self.assertEqual(d["profile"]["get"]["share"]["replica calls (peer client: send, read, parse)"], 0.6)
+        self.assertEqual(d["profile"]["get"]["share"]["response write (socket send)"], 0.4)
+        self.assertNotIn("replica calls (peer client: send, read, parse)",
+                         [c for c, _ in defaults_report.node_report.CATEGORIES])  # restored
         self.assertEqual(d["wrk"]["put"]["one_entry_ratio"], 0.5)
         self.assertEqual(d["wrk"]["get"]["one_entry_ratio"], 0.25)
         self.assertEqual(d["wrk"]["get"]["spread_ratio"], 0.4)
