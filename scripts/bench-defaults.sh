@@ -57,7 +57,7 @@ stop_all() {
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   pids=()
 }
-trap 'stop_all; rm -rf "$WORK"' EXIT
+trap 'stop_all; rm -rf "$WORK"/data-*' EXIT # raw outputs and logs stay for a look (like the other benchmarks)
 mkdir -p "$OUT"
 S="$DHT_ROOT/scripts/bench"
 
@@ -200,4 +200,4 @@ cluster_part() {
 PY=$("$DHT_ROOT/scripts/venv.sh") # the profile breakdown is node-report.py's, which plots with matplotlib
 for p in "${PARTS[@]}"; do "${p}_part"; done
 "$PY" "$S/defaults-report.py" render "$OUT"
-log "report: $OUT/defaults.md"
+log "report: $OUT/defaults.md (raw outputs and logs in $WORK)"
