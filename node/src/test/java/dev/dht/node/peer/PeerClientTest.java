@@ -315,10 +315,16 @@ class PeerClientTest {
                         .isFalse();
                 assertThat(client.connections(url)).isZero();
 
-                // The queue drains: the next call connects on a new connection.
+                // The queue drains: the next call connects on a new connection. The fillers are taken off the accept
+                // queue before that call: a SYN that finds the queue still full is dropped, and its retransmission
+                // (1 s later) would miss the 300 ms connect timeout (a flake on a busy machine, where the peer thread
+                // below had not drained the queue yet).
+                server.setSoTimeout(5_000); // each filler is queued (its connect returned): accept does not wait
                 for (Socket filler : fillers) {
                     filler.close();
+                    server.accept().close();
                 }
+                server.setSoTimeout(0);
                 CompletableFuture<Void> answered = new CompletableFuture<>();
                 Thread peer = new Thread(() -> {
                     try {
