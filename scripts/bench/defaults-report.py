@@ -109,7 +109,7 @@ def node_part(raw, out):
     for method in ("put", "get"):
         node, bare = wrk(os.path.join(raw, f"wrk-{method}-node.txt")), wrk(os.path.join(raw, f"wrk-{method}-bare.txt"))
         result["wrk"][method] = {"node": node, "bare": bare, "ratio": round(node["rps"] / bare["rps"], 3)}
-    result["profile"] = {m: node_report.profile_breakdown(raw, m) for m in ("PUT", "GET")}
+    result["profile"] = {m: without_home(node_report.profile_breakdown(raw, m)) for m in ("PUT", "GET")}
     write_json(os.path.join(out, "defaults-node.json"), result)
 
 
@@ -123,7 +123,7 @@ def cluster_part(raw, out):
             "one_entry_ratio": round(runs["one-entry"]["rps"] / single, 3),
             "spread_ratio": round(runs["spread"]["rps"] / single, 3),
         }
-    result["profile"] = {m: coordinator_breakdown(raw, m) for m in ("put", "get")}
+    result["profile"] = {m: without_home(coordinator_breakdown(raw, m)) for m in ("put", "get")}
     write_json(os.path.join(out, "defaults-cluster.json"), result)
 
 
@@ -137,6 +137,15 @@ def coordinator_breakdown(raw, name):
         return node_report.profile_breakdown(raw, name)
     finally:
         node_report.CATEGORIES = saved
+
+
+def without_home(breakdown):
+    """Frames name native libraries by path: the cache under this user's home is ~ in what gets committed."""
+    if breakdown:
+        home = os.path.expanduser("~")
+        for t in breakdown["top_self"]:
+            t["frame"] = t["frame"].replace(home + "/", "~/")
+    return breakdown
 
 
 def profile_lines(title, breakdown):

@@ -93,15 +93,17 @@ class DefaultsReportTest(unittest.TestCase):
         self.write_node_raw()
         with open(os.path.join(self.raw, "profile-PUT-cpu-collapsed.txt"), "w") as f:
             f.write("java/lang/Thread.run;dev/dht/node/storage/RocksStore.storedInMemory;org/rocksdb/RocksDB.keyMayExist 30\n"
-                    "java/lang/Thread.run;dev/dht/node/http/DhtSession.uncork;one/nio/net/Session.write 10\n")
+                    "java/lang/Thread.run;dev/dht/node/http/DhtSession.uncork;one/nio/net/Session.write 10\n"
+                    f"java/lang/Thread.run;{os.path.expanduser('~')}/.cache/dht/native/librocksdbjni.so 1\n")
         defaults_report.node_part(self.raw, self.out)
         put = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["profile"]["PUT"]
-        self.assertEqual(put["samples"], 40)
-        self.assertEqual(put["share"]["RocksDB read / LWW check"], 0.75)
+        self.assertEqual(put["samples"], 41)
+        self.assertIn("~/.cache/dht/native/librocksdbjni.so", [t["frame"] for t in put["top_self"]])
+        self.assertEqual(put["share"]["RocksDB read / LWW check"], round(30 / 41, 4))
         self.assertIsNone(defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["profile"]["GET"])
         defaults_report.render(self.out)
         md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
-        self.assertIn("| RocksDB read / LWW check | 75.0% |", md)
+        self.assertIn("| RocksDB read / LWW check | 73.2% |", md)
         self.assertIn("**GET**: no profile was captured.", md)
 
     def test_cluster_part_compares_one_entry_and_spread_with_one_node(self):
