@@ -36,8 +36,9 @@ public final class ConfigParser {
         SELECTORS("selectors", "N", "CPUs (" + NodeConfig.defaultSelectors() + ")",
                 "one-nio selector threads (parse requests, write responses)"),
         MAX_BODY("max-body", "SIZE", "16MiB", "larger request bodies are answered 413"),
-        BLOCK_CACHE("block-cache", "SIZE", "a fifth of memory, at least 64MiB (" + Units.formatSize(NodeConfig.defaultBlockCache())
-                + ")", "RocksDB block cache (a HyperClockCache; fills as it is used)"),
+        BLOCK_CACHE("block-cache", "SIZE",
+                "a fifth of memory, at least 64MiB (" + Units.formatSize(NodeConfig.defaultBlockCache()) + ")",
+                "RocksDB block cache (a HyperClockCache; fills as it is used)"),
         WRITE_BUFFER("write-buffer", "SIZE", "64MiB", "RocksDB memtable size"),
         PROFILE_DIR("profile-dir", "PATH", "-", "where flamegraph captures are also written"),
         TOMBSTONE_GRACE("tombstone-grace", "DUR", "1d",

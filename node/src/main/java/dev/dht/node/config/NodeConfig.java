@@ -79,7 +79,7 @@ public record NodeConfig(
     /**
      * A fifth of the process's memory, at least {@link #MIN_DEFAULT_BLOCK_CACHE}. A fixed 64 MiB made every read
      * of a working set larger than that go to a worker and the disk (GET at 0.39 of the bare server, a 3-node
-     * cluster's GET at 2/3 a sixth of one node's: docs/benchmarks/defaults.md). A fifth leaves room for the heap
+     * cluster's GET at 2/3 a sixth of one node's: docs/node.md, "Defaults"). A fifth leaves room for the heap
      * (the JVM's default is a quarter; the operator gives it 40% of the pod's limit) and the memtables. The cache
      * is a HyperClockCache that grows as it fills: an idle node does not hold this memory.
      */

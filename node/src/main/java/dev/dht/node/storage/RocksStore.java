@@ -378,7 +378,7 @@ public final class RocksStore implements Store {
     byte[] storedInMemory(byte[] key) {
         // One lookup without I/O (memtables, bloom filters, cached blocks): "no" is certain, so a new key costs no
         // read at all; "maybe" without the value means only the disk could tell. (A keyMayExist then a get looked
-        // the key up twice: a third of the node's CPU on overwrites, docs/benchmarks/node-defaults.md.)
+        // the key up twice; docs/node.md, "Defaults".)
         Holder<byte[]> found = new Holder<>();
         if (!db.keyMayExist(records, memoryOnly, key, found)) {
             return null;
