@@ -102,21 +102,13 @@ cpu_steal_sample() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat
 steal_start=$(cpu_steal_sample)
 
 # --- servers: one single node and a 3-node cluster, all started up front -------------------------------------
-await_ready() { # await_ready PORT PID
-  for _ in $(seq 600); do
-    curl -s -o /dev/null "http://127.0.0.1:$1/v0/status" && return 0
-    kill -0 "$2" 2>/dev/null || die "node on port $1 exited during start (logs in $WORK)"
-    sleep 0.1
-  done
-  die "node on port $1 not ready"
-}
 start_node() { # start_node NAME PORT [options...]
   local name=$1 port=$2; shift 2
   # shellcheck disable=SC2086
   "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$port" --data-dir "$WORK/data/$name" "$@" $NODE_ARGS \
     > "$WORK/$name.log" 2>&1 &
   pids+=($!)
-  await_ready "$port" "$!"
+  await_http "$port" /v0/status "$!" "$WORK/$name.log"
 }
 members=()
 for ((i = 0; i < NODES; i++)); do members+=("http://127.0.0.1:$((CLUSTER_PORT + i))"); done

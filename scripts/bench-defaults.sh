@@ -61,23 +61,15 @@ trap 'stop_all; rm -rf "$WORK"/data-*' EXIT # raw outputs and logs stay for a lo
 mkdir -p "$OUT"
 S="$DHT_ROOT/scripts/bench"
 
-await_ready() { # await_ready PORT PID
-  for _ in $(seq 600); do
-    curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0
-    kill -0 "$2" 2>/dev/null || die "server on port $1 exited during start (logs in $WORK)"
-    sleep 0.1
-  done
-  die "server on port $1 not ready"
-}
 start_bare() { # start_bare PORT
   "$JAVA" "${JAVA_FLAGS[@]}" -cp "$BENCH_JAR:$JAR" dev.dht.bench.BareServer "$1" > "$WORK/bare-$1.log" 2>&1 &
-  pids+=($!); await_ready "$1" $!
+  pids+=($!); await_http "$1" / $! "$WORK/bare-$1.log"
 }
 start_node() { # start_node PORT [options...]   (exactly what a user types, plus port and data directory)
   local port=$1; shift
   "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$port" --data-dir "$WORK/data-$port" "$@" \
     > "$WORK/node-$port.log" 2>&1 &
-  pids+=($!); await_ready "$port" $!
+  pids+=($!); await_http "$port" / $! "$WORK/node-$port.log"
 }
 env_file() { # env_file FILE: the machine and the run's settings
   local load1 load5 load15

@@ -103,22 +103,14 @@ fi
 } > "$RAW/env.txt"
 
 # --- servers ---------------------------------------------------------------------------------------------
-await_ready() { # await_ready PORT PATH PID
-  for _ in $(seq 600); do
-    curl -s -o /dev/null "http://127.0.0.1:$1$2" && return 0
-    kill -0 "$3" 2>/dev/null || die "server on port $1 exited during start (logs in $WORK)"
-    sleep 0.1
-  done
-  die "server on port $1 not ready"
-}
 "$JAVA" "${JAVA_FLAGS[@]}" -cp "$BENCH_JAR:$JAR" dev.dht.bench.BareServer "$BARE_PORT" > "$WORK/bare.log" 2>&1 &
 bare_pid=$!; pids+=("$bare_pid")
 # shellcheck disable=SC2086
 "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$NODE_PORT" --data-dir "$WORK/data" $NODE_ARGS \
   > "$WORK/node.log" 2>&1 &
 node_pid=$!; pids+=("$node_pid")
-await_ready "$BARE_PORT" / "$bare_pid"
-await_ready "$NODE_PORT" /v0/status "$node_pid"
+await_http "$BARE_PORT" / "$bare_pid" "$WORK/bare.log"
+await_http "$NODE_PORT" /v0/status "$node_pid" "$WORK/node.log"
 NODE="http://127.0.0.1:$NODE_PORT"
 BARE="http://127.0.0.1:$BARE_PORT"
 S="$DHT_ROOT/scripts/bench"

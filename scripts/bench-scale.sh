@@ -104,12 +104,7 @@ start_node() { # start_node I
   "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$port" --data-dir "$WORK/data/node$i" \
     --cluster-file "$WORK/members" --self "$(url "$i")" $NODE_ARGS > "$WORK/node$i.log" 2>&1 &
   node_pids[i]=$!
-  for _ in $(seq 600); do
-    curl -s -o /dev/null "http://127.0.0.1:$port/v0/status" && return 0
-    kill -0 "${node_pids[i]}" 2>/dev/null || die "node $i exited during start (log: $WORK/node$i.log)"
-    sleep 0.1
-  done
-  die "node $i not ready"
+  await_http "$port" /v0/status "${node_pids[i]}" "$WORK/node$i.log"
 }
 stop_node() { # stop_node I: SIGTERM, wait
   kill "${node_pids[$1]}" && wait "${node_pids[$1]}" || true
