@@ -331,6 +331,11 @@ public final class Node implements AutoCloseable {
         return server.port();
     }
 
+    /** The HTTP front (tests, diagnostics). */
+    public DhtServer server() {
+        return server;
+    }
+
     public NodeConfig config() {
         return config;
     }

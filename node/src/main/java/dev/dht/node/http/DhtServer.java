@@ -158,7 +158,23 @@ public final class DhtServer extends HttpServer {
 
     @Override
     public HttpSession createSession(Socket socket) {
+        // one-nio sets TCP_NODELAY on its listening socket, which accepted sockets inherit, but its JDK NIO
+        // fallback (no native library: glibc < 2.38) ignores that option; then Nagle held back every answer written
+        // while an earlier one to the same connection was unacknowledged, until the peer's delayed ACK (~40 ms):
+        // pipelined node-to-node answers stalled (docs/node.md, "Defaults").
+        socket.setNoDelay(true);
         return new DhtSession(socket, this);
+    }
+
+    /** The sockets of the connections open right now (tests, diagnostics: see createSession). */
+    public java.util.List<Socket> openSockets() {
+        java.util.List<Socket> sockets = new java.util.ArrayList<>();
+        for (one.nio.server.SelectorThread t : selectors) {
+            for (one.nio.net.Session session : t.selector) {
+                sockets.add(session.socket());
+            }
+        }
+        return sockets;
     }
 
     /** Stops accepting connections; established ones keep being served (graceful shutdown, step 1). */

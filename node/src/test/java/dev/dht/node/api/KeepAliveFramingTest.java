@@ -24,6 +24,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KeepAliveFramingTest {
 
     @Test
+    void acceptedConnectionsSendWithoutNaglesDelay(@TempDir Path dir) throws Exception {
+        // With Nagle on, an answer written while an earlier one on the connection is unacknowledged waits for the
+        // peer's delayed ACK (~40 ms): pipelined node-to-node answers stalled that way on JDK NIO sockets.
+        try (TestNode node = TestNode.start(dir); RawHttp raw = new RawHttp(node.port())) {
+            raw.send("GET /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(raw.read().status()).isEqualTo(200); // the connection is a session now
+            List<one.nio.net.Socket> open = node.node().server().openSockets();
+            assertThat(open).isNotEmpty();
+            assertThat(open).allSatisfy(s -> assertThat(s.getNoDelay()).as("TCP_NODELAY of %s", s).isTrue());
+        }
+    }
+
+    @Test
     void everyRequestGetsExactlyOneAnswer(@TempDir Path dir) throws Exception {
         int connections = 8;
         int requestsPerConnection = 600;
