@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -357,36 +358,64 @@ final class PeerConnection {
         }
     }
 
-    // ---- request encoding, straight into the socket buffer: no intermediate strings or arrays ----
+    // ---- request encoding: into a heap array (cheap single-byte stores), then one bulk copy into the socket
+    // buffer; no intermediate strings ----
+
+    private static final byte[] HTTP_HOST = bytes(" HTTP/1.1\r\nHost: ");
+    private static final byte[] CALL = bytes("\r\nX-Dht-Internal: 1\r\nX-Dht-Call: ");
+    private static final byte[] CLOCK = bytes("\r\nX-Dht-Clock: ");
+    private static final byte[] TIMESTAMP = bytes("\r\nX-Dht-Timestamp: ");
+    private static final byte[] TOPOLOGY = bytes("\r\nX-Dht-Topology: ");
+    private static final byte[] LENGTH = bytes("\r\nContent-Length: ");
+    private static final byte[] END = bytes("\r\n\r\n");
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** The request head being encoded (guarded by this, like out). */
+    private byte[] head = new byte[512];
+    private int headLength;
 
     private void encode(PeerRequest r, long number) {
         byte[] body = r.body();
-        ensure(256 + r.target().length() + peer.hostHeader.length()
-                + (r.topology() == null ? 0 : r.topology().length()) + (body == null ? 0 : body.length));
+        String topology = r.topology();
+        headLength = 0;
+        reserve(256 + r.method().length() + r.target().length() + peer.hostHeader.length()
+                + (topology == null ? 0 : topology.length()));
         ascii(r.method());
-        out.put((byte) ' ');
+        head[headLength++] = ' ';
         ascii(r.target());
-        ascii(" HTTP/1.1\r\nHost: ");
+        put(HTTP_HOST);
         ascii(peer.hostHeader);
-        ascii("\r\nX-Dht-Internal: 1\r\nX-Dht-Call: ");
+        put(CALL);
         number(number);
-        ascii("\r\nX-Dht-Clock: ");
+        put(CLOCK);
         number(r.clock());
         if (r.timestamp() != 0) {
-            ascii("\r\nX-Dht-Timestamp: ");
+            put(TIMESTAMP);
             number(r.timestamp());
         }
-        if (r.topology() != null) {
-            ascii("\r\nX-Dht-Topology: ");
-            ascii(r.topology());
+        if (topology != null) {
+            put(TOPOLOGY);
+            ascii(topology);
         }
         if (body != null) {
-            ascii("\r\nContent-Length: ");
+            put(LENGTH);
             number(body.length);
         }
-        ascii("\r\n\r\n");
+        put(END);
+        ensure(headLength + (body == null ? 0 : body.length));
+        out.put(head, 0, headLength);
         if (body != null) {
             out.put(body);
+        }
+    }
+
+    /** Room for {@code bytes} more in head (every encode reserves its worst case up front). */
+    private void reserve(int bytes) {
+        if (head.length < bytes) {
+            head = new byte[Math.max(head.length * 2, bytes)];
         }
     }
 
@@ -399,24 +428,32 @@ final class PeerConnection {
         }
     }
 
-    private void ascii(String s) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            out.put((byte) s.charAt(i));
-        }
+    private void put(byte[] constant) {
+        System.arraycopy(constant, 0, head, headLength, constant.length);
+        headLength += constant.length;
     }
 
-    private final byte[] digits = new byte[20];
+    /** Targets, host names and topology headers are ASCII (the target is percent-encoded). */
+    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the low byte of each char, no copy
+    private void ascii(String s) {
+        s.getBytes(0, s.length(), head, headLength);
+        headLength += s.length();
+    }
 
     private void number(long v) {
         if (v < 0) {
-            out.put((byte) '-');
+            head[headLength++] = '-';
             v = -v;
         }
-        int i = digits.length;
-        do {
-            digits[--i] = (byte) ('0' + v % 10);
+        int digits = 1;
+        for (long t = v; t >= 10; t /= 10) {
+            digits++;
+        }
+        int end = headLength + digits;
+        for (int i = end - 1; i >= headLength; i--) {
+            head[i] = (byte) ('0' + v % 10);
             v /= 10;
-        } while (v != 0);
-        out.put(digits, i, digits.length - i);
+        }
+        headLength = end;
     }
 }
