@@ -14,6 +14,8 @@ final class PeerCall {
     final String peer;
     final PeerRequest request;
     final long deadlineNanos;
+    /** When {@link PeerCallback#slow()} is due if no answer came by then; only for calls on the watch list. */
+    final long slowNanos;
     /** Sent again once already: a call is retried at most once (see PeerConnection#failAll). */
     boolean retried;
     private final PeerCallback callback;
@@ -21,11 +23,12 @@ final class PeerCall {
     @SuppressWarnings("unused") // through DONE
     private volatile int done;
 
-    PeerCall(String peer, PeerRequest request, long deadlineNanos, PeerCallback callback,
+    PeerCall(String peer, PeerRequest request, long deadlineNanos, long slowNanos, PeerCallback callback,
              PeerClient.Outcomes outcomes) {
         this.peer = peer;
         this.request = request;
         this.deadlineNanos = deadlineNanos;
+        this.slowNanos = slowNanos;
         this.callback = callback;
         this.outcomes = outcomes;
     }
@@ -46,6 +49,13 @@ final class PeerCall {
                         reason);
             }
             callback.failed(timeout, reason);
+        }
+    }
+
+    /** The slow mark passed: tells the callback, unless the call completed already. I/O thread. */
+    void markSlow() {
+        if (done == 0) {
+            callback.slow();
         }
     }
 

@@ -12,4 +12,12 @@ public interface PeerCallback {
      * @param reason  a short description for logs
      */
     void failed(boolean timeout, String reason);
+
+    /**
+     * For a call sent with a slow mark ({@link PeerClient#send(String, PeerRequest, long, long, PeerCallback)}):
+     * no answer yet at that mark. Called at most once, on the I/O thread; the answer or failure still comes, and
+     * may race with this call. The caller may ask elsewhere meanwhile. Must not block.
+     */
+    default void slow() {
+    }
 }

@@ -106,6 +106,8 @@ public final class PeerClient implements AutoCloseable {
     private final ConcurrentLinkedQueue<PeerConnection> toOpen = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final ConcurrentLinkedQueue<PeerConnection> toFlush = new ConcurrentLinkedQueue<>();
+    /** Calls with a slow mark, in the order sent (= mark order: see the send with slowNanos). */
+    private final ConcurrentLinkedQueue<PeerCall> watched = new ConcurrentLinkedQueue<>();
     /** The I/O thread is in (or about to enter) select: nothing will write queued connections unless woken. */
     private volatile boolean ioIdle = true;
     private final Outcomes outcomes = new Outcomes();
@@ -150,11 +152,28 @@ public final class PeerClient implements AutoCloseable {
      * answer, or a failure by {@code deadlineNanos} (System.nanoTime() scale) at the latest. Never blocks.
      */
     public void send(String peerUrl, PeerRequest request, long deadlineNanos, PeerCallback callback) {
-        PeerCall call = new PeerCall(peerUrl, request, deadlineNanos, callback, outcomes);
+        PeerCall call = new PeerCall(peerUrl, request, deadlineNanos, 0, callback, outcomes);
         if (closed) {
             call.fail(false, "client closed");
             return;
         }
+        enqueue(peers.computeIfAbsent(peerUrl, Peer::new), call);
+    }
+
+    /**
+     * As {@link #send(String, PeerRequest, long, PeerCallback)}, and if no answer came by {@code slowNanos} the
+     * callback's {@link PeerCallback#slow()} runs once (within a scan period of it): a reader that asked only
+     * some replicas asks the others then, instead of waiting for the deadline of a peer that went silent. Callers
+     * use one delay after the send for every such call, so the watch list stays in mark order.
+     */
+    public void send(String peerUrl, PeerRequest request, long deadlineNanos, long slowNanos,
+                     PeerCallback callback) {
+        PeerCall call = new PeerCall(peerUrl, request, deadlineNanos, slowNanos, callback, outcomes);
+        if (closed) {
+            call.fail(false, "client closed");
+            return;
+        }
+        watched.add(call);
         enqueue(peers.computeIfAbsent(peerUrl, Peer::new), call);
     }
 
@@ -272,6 +291,7 @@ public final class PeerClient implements AutoCloseable {
                 long now = System.nanoTime();
                 if (now - lastScan >= SCAN_MILLIS * 1_000_000L) {
                     lastScan = now;
+                    markSlowCalls(now);
                     for (Peer peer : peers.values()) {
                         for (PeerConnection pc : peer.connections) {
                             pc.expire(now);
@@ -285,6 +305,15 @@ public final class PeerClient implements AutoCloseable {
             log.error("peer client I/O loop failed: {}", e.toString(), e);
         } finally {
             closeAll("client closed");
+        }
+    }
+
+    /** Tells the watched calls whose slow mark passed; answered ones just leave the list. */
+    private void markSlowCalls(long now) {
+        PeerCall call;
+        while ((call = watched.peek()) != null && now - call.slowNanos >= 0) {
+            watched.poll();
+            call.markSlow();
         }
     }
 

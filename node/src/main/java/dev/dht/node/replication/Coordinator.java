@@ -18,10 +18,11 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * /v0/entity on a cluster member: any node coordinates. The key's replicas are the first {@code from} members on
- * the ring; the coordinator sends to all of them at once (its own copy, if it is one, straight to the store, no
- * HTTP), answers when {@code ack} answered, and 504 as soon as {@code ack} can no longer be reached or the request
- * timeout passes. No thread waits meanwhile: the worker returns after sending, and the answer goes out from the
- * callback that completes the quorum. Internal requests (another member coordinating) go to the
+ * the ring; the coordinator sends a write to all of them at once and a read to {@code ack} of them (see
+ * {@link ReadOperation}), its own copy, if it is one, straight to the store, no HTTP. It answers when {@code ack}
+ * answered, and 504 as soon as {@code ack} can no longer be reached or the request timeout passes. No thread
+ * waits meanwhile: the worker returns after sending, and the answer goes out from the callback that completes the
+ * quorum. Internal requests (another member coordinating) go to the
  * {@link ReplicaEndpoint}.
  */
 public final class Coordinator implements EntityHandler {
@@ -126,7 +127,8 @@ public final class Coordinator implements EntityHandler {
         long deadline = System.nanoTime() + timeoutNanos;
         String header = view.requestHeader();
         switch (request.op()) {
-            case GET -> new ReadOperation(this, request.key(), plan, header, deadline, responder).start();
+            case GET -> new ReadOperation(this, request.key(), hash, plan, header, deadline, responder)
+                    .start();
             case PUT -> new WriteOperation(this, request.key(), plan, header, deadline, responder,
                     Record.value(clock.now(), request.body()), Responses.CREATED).start();
             case DELETE -> new WriteOperation(this, request.key(), plan, header, deadline, responder,

@@ -11,11 +11,18 @@ import dev.dht.node.storage.StoreException;
 import dev.dht.node.storage.WriteOutcome;
 
 /**
- * One coordinated GET: asks every replica of the {@link Topology.Plan} at once, answers from the freshest of the
- * answers so far once {@code ack} answered in each served set (last write wins; a replica that never saw the key
- * ranks below anything; a tombstone means 404; an empty value is a value), or 504 once a set can no longer reach
- * its {@code ack}. When every replica has answered or failed, the stale ones among those that answered get the
- * newest record in the background (read repair, over both sets during a move).
+ * One coordinated GET. In a stable topology it asks {@code ack} replicas (its own copy first, then others chosen by
+ * the key, so a key's reads go to the same replicas and their caches), not all {@code from}: any {@code ack} of
+ * them meet every write acknowledged by {@code from - ack + 1}, which quorum reads and writes are, so the answer
+ * is the same and a read costs half the replica calls at 2/3. A replica that fails is replaced by the next one; if
+ * the quorum is still short after a tenth of the request timeout (a replica that went silent, a slow disk), the
+ * rest are asked too. During a move (two replica sets) it asks every replica of both sets.
+ *
+ * <p>It answers from the freshest of the answers so far once {@code ack} answered in each served set (last write
+ * wins; a replica that never saw the key ranks below anything; a tombstone means 404; an empty value is a value),
+ * or 504 once a set can no longer reach its {@code ack}. When every replica asked has answered or failed, the
+ * stale ones among those that answered get the newest record in the background (read repair; a replica not asked
+ * is repaired by a later read that asks it, or by hinted handoff).
  */
 final class ReadOperation {
     private final Coordinator c;
@@ -29,10 +36,14 @@ final class ReadOperation {
     private Responder responder; // null once answered
     private final Record[] answers;
     private final boolean[] answered;
+    /** Slots in the order they are asked; the first {@code asked} of them have been. */
+    private final int[] order;
+    private int asked;
     private int received;
     private int failures;
+    private PeerRequest request;
 
-    ReadOperation(Coordinator c, byte[] key, Topology.Plan plan, String topology, long deadline,
+    ReadOperation(Coordinator c, byte[] key, long hash, Topology.Plan plan, String topology, long deadline,
                   Responder responder) {
         this.c = c;
         this.key = key;
@@ -45,43 +56,101 @@ final class ReadOperation {
         this.responder = responder;
         this.answers = new Record[urls.length];
         this.answered = new boolean[urls.length];
+        this.order = askOrder(urls.length, selfSlot, hash);
+        // a move serves two sets whose quorums overlap the replicas in ways not worth special-casing: ask all
+        this.asked = plan.servesOneSet() ? Math.min(plan.ackS, urls.length) : urls.length;
+    }
+
+    /** The own slot first (its copy costs no call), then the others from a key-chosen one on, in ring order. */
+    static int[] askOrder(int replicas, int selfSlot, long hash) {
+        int[] order = new int[replicas];
+        int n = 0;
+        if (selfSlot >= 0) {
+            order[n++] = selfSlot;
+        }
+        int others = replicas - n;
+        int first = others == 0 ? 0 : (int) Long.remainderUnsigned(hash >>> 17, others);
+        for (int i = 0; i < others; i++) {
+            int k = (first + i) % others; // the k-th slot that is not selfSlot
+            order[n++] = selfSlot >= 0 && k >= selfSlot ? k + 1 : k;
+        }
+        return order;
     }
 
     void start() {
-        PeerRequest request = Protocol.read(target, c.clock.now(), topology);
-        for (int i = 0; i < urls.length; i++) {
-            if (i != selfSlot) {
-                int slot = i;
-                c.client.send(urls[i], request, deadline, new PeerCallback() {
-                    @Override
-                    public void completed(PeerResponse response) {
-                        if (response.clock() > 0) {
-                            c.clock.observe(response.clock());
-                        }
-                        Record r;
-                        try {
-                            r = Protocol.readAnswer(response);
-                        } catch (RuntimeException e) {
-                            failed(false, e.getMessage()); // 503 (overloaded), 421 (older topology), garbage
-                            return;
-                        }
-                        answer(slot, r);
-                    }
-
-                    @Override
-                    public void failed(boolean timeout, String reason) {
-                        failure(slot);
-                    }
-                });
+        request = Protocol.read(target, c.clock.now(), topology);
+        int initial = asked; // read before any send: a failing send asks the next replica, and so moves it
+        boolean askSelf = false;
+        for (int i = 0; i < initial; i++) {
+            if (order[i] == selfSlot) {
+                askSelf = true;
+            } else {
+                ask(order[i], initial < urls.length);
             }
         }
-        if (selfSlot >= 0) {
+        if (askSelf) {
             Record own = c.store.getIfInMemory(key);
             if (own != Store.NOT_IN_MEMORY) {
                 answer(selfSlot, own);
             } else if (!c.slowPath.trySubmit(() -> answer(selfSlot, c.store.get(key)))) {
                 failure(selfSlot); // only the disk has it and the workers are saturated
             }
+        }
+    }
+
+    /** Sends the read to a remote replica; {@code watch}: replicas are held back, ask them if this one is slow. */
+    private void ask(int slot, boolean watch) {
+        PeerCallback callback = new PeerCallback() {
+            @Override
+            public void completed(PeerResponse response) {
+                if (response.clock() > 0) {
+                    c.clock.observe(response.clock());
+                }
+                Record r;
+                try {
+                    r = Protocol.readAnswer(response);
+                } catch (RuntimeException e) {
+                    failed(false, e.getMessage()); // 503 (overloaded), 421 (older topology), garbage
+                    return;
+                }
+                answer(slot, r);
+            }
+
+            @Override
+            public void failed(boolean timeout, String reason) {
+                failure(slot);
+            }
+
+            @Override
+            public void slow() {
+                askTheRest();
+            }
+        };
+        if (watch) {
+            c.client.send(urls[slot], request, deadline, System.nanoTime() + c.timeoutNanos / 10, callback);
+        } else {
+            c.client.send(urls[slot], request, deadline, callback);
+        }
+    }
+
+    /** A replica asked is slow to answer and the quorum is still short: ask every one not asked yet. */
+    private void askTheRest() {
+        int from;
+        int to;
+        synchronized (this) {
+            if (responder == null || asked == urls.length) {
+                return;
+            }
+            from = asked;
+            to = urls.length;
+            asked = to;
+        }
+        askSlots(from, to);
+    }
+
+    private void askSlots(int from, int to) {
+        for (int i = from; i < to; i++) {
+            ask(order[i], to < urls.length); // never the own slot: it is first in the order, and always asked
         }
     }
 
@@ -98,7 +167,7 @@ final class ReadOperation {
                 responder = null;
                 newest = newest();
             }
-            complete = received + failures == urls.length;
+            complete = received + failures == asked;
         }
         if (answer != null) {
             if (newest == null || newest.isTombstone()) {
@@ -116,14 +185,20 @@ final class ReadOperation {
         Responder answer = null;
         boolean complete;
         String needed;
+        int next = -1;
         synchronized (this) {
             needed = count.needed();
             failures++;
             if (count.fail(slot) && responder != null) {
                 answer = responder;
                 responder = null;
+            } else if (responder != null && asked < urls.length) {
+                next = asked++; // the quorum is still reachable: a replica not asked yet takes the failed one's place
             }
-            complete = received + failures == urls.length;
+            complete = received + failures == asked;
+        }
+        if (next >= 0) {
+            askSlots(next, next + 1);
         }
         if (answer != null) {
             answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + needed

@@ -355,6 +355,11 @@ public final class Topology {
             return sets != null && (sets[slot] & IN_T) != 0;
         }
 
+        /** Whether only one replica set is served (no move in progress): then urls holds exactly its replicas. */
+        boolean servesOneSet() {
+            return sets == null;
+        }
+
         /** A fresh count of answers against this plan. */
         Count count() {
             return new Count(this);

@@ -394,4 +394,46 @@ class PeerClientTest {
             done.get(5, TimeUnit.SECONDS);
         }
     }
+
+    @Test
+    void aWatchedCallHearsItIsSlowOnceAtItsMarkAndStillEndsAtItsDeadline() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
+            Thread peer = new Thread(() -> {
+                try (Socket silent = server.accept()) { // reads the request, never answers
+                    readHead(silent.getInputStream());
+                    silent.getInputStream().read();
+                } catch (IOException e) {
+                    // test over
+                }
+            });
+            peer.setDaemon(true);
+            peer.start();
+            List<String> events = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> ended = new CompletableFuture<>();
+            long now = System.nanoTime();
+            client.send("http://localhost:" + server.getLocalPort(), new PeerRequest("GET", "/v0/entity?id=s", 1, 0,
+                    null, null), now + TimeUnit.MILLISECONDS.toNanos(1500), now + TimeUnit.MILLISECONDS.toNanos(100),
+                    new PeerCallback() {
+                        @Override
+                        public void completed(PeerResponse response) {
+                            events.add("completed");
+                            ended.complete(null);
+                        }
+
+                        @Override
+                        public void failed(boolean timeout, String reason) {
+                            events.add(timeout ? "timeout" : "failed");
+                            ended.complete(null);
+                        }
+
+                        @Override
+                        public void slow() {
+                            events.add("slow");
+                        }
+                    });
+            ended.get(5, TimeUnit.SECONDS);
+            assertThat(events).containsExactly("slow", "timeout");
+        }
+    }
 }

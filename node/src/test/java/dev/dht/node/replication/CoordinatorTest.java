@@ -146,6 +146,105 @@ class CoordinatorTest {
         }
     }
 
+    /** dht_replica_calls_total of every outcome on node i. */
+    private static long replicaCalls(LocalCluster c, int i) {
+        long sum = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "(?m)^dht_replica_calls_total\\{outcome=\"[a-z]+\"} ([0-9.eE+]+)$").matcher(c.node(i).metrics());
+        while (m.find()) {
+            sum += (long) Double.parseDouble(m.group(1));
+        }
+        return sum;
+    }
+
+    @Test
+    void aQuorumReadAsksAckReplicasAndAFullReadAsksAll() {
+        try (LocalCluster c = LocalCluster.start(dir, 3)) {
+            int n = 30;
+            for (int k = 0; k < n; k++) {
+                assertThat(c.node(1).put(entity("q" + k, "3/3"), ("v" + k).getBytes()).statusCode()).isEqualTo(201);
+            }
+            long before = replicaCalls(c, 0);
+            for (int k = 0; k < n; k++) {
+                assertThat(text(c.node(0).get(entity("q" + k, "2/3")))).isEqualTo("v" + k);
+            }
+            // node 0 holds every key (3 replicas of 3): its own copy and one other replica's answer make 2 of 3
+            assertThat(replicaCalls(c, 0) - before).as("calls for %d reads at 2/3", n).isEqualTo(n);
+            before = replicaCalls(c, 0);
+            for (int k = 0; k < n; k++) {
+                assertThat(text(c.node(0).get(entity("q" + k, "1/3")))).isEqualTo("v" + k);
+            }
+            assertThat(replicaCalls(c, 0) - before).as("reads at 1/3 answer from the own copy").isZero();
+            before = replicaCalls(c, 0);
+            for (int k = 0; k < n; k++) {
+                assertThat(text(c.node(0).get(entity("q" + k, "3/3")))).isEqualTo("v" + k);
+            }
+            assertThat(replicaCalls(c, 0) - before).as("reads at 3/3 ask both others").isEqualTo(2L * n);
+        }
+    }
+
+    @Test
+    void aQuorumReadReplacesAReplicaThatIsDownOrSilent() throws Exception {
+        StringBuffer received = new StringBuffer();
+        List<Socket> held = new CopyOnWriteArrayList<>();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket s = silent.accept(); // reads every request, answers none
+                        held.add(s);
+                        Thread reader = new Thread(() -> {
+                            byte[] buf = new byte[8192];
+                            try {
+                                for (int r; (r = s.getInputStream().read(buf)) > 0; ) {
+                                    received.append(new String(buf, 0, r, StandardCharsets.ISO_8859_1));
+                                }
+                            } catch (IOException closed) {
+                                // test over
+                            }
+                        });
+                        reader.setDaemon(true);
+                        reader.start();
+                    }
+                } catch (IOException closed) {
+                    // test over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            String peer = "http://localhost:" + silent.getLocalPort();
+            // the held-back replica is asked at a tenth of the timeout; the 504 would come at the timeout
+            Duration timeout = Duration.ofSeconds(3);
+            try (LocalCluster c = LocalCluster.start(dir, 3, List.of(peer),
+                    (i, config) -> config.withRequestTimeout(timeout))) {
+                c.stop(2); // 4 members, RF 4: every read at 2/4 on node 0 has its own copy, one silent, one down
+                int n = 20;
+                for (int k = 0; k < n; k++) {
+                    assertThat(c.node(0).put(entity("s" + k, "2/4"), ("v" + k).getBytes()).statusCode())
+                            .isEqualTo(201);
+                }
+                for (int k = 0; k < n; k++) {
+                    assertThat(text(c.node(0).get(entity("s" + k, "2/4")))).as("s%d", k).isEqualTo("v" + k);
+                }
+                int silentReads = count(received.toString(), "GET /v0/entity");
+                assertThat(silentReads).as("reads that asked the silent replica first (and were answered "
+                        + "by another one)").isPositive();
+            } finally {
+                for (Socket s : held) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private static int count(String text, String what) {
+        int n = 0;
+        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
     @Test
     void lastWriteWinsAcrossCoordinators() throws Exception {
         try (LocalCluster c = LocalCluster.start(dir, 3)) {
