@@ -105,25 +105,72 @@ class CoordinatorTest {
         }
     }
 
-    @Test
-    void aPeerThatAcceptsButNeverAnswersTimesOutAt504() throws Exception {
-        List<Socket> held = new CopyOnWriteArrayList<>();
-        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Thread acceptor = new Thread(() -> {
+    /** A peer that accepts connections and reads every request sent to it, and never answers. */
+    private static final class SilentPeer implements AutoCloseable {
+        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        private final List<Socket> held = new CopyOnWriteArrayList<>();
+        private final StringBuffer received = new StringBuffer();
+
+        SilentPeer() throws IOException {
+            daemon(() -> {
                 try {
                     while (true) {
-                        held.add(silent.accept()); // read nothing, answer nothing
+                        Socket s = server.accept();
+                        held.add(s);
+                        daemon(() -> readAll(s));
                     }
                 } catch (IOException closed) {
                     // test over
                 }
             });
-            acceptor.setDaemon(true);
-            acceptor.start();
-            String peer = "http://localhost:" + silent.getLocalPort();
+        }
+
+        private void readAll(Socket s) {
+            byte[] buf = new byte[8192];
+            try {
+                for (int r; (r = s.getInputStream().read(buf)) > 0; ) {
+                    received.append(new String(buf, 0, r, StandardCharsets.ISO_8859_1));
+                }
+            } catch (IOException closed) {
+                // test over
+            }
+        }
+
+        private static void daemon(Runnable r) {
+            Thread t = new Thread(r);
+            t.setDaemon(true);
+            t.start();
+        }
+
+        String url() {
+            return "http://localhost:" + server.getLocalPort();
+        }
+
+        /** How many times the requests received so far contain the text. */
+        int count(String what) {
+            String text = received.toString();
+            int n = 0;
+            for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+                n++;
+            }
+            return n;
+        }
+
+        @Override
+        public void close() throws IOException {
+            for (Socket s : held) {
+                s.close();
+            }
+            server.close();
+        }
+    }
+
+    @Test
+    void aPeerThatAcceptsButNeverAnswersTimesOutAt504() throws Exception {
+        try (SilentPeer silent = new SilentPeer()) {
             // 2 s: long enough that "did not wait for it" (the ack=1 write) holds on a busy machine.
             Duration timeout = Duration.ofSeconds(2);
-            try (LocalCluster c = LocalCluster.start(dir, 1, List.of(peer),
+            try (LocalCluster c = LocalCluster.start(dir, 1, List.of(silent.url()),
                     (i, config) -> config.withRequestTimeout(timeout))) {
                 long start = System.nanoTime();
                 assertThat(c.node(0).put(entity("k", "2/2"), "v".getBytes()).statusCode()).isEqualTo(504);
@@ -138,10 +185,6 @@ class CoordinatorTest {
                 await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                         assertThat(c.node(0).metrics()).containsPattern(
                                 "dht_replica_calls_total\\{outcome=\"timeout\"} [1-9]"));
-            } finally {
-                for (Socket s : held) {
-                    s.close();
-                }
             }
         }
     }
@@ -185,37 +228,10 @@ class CoordinatorTest {
 
     @Test
     void aQuorumReadReplacesAReplicaThatIsDownOrSilent() throws Exception {
-        StringBuffer received = new StringBuffer();
-        List<Socket> held = new CopyOnWriteArrayList<>();
-        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            Thread acceptor = new Thread(() -> {
-                try {
-                    while (true) {
-                        Socket s = silent.accept(); // reads every request, answers none
-                        held.add(s);
-                        Thread reader = new Thread(() -> {
-                            byte[] buf = new byte[8192];
-                            try {
-                                for (int r; (r = s.getInputStream().read(buf)) > 0; ) {
-                                    received.append(new String(buf, 0, r, StandardCharsets.ISO_8859_1));
-                                }
-                            } catch (IOException closed) {
-                                // test over
-                            }
-                        });
-                        reader.setDaemon(true);
-                        reader.start();
-                    }
-                } catch (IOException closed) {
-                    // test over
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
-            String peer = "http://localhost:" + silent.getLocalPort();
+        try (SilentPeer silent = new SilentPeer()) {
             // the held-back replica is asked at a tenth of the timeout; the 504 would come at the timeout
             Duration timeout = Duration.ofSeconds(3);
-            try (LocalCluster c = LocalCluster.start(dir, 3, List.of(peer),
+            try (LocalCluster c = LocalCluster.start(dir, 3, List.of(silent.url()),
                     (i, config) -> config.withRequestTimeout(timeout))) {
                 c.stop(2); // 4 members, RF 4: every read at 2/4 on node 0 has its own copy, one silent, one down
                 int n = 20;
@@ -226,23 +242,10 @@ class CoordinatorTest {
                 for (int k = 0; k < n; k++) {
                     assertThat(text(c.node(0).get(entity("s" + k, "2/4")))).as("s%d", k).isEqualTo("v" + k);
                 }
-                int silentReads = count(received.toString(), "GET /v0/entity");
-                assertThat(silentReads).as("reads that asked the silent replica first (and were answered "
-                        + "by another one)").isPositive();
-            } finally {
-                for (Socket s : held) {
-                    s.close();
-                }
+                assertThat(silent.count("GET /v0/entity")).as("reads that asked the silent replica first (and "
+                        + "were answered by another one)").isPositive();
             }
         }
-    }
-
-    private static int count(String text, String what) {
-        int n = 0;
-        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
-            n++;
-        }
-        return n;
     }
 
     @Test
