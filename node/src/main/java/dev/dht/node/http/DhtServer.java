@@ -8,13 +8,17 @@ import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
 import one.nio.mgt.Management;
+import one.nio.net.Session;
 import one.nio.net.Socket;
 import one.nio.server.AcceptorConfig;
+import one.nio.server.SelectorThread;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -167,10 +171,10 @@ public final class DhtServer extends HttpServer {
     }
 
     /** The sockets of the connections open right now (tests, diagnostics: see createSession). */
-    public java.util.List<Socket> openSockets() {
-        java.util.List<Socket> sockets = new java.util.ArrayList<>();
-        for (one.nio.server.SelectorThread t : selectors) {
-            for (one.nio.net.Session session : t.selector) {
+    public List<Socket> openSockets() {
+        List<Socket> sockets = new ArrayList<>();
+        for (SelectorThread t : selectors) {
+            for (Session session : t.selector) {
                 sockets.add(session.socket());
             }
         }

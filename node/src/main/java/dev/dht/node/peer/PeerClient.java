@@ -152,12 +152,7 @@ public final class PeerClient implements AutoCloseable {
      * answer, or a failure by {@code deadlineNanos} (System.nanoTime() scale) at the latest. Never blocks.
      */
     public void send(String peerUrl, PeerRequest request, long deadlineNanos, PeerCallback callback) {
-        PeerCall call = new PeerCall(peerUrl, request, deadlineNanos, 0, callback, outcomes);
-        if (closed) {
-            call.fail(false, "client closed");
-            return;
-        }
-        enqueue(peers.computeIfAbsent(peerUrl, Peer::new), call);
+        send(new PeerCall(peerUrl, request, deadlineNanos, 0, callback, outcomes), false);
     }
 
     /**
@@ -168,13 +163,18 @@ public final class PeerClient implements AutoCloseable {
      */
     public void send(String peerUrl, PeerRequest request, long deadlineNanos, long slowNanos,
                      PeerCallback callback) {
-        PeerCall call = new PeerCall(peerUrl, request, deadlineNanos, slowNanos, callback, outcomes);
+        send(new PeerCall(peerUrl, request, deadlineNanos, slowNanos, callback, outcomes), true);
+    }
+
+    private void send(PeerCall call, boolean watch) {
         if (closed) {
             call.fail(false, "client closed");
             return;
         }
-        watched.add(call);
-        enqueue(peers.computeIfAbsent(peerUrl, Peer::new), call);
+        if (watch) {
+            watched.add(call);
+        }
+        enqueue(peers.computeIfAbsent(call.peer, Peer::new), call);
     }
 
     /** A call whose connection broke, sent once more (see PeerConnection#failAll). */

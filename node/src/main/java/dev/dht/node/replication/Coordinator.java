@@ -22,8 +22,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link ReadOperation}), its own copy, if it is one, straight to the store, no HTTP. It answers when {@code ack}
  * answered, and 504 as soon as {@code ack} can no longer be reached or the request timeout passes. No thread
  * waits meanwhile: the worker returns after sending, and the answer goes out from the callback that completes the
- * quorum. Internal requests (another member coordinating) go to the
- * {@link ReplicaEndpoint}.
+ * quorum. Internal requests (another member coordinating) go to the {@link ReplicaEndpoint}.
  */
 public final class Coordinator implements EntityHandler {
     final Store store;
@@ -31,6 +30,8 @@ public final class Coordinator implements EntityHandler {
     final PeerClient client;
     final HintSink hints;
     final long timeoutNanos;
+    /** A read that asked only some replicas asks the rest when one asked has not answered by then. */
+    final long slowReplicaNanos;
     final WorkerPool slowPath;
     final LongAdder readRepairs = new LongAdder();
     private final Topology topology;
@@ -57,6 +58,7 @@ public final class Coordinator implements EntityHandler {
         this.topology = topology;
         this.hints = hints;
         this.timeoutNanos = requestTimeout.toNanos();
+        this.slowReplicaNanos = timeoutNanos / 10;
         this.slowPath = slowPath;
         this.endpoint = new ReplicaEndpoint(store, clock, topology, learner);
         this.local = new LocalEntityHandler(store, clock);

@@ -127,7 +127,7 @@ final class ReadOperation {
             }
         };
         if (watch) {
-            c.client.send(urls[slot], request, deadline, System.nanoTime() + c.timeoutNanos / 10, callback);
+            c.client.send(urls[slot], request, deadline, System.nanoTime() + c.slowReplicaNanos, callback);
         } else {
             c.client.send(urls[slot], request, deadline, callback);
         }
