@@ -4,14 +4,22 @@
 # what the node can do; this shows what users get. Writes docs/benchmarks/defaults-<part>.json and defaults.md.
 #
 #   node:    1. oha at a fixed rate (BENCH_RATE, 20k/s), 64 connections, --latency-correction, ids drawn from
-#               ~20k keys (PUTs overwrite), after a fill: node and bare server in alternating rounds
+#               ~20k keys (PUTs overwrite), after a warm-up: node and bare server in alternating rounds
 #               (BENCH_ROUNDS x BENCH_ROUND seconds each), percentiles pooled over the rounds; p99 and p99.9
 #               node/bare ratios. Rounds alternate because this VM's neighbours move a single run's p99 by 2x.
+#               The warm-up sends PUTs at the rate with GETs at a quarter of it beside them, in 5-s steps until
+#               the node's first memtable flush and one step more (at most BENCH_WARMUP_MAX seconds), then the
+#               same number of steps to the bare server. Without it the rounds measured the JIT, not the node:
+#               C2 compiles the request path for the traffic it has seen, so the first GETs after PUT-only traffic,
+#               and the first write after a flush (the key's last version now in an SST), deoptimize it and the
+#               node runs interpreted code for a second or more (p99 57-195 ms in such a round, 4-10 ms after a
+#               warm-up). Recurring events (later flushes, compactions, GC) stay inside the rounds. The first step
+#               is kept as its own row: what a user sees in the seconds after starting a node.
 #            2. wrk 2 threads x 64 connections: PUT of unique keys, then GET over them; node/bare throughput.
 #   cluster: 3. three nodes at replicas=2/3 with every wrk connection on ONE node (a client that knows one address),
 #               then spread over the three, against one node, PUT then GET; cluster/one-node ratios.
 #
-# Environment: BENCH_RATE=20000 BENCH_ROUNDS=3 BENCH_ROUND=10 BENCH_FILL=10 BENCH_DURATION=20 (wrk runs)
+# Environment: BENCH_RATE=20000 BENCH_ROUNDS=3 BENCH_ROUND=10 BENCH_WARMUP_MAX=60 BENCH_DURATION=20 (wrk runs)
 #              BENCH_OUT=docs/benchmarks BENCH_BASE_PORT=18400 (uses it and the next five)
 . "$(dirname "$0")/lib.sh"
 
@@ -23,7 +31,8 @@ done
 RATE=${BENCH_RATE:-20000}
 ROUNDS=${BENCH_ROUNDS:-3}
 ROUND=${BENCH_ROUND:-10}
-FILL=${BENCH_FILL:-10}
+WARMUP_MAX=${BENCH_WARMUP_MAX:-60}
+STEP=5 # seconds per warm-up step
 DURATION=${BENCH_DURATION:-20}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 BASE=${BENCH_BASE_PORT:-18400}
@@ -85,14 +94,14 @@ env_file() { # env_file FILE: the machine and the run's settings
     echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
     echo "wrk=$("$WRK" -v 2>&1 | head -1)"
     echo "oha=$("$OHA" --version 2>&1 | head -1)"
-    echo "rate=$RATE"; echo "rounds=$ROUNDS"; echo "round=$ROUND"; echo "fill=$FILL"; echo "duration=$DURATION"
+    echo "rate=$RATE"; echo "rounds=$ROUNDS"; echo "round=$ROUND"; echo "warmup_max=$WARMUP_MAX"; echo "warmup_step=$STEP"; echo "duration=$DURATION"
     echo "block_cache_default=$("$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --help 2>&1 | sed -n 's/.*env DHT_BLOCK_CACHE, default: //p')"
   } > "$1"
 }
 steal() { awk '/^cpu /{print $9}' /proc/stat; }
 BODY=0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789
-oha_run() { # oha_run OUT.csv SECONDS METHOD PORT
-  "$OHA" -z "${2}s" -q "$RATE" --latency-correction -c "$CONNS" --no-tui --output-format csv -m "$3" -d "$BODY" \
+oha_run() { # oha_run OUT.csv SECONDS METHOD PORT [RATE]
+  "$OHA" -z "${2}s" -q "${5:-$RATE}" --latency-correction -c "$CONNS" --no-tui --output-format csv -m "$3" -d "$BODY" \
     --rand-regex-url "http://127.0.0.1:$4/v0/entity\\?id=$KEYS" > "$1" 2> "$1.err" || log "oha exited with $? ($1)"
 }
 wrk_run() { # wrk_run OUT.txt PORTS REPLICAS SCRIPT [args...]   (BENCH_PORTS: wrk thread i -> port i mod n)
@@ -101,6 +110,13 @@ wrk_run() { # wrk_run OUT.txt PORTS REPLICAS SCRIPT [args...]   (BENCH_PORTS: wr
   "$WRK" -t2 -c"$CONNS" -d"${DURATION}s" --latency -s "$S/$1" "http://127.0.0.1:${BENCH_PORTS%%,*}" -- "${@:2}" \
     > "$out" 2>&1
 }
+warm_step() { # warm_step OUT-PREFIX PORT: one warm-up step, PUTs at the rate and GETs at a quarter of it together
+  local put get
+  oha_run "$1-put.csv" "$STEP" PUT "$2" & put=$!
+  oha_run "$1-get.csv" "$STEP" GET "$2" $((RATE / 4)) & get=$!
+  wait "$put" "$get"
+}
+flushed() { compgen -G "$1/*.sst" > /dev/null; } # flushed DATA-DIR: RocksDB wrote its first SST file
 profile_during() { # profile_during PORT OUT SECONDS: a cpu profile (collapsed stacks) of that node, in the background
   (sleep 2; curl -s -o "$2" "http://127.0.0.1:$1/v0/admin/profile?event=cpu&duration=${3}s&format=collapsed&interval=1ms" \
     || log "profile of port $1 failed") &
@@ -119,11 +135,22 @@ node_part() {
   s0=$(steal)
   start_bare "$bare"
   start_node "$node"
-  # 1. fixed rate, overwrites, alternating rounds
-  log "oha fill: ${FILL}s at $RATE/s each"
-  oha_run "$raw/fill-node.csv" "$FILL" PUT "$node"
-  oha_run "$raw/fill-bare.csv" "$FILL" PUT "$bare"
-  rm -f "$raw"/fill-*.csv
+  # 1. fixed rate, overwrites, alternating rounds after the warm-up (see the header for why)
+  local steps=0 flush_step=0
+  while [ $((steps * STEP)) -lt "$WARMUP_MAX" ]; do
+    steps=$((steps + 1))
+    log "warm-up step $steps of the node: ${STEP}s of PUT at $RATE/s and GET at $((RATE / 4))/s"
+    warm_step "$raw/warmup-$steps-node" "$node"
+    if [ "$flush_step" -gt 0 ]; then break; fi
+    if flushed "$WORK/data-$node"; then flush_step=$steps; fi
+  done
+  [ "$flush_step" -gt 0 ] || log "the node did not flush its memtable within ${WARMUP_MAX}s of warm-up"
+  for r in $(seq "$steps"); do
+    log "warm-up step $r/$steps of the bare server"
+    warm_step "$raw/warmup-$r-bare" "$bare"
+  done
+  { echo "warmup_steps=$steps"; echo "warmup_flush_step=$flush_step"; } >> "$raw/env.txt"
+  find "$raw" -name 'warmup-*.csv' ! -name 'warmup-1-*' -delete # the first step is reported; the rest is large
   for m in PUT GET; do
     for r in $(seq "$ROUNDS"); do
       log "oha $m round $r/$ROUNDS: node then bare, ${ROUND}s each at $RATE/s"

@@ -51,10 +51,10 @@ def percentile(sorted_values, q):
     return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))]
 
 
-def oha_pooled(raw, method, server):
-    """Latencies (ms) of every round of one method on one server, pooled; per-round p99 too."""
-    pooled, per_round, non2xx = [], [], 0
-    for path in sorted(glob.glob(os.path.join(raw, f"oha-{method}-*-{server}.csv"))):
+def oha_stats(paths):
+    """Latencies (ms) of the given oha CSV runs, pooled; the p99 of each run too."""
+    pooled, per_run, non2xx = [], [], 0
+    for path in paths:
         lat = []
         with open(path) as f:
             rows = csv.reader(f)
@@ -68,17 +68,37 @@ def oha_pooled(raw, method, server):
                     non2xx += 1
         lat.sort()
         if lat:
-            per_round.append(round(percentile(lat, 0.99), 3))
+            per_run.append(round(percentile(lat, 0.99), 3))
         pooled += lat
     pooled.sort()
     if not pooled:
-        raise SystemExit(f"no oha results for {method} {server} in {raw}")
+        return None
     return {
         "requests": len(pooled), "non2xx": non2xx,
         "p50": round(percentile(pooled, 0.50), 3), "p90": round(percentile(pooled, 0.90), 3),
         "p99": round(percentile(pooled, 0.99), 3), "p999": round(percentile(pooled, 0.999), 3),
-        "max": round(pooled[-1], 3), "rounds_p99": per_round,
+        "max": round(pooled[-1], 3), "rounds_p99": per_run,
     }
+
+
+def oha_pooled(raw, method, server):
+    """Every measured round of one method on one server, pooled."""
+    stats = oha_stats(sorted(glob.glob(os.path.join(raw, f"oha-{method}-*-{server}.csv"))))
+    if stats is None:
+        raise SystemExit(f"no oha results for {method} {server} in {raw}")
+    return stats
+
+
+def warmup(raw, env):
+    """The warm-up's length and its first step (the seconds after start) on each server; None if not recorded."""
+    if "warmup_steps" not in env:
+        return None
+    first = {}
+    for server in ("node", "bare"):
+        first[server] = {m: oha_stats([p for p in [os.path.join(raw, f"warmup-1-{server}-{m.lower()}.csv")]
+                                       if os.path.exists(p)]) for m in ("PUT", "GET")}
+    return {"steps": int(env["warmup_steps"]), "flush_step": int(env.get("warmup_flush_step", "0")),
+            "step_seconds": int(env.get("warmup_step", "5")), "first_step": first}
 
 
 def wrk(path):
@@ -100,6 +120,7 @@ def wrk(path):
 
 def node_part(raw, out):
     result = {"env": read_env(raw), "fixed_rate": {}, "wrk": {}}
+    result["warmup"] = warmup(raw, result["env"])
     for method in ("PUT", "GET"):
         node, bare = oha_pooled(raw, method, "node"), oha_pooled(raw, method, "bare")
         result["fixed_rate"][method] = {
@@ -146,6 +167,33 @@ def without_home(breakdown):
         for t in breakdown["top_self"]:
             t["frame"] = t["frame"].replace(home + "/", "~/")
     return breakdown
+
+
+def warmup_text(d):
+    w = d.get("warmup")
+    if not w:
+        return "a fill of PUTs"
+    flush = (f"the node's first memtable flush came in step {w['flush_step']}" if w["flush_step"]
+             else "the node did not flush within the warm-up")
+    return (f"PUTs at the rate with GETs at a quarter of it, {w['steps']} steps of {w['step_seconds']} s: {flush}, "
+            "then one step more, so that the JIT has compiled both methods and the write path after a flush "
+            "before anything is measured")
+
+
+def warmup_lines(w):
+    """The first warm-up step: the seconds after a cold start, which the rounds leave out."""
+    if not w:
+        return []
+    lines = ["", f"Just after start (the first {w['step_seconds']} s of the warm-up, the JIT still compiling; not in "
+             "the figures above):", "",
+             "| method | server | requests | non-2xx | p50 ms | p99 ms | max ms |", "|---|---|---:|---:|---:|---:|---:|"]
+    for method in ("PUT", "GET"):
+        for server in ("node", "bare"):
+            s = w["first_step"][server].get(method)
+            if s:
+                lines.append(f"| {method} | {server} | {s['requests']} | {s['non2xx']} | {s['p50']} | {s['p99']} | "
+                             f"{s['max']} |")
+    return lines + ["", "GETs of the first step include keys not written yet (404s on the node)."]
 
 
 def profile_lines(title, breakdown):
@@ -201,7 +249,7 @@ def render(out):
             "",
             f"### Fixed rate (oha, {env.get('rate')} req/s, 64 connections, `--latency-correction`)",
             "",
-            f"Ids drawn from 20,000 keys (every PUT overwrites), after a {env.get('fill')} s fill of each server. "
+            f"Ids drawn from 20,000 keys (every PUT overwrites), after a warm-up of each server ({warmup_text(d)}). "
             f"Node and bare server alternate in {env.get('rounds')} rounds of {env.get('round')} s; the percentiles "
             "pool every round (single 10-s runs of the bare server alone moved its p99 by 2x on this VM).",
             "",
@@ -219,6 +267,7 @@ def render(out):
             lines.append(f"- **{method}**: node/bare p99 **{r['p99_ratio']}x** "
                          f"({verdict(r['p99_ratio'], GOALS[key + '_p99'], True)}), p99.9 **{r['p999_ratio']}x** "
                          f"({verdict(r['p999_ratio'], GOALS[key + '_p999'], True)})")
+        lines += warmup_lines(d.get("warmup"))
         lines += [
             "",
             "### Closed model (wrk, 2 threads x 64 connections)",

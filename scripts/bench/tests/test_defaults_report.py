@@ -89,6 +89,28 @@ class DefaultsReportTest(unittest.TestCase):
         self.assertIn("| GET | 60000.0 | 100000.0 | **0.6** | misses (>= 0.85)", md)
         self.assertNotIn("Three nodes", md)  # no cluster part was run
 
+    def test_the_warmup_is_described_and_its_first_step_reported_apart_from_the_rounds(self):
+        self.write_node_raw()
+        with open(os.path.join(self.raw, "env.txt"), "a") as f:
+            f.write("warmup_step=5\nwarmup_steps=4\nwarmup_flush_step=3\n")
+        # the first step: slow (a cold JIT), 404s among the GETs; it must not move the rounds' figures
+        oha_csv(os.path.join(self.raw, "warmup-1-node-put.csv"), [500.0] * 99 + [900.0])
+        oha_csv(os.path.join(self.raw, "warmup-1-node-get.csv"), [300.0] * 10, bad=4)
+        oha_csv(os.path.join(self.raw, "warmup-1-bare-put.csv"), [2.0] * 100)
+        defaults_report.node_part(self.raw, self.out)
+        d = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))
+        w = d["warmup"]
+        self.assertEqual((w["steps"], w["flush_step"], w["step_seconds"]), (4, 3, 5))
+        self.assertEqual(w["first_step"]["node"]["PUT"]["p99"], 900.0)
+        self.assertEqual(w["first_step"]["node"]["GET"]["non2xx"], 4)
+        self.assertIsNone(w["first_step"]["bare"]["GET"])  # no such file: no row, not an error
+        self.assertAlmostEqual(d["fixed_rate"]["PUT"]["node"]["p99"], 991 * 0.002, places=3)  # rounds only
+        defaults_report.render(self.out)
+        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        self.assertIn("4 steps of 5 s: the node's first memtable flush came in step 3", md)
+        self.assertIn("| PUT | node | 100 | 0 | 500.0 | 900.0 | 900.0 |", md)
+        self.assertIn("| GET | node | 10 | 4 |", md)
+
     def test_profiles_are_broken_down_by_where_the_time_goes(self):
         self.write_node_raw()
         with open(os.path.join(self.raw, "profile-PUT-cpu-collapsed.txt"), "w") as f:
