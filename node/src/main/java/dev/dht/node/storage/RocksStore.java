@@ -70,6 +70,7 @@ public final class RocksStore implements Store {
     private static final int STRIPES = 4096;
 
     private final Path dir;
+    private final boolean prepopulated;
     private final StorageOptions options;
     private final DBOptions dbOptions;
     private final ColumnFamilyOptions cfOptions;
@@ -174,6 +175,15 @@ public final class RocksStore implements Store {
             throw new StoreException("cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
         }
         this.records = handles.get(0);
+        // After a flush the last version of every key written since the one before is in the new SST only; without
+        // its blocks in the cache, the next write of each key cannot compare timestamps in memory and goes to a
+        // worker and the disk (the memory-only lookup in storedInMemory). The records family only: the hot path.
+        this.prepopulated = o.prepopulateOnFlush() && PrepopulateBlockCache.onFlush(db, records);
+    }
+
+    /** Whether flushes of the records family put their blocks into the block cache (options asked and RocksDB took). */
+    boolean prepopulatesOnFlush() {
+        return prepopulated;
     }
 
     /** Opens (creating if needed) the store in dir. */

@@ -24,6 +24,9 @@ import org.rocksdb.CompressionType;
  * @param blockHashIndex          data blocks carry a hash index (point lookups skip the in-block binary search)
  * @param rowCache                RocksDB row cache in bytes (whole records of hot keys: a point lookup that hits it
  *                                skips the index and data-block search), 0 = none
+ * @param prepopulateOnFlush      prepopulate_block_cache=kFlushOnly on the records family: a flush puts the blocks it
+ *                                writes into the block cache, so the last-write-wins check of the next write of a
+ *                                key still finds its last version in memory (RocksDB default: off)
  */
 public record StorageOptions(
         String name,
@@ -40,76 +43,85 @@ public record StorageOptions(
         int maxOpenFiles,
         boolean hyperClockCache,
         boolean blockHashIndex,
-        long rowCache) {
+        long rowCache,
+        boolean prepopulateOnFlush) {
 
     /** RocksDB 9.10's own defaults (only cache and memtable sized like the node's, so that they compare). */
     public static StorageOptions rocksDefaults(long writeBuffer, long blockCache) {
         return new StorageOptions("rocksdb-defaults", CompactionStyle.LEVEL, CompressionType.SNAPPY_COMPRESSION,
-                true, true, true, writeBuffer, blockCache, 0, 0.0, true, -1, false, false, 0);
+                true, true, true, writeBuffer, blockCache, 0, 0.0, true, -1, false, false, 0, false);
     }
 
     /** The options of the seed report: universal compaction, LZ4, concurrent memtable writes, no auto compaction. */
     public static StorageOptions seeds(long writeBuffer, long blockCache) {
         return new StorageOptions("seeds", CompactionStyle.UNIVERSAL, CompressionType.LZ4_COMPRESSION,
-                true, true, false, writeBuffer, blockCache, 0, 0.0, true, -1, false, false, 0);
+                true, true, false, writeBuffer, blockCache, 0, 0.0, true, -1, false, false, 0, false);
     }
 
     /**
      * What the node runs with, chosen by the storage benchmark (docs/node.md): level compaction, LZ4, bloom filters
      * (10 bits/key on SSTs, whole-key bloom on the memtable: the last-write-wins check of a new key reads nothing),
      * concurrent memtable writes off (+30% writes on 2 CPUs: RocksDB's write-group coordination cost more than the
-     * parallel inserts gained), and a HyperClockCache block cache (within noise of LRU here, lookups take no lock).
+     * parallel inserts gained), a HyperClockCache block cache (within noise of LRU here, lookups take no lock), and
+     * flushed blocks put into the block cache (a flush otherwise sent the next write of every key to a worker and the
+     * disk: PUT p99 at 20k/s 24-206 ms in rounds with a flush, 5-13 ms with this; docs/node.md#defaults).
      */
     public static StorageOptions node(long writeBuffer, long blockCache) {
         return new StorageOptions("node", CompactionStyle.LEVEL, CompressionType.LZ4_COMPRESSION,
-                false, true, true, writeBuffer, blockCache, 10, 0.02, true, -1, true, false, 0);
+                false, true, true, writeBuffer, blockCache, 10, 0.02, true, -1, true, false, 0, true);
     }
 
     public StorageOptions named(String newName) {
         return new StorageOptions(newName, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache);
+                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush);
     }
 
     public StorageOptions withCompaction(CompactionStyle style) {
         return new StorageOptions(name, style, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache);
+                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush);
     }
 
     public StorageOptions withCompression(CompressionType type) {
         return new StorageOptions(name, compaction, type, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache);
+                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush);
     }
 
     public StorageOptions withConcurrentMemtableWrite(boolean on) {
         return new StorageOptions(name, compaction, compression, on, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache);
+                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush);
     }
 
     public StorageOptions withBloom(int bitsPerKey, double memtableRatio) {
         return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bitsPerKey, memtableRatio, statistics, maxOpenFiles,
-                hyperClockCache, blockHashIndex, rowCache);
+                hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush);
     }
 
     public StorageOptions withStatistics(boolean on) {
         return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, on, maxOpenFiles,
-                hyperClockCache, blockHashIndex, rowCache);
+                hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush);
     }
 
     public StorageOptions withRowCache(long bytes) {
         return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
-                hyperClockCache, blockHashIndex, bytes);
+                hyperClockCache, blockHashIndex, bytes, prepopulateOnFlush);
     }
 
     public StorageOptions withReadPath(boolean hyperClock, boolean hashIndex) {
         return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
                 autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
-                hyperClock, hashIndex, rowCache);
+                hyperClock, hashIndex, rowCache, prepopulateOnFlush);
+    }
+
+    public StorageOptions withPrepopulateOnFlush(boolean on) {
+        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
+                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
+                hyperClockCache, blockHashIndex, rowCache, on);
     }
 }

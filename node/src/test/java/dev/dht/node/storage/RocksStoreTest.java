@@ -239,6 +239,24 @@ class RocksStoreTest {
     }
 
     @Test
+    void aFlushLeavesTheLastVersionOfEachKeyInMemoryForItsNextWrite() {
+        assertThat(store.prepopulatesOnFlush()).as("RocksDB took prepopulate_block_cache=kFlushOnly").isTrue();
+        store.applyIfNewer(b("k"), Record.value(10, b("v10")));
+        store.flush();
+        assertThat(store.getIfInMemory(b("k"))).as("the flushed block is in the cache").isEqualTo(Record.value(10, b("v10")));
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(11, b("v11")))).as("compared in memory, not sent to a worker")
+                .isEqualTo(Store.TryApply.APPLIED);
+
+        store.close(); // the same without the option: the flushed block is on disk only
+        store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20).withPrepopulateOnFlush(false));
+        assertThat(store.prepopulatesOnFlush()).isFalse();
+        store.applyIfNewer(b("j"), Record.value(10, b("v10")));
+        store.flush();
+        assertThat(store.getIfInMemory(b("j"))).isSameAs(Store.NOT_IN_MEMORY);
+        assertThat(store.tryApplyIfNewer(b("j"), Record.value(11, b("v11")))).isEqualTo(Store.TryApply.WOULD_BLOCK);
+    }
+
+    @Test
     void closingTheStoreClosesOpenCursorsFirst() {
         store.applyIfNewer(b("a"), Record.value(1, b("1")));
         store.applyIfNewer(b("b"), Record.value(1, b("2")));
