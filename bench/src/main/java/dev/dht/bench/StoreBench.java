@@ -59,6 +59,8 @@ public final class StoreBench {
                 StorageOptions.node(MEMTABLE, 1L << 30).named("node-1GiB-cache"),
                 StorageOptions.node(MEMTABLE, CACHE).withRowCache(256L << 20).named("node+256MiB-row-cache"),
                 StorageOptions.node(MEMTABLE, 1L << 30).withRowCache(256L << 20).named("node-1GiB-cache+256MiB-row-cache"),
+                StorageOptions.node(MEMTABLE, 1L << 30).withBlockSize(16 << 10).named("node-1GiB-cache+16KiB-blocks"),
+                StorageOptions.node(MEMTABLE, CACHE).withBlockSize(16 << 10).named("node+16KiB-blocks"),
                 StorageOptions.node(MEMTABLE, CACHE));
     }
 

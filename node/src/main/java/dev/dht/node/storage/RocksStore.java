@@ -135,6 +135,7 @@ public final class RocksStore implements Store {
                 // Inside a small cache they get evicted by data blocks and re-read on every miss: StoreBench saw
                 // point reads fall from ~240k/s to ~4k/s with a 64 MiB cache (docs/node.md).
                 .setCacheIndexAndFilterBlocks(false)
+                .setBlockSize(o.blockSize())
                 .setFormatVersion(5);
         if (o.blockHashIndex()) {
             table.setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash).setDataBlockHashTableUtilRatio(0.75);
