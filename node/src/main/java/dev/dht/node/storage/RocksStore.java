@@ -195,7 +195,8 @@ public final class RocksStore implements Store {
             throw new StoreException("cannot create data directory " + dir + ": " + e, e);
         }
         RocksStore store = new RocksStore(dir, options);
-        log.info("storage open: {} (options {})", dir.toAbsolutePath(), options.name());
+        log.info("storage open: {} (options {}{})", dir.toAbsolutePath(), options.name(),
+                store.prepopulatesOnFlush() ? ", flushed blocks cached" : "");
         return store;
     }
 
