@@ -93,12 +93,15 @@ def warmup(raw, env):
     """The warm-up's length and its first step (the seconds after start) on each server; None if not recorded."""
     if "warmup_steps" not in env:
         return None
-    first = {}
-    for server in ("node", "bare"):
-        first[server] = {m: oha_stats([p for p in [os.path.join(raw, f"warmup-1-{server}-{m.lower()}.csv")]
-                                       if os.path.exists(p)]) for m in ("PUT", "GET")}
+    first = {server: {m: first_step(raw, server, m) for m in ("PUT", "GET")} for server in ("node", "bare")}
     return {"steps": int(env["warmup_steps"]), "flush_step": int(env.get("warmup_flush_step", "0")),
             "step_seconds": int(env.get("warmup_step", "5")), "first_step": first}
+
+
+def first_step(raw, server, method):
+    """The first warm-up step of one method on one server, or None if its CSV is missing."""
+    path = os.path.join(raw, f"warmup-1-{server}-{method.lower()}.csv")
+    return oha_stats([path]) if os.path.exists(path) else None
 
 
 def wrk(path):
@@ -173,11 +176,10 @@ def warmup_text(d):
     w = d.get("warmup")
     if not w:
         return "a fill of PUTs"
-    flush = (f"the node's first memtable flush came in step {w['flush_step']}" if w["flush_step"]
+    flush = (f"the node's first memtable flush came in step {w['flush_step']}, then one step more" if w["flush_step"]
              else "the node did not flush within the warm-up")
     return (f"PUTs at the rate with GETs at a quarter of it, {w['steps']} steps of {w['step_seconds']} s: {flush}, "
-            "then one step more, so that the JIT has compiled both methods and the write path after a flush "
-            "before anything is measured")
+            "so that the JIT has compiled both methods and the write path after a flush before anything is measured")
 
 
 def warmup_lines(w):
