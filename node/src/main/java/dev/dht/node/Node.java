@@ -25,6 +25,10 @@ import dev.dht.node.movement.MovementLoop;
 import dev.dht.node.movement.MovementSettings;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.movement.MovementStatus;
+import dev.dht.node.rebuild.Rebuild;
+import dev.dht.node.repair.CurrentRanges;
+import dev.dht.node.repair.Repair;
+import dev.dht.node.repair.RepairSettings;
 import dev.dht.node.storage.Record;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
@@ -69,6 +73,8 @@ public final class Node implements AutoCloseable {
     private final HintStore hints;
     private final HintDelivery hintDelivery;
     private final TombstoneSweeper sweeper;
+    private final Rebuild rebuild;
+    private final Repair repair;
     private final NodeMetrics metrics;
     private final RequestTracker tracker;
     private final WorkerPool workers;
@@ -106,8 +112,17 @@ public final class Node implements AutoCloseable {
             ClusterSettings cs = config.cluster();
             this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;
             this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
+            // Decided before anything is served: a new data directory among members holding data, or a node down
+            // longer than the tombstone grace, serves no read until it has pulled its ranges (docs/cluster.md,
+            // "Rebuild").
+            this.rebuild = new Rebuild(store.sideTable(RocksStore.REPAIR), store.createdAtOpen(),
+                    config.members().size(), config.tombstoneGrace(), wall);
             this.coordinator = new Coordinator(store, clock, peers, topology, hints == null ? HintSink.NONE : hints,
-                    config.requestTimeout(), workers, topologyManager);
+                    config.requestTimeout(), workers, topologyManager, rebuild);
+            this.repair = new Repair(store, store.sideTable(RocksStore.REPAIR),
+                    new CurrentRanges(config.self(), topology, topology::rf), client, clock, wall,
+                    new RepairSettings(cs.repairInterval(), cs.repairRate(), config.tombstoneGrace(),
+                            propagation(config), config.requestTimeout()), rebuild, rebuild::report);
             this.clusterWatcher = config.clusterFile() == null ? null
                     : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
@@ -129,6 +144,8 @@ public final class Node implements AutoCloseable {
             admin.put(DhtServer.ADMIN_PREFIX + "profile", profiler);
             admin.putAll(new MovementEndpoints(topologyManager, movementStatus, movementStats, movement, store, clock)
                     .handlers());
+            admin.putAll(repair.handlers());
+            admin.putAll(rebuild.handlers());
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis()),
@@ -138,11 +155,12 @@ public final class Node implements AutoCloseable {
             registerGauges();
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
                     cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
-            // A tombstone is purged only in a stable state: during a move it must reach T first.
+            // A tombstone is purged only in a stable state (during a move it must reach T first), and only once every
+            // replica of its range took part in a repair after it was written (the repair's gate).
             this.sweeper = new TombstoneSweeper(store, config.tombstoneGrace(), wall, () -> {
                 Topology.View v = topology.view();
                 return v.decided() && !v.state().moving();
-            });
+            }, repair.purgeGate());
         } catch (IOException | RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -169,6 +187,9 @@ public final class Node implements AutoCloseable {
         if (node.movement != null) {
             node.movement.start(); // after the server: a new node's peers must be able to ask it too
         }
+        node.server.readiness(node.rebuild::notReady);
+        node.rebuild.start(node.repair.pull());
+        node.repair.start();
         log.info("node {} serving on port {}: {} selectors, {} workers, queue {}, max body {}, members {}",
                 config.self(), config.port(), config.selectors(), config.workers(), config.queueSize(),
                 Units.formatSize(config.maxBody()), config.members());
@@ -208,6 +229,17 @@ public final class Node implements AutoCloseable {
         }
     }
 
+    /**
+     * The longest a write can take to reach a replica after its timestamp: a hint's maximum age (plus a delivery
+     * round) with hints, else the request timeout. A tombstone counts as repaired only if older than the repair
+     * by this much (ScyllaDB's propagation delay).
+     */
+    private static Duration propagation(NodeConfig config) {
+        ClusterSettings cs = config.cluster();
+        Duration timeouts = config.requestTimeout().multipliedBy(2);
+        return cs.hints() ? cs.hintMaxAge().plus(cs.hintInterval()).plus(timeouts) : timeouts;
+    }
+
     /** Connections per peer: enough to keep both cores busy, few enough that a dead peer costs little. */
     private static final int PEER_CONNECTIONS = 8;
     /** Requests queued per connection; beyond connections x pipeline a call fails at once (peer saturated). */
@@ -243,6 +275,7 @@ public final class Node implements AutoCloseable {
         registerMovementMetrics();
         metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
                 () -> sweeper == null ? 0 : sweeper.purged());
+        registerRepairMetrics();
         metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
                 server::selectorPasses);
         metrics.counter("dht_write_groups", "Write groups applied at the end of a selector pass (one RocksDB write,"
@@ -305,6 +338,33 @@ public final class Node implements AutoCloseable {
                 + "share)", ms::cleanupDropped);
         metrics.counter("dht_movement_refused", "Internal requests refused as coming from an older topology state",
                 coordinator::refusedByReplicas);
+    }
+
+    private void registerRepairMetrics() {
+        metrics.counter("dht_repair_ranges_compared", "Ranges (arcs of the ring) this node compared as a repair "
+                + "coordinator", repair::rangesCompared);
+        metrics.counter("dht_repair_ranges_out_of_sync", "Compared ranges in which some replica lacked a record",
+                repair::rangesOutOfSync);
+        metrics.counter("dht_repair_keys_repaired", "Records a repair this node coordinated stored on a replica "
+                + "that lacked them", repair::keysRepaired);
+        metrics.counter("dht_repair_bytes_repaired", "Bytes of those records", repair::bytesRepaired);
+        metrics.counter("dht_repair_hash_bytes", "Bytes of span queries, hashes and digests exchanged to find "
+                + "differences", repair::hashBytes);
+        metrics.counter("dht_repair_keys_received", "Records repairs and rebuilds stored on this node",
+                repair::keysReceived);
+        metrics.counter("dht_repair_rounds", "Repair rounds this node completed (one per replica set it "
+                + "coordinates)", repair::roundsCompleted);
+        metrics.counter("dht_repair_rounds_failed", "Repair rounds stopped because a replica did not answer (they "
+                + "resume)", repair::roundsFailed);
+        metrics.gauge("dht_repair_oldest_range_repaired_seconds", "Unix time of the oldest last repair among the "
+                + "ranges this node replicates (0: one was never repaired)", () -> repair.oldestRangeRepairMillis()
+                / 1000);
+        metrics.gauge("dht_repair_last_round_seconds", "Unix time this node last completed a round (0: never)",
+                () -> repair.lastRoundMillis() / 1000);
+        metrics.gauge("dht_repair_running", "1 while a round this node coordinates runs",
+                () -> repair.running() ? 1 : 0);
+        metrics.gauge("dht_rebuild_running", "1 while this node rebuilds (it serves no read meanwhile)",
+                () -> rebuild.rebuilding() ? 1 : 0);
     }
 
     /** One store.stats() per scrape rather than one per gauge. */
@@ -405,6 +465,8 @@ public final class Node implements AutoCloseable {
             hintDelivery.close();
         }
         sweeper.close();
+        rebuild.close();
+        repair.close();
         peers.close();
         if (workersDone) {
             store.close();

@@ -96,8 +96,8 @@ public final class RocksStore implements Store {
     private final ColumnFamilyHandle records;
     private final ColumnFamilyHandle digests;
     private final List<String> familyNames = new ArrayList<>();
-    /** Whether the records family held no record when the store opened (a new or wiped data directory). */
-    private final boolean emptyAtOpen;
+    /** Whether the directory held no database when the store opened: a new (or wiped) data directory. */
+    private final boolean createdAtOpen;
     /**
      * Write locks striped by key: last-write-wins read-compare-write must not interleave for one key. Locks, not
      * monitors: a selector thread's pass group only ever tries them (PassWriteGroup), so it never waits for one.
@@ -190,8 +190,8 @@ public final class RocksStore implements Store {
         }
         this.records = handles.get(0);
         this.digests = handles.get(familyNames.indexOf(DIGESTS));
-        this.emptyAtOpen = !hasAny(records);
-        if (onDisk != null && !onDisk.contains(DIGESTS) && !emptyAtOpen) {
+        this.createdAtOpen = onDisk == null;
+        if (onDisk != null && !onDisk.contains(DIGESTS) && hasAny(records)) {
             indexExistingRecords(); // data written by a version without the digest family
         }
         // After a flush the last version of every key written since the one before is in the new SST only; without
@@ -277,9 +277,12 @@ public final class RocksStore implements Store {
         log.info("indexed the digests of {} existing records for repair", n);
     }
 
-    /** Whether the records family held no record when the store opened: a new or wiped data directory. */
-    public boolean emptyAtOpen() {
-        return emptyAtOpen;
+    /**
+     * Whether the directory held no database when the store opened: a new data directory, or one whose content was
+     * lost (a node restarted on its own directory is not new, even if it never stored a record).
+     */
+    public boolean createdAtOpen() {
+        return createdAtOpen;
     }
 
     ReentrantLock stripe(byte[] key) {

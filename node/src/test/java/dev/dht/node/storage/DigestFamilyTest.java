@@ -63,7 +63,7 @@ class DigestFamilyTest {
     @Test
     void everyWritePathKeepsTheDigestOfTheStoredRecord() {
         try (RocksStore store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
-            assertThat(store.emptyAtOpen()).isTrue();
+            assertThat(store.createdAtOpen()).isTrue();
             List<String> keys = new ArrayList<>();
             for (int i = 0; i < 300; i++) {
                 keys.add("k" + i);
@@ -92,7 +92,7 @@ class DigestFamilyTest {
             assertThat(store.digest(b("k3"))).isNull();
         }
         try (RocksStore reopened = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
-            assertThat(reopened.emptyAtOpen()).isFalse();
+            assertThat(reopened.createdAtOpen()).isFalse();
         }
     }
 
