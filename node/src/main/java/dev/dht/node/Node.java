@@ -275,6 +275,8 @@ public final class Node implements AutoCloseable {
         registerMovementMetrics();
         metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
                 () -> sweeper == null ? 0 : sweeper.purged());
+        metrics.counter("dht_tombstone_sweeps", "Complete passes of the tombstone sweeper over the records",
+                () -> sweeper == null ? 0 : sweeper.passes());
         registerRepairMetrics();
         metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
                 server::selectorPasses);

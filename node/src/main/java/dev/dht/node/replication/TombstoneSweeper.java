@@ -38,6 +38,7 @@ public final class TombstoneSweeper implements AutoCloseable {
     private final BooleanSupplier allowed;
     private final Gate gate;
     private final LongAdder purged = new LongAdder();
+    private final LongAdder passes = new LongAdder();
     private byte[] resumeAt = {0};
 
     public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis) {
@@ -90,6 +91,11 @@ public final class TombstoneSweeper implements AutoCloseable {
         return purged.sum();
     }
 
+    /** Complete passes over the records so far (each tombstone was looked at once per pass). */
+    public long passes() {
+        return passes.sum();
+    }
+
     /** Examines the next slice of records. */
     void tick() {
         if (!allowed.getAsBoolean()) {
@@ -124,6 +130,7 @@ public final class TombstoneSweeper implements AutoCloseable {
         }
         if (seen < limit || last == null) {
             resumeAt = new byte[]{0}; // end of the keys: the next slice starts over
+            passes.increment();
         } else {
             resumeAt = java.util.Arrays.copyOf(last, last.length + 1); // just after the last key seen
         }
