@@ -19,7 +19,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A member whose data directory is lost, between node processes with hints off (nothing but the rebuild can give
- * it the data), every replica checked directly (internal GETs, which neither coordinate nor repair). Node 2 pulls
+ * it the data), every replica checked directly (internal GETs, which neither coordinate nor repair). Under load,
+ * node 1 first misses writes while it is stopped, so that once node 2 is wiped some acknowledged writes are on node
+ * 0 alone: a wiped node that served at once would answer quorum reads with node 1 without them. Node 2 pulls
  * slowly ({@code --repair-rate}), so that the load runs while it rebuilds and a restart can hit it midway.
  */
 class RebuildIT {
@@ -46,6 +48,10 @@ class RebuildIT {
         }
         model.start(c, 4, c::isRunning);
         awaitAcknowledged(model, 300);
+        // Node 1 misses some writes (hints off): they are on nodes 0 and 2 only, and after the wipe on node 0 only.
+        c.stop(1);
+        awaitAcknowledged(model, model.acknowledged() + 300);
+        c.start(1);
         c.stop(WIPED);
         c.wipe(WIPED);
         awaitAcknowledged(model, model.acknowledged() + 300); // writes and deletes node 2 misses for good
