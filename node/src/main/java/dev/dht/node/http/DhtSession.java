@@ -36,54 +36,7 @@ import java.util.Arrays;
 final class DhtSession extends HttpSession {
     /** one-nio's own limit on pipelined requests per connection. */
     private static final int MAX_PIPELINE = 256;
-    private static final String CALL_HEADER = Headers.CALL + ":";
-
-    /** What a request does, for deciding what may run beside it. */
-    enum Kind {
-        /** PUT/DELETE of /v0/entity: may start while every earlier unanswered request is such a write on the
-         *  selector path (they share the pass's write group and apply in request order) */
-        WRITE,
-        /** GET of /v0/entity: may start while every earlier unanswered request is such a read (reads commute) */
-        READ,
-        /** anything else: starts only when everything before it is answered, and blocks what comes after it */
-        OTHER;
-
-        static Kind of(Request request) {
-            if (!DhtServer.ENTITY.equals(request.getPath())) {
-                return OTHER;
-            }
-            return switch (request.getMethod()) {
-                case Request.METHOD_PUT, Request.METHOD_DELETE -> WRITE;
-                case Request.METHOD_GET -> READ;
-                default -> OTHER;
-            };
-        }
-    }
-
-    /** One request of this connection, from its start until its answer is written. */
-    static final class Slot {
-        final Request request;
-        final Kind kind;
-        /** The caller's X-Dht-Call number: answered as soon as ready, echoing it (null: in request order). */
-        final String call;
-        /** Still on the selector path (not handed to a worker, which could reorder a write). */
-        boolean inline = true;
-        /** The answer's head (and whole answer unless a body follows); null until answered. */
-        byte[] answer;
-        QueueItem body;
-        boolean close;
-
-        Slot(Request request, Kind kind) {
-            this.request = request;
-            this.kind = kind;
-            this.call = request.getHeader(CALL_HEADER);
-        }
-
-        /** Whether a request of the given kind may start while this one is unanswered. */
-        boolean admits(Kind next) {
-            return kind == next && (kind == Kind.READ || kind == Kind.WRITE && inline);
-        }
-    }
+    static final String CALL_HEADER = Headers.CALL + ":";
 
     private final DhtServer dhtServer;
     /** Started and not yet written, in request order. */
@@ -129,7 +82,7 @@ final class DhtSession extends HttpSession {
         if (started.size() + waiting.size() + calls >= MAX_PIPELINE) {
             throw new IOException("Pipeline length exceeded");
         }
-        Kind kind = Kind.of(request);
+        RequestKind kind = RequestKind.of(request);
         Slot slot = new Slot(request, kind);
         if (slot.call != null) {
             // A numbered internal call: the caller matches answers by number, so it starts at once and is answered
@@ -143,7 +96,7 @@ final class DhtSession extends HttpSession {
         }
     }
 
-    private boolean mayStart(Kind kind) {
+    private boolean mayStart(RequestKind kind) {
         for (Slot s : started) { // a handful at most: pipelines are short
             if (!s.admits(kind)) {
                 return false;
@@ -256,7 +209,7 @@ final class DhtSession extends HttpSession {
             }
         }
         while (!waiting.isEmpty() && !ending) {
-            Kind kind = Kind.of(waiting.peek());
+            RequestKind kind = RequestKind.of(waiting.peek());
             if (!mayStart(kind)) {
                 break;
             }
@@ -298,7 +251,7 @@ final class DhtSession extends HttpSession {
         Slot slot = starting;
         if (slot == null) {
             // one-nio could not parse a request (400, 413): the error takes the next place in line
-            slot = new Slot(new Request(Request.METHOD_GET, "/", true), Kind.OTHER);
+            slot = new Slot(new Request(Request.METHOD_GET, "/", true), RequestKind.OTHER);
             started.add(slot);
             handling = slot.request;
         }
