@@ -7,6 +7,7 @@ import dev.dht.node.config.ClusterFileWatcher;
 import dev.dht.node.config.ClusterSettings;
 import dev.dht.node.config.Membership;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.config.Units;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.DhtServer;
@@ -16,6 +17,7 @@ import dev.dht.node.http.RequestTracker;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.peer.PeerClient;
+import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.profiling.ProfileHandler;
 import dev.dht.node.hints.HintDelivery;
 import dev.dht.node.hints.HintRouting;
@@ -86,8 +88,14 @@ public final class Node implements AutoCloseable {
             LongSupplier wall = offset == 0 ? System::currentTimeMillis : () -> System.currentTimeMillis() + offset;
             this.clock = new HybridLogicalClock(wall);
             this.membership = new Membership(config.self(), config.members());
+            SecuritySettings sec = config.security();
+            String problem = MemberPlane.problem(config.members(), sec.memberPortOffset(), false, sec.memberInsecure());
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+            MemberPlane plane = new MemberPlane(sec.memberPortOffset());
             // Idle connections close at half the idle timeout: well before the peers (same setting) drop them.
-            client = new PeerClient(PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
+            client = new PeerClient(plane, PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
                     config.idleTimeout().dividedBy(2));
             this.peers = client;
             // A cluster file can change, so its members move data and agree on a topology state (persisted in the
@@ -95,7 +103,7 @@ public final class Node implements AutoCloseable {
             if (config.clusterFile() != null) {
                 this.topology = new Topology(config.self(), config.replicationFactor(), null);
                 this.topologyManager = TopologyManager.persistent(config.self(), config.dataDir(), topology, client,
-                        clock, config.requestTimeout());
+                        clock, config.requestTimeout(), this::isMember);
             } else {
                 this.topology = Topology.fixed(config.self(), config.members(), config.replicationFactor());
                 this.topologyManager = TopologyManager.fixed(config.self(), topology, client, clock,
@@ -130,9 +138,10 @@ public final class Node implements AutoCloseable {
                     .handlers());
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
-                            config.idleTimeout().toMillis(), config.sendTimeout().toMillis()),
+                            config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
+                            MemberPlane.bindAddress(config.self(), sec.memberInsecure())),
                     entityHandlers == null ? coordinator : entityHandlers.apply(store, clock),
-                    new ClusterRangeHandler(store, clock, topology, config.requestTimeout()), admin, replicas,
+                    new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane), admin, replicas,
                     workers, adminPool, tracker, metrics);
             NodeGauges.register(this);
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
@@ -168,14 +177,23 @@ public final class Node implements AutoCloseable {
         if (node.movement != null) {
             node.movement.start(); // after the server: a new node's peers must be able to ask it too
         }
-        log.info("node {} serving on port {}: {} selectors, {} workers, queue {}, max body {}, members {}",
-                config.self(), config.port(), config.selectors(), config.workers(), config.queueSize(),
-                Units.formatSize(config.maxBody()), config.members());
+        log.info("node {} serving on port {} (member port {}): {} selectors, {} workers, queue {}, max body {}, "
+                + "members {}", config.self(), config.port(), config.memberPort(), config.selectors(),
+                config.workers(), config.queueSize(), Units.formatSize(config.maxBody()), config.members());
         if (!one.nio.os.NativeLibrary.IS_SUPPORTED) {
             log.warn("one-nio native socket library not usable here (it needs Linux x86_64/aarch64 with glibc >= "
                     + "2.38); serving through JDK NIO sockets instead");
         }
         return node;
+    }
+
+    /** Whether a URL names a member: in the member list, or taking part in the current topology state. */
+    private boolean isMember(String url) {
+        if (membership.current().urls().contains(url)) {
+            return true;
+        }
+        var state = topologyManager == null ? null : topologyManager.state();
+        return state != null && state.participants().contains(url);
     }
 
     /** Hint delivery under the current topology: a member that left gets its hints re-routed to the owners. */

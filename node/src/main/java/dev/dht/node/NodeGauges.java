@@ -3,10 +3,14 @@ package dev.dht.node;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.peer.PeerClient;
+import dev.dht.node.plane.PlaneGuard;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreStats;
 
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 
 /**
  * The node's gauges and counters on /metrics, read from its parts at scrape time. Apart from {@link Node} so
@@ -55,6 +59,7 @@ final class NodeGauges {
         metrics.counter("dht_hints_rerouted", "Hints of a member that left, given to their keys' current replicas",
                 () -> node.hints == null ? 0 : node.hints.rerouted());
         registerMovementMetrics();
+        registerPlaneMetrics();
         metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
                 () -> node.sweeper == null ? 0 : node.sweeper.purged());
         metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
@@ -119,6 +124,20 @@ final class NodeGauges {
                 + "share)", ms::cleanupDropped);
         metrics.counter("dht_movement_refused", "Internal requests refused as coming from an older topology state",
                 node.coordinator::refusedByReplicas);
+    }
+
+    /** What the planes refused (docs/security.md). */
+    private void registerPlaneMetrics() {
+        PlaneGuard guard = node.server.guard();
+        Map<String, DoubleSupplier> refused = new LinkedHashMap<>();
+        for (PlaneGuard.Reason r : PlaneGuard.Reason.values()) {
+            refused.put(r.name().toLowerCase(Locale.ROOT), () -> guard.refused(r));
+        }
+        metrics.labelledCounter("dht_plane_refused", "Requests a port refused (403): member headers or paths on the"
+                + " client port, admin operations without admin rights, anything but the member protocol on the"
+                + " member port", "reason", refused);
+        metrics.counter("dht_topology_not_members", "Topology headers that named a non-member: never asked",
+                node.topologyManager::notMembers);
     }
 
     /** One store.stats() per scrape rather than one per gauge. */

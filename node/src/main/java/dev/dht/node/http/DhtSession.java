@@ -1,6 +1,7 @@
 package dev.dht.node.http;
 
 import dev.dht.node.loop.SelectorLoop;
+import dev.dht.node.plane.Plane;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
@@ -23,9 +24,9 @@ import java.util.Arrays;
  *       commute, wherever they run). Anything else, and any change of kind, waits for the answers before it, as in
  *       one-nio: a read always sees the writes sent before it on its connection. Answers go out in request
  *       order.</li>
- *   <li><b>Numbered calls.</b> A request carrying {@code X-Dht-Call} (every node-to-node request does) starts at
- *       once and is answered as soon as it is ready, with the number echoed: the calling node matches answers by
- *       number, so a read served from disk on a worker holds up nothing behind it.</li>
+ *   <li><b>Numbered calls.</b> A request on the member port carrying {@code X-Dht-Call} (every node-to-node
+ *       request does) starts at once and is answered as soon as it is ready, with the number echoed: the calling
+ *       node matches answers by number, so a read served from disk on a worker holds up nothing behind it.</li>
  *   <li><b>Cork.</b> Answers given on the selector thread (while it processes a read, or at the end of its pass)
  *       are collected and written once, when the pass ends: a batch of pipelined answers costs one write(2)
  *       instead of one each (on loopback each write also runs the receiver's TCP path).</li>
@@ -39,6 +40,10 @@ final class DhtSession extends HttpSession {
     static final String CALL_HEADER = Headers.CALL + ":";
 
     private final DhtServer dhtServer;
+    /** The port this connection came in on decides what it may ask (docs/security.md). */
+    private final Plane plane;
+    /** The peer is on this machine's loopback: it has admin rights on the client port. */
+    private final boolean loopbackPeer;
     /** Started and not yet written, in request order. */
     private final ArrayDeque<Slot> started = new ArrayDeque<>();
     /** Parsed and not yet started (they wait for the answers before them). */
@@ -58,9 +63,19 @@ final class DhtSession extends HttpSession {
     private int corkedLength;
     private final SelectorLoop.Task uncorkAtEndOfPass = this::uncorkAtEndOfPass;
 
-    DhtSession(Socket socket, DhtServer server) {
+    DhtSession(Socket socket, DhtServer server, Plane plane, boolean loopbackPeer) {
         super(socket, server);
         this.dhtServer = server;
+        this.plane = plane;
+        this.loopbackPeer = loopbackPeer;
+    }
+
+    Plane plane() {
+        return plane;
+    }
+
+    boolean loopbackPeer() {
+        return loopbackPeer;
     }
 
     @Override
@@ -83,7 +98,7 @@ final class DhtSession extends HttpSession {
             throw new IOException("Pipeline length exceeded");
         }
         RequestKind kind = RequestKind.of(request);
-        Slot slot = new Slot(request, kind);
+        Slot slot = new Slot(request, kind, plane == Plane.MEMBER);
         if (slot.call != null) {
             // A numbered internal call: the caller matches answers by number, so it starts at once and is answered
             // as soon as it is ready, whatever is before or after it.
@@ -213,7 +228,7 @@ final class DhtSession extends HttpSession {
             if (!mayStart(kind)) {
                 break;
             }
-            start(new Slot(waiting.poll(), kind));
+            start(new Slot(waiting.poll(), kind, false)); // numbered calls never wait
         }
         afterAnswers();
     }
@@ -251,7 +266,7 @@ final class DhtSession extends HttpSession {
         Slot slot = starting;
         if (slot == null) {
             // one-nio could not parse a request (400, 413): the error takes the next place in line
-            slot = new Slot(new Request(Request.METHOD_GET, "/", true), RequestKind.OTHER);
+            slot = new Slot(new Request(Request.METHOD_GET, "/", true), RequestKind.OTHER, false);
             started.add(slot);
             handling = slot.request;
         }

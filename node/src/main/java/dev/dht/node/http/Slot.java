@@ -16,10 +16,11 @@ final class Slot {
     QueueItem body;
     boolean close;
 
-    Slot(Request request, RequestKind kind) {
+    /** @param numbered whether an X-Dht-Call number counts (the member port's calls only) */
+    Slot(Request request, RequestKind kind, boolean numbered) {
         this.request = request;
         this.kind = kind;
-        this.call = request.getHeader(DhtSession.CALL_HEADER);
+        this.call = numbered ? request.getHeader(DhtSession.CALL_HEADER) : null;
     }
 
     /** Whether a request of the given kind may start while this one is unanswered. */
