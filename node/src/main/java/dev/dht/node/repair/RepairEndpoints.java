@@ -114,6 +114,11 @@ final class RepairEndpoints {
             }
 
             @Override
+            public boolean privileged(int method) {
+                return method == Request.METHOD_POST; // the status is read-only: open, as /v0/status is
+            }
+
+            @Override
             public String allowed() {
                 return "GET, POST";
             }

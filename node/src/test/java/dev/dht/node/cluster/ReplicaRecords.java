@@ -17,9 +17,10 @@ import java.util.Map;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What one replica holds, read from it directly: an internal GET ({@code X-Dht-Internal: 1}) acts on that node's
- * store only, is never coordinated and starts no read repair, and answers the stored record itself (timestamp,
- * tombstones included), or 404 when the node never saw the key. Also the repair's admin calls.
+ * What one replica holds, read from it directly on its member port: an internal GET ({@code X-Dht-Internal: 1})
+ * acts on that node's store only, is never coordinated and starts no read repair, and answers the stored record
+ * itself (timestamp, tombstones included), or 404 when the node never saw the key. Also the repair's admin calls
+ * (on the client port, from loopback).
  */
 final class ReplicaRecords {
     private ReplicaRecords() {
@@ -28,7 +29,7 @@ final class ReplicaRecords {
     /** The record node holds for id, or null if it holds none; fails on any other answer (503 while rebuilding). */
     static Record read(NodeProcess node, String id) {
         try {
-            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.uri("/v0/entity?id=" + id))
+            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=" + id))
                     .header("X-Dht-Internal", "1").GET(), Duration.ofSeconds(10));
             if (r.statusCode() == 404) {
                 return null;
