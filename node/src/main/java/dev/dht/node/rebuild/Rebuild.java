@@ -40,6 +40,7 @@ public final class Rebuild implements ReadGate, AutoCloseable {
     private static final long RETRY_MILLIS = 2000;
     private static final long DECIDING_RETRY_MILLIS = 100;
 
+
     private final SideTable table;
     private final LongSupplier wall;
     private final long heartbeatMillis;
@@ -129,7 +130,11 @@ public final class Rebuild implements ReadGate, AutoCloseable {
         }
     }
 
-    /** Why GET /v0/status should say not ready: only while deciding (short), never while rebuilding. */
+    /**
+     * Why GET /v0/status says not ready: while deciding (members of a new cluster start together and decide within
+     * a moment of each other; a node that no peer answers cannot tell, and stays unready), never while rebuilding
+     * (it serves writes and coordinates then: the operator shows it as Rebuilding).
+     */
     public String notReady() {
         RebuildState s = state;
         return s != null && RebuildState.DECIDING.equals(s.phase()) ? notServing() : null;

@@ -80,7 +80,6 @@ final class RepairEndpoints {
         m.put(RepairPeers.DONE, internal(Request.METHOD_POST, this::done));
         m.put(RepairPeers.STATE, (request, responder) -> {
             requireInternal(request);
-            observeClock(request);
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("empty", isEmpty());
             s.put("serving", gate.notServing() == null);
@@ -131,7 +130,9 @@ final class RepairEndpoints {
             @Override
             public void handle(Request request, Responder responder) throws BadRequestException {
                 requireInternal(request);
-                observeClock(request);
+                if (method == Request.METHOD_PUT) {
+                    observeClock(request); // records arrive: the sender's clock matters as their timestamps do
+                }
                 RepairRanges r = current.get();
                 String theirs = request.getParameter("ring=");
                 if (r == null || !r.ringId().equals(theirs)) {

@@ -106,7 +106,9 @@ final class RepairPeers {
                 System.nanoTime() + timeoutNanos, new PeerCallback() {
                     @Override
                     public void completed(PeerResponse response) {
-                        if (response.clock() > 0) {
+                        // Clocks merge where records move (fetched records); comparing hashes, or asking a
+                        // starting member's state, teaches no clock (two idle members keep their own).
+                        if (response.clock() > 0 && FETCH.equals(path)) {
                             clock.observe(response.clock());
                         }
                         call.answer.complete(response);
