@@ -176,7 +176,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
     // produces no event; otherwise now and then, for the repair status.
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
-    return scaling.steady() && repair.rebuilding().isEmpty() ? control.rescheduleAfter(RepairPolls.STEADY_INTERVAL)
+    return scaling.steady() && repair.rebuilding().isEmpty() ? control.rescheduleAfter(repairPolls.steadyInterval())
         : control.rescheduleAfter(pollInterval);
   }
 

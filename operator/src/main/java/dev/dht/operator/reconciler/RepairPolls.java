@@ -17,13 +17,13 @@ import java.util.function.IntFunction;
 
 /**
  * The members' repair reports ({@code GET /v0/admin/repair}), asked of every ready member at most every
- * {@link #STEADY_INTERVAL}, or every poll interval while one rebuilds, or at once when the pods changed (a
+ * {@link #steadyInterval()} (30 s), or every poll interval while one rebuilds, or at once when the pods changed (a
  * replaced member starts rebuilding): repair status moves slowly, and a reconcile should not wait on the members
  * each time an event comes.
  */
 final class RepairPolls {
-  /** How often a steady cluster's repair status is refreshed. */
-  static final Duration STEADY_INTERVAL = Duration.ofSeconds(30);
+  /** How often a steady cluster's repair status is refreshed, in busy intervals (2 s in production: 30 s). */
+  static final int STEADY_FACTOR = 15;
 
   private record Last(Instant at, String pods, Map<Integer, MemberRepair> reports) {}
 
@@ -34,6 +34,10 @@ final class RepairPolls {
   RepairPolls(MemberAdmin admin, Duration busyInterval) {
     this.admin = admin;
     this.busyInterval = busyInterval;
+  }
+
+  Duration steadyInterval() {
+    return busyInterval.multipliedBy(STEADY_FACTOR);
   }
 
   Map<Integer, MemberRepair> reports(DhtCluster cluster, Collection<Pod> pods, IntFunction<String> adminUrl,
@@ -56,7 +60,7 @@ final class RepairPolls {
     }
     Last l = last.get(key);
     boolean busy = l != null && l.reports().values().stream().anyMatch(MemberRepair::rebuilding);
-    Duration every = busy ? busyInterval : STEADY_INTERVAL;
+    Duration every = busy ? busyInterval : steadyInterval();
     if (l != null && l.pods().equals(podKey.toString()) && l.at().plus(every).isAfter(now)) {
       return l.reports();
     }
