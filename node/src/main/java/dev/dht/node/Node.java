@@ -27,6 +27,8 @@ import dev.dht.node.movement.MovementLoop;
 import dev.dht.node.movement.MovementSettings;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.movement.MovementStatus;
+import dev.dht.node.forget.ForgetEndpoints;
+import dev.dht.node.forget.ForgottenMembers;
 import dev.dht.node.rebuild.Rebuild;
 import dev.dht.node.repair.CurrentRanges;
 import dev.dht.node.repair.Repair;
@@ -142,9 +144,12 @@ public final class Node implements AutoCloseable {
                 Topology.View v = topology.view();
                 return v.decided() ? v.maxMembers() : membership.current().size();
             }, config.replicationFactor());
+            // Members forgotten (gone for good) are left out of the list moved to, and no step waits for them.
+            ForgottenMembers forgotten = new ForgottenMembers(store.sideTable(RocksStore.REPAIR));
             this.movement = topologyManager.changeable() ? new MovementLoop(topologyManager, membership, store, client,
                     clock, topology::rf, new MovementSettings(cs.moveRate(), cs.moveBatch(),
-                    MovementSettings.DEFAULT_POLL, config.requestTimeout()), movementStats) : null;
+                    MovementSettings.DEFAULT_POLL, config.requestTimeout()), movementStats, forgotten,
+                    forgotten::without) : null;
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
             Map<String, AdminHandler> admin = new HashMap<>();
             admin.put(DhtServer.METRICS, new MetricsEndpoint(metrics));
@@ -153,6 +158,8 @@ public final class Node implements AutoCloseable {
                     .handlers());
             admin.putAll(repair.handlers());
             admin.putAll(rebuild.handlers());
+            admin.putAll(new ForgetEndpoints(forgotten, topologyManager, membership, client, clock,
+                    config.requestTimeout()).handlers());
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
