@@ -29,6 +29,7 @@ import dev.dht.node.storage.Record;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
+import dev.dht.node.replication.choice.ChoiceMetrics;
 import dev.dht.node.replication.HintSink;
 import dev.dht.node.replication.TombstoneSweeper;
 import dev.dht.node.replication.Topology;
@@ -228,6 +229,7 @@ public final class Node implements AutoCloseable {
         metrics.labelledCounter("dht_replica_calls", "Calls to other members by outcome", "outcome", Map.of(
                 "ok", outcomes::ok, "error", outcomes::error, "timeout", outcomes::timeout));
         metrics.counter("dht_read_repairs", "Read-repair writes a stale replica accepted", coordinator::readRepairs);
+        ChoiceMetrics.register(metrics, coordinator.choice());
         metrics.gauge("dht_hints_pending", "Hints stored and not yet delivered",
                 () -> hints == null ? 0 : hints.pending());
         metrics.gauge("dht_hints_bytes", "Bytes of stored hints (bounded by --hint-max-bytes)",
