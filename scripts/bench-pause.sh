@@ -19,7 +19,8 @@
 #   BENCH_KEYS=200000  BENCH_KEY_DIGITS=6  BENCH_READ_RATE=2000  BENCH_READ_CONNECTIONS=4  BENCH_WRITE_RATE=500
 #   BENCH_BEFORE=20  BENCH_PAUSE=15  BENCH_AFTER=15  BENCH_WARMUP=5 seconds
 #   BENCH_NODE_ARGS="--replication-factor 3"  options of every node   BENCH_JAVA_OPTS="-Xms512m -Xmx512m"
-#   BENCH_OUT=docs/benchmarks   BENCH_LABEL free text   BENCH_PORT=18300 (the nodes use it and the next two)
+#   BENCH_OUT=docs/benchmarks   BENCH_LABEL free text   BENCH_PORT=18300 (the nodes use it and the next two, and
+#   their member ports 10000 above)
 . "$(dirname "$0")/lib.sh"
 
 KEYS=${BENCH_KEYS:-200000}
@@ -55,8 +56,10 @@ command -v curl >/dev/null || die "curl is needed"
 S="$DHT_ROOT/scripts/bench"
 [ $((READ_CONNECTIONS % 2)) -eq 0 ] || die "BENCH_READ_CONNECTIONS must be even (split over two nodes)"
 
-for ((i = 0; i < 3; i++)); do
-  if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$((PORT + i))/"; then die "port $((PORT + i)) is in use"; fi
+for ((i = 0; i < 3; i++)); do # the client ports and the member ports (client port + 10000, the default offset)
+  for p in $((PORT + i)) $((PORT + i + 10000)); do
+    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then die "port $p is in use"; fi
+  done
 done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-pause.XXXXXX")

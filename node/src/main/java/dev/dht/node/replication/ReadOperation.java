@@ -233,8 +233,10 @@ final class ReadOperation {
             if (count.fail(slot) && responder != null) {
                 answer = responder;
                 responder = null;
-            } else if (responder != null && asked < urls.length) {
-                next = asked++; // the quorum is still reachable: a replica not asked yet takes the failed one's place
+            } else if (responder != null && asked < urls.length && slot != probeSlot) {
+                // the quorum is still reachable: a replica not asked yet takes the failed one's place (not a
+                // probe's: the read never counted on it)
+                next = asked++;
             }
             complete = received + failures == asked;
         }

@@ -1,8 +1,10 @@
 package dev.dht.node.replication;
 
 import dev.dht.node.config.ClusterSettings;
+import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
+import dev.dht.node.support.TestNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,9 +107,14 @@ class CoordinatorTest {
         }
     }
 
-    /** A peer that accepts connections and reads every request sent to it, and never answers. */
+    /**
+     * A peer that accepts connections and reads every request sent to it, and never answers: it listens where a
+     * member's member port is (its URL's port + the offset).
+     */
     private static final class SilentPeer implements AutoCloseable {
-        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        private final int port = TestNode.freePort();
+        private final ServerSocket server = new ServerSocket(port + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, 50,
+                InetAddress.getLoopbackAddress());
         private final List<Socket> held = new CopyOnWriteArrayList<>();
         private final StringBuffer received = new StringBuffer();
 
@@ -143,7 +150,7 @@ class CoordinatorTest {
         }
 
         String url() {
-            return "http://localhost:" + server.getLocalPort();
+            return "http://localhost:" + port;
         }
 
         /** How many times the requests received so far contain the text. */
@@ -267,16 +274,20 @@ class CoordinatorTest {
                 });
                 long asked = silent.count("GET /v0/entity");
                 long probed = metricSum(c, 0, silentProbes);
+                long backedUp = metricSum(c, 0, "dht_read_backups_sent_total");
                 for (int k = 0; k < n; k++) {
                     assertThat(text(c.node(0).get(entity("s" + k, "2/4")))).as("s%d", k).isEqualTo("v" + k);
                 }
-                // without the choice about a third of these reads would ask it first; now only probes do (one in
-                // flight at a time, and each hangs until the timeout)
+                // Without the choice about a third of these reads would ask it first. Now only probes do (one in
+                // flight at a time, and each hangs until the timeout), and backups: a read whose chosen replica
+                // was slower than its p99 asks every other one, the silent one too.
                 long probes = metricSum(c, 0, silentProbes) - probed;
+                long backups = metricSum(c, 0, "dht_read_backups_sent_total") - backedUp;
                 assertThat(probes).isLessThanOrEqualTo(3);
                 await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
-                        silent.count("GET /v0/entity") - asked).as("reads sent to the silent replica: probes only")
-                        .isEqualTo(probes));
+                        silent.count("GET /v0/entity") - asked).as("reads sent to the silent replica: probes "
+                        + "and backups only").isGreaterThanOrEqualTo(probes).isLessThanOrEqualTo(probes + backups));
+                assertThat(backups).as("backups: reads whose chosen replica was slow (few)").isLessThan(n / 2);
             }
         }
     }
