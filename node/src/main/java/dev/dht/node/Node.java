@@ -57,7 +57,7 @@ public final class Node implements AutoCloseable {
 
     final NodeConfig config;
     final RocksStore store;
-    private final HybridLogicalClock clock;
+    final HybridLogicalClock clock;
     final Membership membership;
     private final ClusterFileWatcher clusterWatcher;
     private final Topology topology;
@@ -86,9 +86,9 @@ public final class Node implements AutoCloseable {
         try {
             long offset = config.cluster().clockOffsetMs();
             LongSupplier wall = offset == 0 ? System::currentTimeMillis : () -> System.currentTimeMillis() + offset;
-            this.clock = new HybridLogicalClock(wall);
-            this.membership = new Membership(config.self(), config.members());
             SecuritySettings sec = config.security();
+            this.clock = new HybridLogicalClock(wall, sec.maxClockAhead());
+            this.membership = new Membership(config.self(), config.members());
             String problem = MemberPlane.problem(config.members(), sec.memberPortOffset(), false, sec.memberInsecure());
             if (problem != null) {
                 throw new IllegalArgumentException(problem);

@@ -138,6 +138,8 @@ final class NodeGauges {
                 + " member port", "reason", refused);
         metrics.counter("dht_topology_not_members", "Topology headers that named a non-member: never asked",
                 node.topologyManager::notMembers);
+        metrics.counter("dht_clock_refused", "Clock readings and record timestamps refused as further ahead of the"
+                + " wall clock than --max-clock-ahead (never merged, never stored)", node.clock::refused);
     }
 
     /** One store.stats() per scrape rather than one per gauge. */

@@ -1,5 +1,9 @@
 package dev.dht.node.config;
 
+import dev.dht.node.clock.HybridLogicalClock;
+
+import java.time.Duration;
+
 /**
  * Settings of the node's planes (docs/security.md): where the member port is and whether it may run in plaintext
  * beyond loopback.
@@ -9,20 +13,27 @@ package dev.dht.node.config;
  * @param memberInsecure   TEST NETWORKS ONLY: serve the member port in plaintext on every interface, so members on
  *                         other hosts can talk without certificates; without it and without TLS the member port
  *                         listens on loopback only
+ * @param maxClockAhead    clock readings and record timestamps further ahead of the local wall clock are refused,
+ *                         never merged (HybridLogicalClock.DEFAULT_MAX_AHEAD says why 30 s)
  */
-public record SecuritySettings(int memberPortOffset, boolean memberInsecure) {
+public record SecuritySettings(int memberPortOffset, boolean memberInsecure, Duration maxClockAhead) {
 
     public static final int DEFAULT_MEMBER_PORT_OFFSET = 10_000;
+    public static final Duration DEFAULT_MAX_CLOCK_AHEAD = HybridLogicalClock.DEFAULT_MAX_AHEAD;
 
     public static SecuritySettings defaults() {
-        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, false);
+        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, false, DEFAULT_MAX_CLOCK_AHEAD);
     }
 
     public SecuritySettings withMemberPortOffset(int offset) {
-        return new SecuritySettings(offset, memberInsecure);
+        return new SecuritySettings(offset, memberInsecure, maxClockAhead);
     }
 
     public SecuritySettings withMemberInsecure(boolean insecure) {
-        return new SecuritySettings(memberPortOffset, insecure);
+        return new SecuritySettings(memberPortOffset, insecure, maxClockAhead);
+    }
+
+    public SecuritySettings withMaxClockAhead(Duration bound) {
+        return new SecuritySettings(memberPortOffset, memberInsecure, bound);
     }
 }
