@@ -153,14 +153,17 @@ public final class TestNode implements AutoCloseable {
         return new String(get("/metrics").body(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** Value of an unlabelled sample in /metrics, or NaN. */
+    /**
+     * Value of an unlabelled sample in /metrics. A metric the node does not export fails the test (an assertion
+     * such as isPositive() would accept the NaN that stood for it).
+     */
     public double metric(String name) {
         for (String line : metrics().split("\n")) {
             if (line.startsWith(name + " ")) {
                 return Double.parseDouble(line.substring(name.length() + 1).trim());
             }
         }
-        return Double.NaN;
+        throw new AssertionError("the node exports no metric " + name);
     }
 
     @Override
