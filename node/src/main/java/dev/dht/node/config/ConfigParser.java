@@ -66,6 +66,8 @@ public final class ConfigParser {
                 "TRUSTED TEST NETWORKS ONLY: member port in plaintext on every interface (else loopback only)"),
         MAX_CLOCK_AHEAD("max-clock-ahead", "DUR", "30s",
                 "clock readings and record timestamps further ahead of this node's clock are refused (not merged)"),
+        AUTH_TOKENS("auth-tokens", "PATH", "- (the client API is open)",
+                "client tokens, '<read-only|read-write|admin> <token>' a line; re-read when it changes"),
         NATIVE_DIR("native-dir", "PATH", "- (unpacked once into $DHT_CACHE_DIR/native)",
                 "load the native libraries (RocksDB, one-nio, async-profiler) from here; nothing is written");
 
@@ -252,7 +254,7 @@ public final class ConfigParser {
         if (problem != null) {
             throw new ConfigException(problem);
         }
-        return new SecuritySettings(offset, insecure, maxClockAhead);
+        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, Option.AUTH_TOKENS, null));
     }
 
     static ClusterMembers readClusterFile(Path file) throws ConfigException {
