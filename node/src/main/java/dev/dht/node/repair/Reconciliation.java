@@ -52,6 +52,7 @@ final class Reconciliation {
     private final boolean pullOnly;
     private final long cutoff;
     private final RepairStats stats;
+    private final dev.dht.node.clock.HybridLogicalClock clock;
 
     /**
      * @param members  every replica of the arcs, this node included
@@ -60,6 +61,7 @@ final class Reconciliation {
      */
     Reconciliation(Store store, RepairPeers peers, RepairRanges ranges, List<String> members, boolean pullOnly,
                    long cutoff, RepairStats stats) {
+        this.clock = peers.clock();
         this.store = store;
         this.peers = peers;
         this.ranges = ranges;
@@ -396,6 +398,19 @@ final class Reconciliation {
         out.merge(ByteBuffer.wrap(key), r, (a, b) -> b.supersedes(a) ? b : a);
     }
 
+    /** Applies records here: one stamped beyond the clock's bound is left out (docs/security.md, "Clocks"). */
+    private int applyLocally(List<byte[]> keys, List<Record> records) {
+        List<byte[]> k = new ArrayList<>(keys.size());
+        List<Record> r = new ArrayList<>(records.size());
+        for (int i = 0; i < keys.size(); i++) {
+            if (clock.observe(records.get(i).timestamp())) {
+                k.add(keys.get(i));
+                r.add(records.get(i));
+            }
+        }
+        return store.applyAllIfNewer(k, r);
+    }
+
     /** Sends each member what it lacks; returns records stored and their bytes. */
     private long[] push(List<List<byte[]>> keys, List<List<Record>> records) throws RepairException {
         long stored = 0;
@@ -409,7 +424,7 @@ final class Reconciliation {
                 continue;
             }
             if (members.get(i).equals(self)) {
-                stored += store.applyAllIfNewer(k, r);
+                stored += applyLocally(k, r);
                 for (Record x : r) {
                     bytes += x.encoded().length;
                 }

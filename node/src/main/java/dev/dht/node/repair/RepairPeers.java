@@ -49,6 +49,10 @@ final class RepairPeers {
         this.stats = stats;
     }
 
+    HybridLogicalClock clock() {
+        return clock;
+    }
+
     /** One call in flight. */
     final class Call {
         private final String member;
