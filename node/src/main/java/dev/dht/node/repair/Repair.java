@@ -74,10 +74,10 @@ public final class Repair implements AutoCloseable {
         };
     }
 
-    /** Wall ms of the oldest repair among this node's ranges (0 when one was never repaired). */
+    /** Wall ms of the oldest repair among this node's ranges (0 when one was never repaired; now: none to repair). */
     public long oldestRangeRepairMillis() {
         long t = history.oldest();
-        return t == 0 ? 0 : HybridLogicalClock.physicalMillis(t);
+        return t == 0 ? 0 : t == Long.MAX_VALUE ? System.currentTimeMillis() : HybridLogicalClock.physicalMillis(t);
     }
 
     public long rangesCompared() {

@@ -290,7 +290,9 @@ final class RepairEndpoints {
         last.put("millis", stats.lastRoundMillis);
         m.put("lastRound", last);
         long oldest = history.oldest();
-        m.put("oldestRangeRepair", oldest == 0 ? 0 : HybridLogicalClock.physicalMillis(oldest));
+        // 0: some range never repaired; a member whose ranges no other member replicates has nothing to repair
+        m.put("oldestRangeRepair", oldest == 0 ? 0 : oldest == Long.MAX_VALUE ? System.currentTimeMillis()
+                : HybridLogicalClock.physicalMillis(oldest));
         m.put("ranges", r == null ? 0 : r.arcs().size());
         m.put("replicaSets", r == null ? 0 : r.groups().size());
         m.put("coordinates", r == null ? 0 : r.coordinated().size());

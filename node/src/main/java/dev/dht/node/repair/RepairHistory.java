@@ -112,10 +112,13 @@ final class RepairHistory {
         return Math.min(grace, at - (propagationMillis << 16));
     }
 
-    /** The oldest repair time over this node's arcs (0 if one was never repaired), for the status. */
+    /**
+     * The oldest repair time over this node's arcs that other members replicate too (0 if one was never
+     * repaired; {@link Long#MAX_VALUE} when there is none: nothing to repair), for the status.
+     */
     long oldest() {
         State s = state;
-        if (s == null || s.ranges().arcs().isEmpty()) {
+        if (s == null) {
             return 0;
         }
         long oldest = Long.MAX_VALUE;
@@ -124,7 +127,7 @@ final class RepairHistory {
                 oldest = Math.min(oldest, s.repairedAt().get(a.index()));
             }
         }
-        return oldest == Long.MAX_VALUE ? 0 : oldest;
+        return oldest;
     }
 
     long propagationMillis() {
