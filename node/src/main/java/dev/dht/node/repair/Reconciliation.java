@@ -1,6 +1,5 @@
 package dev.dht.node.repair;
 
-import dev.dht.node.movement.RecordBatch;
 import dev.dht.node.storage.Digest;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
@@ -35,24 +34,21 @@ import java.util.Set;
 final class Reconciliation {
     static final int FANOUT = 16;
     static final int LEAF = 128;
-    /** Spans per listing call, and records per fetch call: bounds one answer's size. */
+    /** Spans per listing call: bounds one answer's size. */
     static final int SPANS_PER_CALL = 32;
-    static final int KEYS_PER_FETCH = 512;
-    static final int BATCH_BYTES = 256 << 10;
 
     /** What one step found and did. */
     record Result(int arcs, int arcsOutOfSync, long keysRepaired, long bytesRepaired, long keysDeferred) {
     }
 
     private final Store store;
+    private final RecordTransfer transfer;
     private final RepairPeers peers;
     private final RepairRanges ranges;
     private final String self;
     private final List<String> members;
     private final boolean pullOnly;
     private final long cutoff;
-    private final RepairStats stats;
-    private final dev.dht.node.clock.HybridLogicalClock clock;
 
     /**
      * @param members  every replica of the arcs, this node included
@@ -61,15 +57,14 @@ final class Reconciliation {
      */
     Reconciliation(Store store, RepairPeers peers, RepairRanges ranges, List<String> members, boolean pullOnly,
                    long cutoff, RepairStats stats) {
-        this.clock = peers.clock();
         this.store = store;
+        this.transfer = new RecordTransfer(store, peers, ranges.ringId(), ranges.self(), members, stats);
         this.peers = peers;
         this.ranges = ranges;
         this.self = ranges.self();
         this.members = List.copyOf(members);
         this.pullOnly = pullOnly;
         this.cutoff = cutoff;
-        this.stats = stats;
     }
 
     /** One span of an arc under comparison. */
@@ -311,7 +306,7 @@ final class Reconciliation {
         if (needs.isEmpty()) {
             return new Result(arcCount, 0, 0, 0, deferred);
         }
-        Map<ByteBuffer, Record> records = fetch(needs);
+        Map<ByteBuffer, Record> records = transfer.fetch(sources(needs));
         // per target member, the records it lacks
         List<List<byte[]>> outKeys = new ArrayList<>();
         List<List<Record>> outRecords = new ArrayList<>();
@@ -342,7 +337,7 @@ final class Reconciliation {
                 arcsOut.add(ranges.arcOf(dev.dht.node.ring.XxHash64.hash(n.key())));
             }
         }
-        long[] sent = push(outKeys, outRecords);
+        long[] sent = transfer.push(outKeys, outRecords);
         return new Result(arcCount, arcsOut.size(), sent[0], sent[1], deferred);
     }
 
@@ -350,8 +345,8 @@ final class Reconciliation {
         return d != null && d.sameVersion(Digest.of(d.key(), r));
     }
 
-    /** The records to send, each from one replica that holds it (the winner of a tie: read from every tied one). */
-    private Map<ByteBuffer, Record> fetch(List<Need> needs) throws RepairException {
+    /** Which keys to read from which replica (by index in members): the winner of a tie from every tied one. */
+    private static Map<Integer, List<byte[]>> sources(List<Need> needs) {
         Map<Integer, List<byte[]>> bySource = new LinkedHashMap<>();
         for (Need n : needs) {
             List<Integer> from = n.tied().isEmpty() ? List.of(n.source()) : n.tied();
@@ -361,92 +356,6 @@ final class Reconciliation {
                 }
             }
         }
-        Map<ByteBuffer, Record> out = new HashMap<>();
-        List<RepairPeers.Call> calls = new ArrayList<>();
-        for (Map.Entry<Integer, List<byte[]>> e : bySource.entrySet()) {
-            String member = members.get(e.getKey());
-            List<byte[]> list = e.getValue();
-            for (int from = 0; from < list.size(); from += KEYS_PER_FETCH) {
-                List<byte[]> chunk = list.subList(from, Math.min(list.size(), from + KEYS_PER_FETCH));
-                if (member.equals(self)) {
-                    for (byte[] k : chunk) {
-                        keep(out, k, store.get(k));
-                    }
-                } else {
-                    calls.add(peers.fetch(member, ranges.ringId(), new ArrayList<>(chunk)));
-                }
-            }
-        }
-        for (RepairPeers.Call c : calls) {
-            RecordBatch.Decoded batch;
-            try {
-                batch = RecordBatch.decode(c.body());
-            } catch (IllegalArgumentException e) {
-                throw new RepairException("a replica", "bad record batch: " + e.getMessage());
-            }
-            for (int i = 0; i < batch.keys().size(); i++) {
-                keep(out, batch.keys().get(i), batch.records().get(i));
-            }
-        }
-        return out;
-    }
-
-    private static void keep(Map<ByteBuffer, Record> out, byte[] key, Record r) {
-        if (r == null) {
-            return;
-        }
-        out.merge(ByteBuffer.wrap(key), r, (a, b) -> b.supersedes(a) ? b : a);
-    }
-
-    /** Applies records here: one stamped beyond the clock's bound is left out (docs/security.md, "Clocks"). */
-    private int applyLocally(List<byte[]> keys, List<Record> records) {
-        List<byte[]> k = new ArrayList<>(keys.size());
-        List<Record> r = new ArrayList<>(records.size());
-        for (int i = 0; i < keys.size(); i++) {
-            if (clock.observe(records.get(i).timestamp())) {
-                k.add(keys.get(i));
-                r.add(records.get(i));
-            }
-        }
-        return store.applyAllIfNewer(k, r);
-    }
-
-    /** Sends each member what it lacks; returns records stored and their bytes. */
-    private long[] push(List<List<byte[]>> keys, List<List<Record>> records) throws RepairException {
-        long stored = 0;
-        long bytes = 0;
-        List<RepairPeers.Call> calls = new ArrayList<>();
-        List<Integer> callSizes = new ArrayList<>();
-        for (int i = 0; i < members.size(); i++) {
-            List<byte[]> k = keys.get(i);
-            List<Record> r = records.get(i);
-            if (k.isEmpty()) {
-                continue;
-            }
-            if (members.get(i).equals(self)) {
-                stored += applyLocally(k, r);
-                for (Record x : r) {
-                    bytes += x.encoded().length;
-                }
-                stats.keysReceived.add(k.size());
-                continue;
-            }
-            RecordBatch batch = new RecordBatch();
-            for (int j = 0; j < k.size(); j++) {
-                batch.add(k.get(j), r.get(j));
-                bytes += r.get(j).encoded().length;
-                if (batch.bytes() >= BATCH_BYTES) {
-                    calls.add(peers.apply(members.get(i), ranges.ringId(), batch));
-                    batch = new RecordBatch();
-                }
-            }
-            if (batch.count() > 0) {
-                calls.add(peers.apply(members.get(i), ranges.ringId(), batch));
-            }
-        }
-        for (RepairPeers.Call c : calls) {
-            stored += RepairEndpoints.storedCount(c.body());
-        }
-        return new long[]{stored, bytes};
+        return bySource;
     }
 }
