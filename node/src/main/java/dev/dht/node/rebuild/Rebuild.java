@@ -52,6 +52,8 @@ public final class Rebuild implements ReadGate, AutoCloseable {
     private volatile int arcsTotal;
     private volatile String waitingFor;
     private volatile long finishedAt;
+    /** Wall ms the last finished rebuild started (kept for the status once its state is gone). */
+    private volatile long lastStartedAt;
     private volatile boolean closed;
 
     /**
@@ -217,10 +219,13 @@ public final class Rebuild implements ReadGate, AutoCloseable {
 
     private void finish(RebuildState s) {
         RebuildState.clear(table);
+        if (s != null) { // before the state goes, so that the status never shows a finished rebuild without them
+            lastStartedAt = s.startedAt();
+            finishedAt = wall.getAsLong();
+        }
         state = null;
         waitingFor = null;
         if (s != null) {
-            finishedAt = wall.getAsLong();
             log.info("rebuild done: {} ranges, {} keys ({}) received in {}; serving reads", s.next(),
                     keysReceived.get(), Units.formatSize(bytesReceived.get()),
                     Units.formatDuration(Duration.ofMillis(finishedAt - s.startedAt())));
@@ -250,7 +255,7 @@ public final class Rebuild implements ReadGate, AutoCloseable {
         m.put("rangesTotal", arcsTotal);
         m.put("keysReceived", keysReceived.get());
         m.put("bytesReceived", bytesReceived.get());
-        m.put("startedAt", s == null ? 0 : s.startedAt());
+        m.put("startedAt", s == null ? lastStartedAt : s.startedAt());
         m.put("finishedAt", finishedAt);
         m.put("waitingFor", s == null ? null : waitingFor);
         return m;

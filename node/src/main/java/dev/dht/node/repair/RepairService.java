@@ -108,18 +108,27 @@ public final class RepairService implements AutoCloseable {
         }
     }
 
+    /** Whether the last step found repair paused (only the repair thread reads and writes it). */
+    private boolean paused;
+
     /** Runs one due round, if any; returns how long to wait before looking again (ms). */
     long step() {
         RepairRanges r = current.get();
         if (r == null) {
             stats.problem = current.pausedBecause();
+            paused = true;
             return 1000;
         }
         history.use(r);
         String notServing = gate.notServing();
         if (notServing != null) {
             stats.problem = "this node does not coordinate repairs while it " + notServing;
+            paused = true;
             return 1000;
+        }
+        if (paused) { // the pause is over: its reason must not linger on a node that coordinates no set
+            paused = false;
+            stats.problem = null;
         }
         RepairRanges.Group due = null;
         long next = Long.MAX_VALUE;
