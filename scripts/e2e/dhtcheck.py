@@ -10,8 +10,9 @@ Standard library only: it runs in the load-runner image (python3 /opt/dht/py/dht
                                                   GET every key once, checks status 200 and the value "<key>:<R>"
                                                   (a value an earlier run left is wrong)
   watch  --target URL --prefix P --keys RANGES --run R --stop-key K
-                                                  GETs the keys round and round until key K exists; every
-                                                  failed or wrong read is counted (a rolling update must cause none)
+                                                  GETs the keys round and round until key K exists, on kept-alive
+                                                  connections (--new-connections: one per request); every failed
+                                                  or wrong read is counted (a rolling update must cause none)
   put    --target URL --key K --value V           one PUT (make e2e's stop signal)
   idle   --members URL,URL,... --max-seconds S     polls every member's GET /v0/admin/movement until each says
                                                   "idle", on a stable topology whose members are exactly URL,...
@@ -63,8 +64,9 @@ def format_ranges(indexes):
 
 
 class Client:
-    """One HTTP/1.1 connection, reopened after any failure. keep_alive=False opens one per request, as a client
-    that does not pool would: during a rolling update it never reuses a connection to a member that is going."""
+    """One HTTP/1.1 connection, kept alive until the server says Connection: close (or a request fails), then
+    reopened; never retried: a failure counts. keep_alive=False opens one per request, as a client that does not
+    pool would."""
 
     def __init__(self, base, timeout, keep_alive=True):
         u = urllib.parse.urlsplit(base)
@@ -232,7 +234,7 @@ def cmd_read(a):
 def cmd_watch(a):
     keys = parse_ranges(a.keys)
     stop_client = Client(a.target, a.timeout, keep_alive=False)
-    clients = [Client(a.target, a.timeout, keep_alive=False) for _ in range(a.threads)]
+    clients = [Client(a.target, a.timeout, keep_alive=not a.new_connections) for _ in range(a.threads)]
     counts, bad, lock, stop = {}, [], threading.Lock(), threading.Event()
     deadline = time.monotonic() + a.max_seconds
 
@@ -355,6 +357,8 @@ def main(argv):
     wa.add_argument("--prefix", required=True); wa.add_argument("--keys", required=True)
     wa.add_argument("--run", required=True, help="the run the values were written by")
     wa.add_argument("--stop-key", required=True); wa.add_argument("--max-seconds", type=float, default=600)
+    wa.add_argument("--new-connections", action="store_true",
+                    help="a new connection per request (default: kept alive, reopened only when the server closes)")
     pu = sub.add_parser("put"); common(pu)
     pu.add_argument("--key", required=True); pu.add_argument("--value", default="1")
     i = sub.add_parser("idle")
