@@ -2,6 +2,7 @@
 on a free loopback port."""
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -15,10 +16,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DHTCHECK = os.path.join(HERE, "..", "dhtcheck.py")
 
 
-def free_port():
+MEMBER_PORT_OFFSET = 10000  # the node's member port is its client port + this (docs/security.md)
+
+
+def bindable(port):
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        try:
+            s.bind(("0.0.0.0", port))
+            return True
+        except OSError:
+            return False
+
+
+def free_port():
+    """A free client port whose member port is free too, both below the ephemeral range."""
+    rng = random.SystemRandom()
+    for _ in range(1000):
+        port = rng.randrange(12000, 32000 - MEMBER_PORT_OFFSET)
+        if bindable(port) and bindable(port + MEMBER_PORT_OFFSET):
+            return port
+    raise AssertionError("no free port pair")
 
 
 def dhtcheck(*args):

@@ -1,5 +1,7 @@
 package dev.dht.node.support;
 
+import dev.dht.node.config.SecuritySettings;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -151,6 +153,11 @@ public final class NodeProcess implements AutoCloseable {
 
     public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** The same path on the member port (client port + the default offset; loopback, as the node binds it). */
+    public URI memberUri(String path) {
+        return URI.create("http://127.0.0.1:" + (port + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET) + path);
     }
 
     public int port() {

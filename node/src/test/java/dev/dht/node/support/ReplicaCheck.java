@@ -2,7 +2,9 @@ package dev.dht.node.support;
 
 import dev.dht.node.api.RangeFrame;
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.http.Headers;
+import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
 import org.awaitility.core.ConditionTimeoutException;
@@ -52,9 +54,16 @@ public final class ReplicaCheck {
         this.memberPlane = memberPlane;
     }
 
-    /** Members named by their URLs, which serve internal requests on those same URLs. */
+    /**
+     * Members named by their client URLs, serving internal requests on the member plane: the same host, the client
+     * port plus the default offset (as every test node is started).
+     */
     public static ReplicaCheck onUrls(Map<String, byte[]> acked, Collection<String> members, int rf) {
-        return new ReplicaCheck(acked, members, rf, URI::create);
+        MemberPlane plane = new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET);
+        return new ReplicaCheck(acked, members, rf, url -> {
+            URI client = URI.create(url);
+            return URI.create(client.getScheme() + "://" + client.getHost() + ":" + plane.port(url));
+        });
     }
 
     /** One copy that should exist: a key on one of its replicas. */

@@ -72,7 +72,7 @@ class NodeMovementContractIT {
     int portB;
     do {
       portB = freePort();
-    } while (portB == portA);
+    } while (Math.abs(portB - portA) == 0 || Math.abs(portB - portA) == MEMBER_PORT_OFFSET);
     List<String> urls = new ArrayList<>(List.of("http://localhost:" + portA, "http://localhost:" + portB));
     urls.sort(null);
     String a = urls.get(0);
@@ -140,9 +140,27 @@ class NodeMovementContractIT {
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
-  static int freePort() throws IOException {
-    try (var socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+  /** The node's member port is its client port + this (docs/security.md): both must be free. */
+  static final int MEMBER_PORT_OFFSET = 10000;
+  static final java.util.Random RANDOM = new java.security.SecureRandom();
+
+  /** A free client port whose member port is free too, both below the ephemeral range. */
+  static int freePort() {
+    for (int attempt = 0; attempt < 1000; attempt++) {
+      int port = 12_000 + RANDOM.nextInt(32_000 - MEMBER_PORT_OFFSET - 12_000);
+      if (bindable(port) && bindable(port + MEMBER_PORT_OFFSET)) {
+        return port;
+      }
+    }
+    throw new IllegalStateException("no free port pair");
+  }
+
+  static boolean bindable(int port) {
+    try (var socket = new ServerSocket()) {
+      socket.bind(new java.net.InetSocketAddress("0.0.0.0", port));
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 }
