@@ -227,7 +227,8 @@ class Run:
         pct = lambda p: series.percentile(d, p)
         return {
             "tape": self.plan.tape, "engine": "oha", "profile": self.profile, "rate": self.rate,
-            "requests": requests, "rps": requests / self.elapsed if self.elapsed else 0,
+            # per second of sending, as k6 reports it (not counting oha's start-up and result writing)
+            "requests": requests, "rps": requests / self.duration_s if self.duration_s else 0,
             "errors": self.counts["errors"], "dropped": self.counts["dropped"],
             "vus_max": sum(connections(self.rate * share) for _, _, _, _, share in self.plan.parts),
             "p50_ms": pct(50), "p90_ms": pct(90), "p99_ms": pct(99), "p999_ms": pct(99.9),
