@@ -258,7 +258,9 @@ step4() {
   report 4 PASS "$victim deleted mid-write: $(summary e2e-write-kill), $after of them after the deletion; every acknowledged key read back: $(summary e2e-read-kill)"
 }
 
-HEAP=400Mi; HEAP_BYTES=$((400 * 1024 * 1024))
+# The new heap, well above the sample's 384Mi and within its 1Gi limit beside RocksDB.
+HEAP=448Mi; HEAP_BYTES=$((448 * 1024 * 1024))
+mebibytes() { python3 -c 'import re,sys; m=re.fullmatch(r"(\d+)Mi", sys.argv[1]); print(int(m.group(1)) << 20 if m else 0)' "$1"; }
 step5() {
   local before after heap max_unready=0 n rolled=0
   before=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node -o jsonpath='{.items[*].metadata.uid}')
@@ -292,10 +294,14 @@ step5() {
   if [ "$replaced" != 3 ]; then report 5 FAIL "the roll did not replace the 3 pods ($replaced replaced)"; return 1; fi
   if [ "$max_unready" -gt 1 ]; then report 5 FAIL "$max_unready members were unready at once during the roll"; return 1; fi
   if [ $ok -ne 0 ]; then report 5 FAIL "reader during the roll: $(summary e2e-watch)"; return 1; fi
-  # The rolled members run with the new setting: each JVM's maximum heap, as it reports it.
+  # The rolled members run with the new setting: each JVM's maximum heap, as it reports it. That is -Xmx less
+  # what the collector keeps aside (the serial collector one survivor space), so it must lie above the old
+  # setting and at most the new one.
+  local old_bytes
+  old_bytes=$(mebibytes "$heap")
   if ! run_job e2e-heap 120 metric --members "$(member_urls)" --name 'jvm_memory_max_bytes{area="heap"}' \
-     || [ "$(json e2e-heap "sorted(set(d['values'].values())) == [$HEAP_BYTES] and len(d['values']) == 3")" != True ]; then
-    report 5 FAIL "the rolled members do not all run with a $HEAP heap ($HEAP_BYTES bytes): $(summary e2e-heap)"; return 1
+     || [ "$(json e2e-heap "len(d['values']) == 3 and all($old_bytes < v <= $HEAP_BYTES for v in d['values'].values())")" != True ]; then
+    report 5 FAIL "the rolled members do not all run with the $HEAP heap (a maximum above the old $heap, $old_bytes bytes, and at most $HEAP_BYTES): $(summary e2e-heap)"; return 1
   fi
   report 5 PASS "jvm.heap changed: 3 pods replaced one at a time (at most $max_unready unready), each JVM now has a $HEAP heap; reader at quorum on kept-alive connections: $(summary e2e-watch)"
 }
