@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from .history import Event, Op, Stored
 
 EPS_NS = 2_000_000           # two nodes may stamp the same millisecond
+REFUSED = "dht_clock_refused_total"  # issue 21's counter of clock readings and timestamps refused as too far ahead
 FAKETIME_LAG_NS = 2_500_000_000   # a node re-reads its clock file within about a second (FAKETIME_CACHE_DURATION=1)
 
 
@@ -84,6 +85,9 @@ class ClockModel:
         for s in begun.values():  # never ended (an aborted run): in effect to the end
             for node, offset in s.detail.get("offsets", []):
                 self.intervals.append((node, offset, s.t, 1 << 62))
+        # no window is ever wider than this: pairs further apart need no closer look
+        self.widest = EPS_NS + 1_000_000_000 * (max([o for _, o, _, _ in self.intervals if o > 0], default=0)
+                                                + max([-o for _, o, _, _ in self.intervals if o < 0], default=0))
 
     def lead(self, t0: int, t1: int) -> int:
         """The largest amount (ns) by which any node's HLC may run ahead of real time during [t0, t1]."""
@@ -136,7 +140,7 @@ class FinalState:
     diverged_before_repair: int
     copies: dict[str, dict[int, Stored | None]]
     replicas: dict[str, list[int]]
-    clock_bound: str | None = None    # the node option that bounds clocks, if this build has one
+    clock_bound: float | None = None  # seconds a clock may run ahead before members refuse it (None: no bound)
     exits: list = field(default_factory=list)   # [node, exit code] of nodes that ended on their own
 
 
@@ -160,7 +164,8 @@ class Checker:
         for w in witnesses:
             if w is x or w.t0 <= x.t1:
                 continue
-            if overlap(x, w) or w.t0 - x.t1 > self.clock.window(x, w):
+            gap = w.t0 - x.t1
+            if overlap(x, w) or gap > self.clock.widest or gap > self.clock.window(x, w):
                 if found is None or w.t0 > found.t0:
                     found = w
             else:
@@ -308,11 +313,57 @@ class Checker:
             result.notes.append("not exercised: no probe met a full disk (a node was down, or the fault too short)")
 
     def _clock_skew(self, final: FinalState | None, result: CheckResult) -> None:
-        if final is None or not final.clock_bound:
+        """Each clock fault beyond the bound must show in the refusal counters between its start and its end: the
+        other members' when the clock ran ahead (they refuse its readings), the node's own when it ran behind (it
+        refuses everyone's). Skipped for a fault whose node could not talk: down, paused or partitioned."""
+        if final is None or final.clock_bound is None:
             result.applicable = False
             result.notes.append("this build has no bound on clocks: a skewed member is followed by every HLC "
                                 "(rules 2-4 still hold it to losing no acknowledged write)")
+            return
+        bound = final.clock_bound
+        margin = FAKETIME_LAG_NS / 1e9
+        begun = {e.fault: e for e in self.events if e.kind == "clock" and e.action == "start"}
+        ended = {e.fault: e for e in self.events if e.kind == "clock" and e.action == "end"}
+        checked = 0
+        for fault, s in sorted(begun.items()):
+            e = ended.get(fault)
+            before, after = s.detail.get("clock_metrics"), e.detail.get("clock_metrics") if e else None
+            for node, offset in s.detail.get("offsets", []):
+                if abs(offset) <= bound + margin:
+                    continue
+                if not before or not after or self._cut_off(node, s.t, e.t):
+                    result.notes.append(f"fault {fault}: n{node} at {offset:+d} s not judged (no counters, or "
+                                        "the node was down, paused or partitioned meanwhile)")
+                    continue
+                judges = [n for n in before if n in after and (n != str(node)) == (offset > 0)]
+                refused = sum(after[n].get(REFUSED, 0) - before[n].get(REFUSED, 0) for n in judges)
+                checked += 1
+                who = "the other members" if offset > 0 else f"n{node} itself"
+                if refused <= 0:
+                    result.violations.append(Violation("clock-skew", None, f"n{node}'s clock ran {abs(offset)} s "
+                                                       f"{'ahead' if offset > 0 else 'behind'} (bound {bound:g} s) "
+                                                       f"and {who} refused nothing ({REFUSED} unchanged)"))
+                else:
+                    result.notes.append(f"fault {fault}: n{node} at {offset:+d} s: {who} refused {refused:.0f} "
+                                        "clock readings or timestamps")
+        if not checked and not result.violations:
+            result.applicable = False
+            result.notes.append(f"no clock fault beyond the bound ({bound:g} s) could be judged in this run")
 
+    def _cut_off(self, node: int, t0: int, t1: int) -> bool:
+        """Whether the node was down, paused or partitioned at some point of [t0, t1]."""
+        for e in self.events:
+            if e.kind in ("pause", "crash", "partition") and e.action == "start" and e.t <= t1:
+                d = e.detail
+                hit = node in d.get("nodes", []) or any(node in pair for pair in d.get("drops", []))
+                end = next((x.t for x in self.events if x.fault == e.fault and x.action in ("end", "lift")
+                            and x.t >= e.t), 1 << 62)
+                if hit and end >= t0:
+                    return True
+            if e.kind == "exit" and e.detail.get("node") == node and t0 <= e.t <= t1:
+                return True
+        return False
 
 TITLES = {
     "never-written": "No read returns a value that was never written",

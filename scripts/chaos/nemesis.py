@@ -27,7 +27,7 @@ READY_BOUND = 120.0
 
 class Nemesis:
     def __init__(self, faults: list[Fault], cluster: Cluster, network: Network, recorder: Recorder, t_origin: int,
-                 ring: Ring, timeout: float, clock_bound: str | None = None):
+                 ring: Ring, timeout: float, clock_bound: float | None = None):
         self.faults = faults
         self.cluster = cluster
         self.network = network
@@ -117,10 +117,10 @@ class Nemesis:
             for i in p["nodes"]:
                 self.cluster.kill(i)
         elif f.kind == "clock":
+            if self.clock_bound:  # the counters of refused clocks just before the skew (checker: clock-skew)
+                detail["clock_metrics"] = self._clock_metrics()
             for i, offset in p["offsets"]:
                 self.cluster.set_clock(i, offset)
-            if self.clock_bound:
-                self.helper(self._clock_probe, f, "start")
         elif f.kind == "disk":
             t = time.monotonic()
             detail["ballast_bytes"] = fill(self.cluster.mount(p["node"]) / "ballast")
@@ -154,10 +154,10 @@ class Nemesis:
                 if self.cluster.ensure_running(i):
                     self.helper(self._await_ready, f, i)
         elif f.kind == "clock":
+            if self.clock_bound:  # and just before it ends
+                detail["clock_metrics"] = self._clock_metrics()
             for i, _ in p["offsets"]:
                 self.cluster.set_clock(i, 0)
-            if self.clock_bound:
-                self.helper(self._clock_probe, f, "end")
         elif f.kind == "disk":
             (self.cluster.mount(p["node"]) / "ballast").unlink(missing_ok=True)
             self.helper(self._probe_recovery, f)
@@ -239,16 +239,13 @@ class Nemesis:
         self.note("note", f.kind, f.index, node=i, recovered_after_s=None,
                   last=f"{op.status} {op.error}", bound_s=DISK_RECOVERY_BOUND)
 
-    def _clock_probe(self, f: Fault, when: str) -> None:
-        self.note("note", f.kind, f.index, when=when, clock_metrics=self._clock_metrics())
-
     def _clock_metrics(self) -> dict:
         """Every node's clock-related counters (a node with a bound on clocks counts what it refused)."""
         out = {}
         for i in range(len(self.cluster.members)):
             if self.cluster.running(i) and i not in self.cluster.paused:
                 try:
-                    out[str(i)] = {k: v for k, v in self.cluster.metrics(i).items() if "clock" in k}
+                    out[str(i)] = {k: v for k, v in self.cluster.metrics(i, timeout=3).items() if "clock" in k}
                 except OSError:
                     pass
         return out

@@ -13,7 +13,6 @@ from __future__ import annotations
 import http.client
 import os
 import signal
-import ssl
 import subprocess
 import time
 from pathlib import Path
@@ -25,7 +24,7 @@ from .resources import Manifest, start_time
 
 class NodeFlags:
     """What the jar offers, read from its --help, so the harness runs against main before and after the member
-    plane (issue 21) lands: member port, member TLS, insecure member plane, a bound on clocks."""
+    plane (issue 21) lands: member port, insecure member plane (the run's own network), a bound on clocks."""
 
     def __init__(self, help_text: str):
         self.text = help_text
@@ -33,10 +32,20 @@ class NodeFlags:
     def has(self, flag: str) -> bool:
         return f"{flag} " in self.text or f"{flag}\n" in self.text
 
+    def default(self, flag: str) -> str | None:
+        """The default --help prints for the option ("default: 30s"), or None."""
+        lines = self.text.splitlines()
+        for n, line in enumerate(lines):
+            if line.strip().startswith(flag + " "):
+                for follow in lines[n:n + 3]:
+                    if "default: " in follow:
+                        return follow.split("default: ", 1)[1].split()[0]
+        return None
+
 
 class Cluster:
     def __init__(self, network: Network, manifest: Manifest, run_dir: Path, mount_root: Path, java: str, jar: Path,
-                 faketime: str | None, rf: int, disk_mb: int, flags: NodeFlags, tls: "MemberTls | None"):
+                 faketime: str | None, rf: int, disk_mb: int, flags: NodeFlags):
         self.network = network
         self.members: list[Member] = network.members
         self.manifest = manifest
@@ -49,7 +58,6 @@ class Cluster:
         self.rf = rf
         self.disk_mb = disk_mb
         self.flags = flags
-        self.tls = tls
         self.procs: list[subprocess.Popen | None] = [None] * len(self.members)
         self._entries: list[dict | None] = [None] * len(self.members)
         self.paused: set[int] = set()
@@ -83,9 +91,7 @@ class Cluster:
                 "--data-dir", str(self.data_dir(i)), "--replication-factor", str(self.rf),
                 # small memtables: flushes and compactions happen during the run (and meet a full disk)
                 "--write-buffer", "4MiB", "--block-cache", "32MiB", "--workers", "4"]
-        if self.tls is not None:
-            args += self.tls.node_args(i)
-        elif self.flags.has("--member-insecure"):
+        if self.flags.has("--member-insecure"):  # the run's own network (issue 21: else loopback only)
             args += ["--member-insecure", "true"]
         return args
 
@@ -222,13 +228,8 @@ class Cluster:
     # ---------------------------------------------------------------- HTTP
     def request(self, i: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
                 timeout: float = 10, member: bool = False) -> tuple[int, bytes]:
-        host = self.members[i].ip
-        if member and self.flags.has("--member-port-offset"):
-            port = PORT + 10000
-            conn = (http.client.HTTPSConnection(host, port, timeout=timeout, context=self.tls.client_context())
-                    if self.tls else http.client.HTTPConnection(host, port, timeout=timeout))
-        else:
-            conn = http.client.HTTPConnection(host, PORT, timeout=timeout)
+        port = PORT + 10000 if member and self.flags.has("--member-port-offset") else PORT  # the member plane
+        conn = http.client.HTTPConnection(self.members[i].ip, port, timeout=timeout)
         try:
             conn.request(method, path, body=body, headers=headers or {})
             r = conn.getresponse()
@@ -236,8 +237,8 @@ class Cluster:
         finally:
             conn.close()
 
-    def metrics(self, i: int) -> dict[str, float]:
-        status, body = self.request(i, "GET", "/metrics", timeout=5)
+    def metrics(self, i: int, timeout: float = 5) -> dict[str, float]:
+        status, body = self.request(i, "GET", "/metrics", timeout=timeout)
         if status != 200:
             raise OSError(f"/metrics answered {status}")
         out = {}
@@ -260,25 +261,6 @@ class Cluster:
         if status != 200:
             raise OSError(f"internal read of {key} on node {i} answered {status}: {body[:200]!r}")
         return Stored.decode(body)
-
-
-class MemberTls:
-    """Certificates the harness makes for the member plane (one CA, one certificate per node, one for itself)."""
-
-    def __init__(self, directory: Path, members: list[Member]):
-        self.dir = directory
-        self.members = members
-
-    def node_args(self, i: int) -> list[str]:
-        d = self.dir
-        return ["--member-tls-cert", str(d / f"n{i}.crt"), "--member-tls-key", str(d / f"n{i}.key"),
-                "--member-tls-ca", str(d / "ca.crt")]
-
-    def client_context(self) -> ssl.SSLContext:
-        ctx = ssl.create_default_context(cafile=str(self.dir / "ca.crt"))
-        ctx.check_hostname = False
-        ctx.load_cert_chain(str(self.dir / "harness.crt"), str(self.dir / "harness.key"))
-        return ctx
 
 
 _FEATURES: dict[str, int] = {}

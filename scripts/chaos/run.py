@@ -32,7 +32,12 @@ from .placement import Ring
 from .schedule import plan
 from .workload import Workload, execute
 
-CLOCK_BOUND_FLAGS = ("--max-clock-ahead", "--clock-max-ahead", "--max-clock-offset", "--clock-bound")
+
+def _seconds(text: str) -> float:
+    from .__main__ import _seconds as parse
+    return parse(text)
+
+CLOCK_BOUND_FLAGS = ("--max-clock-ahead",)  # issue 21: clocks further ahead are refused and counted
 
 
 @dataclass
@@ -97,7 +102,8 @@ def _run(cfg: Config, run_id: str, out: Path, manifest: resources.Manifest) -> i
     rng = random.Random(f"{cfg.seed}/setup")
     flags = NodeFlags(subprocess.run([cfg.java, "-jar", str(cfg.jar), "--help"], capture_output=True,
                                      text=True, timeout=120).stdout)
-    clock_bound = next((f for f in CLOCK_BOUND_FLAGS if flags.has(f)), None)
+    bound_flag = next((f for f in CLOCK_BOUND_FLAGS if flags.has(f)), None)
+    clock_bound = _seconds(flags.default(bound_flag)) if bound_flag else None  # the node's default applies
     network = Network(run_id, cfg.nodes, manifest, rng)
     network.create()
     mount_root = resources.STATE_DIR / run_id
@@ -105,7 +111,7 @@ def _run(cfg: Config, run_id: str, out: Path, manifest: resources.Manifest) -> i
     manifest.add("dir", path=str(mount_root))
     faketime = cfg.faketime if "clock" in cfg.nemesis else None  # preloaded only when clocks will move
     cluster = Cluster(network, manifest, out, mount_root, cfg.java, cfg.jar, faketime, cfg.rf, cfg.disk_mb,
-                      flags, tls=None)
+                      flags)
     cluster.prepare()
     ring = Ring([m.url for m in network.members])
     for i in range(cfg.nodes):
@@ -122,7 +128,8 @@ def _run(cfg: Config, run_id: str, out: Path, manifest: resources.Manifest) -> i
     params = {"run": run_id, "seed": cfg.seed, "duration_s": cfg.duration, "nemesis": ",".join(cfg.nemesis),
               "nodes": cfg.nodes, "rf": cfg.rf, "keys": cfg.keys, "rate": cfg.rate, "clients": cfg.clients,
               "faults": len(faults), "load_at_start": os.getloadavg()[0], "commit": _commit(),
-              "clock_bound": clock_bound or "none", "faketime": bool(cfg.faketime)}
+              "clock_bound": f"{bound_flag} {clock_bound:g} s" if bound_flag else "none",
+              "faketime": bool(faketime)}
     workload = Workload(network.members, recorder, t_origin, cfg.seed, cfg.clients, cfg.rate, cfg.keys, cfg.rf,
                         cfg.timeout)
     nemesis = Nemesis(faults, cluster, network, recorder, t_origin, ring, cfg.timeout, clock_bound)

@@ -66,7 +66,7 @@ def final_reads(cluster: Cluster, recorder: Recorder, t_origin: int, keys: list[
 
 
 def settle(cluster: Cluster, ring: Ring, recorder: Recorder, t_origin: int, rf: int, timeout: float, out: Path,
-           clock_bound: str | None, log) -> FinalState:
+           clock_bound: float | None, log) -> FinalState:
     n = len(cluster.members)
     urls = [m.url for m in cluster.members]
     keys = sorted({o.key for o in recorder.ops})

@@ -258,5 +258,47 @@ class DiskFull(unittest.TestCase):
         self.assertEqual(len(self.check({"recovered_after_s": None, "bound_s": 60, "last": "500"})), 1)
 
 
+class ClockSkew(unittest.TestCase):
+    R = "dht_clock_refused_total"
+
+    def check(self, offsets, before, after, bound=30.0, extra=()):
+        h = H()
+        h.events = [Event(1 * S, "start", "clock", 0, {"offsets": offsets, "clock_metrics": before}),
+                    Event(20 * S, "end", "clock", 0, {"clock_metrics": after}), *extra]
+        state = FinalState({}, 0, {}, {}, bound)
+        return h.check(state)["clock-skew"]
+
+    def counters(self, **refused):
+        return {str(n): {self.R: refused.get(f"n{n}", 0)} for n in range(3)}
+
+    def test_a_clock_ahead_that_the_others_refused_passes(self):
+        r = self.check([[1, 60]], self.counters(), self.counters(n0=4, n2=1))
+        self.assertEqual(r.violations, [])
+        self.assertTrue(r.applicable)
+
+    def test_a_clock_ahead_that_nobody_refused_is_flagged(self):
+        r = self.check([[1, 60]], self.counters(), self.counters(n1=9))   # only the fast node itself counted
+        self.assertEqual(len(r.violations), 1)
+        self.assertIn("ahead", r.violations[0].message)
+
+    def test_a_clock_behind_is_flagged_by_the_node_itself(self):
+        self.assertEqual(self.check([[1, -60]], self.counters(), self.counters(n1=3)).violations, [])
+        self.assertEqual(len(self.check([[1, -60]], self.counters(), self.counters(n0=3)).violations), 1)
+
+    def test_a_skew_within_the_bound_is_not_judged(self):
+        r = self.check([[1, 20]], self.counters(), self.counters())
+        self.assertEqual(r.violations, [])
+        self.assertFalse(r.applicable)
+
+    def test_a_node_partitioned_meanwhile_is_not_judged(self):
+        cut = (Event(5 * S, "start", "partition", 1, {"drops": [[0, 1], [1, 0]]}), Event(8 * S, "end", "partition", 1, {}))
+        r = self.check([[1, 60]], self.counters(), self.counters(), extra=cut)
+        self.assertEqual(r.violations, [])
+
+    def test_a_build_without_a_bound_is_not_applicable(self):
+        h = H()
+        self.assertFalse(h.check(FinalState({}, 0, {}, {}, None))["clock-skew"].applicable)
+
+
 if __name__ == "__main__":
     unittest.main()
