@@ -14,6 +14,7 @@ import http.client
 import os
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -61,6 +62,8 @@ class Cluster:
         self.procs: list[subprocess.Popen | None] = [None] * len(self.members)
         self._entries: list[dict | None] = [None] * len(self.members)
         self.paused: set[int] = set()
+        self.closed = False
+        self._starting = threading.Lock()
         self.ready = [False] * len(self.members)  # answered /v0/status since it was last started
         # nodes that ended without being told to: [node, exit code, "starting" | "serving", its disk was full]
         self.exits: list[list] = []
@@ -116,22 +119,31 @@ class Cluster:
         return env
 
     # ---------------------------------------------------------------- life cycle
+    def close(self) -> None:
+        """From now on no node starts (the run is being torn down; the release kills what runs). Waits for a
+        start in progress, so that every process is in the manifest before the release reads it."""
+        with self._starting:
+            self.closed = True
+
     def start(self, i: int) -> None:
-        if self.procs[i] is not None:
-            raise RuntimeError(f"node {i} already runs")
-        with open(self.log_dir / f"n{i}.log", "ab") as log:
-            log.write(f"\n=== {time.strftime('%H:%M:%S')} chaos: starting node {i}\n".encode())
-            log.flush()
-            p = subprocess.Popen(self.command(i), stdout=log, stderr=subprocess.STDOUT, env=self.env(i),
-                                 stdin=subprocess.DEVNULL)
-        self.procs[i] = p
-        self.ready[i] = False
-        self._entries[i] = self.manifest.add("process", pid=p.pid, start=start_time(p.pid), name=f"node {i}")
+        with self._starting:
+            if self.closed:
+                raise RuntimeError("the run is ending: no node starts any more")
+            if self.procs[i] is not None:
+                raise RuntimeError(f"node {i} already runs")
+            with open(self.log_dir / f"n{i}.log", "ab") as log:
+                log.write(f"\n=== {time.strftime('%H:%M:%S')} chaos: starting node {i}\n".encode())
+                log.flush()
+                p = subprocess.Popen(self.command(i), stdout=log, stderr=subprocess.STDOUT, env=self.env(i),
+                                     stdin=subprocess.DEVNULL)
+            self.procs[i] = p
+            self.ready[i] = False
+            self._entries[i] = self.manifest.add("process", pid=p.pid, start=start_time(p.pid), name=f"node {i}")
 
     def running(self, i: int) -> bool:
         return self.procs[i] is not None and self.procs[i].poll() is None
 
-    def await_ready(self, i: int, timeout: float = 120) -> None:
+    def await_ready(self, i: int, timeout: float = 180) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             p = self.procs[i]
