@@ -112,6 +112,16 @@ class ClockModel:
                 best = max(best, -offset * 1_000_000_000)
         return best
 
+    def own_lead(self, node: int, t: int) -> int:
+        """How far (ns) the node's own HLC may still run ahead at t after its own clock ran ahead earlier (an HLC
+        never goes back: it keeps the lead until real time catches up)."""
+        best = 0
+        for n, offset, s, e in self.intervals:
+            f = offset * 1_000_000_000
+            if n == node and offset > 0 and s <= t <= e + f:
+                best = max(best, f - max(0, t - e))
+        return best
+
     def window(self, x: Op, w: Op) -> int:
         return EPS_NS + self.lead(x.t0, x.t1 if x.t1 is not None else x.t0) + \
             self.lag(w.node, w.t0, w.t1 if w.t1 is not None else w.t0)
@@ -336,6 +346,10 @@ class Checker:
                     result.notes.append(f"fault {fault}: n{node} at {offset:+d} s not judged (no counters, or "
                                         "the node was down, paused or partitioned meanwhile)")
                     continue
+                if offset < 0 and self.clock.own_lead(node, s.t) > 0:
+                    result.notes.append(f"fault {fault}: n{node} at {offset:+d} s not judged: its HLC still ran "
+                                        "ahead from its own earlier skew, so no reading was ahead of it to refuse")
+                    continue
                 judges = [n for n in before if n in after and (n != str(node)) == (offset > 0)]
                 refused = sum(after[n].get(REFUSED, 0) - before[n].get(REFUSED, 0) for n in judges)
                 checked += 1
@@ -352,11 +366,16 @@ class Checker:
             result.notes.append(f"no clock fault beyond the bound ({bound:g} s) could be judged in this run")
 
     def _cut_off(self, node: int, t0: int, t1: int) -> bool:
-        """Whether the node was down, paused or partitioned at some point of [t0, t1]."""
+        """Whether the node was down, paused, or cut off from every other member (all its packets to them, or
+        all theirs to it, dropped) at some point of [t0, t1]."""
+        others = {n for e in self.events for n in e.detail.get("clock_metrics", {})} - {str(node)}
         for e in self.events:
             if e.kind in ("pause", "crash", "partition") and e.action == "start" and e.t <= t1:
                 d = e.detail
-                hit = node in d.get("nodes", []) or any(node in pair for pair in d.get("drops", []))
+                drops = {tuple(p) for p in d.get("drops", [])}
+                deaf = {str(a) for a, b in drops if b == node}
+                mute = {str(b) for a, b in drops if a == node}
+                hit = node in d.get("nodes", []) or (bool(drops) and (deaf >= others or mute >= others))
                 end = next((x.t for x in self.events if x.fault == e.fault and x.action in ("end", "lift")
                             and x.t >= e.t), 1 << 62)
                 if hit and end >= t0:

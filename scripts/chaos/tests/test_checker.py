@@ -285,15 +285,27 @@ class ClockSkew(unittest.TestCase):
         self.assertEqual(self.check([[1, -60]], self.counters(), self.counters(n1=3)).violations, [])
         self.assertEqual(len(self.check([[1, -60]], self.counters(), self.counters(n0=3)).violations), 1)
 
+    def test_a_clock_behind_whose_hlc_still_leads_from_an_earlier_skew_is_not_judged(self):
+        earlier = (Event(0, "start", "clock", 7, {"offsets": [[1, 100]]}), Event(S // 2, "end", "clock", 7, {}))
+        r = self.check([[1, -60]], self.counters(), self.counters(n0=3), extra=earlier)
+        self.assertEqual(r.violations, [])
+        self.assertIn("still ran ahead", " ".join(r.notes))
+
     def test_a_skew_within_the_bound_is_not_judged(self):
         r = self.check([[1, 20]], self.counters(), self.counters())
         self.assertEqual(r.violations, [])
         self.assertFalse(r.applicable)
 
     def test_a_node_partitioned_meanwhile_is_not_judged(self):
-        cut = (Event(5 * S, "start", "partition", 1, {"drops": [[0, 1], [1, 0]]}), Event(8 * S, "end", "partition", 1, {}))
+        cut = (Event(5 * S, "start", "partition", 1, {"drops": [[0, 1], [1, 0], [2, 1], [1, 2]]}),
+               Event(8 * S, "end", "partition", 1, {}))
         r = self.check([[1, 60]], self.counters(), self.counters(), extra=cut)
         self.assertEqual(r.violations, [])
+
+    def test_a_node_on_the_majority_side_of_a_partition_is_still_judged(self):
+        halves = (Event(5 * S, "start", "partition", 1, {"drops": [[0, 1], [1, 0]]}),   # n1 still hears n2
+                  Event(8 * S, "end", "partition", 1, {}))
+        self.assertEqual(len(self.check([[1, 60]], self.counters(), self.counters(), extra=halves).violations), 1)
 
     def test_a_build_without_a_bound_is_not_applicable(self):
         h = H()
