@@ -22,6 +22,7 @@ from .schedule import Fault
 from .workload import execute
 
 DISK_RECOVERY_BOUND = 60.0   # seconds a node may take to accept writes again once its disk has room
+PROBE_TIMEOUT = 15.0  # a probe not answered by then hangs (a busy machine answers a 1 MiB write within seconds)
 READY_BOUND = 180.0   # a node starting on this busy 2-core machine took up to 70 s
 
 
@@ -194,7 +195,7 @@ class Nemesis:
             value = f"probe-{time.monotonic_ns()}"
             value += "." * max(0, size - len(value))
         return execute(self.cluster.members, self.recorder, self.t_origin, "probe", node, f, key, value,
-                       replicas, self.cluster.rf, self.timeout)
+                       replicas, self.cluster.rf, PROBE_TIMEOUT)
 
     def _probe_full_disk(self, f: Fault) -> None:
         """While the disk is full: a write that needs this node fails at once with a 5xx that says why; a read
