@@ -3,12 +3,14 @@ package dev.dht.node.replication;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.http.ChunkSource;
 import dev.dht.node.http.EntityRequest;
 import dev.dht.node.http.Replicas;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.peer.PeerClient;
+import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
@@ -24,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -65,12 +66,14 @@ class OwnCopyRefusedTest {
      */
     @Test
     void aRefusedReadRepairOnThePeerClientsThreadLeavesItWorking() throws Exception {
-        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             Fixture f = new Fixture(dir, "http://localhost:" + silent.getLocalPort())) {
+        int silentPort = TestNode.freePort(); // a member whose member port accepts and never answers
+        try (ServerSocket silent = new ServerSocket(silentPort + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, 50,
+                InetAddress.getLoopbackAddress());
+             Fixture f = new Fixture(dir, "http://localhost:" + silentPort)) {
             byte[] key = "k".getBytes(StandardCharsets.UTF_8);
             f.store.applyIfNewer(key, Record.value(f.clock.now(), "old".getBytes(StandardCharsets.UTF_8)));
             long newer = f.clock.now() + (1000L << 16);
-            HttpRequest.Builder write = HttpRequest.newBuilder(URI.create(f.peerUrl + "/v0/entity?id=k"))
+            HttpRequest.Builder write = HttpRequest.newBuilder(f.peer.memberUri("/v0/entity?id=k"))
                     .header("X-Dht-Internal", "1").header("X-Dht-Timestamp", Long.toString(newer))
                     .PUT(HttpRequest.BodyPublishers.ofString("new"));
             assertThat(f.peer.send(write).statusCode()).isEqualTo(201);
@@ -89,7 +92,8 @@ class OwnCopyRefusedTest {
     private static final class Fixture implements AutoCloseable {
         final RefusingStore store;
         final HybridLogicalClock clock = new HybridLogicalClock();
-        final PeerClient client = new PeerClient(2, 16, Duration.ofSeconds(1), Duration.ofSeconds(30));
+        final PeerClient client = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET), 2, 16,
+                Duration.ofSeconds(1), Duration.ofSeconds(30));
         final WorkerPool workers = new WorkerPool("test-worker", 2, 16);
         final TestNode peer;
         final String peerUrl;
