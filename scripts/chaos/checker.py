@@ -57,6 +57,7 @@ class CheckResult:
     violations: list[Violation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     applicable: bool = True
+    examples: list[list[Op]] = field(default_factory=list)  # allowed, but worth a look (the report shows them)
 
     @property
     def passed(self) -> bool:
@@ -163,14 +164,14 @@ class Checker:
         for o in ops:
             by_key[o.key].append(o)
         self.keys = {k: KeyHistory(v) for k, v in by_key.items()}
-        self.excused: list[Op] = []   # reads that were legal only thanks to the clock window
+        self.excused: list[list[Op]] = []   # [read, what it returned, the later write] legal only by the clock window
 
-    def _illegal_witness(self, x: Op, witnesses: list[Op]) -> tuple[Op | None, bool]:
+    def _illegal_witness(self, x: Op, witnesses: list[Op]) -> tuple[Op | None, Op | None]:
         """The latest acknowledged write among `witnesses` that x precedes and must have lost to (or None), and
-        whether some write x precedes was let off by the clock window (non-overlapping, too close)."""
+        a write x precedes that the clock window let off (non-overlapping, too close), if any."""
         if x.type != "ok":
-            return None, False  # an unknown write may take effect after all of them
-        found, excused = None, False
+            return None, None  # an unknown write may take effect after all of them
+        found, excused = None, None
         for w in witnesses:
             if w is x or w.t0 <= x.t1:
                 continue
@@ -178,8 +179,8 @@ class Checker:
             if overlap(x, w) or gap > self.clock.widest or gap > self.clock.window(x, w):
                 if found is None or w.t0 > found.t0:
                     found = w
-            else:
-                excused = True
+            elif excused is None or w.t0 > excused.t0:
+                excused = w
         return found, excused
 
     def read_violation(self, r: Op) -> Violation | None:
@@ -205,7 +206,7 @@ class Checker:
             w, excused = self._illegal_witness(x, witnesses)
             if w is None:
                 if excused:
-                    self.excused.append(r)
+                    self.excused.append([r, x, excused])
                 return None
             what = "DELETE" if w.f == "delete" else f"PUT {w.value!r}"
             return Violation("delete-kept" if w.f == "delete" else check, r.key,
@@ -217,7 +218,7 @@ class Checker:
             w, excused = self._illegal_witness(d, witnesses)
             if w is None:
                 if excused:
-                    self.excused.append(r)
+                    self.excused.append([r, d, excused])
                 return None
         latest = max(witnesses, key=lambda w: w.t0)
         if not candidates:
@@ -243,6 +244,7 @@ class Checker:
         results["stale-read"].notes.append(
             f"{len(self.excused)} reads returned a write that an acknowledged, non-overlapping write followed "
             "within the clock window: allowed (LWW orders such writes by their coordinators' clocks)")
+        results["stale-read"].examples = self.excused[:3]
         if final is not None:
             self._convergence(final, results["convergence"], finals)
         else:

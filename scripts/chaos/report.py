@@ -49,10 +49,12 @@ def write(out: Path, params: dict, results: dict[str, CheckResult], ops: list[Op
         state = "not applicable" if not r.applicable else ("ok" if r.passed else "**violated**")
         md.append(f"| `{r.name}` | {r.title} | {len(r.violations)} | {state} |")
     for r in results.values():
-        if not r.violations and not r.notes:
+        if not r.violations and not r.notes and not r.examples:
             continue
         md += ["", f"### {r.name}", ""]
         md += [f"- {n}" for n in r.notes]
+        for ops in r.examples:
+            md += ["- allowed, for example:"] + [f"    - `{op.brief()}`" for op in ops]
         for v in r.violations[:SHOWN]:
             md += ["", f"- **{v.key or ''}**: {v.message}"]
             md += [f"    - `{op.brief()}`" for op in v.ops]
