@@ -25,7 +25,7 @@ step10() {
 
   # 2 a writer, and the member's volume and pod deleted under it
   start_job e2e-write-rebuild write --target "$SERVICE_URL" --prefix s10 --count "$KEYS" --rate 200 --allow-failures \
-    --progress 500
+    --progress 500 --run "$RUN_ID"
   until_true 120 log_has e2e-write-rebuild '^progress 1000' \
     || { report 10 FAIL "the writer did not get going: $(kn logs job/e2e-write-rebuild --tail 3 2>&1 | tr '\n' ' ')"; return 1; }
   uid=$(kn get pod "$victim" -o jsonpath='{.metadata.uid}')
@@ -70,10 +70,10 @@ step10() {
   [ -n "$keys" ] || { report 10 FAIL "$text; no key acknowledged: nothing proves anything"; return 1; }
   kn patch configmap e2e-keys --type merge -p "{\"data\":{\"step10\":\"$keys\"}}" >/dev/null \
     || { report 10 FAIL "could not store the acknowledged keys"; return 1; }
-  run_job e2e-read-rebuild 300 read --local --target "$(member_port_url 1)" --prefix s10 --keys @/etc/e2e/step10 || ok=0
+  run_job e2e-read-rebuild 300 read --local --target "$(member_port_url 1)" --prefix s10 --keys @/etc/e2e/step10 --run "$RUN_ID" || ok=0
   text="$text; read from $victim alone: $(summary e2e-read-rebuild)"
   if [ -n "${STEP3_KEYS:-}" ]; then
-    run_job e2e-read-rebuild-s3 300 read --local --target "$(member_port_url 1)" --prefix s3 --keys @/etc/e2e/step3 || ok=0
+    run_job e2e-read-rebuild-s3 300 read --local --target "$(member_port_url 1)" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID" || ok=0
     text="$text, step 3's keys $(summary e2e-read-rebuild-s3)"
   fi
   if [ $ok -ne 1 ]; then report 10 FAIL "$text"; return 1; fi

@@ -16,13 +16,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class NodeConfigTest {
   @Test
-  void defaultsSetOnlyTheReplicationFactorThePlaintextMemberPlaneRepairAndTheJvm() {
+  void defaultsSetOnlyTheReplicationFactorThePlaintextMemberPlaneRepairTheDrainAndTheJvm() {
     var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
     assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_INSECURE", "DHT_REPAIR_INTERVAL",
-        "DHT_REPAIR_RATE", "JAVA_TOOL_OPTIONS");
+        "DHT_REPAIR_RATE", "DHT_DRAIN_TIME", "JAVA_TOOL_OPTIONS");
     assertThat(env.get("DHT_REPLICATION_FACTOR")).isEqualTo("3");
     assertThat(env.get("DHT_REPAIR_INTERVAL")).as("on by default, 6h").isEqualTo("21600s");
     assertThat(env.get("DHT_REPAIR_RATE")).isEqualTo("4194304");
+    assertThat(env.get("DHT_DRAIN_TIME")).isEqualTo("5s");
     assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError");
   }
 
