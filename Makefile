@@ -20,10 +20,21 @@ test: ## Run all unit and integration tests (installs and caches what they need)
 	export DHT_HELM=$$(scripts/tool.sh helm); \
 	$(MVN) verify
 	$(MAKE) --no-print-directory bench-test
+	$(MAKE) --no-print-directory chaos-test
 
 bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
 	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
 .PHONY: bench-test
+
+chaos: ## Fault injection under load with a history checker (CHAOS_DURATION=300, CHAOS_SEED, CHAOS_NEMESIS=all; root): chaos-results/<run>/
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/chaos.sh
+.PHONY: chaos
+
+chaos-test: ## The chaos checker's tests, then a 90 s fixed-seed run with every nemesis (part of make test; needs the node jar)
+	$$(scripts/venv.sh) -m unittest discover -s scripts/chaos/tests -t scripts
+	CHAOS_DURATION=90 CHAOS_SEED=2025 CHAOS_NEMESIS=all scripts/chaos.sh
+.PHONY: chaos-test
 
 run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it)
 	$(MVN) -q -pl node -am package -DskipTests
