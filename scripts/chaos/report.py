@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from .checker import CheckResult
+from .verdict import CheckResult
 from .history import Event, Op
 
 SHOWN = 5
