@@ -61,6 +61,11 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 	scripts/bench-scale.sh
 .PHONY: bench-scale
 
+bench-pause: ## One of 3 replicas paused 15 s (SIGSTOP) under reads and writes at 2/3: GET p99 and throughput before/during/after; writes docs/benchmarks/pause.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-pause.sh
+.PHONY: bench-pause
+
 bench: ## The five k6 tapes on a local 3-node cluster with flamegraphs and a report (BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench.sh
