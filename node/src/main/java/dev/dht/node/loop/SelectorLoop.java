@@ -62,13 +62,20 @@ public final class SelectorLoop extends Thread {
     public void run() {
         byte[] buffer = new byte[BUFFER_SIZE];
         while (selector.isOpen()) {
-            for (Iterator<Session> ready = selector.select(); ready.hasNext(); ) {
-                Session session = ready.next();
-                try {
-                    session.process(buffer);
-                } catch (Throwable e) {
-                    session.handleException(e);
+            try {
+                for (Iterator<Session> ready = selector.select(); ready.hasNext(); ) {
+                    Session session = ready.next();
+                    try {
+                        session.process(buffer);
+                    } catch (Throwable e) {
+                        session.handleException(e);
+                    }
                 }
+            } catch (RuntimeException e) {
+                // the selector itself threw (one-nio's JDK selector reads a key that another thread cancelled
+                // meanwhile: CancelledKeyException). Uncaught, it ended this thread and every connection on it hung
+                // (make chaos); the sessions still ready are selected again in the next pass.
+                log.warn("{}: selecting failed, next pass: {}", getName(), e.toString());
             }
             endOfPass();
         }
