@@ -27,13 +27,15 @@ class HelmChartTest {
       Map.entry("/configmaps", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("/serviceaccounts", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("policy/poddisruptionbudgets", List.of("get", "list", "watch", "create", "patch")),
-      Map.entry("/pods", List.of("get", "list", "watch")),
+      Map.entry("/pods", List.of("get", "list", "watch", "delete")),
       Map.entry("/events", List.of("create")),
       Map.entry("dht.dev/dhtbenchmarks", List.of("get", "list", "watch")),
       Map.entry("dht.dev/dhtbenchmarks/status", List.of("patch")),
       Map.entry("dht.dev/dhtbenchmarks/finalizers", List.of("update")),
       Map.entry("batch/jobs", List.of("get", "list", "watch", "create", "patch")),
-      Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create"))));
+      Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create", "delete"))));
+  /** The only deletions: a member replaced on request (MemberReplacement) loses its claim and its pod. */
+  static final List<String> DELETABLE = List.of("pods", "persistentvolumeclaims");
 
   @Test
   void lintPassesStrict() {
@@ -49,7 +51,10 @@ class HelmChartTest {
     var role = as(find(objects, "ClusterRole"), ClusterRole.class);
     assertThat(rules(role.getRules())).isEqualTo(RULES);
     assertThat(role.getRules()).allSatisfy(r -> {
-      assertThat(r.getVerbs()).doesNotContain("*", "delete", "deletecollection");
+      assertThat(r.getVerbs()).doesNotContain("*", "deletecollection");
+      if (r.getVerbs().contains("delete")) {
+        assertThat(r.getResources()).isSubsetOf(DELETABLE);
+      }
       assertThat(r.getResources()).doesNotContain("*", "secrets");
     });
     var deployment = as(find(objects, "Deployment"), Deployment.class);

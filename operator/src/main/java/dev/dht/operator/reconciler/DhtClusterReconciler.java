@@ -14,6 +14,8 @@ import dev.dht.operator.model.Topology;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
+import dev.dht.operator.repair.RebuildHold;
+import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.scaling.FactorHold;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
@@ -82,6 +84,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final MemberAdmin memberAdmin;
   private final MemberAddresses memberAddresses;
   private final Duration pollInterval;
+  private final RepairPolls repairPolls;
+  private final Replacements replacements;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
 
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
@@ -100,6 +104,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.memberAdmin = memberAdmin;
     this.memberAddresses = memberAddresses;
     this.pollInterval = pollInterval;
+    this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
+    this.replacements = new Replacements(metrics);
   }
 
   @Override
@@ -133,10 +139,18 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var previous = Optional.ofNullable(cluster.getStatus());
     var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
     var pods = context.getSecondaryResources(Pod.class);
+    var now = clock.instant();
+    replacements.replace(cluster, pods, context.getClient());
+    // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
+    // and holds back a scale that has not started.
+    var repair = RepairView.of(repairPolls.reports(cluster, pods, ordinal -> adminUrl(specModel, ordinal), now),
+        specModel.repair(), createdAt(cluster, now), now);
 
     // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
-    var observation = ScaleObservation.observe(specModel, live(context, StatefulSet.class, Names.statefulSet(name)),
-        liveTopology, pods, previous.map(s -> s.settledTopologyVersion));
+    var held = RebuildHold.apply(name, ScaleObservation.observe(specModel,
+        live(context, StatefulSet.class, Names.statefulSet(name)), liveTopology, pods,
+        previous.map(s -> s.settledTopologyVersion)), repair.rebuilding());
+    var observation = held.observation();
     var scaling = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation)));
     var factor = FactorHold.decide(specModel.replicationFactor(),
         liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
@@ -154,15 +168,31 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       }
     }
 
-    var now = clock.instant();
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
-        factor.refusal(), now);
+        held.refusal().or(factor::refusal), repair, now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);
-    // The status is written already. While a scale runs, look again soon: the members' progress produces no event.
+    // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
+    // produces no event; otherwise now and then, for the repair status.
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
-    return scaling.steady() ? control : control.rescheduleAfter(pollInterval);
+    return scaling.steady() && repair.rebuilding().isEmpty() ? control.rescheduleAfter(repairPolls.steadyInterval())
+        : control.rescheduleAfter(pollInterval);
+  }
+
+  /** Where the operator reaches a member's admin API. */
+  private String adminUrl(ClusterModel model, int ordinal) {
+    return memberAddresses.adminUrl(model.namespace(), Names.pod(model.name(), ordinal),
+        Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), ordinal));
+  }
+
+  private static Instant createdAt(DhtCluster cluster, Instant now) {
+    String t = cluster.getMetadata().getCreationTimestamp();
+    try {
+      return t == null ? now : Instant.parse(t);
+    } catch (java.time.format.DateTimeParseException e) {
+      return now;
+    }
   }
 
   /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
