@@ -203,6 +203,21 @@ class OwnCopyRefusedTest {
         }
 
         @Override
+        public dev.dht.node.storage.DigestCursor digests(long fromHash, long toHash) {
+            return real.digests(fromHash, toHash);
+        }
+
+        @Override
+        public dev.dht.node.storage.DigestCursor digestsAfter(long hash, byte[] key, long toHash) {
+            return real.digestsAfter(hash, key, toHash);
+        }
+
+        @Override
+        public dev.dht.node.storage.Digest digest(byte[] key) {
+            return real.digest(key);
+        }
+
+        @Override
         public StoreStats stats() {
             return real.stats();
         }
