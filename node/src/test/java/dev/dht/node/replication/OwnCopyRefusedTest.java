@@ -107,6 +107,9 @@ class OwnCopyRefusedTest {
             List<String> urls = new ArrayList<>(List.of(self, peerUrl));
             urls.addAll(List.of(others));
             ClusterMembers members = ClusterMembers.of(urls);
+            // An existing store: the peer serves at once. On a new data directory it would first ask the other
+            // members whether the cluster is new (dev.dht.node.rebuild), and none of them answers here.
+            RocksStore.open(dir.resolve("peer"), StorageOptions.node(4 << 20, 8 << 20)).close();
             peer = TestNode.start(NodeConfig.defaults(peerPort, dir.resolve("peer")).withCluster(members, peerUrl));
             store = new RefusingStore(RocksStore.open(dir.resolve("self"), StorageOptions.node(4 << 20, 8 << 20)));
             coordinator = new Coordinator(store, clock, client, Topology.fixed(self, members, urls.size()), HintSink.NONE,
