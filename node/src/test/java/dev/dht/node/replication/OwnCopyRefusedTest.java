@@ -11,6 +11,8 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.storage.Digest;
+import dev.dht.node.storage.DigestCursor;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
@@ -206,17 +208,17 @@ class OwnCopyRefusedTest {
         }
 
         @Override
-        public dev.dht.node.storage.DigestCursor digests(long fromHash, long toHash) {
+        public DigestCursor digests(long fromHash, long toHash) {
             return real.digests(fromHash, toHash);
         }
 
         @Override
-        public dev.dht.node.storage.DigestCursor digestsAfter(long hash, byte[] key, long toHash) {
+        public DigestCursor digestsAfter(long hash, byte[] key, long toHash) {
             return real.digestsAfter(hash, key, toHash);
         }
 
         @Override
-        public dev.dht.node.storage.Digest digest(byte[] key) {
+        public Digest digest(byte[] key) {
             return real.digest(key);
         }
 
