@@ -58,6 +58,47 @@ public final class HttpMemberAdmin implements MemberAdmin {
             requestTimeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  @Override
+  public CompletableFuture<AdminAnswer> call(String baseUrl, String method, String path,
+      java.util.Map<String, Object> body, Duration timeout) {
+    HttpRequest request;
+    try {
+      var publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+          : HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body));
+      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
+          .timeout(timeout)
+          .header("Accept", "application/json")
+          .header("Content-Type", "application/json")
+          .method(method, publisher)
+          .build();
+    } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      return CompletableFuture.completedFuture(AdminAnswer.failed("bad call to " + baseUrl + ": " + e.getMessage()));
+    }
+    return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+        .thenApply(HttpMemberAdmin::readAnswer)
+        .exceptionally(e -> AdminAnswer.failed(describe(e)))
+        .completeOnTimeout(AdminAnswer.failed("no answer within " + timeout.plus(CONNECT_TIMEOUT)),
+            timeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  @SuppressWarnings("unchecked")
+  static AdminAnswer readAnswer(HttpResponse<String> response) {
+    try {
+      Object parsed = JSON.readValue(response.body(), Object.class);
+      if (parsed instanceof java.util.Map<?, ?> m) {
+        return new AdminAnswer(response.statusCode(), (java.util.Map<String, Object>) m, null);
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not JSON: below
+    }
+    String body = response.body() == null ? "" : response.body().strip();
+    return new AdminAnswer(response.statusCode(), java.util.Map.of("error", "HTTP " + response.statusCode() + ": "
+        + (body.length() > MAX_PROBLEM_BODY ? body.substring(0, MAX_PROBLEM_BODY) + "..." : body)), null);
+  }
+
   static MemberMovement read(HttpResponse<String> response) {
     if (response.statusCode() != 200) {
       String body = response.body() == null ? "" : response.body().strip();

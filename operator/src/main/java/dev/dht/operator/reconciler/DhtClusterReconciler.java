@@ -14,7 +14,13 @@ import dev.dht.operator.model.Topology;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
+import dev.dht.operator.api.v1alpha1.BackupPhase;
+import dev.dht.operator.api.v1alpha1.DhtBackup;
+import dev.dht.operator.backup.reconciler.RestoreDriver;
 import dev.dht.operator.scaling.FactorHold;
+import dev.dht.operator.scaling.Refusal;
+import dev.dht.operator.scaling.ScalingHold;
+import java.util.stream.IntStream;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
@@ -83,6 +89,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final MemberAddresses memberAddresses;
   private final Duration pollInterval;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
+  private final RestoreDriver restores;
 
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
     this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
@@ -100,6 +107,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.memberAdmin = memberAdmin;
     this.memberAddresses = memberAddresses;
     this.pollInterval = pollInterval;
+    this.restores = new RestoreDriver(memberAdmin, memberAddresses);
   }
 
   @Override
@@ -121,6 +129,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         })
         .build();
     caches.put(Pod.class, new InformerEventSource<>(pods, context));
+    // A running backup holds scaling: its phase changes reach the cluster it names.
+    var backups = InformerEventSourceConfiguration.from(DhtBackup.class, DhtCluster.class)
+        .withSecondaryToPrimaryMapper((DhtBackup b) -> b.getSpec() == null || b.getSpec().cluster == null ? Set.of()
+            : Set.of(new ResourceID(b.getSpec().cluster, b.getMetadata().getNamespace())))
+        .build();
+    caches.put(DhtBackup.class, new InformerEventSource<>(backups, context));
     var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
     caches.values().forEach(s -> sources.add(asSource(s)));
     return sources;
@@ -137,7 +151,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
     var observation = ScaleObservation.observe(specModel, live(context, StatefulSet.class, Names.statefulSet(name)),
         liveTopology, pods, previous.map(s -> s.settledTopologyVersion));
-    var scaling = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation)));
+    var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation)));
+    // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
+    var held = ScalingHold.apply(planned, observation, hold(cluster, previous, context));
+    var scaling = held.decision();
     var factor = FactorHold.decide(specModel.replicationFactor(),
         liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
     var model = specModel.withReplicationFactor(factor.factor());
@@ -155,14 +172,35 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     }
 
     var now = clock.instant();
+    boolean membersReady = statefulSet != null && scaling.steady() && IntStream.range(0, model.replicas())
+        .allMatch(i -> pods.stream().anyMatch(p -> Names.pod(name, i).equals(p.getMetadata().getName())
+            && StatusCalculator.isReady(p)));
+    var restore = restores.drive(cluster, model, context.getClient(), membersReady, now);
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
-        factor.refusal(), now);
+        held.refusal().or(factor::refusal), restore, now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);
     // The status is written already. While a scale runs, look again soon: the members' progress produces no event.
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
-    return scaling.steady() ? control : control.rescheduleAfter(pollInterval);
+    return scaling.steady() && !RestoreDriver.inProgress(restore) ? control : control.rescheduleAfter(pollInterval);
+  }
+
+  /** Why the member list must not change now: a restore not done yet, or a backup of this cluster running. */
+  private static Optional<Refusal> hold(DhtCluster cluster, Optional<DhtClusterStatus> previous,
+      Context<DhtCluster> context) {
+    var restore = previous.map(s -> s.restore);
+    if (RestoreDriver.inProgress(restore)) {
+      return Optional.of(new Refusal(ScalingHold.RESTORE_REASON, "spec.replicas is held while the cluster restores"
+          + " backup " + restore.get().backupId + " (records are placed by the member list the restore started"
+          + " with); the scale runs once the restore is done"));
+    }
+    return context.getSecondaryResources(DhtBackup.class).stream()
+        .filter(b -> b.getStatus() != null && b.getStatus().phase == BackupPhase.Running)
+        .findFirst()
+        .map(b -> new Refusal(ScalingHold.BACKUP_REASON, "spec.replicas is held while DhtBackup "
+            + b.getMetadata().getName() + " runs (a record moved between two members' checkpoints could be in"
+            + " neither); the scale runs once the backup ends"));
   }
 
   /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */

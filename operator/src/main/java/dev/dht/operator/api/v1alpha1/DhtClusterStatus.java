@@ -15,7 +15,7 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("The metadata.generation this status describes.")
   public Long observedGeneration;
 
-  @JsonPropertyDescription("Creating, Ready, Scaling, Updating, Degraded or Failed.")
+  @JsonPropertyDescription("Creating, Ready, Scaling, Updating, Degraded, Failed or Restoring.")
   public Phase phase;
 
   @StatusReplicas
@@ -43,6 +43,9 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Progress of a scale in progress; absent when none runs.")
   public ScalingStatus scaling;
 
+  @JsonPropertyDescription("Progress of the restore the cluster was created with (spec.restoreFrom).")
+  public RestoreStatus restore;
+
   @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
   public List<MemberStatus> members = new ArrayList<>();
 
@@ -58,6 +61,7 @@ public class DhtClusterStatus {
         && Objects.equals(replicationFactor, s.replicationFactor) && Objects.equals(selector, s.selector)
         && Objects.equals(topologyVersion, s.topologyVersion)
         && Objects.equals(settledTopologyVersion, s.settledTopologyVersion) && Objects.equals(scaling, s.scaling)
+        && Objects.equals(restore, s.restore)
         && Objects.equals(members, s.members)
         && Objects.equals(conditions, s.conditions);
   }
@@ -65,14 +69,14 @@ public class DhtClusterStatus {
   @Override
   public int hashCode() {
     return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, settledTopologyVersion, scaling, members, conditions);
+        topologyVersion, settledTopologyVersion, scaling, restore, members, conditions);
   }
 
   @Override
   public String toString() {
     return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
         + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
-        + ", settled=" + settledTopologyVersion + ", scaling=" + scaling
+        + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", restore=" + restore
         + ", members=" + members + ", conditions=" + conditions + "}";
   }
 }
