@@ -9,14 +9,14 @@ import java.util.List;
 /**
  * The body of {@code PUT /v0/internal/records}: records streamed during a move, as stored (timestamps and
  * tombstones included). Frames back to back: key length (4 bytes, big-endian), key, record length (4 bytes),
- * encoded record ({@link Record} layout).
+ * encoded record ({@link Record} layout). Restores send the same batches (dev.dht.node.restore).
  */
-final class RecordBatch {
+public final class RecordBatch {
     private byte[] buf = new byte[4096];
     private int size;
     private int count;
 
-    void add(byte[] key, Record record) {
+    public void add(byte[] key, Record record) {
         byte[] enc = record.encoded();
         ensure(8 + key.length + enc.length);
         putInt(key.length);
@@ -28,15 +28,15 @@ final class RecordBatch {
         count++;
     }
 
-    int bytes() {
+    public int bytes() {
         return size;
     }
 
-    int count() {
+    public int count() {
         return count;
     }
 
-    byte[] toBytes() {
+    public byte[] toBytes() {
         return Arrays.copyOf(buf, size);
     }
 
