@@ -50,6 +50,11 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 	scripts/bench-scale.sh
 .PHONY: bench-scale
 
+bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones: MB/s, records/s, the load's p99 before/during; writes docs/benchmarks/backup.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-backup.sh
+.PHONY: bench-backup
+
 bench: ## The five k6 tapes on a local 3-node cluster with flamegraphs and a report (BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench.sh

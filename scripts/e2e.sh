@@ -12,6 +12,8 @@
 #   6 scale to 5, then back to 3 while a writer runs: after each step every member is idle on the new member
 #     list and every key of steps 3 and 4 reads back; then every key the writer got acknowledged reads back
 #   7 a DhtBenchmark runs and leaves its flamegraphs in the results volume (NOT RUN until that resource exists)
+#   9 back up "dht" under a writer, delete it, restore into 5 members, read back every key (runs before 8;
+#     scripts/e2e/step-backup.sh)
 #   8 kubectl delete dht + helm uninstall: nothing of ours is left but the retained PVCs
 #
 # One line per step (PASS / FAIL / NOT RUN), then "N passed, M failed, K not run". Every wait is bounded.
@@ -162,7 +164,7 @@ cleanup() {
   kn delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || true
   k delete namespace "$NS" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
-  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
+  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -353,8 +355,9 @@ collect() {
 }
 
 # ---------------------------------------------------------------------------------------------------------
+. scripts/e2e/step-backup.sh
 chain_ok=1; installed=0
-for s in 1 2 3 4 5 6 7 8; do
+for s in 1 2 3 4 5 6 7 9 8; do
   if [ $s -eq 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
   if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
   if [[ " $SKIP " == *" $s "* ]] && [ $s -gt 2 ]; then report $s "NOT RUN" "skipped (E2E_SKIP)"; continue; fi

@@ -59,6 +59,11 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "watch"]
+# Privileged admin calls to the members (start a backup or a restore) go through a port-forward, so that the node
+# sees them on its loopback, the admin plane's rule without an admin token (nodeadmin/PortForwards).
+- apiGroups: [""]
+  resources: ["pods/portforward"]
+  verbs: ["get", "create"]
 # An Event on each phase change of a cluster.
 - apiGroups: [""]
   resources: ["events"]

@@ -51,7 +51,8 @@ public final class DhtOperator implements AutoCloseable {
               LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, null, null, exitOnLostLease)));
     });
     var writes = new WriteMetrics(registry);
-    var reconciler = new DhtClusterReconciler(settings.platform(), Clock.systemUTC(), writes, new HttpMemberAdmin(),
+    // The admin client port-forwards privileged calls (backups, restores) through the API server: see PortForwards.
+    var reconciler = new DhtClusterReconciler(settings.platform(), Clock.systemUTC(), writes, new HttpMemberAdmin(client),
         MemberAddresses.overridden(settings.memberUrls()), DhtClusterReconciler.SCALING_POLL_INTERVAL);
     operator.register(reconciler, o -> {
       if (settings.watchNamespaces().isEmpty()) {
@@ -64,11 +65,11 @@ public final class DhtOperator implements AutoCloseable {
       if (settings.watchNamespaces().isEmpty()) o.watchingAllNamespaces(); else o.settingNamespaces(settings.watchNamespaces());
     });
     var members = MemberAddresses.overridden(settings.memberUrls());
-    operator.register(new DhtBackupReconciler(Clock.systemUTC(), writes, new HttpMemberAdmin(), members,
+    operator.register(new DhtBackupReconciler(Clock.systemUTC(), writes, new HttpMemberAdmin(client), members,
         Duration.ofSeconds(2)), o -> {
       if (settings.watchNamespaces().isEmpty()) o.watchingAllNamespaces(); else o.settingNamespaces(settings.watchNamespaces());
     });
-    operator.register(new DhtBackupScheduleReconciler(Clock.systemUTC(), writes, new HttpMemberAdmin(), members), o -> {
+    operator.register(new DhtBackupScheduleReconciler(Clock.systemUTC(), writes, new HttpMemberAdmin(client), members), o -> {
       if (settings.watchNamespaces().isEmpty()) o.watchingAllNamespaces(); else o.settingNamespaces(settings.watchNamespaces());
     });
     return new DhtOperator(operator, writes);

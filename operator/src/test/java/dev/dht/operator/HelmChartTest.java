@@ -28,6 +28,7 @@ class HelmChartTest {
       Map.entry("/serviceaccounts", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("policy/poddisruptionbudgets", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("/pods", List.of("get", "list", "watch")),
+      Map.entry("/pods/portforward", List.of("get", "create")),
       Map.entry("/events", List.of("create")),
       Map.entry("dht.dev/dhtbenchmarks", List.of("get", "list", "watch")),
       Map.entry("dht.dev/dhtbenchmarks/status", List.of("patch")),

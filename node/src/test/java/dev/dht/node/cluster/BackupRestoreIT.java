@@ -441,9 +441,9 @@ class BackupRestoreIT {
                             .flatMap(List::stream).noneMatch(r -> (r[1] & 1) != 0));
             checkReads(target, name + " after the tombstones were purged");
 
-            // a live cluster refuses a backup older than its tombstone grace
+            // a live cluster refuses a backup older than its tombstone grace (new-2 is complete, minutes old)
             BackupAdmin.Answer live2 = BackupAdmin.post(target.process(0), "/v0/admin/restore",
-                    Map.of("id", MAIN, "share", 0L, "shares", 1L));
+                    Map.of("id", "new-2", "share", 0L, "shares", 1L));
             assertThat(live2.status()).as("%s", live2).isEqualTo(409);
             assertThat(String.valueOf(live2.json().get("error"))).contains("tombstone grace");
         }

@@ -24,12 +24,24 @@ public final class HttpMemberAdmin implements MemberAdmin {
 
   private final HttpClient client;
   private final Duration requestTimeout;
+  private final io.fabric8.kubernetes.client.KubernetesClient kubernetes;
 
   public HttpMemberAdmin() {
     this(CONNECT_TIMEOUT, REQUEST_TIMEOUT);
   }
 
+  /** @param kubernetes opens the port-forwards of privileged calls ({@link PortForwards}) */
+  public HttpMemberAdmin(io.fabric8.kubernetes.client.KubernetesClient kubernetes) {
+    this(CONNECT_TIMEOUT, REQUEST_TIMEOUT, kubernetes);
+  }
+
   public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout) {
+    this(connectTimeout, requestTimeout, null);
+  }
+
+  public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout,
+      io.fabric8.kubernetes.client.KubernetesClient kubernetes) {
+    this.kubernetes = kubernetes;
     this.client = HttpClient.newBuilder()
         .connectTimeout(connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER)
@@ -63,6 +75,23 @@ public final class HttpMemberAdmin implements MemberAdmin {
 
   @Override
   public CompletableFuture<AdminAnswer> call(String baseUrl, String method, String path,
+      java.util.Map<String, Object> body, Duration timeout) {
+    if (PortForwards.is(baseUrl)) {
+      if (kubernetes == null) {
+        return CompletableFuture.completedFuture(AdminAnswer.failed("no Kubernetes client to port-forward " + baseUrl));
+      }
+      PortForwards.Forward forward;
+      try {
+        forward = PortForwards.open(kubernetes, baseUrl);
+      } catch (RuntimeException e) {
+        return CompletableFuture.completedFuture(AdminAnswer.failed("port-forward " + baseUrl + ": " + describe(e)));
+      }
+      return direct(forward.baseUrl(), method, path, body, timeout).whenComplete((a, e) -> forward.close());
+    }
+    return direct(baseUrl, method, path, body, timeout);
+  }
+
+  private CompletableFuture<AdminAnswer> direct(String baseUrl, String method, String path,
       java.util.Map<String, Object> body, Duration timeout) {
     HttpRequest request;
     try {

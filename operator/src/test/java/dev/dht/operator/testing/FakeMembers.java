@@ -42,6 +42,7 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
   private final Map<Integer, Member> members = new ConcurrentHashMap<>();
   private final SharedIndexInformer<ConfigMap> topology;
   private volatile int movingPolls = 2;
+  private final FakeBackups backups = new FakeBackups();
 
   /** The state of one fake node. */
   private final class Member {
@@ -118,6 +119,9 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
         var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.ordinal)));
         server.createContext("/v0/admin/movement", exchange -> answer(exchange, member));
+        int ordinal = i;
+        server.createContext("/v0/admin/backup", exchange -> backups.serve(exchange, ordinal));
+        server.createContext("/v0/admin/restore", exchange -> backups.serve(exchange, ordinal));
         server.start();
         servers.add(server);
         urlsByPod.put(namespace + "/" + Names.pod(cluster, i), "http://127.0.0.1:" + server.getAddress().getPort());
@@ -154,6 +158,11 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     exchange.sendResponseHeaders(200, body.length);
     exchange.getResponseBody().write(body);
     exchange.close();
+  }
+
+  /** The members' backup and restore side. */
+  public FakeBackups backups() {
+    return backups;
   }
 
   /** After each change of the list, every member reports moving for this many polls (default 2). */

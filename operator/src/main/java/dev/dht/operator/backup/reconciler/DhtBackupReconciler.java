@@ -122,8 +122,10 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup> {
     // Running: ask every member how far it got; start, retry, or finish
     var pods = status.members.stream().map(m -> m.name).toList();
     var urls = new LinkedHashMap<Integer, String>();
+    var privileged = new LinkedHashMap<Integer, String>();
     for (int i = 0; i < pods.size(); i++) {
       urls.put(i, addresses.adminUrl(ns, pods.get(i), status.memberUrls.get(i)));
+      privileged.put(i, addresses.privilegedUrl(ns, pods.get(i), status.memberUrls.get(i)));
     }
     var reports = admin.callAll(urls, "GET", "/v0/admin/backup", i -> null, CALL_TIMEOUT);
     var step = BackupProgress.next(status.backupId, pods, status.members, reports);
@@ -132,7 +134,7 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup> {
     next.message = step.message();
     long t0 = Instant.parse(status.startPoint).toEpochMilli();
     for (int i : step.toStart()) {
-      AdminAnswer a = admin.call(urls.get(i), "POST", "/v0/admin/backup",
+      AdminAnswer a = admin.call(privileged.get(i), "POST", "/v0/admin/backup",
           Map.of("id", status.backupId, "t0", t0, "member", i), CALL_TIMEOUT).join();
       if (a.status() != 202) {
         next.members.get(i).message = "asked to start, answered: " + a.reason();
@@ -143,7 +145,7 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup> {
       next.completionTime = now.toString();
       log.warn("backup {}/{} failed: {}", ns, backup.getMetadata().getName(), step.failure().get());
     } else if (step.finish()) {
-      AdminAnswer finished = admin.call(urls.get(0), "POST", "/v0/admin/backup/finish",
+      AdminAnswer finished = admin.call(privileged.get(0), "POST", "/v0/admin/backup/finish",
           Map.of("id", status.backupId, "members", pods.size()), FINISH_TIMEOUT).join();
       if (finished.status() == 200) {
         next.phase = BackupPhase.Completed;

@@ -58,13 +58,21 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
   private final WriteMetrics metrics;
   private final MemberAdmin admin;
   private final MemberAddresses addresses;
+  private final Duration maxSleep;
 
   public DhtBackupScheduleReconciler(Clock clock, WriteMetrics metrics, MemberAdmin admin,
       MemberAddresses addresses) {
+    this(clock, metrics, admin, addresses, MAX_SLEEP);
+  }
+
+  /** @param maxSleep the longest wait between two reconciles of a schedule (tests shorten it) */
+  public DhtBackupScheduleReconciler(Clock clock, WriteMetrics metrics, MemberAdmin admin,
+      MemberAddresses addresses, Duration maxSleep) {
     this.clock = clock;
     this.metrics = metrics;
     this.admin = admin;
     this.addresses = addresses;
+    this.maxSleep = maxSleep;
   }
 
   @Override
@@ -126,11 +134,15 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
     }
     write(schedule, next, context);
     if (next.active != null) {
-      return UpdateControl.<DhtBackupSchedule>noUpdate().rescheduleAfter(ACTIVE_POLL);
+      return UpdateControl.<DhtBackupSchedule>noUpdate().rescheduleAfter(min(ACTIVE_POLL, maxSleep));
     }
-    var sleep = decision.next().map(t -> Duration.between(now, t).plusSeconds(1)).orElse(MAX_SLEEP);
+    var sleep = decision.next().map(t -> Duration.between(now, t).plusSeconds(1)).orElse(maxSleep);
     return UpdateControl.<DhtBackupSchedule>noUpdate().rescheduleAfter(
-        sleep.compareTo(MAX_SLEEP) > 0 ? MAX_SLEEP : sleep.isNegative() ? Duration.ofSeconds(1) : sleep);
+        sleep.isNegative() ? Duration.ofSeconds(1) : min(sleep, maxSleep));
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private void create(Context<DhtBackupSchedule> context, DhtBackupSchedule schedule, String run) {
@@ -191,7 +203,7 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
     body.put("candidates", candidates);
     body.put("keepLast", keepLast);
     maxAge.ifPresent(a -> body.put("maxAgeSeconds", a.toSeconds()));
-    String url = addresses.adminUrl(ns, view.memberPods().get(0), view.memberUrls().get(0));
+    String url = addresses.privilegedUrl(ns, view.memberPods().get(0), view.memberUrls().get(0));
     AdminAnswer a = admin.call(url, "POST", "/v0/admin/backup/prune", body, PRUNE_TIMEOUT).join();
     if (a.status() != 200) {
       next.message = "retention failed, tried again next time: " + a.reason();

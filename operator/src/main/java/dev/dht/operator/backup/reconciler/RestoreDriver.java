@@ -78,9 +78,11 @@ public final class RestoreDriver {
     }
     var pods = IntStream.range(0, model.replicas()).mapToObj(i -> Names.pod(model.name(), i)).toList();
     var urls = new LinkedHashMap<Integer, String>();
+    var privileged = new LinkedHashMap<Integer, String>();
     for (int i = 0; i < pods.size(); i++) {
-      urls.put(i, addresses.adminUrl(model.namespace(), pods.get(i),
-          Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), i)));
+      String memberUrl = Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), i);
+      urls.put(i, addresses.adminUrl(model.namespace(), pods.get(i), memberUrl));
+      privileged.put(i, addresses.privilegedUrl(model.namespace(), pods.get(i), memberUrl));
     }
     var reports = admin.callAll(urls, "GET", "/v0/admin/restore", i -> null, CALL_TIMEOUT);
     String key = model.namespace() + "/" + model.name();
@@ -92,7 +94,7 @@ public final class RestoreDriver {
       if (reports.get(i) != null && "failed".equals(reports.get(i).string("phase"))) {
         counted.merge(i, 1, Integer::sum);
       }
-      AdminAnswer a = admin.call(urls.get(i), "POST", "/v0/admin/restore",
+      AdminAnswer a = admin.call(privileged.get(i), "POST", "/v0/admin/restore",
           Map.of("id", id, "share", i, "shares", pods.size()), CALL_TIMEOUT).join();
       if (a.status() == 400) {
         return Optional.of(RestorePlan.failed(id, previous, pods.get(i) + " refused to restore " + id + ": "
@@ -109,7 +111,7 @@ public final class RestoreDriver {
       step.status().message = String.join("; ", refusals);
     }
     for (int i : step.finish()) {
-      AdminAnswer a = admin.call(urls.get(i), "POST", "/v0/admin/restore/finish", Map.of("id", id), CALL_TIMEOUT)
+      AdminAnswer a = admin.call(privileged.get(i), "POST", "/v0/admin/restore/finish", Map.of("id", id), CALL_TIMEOUT)
           .join();
       if (a.status() != 200) {
         log.warn("{}: {} did not take the end of restore {}: {}", key, pods.get(i), id, a.reason());
