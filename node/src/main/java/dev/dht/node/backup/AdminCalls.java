@@ -21,8 +21,17 @@ public final class AdminCalls {
         void handle(Request request, Responder responder) throws BadRequestException;
     }
 
+    /**
+     * GET reads a status (open to every client of the client port, as /v0/admin/movement is); POST changes the
+     * node's state or costs resources: the admin plane serves it only to a loopback peer or an admin token.
+     */
     public static AdminHandler handler(Call get, Call post) {
         return new AdminHandler() {
+            @Override
+            public boolean privileged(int method) {
+                return method != Request.METHOD_GET;
+            }
+
             @Override
             public void handle(Request request, Responder responder) throws BadRequestException {
                 (request.getMethod() == Request.METHOD_POST ? post : get).handle(request, responder);

@@ -59,6 +59,7 @@ public final class RestoreAgent implements AutoCloseable {
     static final String JOB = "job.json";
     static final int SLICE_RECORDS = 2_000;
     public static final String STATUS_PATH = "/v0/admin/restore";
+    public static final String MEMBER_STATUS_PATH = "/v0/internal/restore";
 
     private final Store store;
     private final BackupStore backups;
@@ -148,7 +149,7 @@ public final class RestoreAgent implements AutoCloseable {
             if (member.equals(self)) {
                 continue;
             }
-            client.send(member, new dev.dht.node.peer.PeerRequest("GET", STATUS_PATH, clock.now(), 0, null,
+            client.send(member, new dev.dht.node.peer.PeerRequest("GET", MEMBER_STATUS_PATH, clock.now(), 0, null,
                     v.requestHeader()), System.nanoTime() + TimeUnit.SECONDS.toNanos(2),
                     new dev.dht.node.peer.PeerCallback() {
                         @Override

@@ -18,11 +18,14 @@ import java.util.Map;
  *   GET  /v0/admin/restore          this node's share: phase, parts, bytes, records; serving or not
  *   POST /v0/admin/restore          {"id", "share", "shares"}: restore this node's share of a backup (202)
  *   POST /v0/admin/restore/finish   {"id"}: every share is sent; serve clients from now on
+ *   GET  /v0/internal/restore       the same status, on the member plane (members waiting for a restore ask it)
  * </pre>
  */
 public final class RestoreEndpoints {
     public static final String RESTORE = RestoreAgent.STATUS_PATH;
     public static final String FINISH = "/v0/admin/restore/finish";
+    /** The same status for the other members (member plane): a member waiting for a restore asks if it is done. */
+    public static final String MEMBERS = RestoreAgent.MEMBER_STATUS_PATH;
 
     private final RestoreAgent agent;
     private final boolean configured;
@@ -38,6 +41,8 @@ public final class RestoreEndpoints {
                 (request, responder) -> AdminCalls.json(responder, Responses.OK, agent.status()),
                 guarded(this::start)));
         m.put(FINISH, AdminCalls.handler(null, guarded(this::finish)));
+        m.put(MEMBERS, AdminCalls.handler(
+                (request, responder) -> AdminCalls.json(responder, Responses.OK, agent.status()), null));
         return m;
     }
 

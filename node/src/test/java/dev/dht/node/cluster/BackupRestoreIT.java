@@ -534,7 +534,9 @@ class BackupRestoreIT {
     static Map<String, List<byte[]>> localRecords(ProcessCluster target) {
         Map<String, List<byte[]>> out = new HashMap<>();
         for (int i = 0; i < target.size(); i++) {
-            try (Pipelined p = new Pipelined(target.process(i).port())) {
+            // the member protocol, on the member port (the client port refuses X-Dht-Internal)
+            try (Pipelined p = new Pipelined(target.process(i).port()
+                    + dev.dht.node.config.SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET)) {
                 for (byte[] frame : p.chunks("/v0/entities?start=%01", true)) {
                     int keyLength = ByteBuffer.wrap(frame, 0, 4).getInt();
                     String id = new String(frame, 4, keyLength, StandardCharsets.UTF_8);
