@@ -13,20 +13,16 @@ import dev.dht.node.storage.CheckpointReader;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreException;
-import dev.dht.node.topology.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,7 +52,6 @@ import java.util.stream.Stream;
  */
 public final class RestoreAgent implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RestoreAgent.class);
-    static final String JOB = "job.json";
     static final int SLICE_RECORDS = 2_000;
     public static final String STATUS_PATH = "/v0/admin/restore";
     public static final String MEMBER_STATUS_PATH = "/v0/internal/restore";
@@ -73,33 +68,14 @@ public final class RestoreAgent implements AutoCloseable {
     private final int batchBytes;
     private final ExecutorService thread;
     private final java.util.concurrent.ScheduledExecutorService learner;
-    private final PeerClient client;
-    private final HybridLogicalClock clock;
-    private final String self;
 
-    private volatile Job job;
+    private volatile RestoreJob job;
     private volatile String phase = "idle";
     private volatile String error;
     private volatile int partsTotal;
     private final AtomicLong bytesTotal = new AtomicLong();
     private final AtomicLong bytesDownloaded = new AtomicLong();
     private volatile boolean closed;
-
-    /** Which restore, this node's share, and how far it got. */
-    record Job(String id, int share, int shares, List<Integer> partsDone, Integer part, byte[] resume) {
-        Map<String, Object> toMap(String phase, String error) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", id);
-            m.put("share", share);
-            m.put("shares", shares);
-            m.put("phase", phase);
-            m.put("error", error);
-            m.put("partsDone", partsDone);
-            m.put("part", part);
-            m.put("resume", resume == null ? null : Base64.getEncoder().encodeToString(resume));
-            return m;
-        }
-    }
 
     /**
      * @param backups null when no object store is configured
@@ -117,9 +93,6 @@ public final class RestoreAgent implements AutoCloseable {
         this.batchBytes = batchBytes;
         this.dir = dataDir.resolve(RestoreGate.DIR);
         this.sender = new RecordSender(store, topology, client, clock, self, batchBytes, requestTimeout.toNanos());
-        this.client = client;
-        this.clock = clock;
-        this.self = self;
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "dht-restore");
             t.setDaemon(true);
@@ -131,82 +104,31 @@ public final class RestoreAgent implements AutoCloseable {
             return t;
         });
         if (gate.restoring()) {
-            learner.scheduleWithFixedDelay(this::learn, 2, 2, TimeUnit.SECONDS);
+            RestoreLearner learn = new RestoreLearner(gate, topology, client, clock, self);
+            learner.scheduleWithFixedDelay(learn::ask, 2, 2, TimeUnit.SECONDS);
         }
         resumeSaved();
     }
 
-    /**
-     * While waiting for a restore, asks the other members whether it is done: a member added after the restore, or
-     * one restarted before the operator's call reached it, then serves as the others do.
-     */
-    private void learn() {
-        Topology.View v = topology.view();
-        if (!gate.restoring() || !v.decided()) {
-            return;
-        }
-        for (String member : v.serving()) {
-            if (member.equals(self)) {
-                continue;
-            }
-            client.send(member, new dev.dht.node.peer.PeerRequest("GET", MEMBER_STATUS_PATH, clock.now(), 0, null,
-                    v.requestHeader()), System.nanoTime() + TimeUnit.SECONDS.toNanos(2),
-                    new dev.dht.node.peer.PeerCallback() {
-                        @Override
-                        public void completed(dev.dht.node.peer.PeerResponse response) {
-                            if (response.status() != 200) {
-                                return;
-                            }
-                            try {
-                                Map<String, Object> m = Json.parseObject(
-                                        new String(response.body(), StandardCharsets.UTF_8));
-                                if ("done".equals(m.get("phase")) && Boolean.TRUE.equals(m.get("serving"))
-                                        && gate.restoring()) {
-                                    log.info("{} has finished restore {}: serving too", member, m.get("id"));
-                                    gate.done((String) m.get("id"));
-                                }
-                            } catch (RuntimeException e) {
-                                // not the contract's answer: ask again next round
-                            }
-                        }
-
-                        @Override
-                        public void failed(boolean timeout, String reason) {
-                        }
-                    });
-        }
-    }
-
     private void resumeSaved() {
-        Path file = dir.resolve(JOB);
-        if (!Files.exists(file) || backups == null) {
+        if (backups == null) {
             return;
         }
-        try {
-            Map<String, Object> m = Json.parseObject(Files.readString(file, StandardCharsets.UTF_8));
-            List<Integer> done = new ArrayList<>();
-            for (Object o : (List<?>) m.get("partsDone")) {
-                done.add(((Long) o).intValue());
-            }
-            String resume = (String) m.get("resume");
-            Long part = (Long) m.get("part");
-            Job saved = new Job((String) m.get("id"), ((Long) m.get("share")).intValue(),
-                    ((Long) m.get("shares")).intValue(), done, part == null ? null : part.intValue(),
-                    resume == null ? null : Base64.getDecoder().decode(resume));
-            job = saved;
-            String savedPhase = (String) m.get("phase");
-            if (!"running".equals(savedPhase)) {
-                phase = savedPhase;
-                error = (String) m.get("error");
-                return;
-            }
-            log.info("resuming restore {} (share {} of {}) after a restart: {} parts done", saved.id(), saved.share(),
-                    saved.shares(), done.size());
-            phase = "restoring";
-            thread.execute(() -> run(saved));
-        } catch (IOException | RuntimeException e) {
-            log.warn("cannot read the saved restore job {}: {}; no restore resumed", file, e.getMessage());
+        RestoreJob.Saved saved = RestoreJob.load(dir);
+        if (saved == null) {
+            return;
         }
+        job = saved.job();
+        if (!"running".equals(saved.phase())) {
+            phase = saved.phase();
+            error = saved.error();
+            return;
+        }
+        log.info("resuming restore {} (share {} of {}) after a restart: {} parts done", job.id(), job.share(),
+                job.shares(), job.partsDone().size());
+        phase = "restoring";
+        RestoreJob j = job;
+        thread.execute(() -> run(j));
     }
 
     /**
@@ -220,7 +142,7 @@ public final class RestoreAgent implements AutoCloseable {
         if (shares < 1 || share < 0 || share >= shares) {
             throw new IllegalArgumentException("share must be in 0.." + (shares - 1) + " of " + shares);
         }
-        Job current = job;
+        RestoreJob current = job;
         if (current != null && current.id().equals(id)) {
             if (current.share() != share || current.shares() != shares) {
                 throw new BackupAgent.Conflict("restore " + id + " runs here as share " + current.share() + " of "
@@ -256,21 +178,21 @@ public final class RestoreAgent implements AutoCloseable {
                     + (backups.codec().keyId() == null ? ", and this node has no encryption key"
                     : ", this node's key is " + backups.codec().keyId()) + ": wrong encryption key");
         }
-        Job next = new Job(id, share, shares, List.of(), null, null);
+        RestoreJob next = new RestoreJob(id, share, shares, List.of(), null, null);
         job = next;
         launch(next);
         return status();
     }
 
-    private void launch(Job j) {
+    private void launch(RestoreJob j) {
         error = null;
         phase = "restoring";
         save(j, "running", null);
         thread.execute(() -> run(j));
     }
 
-    private void run(Job start) {
-        Job j = start;
+    private void run(RestoreJob start) {
+        RestoreJob j = start;
         try {
             BackupManifest manifest = backups.manifest(j.id());
             if (manifest == null) {
@@ -320,7 +242,7 @@ public final class RestoreAgent implements AutoCloseable {
     }
 
     /** Downloads one part, sends its records; returns the job with the part done, or null when closing. */
-    private Job restorePart(Job j, MemberManifest part) throws IOException, InterruptedException {
+    private RestoreJob restorePart(RestoreJob j, MemberManifest part) throws IOException, InterruptedException {
         Path local = dir.resolve(j.id()).resolve("part-" + part.member());
         Files.createDirectories(local);
         for (MemberManifest.FileRef f : part.files()) {
@@ -361,7 +283,7 @@ public final class RestoreAgent implements AutoCloseable {
                 }
                 resume = Arrays.copyOf(last, last.length + 1); // just after the last key sent
                 if (System.nanoTime() - persistedAt > TimeUnit.SECONDS.toNanos(1)) {
-                    j = new Job(j.id(), j.share(), j.shares(), j.partsDone(), part.member(), resume);
+                    j = new RestoreJob(j.id(), j.share(), j.shares(), j.partsDone(), part.member(), resume);
                     job = j;
                     save(j, "running", null);
                     persistedAt = System.nanoTime();
@@ -373,14 +295,14 @@ public final class RestoreAgent implements AutoCloseable {
         }
         List<Integer> done = new ArrayList<>(new TreeSet<>(j.partsDone()));
         done.add(part.member());
-        j = new Job(j.id(), j.share(), j.shares(), done, null, null);
+        j = new RestoreJob(j.id(), j.share(), j.shares(), done, null, null);
         job = j;
         save(j, "running", null);
         deleteTree(local);
         return j;
     }
 
-    private void fail(Job j, String message) {
+    private void fail(RestoreJob j, String message) {
         if (closed) {
             return;
         }
@@ -390,15 +312,8 @@ public final class RestoreAgent implements AutoCloseable {
         log.warn("restore {} failed on this node: {}", j.id(), message);
     }
 
-    private void save(Job j, String savedPhase, String savedError) {
-        try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(JOB + ".tmp");
-            Files.writeString(tmp, Json.write(j.toMap(savedPhase, savedError)), StandardCharsets.UTF_8);
-            Files.move(tmp, dir.resolve(JOB), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot persist the restore job in " + dir, e);
-        }
+    private void save(RestoreJob j, String savedPhase, String savedError) {
+        j.save(dir, savedPhase, savedError);
     }
 
     /** A restore runs (the tombstone sweeper waits: a restored tombstone must meet every copy it hides first). */
@@ -408,7 +323,7 @@ public final class RestoreAgent implements AutoCloseable {
 
     /** Every restore of this node's share is sent; the operator then calls {@link #finish} on every member. */
     public void finish(String id) {
-        Job j = job;
+        RestoreJob j = job;
         if (gate.restoring() && j != null && j.id().equals(id) && !"streamed".equals(phase)) {
             throw new BackupAgent.Conflict("this node's share of restore " + id + " is " + phase
                     + ", not streamed: finish the restore once every member has sent its share");
@@ -426,7 +341,7 @@ public final class RestoreAgent implements AutoCloseable {
     /** {@code GET /v0/admin/restore}. */
     public Map<String, Object> status() {
         Map<String, Object> m = new LinkedHashMap<>();
-        Job j = job;
+        RestoreJob j = job;
         m.put("phase", !gate.restoring() && gate.doneId() != null && ("idle".equals(phase) || "streamed".equals(phase))
                 ? "done" : phase);
         m.put("id", j == null ? gate.doneId() : j.id());
