@@ -60,6 +60,8 @@ class BackupRestoreIT {
     static final String PREFIX = "it";
     static final String KEY_TEXT = "backup-restore-it encryption key, 32+ bytes";
     static final Duration GRACE = Duration.ofSeconds(3);
+    /** A start (a SIGKILLed member recovering its WAL, five JVMs at once) on this busy 2-core machine. */
+    static final Duration READY = Duration.ofMinutes(3);
 
     @TempDir
     static Path dir;
@@ -82,7 +84,7 @@ class BackupRestoreIT {
                 ObjectStoreServer.SECRET_KEY);
         key = Files.writeString(dir.resolve("key"), KEY_TEXT + "\n");
         // 2 MiB/s per member: the main backup's upload lasts long enough to kill a member in the middle of it
-        source = ProcessCluster.start(dir.resolve("source"), 3, i -> backupArgs(key, "--backup-rate", "2MiB"));
+        source = ProcessCluster.start(dir.resolve("source"), 3, i -> backupArgs(key, "--backup-rate", "2MiB"), READY);
     }
 
     @AfterAll
@@ -385,7 +387,7 @@ class BackupRestoreIT {
     void restoreAndCheck(String name, int size, int rf) {
         try (ProcessCluster target = ProcessCluster.start(dir.resolve(name), size,
                 i -> backupArgs(key, "--restoring", "true", "--replication-factor", String.valueOf(rf),
-                        "--tombstone-grace", GRACE.toSeconds() + "s"))) {
+                        "--tombstone-grace", GRACE.toSeconds() + "s"), READY)) {
             assertThat(target.node(0).get("k0000001").status()).as("no client served before the restore")
                     .isEqualTo(503);
             long start = System.nanoTime();
