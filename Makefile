@@ -55,6 +55,11 @@ bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones: 
 	scripts/bench-backup.sh
 .PHONY: bench-backup
 
+bench-pause: ## One of 3 replicas paused 15 s (SIGSTOP) under reads and writes at 2/3: GET p99 and throughput before/during/after; writes docs/benchmarks/pause.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-pause.sh
+.PHONY: bench-pause
+
 bench: ## The five k6 tapes on a local 3-node cluster with flamegraphs and a report (BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench.sh

@@ -4,6 +4,7 @@ import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.PlaneGuard;
+import dev.dht.node.replication.choice.ChoiceMetrics;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreStats;
 
@@ -46,6 +47,7 @@ final class NodeGauges {
                 "ok", outcomes::ok, "error", outcomes::error, "timeout", outcomes::timeout));
         metrics.counter("dht_read_repairs", "Read-repair writes a stale replica accepted",
                 node.coordinator::readRepairs);
+        ChoiceMetrics.register(metrics, node.coordinator.choice());
         metrics.gauge("dht_hints_pending", "Hints stored and not yet delivered",
                 () -> node.hints == null ? 0 : node.hints.pending());
         metrics.gauge("dht_hints_bytes", "Bytes of stored hints (bounded by --hint-max-bytes)",
@@ -138,6 +140,13 @@ final class NodeGauges {
                 + " member port", "reason", refused);
         metrics.counter("dht_topology_not_members", "Topology headers that named a non-member: never asked",
                 node.topologyManager::notMembers);
+        metrics.gauge("dht_auth_tokens", "Client tokens in force (--auth-tokens; 0: the client API is open)",
+                () -> node.planes.auth() == null ? 0 : node.planes.auth().size());
+        metrics.counter("dht_auth_file_rejected", "Changed tokens files ignored (they did not parse or held no"
+                + " token): the tokens in force stay", () -> node.planes.auth() == null ? 0
+                : node.planes.auth().rejectedFiles());
+        metrics.counter("dht_clock_refused", "Clock readings and record timestamps refused as further ahead of the"
+                + " wall clock than --max-clock-ahead (never merged, never stored)", node.clock::refused);
     }
 
     /** One store.stats() per scrape rather than one per gauge. */

@@ -5,6 +5,7 @@ import dev.dht.node.http.Responses;
 import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.replication.choice.PeerHealth;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.StoreException;
 import dev.dht.node.storage.WriteOutcome;
@@ -26,6 +27,8 @@ import dev.dht.node.storage.WriteOutcome;
  */
 final class WriteOperation {
     static final int MAX_ROUNDS = 3;
+    /** A replica answered with a version stamped beyond the clock's bound (for the failure's reason). */
+    private volatile boolean beyondClockBound;
 
     private final Coordinator c;
     private final byte[] key;
@@ -66,7 +69,8 @@ final class WriteOperation {
         PeerRequest request = Protocol.write(target, rec, c.clock.now(), topology);
         for (int i = 0; i < urls.length; i++) {
             if (i != selfSlot) {
-                c.client.send(urls[i], request, deadline, new Reply(r, i));
+                PeerHealth peer = c.choice.peer(urls[i]); // every answer, or silence, tells reads about the peer
+                c.client.send(urls[i], request, deadline, new Reply(r, i, peer, peer.sent(System.nanoTime())));
             }
         }
         if (selfSlot >= 0 && !c.store.applyAtEndOfPass(key, rec, new OwnCopy(r, rec))) {
@@ -127,14 +131,19 @@ final class WriteOperation {
     private final class Reply implements PeerCallback {
         private final int r;
         private final int slot;
+        private final PeerHealth peer;
+        private final long sentAt;
 
-        Reply(int r, int slot) {
+        Reply(int r, int slot, PeerHealth peer, long sentAt) {
             this.r = r;
             this.slot = slot;
+            this.peer = peer;
+            this.sentAt = sentAt;
         }
 
         @Override
         public void completed(PeerResponse response) {
+            peer.answered(sentAt, System.nanoTime(), false, response.status() >= 500);
             if (response.clock() > 0) {
                 c.clock.observe(response.clock());
             }
@@ -149,6 +158,7 @@ final class WriteOperation {
 
         @Override
         public void failed(boolean timeout, String reason) {
+            peer.failed(System.nanoTime());
             WriteOperation.this.failed(r, slot);
         }
     }
@@ -194,12 +204,18 @@ final class WriteOperation {
         }
         if (answer != null) {
             answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + needed
-                    + " stored the write in time");
+                    + " stored the write in time" + (beyondClockBound ? " (a replica holds a version of this key "
+                    + "stamped further ahead than --max-clock-ahead, which no write can overtake yet)" : ""));
         }
     }
 
     private void conflict(int r, int slot, long newerTimestamp) {
-        c.clock.observe(newerTimestamp);
+        if (!c.clock.observe(newerTimestamp)) {
+            // stamped beyond the clock's bound: no later round could win, and a hint would not either
+            beyondClockBound = true;
+            lost(r, slot, false);
+            return;
+        }
         Record next;
         synchronized (this) {
             if (r != round || responder == null) {
