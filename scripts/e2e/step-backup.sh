@@ -36,13 +36,13 @@ step9() {
   until_true 600 rolled_out || { report 9 FAIL "the members did not roll to the backup settings: phase $(dht_field '{.status.phase}')"; return 1; }
 
   # 2 keys acknowledged before the backup starts, then a writer during it
-  if ! run_job e2e-backup-keys 300 write --target "$SERVICE_URL" --prefix s9 --count "$KEYS"; then
+  if ! run_job e2e-backup-keys 300 write --target "$SERVICE_URL" --prefix s9 --count "$KEYS" --run "$RUN_ID"; then
     report 9 FAIL "writer: $(summary e2e-backup-keys)"; return 1
   fi
   kn create configmap e2e-keys --from-literal=step9="$(acked_keys e2e-backup-keys)" --dry-run=client -o yaml \
     | kn apply -f - >/dev/null
   start_job e2e-backup-writer write --target "$SERVICE_URL" --prefix s9w --count 1000000 --rate 100 --threads 4 \
-    --allow-failures --stop-key e2e-stop-s9 --progress 200
+    --allow-failures --stop-key e2e-stop-s9 --progress 200 --run "$RUN_ID"
   until_true 120 log_has e2e-backup-writer '^progress 200' || { report 9 FAIL "the second writer did not get going"; return 1; }
 
   # 3 the backup, under the writer
@@ -88,7 +88,7 @@ print(json.dumps({"apiVersion": c["apiVersion"], "kind": c["kind"], "metadata": 
   text="$text; restored into 5 members in $((SECONDS - t_restore))s ($(dht_field '{.status.restore.recordsSent}') records sent)"
 
   # 5 every key acknowledged before the backup, through the new cluster
-  if ! run_job e2e-backup-read 300 read --target "$SERVICE_URL" --prefix s9 --keys @/etc/e2e/step9; then
+  if ! run_job e2e-backup-read 300 read --target "$SERVICE_URL" --prefix s9 --keys @/etc/e2e/step9 --run "$RUN_ID"; then
     report 9 FAIL "$text; read back: $(summary e2e-backup-read)"; return 1
   fi
   kn delete dhtbackup e2e-backup --ignore-not-found >/dev/null 2>&1 || true

@@ -304,8 +304,12 @@ final class ReadOperation {
     /** The own copy is stale: write the newest record, in the pass's group when on a selector. */
     private void repairOwnCopy(Record newest) {
         Runnable blocking = () -> {
-            if (c.store.applyIfNewer(key, newest)) {
-                c.readRepairs.increment();
+            try {
+                if (c.store.applyIfNewer(key, newest)) {
+                    c.readRepairs.increment();
+                }
+            } catch (StoreException e) {
+                // refused (a full disk): a later read tries again; this may run on the peer client's I/O thread
             }
         };
         boolean grouped = c.store.applyAtEndOfPass(key, newest, new WriteOutcome() {

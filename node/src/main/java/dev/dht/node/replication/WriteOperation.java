@@ -78,12 +78,26 @@ final class WriteOperation {
         }
     }
 
-    /** The coordinator's own copy, written where waiting is allowed. */
+    /**
+     * The coordinator's own copy, written where waiting is allowed (a worker, or the peer client's I/O thread in a
+     * conflict round). A write the store refuses (a full disk) is this replica failing, as on the selector path.
+     */
     private void storeOwnCopy(int r, Record rec) {
-        if (c.store.applyIfNewer(key, rec)) {
+        Record current;
+        try {
+            if (c.store.applyIfNewer(key, rec)) {
+                current = rec;
+            } else {
+                current = c.store.get(key);
+            }
+        } catch (StoreException e) {
+            failed(r, selfSlot);
+            return;
+        }
+        if (current == rec) {
             stored(r, selfSlot);
         } else {
-            ownCopyNotNewer(r, rec, c.store.get(key));
+            ownCopyNotNewer(r, rec, current);
         }
     }
 

@@ -20,6 +20,8 @@ public final class NodeConfig {
   public static final String REPLICATION_FACTOR = "DHT_REPLICATION_FACTOR";
   /** The node's --member-insecure: plaintext member port on every interface (see environment). */
   public static final String MEMBER_INSECURE = "DHT_MEMBER_INSECURE";
+  /** The node's --drain-time: how long a stopping member moves its clients away before it stops listening. */
+  public static final String DRAIN_TIME = "DHT_DRAIN_TIME";
   /** Default heap share of the memory limit: RocksDB's block cache and memtables are native memory. */
   static final String DEFAULT_HEAP = "-XX:MaxRAMPercentage=40.0";
 
@@ -31,6 +33,7 @@ public final class NodeConfig {
     // Members reach each other's member port (client port + 10000) across pods. Until the operator issues member
     // certificates (mutual TLS, docs/security.md), that port runs in plaintext on the pod network.
     env.put(MEMBER_INSECURE, "true");
+    env.put(DRAIN_TIME, NodeStatefulSet.DRAIN_SECONDS + "s");
     model.blockCacheBytes().ifPresent(v -> env.put("DHT_BLOCK_CACHE", Long.toString(v)));
     model.writeBufferBytes().ifPresent(v -> env.put("DHT_WRITE_BUFFER", Long.toString(v)));
     model.requestTimeout().ifPresent(v -> env.put("DHT_REQUEST_TIMEOUT", v));

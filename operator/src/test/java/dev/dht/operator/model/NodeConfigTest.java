@@ -14,10 +14,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class NodeConfigTest {
   @Test
-  void defaultsSetOnlyTheReplicationFactorThePlaintextMemberPlaneAndTheJvm() {
+  void defaultsSetOnlyTheReplicationFactorThePlaintextMemberPlaneTheDrainAndTheJvm() {
     var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
-    assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_INSECURE", "JAVA_TOOL_OPTIONS");
+    assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_INSECURE", "DHT_DRAIN_TIME",
+        "JAVA_TOOL_OPTIONS");
     assertThat(env.get("DHT_REPLICATION_FACTOR")).isEqualTo("3");
+    assertThat(env.get("DHT_DRAIN_TIME")).isEqualTo("5s");
     assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError");
   }
 
