@@ -2,6 +2,7 @@ package dev.dht.node.cluster;
 
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.objectstore.S3Client;
+import dev.dht.node.storage.Record;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.ObjectStoreServer;
 import org.junit.jupiter.api.AfterAll;
@@ -293,6 +294,14 @@ class BackupRestoreIT {
         backup("new-1", System.currentTimeMillis(), () -> { });
         write(source, puts("d", 0, 5_000, null), 0, 1, 2);
         backup("new-2", System.currentTimeMillis(), () -> { });
+        // files are stored once, by content: new-2 (5,000 writes after new-1) uploads what changed, not the rest
+        for (int i = 0; i < source.size(); i++) {
+            BackupAdmin.Answer a = BackupAdmin.get(source.process(i), "/v0/admin/backup");
+            assertThat(BackupAdmin.nested(a, "files", "reused")).as("member %d: files reused: %s", i, a)
+                    .isGreaterThan(0);
+            assertThat(BackupAdmin.nested(a, "bytes", "uploaded")).as("member %d: bytes uploaded: %s", i, a)
+                    .isLessThan(BackupAdmin.nested(a, "bytes", "total"));
+        }
     }
 
     @Test
@@ -424,11 +433,33 @@ class BackupRestoreIT {
                     }
                 }
             }
+            // every copy of a key settled before T0 is its last write before T0: the tombstone of a deleted key
+            // (which must hide every older copy of its value), the last value of a written one
+            for (String id : history.ids()) {
+                History.Expectation x = history.expect(id);
+                if (!x.writtenBefore() || x.touchedLater()) {
+                    continue;
+                }
+                List<byte[]> held = copies.getOrDefault(id, List.of());
+                if (held.isEmpty()) {
+                    v.add(x.deletedBefore() ? "deleted before T0, its tombstone on no member"
+                            : "acknowledged before T0, on no member", id);
+                }
+                for (byte[] r : held) {
+                    String got = (r[1] & 1) != 0 ? null
+                            : new String(r, Record.HEADER_SIZE, r.length - Record.HEADER_SIZE,
+                            StandardCharsets.US_ASCII);
+                    if (!x.allowed().contains(got)) {
+                        v.add(x.deletedBefore() ? "deleted before T0, a member holds a value, not the tombstone"
+                                : "a member's copy is not the key's last write before T0", id + " = " + got);
+                    }
+                }
+            }
             long restoredTombstones = copies.values().stream().flatMap(List::stream).filter(r -> (r[1] & 1) != 0)
                     .count();
+            assertThat(v.none()).as("%s: copies and timestamps: %s", name, v).isTrue();
             assertThat(live).isGreaterThan(KEYS / 2);
             assertThat(restoredTombstones).as("tombstones restored").isGreaterThan(DELETES / 2);
-            assertThat(v.none()).as("%s: copies and timestamps: %s", name, v).isTrue();
 
             for (int i = 0; i < size; i++) {
                 assertThat(BackupAdmin.post(target.process(i), "/v0/admin/restore/finish", Map.of("id", MAIN))
@@ -443,9 +474,14 @@ class BackupRestoreIT {
                             .flatMap(List::stream).noneMatch(r -> (r[1] & 1) != 0));
             checkReads(target, name + " after the tombstones were purged");
 
-            // a live cluster refuses a backup older than its tombstone grace (new-2 is complete, minutes old)
+            // a live cluster refuses a backup older than its tombstone grace (another complete one: minutes old)
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> stored = (List<Map<String, Object>>) BackupAdmin.get(source.process(0),
+                    "/v0/admin/backups").json().get("backups");
+            String older = stored.stream().filter(b -> Boolean.TRUE.equals(b.get("complete")))
+                    .map(b -> (String) b.get("id")).filter(b -> !b.equals(MAIN)).findFirst().orElseThrow();
             BackupAdmin.Answer live2 = BackupAdmin.post(target.process(0), "/v0/admin/restore",
-                    Map.of("id", "new-2", "share", 0L, "shares", 1L));
+                    Map.of("id", older, "share", 0L, "shares", 1L));
             assertThat(live2.status()).as("%s", live2).isEqualTo(409);
             assertThat(String.valueOf(live2.json().get("error"))).contains("tombstone grace");
         }

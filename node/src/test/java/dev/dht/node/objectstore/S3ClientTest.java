@@ -135,4 +135,36 @@ class S3ClientTest {
         assertThat(key.keyId()).isNotEqualTo(other.keyId()).hasSize(16);
         assertThatThrownBy(() -> new Encryption(new byte[15])).hasMessageContaining("at least 16 bytes");
     }
+
+    @Test
+    void anEncryptedObjectHoldsNoPlaintextInTheStore() throws Exception {
+        Encryption key = new Encryption("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; text.length() < 3 * Encryption.CHUNK; i++) {
+            text.append("line ").append(i).append(" of a backed-up file, readable if stored in the clear\n");
+        }
+        byte[] plain = text.toString().getBytes(StandardCharsets.US_ASCII);
+        S3Client c = server.client("enc", "p");
+        c.put("f", key.encode(new ByteArrayInputStream(plain)).readAllBytes());
+        byte[] stored = Files.readAllBytes(server.root().resolve("enc/p/f")); // the store's own file
+        assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("DHTENC01");
+        for (int at : new int[]{0, 1000, Encryption.CHUNK - 16, Encryption.CHUNK + 100, plain.length - 40}) {
+            byte[] needle = java.util.Arrays.copyOfRange(plain, at, at + 32);
+            assertThat(indexOf(stored, needle)).as("plaintext at %d found in the stored object", at).isEqualTo(-1);
+        }
+        assertThat(key.decode(new ByteArrayInputStream(c.get("f"))).readAllBytes()).isEqualTo(plain);
+    }
+
+    static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
 }
