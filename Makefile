@@ -66,6 +66,11 @@ bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones: 
 	scripts/bench-backup.sh
 .PHONY: bench-backup
 
+bench-repair: ## Repair and rebuild under a fixed load: keys/s, MB/s, hash bytes per differing key, the load's p99; writes docs/benchmarks/repair.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-repair.sh
+.PHONY: bench-repair
+
 bench-pause: ## One of 3 replicas paused 15 s (SIGSTOP) under reads and writes at 2/3: GET p99 and throughput before/during/after; writes docs/benchmarks/pause.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-pause.sh

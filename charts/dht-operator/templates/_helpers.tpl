@@ -56,9 +56,11 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: ["policy"]
   resources: ["poddisruptionbudgets"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# delete: replacing a member (its pod annotated dht.dev/replace=true) deletes its volume claim, then its pod; the
+# StatefulSet makes both anew and the node rebuilds (claims: the rule at the end).
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "watch"]
+  verbs: ["get", "list", "watch", "delete"]
 # Privileged admin calls to the members (start a backup or a restore) go through a port-forward, so that the node
 # sees them on its loopback, the admin plane's rule without an admin token (nodeadmin/PortForwards).
 - apiGroups: [""]
@@ -96,7 +98,8 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: ["batch"]
   resources: ["jobs"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# Benchmark results claims (created once, never changed); a replaced member's claim (deleted, see pods above).
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
-  verbs: ["get", "list", "watch", "create"]
+  verbs: ["get", "list", "watch", "create", "delete"]
 {{- end -}}

@@ -11,6 +11,8 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.storage.Digest;
+import dev.dht.node.storage.DigestCursor;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
@@ -200,6 +202,21 @@ class OwnCopyRefusedTest {
         @Override
         public RangeCursor range(byte[] fromInclusive, byte[] toExclusive) {
             return real.range(fromInclusive, toExclusive);
+        }
+
+        @Override
+        public DigestCursor digests(long fromHash, long toHash) {
+            return real.digests(fromHash, toHash);
+        }
+
+        @Override
+        public DigestCursor digestsAfter(long hash, byte[] key, long toHash) {
+            return real.digestsAfter(hash, key, toHash);
+        }
+
+        @Override
+        public Digest digest(byte[] key) {
+            return real.digest(key);
         }
 
         @Override

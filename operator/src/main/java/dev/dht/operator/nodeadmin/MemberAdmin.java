@@ -1,13 +1,14 @@
 package dev.dht.operator.nodeadmin;
 
+import dev.dht.operator.repair.MemberRepair;
 import dev.dht.operator.scaling.MemberMovement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The operator's calls to the nodes' admin API: a member's data movement while the cluster scales, and the backup and
- * restore calls (docs/operations.md, "Back up and restore").
+ * The operator's calls to the nodes' admin API: a member's data movement while the cluster scales, its repair and
+ * rebuild, and the backup and restore calls (docs/operations.md, "Back up and restore").
  */
 public interface MemberAdmin {
   /**
@@ -33,6 +34,21 @@ public interface MemberAdmin {
    * implementation's timeout.
    */
   CompletableFuture<MemberMovement> movement(String baseUrl);
+
+  /**
+   * {@code GET <baseUrl>/v0/admin/repair}. Never fails: anything but the contract's JSON completes it with
+   * {@link MemberRepair#unknown}. Completes within the implementation's timeout.
+   */
+  CompletableFuture<MemberRepair> repair(String baseUrl);
+
+  /** Every member's repair report, asked all at once. */
+  default <K> Map<K, MemberRepair> repairs(Map<K, String> baseUrls) {
+    var pending = new LinkedHashMap<K, CompletableFuture<MemberRepair>>();
+    baseUrls.forEach((key, url) -> pending.put(key, repair(url)));
+    var out = new LinkedHashMap<K, MemberRepair>();
+    pending.forEach((key, answer) -> out.put(key, answer.join()));
+    return out;
+  }
 
   /** Asks every member at once and waits for all answers (each bounded by the timeout). */
   default <K> Map<K, MemberMovement> movements(Map<K, String> baseUrls) {

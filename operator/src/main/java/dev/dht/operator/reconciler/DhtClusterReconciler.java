@@ -17,6 +17,8 @@ import dev.dht.operator.nodeadmin.MemberAdmin;
 import dev.dht.operator.api.v1alpha1.BackupPhase;
 import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.backup.reconciler.RestoreDriver;
+import dev.dht.operator.repair.RebuildHold;
+import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.scaling.FactorHold;
 import dev.dht.operator.scaling.Refusal;
 import dev.dht.operator.scaling.ScalingHold;
@@ -88,6 +90,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final MemberAdmin memberAdmin;
   private final MemberAddresses memberAddresses;
   private final Duration pollInterval;
+  private final RepairPolls repairPolls;
+  private final Replacements replacements;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
   private final RestoreDriver restores;
 
@@ -108,6 +112,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.memberAddresses = memberAddresses;
     this.pollInterval = pollInterval;
     this.restores = new RestoreDriver(memberAdmin, memberAddresses);
+    this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
+    this.replacements = new Replacements(metrics);
   }
 
   @Override
@@ -147,10 +153,18 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var previous = Optional.ofNullable(cluster.getStatus());
     var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
     var pods = context.getSecondaryResources(Pod.class);
+    var now = clock.instant();
+    replacements.replace(cluster, pods, context.getClient());
+    // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
+    // and holds back a scale that has not started.
+    var repair = RepairView.of(repairPolls.reports(cluster, pods, ordinal -> adminUrl(specModel, ordinal), now),
+        specModel.repair(), createdAt(cluster, now), now);
 
     // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
-    var observation = ScaleObservation.observe(specModel, live(context, StatefulSet.class, Names.statefulSet(name)),
-        liveTopology, pods, previous.map(s -> s.settledTopologyVersion));
+    var rebuildHeld = RebuildHold.apply(name, ScaleObservation.observe(specModel,
+        live(context, StatefulSet.class, Names.statefulSet(name)), liveTopology, pods,
+        previous.map(s -> s.settledTopologyVersion)), repair.rebuilding());
+    var observation = rebuildHeld.observation();
     var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation)));
     // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
     var held = ScalingHold.apply(planned, observation, hold(cluster, previous, context));
@@ -171,19 +185,20 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       }
     }
 
-    var now = clock.instant();
     boolean membersReady = statefulSet != null && scaling.steady() && IntStream.range(0, model.replicas())
         .allMatch(i -> pods.stream().anyMatch(p -> Names.pod(name, i).equals(p.getMetadata().getName())
             && StatusCalculator.isReady(p)));
     var restore = restores.drive(cluster, model, context.getClient(), membersReady, now);
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
-        held.refusal().or(factor::refusal), restore, now);
+        held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);
-    // The status is written already. While a scale runs, look again soon: the members' progress produces no event.
+    // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
+    // produces no event; otherwise now and then, for the repair status.
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
-    return scaling.steady() && !RestoreDriver.inProgress(restore) ? control : control.rescheduleAfter(pollInterval);
+    return scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
+        ? control.rescheduleAfter(repairPolls.steadyInterval()) : control.rescheduleAfter(pollInterval);
   }
 
   /** Why the member list must not change now: a restore not done yet, or a backup of this cluster running. */
@@ -201,6 +216,21 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         .map(b -> new Refusal(ScalingHold.BACKUP_REASON, "spec.replicas is held while DhtBackup "
             + b.getMetadata().getName() + " runs (a record moved between two members' checkpoints could be in"
             + " neither); the scale runs once the backup ends"));
+  }
+
+  /** Where the operator reaches a member's admin API. */
+  private String adminUrl(ClusterModel model, int ordinal) {
+    return memberAddresses.adminUrl(model.namespace(), Names.pod(model.name(), ordinal),
+        Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), ordinal));
+  }
+
+  private static Instant createdAt(DhtCluster cluster, Instant now) {
+    String t = cluster.getMetadata().getCreationTimestamp();
+    try {
+      return t == null ? now : Instant.parse(t);
+    } catch (java.time.format.DateTimeParseException e) {
+      return now;
+    }
   }
 
   /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
