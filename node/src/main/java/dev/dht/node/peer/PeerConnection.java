@@ -1,7 +1,10 @@
 package dev.dht.node.peer;
 
 import dev.dht.node.loop.SelectorLoop;
+import dev.dht.node.tls.MemberTls;
+import dev.dht.node.tls.TlsConnection;
 
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -9,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -36,7 +38,12 @@ final class PeerConnection {
     private final ResponseParser parser = new ResponseParser();
     private final ByteBuffer in = ByteBuffer.allocate(IN_SIZE);
     private ByteBuffer out = ByteBuffer.allocateDirect(OUT_SIZE);
+    private final RequestEncoder encoder;
     private SocketChannel channel;
+    /** The member port's TLS over the channel, or null for plaintext (guarded by this, like out). */
+    private TlsConnection tls;
+    /** The TLS material's generation this connection was made with (0: plaintext): see PeerClient.pick. */
+    final long tlsGeneration;
     private SelectionKey key;
     private boolean connected;
     private boolean closed;
@@ -60,6 +67,9 @@ final class PeerConnection {
         this.client = client;
         this.peer = peer;
         this.maxPipeline = maxPipeline;
+        this.encoder = new RequestEncoder(peer.hostHeader);
+        MemberTls memberTls = client.tls();
+        this.tlsGeneration = memberTls == null ? 0 : memberTls.generation();
     }
 
     /** Queues the call; false if this connection is closed or its pipeline is full (try another). */
@@ -71,7 +81,7 @@ final class PeerConnection {
                 return false;
             }
             long number = nextCall++;
-            encode(call.request, number);
+            out = encoder.encode(call.request, number, out);
             inflight.put(number, call);
             lastActivityNanos = System.nanoTime();
             pending = inflight.size();
@@ -175,6 +185,9 @@ final class PeerConnection {
             }
         } catch (IOException | RuntimeException e) {
             reason = peer.url + ": " + e.getMessage();
+            if (e instanceof SSLException && client.tls() != null) {
+                client.tls().handshakeFailed(peer.url, e);
+            }
             synchronized (this) {
                 failed = closeLocked();
             }
@@ -187,14 +200,47 @@ final class PeerConnection {
     private void connectedLocked() throws IOException {
         connected = true;
         lastHeardNanos = System.nanoTime();
+        MemberTls memberTls = client.tls();
+        if (memberTls != null) {
+            // The handshake starts with the first write (the ClientHello); requests queued meanwhile wait in out
+            // until it is done (flushLocked after each read).
+            tls = new TlsConnection(memberTls.clientEngine(peer.host, peer.port), channel);
+        }
         flushLocked();
     }
 
     private void read() throws IOException {
-        int n = channel.read(in);
-        if (n < 0) {
-            throw new IOException("connection closed by the peer");
+        if (tls == null) {
+            if (channel.read(in) < 0) {
+                throw new IOException("connection closed by the peer");
+            }
+            parse();
+            return;
         }
+        // TLS: read on while records already read wait (no readiness would be signalled for them)
+        for (int round = 0; round < 64; round++) {
+            synchronized (this) {
+                int n = tls.read(in);
+                if (n == TlsConnection.EOF) {
+                    throw new IOException("connection closed by the peer");
+                }
+                if (n == TlsConnection.WANT_WRITE || out.position() > 0 || tls.pendingOutput()) {
+                    flushLocked(); // handshake bytes, or requests that waited for the handshake to finish
+                }
+            }
+            parse();
+            boolean more;
+            synchronized (this) {
+                more = tls.bufferedInput();
+            }
+            if (!more) {
+                return;
+            }
+        }
+    }
+
+    /** Answers in {@code in}: each completes its call. */
+    private void parse() throws IOException {
         in.flip();
         try {
             while (in.hasRemaining()) {
@@ -260,6 +306,8 @@ final class PeerConnection {
             } else if (late != null && connected && nowNanos - lastHeardNanos > client.connectTimeoutNanos()) {
                 closeReason = "no answer at all from " + peer.url + " on this connection: closed";
                 failed = closeLocked();
+            } else if (idle && tlsGeneration != client.tlsGeneration()) {
+                failed = closeLocked(); // made with TLS material replaced since, and drained: reconnect under the new
             } else if (idle && connected && nowNanos - lastActivityNanos > client.idleNanos()) {
                 // Close it before the peer's idle timeout does: a request written into a connection the peer is
                 // closing at that moment would fail for nothing.
@@ -292,15 +340,20 @@ final class PeerConnection {
     private void flushLocked() throws IOException {
         out.flip();
         try {
-            while (out.hasRemaining()) {
-                if (channel.write(out) == 0) {
-                    break;
+            if (tls != null) {
+                tls.write(out); // during the handshake it takes nothing: the rest goes after the next read
+            } else {
+                while (out.hasRemaining()) {
+                    if (channel.write(out) == 0) {
+                        break;
+                    }
                 }
             }
         } finally {
             out.compact();
         }
-        int ops = out.position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+        boolean waiting = tls != null ? tls.pendingOutput() : out.position() > 0;
+        int ops = waiting ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
         if (key.interestOps() != ops) {
             key.interestOps(ops);
             if ((ops & SelectionKey.OP_WRITE) != 0) {
@@ -322,6 +375,9 @@ final class PeerConnection {
         peer.remove(this);
         if (key != null) {
             key.cancel();
+        }
+        if (tls != null) {
+            tls.closeQuietly();
         }
         if (channel != null) {
             try {
@@ -356,104 +412,5 @@ final class PeerConnection {
                 call.failAt(now, reason);
             }
         }
-    }
-
-    // ---- request encoding: into a heap array (cheap single-byte stores), then one bulk copy into the socket
-    // buffer; no intermediate strings ----
-
-    private static final byte[] HTTP_HOST = bytes(" HTTP/1.1\r\nHost: ");
-    private static final byte[] CALL = bytes("\r\nX-Dht-Internal: 1\r\nX-Dht-Call: ");
-    private static final byte[] CLOCK = bytes("\r\nX-Dht-Clock: ");
-    private static final byte[] TIMESTAMP = bytes("\r\nX-Dht-Timestamp: ");
-    private static final byte[] TOPOLOGY = bytes("\r\nX-Dht-Topology: ");
-    private static final byte[] LENGTH = bytes("\r\nContent-Length: ");
-    private static final byte[] END = bytes("\r\n\r\n");
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.ISO_8859_1);
-    }
-
-    /** The request head being encoded (guarded by this, like out). */
-    private byte[] head = new byte[512];
-    private int headLength;
-
-    private void encode(PeerRequest r, long number) {
-        byte[] body = r.body();
-        String topology = r.topology();
-        headLength = 0;
-        reserve(256 + r.method().length() + r.target().length() + peer.hostHeader.length()
-                + (topology == null ? 0 : topology.length()));
-        ascii(r.method());
-        head[headLength++] = ' ';
-        ascii(r.target());
-        put(HTTP_HOST);
-        ascii(peer.hostHeader);
-        put(CALL);
-        number(number);
-        put(CLOCK);
-        number(r.clock());
-        if (r.timestamp() != 0) {
-            put(TIMESTAMP);
-            number(r.timestamp());
-        }
-        if (topology != null) {
-            put(TOPOLOGY);
-            ascii(topology);
-        }
-        if (body != null) {
-            put(LENGTH);
-            number(body.length);
-        }
-        put(END);
-        ensure(headLength + (body == null ? 0 : body.length));
-        out.put(head, 0, headLength);
-        if (body != null) {
-            out.put(body);
-        }
-    }
-
-    /** Room for {@code bytes} more in head (every encode reserves its worst case up front). */
-    private void reserve(int bytes) {
-        if (head.length < bytes) {
-            head = new byte[Math.max(head.length * 2, bytes)];
-        }
-    }
-
-    private void ensure(int bytes) {
-        if (out.remaining() < bytes) {
-            ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(out.capacity() * 2, out.position() + bytes));
-            out.flip();
-            bigger.put(out);
-            out = bigger;
-        }
-    }
-
-    private void put(byte[] constant) {
-        System.arraycopy(constant, 0, head, headLength, constant.length);
-        headLength += constant.length;
-    }
-
-    /** Targets, host names and topology headers are ASCII (the target is percent-encoded). */
-    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the low byte of each char, no copy
-    private void ascii(String s) {
-        s.getBytes(0, s.length(), head, headLength);
-        headLength += s.length();
-    }
-
-    private void number(long v) {
-        if (v < 0) {
-            head[headLength++] = '-';
-            v = -v;
-        }
-        int digits = 1;
-        for (long t = v; t >= 10; t /= 10) {
-            digits++;
-        }
-        int end = headLength + digits;
-        for (int i = end - 1; i >= headLength; i--) {
-            head[i] = (byte) ('0' + v % 10);
-            v /= 10;
-        }
-        headLength = end;
     }
 }

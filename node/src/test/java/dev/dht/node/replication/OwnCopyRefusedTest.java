@@ -109,6 +109,9 @@ class OwnCopyRefusedTest {
             List<String> urls = new ArrayList<>(List.of(self, peerUrl));
             urls.addAll(List.of(others));
             ClusterMembers members = ClusterMembers.of(urls);
+            // The peer is an existing member: a new data directory would keep it deciding whether it lost its data
+            // (dev.dht.node.rebuild), refusing reads, since no other member of this fixture can answer it.
+            RocksStore.open(dir.resolve("peer"), StorageOptions.node(4 << 20, 8 << 20)).close();
             peer = TestNode.start(NodeConfig.defaults(peerPort, dir.resolve("peer")).withCluster(members, peerUrl));
             store = new RefusingStore(RocksStore.open(dir.resolve("self"), StorageOptions.node(4 << 20, 8 << 20)));
             coordinator = new Coordinator(store, clock, client, Topology.fixed(self, members, urls.size()), HintSink.NONE,
