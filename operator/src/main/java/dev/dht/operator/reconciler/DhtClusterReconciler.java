@@ -185,10 +185,13 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       }
     }
 
-    boolean membersReady = statefulSet != null && scaling.steady() && IntStream.range(0, model.replicas())
+    // The restore runs on the members the topology lists, not spec.replicas: a scale asked for meanwhile is held
+    // until the restore completes, so waiting for the spec's count (pods that cannot exist yet) would deadlock.
+    int members = scaling.topologyMembers();
+    boolean membersReady = statefulSet != null && scaling.membersFixed() && IntStream.range(0, members)
         .allMatch(i -> pods.stream().anyMatch(p -> Names.pod(name, i).equals(p.getMetadata().getName())
             && StatusCalculator.isReady(p)));
-    var restore = restores.drive(cluster, model, context.getClient(), membersReady, now);
+    var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, now);
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
         held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
     writeStatus(cluster, status, now, context);

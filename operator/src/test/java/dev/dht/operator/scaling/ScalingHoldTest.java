@@ -27,6 +27,10 @@ class ScalingHoldTest {
     assertThat(held.decision().topologyMembers()).isEqualTo(3);
     assertThat(held.decision().step()).contains(ScalingStep.Held);
     assertThat(held.refusal()).contains(BACKUP);
+    // a held scale is not steady, yet the members stay as they are: a restore goes on under the hold
+    assertThat(held.decision().steady()).isFalse();
+    assertThat(held.decision().membersFixed()).isTrue();
+    assertThat(planned.membersFixed()).as("a scale that runs changes the members").isFalse();
   }
 
   @Test

@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,9 +44,11 @@ public final class RestoreDriver {
   /**
    * The restore's status after this step, or empty when the cluster was not made from a backup.
    *
-   * @param membersReady every member's pod is ready on a settled topology of spec.replicas members
+   * @param members      the topology's member count: the restore's shares (not spec.replicas, which a held scale
+   *                     may have raised; the restore places records by the ring it started with)
+   * @param membersReady every one of those members' pods is ready and the member list is not changing
    */
-  public Optional<RestoreStatus> drive(DhtCluster cluster, ClusterModel model, KubernetesClient client,
+  public Optional<RestoreStatus> drive(DhtCluster cluster, ClusterModel model, int members, KubernetesClient client,
       boolean membersReady, Instant now) {
     var from = model.backup().restoreFrom();
     if (from.isEmpty()) {
@@ -76,7 +77,7 @@ public final class RestoreDriver {
       return Optional.of(RestorePlan.waiting(backupId, previous, "waiting for every member to be ready", now)
           .status());
     }
-    var pods = IntStream.range(0, model.replicas()).mapToObj(i -> Names.pod(model.name(), i)).toList();
+    var pods = IntStream.range(0, members).mapToObj(i -> Names.pod(model.name(), i)).toList();
     var urls = new LinkedHashMap<Integer, String>();
     var privileged = new LinkedHashMap<Integer, String>();
     for (int i = 0; i < pods.size(); i++) {
@@ -127,9 +128,5 @@ public final class RestoreDriver {
   /** Whether a restore is not done yet: scaling waits, and the reconcile polls again soon. */
   public static boolean inProgress(Optional<RestoreStatus> restore) {
     return restore.isPresent() && restore.get().phase != RestorePhase.Completed;
-  }
-
-  static List<String> pods(ClusterModel model) {
-    return IntStream.range(0, model.replicas()).mapToObj(i -> Names.pod(model.name(), i)).toList();
   }
 }
