@@ -17,7 +17,7 @@ class ArchitectureTest {
       "import dev.dht.operator.reconciler.", "import java.net.", "import java.nio.file.");
 
   @ParameterizedTest
-  @ValueSource(strings = {"model", "status", "scaling", "benchmark/model", "benchmark/status"})
+  @ValueSource(strings = {"model", "status", "scaling", "backup", "benchmark/model", "benchmark/status"})
   void pureDesiredStateAndStatusCode(String pkg) throws IOException {
     Path dir = Repo.path("operator/src/main/java/dev/dht/operator/" + pkg);
     try (Stream<Path> files = Files.list(dir)) {

@@ -28,14 +28,22 @@ class HelmChartTest {
       Map.entry("/serviceaccounts", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("policy/poddisruptionbudgets", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("/pods", List.of("get", "list", "watch", "delete")),
+      Map.entry("/pods/portforward", List.of("get", "create")),
       Map.entry("/events", List.of("create")),
       Map.entry("dht.dev/dhtbenchmarks", List.of("get", "list", "watch")),
       Map.entry("dht.dev/dhtbenchmarks/status", List.of("patch")),
       Map.entry("dht.dev/dhtbenchmarks/finalizers", List.of("update")),
+      Map.entry("dht.dev/dhtbackups", List.of("get", "list", "watch", "create", "delete")),
+      Map.entry("dht.dev/dhtbackups/status", List.of("patch")),
+      Map.entry("dht.dev/dhtbackups/finalizers", List.of("update")),
+      Map.entry("dht.dev/dhtbackupschedules", List.of("get", "list", "watch")),
+      Map.entry("dht.dev/dhtbackupschedules/status", List.of("patch")),
+      Map.entry("dht.dev/dhtbackupschedules/finalizers", List.of("update")),
       Map.entry("batch/jobs", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create", "delete"))));
   /** The only deletions: a member replaced on request (MemberReplacement) loses its claim and its pod. */
-  static final List<String> DELETABLE = List.of("pods", "persistentvolumeclaims");
+  // dhtbackups: a schedule's retention removes the DhtBackups of what it deleted from the store
+  static final List<String> DELETABLE = List.of("pods", "persistentvolumeclaims", "dhtbackups");
 
   @Test
   void lintPassesStrict() {

@@ -638,6 +638,20 @@ public final class RocksStore implements Store {
         }
     }
 
+    /**
+     * A RocksDB checkpoint of every column family into dir (which must not exist): hard links to the SST files on
+     * the same filesystem, copies of the small files; rocksdbjni flushes the memtables first, so every write
+     * applied before the call is in the checkpoint's files. Backups upload it (dev.dht.node.backup).
+     */
+    public void checkpoint(Path target) {
+        checkOpen();
+        try (org.rocksdb.Checkpoint checkpoint = org.rocksdb.Checkpoint.create(db)) {
+            checkpoint.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw new StoreException("checkpoint into " + target + " failed: " + e.getMessage(), e);
+        }
+    }
+
     /** Writes the memtables out to SST files and waits (benchmarks measure the on-disk size this way). */
     public void flush() {
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {

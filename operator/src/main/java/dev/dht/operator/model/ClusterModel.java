@@ -53,7 +53,8 @@ public record ClusterModel(
     List<Toleration> tolerations,
     Optional<Affinity> affinity,
     String clusterDomain,
-    String profilerImage) {
+    String profilerImage,
+    BackupModel backup) {
 
   public static ClusterModel from(DhtCluster cluster, Platform platform) {
     var meta = cluster.getMetadata();
@@ -106,7 +107,8 @@ public record ClusterModel(
         spec.tolerations != null ? List.copyOf(spec.tolerations) : List.of(),
         Optional.ofNullable(spec.affinity),
         platform.clusterDomain(),
-        platform.runnerImage());
+        platform.runnerImage(),
+        BackupModel.from(spec.backup, spec.restoreFrom));
   }
 
   /** Base URLs of all members, by ordinal: the content of the topology once every member is in. */
@@ -131,7 +133,7 @@ public record ClusterModel(
     return new ClusterModel(name, namespace, replicas, factor, image, imagePullPolicy, imagePullSecrets, resources,
         storageSize, storageClassName, retainOnDelete, retainOnScaleDown, heapBytes, jvmOptions, blockCacheBytes,
         writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, repair, profilerEnabled,
-        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage);
+        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, backup);
   }
 
   /** The container's requests and limits; the schema default when the spec has none. */

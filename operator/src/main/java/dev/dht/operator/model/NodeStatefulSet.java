@@ -141,6 +141,7 @@ public final class NodeStatefulSet {
           .withName(TMP_VOLUME)
           .withNewEmptyDir().withSizeLimit(new Quantity("256Mi")).endEmptyDir()
         .endVolume()
+        .addAllToVolumes(model.backup().volumes())
         .build();
   }
 
@@ -180,6 +181,7 @@ public final class NodeStatefulSet {
         .addNewVolumeMount().withName(DATA_VOLUME).withMountPath(DATA_DIR).endVolumeMount()
         .addNewVolumeMount().withName(TOPOLOGY_VOLUME).withMountPath(TOPOLOGY_DIR).withReadOnly(true).endVolumeMount()
         .addNewVolumeMount().withName(TMP_VOLUME).withMountPath("/tmp").endVolumeMount()
+        .addAllToVolumeMounts(model.backup().mounts())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .build();
   }

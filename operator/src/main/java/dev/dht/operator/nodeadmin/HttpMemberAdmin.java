@@ -26,12 +26,24 @@ public final class HttpMemberAdmin implements MemberAdmin {
 
   private final HttpClient client;
   private final Duration requestTimeout;
+  private final io.fabric8.kubernetes.client.KubernetesClient kubernetes;
 
   public HttpMemberAdmin() {
     this(CONNECT_TIMEOUT, REQUEST_TIMEOUT);
   }
 
+  /** @param kubernetes opens the port-forwards of privileged calls ({@link PortForwards}) */
+  public HttpMemberAdmin(io.fabric8.kubernetes.client.KubernetesClient kubernetes) {
+    this(CONNECT_TIMEOUT, REQUEST_TIMEOUT, kubernetes);
+  }
+
   public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout) {
+    this(connectTimeout, requestTimeout, null);
+  }
+
+  public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout,
+      io.fabric8.kubernetes.client.KubernetesClient kubernetes) {
+    this.kubernetes = kubernetes;
     this.client = HttpClient.newBuilder()
         .connectTimeout(connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER)
@@ -58,6 +70,64 @@ public final class HttpMemberAdmin implements MemberAdmin {
         // A last bound in case the client's own timeouts do not fire (they cover connect and response).
         .completeOnTimeout(MemberMovement.unknown("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
             requestTimeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  @Override
+  public CompletableFuture<AdminAnswer> call(String baseUrl, String method, String path,
+      java.util.Map<String, Object> body, Duration timeout) {
+    if (PortForwards.is(baseUrl)) {
+      if (kubernetes == null) {
+        return CompletableFuture.completedFuture(AdminAnswer.failed("no Kubernetes client to port-forward " + baseUrl));
+      }
+      PortForwards.Forward forward;
+      try {
+        forward = PortForwards.open(kubernetes, baseUrl);
+      } catch (RuntimeException e) {
+        return CompletableFuture.completedFuture(AdminAnswer.failed("port-forward " + baseUrl + ": " + describe(e)));
+      }
+      return direct(forward.baseUrl(), method, path, body, timeout).whenComplete((a, e) -> forward.close());
+    }
+    return direct(baseUrl, method, path, body, timeout);
+  }
+
+  private CompletableFuture<AdminAnswer> direct(String baseUrl, String method, String path,
+      java.util.Map<String, Object> body, Duration timeout) {
+    HttpRequest request;
+    try {
+      var publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+          : HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body));
+      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
+          .timeout(timeout)
+          .header("Accept", "application/json")
+          .header("Content-Type", "application/json")
+          .method(method, publisher)
+          .build();
+    } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      return CompletableFuture.completedFuture(AdminAnswer.failed("bad call to " + baseUrl + ": " + e.getMessage()));
+    }
+    return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+        .thenApply(HttpMemberAdmin::readAnswer)
+        .exceptionally(e -> AdminAnswer.failed(describe(e)))
+        .completeOnTimeout(AdminAnswer.failed("no answer within " + timeout.plus(CONNECT_TIMEOUT)),
+            timeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  @SuppressWarnings("unchecked")
+  static AdminAnswer readAnswer(HttpResponse<String> response) {
+    try {
+      Object parsed = JSON.readValue(response.body(), Object.class);
+      if (parsed instanceof java.util.Map<?, ?> m) {
+        return new AdminAnswer(response.statusCode(), (java.util.Map<String, Object>) m, null);
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not JSON: below
+    }
+    String body = response.body() == null ? "" : response.body().strip();
+    return new AdminAnswer(response.statusCode(), java.util.Map.of("error", "HTTP " + response.statusCode() + ": "
+        + (body.length() > MAX_PROBLEM_BODY ? body.substring(0, MAX_PROBLEM_BODY) + "..." : body)), null);
   }
 
   @Override
