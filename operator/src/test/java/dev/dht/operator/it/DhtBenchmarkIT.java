@@ -3,6 +3,7 @@ package dev.dht.operator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.BenchmarkPhase;
 import dev.dht.operator.api.v1alpha1.BenchmarkProfilerSpec;
 import dev.dht.operator.api.v1alpha1.DhtBenchmark;
@@ -63,6 +64,8 @@ class DhtBenchmarkIT {
       .withKubernetesClient(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
       .withReconciler(new DhtBenchmarkReconciler(PLATFORM, Clock.systemUTC(), writes))
+      // the cluster reconciler watches DhtBackups (a backup or restore holds a scale): their CRD must exist
+      .withAdditionalCustomResourceDefinition(DhtBackup.class)
       .withConfigurationService(o -> o.withCloseClientOnStop(false))
       .waitForNamespaceDeletion(false)
       .build();
@@ -135,9 +138,9 @@ class DhtBenchmarkIT {
 
     var table = Processes.kubectl("get", "dhtbench", "-n", ns).orFail("kubectl get dhtbench");
     assertThat(table.stdout().lines().findFirst().orElseThrow().split("\\s+"))
-        .containsExactly("NAME", "CLUSTER", "PHASE", "RUN", "RPS", "P99-MS", "AGE");
+        .containsExactly("NAME", "CLUSTER", "ENGINE", "PHASE", "RUN", "RPS", "P99-MS", "AGE");
     assertThat(table.stdout().lines().skip(1).findFirst().orElseThrow())
-        .matches("smoke\\s+kv\\s+Succeeded\\s+" + runId + "\\s+99.9\\s+4.2\\s+\\S+");
+        .matches("smoke\\s+kv\\s+k6\\s+Succeeded\\s+" + runId + "\\s+99.9\\s+4.2\\s+\\S+");
   }
 
   @Test

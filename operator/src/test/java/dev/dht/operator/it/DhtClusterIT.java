@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.dht.operator.DhtOperator;
 import dev.dht.operator.OperatorSettings;
+import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.JvmSpec;
@@ -66,6 +67,8 @@ class DhtClusterIT {
   final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
       .withKubernetesClient(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
+      // the cluster reconciler watches DhtBackups (a backup or restore holds a scale): their CRD must exist
+      .withAdditionalCustomResourceDefinition(DhtBackup.class)
       .withConfigurationService(o -> o.withCloseClientOnStop(false))
       .waitForNamespaceDeletion(false)
       .build();

@@ -3,6 +3,7 @@ package dev.dht.operator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
@@ -58,6 +59,8 @@ class RepairStatusIT {
       .withKubernetesClient(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes, new HttpMemberAdmin(),
           (namespace, pod, url) -> members.adminUrl(namespace, pod, url), Duration.ofMillis(250)))
+      // the cluster reconciler watches DhtBackups (a backup or restore holds a scale): their CRD must exist
+      .withAdditionalCustomResourceDefinition(DhtBackup.class)
       .withConfigurationService(o -> o.withCloseClientOnStop(false))
       .waitForNamespaceDeletion(false)
       .build();
