@@ -219,6 +219,9 @@ public final class S3Client {
                 return bytes.length == 0 ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(bytes);
             }
+            if (length == 0) { // an empty file (fromPublisher refuses a content length of 0)
+                return HttpRequest.BodyPublishers.noBody();
+            }
             return HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> {
                 try {
                     return new ThrottledInput(stream.open(), throttle);
