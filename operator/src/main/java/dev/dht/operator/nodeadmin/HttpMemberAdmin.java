@@ -11,6 +11,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * {@link MemberAdmin} over HTTP with the JDK client. Short timeouts: the reconcile that polls waits for the
@@ -54,21 +55,33 @@ public final class HttpMemberAdmin implements MemberAdmin {
 
   @Override
   public CompletableFuture<MemberMovement> movement(String baseUrl) {
+    return report(baseUrl, MOVEMENT_PATH, HttpMemberAdmin::read, MemberMovement::unknown);
+  }
+
+  @Override
+  public CompletableFuture<MemberRepair> repair(String baseUrl) {
+    return report(baseUrl, REPAIR_PATH, r -> r.statusCode() == 200 ? MemberRepair.fromJson(r.body())
+        : MemberRepair.unknown("HTTP " + r.statusCode()), MemberRepair::unknown);
+  }
+
+  /** A member's report at {@code path}: never fails, anything but an answer is {@code unknown} saying why. */
+  private <T> CompletableFuture<T> report(String baseUrl, String path, Function<HttpResponse<String>, T> read,
+      Function<String, T> unknown) {
     HttpRequest request;
     try {
-      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + MOVEMENT_PATH))
+      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
           .timeout(requestTimeout)
           .header("Accept", "application/json")
           .GET()
           .build();
     } catch (IllegalArgumentException e) {
-      return CompletableFuture.completedFuture(MemberMovement.unknown("bad URL " + baseUrl + ": " + e.getMessage()));
+      return CompletableFuture.completedFuture(unknown.apply("bad URL " + baseUrl + ": " + e.getMessage()));
     }
     return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-        .thenApply(HttpMemberAdmin::read)
-        .exceptionally(e -> MemberMovement.unknown(describe(e)))
+        .thenApply(read)
+        .exceptionally(e -> unknown.apply(describe(e)))
         // A last bound in case the client's own timeouts do not fire (they cover connect and response).
-        .completeOnTimeout(MemberMovement.unknown("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
+        .completeOnTimeout(unknown.apply("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
             requestTimeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
@@ -128,26 +141,6 @@ public final class HttpMemberAdmin implements MemberAdmin {
     String body = response.body() == null ? "" : response.body().strip();
     return new AdminAnswer(response.statusCode(), java.util.Map.of("error", "HTTP " + response.statusCode() + ": "
         + (body.length() > MAX_PROBLEM_BODY ? body.substring(0, MAX_PROBLEM_BODY) + "..." : body)), null);
-  }
-
-  @Override
-  public CompletableFuture<MemberRepair> repair(String baseUrl) {
-    HttpRequest request;
-    try {
-      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + REPAIR_PATH))
-          .timeout(requestTimeout)
-          .header("Accept", "application/json")
-          .GET()
-          .build();
-    } catch (IllegalArgumentException e) {
-      return CompletableFuture.completedFuture(MemberRepair.unknown("bad URL " + baseUrl + ": " + e.getMessage()));
-    }
-    return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-        .thenApply(r -> r.statusCode() == 200 ? MemberRepair.fromJson(r.body())
-            : MemberRepair.unknown("HTTP " + r.statusCode()))
-        .exceptionally(e -> MemberRepair.unknown(describe(e)))
-        .completeOnTimeout(MemberRepair.unknown("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
-            requestTimeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
   static MemberMovement read(HttpResponse<String> response) {

@@ -5,6 +5,7 @@ import dev.dht.operator.scaling.MemberMovement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The operator's calls to the nodes' admin API: a member's data movement while the cluster scales, its repair and
@@ -41,20 +42,21 @@ public interface MemberAdmin {
    */
   CompletableFuture<MemberRepair> repair(String baseUrl);
 
-  /** Every member's repair report, asked all at once. */
+  /** Every member's repair report, asked all at once (each bounded by the timeout). */
   default <K> Map<K, MemberRepair> repairs(Map<K, String> baseUrls) {
-    var pending = new LinkedHashMap<K, CompletableFuture<MemberRepair>>();
-    baseUrls.forEach((key, url) -> pending.put(key, repair(url)));
-    var out = new LinkedHashMap<K, MemberRepair>();
-    pending.forEach((key, answer) -> out.put(key, answer.join()));
-    return out;
+    return askAll(baseUrls, this::repair);
   }
 
   /** Asks every member at once and waits for all answers (each bounded by the timeout). */
   default <K> Map<K, MemberMovement> movements(Map<K, String> baseUrls) {
-    var pending = new LinkedHashMap<K, CompletableFuture<MemberMovement>>();
-    baseUrls.forEach((key, url) -> pending.put(key, movement(url)));
-    var out = new LinkedHashMap<K, MemberMovement>();
+    return askAll(baseUrls, this::movement);
+  }
+
+  /** Sends every question before waiting for the first answer, so the members answer in parallel. */
+  private static <K, T> Map<K, T> askAll(Map<K, String> baseUrls, Function<String, CompletableFuture<T>> ask) {
+    var pending = new LinkedHashMap<K, CompletableFuture<T>>();
+    baseUrls.forEach((key, url) -> pending.put(key, ask.apply(url)));
+    var out = new LinkedHashMap<K, T>();
     pending.forEach((key, answer) -> out.put(key, answer.join()));
     return out;
   }

@@ -57,7 +57,7 @@ public final class StatusCalculator {
   public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
       Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, Instant now) {
     return compute(cluster, desired, statefulSet, pods, scaling, refusal, Optional.empty(),
-        RepairView.none(desired.model().repair()), now);
+        RepairView.none(), now);
   }
 
   /**

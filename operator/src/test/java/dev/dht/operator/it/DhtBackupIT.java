@@ -24,13 +24,13 @@ import dev.dht.operator.backup.reconciler.DhtBackupScheduleReconciler;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.nodeadmin.MemberAddresses;
-import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.scaling.ScalingHold;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeMembers;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.OperatorUnderTest;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
@@ -89,16 +89,12 @@ class DhtBackupIT {
   };
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
-      .withKubernetesClient(client)
-      .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes, new HttpMemberAdmin(), addresses,
-          Duration.ofMillis(250)))
+  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
+      .withReconciler(OperatorUnderTest.clusterReconciler(PLATFORM, writes, addresses))
       .withReconciler(new DhtBackupReconciler(Clock.systemUTC(), writes, new HttpMemberAdmin(), addresses,
           Duration.ofMillis(250)))
       .withReconciler(new DhtBackupScheduleReconciler(clock, writes, new HttpMemberAdmin(), addresses,
           Duration.ofMillis(300)))
-      .withConfigurationService(o -> o.withCloseClientOnStop(false))
-      .waitForNamespaceDeletion(false)
       .build();
 
   FakeStatefulSetController statefulSets;

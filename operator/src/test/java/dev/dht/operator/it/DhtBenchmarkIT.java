@@ -3,7 +3,6 @@ package dev.dht.operator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.BenchmarkPhase;
 import dev.dht.operator.api.v1alpha1.BenchmarkProfilerSpec;
 import dev.dht.operator.api.v1alpha1.DhtBenchmark;
@@ -26,6 +25,7 @@ import dev.dht.operator.testing.FakeGarbageCollector;
 import dev.dht.operator.testing.FakeJobs;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.OperatorUnderTest;
 import dev.dht.operator.testing.Processes;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -60,14 +60,9 @@ class DhtBenchmarkIT {
   final KubernetesClient client = KubeApiServer.client();
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
-      .withKubernetesClient(client)
+  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
       .withReconciler(new DhtBenchmarkReconciler(PLATFORM, Clock.systemUTC(), writes))
-      // the cluster reconciler watches DhtBackups (a backup or restore holds a scale): their CRD must exist
-      .withAdditionalCustomResourceDefinition(DhtBackup.class)
-      .withConfigurationService(o -> o.withCloseClientOnStop(false))
-      .waitForNamespaceDeletion(false)
       .build();
 
   FakeStatefulSetController statefulSets;

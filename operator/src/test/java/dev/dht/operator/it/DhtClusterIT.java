@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.dht.operator.DhtOperator;
 import dev.dht.operator.OperatorSettings;
-import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.JvmSpec;
@@ -21,6 +20,7 @@ import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeGarbageCollector;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.OperatorUnderTest;
 import dev.dht.operator.testing.Processes;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -64,13 +64,8 @@ class DhtClusterIT {
   final KubernetesClient client = KubeApiServer.client();
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
-      .withKubernetesClient(client)
+  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
-      // the cluster reconciler watches DhtBackups (a backup or restore holds a scale): their CRD must exist
-      .withAdditionalCustomResourceDefinition(DhtBackup.class)
-      .withConfigurationService(o -> o.withCloseClientOnStop(false))
-      .waitForNamespaceDeletion(false)
       .build();
 
   FakeStatefulSetController statefulSets;

@@ -17,14 +17,14 @@ public class BackupSpec {
 
   @Default(Defaults.BACKUP_UPLOAD_RATE)
   @Size(max = 32)
-  @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+  @ValidationRule(value = ServerSpec.POSITIVE_QUANTITY,
       message = "backup.uploadRate must be a positive quantity of bytes per second such as 8Mi")
   @JsonPropertyDescription("Bytes per second each member uploads at most during a backup (a backup must not"
       + " saturate the network under a live load).")
   public String uploadRate;
 
   @Size(max = 32)
-  @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+  @ValidationRule(value = ServerSpec.POSITIVE_QUANTITY,
       message = "backup.restoreRate must be a positive quantity of bytes per second such as 64Mi")
   @JsonPropertyDescription("Bytes per second each member downloads at most during a restore. Default: unlimited"
       + " (a restored cluster serves no client until it is done).")
