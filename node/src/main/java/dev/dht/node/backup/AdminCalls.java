@@ -11,7 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
-/** The small pieces the backup and restore endpoints share: JSON bodies in and out, GET/POST handlers. */
+/**
+ * The small pieces the admin endpoints share (backup, restore, repair, rebuild, forget): JSON bodies in and out,
+ * GET/POST handlers.
+ */
 public final class AdminCalls {
     private AdminCalls() {
     }

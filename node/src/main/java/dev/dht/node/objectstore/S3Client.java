@@ -206,8 +206,9 @@ public final class S3Client {
             return new Body(bytes, null, bytes.length, null);
         }
 
+        /** An empty stream is {@link #EMPTY}: no body (the JDK's fromPublisher refuses a content length of 0). */
         static Body stream(IoSupplier open, long length, Throttle throttle) {
-            return new Body(null, open, length, throttle);
+            return length == 0 ? EMPTY : new Body(null, open, length, throttle);
         }
 
         String sha256() {
@@ -218,9 +219,6 @@ public final class S3Client {
             if (bytes != null) {
                 return bytes.length == 0 ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(bytes);
-            }
-            if (length == 0) { // an empty file (fromPublisher refuses a content length of 0)
-                return HttpRequest.BodyPublishers.noBody();
             }
             return HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> {
                 try {
