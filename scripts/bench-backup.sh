@@ -54,12 +54,13 @@ done
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-backup.XXXXXX")
 RAW="$WORK/raw"
 mkdir -p "$RAW" "$OUT" "$WORK/credentials"
-pids=()
+pids=()  # the nodes', by index
 load_pids=()
+s3_pid=
 cleanup() {
   local pid
-  for pid in "${load_pids[@]}" "${pids[@]}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-  for pid in "${load_pids[@]}" "${pids[@]}"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
+  for pid in "${load_pids[@]}" "${pids[@]}" $s3_pid; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
+  for pid in "${load_pids[@]}" "${pids[@]}" $s3_pid; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
   rm -rf "$WORK/data" "$WORK/s3"
 }
 trap cleanup EXIT
@@ -87,7 +88,7 @@ printf '%s' "$SECRET" > "$WORK/credentials/secret-access-key"
 mkdir -p "$WORK/s3"
 ROOT_ACCESS_KEY=$ACCESS ROOT_SECRET_KEY=$SECRET "$VERSITYGW" --port "127.0.0.1:$S3_PORT" posix "$WORK/s3" \
   > "$RAW/versitygw.log" 2>&1 &
-pids+=($!)
+s3_pid=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/" && break; sleep 0.1; done
 curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user "$ACCESS:$SECRET" -X PUT \
   -H "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" \
