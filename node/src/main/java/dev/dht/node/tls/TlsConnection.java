@@ -246,11 +246,22 @@ public final class TlsConnection {
         return hs != SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING && hs != SSLEngineResult.HandshakeStatus.FINISHED;
     }
 
-    /** Sends close_notify if the socket takes it at once; the caller closes the channel. */
+    /**
+     * Sends close_notify if the socket takes it at once; the caller closes the channel. A handshake given up (a
+     * connection dropped before it is done) ends with the TCP close alone: closing the engine then makes it say
+     * user_canceled, unencrypted if it has no handshake keys yet, and a TLS 1.3 peer that already sent its
+     * ServerHello expects encrypted records and fails on it (JDK: SSLProtocolException "Unexpected exception",
+     * caused by "Unexpected plaintext alert received"), reported there as a handshake failure that was none.
+     * What the engine already has to send (the alert of a handshake that failed here) still goes out.
+     */
     public void closeQuietly() {
         try {
-            engine.closeOutbound();
-            wrap(EMPTY);
+            if (!handshaking()) {
+                engine.closeOutbound();
+            }
+            if (engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+                wrap(EMPTY);
+            }
             flush();
         } catch (IOException | RuntimeException ignored) {
             // closing anyway
