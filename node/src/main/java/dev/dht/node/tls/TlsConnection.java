@@ -42,6 +42,8 @@ public final class TlsConnection {
     /** Ciphertext wrapped, not yet written to the socket (read mode). */
     private final ByteBuffer netOut;
     private boolean closed;
+    /** Bytes read from the socket so far (handshake records included). */
+    private long received;
 
     public TlsConnection(SSLEngine engine, SocketChannel channel) throws SSLException {
         this.engine = engine;
@@ -131,6 +133,9 @@ public final class TlsConnection {
     /** Reads ciphertext from the socket: bytes read, 0 if none, and marks the end of the stream. */
     private int fill() throws IOException {
         int n = channel.read(netIn);
+        if (n > 0) {
+            received += n;
+        }
         if (n < 0) {
             closed = true;
             try {
@@ -239,6 +244,11 @@ public final class TlsConnection {
         }
         int length = (netIn.get(3) & 0xff) << 8 | (netIn.get(4) & 0xff); // the record header's length field
         return buffered >= 5 + length;
+    }
+
+    /** Bytes read from the peer so far, handshake included: it changes whenever the peer was heard from. */
+    public long received() {
+        return received;
     }
 
     public boolean handshaking() {
