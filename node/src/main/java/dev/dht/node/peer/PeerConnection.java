@@ -63,6 +63,11 @@ final class PeerConnection {
      * sleeps (readable without the lock by pick(), which prefers such a connection).
      */
     volatile boolean flushQueued;
+    /**
+     * A TLS connection not through its handshake yet (connecting included): PeerClient.pick opens no other
+     * connection to the peer meanwhile (readable without the lock).
+     */
+    volatile boolean handshakePending;
     private final SelectorLoop.Task flushTask = this::writeQueued;
     final long createdNanos = System.nanoTime();
     /** Last request written or answer read: an idle connection is closed before the peer's idle timeout hits. */
@@ -82,6 +87,7 @@ final class PeerConnection {
         this.encoder = new RequestEncoder(peer.hostHeader);
         MemberTls memberTls = client.tls();
         this.tlsGeneration = memberTls == null ? 0 : memberTls.generation();
+        this.handshakePending = memberTls != null;
     }
 
     /** Queues the call; false if this connection is closed or its pipeline is full (try another). */
@@ -239,6 +245,9 @@ final class PeerConnection {
                 }
                 if (tls.received() != before) {
                     lastHeardNanos = System.nanoTime(); // handshake records too: the peer is there
+                }
+                if (handshakePending && !tls.handshaking()) {
+                    handshakePending = false;
                 }
                 if (n == TlsConnection.WANT_WRITE || out.position() > 0 || tls.pendingOutput()) {
                     flushLocked(); // handshake bytes, or requests that waited for the handshake to finish

@@ -7,6 +7,8 @@ import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.support.TestCertificates;
 import dev.dht.node.support.TestNode;
 import dev.dht.node.tls.MemberTls;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +35,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PeerClientTlsHandshakeTest {
     @TempDir
     Path dir;
+    private TestNode node;
+    private MemberTls tls;
+
+    @BeforeEach
+    void start() {
+        TestCertificates ca = TestCertificates.authority("ca");
+        TestCertificates.Member nodeFiles = ca.issue(dir.resolve("node"), "node");
+        TestCertificates.Member callerFiles = ca.issue(dir.resolve("caller"), "caller");
+        int port = TestNode.freePort();
+        String url = "http://localhost:" + port;
+        NodeConfig config = NodeConfig.defaults(port, dir.resolve("data")).withCluster(ClusterMembers.of(List.of(url)),
+                url);
+        node = TestNode.start(config.withSecurity(config.security().withMemberTls(
+                new SecuritySettings.TlsFiles(nodeFiles.cert(), nodeFiles.key(), nodeFiles.ca()))));
+        tls = MemberTls.open(callerFiles.cert(), callerFiles.key(), callerFiles.ca(), Duration.ofMinutes(1));
+    }
+
+    @AfterEach
+    void stop() {
+        tls.close();
+        node.close();
+    }
+
+    /** A client of the node's member port through the proxy (offset 0: the proxy's port is the member port). */
+    private PeerClient client(Duration connectTimeout) {
+        return new PeerClient(new MemberPlane(0, tls), 8, 8, connectTimeout, Duration.ofSeconds(30));
+    }
 
     /**
      * A handshake that outlasts the connect timeout and the first call's deadline is kept, not started over: the
@@ -42,21 +71,8 @@ class PeerClientTlsHandshakeTest {
      */
     @Test
     void aSlowHandshakeIsKeptAndItsConnectionServesTheNextCall() throws Exception {
-        TestCertificates ca = TestCertificates.authority("ca");
-        TestCertificates.Member nodeFiles = ca.issue(dir.resolve("node"), "node");
-        TestCertificates.Member callerFiles = ca.issue(dir.resolve("caller"), "caller");
-        int port = TestNode.freePort();
-        String url = "http://localhost:" + port;
-        NodeConfig config = NodeConfig.defaults(port, dir.resolve("data")).withCluster(ClusterMembers.of(List.of(url)),
-                url);
-        try (TestNode node = TestNode.start(config.withSecurity(config.security().withMemberTls(
-                new SecuritySettings.TlsFiles(nodeFiles.cert(), nodeFiles.key(), nodeFiles.ca()))));
-             GatedProxy proxy = new GatedProxy(node.node().server().memberPort());
-             MemberTls tls = MemberTls.open(callerFiles.cert(), callerFiles.key(), callerFiles.ca(),
-                     Duration.ofMinutes(1));
-             // offset 0: the member port of http://localhost:<proxy> is the proxy's port
-             PeerClient client = new PeerClient(new MemberPlane(0, tls), 1, 8, Duration.ofMillis(100),
-                     Duration.ofSeconds(30))) {
+        try (GatedProxy proxy = new GatedProxy(node.node().server().memberPort());
+             PeerClient client = client(Duration.ofMillis(100))) {
             String peer = "http://localhost:" + proxy.port();
 
             // the node's ServerHello is held back: the first call's deadline passes, long after the connect timeout
@@ -67,6 +83,28 @@ class PeerClientTlsHandshakeTest {
             assertThat(get(client, peer, 10_000).get(30, TimeUnit.SECONDS)).isEqualTo("404");
             assertThat(proxy.connections()).as("connections the client opened").isEqualTo(1);
             assertThat(node.metric("dht_member_tls_handshake_failures_total")).isZero();
+        }
+    }
+
+    /**
+     * Calls that come while the first connection to a peer is in its handshake wait on it: no second handshake
+     * starts until it is done (on a cold cluster each member opened all its connections to each peer at once, and
+     * their handshakes, all slow together, outlasted the calls).
+     */
+    @Test
+    void callsDuringAHandshakeWaitForItInsteadOfOpeningMoreConnections() throws Exception {
+        try (GatedProxy proxy = new GatedProxy(node.node().server().memberPort());
+             PeerClient client = client(Duration.ofSeconds(10))) {
+            String peer = "http://localhost:" + proxy.port();
+            List<CompletableFuture<String>> calls = new java.util.ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                calls.add(get(client, peer, 10_000));
+            }
+            proxy.open();
+            for (CompletableFuture<String> call : calls) {
+                assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("404");
+            }
+            assertThat(proxy.connections()).as("connections the client opened").isEqualTo(1);
         }
     }
 
