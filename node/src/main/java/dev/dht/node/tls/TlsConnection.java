@@ -173,7 +173,7 @@ public final class TlsConnection {
                 continue;
             }
             if (hs == SSLEngineResult.HandshakeStatus.NEED_UNWRAP) {
-                return taken; // the peer speaks next: a read resumes the handshake
+                break; // the peer speaks next (a read resumes the handshake): what was wrapped goes out now
             }
             if (!src.hasRemaining() && hs != SSLEngineResult.HandshakeStatus.NEED_WRAP) {
                 break;

@@ -66,7 +66,7 @@ class TlsConnectionTest {
     @Test
     void aHandshakeGivenUpEndsAsAPlainCloseForThePeer() throws IOException {
         client.write(ByteBuffer.allocate(0)); // the ClientHello
-        client.flush();
+        client.flush(); // (write already sent it: see theClientHelloGoesOutWithTheFirstWrite)
         // the server reads it and sends its flight (ServerHello ... Finished); the client does not read it
         ByteBuffer plain = ByteBuffer.allocate(1024);
         long end = System.currentTimeMillis() + BOUND_MILLIS;
@@ -82,6 +82,17 @@ class TlsConnectionTest {
         clientChannel.close();
 
         assertThat(readToEnd(server, serverChannel)).isEqualTo(TlsConnection.EOF);
+    }
+
+    /**
+     * The first write sends the ClientHello at once: the peer client's new connections do not wait a selector
+     * round (for writability) before their handshake starts.
+     */
+    @Test
+    void theClientHelloGoesOutWithTheFirstWrite() throws IOException {
+        assertThat(client.write(ByteBuffer.wrap("early".getBytes(StandardCharsets.US_ASCII)))).isZero();
+        assertThat(client.pendingOutput()).isFalse();
+        assertThat(readable(serverChannel, BOUND_MILLIS)).as("the ClientHello reaches the server").isTrue();
     }
 
     /** An established connection still ends with close_notify: the other side reads its end of the stream. */
