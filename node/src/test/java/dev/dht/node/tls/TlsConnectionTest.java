@@ -10,6 +10,7 @@ import javax.net.ssl.SSLEngineResult;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.ByteChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -118,6 +119,92 @@ class TlsConnectionTest {
 
         assertThat(readToEnd(server, serverChannel)).isEqualTo(TlsConnection.EOF);
         assertThat(server.engine().isInboundDone()).as("close_notify received").isTrue();
+    }
+
+    /**
+     * A read event costs one socket read, as in plaintext: a read that did not fill the buffer emptied the socket,
+     * and reading again before the next readiness only returns 0 (it did, once per event, before). What is there
+     * still all arrives: a batch larger than the buffer is read on within the same call.
+     */
+    @Test
+    void aReadEventCostsOneSocketReadAndStillTakesAllThatIsThere() throws IOException {
+        CountingChannel counted = new CountingChannel(serverChannel);
+        server = new TlsConnection(tls.serverEngine(), counted);
+        ByteBuffer received = handshake();
+
+        byte[] batch = new byte[300]; // a few pipelined requests: one record
+        client.write(ByteBuffer.wrap(batch));
+        assertThat(client.pendingOutput()).isFalse();
+        awaitReadable(serverChannel);
+        counted.reads = 0;
+        received.clear();
+        assertThat(server.read(received)).isEqualTo(batch.length);
+        assertThat(counted.reads).as("socket reads for one record that is all there").isEqualTo(1);
+
+        byte[] big = new byte[200 * 1024]; // more than the connection's buffers: several records, several reads
+        ByteBuffer out = ByteBuffer.wrap(big);
+        ByteBuffer all = ByteBuffer.allocate(big.length);
+        long end = System.currentTimeMillis() + BOUND_MILLIS;
+        while (all.hasRemaining()) {
+            assertThat(System.currentTimeMillis()).as("the big batch arrives").isLessThan(end);
+            if (out.hasRemaining() || client.pendingOutput()) {
+                client.write(out);
+            }
+            awaitReadable(serverChannel);
+            received.clear();
+            int n = server.read(received);
+            assertThat(n).isNotEqualTo(TlsConnection.EOF);
+            all.put(received.flip());
+        }
+        assertThat(server.bufferedInput()).isFalse();
+    }
+
+    /** Drives both handshakes to the end with a first request ("hello"); the server's receive buffer, emptied. */
+    private ByteBuffer handshake() throws IOException {
+        ByteBuffer request = ByteBuffer.wrap("hello".getBytes(StandardCharsets.US_ASCII));
+        ByteBuffer received = ByteBuffer.allocate(64 * 1024);
+        long end = System.currentTimeMillis() + BOUND_MILLIS;
+        while (received.position() < 5 || client.handshaking()) {
+            assertThat(System.currentTimeMillis()).as("the handshake and the request").isLessThan(end);
+            if (request.hasRemaining()) {
+                client.write(request);
+            }
+            client.read(ByteBuffer.allocate(1024)); // the server's flight, then its session ticket
+            assertThat(server.read(received)).isNotEqualTo(TlsConnection.EOF);
+        }
+        assertThat(new String(received.array(), 0, 5, StandardCharsets.US_ASCII)).isEqualTo("hello");
+        return received.clear();
+    }
+
+    /** A socket whose reads are counted. */
+    private static final class CountingChannel implements ByteChannel {
+        private final SocketChannel channel;
+        int reads;
+
+        CountingChannel(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            reads++;
+            return channel.read(dst);
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            return channel.write(src);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return channel.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
     }
 
     /** Reads until the end of the stream (EOF) or an exception, which the test fails with. */
