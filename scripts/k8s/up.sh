@@ -5,6 +5,8 @@
 #   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy (iptables), CoreDNS:
 #       Kubernetes v1.34.4 and CoreDNS built from Go modules (scripts/kube-binaries.sh, cached)
 #   containerd + runc + CNI plugins (bridge, host-local, portmap, loopback): Debian packages
+#   kube-router v2.1.0 as the NetworkPolicy controller only (iptables + ipset beside the bridge CNI; built from Go
+#       modules like the rest), checked once per start: a deny-all policy must block a probe pod (netpol-check.sh)
 #   a dynamic volume provisioner (StorageClass dht-local, the default) and the pod sandbox image: small Go
 #       programs of this project (scripts/k8s/provisioner, scripts/k8s/pause)
 #   the dht images of build/images/*.tar imported into containerd (make images builds them)
@@ -22,7 +24,7 @@ step() { log "$(printf '%3ss' $((SECONDS - START))) $*"; }
 
 # ---------------------------------------------------------------------------------------------------------
 # 1. Host packages (Debian) and binaries (Go modules, cached)
-PACKAGES="containerd runc containernetworking-plugins iptables conntrack openssl buildah ethtool"
+PACKAGES="containerd runc containernetworking-plugins iptables ipset conntrack openssl buildah ethtool"
 missing=()
 for p in $PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -36,7 +38,7 @@ CNI_BIN_DIR=/usr/lib/cni
 
 step "Kubernetes and CoreDNS binaries (scripts/kube-binaries.sh; ~10 min the first time, cached)"
 KUBE_BIN_DIR=$("$DHT_ROOT/scripts/kube-binaries.sh" --bin-dir kube-apiserver kubectl etcd kube-controller-manager \
-  kube-scheduler kubelet kube-proxy coredns crictl)
+  kube-scheduler kubelet kube-proxy coredns crictl kube-router)
 
 mkdir -p "$K8S_DIR" "$K8S_RUN" "$K8S_LOGS" "$K8S_PIDS" "$K8S_BIN" "$CNI_CONF_DIR" "$K8S_DIR/volumes"
 chmod 700 "$K8S_DIR"
@@ -248,10 +250,15 @@ start kube-proxy "$(kube_bin kube-proxy)" --kubeconfig "$KUBECONFIG_FILE" --host
   --cluster-cidr "$POD_CIDR" --proxy-mode iptables --conntrack-max-per-core 0 \
   --metrics-bind-address 127.0.0.1:10249 --healthz-bind-address 127.0.0.1:10256
 start coredns "$(kube_bin coredns)" -conf "$K8S_DIR/Corefile"
+# NetworkPolicies: the bridge CNI enforces none. kube-router's firewall alone (no routing, no service proxy, no CNI)
+# filters the pods' ingress with iptables and ipsets, physdev rules for the bridge; kube-proxy stays the proxy.
+start kube-router "$(kube_bin kube-router)" --kubeconfig "$KUBECONFIG_FILE" --hostname-override "$NODE_NAME" \
+  --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false --enable-pod-egress=false \
+  --service-cluster-ip-range "$SERVICE_CIDR" --health-port 20244 --metrics-port 0
 start provisioner "$PROVISIONER_BIN" --kubeconfig "$KUBECONFIG_FILE" --root "$K8S_DIR/volumes" --node "$NODE_NAME"
 
 wait_for "node $NODE_NAME" 120 kctl wait --for=condition=Ready "node/$NODE_NAME" --timeout=2s
-for c in kube-controller-manager kube-scheduler kubelet kube-proxy coredns provisioner; do alive "$c"; done
+for c in kube-controller-manager kube-scheduler kubelet kube-proxy coredns kube-router provisioner; do alive "$c"; done
 
 # ---------------------------------------------------------------------------------------------------------
 # 5. Cluster objects: DNS Service (CoreDNS runs on the host), the default StorageClass
@@ -283,6 +290,13 @@ EOF
 # ---------------------------------------------------------------------------------------------------------
 # 6. The project's images
 "$DHT_ROOT/scripts/k8s/load-images.sh"
+
+# Enforcement is checked once per kube-router process (a second make k8s-up with the same one skips it).
+if [ "$(cat "$K8S_DIR/netpol-checked" 2>/dev/null)" != "$(cat "$K8S_PIDS/kube-router.pid")" ]; then
+  step "checking that NetworkPolicies are enforced"
+  KUBE_BIN_DIR=$KUBE_BIN_DIR "$DHT_ROOT/scripts/k8s/netpol-check.sh"
+  cat "$K8S_PIDS/kube-router.pid" > "$K8S_DIR/netpol-checked"
+fi
 
 # Started through sudo: the kubeconfig belongs to the user who asked.
 if [ -n "${SUDO_UID:-}" ]; then chown "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$KUBECONFIG_FILE"; fi

@@ -6,6 +6,7 @@ import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.ResourceList;
 import dev.dht.operator.api.v1alpha1.ServiceType;
+import dev.dht.operator.security.SecurityModel;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -52,7 +53,8 @@ public record ClusterModel(
     List<Toleration> tolerations,
     Optional<Affinity> affinity,
     String clusterDomain,
-    String profilerImage) {
+    String profilerImage,
+    SecurityModel security) {
 
   public static ClusterModel from(DhtCluster cluster, Platform platform) {
     var meta = cluster.getMetadata();
@@ -104,7 +106,17 @@ public record ClusterModel(
         spec.tolerations != null ? List.copyOf(spec.tolerations) : List.of(),
         Optional.ofNullable(spec.affinity),
         platform.clusterDomain(),
-        platform.runnerImage());
+        platform.runnerImage(),
+        security(cluster, platform));
+  }
+
+  private static SecurityModel security(DhtCluster cluster, Platform platform) {
+    try {
+      return SecurityModel.from(cluster, Names.headlessService(cluster.getMetadata().getName()),
+          platform.clusterDomain());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSpecException(e.getMessage());
+    }
   }
 
   /** Base URLs of all members, by ordinal: the content of the topology once every member is in. */
@@ -129,7 +141,7 @@ public record ClusterModel(
     return new ClusterModel(name, namespace, replicas, factor, image, imagePullPolicy, imagePullSecrets, resources,
         storageSize, storageClassName, retainOnDelete, retainOnScaleDown, heapBytes, jvmOptions, blockCacheBytes,
         writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, profilerEnabled,
-        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage);
+        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, security);
   }
 
   /** The container's requests and limits; the schema default when the spec has none. */

@@ -46,7 +46,11 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
   public List<MemberStatus> members = new ArrayList<>();
 
-  @JsonPropertyDescription("Ready, Progressing, Degraded and Refused, with reasons and messages.")
+  @JsonPropertyDescription("The member plane's certificates: mode, expiry dates, a CA replacement's phase.")
+  public TlsStatus tls;
+
+  @JsonPropertyDescription("Ready, Progressing, Degraded and Refused, with reasons and messages; CertificatesValid and"
+      + " CredentialsReady while TLS and client authentication are on.")
   public List<Condition> conditions = new ArrayList<>();
 
   @Override
@@ -58,14 +62,14 @@ public class DhtClusterStatus {
         && Objects.equals(replicationFactor, s.replicationFactor) && Objects.equals(selector, s.selector)
         && Objects.equals(topologyVersion, s.topologyVersion)
         && Objects.equals(settledTopologyVersion, s.settledTopologyVersion) && Objects.equals(scaling, s.scaling)
-        && Objects.equals(members, s.members)
+        && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
         && Objects.equals(conditions, s.conditions);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, settledTopologyVersion, scaling, members, conditions);
+        topologyVersion, settledTopologyVersion, scaling, members, tls, conditions);
   }
 
   @Override
@@ -73,6 +77,6 @@ public class DhtClusterStatus {
     return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
         + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
         + ", settled=" + settledTopologyVersion + ", scaling=" + scaling
-        + ", members=" + members + ", conditions=" + conditions + "}";
+        + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
   }
 }
