@@ -111,7 +111,7 @@ public record OperatorSettings(
         parseSelf(env.getOrDefault("DHT_OPERATOR_POD_LABELS", ""), env.getOrDefault("DHT_OPERATOR_NAMESPACE", "")));
   }
 
-  static Optional<Platform.OperatorPeer> parseSelf(String labels, String namespace) {
+  public static Optional<Platform.OperatorPeer> parseSelf(String labels, String namespace) {
     var out = new java.util.LinkedHashMap<String, String>();
     for (String entry : labels.split(",")) {
       if (entry.isBlank()) {

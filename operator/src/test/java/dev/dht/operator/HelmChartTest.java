@@ -33,7 +33,10 @@ class HelmChartTest {
       Map.entry("dht.dev/dhtbenchmarks/status", List.of("patch")),
       Map.entry("dht.dev/dhtbenchmarks/finalizers", List.of("update")),
       Map.entry("batch/jobs", List.of("get", "list", "watch", "create", "patch")),
-      Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create"))));
+      Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create")),
+      Map.entry("/secrets", List.of("get", "list", "watch", "create", "patch")),
+      Map.entry("networking.k8s.io/networkpolicies", List.of("get", "list", "watch", "create", "patch", "delete")),
+      Map.entry("cert-manager.io/certificates", List.of("get", "create", "patch"))));
 
   @Test
   void lintPassesStrict() {
@@ -45,12 +48,16 @@ class HelmChartTest {
   void defaultValuesWatchAllNamespacesWithAClusterRoleOfLeastPrivilege() {
     var objects = Helm.template("dht-operator", "dht-system");
     assertThat(kinds(objects)).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole", "ClusterRoleBinding",
-        "Role", "RoleBinding", "Service", "Deployment");
+        "Role", "RoleBinding", "Service", "Deployment", "NetworkPolicy");
     var role = as(find(objects, "ClusterRole"), ClusterRole.class);
     assertThat(rules(role.getRules())).isEqualTo(RULES);
     assertThat(role.getRules()).allSatisfy(r -> {
-      assertThat(r.getVerbs()).doesNotContain("*", "delete", "deletecollection");
-      assertThat(r.getResources()).doesNotContain("*", "secrets");
+      assertThat(r.getVerbs()).doesNotContain("*", "deletecollection");
+      assertThat(r.getResources()).doesNotContain("*");
+      // Deleting is the garbage collector's; the one exception is a NetworkPolicy switched off.
+      if (r.getVerbs().contains("delete")) {
+        assertThat(r.getResources()).containsExactly("networkpolicies");
+      }
     });
     var deployment = as(find(objects, "Deployment"), Deployment.class);
     assertThat(deployment.getMetadata().getNamespace()).isEqualTo("dht-system");
@@ -74,6 +81,32 @@ class HelmChartTest {
     assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("dht-operator");
+    // The clusters' NetworkPolicies admit the operator's pods by these labels and namespace.
+    var podLabels = deployment.getSpec().getTemplate().getMetadata().getLabels();
+    var self = OperatorSettings.parseSelf(env.get("DHT_OPERATOR_POD_LABELS"), "dht-system").orElseThrow();
+    assertThat(podLabels).containsAllEntriesOf(self.podLabels());
+    assertThat(self.podLabels()).containsOnlyKeys("app.kubernetes.io/name", "app.kubernetes.io/instance");
+  }
+
+  @Test
+  void theOperatorsOwnPolicyAdmitsOnlyItsHttpPort() {
+    var policy = as(find(Helm.template("dht-operator", "dht-system"), "NetworkPolicy"),
+        io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
+    var deployment = as(find(Helm.template("dht-operator", "dht-system"), "Deployment"), Deployment.class);
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+    assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> {
+      assertThat(rule.getPorts()).singleElement().satisfies(p -> assertThat(p.getPort().getIntVal()).isEqualTo(8081));
+      assertThat(rule.getFrom()).isNullOrEmpty();
+    });
+    var restricted = as(find(Helm.template("dht-operator", "dht-system", "--set-json",
+        "networkPolicy.metricsFrom=[{\"namespaceSelector\":{\"matchLabels\":{\"team\":\"monitoring\"}}}]"),
+        "NetworkPolicy"), io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
+    assertThat(restricted.getSpec().getIngress().get(0).getFrom()).singleElement()
+        .satisfies(p -> assertThat(p.getNamespaceSelector().getMatchLabels()).containsEntry("team", "monitoring"));
+    assertThat(kinds(Helm.template("dht-operator", "dht-system", "--set", "networkPolicy.enabled=false")))
+        .doesNotContain("NetworkPolicy");
   }
 
   @Test

@@ -24,29 +24,41 @@ public final class HttpMemberAdmin implements MemberAdmin {
 
   private final HttpClient client;
   private final Duration requestTimeout;
+  private final java.util.Optional<String> bearerToken;
 
   public HttpMemberAdmin() {
     this(CONNECT_TIMEOUT, REQUEST_TIMEOUT);
   }
 
   public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout) {
-    this.client = HttpClient.newBuilder()
+    this(HttpClient.newBuilder()
         .connectTimeout(connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER)
         .version(HttpClient.Version.HTTP_1_1)
-        .build();
+        .build(), requestTimeout, java.util.Optional.empty());
+  }
+
+  private HttpMemberAdmin(HttpClient client, Duration requestTimeout, java.util.Optional<String> bearerToken) {
+    this.client = client;
     this.requestTimeout = requestTimeout;
+    this.bearerToken = bearerToken;
+  }
+
+  @Override
+  public MemberAdmin authenticated(java.util.Optional<String> bearerToken) {
+    return new HttpMemberAdmin(client, requestTimeout, bearerToken);
   }
 
   @Override
   public CompletableFuture<MemberMovement> movement(String baseUrl) {
     HttpRequest request;
     try {
-      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + MOVEMENT_PATH))
+      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + MOVEMENT_PATH))
           .timeout(requestTimeout)
           .header("Accept", "application/json")
-          .GET()
-          .build();
+          .GET();
+      bearerToken.ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+      request = builder.build();
     } catch (IllegalArgumentException e) {
       return CompletableFuture.completedFuture(MemberMovement.unknown("bad URL " + baseUrl + ": " + e.getMessage()));
     }

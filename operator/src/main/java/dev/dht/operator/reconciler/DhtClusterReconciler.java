@@ -12,6 +12,12 @@ import dev.dht.operator.model.NodeConfig;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.model.Topology;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
+import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
+import dev.dht.operator.nodeadmin.MemberPlane;
+import dev.dht.operator.nodeadmin.MemberTlsProbe;
+import dev.dht.operator.security.SecurityNames;
+import dev.dht.operator.security.tls.SecretData;
+import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
 import dev.dht.operator.scaling.FactorHold;
@@ -19,10 +25,13 @@ import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
 import dev.dht.operator.scaling.ScalingPlan;
+import dev.dht.operator.status.SecurityConditions;
 import dev.dht.operator.status.StatusCalculator;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -71,7 +80,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   public static final String NAME = "dhtcluster";
   /** Kinds the operator owns, each watched by one informer limited to the operator's objects. */
   static final List<Class<? extends HasMetadata>> OWNED = List.of(ServiceAccount.class, ConfigMap.class,
-      Service.class, PodDisruptionBudget.class, StatefulSet.class);
+      Service.class, PodDisruptionBudget.class, StatefulSet.class, Secret.class, NetworkPolicy.class);
 
   /** How soon a reconcile runs again while a scale is in progress (the members' progress is polled then). */
   public static final Duration SCALING_POLL_INTERVAL = Duration.ofSeconds(2);
@@ -82,18 +91,35 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final MemberAdmin memberAdmin;
   private final MemberAddresses memberAddresses;
   private final Duration pollInterval;
+  private final MemberTlsProbe tlsProbe;
+  private final MemberPlane memberPlane;
+  private final SecureRandom random = new SecureRandom();
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
 
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
     this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
   }
 
+  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
+      MemberAddresses memberAddresses, Duration pollInterval) {
+    this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(),
+        null);
+  }
+
   /**
    * @param memberAddresses where a member's admin API is reached (its own URL unless overridden)
    * @param pollInterval    how soon to reconcile again while a scale is in progress
    */
+  /**
+   * @param tlsProbe how the operator looks at a member's member port during a CA replacement
+   * @param memberPlane where that port is, by pod (null: the member URL, or its override in memberAddresses, at the
+   *     client port + the member port offset)
+   */
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
-      MemberAddresses memberAddresses, Duration pollInterval) {
+      MemberAddresses memberAddresses, Duration pollInterval, MemberTlsProbe tlsProbe,
+      MemberPlane memberPlane) {
+    this.tlsProbe = tlsProbe;
+    this.memberPlane = memberPlane != null ? memberPlane : memberPlaneOf(memberAddresses);
     this.platform = platform;
     this.clock = clock;
     this.metrics = metrics;
@@ -137,7 +163,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
     var observation = ScaleObservation.observe(specModel, live(context, StatefulSet.class, Names.statefulSet(name)),
         liveTopology, pods, previous.map(s -> s.settledTopologyVersion));
-    var scaling = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation)));
+    var scaling = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation),
+        operatorToken(context, specModel)));
     var factor = FactorHold.decide(specModel.replicationFactor(),
         liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
     var model = specModel.withReplicationFactor(factor.factor());
@@ -147,6 +174,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion));
 
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
+    // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
+    var security = new SecurityStep(context.getClient(), applier, n -> live(context, Secret.class, n),
+        live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)), random, tlsProbe, memberPlane)
+        .run(cluster, model, platform, pods, clock.instant());
     StatefulSet statefulSet = null;
     for (HasMetadata object : desired.inApplyOrder()) { // the order DesiredStateTest checks: pods come last
       if (apply(applier, context, object) instanceof StatefulSet applied) {
@@ -157,16 +188,42 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var now = clock.instant();
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
         factor.refusal(), now);
+    SecurityConditions.apply(status, previous, security.tls(), security.certificates(), security.credentials(), now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);
     // The status is written already. While a scale runs, look again soon: the members' progress produces no event.
+    // Certificates are looked at again when due (or soon, while a CA replacement waits for the members).
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
-    return scaling.steady() ? control : control.rescheduleAfter(pollInterval);
+    Optional<Duration> next = scaling.steady() ? security.recheckIn() : Optional.of(pollInterval);
+    if (!scaling.steady() && security.recheckIn().isPresent() && security.recheckIn().get().compareTo(pollInterval) < 0) {
+      next = security.recheckIn();
+    }
+    return next.map(control::rescheduleAfter).orElse(control);
+  }
+
+  /** By default a member's member port is its DNS name (or its override) at the client port + the offset. */
+  MemberPlane memberPlaneOf(MemberAddresses addresses) {
+    return (namespace, cluster, pod) -> {
+      int ordinal = Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
+      var url = java.net.URI.create(addresses.adminUrl(namespace, pod,
+          Names.memberUrl(cluster, namespace, platform.clusterDomain(), ordinal)));
+      int port = (url.getPort() > 0 ? url.getPort() : Names.NODE_PORT) + SecurityNames.MEMBER_PORT_OFFSET;
+      return Map.entry(url.getHost(), port);
+    };
+  }
+
+  /** The operator's own admin token of a cluster whose nodes require tokens (from its Secret, once written). */
+  private static Optional<String> operatorToken(Context<DhtCluster> context, ClusterModel model) {
+    if (!model.security().auth().enabled()) {
+      return Optional.empty();
+    }
+    return live(context, Secret.class, model.security().auth().tokensSecret())
+        .flatMap(s -> SecretData.text(s, SecurityNames.OPERATOR_TOKEN_KEY));
   }
 
   /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
-  private Map<Integer, MemberMovement> poll(ClusterModel model, List<Integer> ordinals) {
+  private Map<Integer, MemberMovement> poll(ClusterModel model, List<Integer> ordinals, Optional<String> token) {
     if (ordinals.isEmpty()) {
       return Map.of();
     }
@@ -175,7 +232,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       urls.put(ordinal, memberAddresses.adminUrl(model.namespace(), Names.pod(model.name(), ordinal),
           Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), ordinal)));
     }
-    return memberAdmin.movements(urls);
+    return memberAdmin.authenticated(token).movements(urls);
   }
 
   /** The replication factor the nodes run with now (from the live node config). */
@@ -237,6 +294,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var events = new ClusterEvents(context.getClient(), metrics);
     events.onTransition(cluster, status, now);
     events.onRefusal(cluster, status, now);
+    events.onConditionFalse(cluster, status, SecurityConditions.CERTIFICATES, now);
+    events.onConditionFalse(cluster, status, SecurityConditions.CREDENTIALS, now);
+    events.onRotation(cluster, status, now);
   }
 
   @SuppressWarnings("unchecked")

@@ -72,17 +72,18 @@ public record SecurityModel(Tls tls, Auth auth, Network network) {
     var ca = duration("spec.tls.caDuration", s.caDuration, DEFAULT_CA_DURATION);
     var caRenew = duration("spec.tls.caRenewBefore", s.caRenewBefore, DEFAULT_CA_RENEW_BEFORE);
     if (renew.compareTo(certificate) >= 0) {
-      throw new IllegalArgumentException("spec.tls.renewBefore (" + s.renewBefore + ") must be shorter than"
-          + " spec.tls.certificateDuration (" + s.certificateDuration + "): a certificate would be renewed forever");
+      throw new IllegalArgumentException("spec.tls.renewBefore (" + shown(s.renewBefore, renew)
+          + ") must be shorter than spec.tls.certificateDuration (" + shown(s.certificateDuration, certificate)
+          + "): a certificate would be renewed forever");
     }
     if (caRenew.compareTo(ca) >= 0) {
-      throw new IllegalArgumentException("spec.tls.caRenewBefore (" + s.caRenewBefore + ") must be shorter than"
-          + " spec.tls.caDuration (" + s.caDuration + ")");
+      throw new IllegalArgumentException("spec.tls.caRenewBefore (" + shown(s.caRenewBefore, caRenew)
+          + ") must be shorter than spec.tls.caDuration (" + shown(s.caDuration, ca) + ")");
     }
     if (mode == TlsMode.Operator && caRenew.compareTo(renew) < 0) {
-      throw new IllegalArgumentException("spec.tls.caRenewBefore (" + s.caRenewBefore + ") must be at least"
-          + " spec.tls.renewBefore (" + s.renewBefore + "): a member certificate cannot outlive its CA, so the CA"
-          + " must be replaced before the certificate is due");
+      throw new IllegalArgumentException("spec.tls.caRenewBefore (" + shown(s.caRenewBefore, caRenew)
+          + ") must be at least spec.tls.renewBefore (" + shown(s.renewBefore, renew) + "): a member certificate cannot"
+          + " outlive its CA, so the CA must be replaced before the certificate is due");
     }
     String secret;
     if (mode == TlsMode.Secret) {
@@ -117,6 +118,11 @@ public record SecurityModel(Tls tls, Auth auth, Network network) {
     boolean policies = spec == null || spec.policies == null || spec.policies;
     return new Network(policies, spec != null && spec.clientPeers != null ? List.copyOf(spec.clientPeers)
         : List.of());
+  }
+
+  /** The value as written, or the default it stands for. */
+  private static String shown(String value, Duration effective) {
+    return value != null && !value.isBlank() ? value.trim() : effective.toDays() + "d (default)";
   }
 
   private static Duration duration(String field, String value, Duration otherwise) {
