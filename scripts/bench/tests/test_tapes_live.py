@@ -3,6 +3,7 @@ scripts/run-local.sh on a free port): the runner's summary is parsed and checked
 Needs the jar (mvn package) and k6 ($K6, or scripts/tool.sh k6 installs it)."""
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -19,10 +20,26 @@ JAR = os.path.join(ROOT, "node", "target", "dht-node.jar")
 TAPES = ("put-unique", "put-overwrite", "get-uniform", "get-recent", "mixed")
 
 
-def free_port():
+MEMBER_PORT_OFFSET = 10000  # the node's member port is its client port + this (docs/security.md)
+
+
+def bindable(port):
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        try:
+            s.bind(("0.0.0.0", port))
+            return True
+        except OSError:
+            return False
+
+
+def free_port():
+    """A free client port whose member port is free too, both below the ephemeral range."""
+    rng = random.SystemRandom()
+    for _ in range(1000):
+        port = rng.randrange(12000, 32000 - MEMBER_PORT_OFFSET)
+        if bindable(port) and bindable(port + MEMBER_PORT_OFFSET):
+            return port
+    raise AssertionError("no free port pair")
 
 
 def ready(url):

@@ -7,6 +7,7 @@ import dev.dht.node.config.ClusterFileWatcher;
 import dev.dht.node.config.ClusterSettings;
 import dev.dht.node.config.Membership;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.config.Units;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.DhtServer;
@@ -16,6 +17,7 @@ import dev.dht.node.http.RequestTracker;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.peer.PeerClient;
+import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.profiling.ProfileHandler;
 import dev.dht.node.hints.HintDelivery;
 import dev.dht.node.hints.HintRouting;
@@ -35,7 +37,6 @@ import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
 import dev.dht.node.storage.Store;
-import dev.dht.node.storage.StoreStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,27 +55,27 @@ import java.util.function.LongSupplier;
 public final class Node implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Node.class);
 
-    private final NodeConfig config;
-    private final RocksStore store;
+    final NodeConfig config;
+    final RocksStore store;
     private final HybridLogicalClock clock;
-    private final Membership membership;
+    final Membership membership;
     private final ClusterFileWatcher clusterWatcher;
     private final Topology topology;
-    private final TopologyManager topologyManager;
+    final TopologyManager topologyManager;
     private final MovementLoop movement;
-    private final MovementStats movementStats = new MovementStats();
-    private final MovementStatus movementStatus;
-    private final PeerClient peers;
-    private final Coordinator coordinator;
-    private final HintStore hints;
+    final MovementStats movementStats = new MovementStats();
+    final MovementStatus movementStatus;
+    final PeerClient peers;
+    final Coordinator coordinator;
+    final HintStore hints;
     private final HintDelivery hintDelivery;
-    private final TombstoneSweeper sweeper;
-    private final NodeMetrics metrics;
-    private final RequestTracker tracker;
-    private final WorkerPool workers;
+    final TombstoneSweeper sweeper;
+    final NodeMetrics metrics;
+    final RequestTracker tracker;
+    final WorkerPool workers;
     private final WorkerPool adminPool;
-    private final ProfileHandler profiler;
-    private final DhtServer server;
+    final ProfileHandler profiler;
+    final DhtServer server;
     private boolean closed;
 
     private Node(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
@@ -87,8 +88,14 @@ public final class Node implements AutoCloseable {
             LongSupplier wall = offset == 0 ? System::currentTimeMillis : () -> System.currentTimeMillis() + offset;
             this.clock = new HybridLogicalClock(wall);
             this.membership = new Membership(config.self(), config.members());
+            SecuritySettings sec = config.security();
+            String problem = MemberPlane.problem(config.members(), sec.memberPortOffset(), false, sec.memberInsecure());
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+            MemberPlane plane = new MemberPlane(sec.memberPortOffset());
             // Idle connections close at half the idle timeout: well before the peers (same setting) drop them.
-            client = new PeerClient(PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
+            client = new PeerClient(plane, PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
                     config.idleTimeout().dividedBy(2));
             this.peers = client;
             // A cluster file can change, so its members move data and agree on a topology state (persisted in the
@@ -96,7 +103,7 @@ public final class Node implements AutoCloseable {
             if (config.clusterFile() != null) {
                 this.topology = new Topology(config.self(), config.replicationFactor(), null);
                 this.topologyManager = TopologyManager.persistent(config.self(), config.dataDir(), topology, client,
-                        clock, config.requestTimeout());
+                        clock, config.requestTimeout(), this::isMember);
             } else {
                 this.topology = Topology.fixed(config.self(), config.members(), config.replicationFactor());
                 this.topologyManager = TopologyManager.fixed(config.self(), topology, client, clock,
@@ -131,11 +138,12 @@ public final class Node implements AutoCloseable {
                     .handlers());
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
-                            config.idleTimeout().toMillis(), config.sendTimeout().toMillis()),
+                            config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
+                            MemberPlane.bindAddress(config.self(), sec.memberInsecure())),
                     entityHandlers == null ? coordinator : entityHandlers.apply(store, clock),
-                    new ClusterRangeHandler(store, clock, topology, config.requestTimeout()), admin, replicas,
+                    new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane), admin, replicas,
                     workers, adminPool, tracker, metrics);
-            registerGauges();
+            NodeGauges.register(this);
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
                     cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
             // A tombstone is purged only in a stable state: during a move it must reach T first.
@@ -169,14 +177,23 @@ public final class Node implements AutoCloseable {
         if (node.movement != null) {
             node.movement.start(); // after the server: a new node's peers must be able to ask it too
         }
-        log.info("node {} serving on port {}: {} selectors, {} workers, queue {}, max body {}, members {}",
-                config.self(), config.port(), config.selectors(), config.workers(), config.queueSize(),
-                Units.formatSize(config.maxBody()), config.members());
+        log.info("node {} serving on port {} (member port {}): {} selectors, {} workers, queue {}, max body {}, "
+                + "members {}", config.self(), config.port(), config.memberPort(), config.selectors(),
+                config.workers(), config.queueSize(), Units.formatSize(config.maxBody()), config.members());
         if (!one.nio.os.NativeLibrary.IS_SUPPORTED) {
             log.warn("one-nio native socket library not usable here (it needs Linux x86_64/aarch64 with glibc >= "
                     + "2.38); serving through JDK NIO sockets instead");
         }
         return node;
+    }
+
+    /** Whether a URL names a member: in the member list, or taking part in the current topology state. */
+    private boolean isMember(String url) {
+        if (membership.current().urls().contains(url)) {
+            return true;
+        }
+        var state = topologyManager == null ? null : topologyManager.state();
+        return state != null && state.participants().contains(url);
     }
 
     /** Hint delivery under the current topology: a member that left gets its hints re-routed to the owners. */
@@ -212,120 +229,6 @@ public final class Node implements AutoCloseable {
     private static final int PEER_CONNECTIONS = 8;
     /** Requests queued per connection; beyond connections x pipeline a call fails at once (peer saturated). */
     private static final int PEER_PIPELINE = 128;
-
-    private void registerGauges() {
-        metrics.gauge("dht_request_queue_depth", "Requests waiting for a worker", workers::queueDepth);
-        metrics.gauge("dht_request_queue_capacity", "Size of the bounded request queue", config::queueSize);
-        metrics.gauge("dht_workers_busy", "Workers running a request", workers::active);
-        metrics.gauge("dht_workers", "Worker threads", config::workers);
-        metrics.gauge("dht_requests_in_flight", "Requests dispatched and not yet answered", tracker::inFlight);
-        metrics.gauge("dht_http_connections", "Open client connections", server::getConnections);
-        metrics.gauge("dht_cluster_members", "Members in the current cluster view", () -> membership.current().size());
-        metrics.counter("dht_cluster_changes", "Changes of the member set since start", membership::changes);
-        metrics.gauge("dht_profile_running", "1 while a /v0/admin/profile capture runs",
-                () -> profiler.running() ? 1 : 0);
-        PeerClient.Outcomes outcomes = peers.outcomes();
-        metrics.labelledCounter("dht_replica_calls", "Calls to other members by outcome", "outcome", Map.of(
-                "ok", outcomes::ok, "error", outcomes::error, "timeout", outcomes::timeout));
-        metrics.counter("dht_read_repairs", "Read-repair writes a stale replica accepted", coordinator::readRepairs);
-        metrics.gauge("dht_hints_pending", "Hints stored and not yet delivered",
-                () -> hints == null ? 0 : hints.pending());
-        metrics.gauge("dht_hints_bytes", "Bytes of stored hints (bounded by --hint-max-bytes)",
-                () -> hints == null ? 0 : hints.bytes());
-        metrics.counter("dht_hints_stored", "Hints written for replicas that missed a write",
-                () -> hints == null ? 0 : hints.stored());
-        metrics.counter("dht_hints_delivered", "Hints their replica accepted",
-                () -> hints == null ? 0 : hints.delivered());
-        metrics.counter("dht_hints_dropped", "Hints dropped: over --hint-max-bytes or older than --hint-max-age",
-                () -> hints == null ? 0 : hints.dropped());
-        metrics.counter("dht_hints_rerouted", "Hints of a member that left, given to their keys' current replicas",
-                () -> hints == null ? 0 : hints.rerouted());
-        registerMovementMetrics();
-        metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
-                () -> sweeper == null ? 0 : sweeper.purged());
-        metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
-                server::selectorPasses);
-        metrics.counter("dht_write_groups", "Write groups applied at the end of a selector pass (one RocksDB write,"
-                + " one WAL write each)", store::writeGroups);
-        metrics.counter("dht_grouped_writes", "Writes applied through write groups (divided by"
-                + " dht_write_groups_total: the mean group size)", store::groupedWrites);
-        StatsCache stats = new StatsCache(store);
-        metrics.gauge("dht_rocksdb_memtable_bytes", "rocksdb.cur-size-all-mem-tables",
-                () -> stats.get().memtableBytes());
-        metrics.gauge("dht_rocksdb_pending_compaction_bytes", "rocksdb.estimate-pending-compaction-bytes",
-                () -> stats.get().pendingCompactionBytes());
-        metrics.gauge("dht_rocksdb_live_sst_bytes", "rocksdb.live-sst-files-size",
-                () -> stats.get().liveSstBytes());
-        metrics.gauge("dht_rocksdb_estimated_keys", "rocksdb.estimate-num-keys (tombstones included)",
-                () -> stats.get().estimatedKeys());
-        metrics.gauge("dht_rocksdb_block_cache_hit_ratio", "Block cache hits / lookups since start",
-                () -> stats.get().blockCacheHitRatio());
-        metrics.counter("dht_rocksdb_block_cache_hits", "Block cache hits", () -> stats.get().blockCacheHits());
-        metrics.counter("dht_rocksdb_block_cache_misses", "Block cache misses", () -> stats.get().blockCacheMisses());
-        metrics.gauge("dht_rocksdb_block_cache_usage_bytes", "Bytes held by the block cache",
-                () -> stats.get().blockCacheUsageBytes());
-        metrics.gauge("dht_rocksdb_write_stopped", "1 while RocksDB stops writes (compaction behind)",
-                () -> stats.get().writeStopped());
-        metrics.gauge("dht_range_streams_open", "Range responses being streamed (open iterators)",
-                () -> stats.get().openCursors());
-    }
-
-    private void registerMovementMetrics() {
-        MovementStats ms = movementStats;
-        metrics.gauge("dht_movement_state", "1 while this node is in a move (announced or joint), 0 when idle",
-                () -> movementStatus.idle() ? 0 : 1);
-        metrics.gauge("dht_movement_topology_epoch", "Epoch of this node's topology state (-1: none yet)", () -> {
-            var s = topologyManager.state();
-            return s == null ? -1 : s.epoch();
-        });
-        metrics.gauge("dht_movement_topology_version", "Version of the topology state: 3 x epoch + stage (0 announced, 1 "
-                + "joint, 2 stable)", () -> {
-            var s = topologyManager.state();
-            return s == null ? -1 : s.version();
-        });
-        metrics.gauge("dht_movement_topology_members", "Members of the set this node serves or moves to",
-                () -> {
-                    var s = topologyManager.state();
-                    return s == null ? 0 : s.destination().size();
-                });
-        metrics.counter("dht_movement_records_sent", "Records this node streamed to new replicas", ms::recordsSent);
-        metrics.counter("dht_movement_bytes_sent", "Bytes of record batches this node streamed", ms::bytesSent);
-        metrics.counter("dht_movement_records_received", "Records streamed to this node", ms::recordsReceived);
-        metrics.counter("dht_movement_bytes_received", "Bytes of record batches streamed to this node",
-                ms::bytesReceived);
-        metrics.counter("dht_movement_batches_retried", "Streamed batches sent again after a failure",
-                ms::batchesRetried);
-        metrics.gauge("dht_movement_ranges_left", "Slices of this node's scan still to send (estimate)",
-                movementStatus::rangesLeft);
-        metrics.gauge("dht_movement_keys_left", "Records this node still has to scan and send (estimate)",
-                movementStatus::recordsLeft);
-        metrics.gauge("dht_movement_bytes_left", "Bytes this node still has to scan and send (estimate)",
-                movementStatus::bytesLeft);
-        metrics.counter("dht_movement_cleanup_dropped", "Records dropped after a move (held beyond this node's "
-                + "share)", ms::cleanupDropped);
-        metrics.counter("dht_movement_refused", "Internal requests refused as coming from an older topology state",
-                coordinator::refusedByReplicas);
-    }
-
-    /** One store.stats() per scrape rather than one per gauge. */
-    private static final class StatsCache {
-        private final Store store;
-        private StoreStats value;
-        private long takenAt;
-
-        StatsCache(Store store) {
-            this.store = store;
-        }
-
-        synchronized StoreStats get() {
-            long now = System.nanoTime();
-            if (value == null || now - takenAt > 100_000_000L) {
-                value = store.stats();
-                takenAt = now;
-            }
-            return value;
-        }
-    }
 
     public int port() {
         return server.port();

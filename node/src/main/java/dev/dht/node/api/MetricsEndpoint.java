@@ -20,4 +20,10 @@ public final class MetricsEndpoint implements AdminHandler {
         response.addHeader("Content-Type: " + NodeMetrics.CONTENT_TYPE);
         responder.send(response);
     }
+
+    /** Read-only, and what Prometheus scrapes from any pod: open on the client port. */
+    @Override
+    public boolean privileged(int method) {
+        return false;
+    }
 }

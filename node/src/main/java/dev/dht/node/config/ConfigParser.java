@@ -1,5 +1,7 @@
 package dev.dht.node.config;
 
+import dev.dht.node.plane.MemberPlane;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +22,8 @@ public final class ConfigParser {
 
     /** Every option with its default as shown by --help. Order = order in --help. */
     public enum Option {
-        PORT("port", "N", String.valueOf(NodeConfig.DEFAULT_PORT), "HTTP port (API, /metrics, admin)"),
+        PORT("port", "N", String.valueOf(NodeConfig.DEFAULT_PORT),
+                "client port: the API, /metrics, status; admin operations from loopback"),
         DATA_DIR("data-dir", "PATH", "./data", "RocksDB directory (created if missing)"),
         CLUSTER("cluster", "URL,URL,...", "http://localhost:<port>",
                 "every member's base URL, itself included; order does not matter"),
@@ -57,6 +60,10 @@ public final class ConfigParser {
         SEND_TIMEOUT("send-timeout", "DUR", "30s",
                 "a response (e.g. a range stream) the client stops reading is dropped after this"),
         SHUTDOWN_GRACE("shutdown-grace", "DUR", "10s", "on SIGTERM, how long in-flight requests may finish"),
+        MEMBER_PORT_OFFSET("member-port-offset", "N", String.valueOf(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET),
+                "the member port (member protocol only) is the client port + N, the same N on every member"),
+        MEMBER_INSECURE("member-insecure", "true|false", "false",
+                "TRUSTED TEST NETWORKS ONLY: member port in plaintext on every interface (else loopback only)"),
         NATIVE_DIR("native-dir", "PATH", "- (unpacked once into $DHT_CACHE_DIR/native)",
                 "load the native libraries (RocksDB, one-nio, async-profiler) from here; nothing is written");
 
@@ -217,10 +224,28 @@ public final class ConfigParser {
         if (hintInterval.isZero()) {
             throw new ConfigException("bad value for " + describe(Option.HINT_INTERVAL) + ": must be positive");
         }
+        SecuritySettings security = security(raw, port, members);
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
                 selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
                 new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
-                        (int) moveBatch));
+                        (int) moveBatch), security);
+    }
+
+    /** The planes' settings (docs/security.md); the member list must be servable with them. */
+    private static SecuritySettings security(Map<Option, String> raw, int port, ClusterMembers members)
+            throws ConfigException {
+        int offset = intIn(raw, Option.MEMBER_PORT_OFFSET, SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, -65534,
+                65534);
+        boolean insecure = bool(raw, Option.MEMBER_INSECURE, false);
+        if (port + offset < 1 || port + offset > 65535) {
+            throw new ConfigException("bad value for " + describe(Option.MEMBER_PORT_OFFSET) + ": member port "
+                    + port + " + " + offset + " is outside 1..65535");
+        }
+        String problem = MemberPlane.problem(members, offset, false, insecure);
+        if (problem != null) {
+            throw new ConfigException(problem);
+        }
+        return new SecuritySettings(offset, insecure);
     }
 
     static ClusterMembers readClusterFile(Path file) throws ConfigException {

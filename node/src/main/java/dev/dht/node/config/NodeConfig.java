@@ -24,6 +24,7 @@ import java.time.Duration;
  * @param sendTimeout      a response (e.g. a range stream) that makes no write progress for longer is dropped
  * @param shutdownGrace    how long SIGTERM waits for in-flight requests
  * @param cluster          replication settings: hinted handoff, tombstone purge, test-only clock offset
+ * @param security         the planes: member port, its TLS, client tokens, clock bound (docs/security.md)
  */
 public record NodeConfig(
         int port,
@@ -44,7 +45,8 @@ public record NodeConfig(
         Duration idleTimeout,
         Duration sendTimeout,
         Duration shutdownGrace,
-        ClusterSettings cluster) {
+        ClusterSettings cluster,
+        SecuritySettings security) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final long DEFAULT_MAX_BODY = 16L << 20;
@@ -98,68 +100,80 @@ public record NodeConfig(
         return new NodeConfig(port, dataDir, ClusterMembers.parseList(self), null, self, 0,
                 Duration.ofSeconds(1), defaultWorkers(), defaultQueueSize(), defaultSelectors(),
                 DEFAULT_MAX_BODY, defaultBlockCache(), DEFAULT_WRITE_BUFFER, null, Duration.ofDays(1),
-                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(10), ClusterSettings.defaults());
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(10), ClusterSettings.defaults(),
+                SecuritySettings.defaults());
     }
 
     public NodeConfig withPool(int newWorkers, int newQueueSize) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 newWorkers, newQueueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security);
     }
 
     public NodeConfig withMaxBody(long newMaxBody) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, newMaxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security);
     }
 
     public NodeConfig withTimeouts(Duration newIdle, Duration newSend, Duration newShutdownGrace) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                newIdle, newSend, newShutdownGrace, cluster);
+                newIdle, newSend, newShutdownGrace, cluster, security);
     }
 
     public NodeConfig withProfileDir(Path dir) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, dir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security);
     }
 
     /** The same node in another cluster (tests start in-process clusters with this). */
     public NodeConfig withCluster(ClusterMembers newMembers, String newSelf) {
         return new NodeConfig(port, dataDir, newMembers, clusterFile, newSelf, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security);
     }
 
     /** The same node reading its members from a cluster file (tests of moves start in-process nodes with this). */
     public NodeConfig withClusterFile(Path file, ClusterMembers initial, String newSelf) {
         return new NodeConfig(port, dataDir, initial, file, newSelf, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security);
     }
 
     public NodeConfig withReplicationFactor(int rf) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security);
     }
 
     public NodeConfig withRequestTimeout(Duration newTimeout) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, newTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security);
     }
 
     public NodeConfig withTombstoneGrace(Duration newGrace) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, newGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security);
     }
 
     public NodeConfig withClusterSettings(ClusterSettings newCluster) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, newCluster);
+                idleTimeout, sendTimeout, shutdownGrace, newCluster, security);
+    }
+
+    public NodeConfig withSecurity(SecuritySettings newSecurity) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace, cluster, newSecurity);
+    }
+
+    /** The port of this node's member plane (docs/security.md). */
+    public int memberPort() {
+        return port + security.memberPortOffset();
     }
 }

@@ -20,8 +20,32 @@ public interface AdminHandler {
         return "GET";
     }
 
+    /**
+     * Whether a request with this method changes the node's state or costs resources (a profile, a cleanup, a
+     * rebuild): then the client port serves it only to a loopback peer or an admin token (docs/security.md).
+     * The safe default is yes; read-only status endpoints say no.
+     */
+    default boolean privileged(int method) {
+        return true;
+    }
+
     /** Whether it runs on the request workers (it may wait for the disk) rather than the admin pool. */
     default boolean onWorkers() {
         return false;
+    }
+
+    /** A read-only status endpoint (GET): open to every client of the client port, as /v0/status is. */
+    static AdminHandler status(AdminHandler handler) {
+        return new AdminHandler() {
+            @Override
+            public void handle(Request request, Responder responder) throws BadRequestException {
+                handler.handle(request, responder);
+            }
+
+            @Override
+            public boolean privileged(int method) {
+                return false;
+            }
+        };
     }
 }

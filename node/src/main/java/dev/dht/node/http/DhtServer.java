@@ -2,6 +2,8 @@ package dev.dht.node.http;
 
 import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.plane.Plane;
+import dev.dht.node.plane.PlaneGuard;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.HttpSession;
@@ -16,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +40,10 @@ import java.util.Map;
  *   PUT /v0/internal/records               -> workers -> AdminHandler (records streamed during a move)
  *   anything else                          400; a known path with another method: 405
  * </pre>
+ *
+ * Two ports, one server: the client port and the member port (docs/security.md). A session knows its plane from
+ * the port it was accepted on, and {@link PlaneGuard} refuses, before anything is parsed, what its plane does not
+ * serve (403 with the reason).
  */
 public final class DhtServer extends HttpServer {
     private static final Logger log = LoggerFactory.getLogger(DhtServer.class);
@@ -56,6 +63,7 @@ public final class DhtServer extends HttpServer {
     private final WorkerPool adminPool;
     private final RequestTracker tracker;
     private final NodeMetrics metrics;
+    private final PlaneGuard guard = new PlaneGuard();
     private volatile boolean draining;
     private SelectorLoop[] loops = new SelectorLoop[0];
     /** Hand-offs to the worker pool (counted: dht_worker_requests_total) and to the admin pool. */
@@ -63,13 +71,16 @@ public final class DhtServer extends HttpServer {
     private final SessionResponder.Dispatcher toAdminPool = this::submitToAdminPool;
 
     /**
-     * @param port              listening port (all interfaces)
+     * @param port              client port (all interfaces)
      * @param selectors         selector threads
      * @param maxBody           larger request bodies get 413
      * @param idleTimeoutMillis keep-alive idle limit, also the period of one-nio's cleanup pass
      * @param sendTimeoutMillis a queued response that does not move for this long is dropped
+     * @param memberPort        member port
+     * @param memberAddress     the member port's listening address (loopback unless members may reach it)
      */
-    public record Settings(int port, int selectors, int maxBody, long idleTimeoutMillis, long sendTimeoutMillis) {
+    public record Settings(int port, int selectors, int maxBody, long idleTimeoutMillis, long sendTimeoutMillis,
+                           int memberPort, String memberAddress) {
     }
 
     public DhtServer(Settings settings, EntityHandler entityHandler, RangeHandler rangeHandler,
@@ -93,8 +104,13 @@ public final class DhtServer extends HttpServer {
         acceptor.port = s.port();
         acceptor.reusePort = true;
         acceptor.backlog = 1024;
+        AcceptorConfig member = new AcceptorConfig();
+        member.address = s.memberAddress();
+        member.port = s.memberPort();
+        member.reusePort = true;
+        member.backlog = 1024;
         HttpServerConfig config = new HttpServerConfig();
-        config.acceptors = new AcceptorConfig[]{acceptor};
+        config.acceptors = new AcceptorConfig[]{acceptor, member};
         config.selectors = s.selectors();
         config.keepAlive = (int) Math.min(Integer.MAX_VALUE, s.idleTimeoutMillis());
         config.closeSessions = true;
@@ -113,6 +129,15 @@ public final class DhtServer extends HttpServer {
 
     public int port() {
         return port;
+    }
+
+    public int memberPort() {
+        return settings.memberPort();
+    }
+
+    /** Requests refused by plane (metrics). */
+    public PlaneGuard guard() {
+        return guard;
     }
 
     /**
@@ -167,7 +192,11 @@ public final class DhtServer extends HttpServer {
         // while an earlier one to the same connection was unacknowledged, until the peer's delayed ACK (~40 ms):
         // pipelined node-to-node answers stalled (docs/node.md, "Defaults").
         socket.setNoDelay(true);
-        return new DhtSession(socket, this);
+        InetSocketAddress local = socket.getLocalAddress();
+        InetSocketAddress remote = socket.getRemoteAddress();
+        Plane plane = local != null && local.getPort() == settings.memberPort() ? Plane.MEMBER : Plane.CLIENT;
+        boolean loopback = remote != null && remote.getAddress() != null && remote.getAddress().isLoopbackAddress();
+        return new DhtSession(socket, this, plane, loopback);
     }
 
     /** The sockets of the connections open right now (tests, diagnostics: see createSession). */
@@ -208,12 +237,18 @@ public final class DhtServer extends HttpServer {
             session.sendError("411 Length Required", "chunked request bodies are not supported; send Content-Length\n");
             return;
         }
+        AdminHandler admin = adminHandlers.get(path);
+        PlaneGuard.Refusal refusal = guard.check(session.plane(), request, admin != null && admin.privileged(method),
+                session.loopbackPeer());
+        if (refusal != null) {
+            reject(session, method, start, Responses.text(Responses.FORBIDDEN, refusal.message()));
+            return;
+        }
         switch (path) {
             case ENTITY -> entity(request, session, method, start);
             case ENTITIES -> range(request, session, method, start);
             case STATUS -> status(request, session, method, start);
             default -> {
-                AdminHandler admin = adminHandlers.get(path);
                 if (admin != null) {
                     admin(request, session, method, start, admin);
                 } else {

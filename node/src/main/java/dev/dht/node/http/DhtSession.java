@@ -1,6 +1,7 @@
 package dev.dht.node.http;
 
 import dev.dht.node.loop.SelectorLoop;
+import dev.dht.node.plane.Plane;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
@@ -23,9 +24,9 @@ import java.util.Arrays;
  *       commute, wherever they run). Anything else, and any change of kind, waits for the answers before it, as in
  *       one-nio: a read always sees the writes sent before it on its connection. Answers go out in request
  *       order.</li>
- *   <li><b>Numbered calls.</b> A request carrying {@code X-Dht-Call} (every node-to-node request does) starts at
- *       once and is answered as soon as it is ready, with the number echoed: the calling node matches answers by
- *       number, so a read served from disk on a worker holds up nothing behind it.</li>
+ *   <li><b>Numbered calls.</b> A request on the member port carrying {@code X-Dht-Call} (every node-to-node
+ *       request does) starts at once and is answered as soon as it is ready, with the number echoed: the calling
+ *       node matches answers by number, so a read served from disk on a worker holds up nothing behind it.</li>
  *   <li><b>Cork.</b> Answers given on the selector thread (while it processes a read, or at the end of its pass)
  *       are collected and written once, when the pass ends: a batch of pipelined answers costs one write(2)
  *       instead of one each (on loopback each write also runs the receiver's TCP path).</li>
@@ -36,56 +37,13 @@ import java.util.Arrays;
 final class DhtSession extends HttpSession {
     /** one-nio's own limit on pipelined requests per connection. */
     private static final int MAX_PIPELINE = 256;
-    private static final String CALL_HEADER = Headers.CALL + ":";
-
-    /** What a request does, for deciding what may run beside it. */
-    enum Kind {
-        /** PUT/DELETE of /v0/entity: may start while every earlier unanswered request is such a write on the
-         *  selector path (they share the pass's write group and apply in request order) */
-        WRITE,
-        /** GET of /v0/entity: may start while every earlier unanswered request is such a read (reads commute) */
-        READ,
-        /** anything else: starts only when everything before it is answered, and blocks what comes after it */
-        OTHER;
-
-        static Kind of(Request request) {
-            if (!DhtServer.ENTITY.equals(request.getPath())) {
-                return OTHER;
-            }
-            return switch (request.getMethod()) {
-                case Request.METHOD_PUT, Request.METHOD_DELETE -> WRITE;
-                case Request.METHOD_GET -> READ;
-                default -> OTHER;
-            };
-        }
-    }
-
-    /** One request of this connection, from its start until its answer is written. */
-    static final class Slot {
-        final Request request;
-        final Kind kind;
-        /** The caller's X-Dht-Call number: answered as soon as ready, echoing it (null: in request order). */
-        final String call;
-        /** Still on the selector path (not handed to a worker, which could reorder a write). */
-        boolean inline = true;
-        /** The answer's head (and whole answer unless a body follows); null until answered. */
-        byte[] answer;
-        QueueItem body;
-        boolean close;
-
-        Slot(Request request, Kind kind) {
-            this.request = request;
-            this.kind = kind;
-            this.call = request.getHeader(CALL_HEADER);
-        }
-
-        /** Whether a request of the given kind may start while this one is unanswered. */
-        boolean admits(Kind next) {
-            return kind == next && (kind == Kind.READ || kind == Kind.WRITE && inline);
-        }
-    }
+    static final String CALL_HEADER = Headers.CALL + ":";
 
     private final DhtServer dhtServer;
+    /** The port this connection came in on decides what it may ask (docs/security.md). */
+    private final Plane plane;
+    /** The peer is on this machine's loopback: it has admin rights on the client port. */
+    private final boolean loopbackPeer;
     /** Started and not yet written, in request order. */
     private final ArrayDeque<Slot> started = new ArrayDeque<>();
     /** Parsed and not yet started (they wait for the answers before them). */
@@ -105,9 +63,19 @@ final class DhtSession extends HttpSession {
     private int corkedLength;
     private final SelectorLoop.Task uncorkAtEndOfPass = this::uncorkAtEndOfPass;
 
-    DhtSession(Socket socket, DhtServer server) {
+    DhtSession(Socket socket, DhtServer server, Plane plane, boolean loopbackPeer) {
         super(socket, server);
         this.dhtServer = server;
+        this.plane = plane;
+        this.loopbackPeer = loopbackPeer;
+    }
+
+    Plane plane() {
+        return plane;
+    }
+
+    boolean loopbackPeer() {
+        return loopbackPeer;
     }
 
     @Override
@@ -129,8 +97,8 @@ final class DhtSession extends HttpSession {
         if (started.size() + waiting.size() + calls >= MAX_PIPELINE) {
             throw new IOException("Pipeline length exceeded");
         }
-        Kind kind = Kind.of(request);
-        Slot slot = new Slot(request, kind);
+        RequestKind kind = RequestKind.of(request);
+        Slot slot = new Slot(request, kind, plane == Plane.MEMBER);
         if (slot.call != null) {
             // A numbered internal call: the caller matches answers by number, so it starts at once and is answered
             // as soon as it is ready, whatever is before or after it.
@@ -143,7 +111,7 @@ final class DhtSession extends HttpSession {
         }
     }
 
-    private boolean mayStart(Kind kind) {
+    private boolean mayStart(RequestKind kind) {
         for (Slot s : started) { // a handful at most: pipelines are short
             if (!s.admits(kind)) {
                 return false;
@@ -256,11 +224,11 @@ final class DhtSession extends HttpSession {
             }
         }
         while (!waiting.isEmpty() && !ending) {
-            Kind kind = Kind.of(waiting.peek());
+            RequestKind kind = RequestKind.of(waiting.peek());
             if (!mayStart(kind)) {
                 break;
             }
-            start(new Slot(waiting.poll(), kind));
+            start(new Slot(waiting.poll(), kind, false)); // numbered calls never wait
         }
         afterAnswers();
     }
@@ -298,7 +266,7 @@ final class DhtSession extends HttpSession {
         Slot slot = starting;
         if (slot == null) {
             // one-nio could not parse a request (400, 413): the error takes the next place in line
-            slot = new Slot(new Request(Request.METHOD_GET, "/", true), Kind.OTHER);
+            slot = new Slot(new Request(Request.METHOD_GET, "/", true), RequestKind.OTHER, false);
             started.add(slot);
             handling = slot.request;
         }

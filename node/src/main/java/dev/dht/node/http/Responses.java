@@ -14,6 +14,7 @@ public final class Responses {
     public static final String CREATED = Response.CREATED;
     public static final String ACCEPTED = Response.ACCEPTED;
     public static final String BAD_REQUEST = Response.BAD_REQUEST;
+    public static final String FORBIDDEN = Response.FORBIDDEN;
     public static final String NOT_FOUND = Response.NOT_FOUND;
     public static final String METHOD_NOT_ALLOWED = Response.METHOD_NOT_ALLOWED;
     public static final String CONFLICT = Response.CONFLICT;

@@ -35,7 +35,7 @@ final class SessionResponder implements InlineResponder, Runnable {
     }
 
     private final DhtSession session;
-    private final DhtSession.Slot slot;
+    private final Slot slot;
     private final RequestTracker tracker;
     private final int method;
     private final long startNanos;

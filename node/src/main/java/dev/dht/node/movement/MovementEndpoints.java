@@ -23,15 +23,18 @@ import java.util.Map;
 /**
  * The HTTP side of moves (docs/cluster.md, "Endpoints"):
  * <pre>
- *   GET  /v0/admin/topology   this node's state and progress (nodes poll it; the poll's header teaches it)
- *   GET  /v0/admin/movement   the operator's view: idle or moving, and how far
- *   POST /v0/admin/cleanup    drop what this node does not hold, as soon as it is safe
- *   PUT  /v0/internal/records records streamed by a member of S (on a worker: it writes)
+ *   GET  /v0/internal/topology this node's state and progress (members poll it on the member port; the poll's
+ *                              header teaches it)
+ *   GET  /v0/admin/topology    the same report, read-only, on the client port (nothing is learnt from it)
+ *   GET  /v0/admin/movement    the operator's view: idle or moving, and how far (client port, read-only)
+ *   POST /v0/admin/cleanup     drop what this node does not hold, as soon as it is safe (admin)
+ *   PUT  /v0/internal/records  records streamed by a member of S (member port, on a worker: it writes)
  * </pre>
  */
 public final class MovementEndpoints {
     private static final Logger log = LoggerFactory.getLogger(MovementEndpoints.class);
     public static final String TOPOLOGY = TopologyManager.TOPOLOGY_PATH;
+    public static final String TOPOLOGY_REPORT = "/v0/admin/topology";
     public static final String MOVEMENT = "/v0/admin/movement";
     public static final String CLEANUP = "/v0/admin/cleanup";
     public static final String RECORDS = Streamer.RECORDS_PATH;
@@ -57,7 +60,8 @@ public final class MovementEndpoints {
     public Map<String, AdminHandler> handlers() {
         Map<String, AdminHandler> m = new LinkedHashMap<>();
         m.put(TOPOLOGY, this::topology);
-        m.put(MOVEMENT, this::movement);
+        m.put(TOPOLOGY_REPORT, AdminHandler.status((request, responder) -> report(responder)));
+        m.put(MOVEMENT, AdminHandler.status(this::movement));
         m.put(CLEANUP, new AdminHandler() {
             @Override
             public void handle(Request request, Responder responder) {
@@ -117,6 +121,10 @@ public final class MovementEndpoints {
 
     private void topology(Request request, Responder responder) {
         observe(request);
+        report(responder);
+    }
+
+    private void report(Responder responder) {
         responder.send(answer(Responses.json(Responses.OK, Json.write(manager.report().toJson()))));
     }
 

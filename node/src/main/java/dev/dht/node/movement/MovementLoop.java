@@ -24,7 +24,7 @@ import java.util.function.IntUnaryOperator;
  * Drives this node through moves (docs/cluster.md, "Stages and who takes each step"), on its own thread
  * ({@code dht-movement}): a new node asks its peers for the state; the proposer of a stable set starts a move when
  * its cluster file changes; while a move runs, every node polls the members of S ∪ T ({@code GET
- * /v0/admin/topology}), adopts newer states, and takes the steps whose conditions it sees met: the proposer
+ * /v0/internal/topology} on their member ports), adopts newer states, and takes the steps whose conditions it sees met: the proposer
  * switches announced to joint, each member of S streams once the barrier passed, each node finalizes once
  * everyone has sent; after a move, each node cleans up once everyone finalized.
  *

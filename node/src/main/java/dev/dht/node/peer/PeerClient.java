@@ -1,5 +1,6 @@
 package dev.dht.node.peer;
 
+import dev.dht.node.plane.MemberPlane;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +76,7 @@ public final class PeerClient implements AutoCloseable {
         outcomes.observer = observer;
     }
 
-    /** Connection pool of one peer. */
+    /** Connection pool of one peer: named by its member URL, reached on its member port. */
     static final class Peer {
         final String url;
         final String host;
@@ -83,11 +84,11 @@ public final class PeerClient implements AutoCloseable {
         final String hostHeader;
         final List<PeerConnection> connections = new CopyOnWriteArrayList<>();
 
-        Peer(String url) {
+        Peer(String url, MemberPlane plane) {
             this.url = url;
             URI uri = URI.create(url);
             this.host = uri.getHost();
-            this.port = uri.getPort() < 0 ? 80 : uri.getPort();
+            this.port = plane.port(uri.getPort() < 0 ? 80 : uri.getPort());
             this.hostHeader = host + ":" + port;
         }
 
@@ -96,6 +97,7 @@ public final class PeerClient implements AutoCloseable {
         }
     }
 
+    private final MemberPlane plane;
     private final int maxConnections;
     private final int maxPipeline;
     private final long connectTimeoutNanos;
@@ -121,6 +123,13 @@ public final class PeerClient implements AutoCloseable {
      * @param idle           a connection unused for this long is closed (keep it below the peers' idle timeout)
      */
     public PeerClient(int maxConnections, int maxPipeline, Duration connectTimeout, Duration idle) {
+        this(MemberPlane.DIRECT, maxConnections, maxPipeline, connectTimeout, idle);
+    }
+
+    /** @param plane where a member's member port is (every call goes there, never to its client port) */
+    public PeerClient(MemberPlane plane, int maxConnections, int maxPipeline, Duration connectTimeout,
+                      Duration idle) {
+        this.plane = plane;
         this.maxConnections = maxConnections;
         this.maxPipeline = maxPipeline;
         this.connectTimeoutNanos = connectTimeout.toNanos();
@@ -148,7 +157,7 @@ public final class PeerClient implements AutoCloseable {
     }
 
     /**
-     * Sends the request to the peer (a member base URL, http://host:port) and calls back exactly once: with the
+     * Sends the request to the peer (a member base URL, http://host:port: its member port) and calls back exactly once: with the
      * answer, or a failure by {@code deadlineNanos} (System.nanoTime() scale) at the latest. Never blocks.
      */
     public void send(String peerUrl, PeerRequest request, long deadlineNanos, PeerCallback callback) {
@@ -174,7 +183,7 @@ public final class PeerClient implements AutoCloseable {
         if (watch) {
             watched.add(call);
         }
-        enqueue(peers.computeIfAbsent(call.peer, Peer::new), call);
+        enqueue(peers.computeIfAbsent(call.peer, url -> new Peer(url, plane)), call);
     }
 
     /** A call whose connection broke, sent once more (see PeerConnection#failAll). */

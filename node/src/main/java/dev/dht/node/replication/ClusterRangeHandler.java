@@ -6,6 +6,7 @@ import dev.dht.node.http.RangeHandler;
 import dev.dht.node.http.RangeRequest;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
+import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
@@ -31,8 +32,12 @@ public final class ClusterRangeHandler implements RangeHandler {
     private final Topology topology;
     private final int timeoutMillis;
     private final LocalRangeHandler local;
+    private final MemberPlane plane;
 
-    public ClusterRangeHandler(Store store, HybridLogicalClock clock, Topology topology, Duration requestTimeout) {
+    /** @param plane where the members' member ports are (the internal range requests go there) */
+    public ClusterRangeHandler(Store store, HybridLogicalClock clock, Topology topology, Duration requestTimeout,
+                               MemberPlane plane) {
+        this.plane = plane;
         this.store = store;
         this.clock = clock;
         this.topology = topology;
@@ -71,8 +76,8 @@ public final class ClusterRangeHandler implements RangeHandler {
                 continue;
             }
             try {
-                sources.add(new ObservingSource(RemoteRangeStream.open(peer, request.start(), request.end(), reading,
-                        timeoutMillis)));
+                sources.add(new ObservingSource(RemoteRangeStream.open(plane, peer, request.start(), request.end(),
+                        reading, timeoutMillis)));
             } catch (IOException | RuntimeException e) {
                 unreachable.add(peer);
             }

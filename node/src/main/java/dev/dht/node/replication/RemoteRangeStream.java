@@ -2,6 +2,7 @@ package dev.dht.node.replication;
 
 import dev.dht.node.api.RangeFrame;
 import dev.dht.node.http.QueryParams;
+import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.storage.Record;
 
 import java.io.BufferedInputStream;
@@ -16,7 +17,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A member's local range, read from an internal {@code GET /v0/entities} (one {@link RangeFrame} per chunk) over
- * its own socket. Reads happen only as the merge pulls records, i.e. as the client drains the response: a slow
+ * its own socket to the member's member port. Reads happen only as the merge pulls records, i.e. as the client drains the response: a slow
  * client stops the reads, TCP pushes back on the member, and nothing piles up here beyond one 64 KiB buffer.
  * Every read waits at most the request timeout.
  */
@@ -37,20 +38,21 @@ final class RemoteRangeStream implements RangeSource {
     }
 
     /** Connects, sends the request and reads the answer's head; throws IOException if the member is unusable. */
-    static RemoteRangeStream open(String peer, byte[] start, byte[] end, long clock, int timeoutMillis)
-            throws IOException {
+    static RemoteRangeStream open(MemberPlane plane, String peer, byte[] start, byte[] end, long clock,
+                                  int timeoutMillis) throws IOException {
         URI uri = URI.create(peer);
+        int port = plane.port(uri.getPort() < 0 ? 80 : uri.getPort());
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(timeoutMillis);
-            socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), timeoutMillis);
+            socket.connect(new InetSocketAddress(uri.getHost(), port), timeoutMillis);
             StringBuilder request = new StringBuilder(128).append("GET /v0/entities?start=")
                     .append(QueryParams.encode(new String(start, StandardCharsets.UTF_8)));
             if (end != null) {
                 request.append("&end=").append(QueryParams.encode(new String(end, StandardCharsets.UTF_8)));
             }
-            request.append(" HTTP/1.1\r\nHost: ").append(uri.getHost()).append(':').append(uri.getPort())
+            request.append(" HTTP/1.1\r\nHost: ").append(uri.getHost()).append(':').append(port)
                     .append("\r\nX-Dht-Internal: 1\r\nX-Dht-Clock: ").append(clock)
                     .append("\r\nConnection: close\r\n\r\n");
             OutputStream out = socket.getOutputStream();

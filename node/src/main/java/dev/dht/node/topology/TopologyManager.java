@@ -23,6 +23,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Owns the node's topology state (docs/cluster.md, "Scaling"): installs new states (persisted first, then
@@ -30,13 +32,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * newer states from peers. Every change goes through the synchronized {@link #install}; a state is never visible
  * to another node before it is on disk, so a restart never goes back on something a peer relied on.
  *
- * <p>Learning: any header with a newer version (an answer this node got, a request it served) makes it fetch the
- * sender's state ({@code GET /v0/admin/topology}) on its own thread and adopt it if it follows from its own, or
- * is of a later epoch. One fetch at a time; the next newer header starts the next.
+ * <p>Learning: any header with a newer version (an answer this node got, a request it served on its member port)
+ * from a member of the current member list or topology state makes it fetch the sender's state ({@code GET /v0/internal/topology}) on its own thread and adopt it if it follows from its own, or
+ * is of a later epoch. One fetch at a time; the next newer header starts the next. A sender that is not a member
+ * is never asked: a state is learnt from members only (docs/security.md).
  */
 public final class TopologyManager implements PeerClient.AnswerObserver, ReplicaEndpoint.Learner, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TopologyManager.class);
-    public static final String TOPOLOGY_PATH = "/v0/admin/topology";
+    /** The topology exchange between members, on the member port. */
+    public static final String TOPOLOGY_PATH = "/v0/internal/topology";
     /** Beyond the request timeout before a node counts as drained: the deadline scan and clock granularity. */
     static final long DRAIN_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
@@ -48,6 +52,8 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     private final long timeoutNanos;
     private final ExecutorService learning;
     private final AtomicBoolean fetching = new AtomicBoolean();
+    private final Predicate<String> member;
+    private final AtomicLong notMembers = new AtomicLong();
     private volatile StateFile file;
     private volatile long enteredNanos = System.nanoTime();
     private volatile boolean closed;
@@ -58,8 +64,9 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
      * @param saved the persisted state (null: none, the node must learn or start one)
      */
     private TopologyManager(String self, Path dir, Topology topology, PeerClient client, HybridLogicalClock clock,
-                            Duration requestTimeout, StateFile saved) {
+                            Duration requestTimeout, StateFile saved, Predicate<String> member) {
         this.self = self;
+        this.member = member;
         this.dir = dir;
         this.topology = topology;
         this.client = client;
@@ -77,14 +84,20 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     public static TopologyManager fixed(String self, Topology topology, PeerClient client, HybridLogicalClock clock,
                                         Duration requestTimeout) {
         return new TopologyManager(self, null, topology, client, clock, requestTimeout,
-                StateFile.of(topology.view().state()));
+                StateFile.of(topology.view().state()), m -> false);
     }
 
-    /** A node whose state lives in dir: the saved one, or none yet (a new node). Installs it into topology. */
+    /**
+     * A node whose state lives in dir: the saved one, or none yet (a new node). Installs it into topology.
+     *
+     * @param member whether a URL is a member this node may learn from (the member list, and the participants
+     *               of its current state)
+     */
     public static TopologyManager persistent(String self, Path dir, Topology topology, PeerClient client,
-                                             HybridLogicalClock clock, Duration requestTimeout) throws IOException {
+                                             HybridLogicalClock clock, Duration requestTimeout,
+                                             Predicate<String> member) throws IOException {
         StateFile saved = StateFile.load(dir);
-        TopologyManager m = new TopologyManager(self, dir, topology, client, clock, requestTimeout, saved);
+        TopologyManager m = new TopologyManager(self, dir, topology, client, clock, requestTimeout, saved, member);
         if (saved != null) {
             // no grace after a restart: the others may be streaming already, and only a stale process outside the
             // member list could still send from the stage before
@@ -213,7 +226,10 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
         newerState(peer, response.topology());
     }
 
-    /** A request from a newer state (or any header, while this node has none): fetch it. Never blocks. */
+    /**
+     * A request from a newer state (or any header, while this node has none): fetch it from the sender if the
+     * sender is a member; a header naming anything else is ignored (counted). Never blocks.
+     */
     @Override
     public void newerState(String sender, long version) {
         if (dir == null || sender == null || closed || version == TopologyHeader.NONE) {
@@ -221,6 +237,13 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
         }
         StateFile f = file;
         if (f != null && version <= f.state().version()) {
+            return;
+        }
+        if (!member.test(sender)) {
+            if (notMembers.getAndIncrement() % 1000 == 0) {
+                log.warn("a topology header names {}, which is not a member: not asked ({} such headers so far)",
+                        sender, notMembers.get());
+            }
             return;
         }
         if (fetching.compareAndSet(false, true)) {
@@ -236,6 +259,11 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
                 fetching.set(false);
             }
         }
+    }
+
+    /** Headers that named a sender outside the members (never asked). */
+    public long notMembers() {
+        return notMembers.get();
     }
 
     /** Fetches the peer's state and adopts it if it is newer. Blocks up to the request timeout. */
@@ -272,7 +300,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
         return install(theirs, why);
     }
 
-    /** GET /v0/admin/topology on a peer; null if it does not answer in time or answers garbage. Blocks. */
+    /** GET /v0/internal/topology on a peer; null if it does not answer in time or answers garbage. Blocks. */
     public TopologyReport fetch(String peer) {
         try {
             return fetchAsync(peer).get(timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
@@ -285,7 +313,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     }
 
     /**
-     * GET /v0/admin/topology on a peer, carrying this node's state (so the peer learns it if it is newer);
+     * GET /v0/internal/topology on a peer, carrying this node's state (so the peer learns it if it is newer);
      * completes with the peer's report, or null if it does not answer in time or answers garbage. Never blocks.
      */
     public CompletableFuture<TopologyReport> fetchAsync(String peer) {

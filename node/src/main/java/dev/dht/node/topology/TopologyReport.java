@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a node answers on {@code GET /v0/admin/topology}: its state (null while it has none: a new node still
- * asking its peers) and its progress in the current move. Peers poll it during a move; the operator may read it.
+ * What a node answers on {@code GET /v0/internal/topology} (members, member port) and {@code GET
+ * /v0/admin/topology} (read-only, client port): its state (null while it has none: a new node still asking its
+ * peers) and its progress in the current move. Peers poll it during a move; the operator may read it.
  *
  * @param self    the answering node's member URL
  * @param state   its topology state, or null when it has none yet

@@ -199,32 +199,32 @@ class ContractTest {
 
     @Test
     void internalRequestsActOnLocalStorageWithTheirTimestamps() {
-        HttpResponse<byte[]> absent = node.send(HttpRequest.newBuilder(node.uri("/v0/entity?id=internal1"))
+        HttpResponse<byte[]> absent = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
                 .header("X-Dht-Internal", "1").header("X-Dht-Clock", "1").GET());
         assertThat(absent.statusCode()).isEqualTo(404);
         assertThat(absent.headers().firstValue("X-Dht-Clock")).isPresent();
 
-        long ts = HybridLogicalClock.of(System.currentTimeMillis() + 60_000, 0);
-        HttpResponse<byte[]> put = node.send(HttpRequest.newBuilder(node.uri("/v0/entity?id=internal1"))
+        long ts = HybridLogicalClock.of(System.currentTimeMillis() + 5_000, 0);
+        HttpResponse<byte[]> put = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
                 .header("X-Dht-Internal", "1").header("X-Dht-Timestamp", Long.toString(ts))
                 .PUT(HttpRequest.BodyPublishers.ofString("v1")));
         assertThat(put.statusCode()).isEqualTo(201);
         // the clock merged the timestamp it was sent: its reading is past it
         assertThat(Long.parseLong(put.headers().firstValue("X-Dht-Clock").orElseThrow())).isGreaterThan(ts);
 
-        HttpResponse<byte[]> get = node.send(HttpRequest.newBuilder(node.uri("/v0/entity?id=internal1"))
+        HttpResponse<byte[]> get = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
                 .header("X-Dht-Internal", "1").GET());
         assertThat(get.statusCode()).isEqualTo(200);
         Record stored = Record.decode(get.body());
         assertThat(stored.timestamp()).isEqualTo(ts);
         assertThat(stored.value()).isEqualTo("v1".getBytes());
 
-        HttpResponse<byte[]> older = node.send(HttpRequest.newBuilder(node.uri("/v0/entity?id=internal1"))
+        HttpResponse<byte[]> older = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
                 .header("X-Dht-Internal", "1").header("X-Dht-Timestamp", Long.toString(ts - 1)).DELETE());
         assertThat(older.statusCode()).as("a write older than the stored record").isEqualTo(409);
         assertThat(older.headers().firstValue("X-Dht-Timestamp")).contains(Long.toString(ts));
 
-        HttpResponse<byte[]> noTimestamp = node.send(HttpRequest.newBuilder(node.uri("/v0/entity?id=internal1"))
+        HttpResponse<byte[]> noTimestamp = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
                 .header("X-Dht-Internal", "1").DELETE());
         assertThat(noTimestamp.statusCode()).isEqualTo(400);
         // a client write through the coordinator still wins: the clock has merged the newer timestamp

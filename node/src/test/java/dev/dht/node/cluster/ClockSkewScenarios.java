@@ -94,7 +94,7 @@ final class ClockSkewScenarios {
 
     private static long physicalClockMillis(NodeProcess node) {
         try {
-            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.uri("/v0/entity?id=" + randomId()))
+            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=" + randomId()))
                     .header("X-Dht-Internal", "1").GET(), EntityClient.TIMEOUT);
             String clock = r.headers().firstValue("X-Dht-Clock").orElseThrow();
             return HybridLogicalClock.physicalMillis(Long.parseLong(clock));

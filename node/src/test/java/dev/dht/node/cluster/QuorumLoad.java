@@ -134,6 +134,11 @@ final class QuorumLoad implements AutoCloseable {
         return acked.size();
     }
 
+    /** Every key acknowledged so far, with its value. */
+    Map<String, byte[]> acknowledgedKeys() {
+        return Map.copyOf(acked);
+    }
+
     List<String> wrongReads() {
         return List.copyOf(wrong);
     }

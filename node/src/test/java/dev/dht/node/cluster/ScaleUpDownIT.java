@@ -1,5 +1,6 @@
 package dev.dht.node.cluster;
 
+import dev.dht.node.support.ReplicaCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,12 +15,16 @@ import static org.awaitility.Awaitility.await;
 /**
  * Issue 12's scenario as a user runs it: three nodes on one shared cluster file with {@code --replication-factor
  * 3}, a steady load of unique-key PUTs at 2/3 and GETs at 2/3 of acknowledged keys; the file grows to five and two
- * nodes start, then shrinks to three and the two extra nodes stop once they report idle. Every acknowledged key
- * reads back exactly, sampled throughout and in full after each step; no read is wrong at any moment.
+ * nodes start, then shrinks to three and the two extra nodes stop once they report idle. After each step every
+ * acknowledged key is on each of its replicas by the new ring, read from each replica alone before any quorum read,
+ * and each receiver got at least its share of the records streamed; every acknowledged key then reads back exactly
+ * at quorum, sampled throughout and in full after each step; no read is wrong at any moment.
  */
 class ScaleUpDownIT {
     /** Generous: the machine is shared; the moves take seconds when it is not. */
     static final Duration MOVE_BOUND = Duration.ofMinutes(3);
+    /** How long a copy may lag behind its acknowledgement (the third replica's write, or a hint, in flight). */
+    static final Duration COPIES_BOUND = Duration.ofSeconds(30);
 
     @TempDir
     Path dir;
@@ -52,6 +57,7 @@ class ScaleUpDownIT {
             await().atMost(Duration.ofMinutes(1)).until(() -> load.acknowledged() >= 1500);
 
             // scale up: the file lists five, then the two new nodes start (the operator's order)
+            Map<String, byte[]> beforeUp = load.acknowledgedKeys();
             c.setMembers(5);
             if (lagging != null) {
                 lagging.catchUpLater(c, 5);
@@ -63,16 +69,19 @@ class ScaleUpDownIT {
                 assertThat(lagging.awaitCaughtUp()).as("the lagging node learned the move (epoch 1) from its "
                         + "peers before its own file listed five").isGreaterThanOrEqualTo(1);
             }
+            Map<String, byte[]> heldAfterUp = assertOnEveryReplica(c, load, 5, "after 3 -> 5");
+            assertStreamed(c, beforeUp, 3, 5, List.of(3, 4), new double[5]);
             List<String> afterUp = load.checkAll(0, 1, 2, 3, 4);
             assertThat(afterUp).as("after 3 -> 5 (%s)", load.summary()).isEmpty();
             assertThat(load.wrongReads()).as("during 3 -> 5 (%s)", load.summary()).isEmpty();
-            assertThat(moved(c, List.of(3, 4))).as("records streamed to the new nodes").isPositive();
 
             int before = load.acknowledged();
             await().atMost(Duration.ofMinutes(1)).until(() -> load.acknowledged() >= before + 500);
 
             // scale down: the file lists three; the two extra nodes stop once they report idle (the operator's
             // condition), and they keep coordinating meanwhile
+            double[] receivedBeforeDown = received(c, 5);
+            Map<String, byte[]> beforeDown = load.acknowledgedKeys();
             c.setMembers(3);
             if (lagging != null) {
                 lagging.catchUpLater(c, 3);
@@ -84,28 +93,73 @@ class ScaleUpDownIT {
             load.via(0, 1, 2);
             await().atMost(Duration.ofMinutes(1)).until(() -> List.of(3, 4).stream().allMatch(i ->
                     c.movement(i).get("cleanup") instanceof Map<?, ?> m && Boolean.FALSE.equals(m.get("pending"))));
-            assertThat(c.metric(3, "dht_movement_cleanup_dropped_total")).as("a leaving node drops what it held")
-                    .isPositive();
+            ReplicaCheck held = ReplicaCheck.onUrls(heldAfterUp, c.firstMembers(5), 3);
+            for (int leaving : List.of(3, 4)) {
+                assertThat(c.metric(leaving, "dht_movement_cleanup_dropped_total"))
+                        .as("node %d, leaving, drops at least the %d copies it was shown to hold after 3 -> 5",
+                                leaving, held.keysOn(c.url(leaving)))
+                        .isGreaterThanOrEqualTo(held.keysOn(c.url(leaving)));
+            }
             c.stop(3);
             c.stop(4);
             if (lagging != null) {
                 assertThat(lagging.awaitCaughtUp()).as("the lagging node learned the move (epoch 2) from its "
                         + "peers before its own file listed three").isGreaterThanOrEqualTo(2);
             }
+            assertOnEveryReplica(c, load, 3, "after 5 -> 3");
+            assertStreamed(c, beforeDown, 5, 3, List.of(0, 1, 2), receivedBeforeDown);
             List<String> afterDown = load.checkAll(0, 1, 2);
             assertThat(afterDown).as("after 5 -> 3 (%s)", load.summary()).isEmpty();
             int last = load.acknowledged();
             await().atMost(Duration.ofMinutes(1)).until(() -> load.acknowledged() >= last + 300);
             load.close();
             assertThat(load.wrongReads()).as("during the whole run (%s)", load.summary()).isEmpty();
+            assertOnEveryReplica(c, load, 3, "at the end");
             assertThat(load.checkAll(0, 1, 2)).as("at the end (%s)", load.summary()).isEmpty();
             assertThat(load.readsRight()).as("reads happened throughout").isGreaterThan(1000);
             System.out.println("scale 3 -> 5 -> 3: " + load.summary());
         }
     }
 
-    private static double moved(ScalingCluster c, List<Integer> nodes) {
-        return nodes.stream().mapToDouble(i -> c.metric(i, "dht_movement_records_received_total")).sum();
+    /**
+     * Every key the load got acknowledged so far is on each of its replicas among the first n, asked of each
+     * replica alone (no quorum read, no repair); returns the keys checked.
+     */
+    static Map<String, byte[]> assertOnEveryReplica(ScalingCluster c, QuorumLoad load, int n, String when)
+            throws Exception {
+        Map<String, byte[]> acked = load.acknowledgedKeys();
+        List<String> missing = ReplicaCheck.onUrls(acked, c.firstMembers(n), 3).missing(COPIES_BOUND);
+        assertThat(missing).as("%s: each of the %d acknowledged keys on each of its 3 replicas, read locally (%s)",
+                when, acked.size(), load.summary()).isEmpty();
+        return acked;
+    }
+
+    /**
+     * The move from the first {@code fromN} to the first {@code toN} streamed to each receiver at least two copies
+     * of every key acknowledged before it that the receiver had to get (a replica by the new ring, not one by the
+     * old): at least two replicas in S held each such key, and each sends it.
+     *
+     * @param receivedBefore each node's dht_movement_records_received_total before the move (by node index)
+     */
+    static void assertStreamed(ScalingCluster c, Map<String, byte[]> ackedBefore, int fromN, int toN,
+                               List<Integer> receivers, double[] receivedBefore) {
+        ReplicaCheck check = ReplicaCheck.onUrls(ackedBefore, c.firstMembers(toN), 3);
+        for (int n : receivers) {
+            int due = check.newCopiesOn(c.url(n), c.firstMembers(fromN), 3);
+            assertThat(due).as("node %d has keys to receive in %d -> %d", n, fromN, toN).isPositive();
+            assertThat(c.metric(n, "dht_movement_records_received_total") - receivedBefore[n])
+                    .as("records streamed to node %d in %d -> %d: two copies of each of the %d keys acknowledged "
+                            + "before the move that it had to get", n, fromN, toN, due)
+                    .isGreaterThanOrEqualTo(2.0 * due);
+        }
+    }
+
+    private static double[] received(ScalingCluster c, int n) {
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = c.metric(i, "dht_movement_records_received_total");
+        }
+        return out;
     }
 
     /**

@@ -9,7 +9,7 @@
  *   <li>{@link dev.dht.node.cluster.TwoNodeIT}: TwoNodeTest;</li>
  *   <li>{@link dev.dht.node.cluster.ThreeNodeIT}: ThreeNodeTest.</li>
  * </ul>
- * Stricter than the course: no 10 ms sleeps between conflicting writes, 504s within 2 s, copies counted with each
+ * Stricter than the course: no 10 ms sleeps between conflicting writes, 504s within 5 s, copies counted with each
  * node restarted alone as a one-member cluster ({@link dev.dht.node.cluster.LocalCopies}), copy counts that name
  * the nodes holding them.
  *

@@ -56,7 +56,8 @@ class ConfigParserTest {
                 "--cluster", "http://localhost:9000,http://h2:9000", "--replication-factor", "2",
                 "--request-timeout", "500ms", "--workers", "3", "--queue-size", "7", "--selectors", "1",
                 "--max-body", "1Mi", "--block-cache", "256Mi", "--write-buffer=32MiB", "--profile-dir", "/tmp/p",
-                "--tombstone-grace", "2h", "--idle-timeout", "5s", "--send-timeout", "6s", "--shutdown-grace", "7s");
+                "--tombstone-grace", "2h", "--idle-timeout", "5s", "--send-timeout", "6s", "--shutdown-grace", "7s",
+                "--member-insecure", "true", "--member-port-offset", "-1000");
         assertThat(c.port()).isEqualTo(9000);
         assertThat(c.dataDir()).isEqualTo(Path.of("/tmp/x"));
         assertThat(c.members().size()).isEqualTo(2);
@@ -76,6 +77,24 @@ class ConfigParserTest {
         assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.sendTimeout()).isEqualTo(Duration.ofSeconds(6));
         assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(c.security().memberInsecure()).isTrue();
+        assertThat(c.memberPort()).isEqualTo(8000);
+    }
+
+    @Test
+    void theMemberPortIsOnLoopbackUnlessMembersElsewhereMayReachIt() throws Exception {
+        NodeConfig local = parse(Map.of(), "--port", "8081", "--cluster", "http://localhost:8080,http://127.0.0.1:8081");
+        assertThat(local.memberPort()).isEqualTo(18081);
+        assertThat(local.security().memberInsecure()).isFalse();
+        assertThatThrownBy(() -> parse(Map.of(), "--cluster", "http://localhost:8080,http://10.0.0.2:8080"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("http://10.0.0.2:8080")
+                .hasMessageContaining("--member-insecure");
+        assertThat(parse(Map.of("DHT_MEMBER_INSECURE", "true"), "--cluster", "http://localhost:8080,http://b:8080")
+                .security().memberInsecure()).isTrue();
+        assertThatThrownBy(() -> parse(Map.of(), "--port", "60000"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("outside 1..65535");
+        assertThatThrownBy(() -> parse(Map.of(), "--member-port-offset", "0"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("must not be 0");
     }
 
     @Test
@@ -109,7 +128,8 @@ class ConfigParserTest {
         assertThat(parse(Map.of(), "--port", "8081", "--cluster", "http://127.0.0.1:8081,http://localhost:8080")
                 .self()).isEqualTo("http://127.0.0.1:8081");
         assertThat(parse(Map.of(), "--cluster", "http://pod-0.svc:8080,http://pod-1.svc:8080",
-                "--self", "http://pod-1.svc:8080").self()).isEqualTo("http://pod-1.svc:8080");
+                "--self", "http://pod-1.svc:8080", "--member-insecure", "true").self())
+                .isEqualTo("http://pod-1.svc:8080");
         assertThatThrownBy(() -> parse(Map.of(), "--cluster", "http://pod-0.svc:8080"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("--self");
     }
@@ -118,7 +138,7 @@ class ConfigParserTest {
     void clusterFileIsReadAtStart(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("members");
         Files.writeString(file, "http://localhost:8080\n# comment\nhttp://other:8080\n");
-        NodeConfig c = parse(Map.of("DHT_CLUSTER_FILE", file.toString()));
+        NodeConfig c = parse(Map.of("DHT_CLUSTER_FILE", file.toString(), "DHT_MEMBER_INSECURE", "true"));
         assertThat(c.clusterFile()).isEqualTo(file);
         assertThat(c.members().urls()).containsExactly("http://localhost:8080", "http://other:8080");
 

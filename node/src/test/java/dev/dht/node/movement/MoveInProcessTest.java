@@ -2,6 +2,7 @@ package dev.dht.node.movement;
 
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.support.ReplicaCheck;
 import dev.dht.node.support.TestNode;
 import dev.dht.node.topology.Json;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,7 +30,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Moves on real nodes in this JVM (fast feedback for the protocol; the multi-process suite in
  * dev.dht.node.cluster is the end-to-end check): 3 -> 5 -> 3 through a shared cluster file with replication factor
- * 3, a writer and a reader running throughout; every acknowledged key reads back exactly, during and after.
+ * 3, a writer and a reader running throughout; every acknowledged key is on each of its replicas (read from each
+ * alone) and reads back exactly, during and after.
  */
 class MoveInProcessTest {
     @TempDir
@@ -130,12 +133,24 @@ class MoveInProcessTest {
             }
             return true;
         });
+        assertOnEveryReplica(acked, urls(4));
         for (Map.Entry<String, String> e : acked.entrySet()) {
             HttpResponse<byte[]> r = nodes[e.getKey().hashCode() & 3].get("/v0/entity?id=" + e.getKey()
                     + "&replicas=2/3");
             assertThat(r.statusCode()).as(e.getKey()).isEqualTo(200);
             assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(e.getValue());
         }
+    }
+
+    /**
+     * Every acknowledged key is on each of its 3 replicas among these members, asked of each replica alone: before
+     * any quorum read, which would repair what it touches.
+     */
+    private static void assertOnEveryReplica(Map<String, String> acked, List<String> members) throws Exception {
+        Map<String, byte[]> values = new java.util.HashMap<>();
+        acked.forEach((k, v) -> values.put(k, v.getBytes(StandardCharsets.UTF_8)));
+        assertThat(ReplicaCheck.onUrls(values, members, 3).missing(Duration.ofSeconds(30)))
+                .as("each of %d acknowledged keys on each of its replicas, read locally", acked.size()).isEmpty();
     }
 
     @SuppressWarnings("unchecked")
@@ -212,8 +227,15 @@ class MoveInProcessTest {
                 }
                 String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
                 int via = ThreadLocalRandom.current().nextInt(Math.min(3, running[0]));
-                HttpResponse<byte[]> r = nodes[via].get("/v0/entity?id=" + id + "&replicas=2/3");
-                reads.incrementAndGet();
+                HttpResponse<byte[]> r;
+                try {
+                    r = nodes[via].get("/v0/entity?id=" + id + "&replicas=2/3");
+                } catch (RuntimeException e) { // no answer: unavailable, never a silent end of the reader
+                    unavailable.incrementAndGet();
+                    continue;
+                } finally {
+                    reads.incrementAndGet();
+                }
                 if (r.statusCode() == 200) {
                     if (!acked.get(id).equals(new String(r.body(), StandardCharsets.UTF_8))) {
                         wrong.add(id + " via " + via + ": other value");
@@ -225,6 +247,9 @@ class MoveInProcessTest {
                 }
             }
         }, "reader");
+        AtomicReference<Throwable> died = new AtomicReference<>();
+        writer.setUncaughtExceptionHandler((t, e) -> died.set(e));
+        reader.setUncaughtExceptionHandler((t, e) -> died.set(e));
         writer.start();
         reader.start();
         try {
@@ -269,8 +294,13 @@ class MoveInProcessTest {
 
         System.out.printf("MoveInProcessTest: %d acknowledged, %d reads, %d unavailable, %d wrong%n", acked.size(),
                 reads.get(), unavailable.get(), wrong.size());
+        assertThat(died.get()).as("the writer and the reader ran to the end").isNull();
         assertThat(wrong).as("wrong reads during the moves (%d reads, %d unavailable)", reads.get(),
                 unavailable.get()).isEmpty();
+        // paced at 1,000/s at most, the reader ran through both moves (tens of seconds): far more than this
+        assertThat(reads.get() - unavailable.get()).as("reads answered (%d unavailable)", unavailable.get())
+                .isGreaterThan(1000);
+        assertOnEveryReplica(acked, urls(3));
         List<String> lost = new ArrayList<>();
         for (Map.Entry<String, String> e : acked.entrySet()) {
             HttpResponse<byte[]> r = nodes[e.getKey().hashCode() & 1].get("/v0/entity?id=" + e.getKey()

@@ -57,7 +57,7 @@ class TopologyFencingTest {
     }
 
     private HttpResponse<byte[]> internalPut(String id, String topology) {
-        HttpRequest.Builder r = HttpRequest.newBuilder(node.uri("/v0/entity?id=" + id))
+        HttpRequest.Builder r = HttpRequest.newBuilder(node.memberUri("/v0/entity?id=" + id))
                 .PUT(HttpRequest.BodyPublishers.ofString("v")).header("X-Dht-Internal", "1")
                 .header("X-Dht-Timestamp", String.valueOf(System.currentTimeMillis() << 16));
         if (topology != null) {

@@ -91,9 +91,7 @@ class ClusterRangeTest {
     }
 
     private static NodeConfig withFactorOne(NodeConfig c) {
-        return new NodeConfig(c.port(), c.dataDir(), c.members(), c.clusterFile(), c.self(), 1, c.requestTimeout(),
-                c.workers(), c.queueSize(), c.selectors(), c.maxBody(), c.blockCache(), c.writeBuffer(),
-                c.profileDir(), c.tombstoneGrace(), c.idleTimeout(), c.sendTimeout(), c.shutdownGrace(), c.cluster());
+        return c.withReplicationFactor(1);
     }
 
     @Test

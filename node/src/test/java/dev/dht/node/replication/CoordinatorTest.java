@@ -1,8 +1,10 @@
 package dev.dht.node.replication;
 
 import dev.dht.node.config.ClusterSettings;
+import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
+import dev.dht.node.support.TestNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,9 +107,14 @@ class CoordinatorTest {
         }
     }
 
-    /** A peer that accepts connections and reads every request sent to it, and never answers. */
+    /**
+     * A peer that accepts connections and reads every request sent to it, and never answers: it listens where a
+     * member's member port is (its URL's port + the offset).
+     */
     private static final class SilentPeer implements AutoCloseable {
-        private final ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        private final int port = TestNode.freePort();
+        private final ServerSocket server = new ServerSocket(port + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, 50,
+                InetAddress.getLoopbackAddress());
         private final List<Socket> held = new CopyOnWriteArrayList<>();
         private final StringBuffer received = new StringBuffer();
 
@@ -143,7 +150,7 @@ class CoordinatorTest {
         }
 
         String url() {
-            return "http://localhost:" + server.getLocalPort();
+            return "http://localhost:" + port;
         }
 
         /** How many times the requests received so far contain the text. */

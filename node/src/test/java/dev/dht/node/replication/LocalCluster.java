@@ -93,7 +93,7 @@ final class LocalCluster implements AutoCloseable {
 
     /** What node i stores locally for the id, asked with an internal GET: 200 (record, tombstones too) or 404. */
     HttpResponse<byte[]> local(int i, String id) {
-        return nodes[i].send(HttpRequest.newBuilder(nodes[i].uri("/v0/entity?id=" + id))
+        return nodes[i].send(HttpRequest.newBuilder(nodes[i].memberUri("/v0/entity?id=" + id))
                 .header("X-Dht-Internal", "1").GET());
     }
 

@@ -1,5 +1,7 @@
 package dev.dht.node.support;
 
+import dev.dht.node.config.SecuritySettings;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -136,18 +138,26 @@ public final class NodeProcess implements AutoCloseable {
         return send(HttpRequest.newBuilder(uri(path)).DELETE(), DEFAULT_TIMEOUT);
     }
 
-    /** Value of an unlabelled sample in /metrics, or NaN if the node does not export it. */
+    /**
+     * Value of an unlabelled sample in /metrics. A metric the node does not export fails the test (an assertion
+     * such as isPositive() would accept the NaN that stood for it).
+     */
     public double metric(String name) throws IOException, InterruptedException {
         for (String line : new String(get("/metrics").body(), StandardCharsets.UTF_8).split("\n")) {
             if (line.startsWith(name + " ")) {
                 return Double.parseDouble(line.substring(name.length() + 1).trim());
             }
         }
-        return Double.NaN;
+        throw new AssertionError("the node exports no metric " + name);
     }
 
     public URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** The same path on the member port (client port + the default offset; loopback, as the node binds it). */
+    public URI memberUri(String path) {
+        return URI.create("http://127.0.0.1:" + (port + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET) + path);
     }
 
     public int port() {

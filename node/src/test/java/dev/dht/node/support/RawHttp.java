@@ -21,8 +21,13 @@ public final class RawHttp implements AutoCloseable {
     private final OutputStream out;
 
     public RawHttp(int port) throws IOException {
+        this(java.net.InetAddress.getLoopbackAddress(), port);
+    }
+
+    /** Connected to the address (this machine's own non-loopback one makes the node see a remote peer). */
+    public RawHttp(java.net.InetAddress address, int port) throws IOException {
         socket = new Socket();
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        socket.connect(new InetSocketAddress(address, port), 5000);
         socket.setSoTimeout(30_000);
         in = socket.getInputStream();
         out = socket.getOutputStream();

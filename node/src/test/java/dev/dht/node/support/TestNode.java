@@ -3,6 +3,7 @@ package dev.dht.node.support;
 import dev.dht.node.Node;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.http.EntityHandler;
 import dev.dht.node.storage.Store;
 import one.nio.http.HttpClient;
@@ -35,12 +36,34 @@ public final class TestNode implements AutoCloseable {
         this.port = node.port();
     }
 
+    /**
+     * A client port that is free, and whose member port (+ the default offset, 10000) is free too. Both are drawn
+     * below the kernel's ephemeral range (32768+ here), so that no outgoing connection can take them meanwhile;
+     * the fixed ports people run by hand (8080-8082, 18080-18082) are skipped.
+     */
     public static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
+        int offset = SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET;
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = 12_000 + RANDOM.nextInt(32_000 - offset - 12_000);
+            if (port >= 18_070 && port <= 18_090 || port + offset >= 18_070 && port + offset <= 18_090) {
+                continue;
+            }
+            if (bindable(port) && bindable(port + offset)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port pair (client, client + " + offset + ") found");
+    }
+
+    private static final java.util.Random RANDOM = new java.security.SecureRandom();
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket()) {
             s.setReuseAddress(true);
-            return s.getLocalPort();
+            s.bind(new java.net.InetSocketAddress(port));
+            return true;
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return false;
         }
     }
 
@@ -93,6 +116,11 @@ public final class TestNode implements AutoCloseable {
         return URI.create("http://localhost:" + port + pathAndQuery);
     }
 
+    /** The same path on the node's member port (loopback: what a member on this machine would call). */
+    public URI memberUri(String pathAndQuery) {
+        return URI.create("http://localhost:" + node.server().memberPort() + pathAndQuery);
+    }
+
     public static java.net.http.HttpClient jdk() {
         return JDK;
     }
@@ -125,14 +153,17 @@ public final class TestNode implements AutoCloseable {
         return new String(get("/metrics").body(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** Value of an unlabelled sample in /metrics, or NaN. */
+    /**
+     * Value of an unlabelled sample in /metrics. A metric the node does not export fails the test (an assertion
+     * such as isPositive() would accept the NaN that stood for it).
+     */
     public double metric(String name) {
         for (String line : metrics().split("\n")) {
             if (line.startsWith(name + " ")) {
                 return Double.parseDouble(line.substring(name.length() + 1).trim());
             }
         }
-        return Double.NaN;
+        throw new AssertionError("the node exports no metric " + name);
     }
 
     @Override

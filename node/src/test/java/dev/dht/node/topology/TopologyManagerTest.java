@@ -43,7 +43,7 @@ class TopologyManagerTest {
     }
 
     private TopologyManager open(Topology topology, Duration timeout) throws Exception {
-        return TopologyManager.persistent(SELF, dir, topology, client, new HybridLogicalClock(), timeout);
+        return TopologyManager.persistent(SELF, dir, topology, client, new HybridLogicalClock(), timeout, m -> true);
     }
 
     private static TopologyReport from(String who, TopologyState s) {

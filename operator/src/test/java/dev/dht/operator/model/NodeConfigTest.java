@@ -14,9 +14,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class NodeConfigTest {
   @Test
-  void defaultsSetOnlyTheReplicationFactorAndTheJvm() {
+  void defaultsSetOnlyTheReplicationFactorThePlaintextMemberPlaneAndTheJvm() {
     var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
-    assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "JAVA_TOOL_OPTIONS");
+    assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_INSECURE", "JAVA_TOOL_OPTIONS");
     assertThat(env.get("DHT_REPLICATION_FACTOR")).isEqualTo("3");
     assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError");
   }

@@ -1,0 +1,162 @@
+package dev.dht.node;
+
+import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.movement.MovementStats;
+import dev.dht.node.peer.PeerClient;
+import dev.dht.node.plane.PlaneGuard;
+import dev.dht.node.storage.Store;
+import dev.dht.node.storage.StoreStats;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The node's gauges and counters on /metrics, read from its parts at scrape time. Apart from {@link Node} so
+ * that wiring the parts and exporting them stay two short classes.
+ */
+final class NodeGauges {
+    private final Node node;
+    private final NodeMetrics metrics;
+
+    private NodeGauges(Node node) {
+        this.node = node;
+        this.metrics = node.metrics;
+    }
+
+    static void register(Node node) {
+        new NodeGauges(node).registerAll();
+    }
+
+    private void registerAll() {
+        metrics.gauge("dht_request_queue_depth", "Requests waiting for a worker", node.workers::queueDepth);
+        metrics.gauge("dht_request_queue_capacity", "Size of the bounded request queue", node.config::queueSize);
+        metrics.gauge("dht_workers_busy", "Workers running a request", node.workers::active);
+        metrics.gauge("dht_workers", "Worker threads", node.config::workers);
+        metrics.gauge("dht_requests_in_flight", "Requests dispatched and not yet answered", node.tracker::inFlight);
+        metrics.gauge("dht_http_connections", "Open client connections", node.server::getConnections);
+        metrics.gauge("dht_cluster_members", "Members in the current cluster view",
+                () -> node.membership.current().size());
+        metrics.counter("dht_cluster_changes", "Changes of the member set since start", node.membership::changes);
+        metrics.gauge("dht_profile_running", "1 while a /v0/admin/profile capture runs",
+                () -> node.profiler.running() ? 1 : 0);
+        PeerClient.Outcomes outcomes = node.peers.outcomes();
+        metrics.labelledCounter("dht_replica_calls", "Calls to other members by outcome", "outcome", Map.of(
+                "ok", outcomes::ok, "error", outcomes::error, "timeout", outcomes::timeout));
+        metrics.counter("dht_read_repairs", "Read-repair writes a stale replica accepted",
+                node.coordinator::readRepairs);
+        metrics.gauge("dht_hints_pending", "Hints stored and not yet delivered",
+                () -> node.hints == null ? 0 : node.hints.pending());
+        metrics.gauge("dht_hints_bytes", "Bytes of stored hints (bounded by --hint-max-bytes)",
+                () -> node.hints == null ? 0 : node.hints.bytes());
+        metrics.counter("dht_hints_stored", "Hints written for replicas that missed a write",
+                () -> node.hints == null ? 0 : node.hints.stored());
+        metrics.counter("dht_hints_delivered", "Hints their replica accepted",
+                () -> node.hints == null ? 0 : node.hints.delivered());
+        metrics.counter("dht_hints_dropped", "Hints dropped: over --hint-max-bytes or older than --hint-max-age",
+                () -> node.hints == null ? 0 : node.hints.dropped());
+        metrics.counter("dht_hints_rerouted", "Hints of a member that left, given to their keys' current replicas",
+                () -> node.hints == null ? 0 : node.hints.rerouted());
+        registerMovementMetrics();
+        registerPlaneMetrics();
+        metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
+                () -> node.sweeper == null ? 0 : node.sweeper.purged());
+        metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
+                node.server::selectorPasses);
+        metrics.counter("dht_write_groups", "Write groups applied at the end of a selector pass (one RocksDB write,"
+                + " one WAL write each)", node.store::writeGroups);
+        metrics.counter("dht_grouped_writes", "Writes applied through write groups (divided by"
+                + " dht_write_groups_total: the mean group size)", node.store::groupedWrites);
+        StatsCache stats = new StatsCache(node.store);
+        metrics.gauge("dht_rocksdb_memtable_bytes", "rocksdb.cur-size-all-mem-tables",
+                () -> stats.get().memtableBytes());
+        metrics.gauge("dht_rocksdb_pending_compaction_bytes", "rocksdb.estimate-pending-compaction-bytes",
+                () -> stats.get().pendingCompactionBytes());
+        metrics.gauge("dht_rocksdb_live_sst_bytes", "rocksdb.live-sst-files-size",
+                () -> stats.get().liveSstBytes());
+        metrics.gauge("dht_rocksdb_estimated_keys", "rocksdb.estimate-num-keys (tombstones included)",
+                () -> stats.get().estimatedKeys());
+        metrics.gauge("dht_rocksdb_block_cache_hit_ratio", "Block cache hits / lookups since start",
+                () -> stats.get().blockCacheHitRatio());
+        metrics.counter("dht_rocksdb_block_cache_hits", "Block cache hits", () -> stats.get().blockCacheHits());
+        metrics.counter("dht_rocksdb_block_cache_misses", "Block cache misses", () -> stats.get().blockCacheMisses());
+        metrics.gauge("dht_rocksdb_block_cache_usage_bytes", "Bytes held by the block cache",
+                () -> stats.get().blockCacheUsageBytes());
+        metrics.gauge("dht_rocksdb_write_stopped", "1 while RocksDB stops writes (compaction behind)",
+                () -> stats.get().writeStopped());
+        metrics.gauge("dht_range_streams_open", "Range responses being streamed (open iterators)",
+                () -> stats.get().openCursors());
+    }
+
+    private void registerMovementMetrics() {
+        MovementStats ms = node.movementStats;
+        metrics.gauge("dht_movement_state", "1 while this node is in a move (announced or joint), 0 when idle",
+                () -> node.movementStatus.idle() ? 0 : 1);
+        metrics.gauge("dht_movement_topology_epoch", "Epoch of this node's topology state (-1: none yet)", () -> {
+            var s = node.topologyManager.state();
+            return s == null ? -1 : s.epoch();
+        });
+        metrics.gauge("dht_movement_topology_version", "Version of the topology state: 3 x epoch + stage (0 "
+                + "announced, 1 joint, 2 stable)", () -> {
+            var s = node.topologyManager.state();
+            return s == null ? -1 : s.version();
+        });
+        metrics.gauge("dht_movement_topology_members", "Members of the set this node serves or moves to",
+                () -> {
+                    var s = node.topologyManager.state();
+                    return s == null ? 0 : s.destination().size();
+                });
+        metrics.counter("dht_movement_records_sent", "Records this node streamed to new replicas", ms::recordsSent);
+        metrics.counter("dht_movement_bytes_sent", "Bytes of record batches this node streamed", ms::bytesSent);
+        metrics.counter("dht_movement_records_received", "Records streamed to this node", ms::recordsReceived);
+        metrics.counter("dht_movement_bytes_received", "Bytes of record batches streamed to this node",
+                ms::bytesReceived);
+        metrics.counter("dht_movement_batches_retried", "Streamed batches sent again after a failure",
+                ms::batchesRetried);
+        metrics.gauge("dht_movement_ranges_left", "Slices of this node's scan still to send (estimate)",
+                node.movementStatus::rangesLeft);
+        metrics.gauge("dht_movement_keys_left", "Records this node still has to scan and send (estimate)",
+                node.movementStatus::recordsLeft);
+        metrics.gauge("dht_movement_bytes_left", "Bytes this node still has to scan and send (estimate)",
+                node.movementStatus::bytesLeft);
+        metrics.counter("dht_movement_cleanup_dropped", "Records dropped after a move (held beyond this node's "
+                + "share)", ms::cleanupDropped);
+        metrics.counter("dht_movement_refused", "Internal requests refused as coming from an older topology state",
+                node.coordinator::refusedByReplicas);
+    }
+
+    /** What the planes refused (docs/security.md). */
+    private void registerPlaneMetrics() {
+        PlaneGuard guard = node.server.guard();
+        Map<String, DoubleSupplier> refused = new LinkedHashMap<>();
+        for (PlaneGuard.Reason r : PlaneGuard.Reason.values()) {
+            refused.put(r.name().toLowerCase(Locale.ROOT), () -> guard.refused(r));
+        }
+        metrics.labelledCounter("dht_plane_refused", "Requests a port refused (403): member headers or paths on the"
+                + " client port, admin operations without admin rights, anything but the member protocol on the"
+                + " member port", "reason", refused);
+        metrics.counter("dht_topology_not_members", "Topology headers that named a non-member: never asked",
+                node.topologyManager::notMembers);
+    }
+
+    /** One store.stats() per scrape rather than one per gauge. */
+    private static final class StatsCache {
+        private final Store store;
+        private StoreStats value;
+        private long takenAt;
+
+        StatsCache(Store store) {
+            this.store = store;
+        }
+
+        synchronized StoreStats get() {
+            long now = System.nanoTime();
+            if (value == null || now - takenAt > 100_000_000L) {
+                value = store.stats();
+                takenAt = now;
+            }
+            return value;
+        }
+    }
+}

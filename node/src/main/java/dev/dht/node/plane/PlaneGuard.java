@@ -1,0 +1,137 @@
+package dev.dht.node.plane;
+
+import one.nio.http.Request;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Decides, before a request is routed, whether its plane serves it (docs/security.md, "Planes"). A refused request
+ * is answered 403 with the reason and changes nothing: the guard runs before any parsing that could merge a clock,
+ * store a record or learn a topology.
+ *
+ * <ul>
+ *   <li>Client port: no member header (the whole {@code X-Dht-} namespace is the member protocol's), no member path
+ *       ({@code /v0/internal/...}), and privileged admin requests only with admin rights (a loopback peer, or
+ *       an admin token).</li>
+ *   <li>Member port: the member protocol only: {@code /v0/entity} and {@code /v0/entities} marked
+ *       {@code X-Dht-Internal}, {@code /v0/internal/...}, and {@code /v0/status} for probes.</li>
+ * </ul>
+ */
+public final class PlaneGuard {
+    private static final Logger log = LoggerFactory.getLogger(PlaneGuard.class);
+    /** Paths of the member protocol that are not entity requests (records of moves, topology exchange, ...). */
+    public static final String MEMBER_PREFIX = "/v0/internal/";
+    private static final String MEMBER_HEADER_PREFIX = "x-dht-";
+    private static final String INTERNAL_HEADER = "X-Dht-Internal:";
+    private static final long LOG_EVERY_NANOS = 10_000_000_000L;
+
+    /** Why a request was refused (the label of dht_plane_refused_total). */
+    public enum Reason {
+        /** a member header on the client port */
+        MEMBER_HEADER,
+        /** a member path on the client port */
+        MEMBER_PATH,
+        /** a privileged admin request without admin rights */
+        ADMIN,
+        /** anything but the member protocol on the member port */
+        NOT_MEMBER_PROTOCOL
+    }
+
+    /** A refusal: 403 and the reason, for the answer. */
+    public record Refusal(Reason reason, String message) {
+    }
+
+    private final Map<Reason, LongAdder> refused = new EnumMap<>(Reason.class);
+    private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
+
+    public PlaneGuard() {
+        for (Reason r : Reason.values()) {
+            refused.put(r, new LongAdder());
+        }
+    }
+
+    /**
+     * @param privileged whether the request is an admin request that changes the node's state or costs resources
+     * @param admin      whether the caller has admin rights (a loopback peer, or an admin token)
+     * @return null when the plane serves the request, else the refusal to answer with
+     */
+    public Refusal check(Plane plane, Request request, boolean privileged, boolean admin) {
+        String path = request.getPath();
+        Refusal refusal = plane == Plane.MEMBER ? member(request, path) : client(request, path, privileged, admin);
+        if (refusal != null) {
+            refused.get(refusal.reason()).increment();
+            logSometimes(plane, path, refusal);
+        }
+        return refusal;
+    }
+
+    private static Refusal client(Request request, String path, boolean privileged, boolean admin) {
+        String header = memberHeader(request);
+        if (header != null) {
+            return new Refusal(Reason.MEMBER_HEADER, "member header '" + header + "' refused on the client port: the"
+                    + " member protocol is served on the member port only, to authenticated members");
+        }
+        if (path.startsWith(MEMBER_PREFIX)) {
+            return new Refusal(Reason.MEMBER_PATH, path + " is a member path: served on the member port only, to"
+                    + " authenticated members");
+        }
+        if (privileged && !admin) {
+            return new Refusal(Reason.ADMIN, request.getMethodName() + " " + path + " is an admin operation: served"
+                    + " only to a loopback peer (e.g. kubectl port-forward, a sidecar) or with an admin token");
+        }
+        return null;
+    }
+
+    private static Refusal member(Request request, String path) {
+        if (path.startsWith(MEMBER_PREFIX) || path.equals("/v0/status")) {
+            return null;
+        }
+        if ((path.equals("/v0/entity") || path.equals("/v0/entities")) && request.getHeader(INTERNAL_HEADER) != null) {
+            return null;
+        }
+        return new Refusal(Reason.NOT_MEMBER_PROTOCOL, "the member port serves the member protocol only "
+                + "(X-Dht-Internal requests and " + MEMBER_PREFIX + "...); clients use the client port");
+    }
+
+    /** The first header of the member protocol's namespace (X-Dht-...), or null. */
+    private static String memberHeader(Request request) {
+        String[] headers = request.getHeaders();
+        for (int i = 0, n = request.getHeaderCount(); i < n; i++) {
+            String h = headers[i];
+            if (h.regionMatches(true, 0, MEMBER_HEADER_PREFIX, 0, MEMBER_HEADER_PREFIX.length())) {
+                int colon = h.indexOf(':');
+                return colon < 0 ? h : h.substring(0, colon);
+            }
+        }
+        return null;
+    }
+
+    /** One line per 10 s at most: a flood of refusals must not flood the log. */
+    private void logSometimes(Plane plane, String path, Refusal refusal) {
+        long now = System.nanoTime();
+        long last = lastLog.get();
+        if (now - last >= LOG_EVERY_NANOS && lastLog.compareAndSet(last, now)) {
+            log.warn("refused on the {} port ({} so far, see dht_plane_refused_total): {} {}: {}",
+                    plane.name().toLowerCase(java.util.Locale.ROOT), total(), refusal.reason(), path,
+                    refusal.message());
+        }
+    }
+
+    /** Requests refused for this reason since start. */
+    public long refused(Reason reason) {
+        return refused.get(reason).sum();
+    }
+
+    private long total() {
+        long sum = 0;
+        for (LongAdder a : refused.values()) {
+            sum += a.sum();
+        }
+        return sum;
+    }
+}
