@@ -7,7 +7,6 @@ import dev.dht.node.config.ClusterFileWatcher;
 import dev.dht.node.config.ClusterSettings;
 import dev.dht.node.config.Membership;
 import dev.dht.node.config.NodeConfig;
-import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.config.Units;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.DhtServer;
@@ -18,6 +17,7 @@ import dev.dht.node.http.WorkerPool;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.plane.Planes;
 import dev.dht.node.profiling.ProfileHandler;
 import dev.dht.node.hints.HintDelivery;
 import dev.dht.node.hints.HintRouting;
@@ -57,7 +57,7 @@ public final class Node implements AutoCloseable {
 
     final NodeConfig config;
     final RocksStore store;
-    private final HybridLogicalClock clock;
+    final HybridLogicalClock clock;
     final Membership membership;
     private final ClusterFileWatcher clusterWatcher;
     private final Topology topology;
@@ -76,6 +76,7 @@ public final class Node implements AutoCloseable {
     private final WorkerPool adminPool;
     final ProfileHandler profiler;
     final DhtServer server;
+    final Planes planes;
     private boolean closed;
 
     private Node(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
@@ -83,17 +84,15 @@ public final class Node implements AutoCloseable {
         this.config = config;
         this.store = RocksStore.open(config.dataDir(), StorageOptions.node(config.writeBuffer(), config.blockCache()));
         PeerClient client = null;
+        Planes opened = null;
         try {
             long offset = config.cluster().clockOffsetMs();
             LongSupplier wall = offset == 0 ? System::currentTimeMillis : () -> System.currentTimeMillis() + offset;
-            this.clock = new HybridLogicalClock(wall);
+            this.clock = new HybridLogicalClock(wall, config.security().maxClockAhead());
             this.membership = new Membership(config.self(), config.members());
-            SecuritySettings sec = config.security();
-            String problem = MemberPlane.problem(config.members(), sec.memberPortOffset(), false, sec.memberInsecure());
-            if (problem != null) {
-                throw new IllegalArgumentException(problem);
-            }
-            MemberPlane plane = new MemberPlane(sec.memberPortOffset());
+            opened = Planes.open(config);
+            this.planes = opened;
+            MemberPlane plane = planes.memberPlane();
             // Idle connections close at half the idle timeout: well before the peers (same setting) drop them.
             client = new PeerClient(plane, PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
                     config.idleTimeout().dividedBy(2));
@@ -139,10 +138,10 @@ public final class Node implements AutoCloseable {
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
-                            MemberPlane.bindAddress(config.self(), sec.memberInsecure())),
+                            planes.memberBindAddress()),
                     entityHandlers == null ? coordinator : entityHandlers.apply(store, clock),
                     new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane), admin, replicas,
-                    workers, adminPool, tracker, metrics);
+                    workers, adminPool, tracker, metrics, planes.guard());
             NodeGauges.register(this);
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
                     cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
@@ -154,6 +153,9 @@ public final class Node implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             if (client != null) {
                 client.close();
+            }
+            if (opened != null) {
+                opened.close();
             }
             store.close();
             throw e;
@@ -309,6 +311,7 @@ public final class Node implements AutoCloseable {
         }
         sweeper.close();
         peers.close();
+        planes.close();
         if (workersDone) {
             store.close();
             log.info("node stopped");

@@ -138,6 +138,13 @@ final class NodeGauges {
                 + " member port", "reason", refused);
         metrics.counter("dht_topology_not_members", "Topology headers that named a non-member: never asked",
                 node.topologyManager::notMembers);
+        metrics.gauge("dht_auth_tokens", "Client tokens in force (--auth-tokens; 0: the client API is open)",
+                () -> node.planes.auth() == null ? 0 : node.planes.auth().size());
+        metrics.counter("dht_auth_file_rejected", "Changed tokens files ignored (they did not parse or held no"
+                + " token): the tokens in force stay", () -> node.planes.auth() == null ? 0
+                : node.planes.auth().rejectedFiles());
+        metrics.counter("dht_clock_refused", "Clock readings and record timestamps refused as further ahead of the"
+                + " wall clock than --max-clock-ahead (never merged, never stored)", node.clock::refused);
     }
 
     /** One store.stats() per scrape rather than one per gauge. */

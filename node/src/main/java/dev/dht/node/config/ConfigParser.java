@@ -64,6 +64,10 @@ public final class ConfigParser {
                 "the member port (member protocol only) is the client port + N, the same N on every member"),
         MEMBER_INSECURE("member-insecure", "true|false", "false",
                 "TRUSTED TEST NETWORKS ONLY: member port in plaintext on every interface (else loopback only)"),
+        MAX_CLOCK_AHEAD("max-clock-ahead", "DUR", "30s",
+                "clock readings and record timestamps further ahead of this node's clock are refused (not merged)"),
+        AUTH_TOKENS("auth-tokens", "PATH", "- (the client API is open)",
+                "client tokens, '<read-only|read-write|admin> <token>' a line; re-read when it changes"),
         NATIVE_DIR("native-dir", "PATH", "- (unpacked once into $DHT_CACHE_DIR/native)",
                 "load the native libraries (RocksDB, one-nio, async-profiler) from here; nothing is written");
 
@@ -237,6 +241,11 @@ public final class ConfigParser {
         int offset = intIn(raw, Option.MEMBER_PORT_OFFSET, SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, -65534,
                 65534);
         boolean insecure = bool(raw, Option.MEMBER_INSECURE, false);
+        Duration maxClockAhead = duration(raw, Option.MAX_CLOCK_AHEAD, SecuritySettings.DEFAULT_MAX_CLOCK_AHEAD);
+        if (maxClockAhead.compareTo(Duration.ofMillis(100)) < 0 || maxClockAhead.compareTo(Duration.ofDays(1)) > 0) {
+            throw new ConfigException("bad value for " + describe(Option.MAX_CLOCK_AHEAD) + ": " + maxClockAhead
+                    + " is outside 100ms..1d");
+        }
         if (port + offset < 1 || port + offset > 65535) {
             throw new ConfigException("bad value for " + describe(Option.MEMBER_PORT_OFFSET) + ": member port "
                     + port + " + " + offset + " is outside 1..65535");
@@ -245,7 +254,7 @@ public final class ConfigParser {
         if (problem != null) {
             throw new ConfigException(problem);
         }
-        return new SecuritySettings(offset, insecure);
+        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, Option.AUTH_TOKENS, null));
     }
 
     static ClusterMembers readClusterFile(Path file) throws ConfigException {

@@ -1,5 +1,10 @@
 package dev.dht.node.config;
 
+import dev.dht.node.clock.HybridLogicalClock;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
 /**
  * Settings of the node's planes (docs/security.md): where the member port is and whether it may run in plaintext
  * beyond loopback.
@@ -9,20 +14,33 @@ package dev.dht.node.config;
  * @param memberInsecure   TEST NETWORKS ONLY: serve the member port in plaintext on every interface, so members on
  *                         other hosts can talk without certificates; without it and without TLS the member port
  *                         listens on loopback only
+ * @param maxClockAhead    clock readings and record timestamps further ahead of the local wall clock are refused,
+ *                         never merged (HybridLogicalClock.DEFAULT_MAX_AHEAD says why 30 s)
+ * @param authTokens       the client tokens file ({@code <scope> <token>} a line), or null: the client API is open
  */
-public record SecuritySettings(int memberPortOffset, boolean memberInsecure) {
+public record SecuritySettings(int memberPortOffset, boolean memberInsecure, Duration maxClockAhead,
+                               Path authTokens) {
 
     public static final int DEFAULT_MEMBER_PORT_OFFSET = 10_000;
+    public static final Duration DEFAULT_MAX_CLOCK_AHEAD = HybridLogicalClock.DEFAULT_MAX_AHEAD;
 
     public static SecuritySettings defaults() {
-        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, false);
+        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, false, DEFAULT_MAX_CLOCK_AHEAD, null);
     }
 
     public SecuritySettings withMemberPortOffset(int offset) {
-        return new SecuritySettings(offset, memberInsecure);
+        return new SecuritySettings(offset, memberInsecure, maxClockAhead, authTokens);
     }
 
     public SecuritySettings withMemberInsecure(boolean insecure) {
-        return new SecuritySettings(memberPortOffset, insecure);
+        return new SecuritySettings(memberPortOffset, insecure, maxClockAhead, authTokens);
+    }
+
+    public SecuritySettings withMaxClockAhead(Duration bound) {
+        return new SecuritySettings(memberPortOffset, memberInsecure, bound, authTokens);
+    }
+
+    public SecuritySettings withAuthTokens(Path file) {
+        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, file);
     }
 }

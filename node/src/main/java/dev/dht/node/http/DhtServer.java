@@ -63,7 +63,7 @@ public final class DhtServer extends HttpServer {
     private final WorkerPool adminPool;
     private final RequestTracker tracker;
     private final NodeMetrics metrics;
-    private final PlaneGuard guard = new PlaneGuard();
+    private final PlaneGuard guard;
     private volatile boolean draining;
     private SelectorLoop[] loops = new SelectorLoop[0];
     /** Hand-offs to the worker pool (counted: dht_worker_requests_total) and to the admin pool. */
@@ -85,8 +85,10 @@ public final class DhtServer extends HttpServer {
 
     public DhtServer(Settings settings, EntityHandler entityHandler, RangeHandler rangeHandler,
                      Map<String, AdminHandler> adminHandlers, ReplicasPolicy replicasPolicy, WorkerPool workers,
-                     WorkerPool adminPool, RequestTracker tracker, NodeMetrics metrics) throws IOException {
+                     WorkerPool adminPool, RequestTracker tracker, NodeMetrics metrics, PlaneGuard guard)
+            throws IOException {
         super(serverConfig(settings));
+        this.guard = guard;
         this.settings = settings;
         this.entityHandler = entityHandler;
         this.rangeHandler = rangeHandler;
@@ -241,7 +243,11 @@ public final class DhtServer extends HttpServer {
         PlaneGuard.Refusal refusal = guard.check(session.plane(), request, admin != null && admin.privileged(method),
                 session.loopbackPeer());
         if (refusal != null) {
-            reject(session, method, start, Responses.text(Responses.FORBIDDEN, refusal.message()));
+            Response response = Responses.text(refusal.status(), refusal.message());
+            if (refusal.challenge()) {
+                response.addHeader("WWW-Authenticate: Bearer realm=\"dht\"");
+            }
+            reject(session, method, start, response);
             return;
         }
         switch (path) {

@@ -1,20 +1,17 @@
 package dev.dht.node.http;
 
-import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.plane.Plane;
-import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
 import one.nio.net.Socket;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 
 /**
  * one-nio's HTTP session with what the node adds: the configured body limit (413 with a reason), chunked
- * responses whose body is produced lazily, a send timeout that drops a client which stopped reading, and two
- * things for pipelined connections (every node-to-node connection is one):
+ * responses whose body is produced lazily, a send timeout that drops a client which stopped reading, corked
+ * answers ({@link CorkedSession}), and two things for pipelined connections (every node-to-node connection is one):
  *
  * <ul>
  *   <li><b>Requests that share a pass.</b> one-nio starts a connection's next request only after the previous one
@@ -27,14 +24,11 @@ import java.util.Arrays;
  *   <li><b>Numbered calls.</b> A request on the member port carrying {@code X-Dht-Call} (every node-to-node
  *       request does) starts at once and is answered as soon as it is ready, with the number echoed: the calling
  *       node matches answers by number, so a read served from disk on a worker holds up nothing behind it.</li>
- *   <li><b>Cork.</b> Answers given on the selector thread (while it processes a read, or at the end of its pass)
- *       are collected and written once, when the pass ends: a batch of pipelined answers costs one write(2)
- *       instead of one each (on loopback each write also runs the receiver's TCP path).</li>
  * </ul>
  *
  * Every field is guarded by this session's monitor (one-nio's process() and send paths hold it).
  */
-final class DhtSession extends HttpSession {
+final class DhtSession extends CorkedSession {
     /** one-nio's own limit on pipelined requests per connection. */
     private static final int MAX_PIPELINE = 256;
     static final String CALL_HEADER = Headers.CALL + ":";
@@ -57,11 +51,6 @@ final class DhtSession extends HttpSession {
     /** An error answer ends the connection: requests parsed after it are dropped. */
     private boolean ending;
 
-    private boolean corking;
-    private boolean uncorkQueued;
-    private byte[] corked;
-    private int corkedLength;
-    private final SelectorLoop.Task uncorkAtEndOfPass = this::uncorkAtEndOfPass;
 
     DhtSession(Socket socket, DhtServer server, Plane plane, boolean loopbackPeer) {
         super(socket, server);
@@ -285,90 +274,6 @@ final class DhtSession extends HttpSession {
         if (started.isEmpty() && waiting.isEmpty() && calls == 0) {
             scheduleClose();
         }
-    }
-
-    // ---- cork ------------------------------------------------------------------------------------------------
-
-    @Override
-    public synchronized void process(byte[] buffer) throws Exception {
-        corking = true;
-        try {
-            super.process(buffer);
-        } finally {
-            corking = false;
-            if (corked != null) {
-                queueUncork();
-            }
-        }
-    }
-
-    /** Answer bytes: corked on the selector thread (and behind anything corked already), else written now. */
-    private void emit(byte[] bytes) throws IOException {
-        if (corked == null && !corking && SelectorLoop.current() == null) {
-            super.write(bytes, 0, bytes.length);
-            return;
-        }
-        if (corked == null) {
-            corked = bytes; // the usual single answer: kept as is, no copy
-            corkedLength = bytes.length;
-        } else {
-            if (corked.length - corkedLength < bytes.length) {
-                corked = Arrays.copyOf(corked, Math.max(corked.length * 2, corkedLength + bytes.length));
-            }
-            System.arraycopy(bytes, 0, corked, corkedLength, bytes.length);
-            corkedLength += bytes.length;
-        }
-        if (!corking) {
-            queueUncork();
-        }
-    }
-
-    /** The cork is written at the end of the selector pass (or now, off a selector thread). */
-    private void queueUncork() throws IOException {
-        SelectorLoop loop = SelectorLoop.current();
-        if (loop == null) {
-            uncork();
-        } else if (!uncorkQueued) {
-            uncorkQueued = true;
-            loop.sendAtEndOfPass(uncorkAtEndOfPass);
-        }
-    }
-
-    private synchronized void uncorkAtEndOfPass() {
-        uncorkQueued = false;
-        try {
-            uncork();
-        } catch (IOException e) {
-            handleException(e);
-        }
-    }
-
-    /** Writes what the cork holds; anything else written to the socket must come after it. */
-    private void uncork() throws IOException {
-        if (corked != null) {
-            byte[] bytes = corked;
-            int length = corkedLength;
-            corked = null;
-            corkedLength = 0;
-            super.write(bytes, 0, length);
-        }
-    }
-
-    @Override
-    protected void writeResponse(Response response, boolean includeBody) throws IOException {
-        emit(response.toBytes(includeBody));
-    }
-
-    /** A close must not drop answers still in the cork. */
-    @Override
-    public synchronized void scheduleClose() {
-        try {
-            uncork();
-        } catch (IOException e) {
-            close();
-            return;
-        }
-        super.scheduleClose();
     }
 
     /** Streams of answers that never reached the write queue are released too (a range's iterator). */

@@ -7,6 +7,7 @@ import dev.dht.node.http.Headers;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.replication.Protocol;
+import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import dev.dht.node.topology.Json;
 import dev.dht.node.topology.TopologyHeader;
@@ -17,7 +18,9 @@ import one.nio.http.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -159,14 +162,28 @@ public final class MovementEndpoints {
         } catch (IllegalArgumentException e) {
             throw new BadRequestException("not a record batch: " + e.getMessage());
         }
-        for (var r : batch.records()) {
-            clock.observe(r.timestamp());
+        // A record stamped beyond the clock's bound is left out (counted by the clock): a move must not stall on
+        // it, and it must not be stored (docs/security.md, "Clocks").
+        List<byte[]> keys = new ArrayList<>(batch.keys().size());
+        List<Record> records = new ArrayList<>(batch.keys().size());
+        for (int i = 0; i < batch.keys().size(); i++) {
+            Record r = batch.records().get(i);
+            if (clock.observe(r.timestamp())) {
+                keys.add(batch.keys().get(i));
+                records.add(r);
+            }
         }
-        int stored = store.applyAllIfNewer(batch.keys(), batch.records());
+        int stored = store.applyAllIfNewer(keys, records);
         stats.received(batch.keys().size(), body.length);
+        int refused = batch.keys().size() - keys.size();
+        if (refused > 0) {
+            log.warn("{} of {} streamed records refused: stamped beyond --max-clock-ahead", refused,
+                    batch.keys().size());
+        }
         if (log.isDebugEnabled()) {
             log.debug("batch of {} records, {} newer than what this node held", batch.keys().size(), stored);
         }
-        responder.send(answer(Responses.text(Responses.OK, "stored " + stored + " of " + batch.keys().size())));
+        responder.send(answer(Responses.text(Responses.OK, "stored " + stored + " of " + batch.keys().size()
+                + (refused > 0 ? "; " + refused + " refused: stamped beyond --max-clock-ahead" : ""))));
     }
 }

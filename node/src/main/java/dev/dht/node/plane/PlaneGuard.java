@@ -1,5 +1,7 @@
 package dev.dht.node.plane;
 
+import dev.dht.node.auth.ClientAuth;
+import dev.dht.node.auth.Scope;
 import one.nio.http.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,8 +18,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <ul>
  *   <li>Client port: no member header (the whole {@code X-Dht-} namespace is the member protocol's), no member path
- *       ({@code /v0/internal/...}), and privileged admin requests only with admin rights (a loopback peer, or
- *       an admin token).</li>
+ *       ({@code /v0/internal/...}); privileged admin requests only with admin rights. A loopback peer has them
+ *       (kubectl port-forward, a sidecar, make run). With client tokens ({@link ClientAuth}) every other request but
+ *       /v0/status needs a token whose scope allows it (401 without or with an unknown one, 403 for too small a
+ *       scope); without them the API is open as the course defines it, and admin rights are loopback's only.</li>
  *   <li>Member port: the member protocol only: {@code /v0/entity} and {@code /v0/entities} marked
  *       {@code X-Dht-Internal}, {@code /v0/internal/...}, and {@code /v0/status} for probes.</li>
  * </ul>
@@ -39,30 +43,50 @@ public final class PlaneGuard {
         /** a privileged admin request without admin rights */
         ADMIN,
         /** anything but the member protocol on the member port */
-        NOT_MEMBER_PROTOCOL
+        NOT_MEMBER_PROTOCOL,
+        /** no bearer token, tokens required (401) */
+        TOKEN_MISSING,
+        /** a token that is not (or no longer) valid (401) */
+        TOKEN_UNKNOWN,
+        /** a valid token whose scope does not allow the request (403) */
+        TOKEN_SCOPE
     }
 
-    /** A refusal: 403 and the reason, for the answer. */
-    public record Refusal(Reason reason, String message) {
+    /** A refusal: the status (401 asks for credentials: the answer carries a Bearer challenge) and the reason. */
+    public record Refusal(Reason reason, String status, String message) {
+        Refusal(Reason reason, String message) {
+            this(reason, FORBIDDEN, message);
+        }
+
+        public boolean challenge() {
+            return status.equals(UNAUTHORIZED);
+        }
     }
+
+    public static final String FORBIDDEN = "403 Forbidden";
+    public static final String UNAUTHORIZED = "401 Unauthorized";
 
     private final Map<Reason, LongAdder> refused = new EnumMap<>(Reason.class);
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
+    private final ClientAuth auth;
 
-    public PlaneGuard() {
+    /** @param auth client tokens, or null when the client API is open (no --auth-tokens) */
+    public PlaneGuard(ClientAuth auth) {
+        this.auth = auth;
         for (Reason r : Reason.values()) {
             refused.put(r, new LongAdder());
         }
     }
 
     /**
-     * @param privileged whether the request is an admin request that changes the node's state or costs resources
-     * @param admin      whether the caller has admin rights (a loopback peer, or an admin token)
+     * @param privileged   whether the request is an admin request that changes the node's state or costs resources
+     * @param loopbackPeer whether the peer is on this machine's loopback (it has admin rights)
      * @return null when the plane serves the request, else the refusal to answer with
      */
-    public Refusal check(Plane plane, Request request, boolean privileged, boolean admin) {
+    public Refusal check(Plane plane, Request request, boolean privileged, boolean loopbackPeer) {
         String path = request.getPath();
-        Refusal refusal = plane == Plane.MEMBER ? member(request, path) : client(request, path, privileged, admin);
+        Refusal refusal = plane == Plane.MEMBER ? member(request, path)
+                : client(request, path, privileged, loopbackPeer);
         if (refusal != null) {
             refused.get(refusal.reason()).increment();
             logSometimes(plane, path, refusal);
@@ -70,7 +94,7 @@ public final class PlaneGuard {
         return refusal;
     }
 
-    private static Refusal client(Request request, String path, boolean privileged, boolean admin) {
+    private Refusal client(Request request, String path, boolean privileged, boolean loopbackPeer) {
         String header = memberHeader(request);
         if (header != null) {
             return new Refusal(Reason.MEMBER_HEADER, "member header '" + header + "' refused on the client port: the"
@@ -80,11 +104,31 @@ public final class PlaneGuard {
             return new Refusal(Reason.MEMBER_PATH, path + " is a member path: served on the member port only, to"
                     + " authenticated members");
         }
-        if (privileged && !admin) {
-            return new Refusal(Reason.ADMIN, request.getMethodName() + " " + path + " is an admin operation: served"
-                    + " only to a loopback peer (e.g. kubectl port-forward, a sidecar) or with an admin token");
+        if (loopbackPeer) {
+            return null;
         }
-        return null;
+        if (auth == null) {
+            return privileged ? adminOnly(request, path) : null;
+        }
+        Scope required = ClientAuth.required(request, privileged);
+        if (required == null) {
+            return null;
+        }
+        ClientAuth.Refused denied = auth.check(request, required);
+        if (denied == null) {
+            return null;
+        }
+        return switch (denied.denial()) {
+            case MISSING -> new Refusal(Reason.TOKEN_MISSING, UNAUTHORIZED, denied.message());
+            case UNKNOWN -> new Refusal(Reason.TOKEN_UNKNOWN, UNAUTHORIZED, denied.message());
+            case SCOPE -> privileged ? adminOnly(request, path)
+                    : new Refusal(Reason.TOKEN_SCOPE, FORBIDDEN, denied.message());
+        };
+    }
+
+    private static Refusal adminOnly(Request request, String path) {
+        return new Refusal(Reason.ADMIN, request.getMethodName() + " " + path + " is an admin operation: served"
+                + " only to a loopback peer (e.g. kubectl port-forward, a sidecar) or with an admin token");
     }
 
     private static Refusal member(Request request, String path) {

@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * GET /v0/admin/profile?event=cpu|alloc|lock|wall&duration=30s[&interval=1ms][&format=html|collapsed]: runs
+ * GET /v0/admin/profile?event=cpu|alloc|lock|wall&duration=30s[&interval=1ms][&format=html|collapsed]
+ * (duration 100ms..10m, interval 1ms..1s; an admin operation: loopback or an admin token): runs
  * async-profiler inside this JVM for the duration and answers with its HTML flamegraph (or collapsed stacks, one
  * "frame;frame;... count" line per stack, for scripts); a copy goes to the profile directory if one is set.
  * One capture at a time (a second request gets 409). No thread waits for the capture: a timer stops it and
@@ -39,6 +40,12 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
     private static final Set<String> EVENTS = Set.of("cpu", "alloc", "lock", "wall");
     private static final Duration MIN = Duration.ofMillis(100);
     private static final Duration MAX = Duration.ofMinutes(10);
+    /**
+     * Sampling interval bounds (cpu, wall): below 1 ms the profiler's own signal handling starts to take the CPU
+     * it measures, and an interval of a few nanoseconds stalled the node; above 1 s a capture says nothing.
+     */
+    static final Duration MIN_INTERVAL = Duration.ofMillis(1);
+    static final Duration MAX_INTERVAL = Duration.ofSeconds(1);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final Path profileDir;
@@ -72,6 +79,9 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
         }
         String intervalParam = QueryParams.get(query, "interval");
         Duration interval = intervalParam == null ? null : duration(intervalParam, "interval", null);
+        if (interval != null && (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0)) {
+            throw new BadRequestException("interval must be between 1ms and 1s");
+        }
 
         AsyncProfiler ap = profiler();
         if (ap == null) {

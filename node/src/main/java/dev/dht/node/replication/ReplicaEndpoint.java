@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Serves internal entity requests (another member coordinating) on the local store only: never coordinated
  * again. Merges the sender's clock and the record timestamp into the local clock, and answers with its own clock
- * and topology state.
+ * and topology state. A record stamped further ahead of the local wall clock than the clock's bound is refused
+ * (400, nothing stored); a clock reading that far ahead is not merged (docs/security.md, "Clocks").
  *
  * <p>Fencing (docs/cluster.md, "Fencing and learning"): a request from an older topology state than this node
  * accepts is refused with 421 before it touches the store, so that a write coordinated without the target set of a
@@ -154,7 +155,10 @@ public final class ReplicaEndpoint {
     }
 
     private boolean tryWrite(EntityRequest request, Record record, String stored, InlineResponder responder) {
-        clock.observe(record.timestamp());
+        if (!clock.observe(record.timestamp())) {
+            refuseTimestamp(record, responder);
+            return true;
+        }
         return store.applyAtEndOfPass(request.key(), record, new InlineWrite(responder) {
             @Override
             public void applied() {
@@ -169,12 +173,21 @@ public final class ReplicaEndpoint {
     }
 
     private void write(EntityRequest request, Record record, String stored, Responder responder) {
-        clock.observe(record.timestamp());
+        if (!clock.observe(record.timestamp())) {
+            refuseTimestamp(record, responder);
+            return;
+        }
         if (store.applyIfNewer(request.key(), record)) {
             responder.send(answered(Responses.empty(stored)));
         } else {
             answerNotStored(record, store.get(request.key()), stored, responder);
         }
+    }
+
+    private void refuseTimestamp(Record record, Responder responder) {
+        responder.send(answered(Responses.text(Responses.BAD_REQUEST, "record timestamp "
+                + HybridLogicalClock.format(record.timestamp()) + " is more than " + clock.maxAheadMillis()
+                + " ms ahead of this node's clock (--max-clock-ahead): not stored")));
     }
 
     /** Already there (a repeated hint or repair): stored; a newer record: 409 with its timestamp. */

@@ -26,6 +26,8 @@ import dev.dht.node.storage.WriteOutcome;
  */
 final class WriteOperation {
     static final int MAX_ROUNDS = 3;
+    /** A replica answered with a version stamped beyond the clock's bound (for the failure's reason). */
+    private volatile boolean beyondClockBound;
 
     private final Coordinator c;
     private final byte[] key;
@@ -194,12 +196,18 @@ final class WriteOperation {
         }
         if (answer != null) {
             answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + needed
-                    + " stored the write in time");
+                    + " stored the write in time" + (beyondClockBound ? " (a replica holds a version of this key "
+                    + "stamped further ahead than --max-clock-ahead, which no write can overtake yet)" : ""));
         }
     }
 
     private void conflict(int r, int slot, long newerTimestamp) {
-        c.clock.observe(newerTimestamp);
+        if (!c.clock.observe(newerTimestamp)) {
+            // stamped beyond the clock's bound: no later round could win, and a hint would not either
+            beyondClockBound = true;
+            lost(r, slot, false);
+            return;
+        }
         Record next;
         synchronized (this) {
             if (r != round || responder == null) {

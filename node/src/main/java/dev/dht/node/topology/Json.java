@@ -9,9 +9,14 @@ import java.util.Map;
 /**
  * The little JSON the node speaks on its admin endpoints (topology, movement) and in its state file: objects,
  * arrays, strings, whole numbers, booleans and null. Not a general library: numbers are longs, and what it does
- * not expect it rejects with {@link IllegalArgumentException}.
+ * not expect it rejects with {@link IllegalArgumentException}, and nothing else: it reads what other members
+ * answer, so it is strict (RFC 8259 whitespace, ASCII digits, four hex digits per escape) and bounded (nesting at
+ * most {@link #MAX_DEPTH} deep, no recursion beyond it). JsonFuzzTest feeds it mutated documents.
  */
 public final class Json {
+    /** Deeper documents are refused: the parser recurses once per level. */
+    public static final int MAX_DEPTH = 64;
+
     private Json() {
     }
 
@@ -108,6 +113,7 @@ public final class Json {
     private static final class Parser {
         private final String s;
         private int i;
+        private int depth;
 
         Parser(String s) {
             this.s = s;
@@ -118,8 +124,18 @@ public final class Json {
         }
 
         void blanks() {
-            while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+            while (i < s.length()) {
+                char c = s.charAt(i);
+                if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                    return;
+                }
                 i++;
+            }
+        }
+
+        void enter() {
+            if (++depth > MAX_DEPTH) {
+                throw error("nested deeper than " + MAX_DEPTH);
             }
         }
 
@@ -153,7 +169,7 @@ public final class Json {
             if (i < s.length() && s.charAt(i) == '-') {
                 i++;
             }
-            while (i < s.length() && Character.isDigit(s.charAt(i))) {
+            while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
                 i++;
             }
             if (i == start || (i == start + 1 && s.charAt(start) == '-')) {
@@ -199,11 +215,15 @@ public final class Json {
                         if (i + 4 > s.length()) {
                             throw error("short \\u escape");
                         }
-                        try {
-                            sb.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-                        } catch (NumberFormatException ex) {
-                            throw error("bad \\u escape");
+                        int code = 0;
+                        for (int k = 0; k < 4; k++) {
+                            int digit = hex(s.charAt(i + k));
+                            if (digit < 0) {
+                                throw error("bad \\u escape");
+                            }
+                            code = code * 16 + digit;
                         }
+                        sb.append((char) code);
                         i += 4;
                     }
                     default -> throw error("unknown escape \\" + e);
@@ -211,12 +231,27 @@ public final class Json {
             }
         }
 
+        private static int hex(char c) {
+            if (c >= '0' && c <= '9') {
+                return c - '0';
+            }
+            if (c >= 'a' && c <= 'f') {
+                return c - 'a' + 10;
+            }
+            if (c >= 'A' && c <= 'F') {
+                return c - 'A' + 10;
+            }
+            return -1;
+        }
+
         List<Object> array() {
             i++;
+            enter();
             List<Object> out = new ArrayList<>();
             blanks();
             if (i < s.length() && s.charAt(i) == ']') {
                 i++;
+                depth--;
                 return out;
             }
             while (true) {
@@ -227,6 +262,7 @@ public final class Json {
                 }
                 char c = s.charAt(i++);
                 if (c == ']') {
+                    depth--;
                     return out;
                 }
                 if (c != ',') {
@@ -237,10 +273,12 @@ public final class Json {
 
         Map<String, Object> object() {
             i++;
+            enter();
             Map<String, Object> out = new LinkedHashMap<>();
             blanks();
             if (i < s.length() && s.charAt(i) == '}') {
                 i++;
+                depth--;
                 return out;
             }
             while (true) {
@@ -260,6 +298,7 @@ public final class Json {
                 }
                 char c = s.charAt(i++);
                 if (c == '}') {
+                    depth--;
                     return out;
                 }
                 if (c != ',') {

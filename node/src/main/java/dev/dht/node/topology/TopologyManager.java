@@ -332,7 +332,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
                             try {
                                 report = TopologyReport.fromJson(
                                         Json.parseObject(new String(r.body(), StandardCharsets.UTF_8)));
-                            } catch (IllegalArgumentException | ClassCastException e) {
+                            } catch (IllegalArgumentException e) {
                                 log.debug("topology of {} unreadable: {}", peer, e.toString());
                             }
                         }

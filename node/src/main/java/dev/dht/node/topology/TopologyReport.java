@@ -46,6 +46,16 @@ public record TopologyReport(String self, TopologyState state, boolean drained, 
 
     /** Reads a report; IllegalArgumentException if it is not one (or its ids do not match its member lists). */
     public static TopologyReport fromJson(Map<String, Object> m) {
+        try {
+            return read(m);
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) { // a wrong type or a null where a value belongs: garbage all the same
+            throw new IllegalArgumentException("not a topology report: " + e, e);
+        }
+    }
+
+    private static TopologyReport read(Map<String, Object> m) {
         String self = string(m, "self");
         boolean decided = Boolean.TRUE.equals(m.get("decided"));
         TopologyState state = null;

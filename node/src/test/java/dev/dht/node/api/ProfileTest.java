@@ -60,6 +60,10 @@ class ProfileTest {
             assertThat(node.get("/v0/admin/profile?duration=forever").statusCode()).isEqualTo(400);
             assertThat(node.get("/v0/admin/profile?duration=1h").statusCode()).isEqualTo(400);
             assertThat(node.get("/v0/admin/profile?format=svg").statusCode()).isEqualTo(400);
+            // the sampling interval is bounded both ways (0 had no lower bound)
+            assertThat(node.get("/v0/admin/profile?duration=1s&interval=0ms").statusCode()).isEqualTo(400);
+            assertThat(node.get("/v0/admin/profile?duration=1s&interval=2s").statusCode()).isEqualTo(400);
+            assertThat(node.metric("dht_profile_running")).as("nothing started").isZero();
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class HybridLogicalClockTest {
 
@@ -65,5 +66,43 @@ class HybridLogicalClockTest {
         assertThat(HybridLogicalClock.physicalMillis(ts)).isEqualTo(1_700_000_000_000L);
         assertThat(HybridLogicalClock.logical(ts)).isEqualTo(65_535);
         assertThat(HybridLogicalClock.format(ts)).isEqualTo("1700000000000.65535");
+    }
+
+    @Test
+    void readingsFurtherAheadThanTheBoundAreRefusedNeverMerged() {
+        AtomicLong wall = new AtomicLong(1_000_000);
+        HybridLogicalClock clock = new HybridLogicalClock(wall::get, java.time.Duration.ofSeconds(30));
+        long before = clock.now();
+        assertThat(clock.observe(HybridLogicalClock.of(1_000_000 + 30_000, 0))).as("at the bound").isTrue();
+        assertThat(clock.observe(HybridLogicalClock.of(1_000_000 + 30_001, 0))).as("past it").isFalse();
+        assertThat(clock.observe(Long.MAX_VALUE - 1)).isFalse();
+        assertThat(clock.admit(-5)).as("not a timestamp").isFalse();
+        assertThat(clock.refused()).isEqualTo(3);
+        assertThat(HybridLogicalClock.physicalMillis(clock.now())).isEqualTo(1_000_000 + 30_000);
+        assertThat(before).isLessThan(HybridLogicalClock.of(1_000_001, 0));
+        // the bound moves with the wall clock
+        wall.addAndGet(60_000);
+        assertThat(clock.observe(HybridLogicalClock.of(1_000_000 + 90_000, 0))).isTrue();
+    }
+
+    @Test
+    void theClockNeverWraps() {
+        long lastMillis = Long.MAX_VALUE >>> HybridLogicalClock.LOGICAL_BITS; // the last representable millisecond
+        HybridLogicalClock clock = new HybridLogicalClock(() -> lastMillis);
+        long previous = clock.now();
+        int issued = 1;
+        try {
+            while (true) {
+                long next = clock.now();
+                assertThat(next).isGreaterThan(previous);
+                previous = next;
+                issued++;
+            }
+        } catch (IllegalStateException end) {
+            assertThat(end).hasMessageContaining("last value");
+        }
+        assertThat(previous).isEqualTo(Long.MAX_VALUE);
+        assertThat(issued).isEqualTo(1 << HybridLogicalClock.LOGICAL_BITS);
+        assertThatThrownBy(clock::now).isInstanceOf(IllegalStateException.class);
     }
 }

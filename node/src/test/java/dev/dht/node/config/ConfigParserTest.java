@@ -57,7 +57,7 @@ class ConfigParserTest {
                 "--request-timeout", "500ms", "--workers", "3", "--queue-size", "7", "--selectors", "1",
                 "--max-body", "1Mi", "--block-cache", "256Mi", "--write-buffer=32MiB", "--profile-dir", "/tmp/p",
                 "--tombstone-grace", "2h", "--idle-timeout", "5s", "--send-timeout", "6s", "--shutdown-grace", "7s",
-                "--member-insecure", "true", "--member-port-offset", "-1000");
+                "--member-insecure", "true", "--member-port-offset", "-1000", "--max-clock-ahead", "10s");
         assertThat(c.port()).isEqualTo(9000);
         assertThat(c.dataDir()).isEqualTo(Path.of("/tmp/x"));
         assertThat(c.members().size()).isEqualTo(2);
@@ -79,6 +79,10 @@ class ConfigParserTest {
         assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(7));
         assertThat(c.security().memberInsecure()).isTrue();
         assertThat(c.memberPort()).isEqualTo(8000);
+        assertThat(c.security().maxClockAhead()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(parse(Map.of()).security().maxClockAhead()).isEqualTo(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> parse(Map.of(), "--max-clock-ahead", "0ms"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("100ms..1d");
     }
 
     @Test

@@ -274,9 +274,11 @@ class CoordinatorTest {
 
     @Test
     void skewedClocksStillOrderWriteThenDelete() {
-        // node 0 runs a minute ahead, node 2 a minute behind: without clock merging node 2's delete would lose
+        // node 0 runs a minute ahead, node 2 a minute behind: without clock merging node 2's delete would lose.
+        // Two minutes apart is beyond the default --max-clock-ahead (30 s): the bound is raised to cover it.
         try (LocalCluster c = LocalCluster.start(dir, 3, List.of(), (i, config) -> config.withClusterSettings(
-                ClusterSettings.defaults().withClockOffset(i == 0 ? 60_000 : i == 2 ? -60_000 : 0)))) {
+                ClusterSettings.defaults().withClockOffset(i == 0 ? 60_000 : i == 2 ? -60_000 : 0))
+                .withSecurity(config.security().withMaxClockAhead(Duration.ofMinutes(5))))) {
             Ring ring = new Ring(c.members().urls());
             for (int k = 0; k < 10; k++) {
                 String id = "skew" + k;

@@ -1,0 +1,93 @@
+package dev.dht.node.config;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Polls files' content (not their mtime: a mounted Secret changes by swapping a symlink, and reading through the
+ * path follows it) and calls back with the new contents when any of them changed. A file that cannot be read
+ * (mid-swap, deleted) is looked at again next time; the callback decides what to do with contents it cannot use.
+ */
+public final class FilePoller implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(FilePoller.class);
+
+    private final List<Path> files;
+    private final Consumer<List<byte[]>> onChange;
+    private final ScheduledExecutorService timer;
+    private List<byte[]> last;
+
+    /**
+     * @param initial  the contents the caller already uses (the first poll compares against them)
+     * @param onChange runs on the poller's thread with every file's new content, in the order of {@code files}
+     */
+    public FilePoller(String name, List<Path> files, List<byte[]> initial, Duration interval,
+                      Consumer<List<byte[]>> onChange) {
+        this.files = List.copyOf(files);
+        this.onChange = onChange;
+        this.last = initial;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        long ms = interval.toMillis();
+        timer.scheduleWithFixedDelay(this::poll, ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    /** Every file's content, in order. */
+    public static List<byte[]> read(List<Path> files) throws IOException {
+        List<byte[]> contents = new ArrayList<>(files.size());
+        for (Path f : files) {
+            contents.add(Files.readAllBytes(f));
+        }
+        return contents;
+    }
+
+    /** One poll (package-visible for tests that do not want to wait for the timer). */
+    synchronized void poll() {
+        List<byte[]> now;
+        try {
+            now = read(files);
+        } catch (IOException e) {
+            return;
+        }
+        if (same(now, last)) {
+            return;
+        }
+        last = now;
+        try {
+            onChange.accept(now);
+        } catch (RuntimeException e) {
+            log.warn("reloading {} failed: {}", files, e.toString());
+        }
+    }
+
+    private static boolean same(List<byte[]> a, List<byte[]> b) {
+        if (a == null || b == null || a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!Arrays.equals(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}
