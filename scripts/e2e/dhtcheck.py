@@ -14,6 +14,9 @@ Standard library only: it runs in the load-runner image (python3 /opt/dht/py/dht
 
 write --stop-key K ends the writes early once key K exists (a writer that runs while the cluster scales).
 
+With DHT_TOKEN in the environment (a cluster with client tokens: the Jobs get it from the cluster's Secret) every
+request carries "Authorization: Bearer $DHT_TOKEN".
+
 Every command ends with one line "RESULT {json}" and exits 0 only if nothing failed (write: if every write
 was acknowledged, unless --allow-failures). Requests use the cluster's default replicas (quorum) unless
 --replicas is given. RANGES: "0-9999,12000-12999" or @FILE holding that text.
@@ -21,6 +24,7 @@ was acknowledged, unless --allow-failures). Requests use the cluster's default r
 import argparse
 import http.client
 import json
+import os
 import sys
 import threading
 import time
@@ -68,6 +72,8 @@ class Client:
         if self.conn is None:
             self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         headers = {} if self.keep_alive else {"Connection": "close"}
+        if os.environ.get("DHT_TOKEN"):
+            headers["Authorization"] = "Bearer " + os.environ["DHT_TOKEN"]
         try:
             self.conn.request(method, path, body=body, headers=headers)
             resp = self.conn.getresponse()

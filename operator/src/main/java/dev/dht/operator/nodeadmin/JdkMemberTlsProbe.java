@@ -29,17 +29,19 @@ public final class JdkMemberTlsProbe implements MemberTlsProbe {
   private static final ExecutorService THREADS = Executors.newVirtualThreadPerTaskExecutor();
 
   @Override
-  public CompletableFuture<Result> probe(String host, int port, Credential client, List<X509Certificate> trusted) {
-    return CompletableFuture.supplyAsync(() -> connect(host, port, client, trusted), THREADS);
+  public CompletableFuture<Result> probe(String host, int port, String serverName, Credential client,
+      List<X509Certificate> trusted) {
+    return CompletableFuture.supplyAsync(() -> connect(host, port, serverName, client, trusted), THREADS);
   }
 
-  static Result connect(String host, int port, Credential client, List<X509Certificate> trusted) {
+  static Result connect(String host, int port, String serverName, Credential client,
+      List<X509Certificate> trusted) {
     Optional<X509Certificate> served = Optional.empty();
     try (var plain = new Socket()) {
       plain.connect(new InetSocketAddress(host, port), (int) CONNECT_TIMEOUT.toMillis());
       plain.setSoTimeout((int) READ_TIMEOUT.toMillis());
       var factory = TlsContexts.of(client, trusted).getSocketFactory();
-      try (var tls = (SSLSocket) factory.createSocket(plain, host, port, true)) {
+      try (var tls = (SSLSocket) factory.createSocket(plain, serverName, port, true)) {
         var params = tls.getSSLParameters();
         params.setEndpointIdentificationAlgorithm("HTTPS"); // the member's certificate must name it
         tls.setSSLParameters(params);
@@ -50,7 +52,8 @@ public final class JdkMemberTlsProbe implements MemberTlsProbe {
         }
         // Under TLS 1.3 a server that refuses the client's certificate says so only after the client's handshake
         // ended: a request and its answer show that it accepted.
-        tls.getOutputStream().write(("GET /v0/status HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+        tls.getOutputStream().write(("GET /v0/status HTTP/1.1\r\nHost: " + serverName
+            + "\r\nConnection: close\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII));
         tls.getOutputStream().flush();
         String line = firstLine(tls.getInputStream());

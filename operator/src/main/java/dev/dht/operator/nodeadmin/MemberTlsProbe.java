@@ -21,7 +21,9 @@ public interface MemberTlsProbe {
 
   /**
    * Connects to {@code host:port}, presents {@code client}, trusts {@code trusted} and checks that the server's
-   * certificate names {@code host}, then sends one {@code GET /v0/status}. Never fails: problems are in the result.
+   * certificate names {@code serverName} (the member's DNS name, as its peers check it), then sends one
+   * {@code GET /v0/status}. Never fails: problems are in the result.
    */
-  CompletableFuture<Result> probe(String host, int port, Credential client, List<X509Certificate> trusted);
+  CompletableFuture<Result> probe(String host, int port, String serverName, Credential client,
+      List<X509Certificate> trusted);
 }

@@ -74,7 +74,10 @@ import org.slf4j.LoggerFactory;
  * <p>Owned objects carry an owner reference to the DhtCluster, so Kubernetes' garbage collector
  * deletes them with it; there is no finalizer (deleting a cluster never waits for the operator).
  */
-@ControllerConfiguration(name = DhtClusterReconciler.NAME, fieldManager = ResourceApplier.FIELD_MANAGER)
+// Not generation-aware: an annotation (dht.dev/renew-certificate, dht.dev/replace-ca) must start a reconcile too; a
+// reconcile of an unchanged cluster writes nothing, so the extra ones cost only reads.
+@ControllerConfiguration(name = DhtClusterReconciler.NAME, fieldManager = ResourceApplier.FIELD_MANAGER,
+    generationAwareEventProcessing = false)
 public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private static final Logger log = LoggerFactory.getLogger(DhtClusterReconciler.class);
   public static final String NAME = "dhtcluster";
@@ -195,11 +198,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     // The status is written already. While a scale runs, look again soon: the members' progress produces no event.
     // Certificates are looked at again when due (or soon, while a CA replacement waits for the members).
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
-    Optional<Duration> next = scaling.steady() ? security.recheckIn() : Optional.of(pollInterval);
-    if (!scaling.steady() && security.recheckIn().isPresent() && security.recheckIn().get().compareTo(pollInterval) < 0) {
-      next = security.recheckIn();
+    var next = new java.util.ArrayList<Duration>();
+    security.recheckIn().ifPresent(next::add);
+    if (!scaling.steady() || security.waiting()) {
+      next.add(pollInterval);
     }
-    return next.map(control::rescheduleAfter).orElse(control);
+    return next.stream().min(Duration::compareTo).map(control::rescheduleAfter).orElse(control);
   }
 
   /** By default a member's member port is its DNS name (or its override) at the client port + the offset. */

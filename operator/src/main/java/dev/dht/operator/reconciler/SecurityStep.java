@@ -4,6 +4,7 @@ import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.TlsMode;
 import dev.dht.operator.api.v1alpha1.TlsStatus;
 import dev.dht.operator.model.ClusterModel;
+import dev.dht.operator.model.Names;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.nodeadmin.MemberPlane;
 import dev.dht.operator.nodeadmin.MemberTlsProbe;
@@ -53,7 +54,7 @@ import org.slf4j.LoggerFactory;
  */
 final class SecurityStep {
   private static final Logger log = LoggerFactory.getLogger(SecurityStep.class);
-  /** How soon to look again while a CA replacement waits for the members to reload their files. */
+  /** The least time to the next look when nothing is due sooner. */
   static final Duration ROTATION_POLL = Duration.ofSeconds(10);
   /** How often a Secret the operator does not watch (the user's, cert-manager's) is read again. */
   static final Duration UNWATCHED_RECHECK = Duration.ofMinutes(5);
@@ -65,9 +66,11 @@ final class SecurityStep {
    * @param credentials the condition CredentialsReady (absent with authentication off)
    * @param operatorToken the operator's admin token for the members (absent with authentication off)
    * @param recheckIn reconcile again within this, even without an event
+   * @param waiting a CA replacement waits for the members: look again soon (the scaling poll interval)
    */
   record Outcome(TlsStatus tls, Optional<TlsStatuses.Verdict> certificates,
-      Optional<AuthStatuses.Verdict> credentials, Optional<String> operatorToken, Optional<Duration> recheckIn) {}
+      Optional<AuthStatuses.Verdict> credentials, Optional<String> operatorToken, Optional<Duration> recheckIn,
+      boolean waiting) {}
 
   private final KubernetesClient client;
   private final ResourceApplier applier;
@@ -99,6 +102,7 @@ final class SecurityStep {
     networkPolicy(cluster, model, platform);
     var recheck = new ArrayList<Duration>();
     TlsStatus tlsStatus;
+    boolean waiting = false;
     Optional<TlsStatuses.Verdict> certificates = Optional.empty();
     switch (security.tls().mode()) {
       case Operator -> {
@@ -106,6 +110,7 @@ final class SecurityStep {
         tlsStatus = r.status;
         certificates = Optional.of(r.verdict);
         recheck.add(r.recheck);
+        waiting = r.waiting;
       }
       case Secret, CertManager -> {
         Optional<String> failure = Optional.empty();
@@ -133,7 +138,7 @@ final class SecurityStep {
       }
     }
     return new Outcome(tlsStatus, certificates, credentials, operatorToken,
-        recheck.stream().min(Duration::compareTo));
+        recheck.stream().min(Duration::compareTo), waiting);
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -152,7 +157,7 @@ final class SecurityStep {
   // ---------------------------------------------------------------------------------------------------------
   // TLS, mode Operator
 
-  private record TlsResult(TlsStatus status, TlsStatuses.Verdict verdict, Duration recheck) {}
+  private record TlsResult(TlsStatus status, TlsStatuses.Verdict verdict, Duration recheck, boolean waiting) {}
 
   private TlsResult operatorTls(DhtCluster cluster, ClusterModel model, Collection<Pod> pods, Instant now) {
     var tls = model.security().tls();
@@ -176,7 +181,8 @@ final class SecurityStep {
     }
     var status = TlsStatuses.status(tls, state, Optional.of(decision), failure);
     var verdict = TlsStatuses.verdict(tls, state, failure, now);
-    return new TlsResult(status, verdict, recheck(tls, state, decision, now));
+    return new TlsResult(status, verdict, recheck(tls, state, decision, now),
+        decision.waiting() || decision.step() != TlsPlan.Step.NONE);
   }
 
   /** Writes the decided step; returns the state the Secrets hold afterwards. */
@@ -227,7 +233,10 @@ final class SecurityStep {
         continue;
       }
       var address = plane.address(model.namespace(), model.name(), podName);
-      pending.put(podName, probe.probe(address.getKey(), address.getValue(), client, trusted).thenApply(r ->
+      int ordinal = Integer.parseInt(podName.substring(podName.lastIndexOf('-') + 1));
+      String serverName = java.net.URI.create(Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(),
+          ordinal)).getHost();
+      pending.put(podName, probe.probe(address.getKey(), address.getValue(), serverName, client, trusted).thenApply(r ->
           switch (check) {
             case MEMBERS_TRUST_CA -> new MemberChecks.Result(r.answered(),
                 r.answered() ? "accepts the new CA" : r.detail());
@@ -266,11 +275,14 @@ final class SecurityStep {
   /** Applies the cert-manager Certificate; the reason it could not, if it could not (cert-manager is optional). */
   private Optional<String> certManager(DhtCluster cluster, SecurityModel.Tls tls) {
     var desired = CertManagerCertificate.certificate(cluster, tls);
-    var resources = client.genericKubernetesResources(CertManagerCertificate.API_VERSION, CertManagerCertificate.KIND)
+    var resources = client.genericKubernetesResources(CertManagerCertificate.CONTEXT)
         .inNamespace(cluster.getMetadata().getNamespace());
     try {
       GenericKubernetesResource live = resources.withName(tls.secretName()).get();
-      applier.apply(desired, Optional.ofNullable(live));
+      if (live == null || !ResourceApplier.upToDate(live, desired)) {
+        resources.resource(desired).fieldManager(ResourceApplier.FIELD_MANAGER).forceConflicts().serverSideApply();
+        applier.counted(desired);
+      }
       return Optional.empty();
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {

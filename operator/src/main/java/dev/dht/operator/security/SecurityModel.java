@@ -107,6 +107,12 @@ public record SecurityModel(Tls tls, Auth auth, Network network) {
         annotations.getOrDefault(SecurityNames.REPLACE_CA, ""));
   }
 
+  /** The credentials Secret of a cluster whose client tokens are on (what its in-cluster clients read), or empty. */
+  public static Optional<String> credentialsSecret(DhtCluster cluster) {
+    var auth = auth(cluster.getSpec() != null ? cluster.getSpec().auth : null, cluster.getMetadata().getName());
+    return auth.enabled() ? Optional.of(auth.credentialsSecret()) : Optional.empty();
+  }
+
   static Auth auth(AuthSpec spec, String cluster) {
     boolean enabled = spec == null || spec.enabled == null || spec.enabled;
     boolean named = spec != null && spec.secretName != null && !spec.secretName.isBlank();

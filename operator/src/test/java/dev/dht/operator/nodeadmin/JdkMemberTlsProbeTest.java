@@ -80,6 +80,6 @@ class JdkMemberTlsProbeTest {
 
   private static MemberTlsProbe.Result get(MemberTlsProbe probe, int port, Credential client,
       List<X509Certificate> trusted) throws Exception {
-    return probe.probe(HOST, port, client, trusted).get(30, TimeUnit.SECONDS);
+    return probe.probe("127.0.0.1", port, HOST, client, trusted).get(30, TimeUnit.SECONDS);
   }
 }

@@ -5,6 +5,7 @@ import dev.dht.operator.model.Hashing;
 import dev.dht.operator.model.Owners;
 import dev.dht.operator.security.SecurityModel;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,10 @@ public final class CertManagerCertificate {
   public static final String API_VERSION = "cert-manager.io/v1";
   public static final String KIND = "Certificate";
   public static final String CRD = "certificates.cert-manager.io";
+  /** Where the kind lives, so that the client needs no discovery (which fails while cert-manager is absent). */
+  public static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
+      .withGroup("cert-manager.io").withVersion("v1").withKind(KIND).withPlural("certificates").withNamespaced(true)
+      .build();
 
   private CertManagerCertificate() {}
 
