@@ -12,6 +12,9 @@
 #   6 scale to 5, then back to 3 while a writer runs: after each step every member is idle on the new member
 #     list and every key of steps 3 and 4 reads back; then every key the writer got acknowledged reads back
 #   7 a DhtBenchmark runs and leaves its flamegraphs in the results volume (NOT RUN until that resource exists)
+#  10 every attack of issue 21, many times, from another namespace, an unlabelled pod and a hostNetwork pod: all
+#     refused; keys, topology and clocks unchanged (scripts/e2e/step-security.sh)
+#  11 a certificate renewal and a CA replacement under a quorum writer: 0 failed writes, no pod restarted
 #   8 kubectl delete dht + helm uninstall: nothing of ours is left but the retained PVCs
 #
 # One line per step (PASS / FAIL / NOT RUN), then "N passed, M failed, K not run". Every wait is bounded.
@@ -97,6 +100,8 @@ spec:
         image: $RUNNER_IMAGE
         imagePullPolicy: IfNotPresent
         args: ["/opt/dht/py/dhtcheck.py"$args]
+        # The cluster's read-write token (spec.auth, on by default); absent Secret: no token.
+        env: [{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}]
         resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 256Mi}}
         securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
         volumeMounts: [{name: keys, mountPath: /etc/e2e}]
@@ -144,7 +149,7 @@ EOF
 log_has() { kn logs "job/$1" 2>/dev/null | grep -q "$2"; }
 pod_replaced() { [ "$(kn get pod "$1" -o jsonpath='{.metadata.uid}' 2>/dev/null)" != "$2" ]; }
 scaled_down_to_3() { dht_is Ready 3 && ! kn get pod dht-3 >/dev/null 2>&1 && ! kn get pod dht-4 >/dev/null 2>&1; }
-owned() { kn get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null; }
+owned() { kn get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod,secret,networkpolicy -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null; }
 leftovers() {
   { owned
     k -n "$OP_NS" get deploy,pod,serviceaccount,service,role,rolebinding -l "app.kubernetes.io/instance=$RELEASE" -o name 2>/dev/null
@@ -353,8 +358,9 @@ collect() {
 }
 
 # ---------------------------------------------------------------------------------------------------------
+. scripts/e2e/step-security.sh
 chain_ok=1; installed=0
-for s in 1 2 3 4 5 6 7 8; do
+for s in 1 2 3 4 5 6 7 10 11 8; do
   if [ $s -eq 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
   if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
   if [[ " $SKIP " == *" $s "* ]] && [ $s -gt 2 ]; then report $s "NOT RUN" "skipped (E2E_SKIP)"; continue; fi

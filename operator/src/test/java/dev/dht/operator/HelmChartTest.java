@@ -153,7 +153,15 @@ class HelmChartTest {
     assertThat(spec.get("selector")).isEqualTo(Map.of("matchLabels", Map.of("app.kubernetes.io/name", "dht",
         "app.kubernetes.io/component", "node", "app.kubernetes.io/managed-by", "dht-operator")));
     assertThat(Serialization.asJson(spec.get("podMetricsEndpoints"))).contains("\"port\":\"http\"")
-        .contains("\"targetLabel\":\"dht_cluster\"");
+        .contains("\"targetLabel\":\"dht_cluster\"").doesNotContain("authorization");
+    // Clusters with client tokens serve /metrics to a read-only token: the PodMonitor can carry one.
+    var withToken = find(Helm.template("dht-operator", "dht-system", "--set", "serviceMonitor.enabled=true",
+        "--set", "serviceMonitor.authorization.type=Bearer",
+        "--set", "serviceMonitor.authorization.credentials.name=dht-metrics-token",
+        "--set", "serviceMonitor.authorization.credentials.key=token"), "PodMonitor");
+    assertThat(Serialization.asJson(withToken.getAdditionalProperties().get("spec")))
+        .contains("\"authorization\":{\"credentials\":{\"key\":\"token\",\"name\":\"dht-metrics-token\"},"
+            + "\"type\":\"Bearer\"}");
     assertThat(find(objects, "ServiceMonitor").getMetadata().getNamespace()).isEqualTo("dht-system");
     var dashboard = as(find(objects, "ConfigMap"), io.fabric8.kubernetes.api.model.ConfigMap.class);
     assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
