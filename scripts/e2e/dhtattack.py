@@ -302,7 +302,7 @@ def cmd_snapshot(a):
                 entry["clock_ahead_ms"] = (int(clock) >> LOGICAL_BITS) - wall
             if resp.status == 200:
                 t = json.loads(body)
-                entry["topology"] = {k: t.get(k) for k in ("epoch", "version", "phase", "members", "decided")
+                entry["topology"] = {k: t.get(k) for k in ("epoch", "version", "phase", "header", "stable", "target")
                                      if k in t}
             conn.request("GET", "/metrics", headers=headers)
             resp = conn.getresponse()
