@@ -20,10 +20,21 @@ test: ## Run all unit and integration tests (installs and caches what they need)
 	export DHT_HELM=$$(scripts/tool.sh helm); \
 	$(MVN) verify
 	$(MAKE) --no-print-directory bench-test
+	$(MAKE) --no-print-directory chaos-test
 
 bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
-	K6=$$(scripts/tool.sh k6) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
+	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
 .PHONY: bench-test
+
+chaos: ## Fault injection under load with a history checker (CHAOS_DURATION=300, CHAOS_SEED, CHAOS_NEMESIS=all; root): chaos-results/<run>/
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/chaos.sh
+.PHONY: chaos
+
+chaos-test: ## The chaos checker's tests, then a 90 s fixed-seed run with every nemesis (part of make test; needs the node jar)
+	$$(scripts/venv.sh) -m unittest discover -s scripts/chaos/tests -t scripts
+	CHAOS_DURATION=90 CHAOS_SEED=2025 CHAOS_NEMESIS=all scripts/chaos.sh
+.PHONY: chaos-test
 
 run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it)
 	$(MVN) -q -pl node -am package -DskipTests
@@ -50,7 +61,12 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 	scripts/bench-scale.sh
 .PHONY: bench-scale
 
-bench: ## The five k6 tapes on a local 3-node cluster with flamegraphs and a report (BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/
+bench-pause: ## One of 3 replicas paused 15 s (SIGSTOP) under reads and writes at 2/3: GET p99 and throughput before/during/after; writes docs/benchmarks/pause.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-pause.sh
+.PHONY: bench-pause
+
+bench: ## The five tapes on a local 3-node cluster with flamegraphs and a report (BENCH_ENGINE=k6|oha, BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench.sh
 .PHONY: bench
@@ -134,6 +150,10 @@ deploy: ## Install or upgrade the operator (helm) and apply manifests/dhtcluster
 
 e2e: ## The user story on CLUSTER: install, write/read, pod loss, rolling change, scale, benchmark, uninstall
 	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/e2e.sh
+
+bench-incluster: ## DhtBenchmarks on CLUSTER (images loaded): the five tapes with oha, and k6 vs oha at a rate k6 cannot hold; writes docs/benchmarks/incluster*/
+	KUBECONFIG=$(CLUSTER_KUBECONFIG) scripts/bench-incluster.sh
+.PHONY: bench-incluster
 
 bench-pod: images ## One node in a pod with one-nio native sockets (trixie base) vs JDK NIO (bookworm): local cluster; writes docs/benchmarks/pod.*
 	BASE_SUITE=bookworm IMAGE_TAG=$$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' pom.xml)-bookworm scripts/images.sh node

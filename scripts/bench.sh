@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench: the five k6 tapes (k6/*.js) against a local 3-node cluster that this script starts and stops,
+# make bench: the five tapes (k6/*.js) against a local 3-node cluster that this script starts and stops,
 # with cpu and alloc flamegraphs of every node during each tape's steady part. Writes bench-results/<run-id>/
 # (summary.json, <tape>.series.csv, <node>-<tape>-<event>.html, report.md and its plots, nodes.log, raw/) and
 # points bench-results/latest at it. The runner is scripts/bench/runner (python3 -m runner run --help).
@@ -9,6 +9,8 @@
 #   BENCH_TAPES          comma- or space-separated (default: put-unique put-overwrite get-uniform get-recent mixed)
 #   BENCH_PROFILE=const  or ramp (from 1 req/s up to BENCH_RATE over BENCH_DURATION; reports the saturation
 #                        point: p99 above BENCH_SAT_P99_MS=10 or errors above 1%, 3 s in a row)
+#   BENCH_ENGINE=k6      or oha: the same tapes sent by oha at a fixed rate with --latency-correction (coordinated
+#                        omission corrected; rates k6 cannot hold); its ramp is a staircase of 3 s steps
 #   BENCH_EVENTS=cpu,alloc  profiler events (add lock, wall; empty: no flamegraphs)
 #   BENCH_REPLICAS=2/3   BENCH_KEYS=20000 pre-filled   BENCH_VALUE_SIZE=100   BENCH_SEED=1
 #   BENCH_NODES=3        BENCH_PORT=8080 (the nodes use it and the next ones)
@@ -21,6 +23,7 @@ DURATION=${BENCH_DURATION:-45s}
 RATE=${BENCH_RATE:-1000}
 TAPES=$(echo "${BENCH_TAPES:-put-unique put-overwrite get-uniform get-recent mixed}" | tr ' ' ',' | tr -s ',')
 PROFILE=${BENCH_PROFILE:-const}
+ENGINE=${BENCH_ENGINE:-k6}
 EVENTS=${BENCH_EVENTS-cpu,alloc}
 REPLICAS=${BENCH_REPLICAS:-2/3}
 KEYS=${BENCH_KEYS:-20000}
@@ -36,12 +39,15 @@ RUN_ID=${BENCH_RUN_ID:-$(date -u +%Y%m%d-%H%M%S)}
 LABEL=${BENCH_LABEL:-}
 
 case "$PROFILE" in const|ramp) ;; *) die "BENCH_PROFILE must be const or ramp, not '$PROFILE'" ;; esac
+case "$ENGINE" in k6|oha) ;; *) die "BENCH_ENGINE must be k6 or oha, not '$ENGINE'" ;; esac
 [[ "$RUN_ID" =~ ^[A-Za-z0-9._-]+$ ]] || die "BENCH_RUN_ID may hold letters, digits, '.', '_' and '-' only"
 JAR="$DHT_ROOT/node/target/dht-node.jar"
 [ -f "$JAR" ] || die "$JAR is missing: run 'make bench' (it builds the jar) or 'make build'"
 command -v python3 >/dev/null || die "python3 is needed to run the tapes"
 command -v curl >/dev/null || die "curl is needed"
-K6=$("$DHT_ROOT/scripts/tool.sh" k6)
+K6=$("$DHT_ROOT/scripts/tool.sh" k6)  # the pre-fill runs on k6 with either engine
+OHA=oha
+if [ "$ENGINE" = oha ]; then OHA=$("$DHT_ROOT/scripts/tool.sh" oha); fi
 PY=$("$DHT_ROOT/scripts/venv.sh")  # for the report's plots; made before the run, not after it
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 
@@ -83,7 +89,7 @@ trap stop_cluster EXIT
 trap 'stop_runner; exit 130' INT
 trap 'stop_runner; exit 143' TERM
 
-log "run $RUN_ID: $NODES nodes on ports $PORT.., tapes $TAPES, $PROFILE $RATE req/s, $DURATION per tape"
+log "run $RUN_ID: $NODES nodes on ports $PORT.., tapes $TAPES, $PROFILE $RATE req/s, $DURATION per tape ($ENGINE)"
 DHT_NODES=$NODES DHT_BASE_PORT=$PORT DHT_RUN_DATA="$RUN/data" DHT_JAVA_OPTS="$JAVA_OPTS" DHT_NODE_ARGS="$NODE_ARGS" \
   "$DHT_ROOT/scripts/run-local.sh" > "$RUN/nodes.log" 2>&1 &
 cluster_pid=$!
@@ -101,6 +107,7 @@ PYTHONPATH="$DHT_ROOT/scripts/bench" python3 -m runner run \
   --targets "$(IFS=,; echo "${targets[*]}")" --out "$RUN" --run-id "$RUN_ID" --tapes "$TAPES" \
   --profile "$PROFILE" --rate "$RATE" --duration "$DURATION" --replicas "$REPLICAS" --keys "$KEYS" \
   --value-size "$VALUE_SIZE" --seed "$SEED" --events "$EVENTS" --sat-p99-ms "$SAT_P99_MS" --k6 "$K6" \
+  --engine "$ENGINE" --oha "$OHA" \
   --meta "java=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)" --meta "nodes=$NODES" \
   --meta "node_args=$NODE_ARGS" --meta "java_opts=$JAVA_OPTS" --meta "label=$LABEL" &
 runner_pid=$!

@@ -6,6 +6,7 @@
 #   kind  sigs.k8s.io/kind v0.33.0           (go install, seconds)
 #   oha   oha 1.16.0                         (cargo install, ~9 min cold)
 #   wrk   Debian package wrk                 (apt-get)
+#   libfaketime  Debian package libfaketime 0.9.10-2.1 (apt-get download, unpacked into the cache; prints the .so)
 #
 # Versions are pinned here and nowhere else. The cache lives in $DHT_CACHE/tools.
 . "$(dirname "$0")/lib.sh"
@@ -14,8 +15,9 @@ K6_VERSION=v1.8.1
 HELM_VERSION=v3.22.0
 KIND_VERSION=v0.33.0
 OHA_VERSION=1.16.0
+FAKETIME_VERSION=0.9.10-2.1
 
-name=${1:?usage: tool.sh k6|helm|kind|oha|wrk}
+name=${1:?usage: tool.sh k6|helm|kind|oha|wrk|libfaketime}
 
 go_tool() { # go_tool BIN MODULE@VERSION  [ldflags]
   local bin=$1 pkg=$2 ldflags=${3:-} dir="$DHT_CACHE/tools/$1-${2##*@}"
@@ -53,5 +55,22 @@ case "$name" in
       else sudo apt-get install -y -q wrk >&2; fi
     fi
     command -v wrk ;;
+  libfaketime)
+    install_faketime() {
+      local dir="$DHT_CACHE/tools/libfaketime-$FAKETIME_VERSION" so
+      so=$dir/usr/lib/$(uname -m)-linux-gnu/faketime/libfaketime.so.1
+      if [ ! -f "$so" ]; then
+        log "fetching libfaketime $FAKETIME_VERSION from the Debian archive into $dir (cached afterwards)"
+        rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+        (cd "$dir.tmp" && { apt-get download -q "libfaketime=$FAKETIME_VERSION" >&2 2>/dev/null \
+          || { apt-get update -q >&2 && apt-get download -q "libfaketime=$FAKETIME_VERSION" >&2; }; }) \
+          || die "apt-get download libfaketime=$FAKETIME_VERSION failed"
+        dpkg-deb -x "$dir.tmp"/libfaketime_*.deb "$dir.tmp" && rm -f "$dir.tmp"/*.deb
+        rm -rf "$dir" && mv "$dir.tmp" "$dir"
+      fi
+      [ -f "$so" ] || die "libfaketime.so.1 not found in $dir"
+      echo "$so"
+    }
+    with_lock libfaketime install_faketime ;;
   *) die "unknown tool '$name'" ;;
 esac

@@ -130,7 +130,7 @@ def spectrum(path, title, series):
     return _save(fig, path)
 
 
-def timeseries(path, title, series, p99_threshold=None, marks=()):
+def timeseries(path, title, series, p99_threshold=None, marks=(), xlabel="seconds into the tape"):
     """Two panels over time, one line per series = [(name, rows)] (rows as runner/series.py writes them):
     the achieved rate (and the target when it is given) above, p99 (log scale) below. marks = [(name, t_s)]:
     vertical lines (e.g. a ramp's saturation point)."""
@@ -163,5 +163,5 @@ def timeseries(path, title, series, p99_threshold=None, marks=()):
     top.legend(frameon=False, loc="lower center", ncol=min(5, len(series)), fontsize=8)
     _ms_axis(bottom)
     bottom.set_ylabel("p99 per second\n(x: errors or dropped)")
-    bottom.set_xlabel("seconds into the tape")
+    bottom.set_xlabel(xlabel)
     return _save(fig, path)

@@ -71,6 +71,18 @@ def rel(path, start):
     return os.path.relpath(path, start).replace(os.sep, "/")
 
 
+ENGINES = {
+    "k6": "k6 (open model: constant or ramping arrival rate; an arrival without a free VU is dropped)",
+    "oha": "oha at a fixed rate with --latency-correction (each request timed from when it was due: coordinated "
+           "omission corrected; the ramp is a staircase of fixed-rate steps)",
+}
+
+
+def engine(run):
+    """What sent the load: the summary's params.engine (runs made before the choice existed: k6)."""
+    return run.summary.get("params", {}).get("engine") or "k6"
+
+
 def describe(run):
     """Rows of the 'what was measured' table: (label, value)."""
     s, m, p = run.summary, run.summary.get("machine", {}), run.summary.get("params", {})
@@ -83,6 +95,7 @@ def describe(run):
         fmt(p.get("duration_s"), 0), p.get("keys"), p.get("value_size"), p.get("seed"), p.get("replicas") or
         "the node's default", len(p.get("targets", [])))
     rows = [
+        ("engine", ENGINES.get(engine(run), engine(run))),
         ("started / finished", "%s / %s" % (s.get("started"), s.get("finished", "-"))),
         ("machine", "%s CPUs, %s, %s memory, %s" % (m.get("cpus"), m.get("cpu"), m.get("memory"), m.get("kernel"))),
         ("load (1/5/15 min) before / after", "%s / %s" % (m.get("load_before"), m.get("load_after"))),
@@ -120,8 +133,14 @@ def single(run, out):
     head = "| tape | target req/s | " + " | ".join(label for _, label, _ in METRICS) + " |"
     if ramp:
         head += " saturation point |"
-    L += ["## Figures", "", "k6's own figures over the whole tape (latency in ms, from sending to the end of "
-          "the response; an open model, so `dropped` counts arrivals k6 could not start on time).", "", head,
+    if engine(run) == "oha":
+        intro = ("oha's figures over the whole tape, computed from every request it sent (latency in ms, from the "
+                 "moment the request was due to the end of the response, `--latency-correction`; `dropped` counts "
+                 "the requests the rate asked for that oha did not send before the end).")
+    else:
+        intro = ("k6's own figures over the whole tape (latency in ms, from sending to the end of the response; "
+                 "an open model, so `dropped` counts arrivals k6 could not start on time).")
+    L += ["## Figures", "", intro, "", head,
           "|---|" + "---:|" * (len(METRICS) + 1) + ("---|" if ramp else "")]
     for t in tapes:
         e = run.tapes[t]

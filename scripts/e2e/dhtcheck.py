@@ -2,15 +2,22 @@
 
 Standard library only: it runs in the load-runner image (python3 /opt/dht/py/dhtcheck.py ...) and on a laptop.
 
-  write  --target URL --prefix P --count N         PUT P-0 .. P-(N-1) (value: "<P>-<i>:<run>"); prints the
-                                                  acknowledged (201) keys as ranges on an "ACKED" line
-  read   --target URL --prefix P --keys RANGES     GET every key once, checks status 200 and the value
-  watch  --target URL --prefix P --keys RANGES --stop-key K
-                                                  GETs the keys round and round until key K exists; every
-                                                  failed or wrong read is counted (a rolling update must cause none)
+  write  --target URL --prefix P --count N --run R PUT P-0 .. P-(N-1) (value: "<P>-<i>:<R>"); prints the
+                                                  acknowledged (201) keys as ranges on an "ACKED" line, and in
+                                                  its RESULT how many were acknowledged in each second (wall
+                                                  clock), failures by cause
+  read   --target URL --prefix P --keys RANGES --run R
+                                                  GET every key once, checks status 200 and the value "<key>:<R>"
+                                                  (a value an earlier run left is wrong)
+  watch  --target URL --prefix P --keys RANGES --run R --stop-key K
+                                                  GETs the keys round and round until key K exists, on kept-alive
+                                                  connections (--new-connections: one per request); every failed
+                                                  or wrong read is counted (a rolling update must cause none)
   put    --target URL --key K --value V           one PUT (make e2e's stop signal)
   idle   --members URL,URL,... --max-seconds S     polls every member's GET /v0/admin/movement until each says
                                                   "idle", on a stable topology whose members are exactly URL,...
+  metric --members URL,URL,... --name SAMPLE      each member's value of one sample of GET /metrics (SAMPLE as
+                                                  printed there, labels included: jvm_memory_max_bytes{area="heap"})
 
 write --stop-key K ends the writes early once key K exists (a writer that runs while the cluster scales).
 
@@ -18,7 +25,8 @@ With DHT_TOKEN in the environment (a cluster with client tokens: the Jobs get it
 request carries "Authorization: Bearer $DHT_TOKEN".
 
 Every command ends with one line "RESULT {json}" and exits 0 only if nothing failed (write: if every write
-was acknowledged, unless --allow-failures). Requests use the cluster's default replicas (quorum) unless
+was acknowledged, unless --allow-failures). A failure's cause is its HTTP status or, when no answer came, the
+error (ConnectionRefusedError, ConnectionResetError, RemoteDisconnected, TimeoutError, ...). Requests use the cluster's default replicas (quorum) unless
 --replicas is given. RANGES: "0-9999,12000-12999" or @FILE holding that text.
 """
 import argparse
@@ -60,8 +68,9 @@ def format_ranges(indexes):
 
 
 class Client:
-    """One HTTP/1.1 connection, reopened after any failure. keep_alive=False opens one per request, as a client
-    that does not pool would: during a rolling update it never reuses a connection to a member that is going."""
+    """One HTTP/1.1 connection, kept alive until the server says Connection: close (or a request fails), then
+    reopened; never retried: a failure counts. keep_alive=False opens one per request, as a client that does not
+    pool would."""
 
     def __init__(self, base, timeout, keep_alive=True):
         u = urllib.parse.urlsplit(base)
@@ -89,6 +98,16 @@ class Client:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def cause_of(status, body):
+    """What a failed request met: its HTTP status, or the error when no answer came."""
+    return str(status) if status is not None else str(body)
+
+
+def acked_after(result, t):
+    """Writes of a write RESULT acknowledged in the wall-clock seconds wholly after time t (a lower bound)."""
+    return sum(n for s, n in result.get("acked_per_second", {}).items() if int(s) > t)
 
 
 def entity_path(key, replicas):
@@ -135,9 +154,10 @@ def result(payload, ok):
 
 
 def cmd_write(a):
-    run = a.run or str(int(time.time()))
+    run = a.run
     clients = [Client(a.target, a.timeout) for _ in range(a.threads)]
     acked, failures, lock, done = [], {}, threading.Lock(), [0]
+    timeline, failed_at = {}, {}  # wall-clock second -> acknowledged / failed writes in it
 
     pace = Pacer(a.rate)
     stop = threading.Event()
@@ -148,13 +168,17 @@ def cmd_write(a):
         if stop.is_set():
             return
         pace.wait()
-        status, _ = clients[t].request("PUT", entity_path(key_of(a.prefix, i), a.replicas),
-                                       f"{key_of(a.prefix, i)}:{run}".encode())
+        status, body = clients[t].request("PUT", entity_path(key_of(a.prefix, i), a.replicas),
+                                          f"{key_of(a.prefix, i)}:{run}".encode())
+        second = str(int(time.time()))
         with lock:
             if status == 201:
                 acked.append(i)
+                timeline[second] = timeline.get(second, 0) + 1
             else:
-                failures[str(status)] = failures.get(str(status), 0) + 1
+                cause = cause_of(status, body)
+                failures[cause] = failures.get(cause, 0) + 1
+                failed_at[second] = failed_at.get(second, 0) + 1
             done[0] += 1
             if done[0] % a.progress == 0:
                 print(f"progress {done[0]}", flush=True)
@@ -167,6 +191,7 @@ def cmd_write(a):
     written = done[0]
     return result({"command": "write", "prefix": a.prefix, "run": run, "written": written, "acked": len(acked),
                    "failed": written - len(acked), "failures": failures, "seconds": round(elapsed, 1),
+                   "acked_per_second": timeline, "failed_per_second": failed_at,
                    "stopped_by": "stop-key" if stop.is_set() else "count"},
                   a.allow_failures or len(acked) == written)
 
@@ -187,10 +212,10 @@ def check_read(client, a, i):
     status, body = client.request("GET", entity_path(key_of(a.prefix, i), a.replicas))
     if status == 200:
         value = body.decode("utf-8", "replace")
-        return "ok" if value.startswith(key_of(a.prefix, i) + ":") else "wrong"
+        return "ok" if value == f"{key_of(a.prefix, i)}:{a.run}" else "wrong"
     if status == 404:
         return "missing"
-    return f"failed:{status if status is not None else body}"
+    return f"failed:{cause_of(status, body)}"
 
 
 def cmd_read(a):
@@ -215,7 +240,7 @@ def cmd_read(a):
 def cmd_watch(a):
     keys = parse_ranges(a.keys)
     stop_client = Client(a.target, a.timeout, keep_alive=False)
-    clients = [Client(a.target, a.timeout, keep_alive=False) for _ in range(a.threads)]
+    clients = [Client(a.target, a.timeout, keep_alive=not a.new_connections) for _ in range(a.threads)]
     counts, bad, lock, stop = {}, [], threading.Lock(), threading.Event()
     deadline = time.monotonic() + a.max_seconds
 
@@ -287,6 +312,28 @@ def cmd_idle(a):
                    "waiting": brief, "seconds": round(time.monotonic() - start, 1)}, not waiting)
 
 
+def sample(text, name):
+    """The value of the sample printed exactly as `name` (labels included) in Prometheus text, or None."""
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line[len(name) + 1:].split()[0])
+    return None
+
+
+def cmd_metric(a):
+    members = [u for u in a.members.split(",") if u]
+    values, problems = {}, {}
+    for u in members:
+        status, body = Client(u, a.timeout, keep_alive=False).request("GET", "/metrics")
+        v = sample(body.decode("utf-8", "replace"), a.name) if status == 200 else None
+        if v is None:
+            problems[u] = f"status {status}" if status != 200 else f"no sample {a.name}"
+        else:
+            values[u] = v
+    return result({"command": "metric", "name": a.name, "values": values, "problems": problems},
+                  not problems and len(values) == len(members) > 0)
+
+
 def cmd_put(a):
     status, body = Client(a.target, a.timeout).request("PUT", entity_path(a.key, a.replicas), a.value.encode())
     return result({"command": "put", "key": a.key, "status": status}, status == 201)
@@ -304,24 +351,33 @@ def main(argv):
 
     w = sub.add_parser("write"); common(w)
     w.add_argument("--prefix", required=True); w.add_argument("--count", type=int, required=True)
-    w.add_argument("--run", default="", help="written into every value (default: the time)")
+    w.add_argument("--run", required=True, help="written into every value; reads expect it")
     w.add_argument("--progress", type=int, default=1000, help="print a progress line every N writes")
     w.add_argument("--rate", type=float, default=0, help="writes per second at most (0: as fast as answered)")
     w.add_argument("--allow-failures", action="store_true", help="exit 0 even if some writes failed")
     w.add_argument("--stop-key", default="", help="stop writing once this key exists")
     r = sub.add_parser("read"); common(r)
     r.add_argument("--prefix", required=True); r.add_argument("--keys", required=True)
+    r.add_argument("--run", required=True, help="the run the values were written by")
     wa = sub.add_parser("watch"); common(wa)
     wa.add_argument("--prefix", required=True); wa.add_argument("--keys", required=True)
+    wa.add_argument("--run", required=True, help="the run the values were written by")
     wa.add_argument("--stop-key", required=True); wa.add_argument("--max-seconds", type=float, default=600)
+    wa.add_argument("--new-connections", action="store_true",
+                    help="a new connection per request (default: kept alive, reopened only when the server closes)")
     pu = sub.add_parser("put"); common(pu)
     pu.add_argument("--key", required=True); pu.add_argument("--value", default="1")
     i = sub.add_parser("idle")
     i.add_argument("--members", required=True, help="every member's base URL, comma-separated")
     i.add_argument("--timeout", type=float, default=5.0, help="seconds per request")
     i.add_argument("--max-seconds", type=float, default=600)
+    m = sub.add_parser("metric")
+    m.add_argument("--members", required=True, help="every member's base URL, comma-separated")
+    m.add_argument("--name", required=True, help='a sample as /metrics prints it: jvm_memory_max_bytes{area="heap"}')
+    m.add_argument("--timeout", type=float, default=5.0, help="seconds per request")
     a = p.parse_args(argv)
-    return {"write": cmd_write, "read": cmd_read, "watch": cmd_watch, "put": cmd_put, "idle": cmd_idle}[a.command](a)
+    return {"write": cmd_write, "read": cmd_read, "watch": cmd_watch, "put": cmd_put, "idle": cmd_idle,
+            "metric": cmd_metric}[a.command](a)
 
 
 if __name__ == "__main__":

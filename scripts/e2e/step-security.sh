@@ -1,7 +1,8 @@
-# step-security.sh: make e2e's steps 10 and 11 (sourced by scripts/e2e.sh; functions step10 and step11 use its
-# helpers: kn, k, run_job, finish_job, summary, acked_keys, dht_field, dht_is, until_true, say, report, $WORK, $NS).
+# step-security.sh: make e2e's steps attack and rotate (sourced by scripts/e2e.sh; functions step_attack and
+# step_rotate use its helpers: kn, k, run_job, finish_job, summary, acked_keys, dht_field, dht_is, until_true,
+# say, report, $WORK, $NS).
 #
-#  10 attacks. The sample cluster runs as a user gets it: member TLS, client tokens and its NetworkPolicy on.
+#  attack. The sample cluster runs as a user gets it: member TLS, client tokens and its NetworkPolicy on.
 #     Every attack of issue 21 (replica writes and deletes at the end of the clock's range, far-ahead clock
 #     readings, streamed records, forged topology headers naming a listener, cleanup, the profiler, a raw replica
 #     write to the member port, the profiler sidecar's port), many times on every member, from
@@ -12,7 +13,7 @@
 #     Every one must be refused; afterwards every key written before reads back, no member followed a forged
 #     topology (the listener got no call), every member's topology is what it was, every clock is within the
 #     nodes' bound (--max-clock-ahead, 30 s), and the members counted the refusals (dht_plane_refused_total).
-#  11 rotation under load. A quorum writer runs while the members' certificate is renewed and then the CA is
+#  rotate: rotation under load. A quorum writer runs while the members' certificate is renewed and then the CA is
 #     replaced (trust both, re-issue, drop the old): 0 failed writes, every acknowledged key reads back, every
 #     member serves the new certificate (a mutual TLS handshake from the node's network) and no pod restarted.
 
@@ -128,22 +129,22 @@ node_refusals() {
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(n for o in d.get("by_attack", {}).values() for k, n in o.items() if k in ("http-401", "http-403")))' "$WORK/$1.json" 2>/dev/null || echo 0
 }
 
-step10() {
+step_attack() {
   local members ok=1 text keys sidecar_port=0 refusals=0 n
   members=$(member_list)
-  [ -n "$members" ] || { report 10 FAIL "no members in the DhtCluster's status"; return 1; }
+  [ -n "$members" ] || { report attack FAIL "no members in the DhtCluster's status"; return 1; }
   if ! kn get secret dht-auth >/dev/null 2>&1 || ! kn get networkpolicy dht >/dev/null 2>&1 \
      || [ "$(dht_field '{.status.tls.mode}')" != Operator ]; then
-    report 10 FAIL "the sample cluster is not secured by default: Secret dht-auth, NetworkPolicy dht and status.tls.mode Operator expected"
+    report attack FAIL "the sample cluster is not secured by default: Secret dht-auth, NetworkPolicy dht and status.tls.mode Operator expected"
     return 1
   fi
   if ! run_job e2e-write-s10 300 write --target "$SERVICE_URL" --prefix s10 --count 300; then
-    report 10 FAIL "writer: $(summary e2e-write-s10)"; return 1
+    report attack FAIL "writer: $(summary e2e-write-s10)"; return 1
   fi
   keys=$(acked_keys e2e-write-s10)
   if kn get sts dht -o jsonpath='{.spec.template.spec.containers[*].name}' | grep -qw profiler; then sidecar_port=8079; fi
   security_job "$NS" e2e-snapshot-1 false read-write - /opt/dht/py/dhtattack.py snapshot --members "$members"
-  security_wait "$NS" e2e-snapshot-1 120 || { report 10 FAIL "snapshot before: $(cat "$WORK/e2e-snapshot-1.json")"; return 1; }
+  security_wait "$NS" e2e-snapshot-1 120 || { report attack FAIL "snapshot before: $(cat "$WORK/e2e-snapshot-1.json")"; return 1; }
 
   # The attackers: another namespace (its own pods, a hostNetwork one with another CA's certificate), and
   # unlabelled pods in the cluster's namespace.
@@ -191,8 +192,8 @@ step10() {
   verdict=$(compare_snapshots e2e-snapshot-1 e2e-snapshot-2 "$refusals") || ok=0
   text="$text; $verdict"
   k delete namespace "$ATTACK_NS" --wait=false >/dev/null 2>&1 || true
-  if [ $ok -ne 1 ]; then report 10 FAIL "$text"; return 1; fi
-  report 10 PASS "$text"
+  if [ $ok -ne 1 ]; then report attack FAIL "$text"; return 1; fi
+  report attack PASS "$text"
 }
 
 tls_field() { dht_field "{.status.tls.$1}"; }
@@ -210,15 +211,15 @@ until_served() { # until_served FINGERPRINT SECONDS -> the kubelet delivers the 
   done
 }
 
-step11() {
+step_rotate() {
   local ok=1 text pods_before pods_after cert0 ca0 cert1 ca1 t0
   pods_before=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
     -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')
   cert0=$(tls_field certificateFingerprint); ca0=$(tls_field caFingerprint)
-  [ -n "$cert0" ] && [ -n "$ca0" ] || { report 11 FAIL "no certificate in the status: $(dht_field '{.status.tls}')"; return 1; }
+  [ -n "$cert0" ] && [ -n "$ca0" ] || { report rotate FAIL "no certificate in the status: $(dht_field '{.status.tls}')"; return 1; }
   start_job e2e-write-s11 write --target "$SERVICE_URL" --prefix s11 --count 1000000 --rate 40 --threads 2 \
     --allow-failures --stop-key e2e-stop-s11 --progress 200
-  until_true 120 log_has e2e-write-s11 '^progress 200' || { report 11 FAIL "the writer did not get going"; return 1; }
+  until_true 120 log_has e2e-write-s11 '^progress 200' || { report rotate FAIL "the writer did not get going"; return 1; }
 
   t0=$SECONDS
   kn annotate dht dht --overwrite "dht.dev/renew-certificate=e2e-$(date +%s)" >/dev/null
@@ -258,8 +259,8 @@ step11() {
   pods_after=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
     -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')
   [ "$pods_before" = "$pods_after" ] || { text="$text; pods restarted: $pods_before -> $pods_after"; ok=0; }
-  if [ $ok -ne 1 ]; then report 11 FAIL "$text"; return 1; fi
-  report 11 PASS "$text; no pod restarted"
+  if [ $ok -ne 1 ]; then report rotate FAIL "$text"; return 1; fi
+  report rotate PASS "$text; no pod restarted"
 }
 renewed() { [ "$(tls_field rotation)" = Steady ] && [ -n "$(tls_field certificateFingerprint)" ] && [ "$(tls_field certificateFingerprint)" != "$1" ]; }
 ca_replaced() { [ "$(tls_field rotation)" = Steady ] && [ -n "$(tls_field caFingerprint)" ] && [ "$(tls_field caFingerprint)" != "$1" ]; }

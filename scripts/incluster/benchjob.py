@@ -2,7 +2,7 @@
 operator/.../benchmark/model/BenchmarkJob.java). Standard library only; runs in the load-runner image as
 
   python3 /opt/dht/py/benchjob.py --benchmark NAME --run-id ID --out /results/NAME/ID
-      --tapes put-unique,get-uniform --profile const --rate 500 | --profile ramp --ramp-to 5000
+      --tapes put-unique,get-uniform [--engine k6|oha] --profile const --rate 500 | --profile ramp --ramp-to 5000
       --duration 60s [--replicas 2/3] --prefill 10000 --value-size 100 --targets URL[,URL...]
       [--profiler POD=SIDECAR_URL ... --events cpu,alloc --capture 15s]
       --termination-log /dev/termination-log
@@ -13,7 +13,7 @@ volume):
   summary.json                       every tape's figures, the parameters, machine and tool versions
   <tape>.series.csv                  per-second rate and latency
   <pod>-<tape>-<event>.html          flamegraphs, one per member, tape and event
-  raw/                               k6's own outputs
+  raw/                               the engine's own outputs (k6, or oha's per-request SQLite and JSON)
 Captures of a tape run one event after the other, each --capture long, ending just before the tape's last
 seconds (the runner's steady window with the longest warm-up that leaves room for them).
 
@@ -73,6 +73,7 @@ def runner_command(a):
         "--out", a.out,
         "--run-id", a.run_id,
         "--tapes", a.tapes,
+        "--engine", a.engine,
         "--profile", a.profile,
         "--duration", "%ds" % a.duration,
         "--keys", str(a.prefill),
@@ -147,6 +148,7 @@ def arguments(argv):
     p.add_argument("--run-id", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--tapes", required=True)
+    p.add_argument("--engine", choices=("k6", "oha"), default="k6", help="what sends the load (the runner's)")
     p.add_argument("--profile", choices=("const", "ramp"), default="const")
     p.add_argument("--rate", type=int, default=1000)
     p.add_argument("--ramp-to", type=int)

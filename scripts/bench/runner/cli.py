@@ -1,6 +1,8 @@
 """python3 -m runner run --targets URL[,URL...] --out DIR [options]: the tapes one after the other, each with
 flamegraphs of every node during its steady part; writes DIR/summary.json, DIR/<tape>.series.csv (one row per
-second), DIR/<node>-<tape>-<event>.html and DIR/raw/ (k6's own outputs). `--help` lists the options.
+second), DIR/<node>-<tape>-<event>.html and DIR/raw/ (the engine's own outputs). The load comes from k6
+(--engine k6, the default) or oha (--engine oha: a fixed rate with coordinated omission corrected, for rates k6
+cannot hold). `--help` lists the options.
 """
 import argparse
 import datetime
@@ -11,7 +13,7 @@ import signal
 import sys
 import time
 
-from . import TAPES, NEEDS_FILL, k6 as k6run, machine, profiler, series
+from . import TAPES, NEEDS_FILL, k6 as k6run, machine, oha as oharun, profiler, series
 
 
 def log(msg):
@@ -70,7 +72,12 @@ def arguments(argv):
     r.add_argument("--sat-hold", type=int, default=3, help="ramp: seconds in a row above a threshold")
     r.add_argument("--sat-min-responses", type=int, default=100,
                    help="ramp: a second's p99 counts from this many responses on")
-    r.add_argument("--k6", default=os.environ.get("K6", "k6"), help="the k6 binary (default $K6 or k6)")
+    r.add_argument("--engine", choices=("k6", "oha"), default="k6",
+                   help="what sends the load: k6 (default) or oha (fixed rate, --latency-correction: rates k6 "
+                   "cannot hold; the ramp is a staircase of %gs steps)" % oharun.STEP_S)
+    r.add_argument("--k6", default=os.environ.get("K6", "k6"), help="the k6 binary (default $K6 or k6); the "
+                   "pre-fill runs on k6 with either engine")
+    r.add_argument("--oha", default=os.environ.get("OHA", "oha"), help="the oha binary (default $OHA or oha)")
     r.add_argument("--commit", help="the commit measured (default: git, when the runner sits in a checkout)")
     r.add_argument("--meta", action="append", default=[], metavar="KEY=VALUE",
                    help="recorded in summary.json's meta (e.g. java=..., node_args=...)")
@@ -105,6 +112,8 @@ def run(a):
     duration_s = k6run.parse_duration(a.duration)
     if a.k6 and os.sep not in a.k6 and shutil.which(a.k6) is None:
         raise SystemExit("k6 not found (%s): pass --k6 or set K6" % a.k6)
+    if a.engine == "oha" and os.sep not in a.oha and shutil.which(a.oha) is None:
+        raise SystemExit("oha not found (%s): pass --oha or set OHA" % a.oha)
     tape_dir = k6run.k6_dir()
     out = os.path.abspath(a.out)
     raw = os.path.join(out, "raw")
@@ -118,9 +127,10 @@ def run(a):
         "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "commit": a.commit or machine.git_commit(os.path.dirname(os.path.abspath(__file__))) or "unknown",
         "machine": machine.machine(),
-        "tools": {"k6": k6run.version(a.k6)},
+        "tools": dict({"k6": k6run.version(a.k6)}, **({"oha": oharun.version(a.oha)} if a.engine == "oha" else {})),
         "meta": meta,
-        "params": {"targets": targets, "nodes": [n for n, _ in nodes], "tapes": tapes, "profile": a.profile,
+        "params": {"engine": a.engine, "targets": targets, "nodes": [n for n, _ in nodes], "tapes": tapes,
+                   "profile": a.profile,
                    "rate": a.rate, "start_rate": a.start_rate, "duration_s": duration_s, "replicas": a.replicas,
                    "keys": a.keys, "value_size": a.value_size, "seed": a.seed, "events": events,
                    "pre_vus": pre_vus, "max_vus": a.max_vus,
@@ -147,16 +157,22 @@ def run(a):
             if fill.get("errors"):
                 raise RuntimeError("the fill had %s errors of %s requests: the GET tapes would read missing keys"
                                    % (fill.get("errors"), fill.get("requests")))
-        target = series.ramp_target(a.profile, a.rate, a.start_rate, duration_s)
         for tape in tapes:
-            log("tape %s: %s %d req/s for %s against %d target(s)" % (
-                tape, a.profile, a.rate, a.duration, len(targets)))
-            current = k6run.Run(a.k6, os.path.join(tape_dir, tape + ".js"), env, raw, tape)
+            log("tape %s: %s %d req/s for %s against %d target(s), %s" % (
+                tape, a.profile, a.rate, a.duration, len(targets), a.engine))
+            if a.engine == "oha":
+                plan = oharun.Plan(tape, targets, run_id, run_id + "-fill", a.keys, a.replicas, a.seed, raw)
+                current = oharun.Run(a.oha, plan, a.profile, a.rate, a.start_rate, duration_s, a.value_size, raw,
+                                     log)
+                target = current.target()
+            else:
+                current = k6run.Run(a.k6, os.path.join(tape_dir, tape + ".js"), env, raw, tape)
+                target = series.ramp_target(a.profile, a.rate, a.start_rate, duration_s)
             delay, length = profiler.steady_window(duration_s, a.warmup)
             caps = profiler.Captures(nodes, tape, events, delay, length, out, log)
             caps.start()
             try:
-                figures = current.wait()
+                figures = current.run() if a.engine == "oha" else current.wait()
             except RuntimeError as e:
                 caps.stop()
                 caps.join()
@@ -165,10 +181,15 @@ def run(a):
                 write_json(summary_path, summary)
                 continue
             caps.join()
-            samples = series.read_k6_csv(current.csv_path)
+            if a.engine == "oha":
+                log(oharun.log_line(figures))
+                samples = current.samples
+            else:
+                samples = series.read_k6_csv(current.csv_path)
             rows = series.per_second(samples, target)
             series.write_series(os.path.join(out, tape + ".series.csv"), rows)
             entry = headline(figures)
+            entry["engine"] = a.engine
             entry["target_rps"] = a.rate
             entry["seconds"] = round(current.elapsed, 1)
             entry["spectrum"] = series.spectrum(samples)

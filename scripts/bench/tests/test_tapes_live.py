@@ -1,6 +1,7 @@
 """Every tape, briefly and at a low rate, against one real node (node/target/dht-node.jar, started with
-scripts/run-local.sh on a free port): the runner's summary is parsed and checked, flamegraphs included.
-Needs the jar (mvn package) and k6 ($K6, or scripts/tool.sh k6 installs it)."""
+scripts/run-local.sh on a free port), with each engine: the runner's summary is parsed and checked, flamegraphs
+included; with oha also a short ramp (its staircase and the saturation point). Needs the jar (mvn package), k6
+($K6, or scripts/tool.sh k6 installs it) and oha ($OHA, or scripts/tool.sh oha)."""
 import json
 import os
 import random
@@ -50,14 +51,21 @@ def ready(url):
         return False
 
 
+def tool(name):
+    return os.environ.get(name.upper()) or subprocess.run(
+        [os.path.join(ROOT, "scripts", "tool.sh"), name], check=True, capture_output=True, text=True).stdout.strip()
+
+
 class TapesAgainstOneNode(unittest.TestCase):
+    ENGINE = "k6"
+
     @classmethod
     def setUpClass(cls):
         if not os.path.exists(JAR):
             raise AssertionError("%s is missing: build it first (scripts/mvn -pl node -am package)" % JAR)
         cls.tmp = tempfile.mkdtemp(prefix="dht-tapes-test-")
-        cls.k6 = os.environ.get("K6") or subprocess.run(
-            [os.path.join(ROOT, "scripts", "tool.sh"), "k6"], check=True, capture_output=True, text=True).stdout.strip()
+        cls.k6 = tool("k6")
+        cls.oha = tool("oha") if cls.ENGINE == "oha" else "oha"
         port = free_port()
         cls.url = "http://127.0.0.1:%d" % port
         env = dict(os.environ, DHT_NODES="1", DHT_BASE_PORT=str(port), DHT_RUN_DATA=os.path.join(cls.tmp, "data"),
@@ -80,14 +88,19 @@ class TapesAgainstOneNode(unittest.TestCase):
                     raise AssertionError("the node did not start:\n" + f.read()[-3000:])
             time.sleep(0.2)
         cls.out = os.path.join(cls.tmp, "run")
-        cmd = [sys.executable, "-m", "runner", "run", "--targets", cls.url, "--out", cls.out, "--run-id", "live",
-               "--rate", "50", "--duration", "3s", "--keys", "300", "--events", "cpu", "--k6", cls.k6]
-        cls.runner = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=BENCH), capture_output=True, text=True,
-                                    timeout=300)
-        if not os.path.exists(os.path.join(cls.out, "summary.json")):
-            raise AssertionError("the runner wrote no summary:\n" + cls.runner.stderr[-3000:])
-        with open(os.path.join(cls.out, "summary.json"), encoding="utf-8") as f:
-            cls.summary = json.load(f)
+        cls.runner, cls.summary = cls.run_runner(cls.out, "live", "--rate", "50", "--duration", "3s", "--keys",
+                                                 "300", "--events", "cpu")
+
+    @classmethod
+    def run_runner(cls, out, run_id, *args):
+        cmd = [sys.executable, "-m", "runner", "run", "--targets", cls.url, "--out", out, "--run-id", run_id,
+               "--k6", cls.k6, "--engine", cls.ENGINE, "--oha", cls.oha] + list(args)
+        runner = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=BENCH), capture_output=True, text=True,
+                                timeout=300)
+        if not os.path.exists(os.path.join(out, "summary.json")):
+            raise AssertionError("the runner wrote no summary:\n" + runner.stderr[-3000:])
+        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+            return runner, json.load(f)
 
     @classmethod
     def tearDownClass(cls):
@@ -120,6 +133,8 @@ class TapesAgainstOneNode(unittest.TestCase):
                 self.assertLessEqual(e["p50_ms"], e["p99_ms"])
                 self.assertLessEqual(e["p99_ms"], e["max_ms"])
                 self.assertIn("dropped", e)
+                self.assertEqual(e["engine"], self.ENGINE)
+        self.assertEqual(self.summary["params"]["engine"], self.ENGINE)
 
     def test_every_tape_has_its_series_and_a_flamegraph(self):
         for tape in TAPES:
@@ -139,6 +154,37 @@ class TapesAgainstOneNode(unittest.TestCase):
             self.assertEqual(e["errors"], 0)
         with urllib.request.urlopen(self.url + "/v0/entity?id=live-fill-299", timeout=5) as r:
             self.assertEqual(r.status, 200)
+
+
+class TapesThroughOhaAgainstOneNode(TapesAgainstOneNode):
+    """The same tapes sent by oha (--engine oha), and a short ramp: a staircase of fixed-rate steps whose per-second
+    target the series records, with the saturation point looked for on it."""
+    ENGINE = "oha"
+
+    def test_oha_sends_the_rate_asked_and_times_each_request_from_when_it_was_due(self):
+        for tape in TAPES:
+            with self.subTest(tape=tape):
+                e = self.summary["tapes"][tape]
+                # 50 req/s is far below what oha sends; a tick of its scheduler that wakes after the end on a
+                # busy machine is the most it may miss
+                self.assertLessEqual(e["dropped"], 3)
+                self.assertAlmostEqual(e["requests"], 150, delta=15)
+                with open(os.path.join(self.out, "raw", tape + ".oha.log"), encoding="utf-8") as f:
+                    self.assertIn("--latency-correction", f.read())
+
+    def test_a_ramp_is_a_staircase_with_its_saturation_point_looked_for(self):
+        out = os.path.join(self.tmp, "ramp")
+        runner, summary = self.run_runner(out, "ramp", "--tapes", "put-unique", "--profile", "ramp", "--rate",
+                                          "300", "--start-rate", "30", "--duration", "6s", "--events", "")
+        self.assertEqual(runner.returncode, 0, runner.stderr)
+        e = summary["tapes"]["put-unique"]
+        self.assertIn("saturation", e)
+        with open(os.path.join(out, e["series"]), encoding="utf-8") as f:
+            rows = f.read().splitlines()[1:]
+        targets = [float(r.split(",")[2]) for r in rows if r.split(",")[2]]
+        self.assertEqual(targets, sorted(targets), "the rate only goes up")
+        self.assertEqual(sorted(set(targets)), [97.5, 232.5], "two 3 s steps, at the rate the ramp has in their middle")
+        self.assertAlmostEqual(e["requests"], 3 * 97.5 + 3 * 232.5, delta=40)
 
 
 if __name__ == "__main__":

@@ -85,6 +85,7 @@ class BenchJobTest(unittest.TestCase):
         self.assertEqual(self.out, self.option(argv, "--out"))
         self.assertEqual("r1", self.option(argv, "--run-id"))
         self.assertEqual("put-unique,get-uniform", self.option(argv, "--tapes"))
+        self.assertEqual("k6", self.option(argv, "--engine"), "the default engine")
         self.assertEqual(("const", "500", "60s"), (self.option(argv, "--profile"), self.option(argv, "--rate"),
                                                    self.option(argv, "--duration")))
         self.assertEqual(("5000", "64", "2/3"), (self.option(argv, "--keys"), self.option(argv, "--value-size"),
@@ -105,14 +106,26 @@ class BenchJobTest(unittest.TestCase):
         self.assertEqual("RESULT " + message, proc.stdout.strip().splitlines()[-1])
 
     def test_a_ramp_without_profilers_asks_for_no_flamegraphs(self):
-        proc, argv, _ = self.run_job(["--profile", "ramp", "--ramp-to", "8000"])
+        proc, argv, _ = self.run_job(["--profile", "ramp", "--ramp-to", "8000", "--engine", "oha"])
         self.assertEqual(0, proc.returncode, proc.stderr)
+        self.assertEqual("oha", self.option(argv, "--engine"))
         self.assertEqual(("ramp", "8000", "1"), (self.option(argv, "--profile"), self.option(argv, "--rate"),
                                                  self.option(argv, "--start-rate")))
         self.assertEqual("none", self.option(argv, "--nodes"))
         self.assertEqual("", self.option(argv, "--events"))
         self.assertNotIn("--warmup", argv)
         self.assertNotIn("--replicas", argv)
+
+    def test_an_oha_runs_summary_gives_the_same_headline(self):
+        summary = {"run_id": "r1", "params": {"engine": "oha"}, "failures": [], "tapes": {
+            "get-uniform": {"engine": "oha", "rps": 14998.2, "p99_ms": 7.5, "errors": 3, "dropped": 0,
+                            "status": {"200": 899890}, "no_answer": {"connection closed": 3},
+                            "flamegraphs": [], "profile_errors": []}}}
+        proc, argv, message = self.run_job(["--engine", "oha", "--tapes", "get-uniform"], summary=summary)
+        self.assertEqual(0, proc.returncode, proc.stderr)
+        self.assertEqual("oha", self.option(argv, "--engine"))
+        self.assertEqual({"rps": 14998.2, "p99_ms": 7.5, "errors": 3, "dropped": 0, "saturation_rps": None},
+                         json.loads(message)["tapes"]["get-uniform"])
 
     def test_a_failed_tape_fails_the_job_and_the_headline_says_why(self):
         summary = dict(SUMMARY, failures=["k6 exited with 107 on tape get-uniform"])

@@ -16,10 +16,12 @@ import profiler_sidecar  # noqa: E402
 
 class FakeNode:
     """Answers GET /v0/admin/profile like the node: 409 while busy (or for the first `busy` requests), else the
-    flamegraph after `capture_s`. Records the queries and the most captures it ever saw at once."""
+    flamegraph after `capture_s`. Records the queries and the most captures it ever saw at once. With
+    exclusive=False it takes every capture, overlapping or not, so that the most at once shows what the caller did
+    rather than what the stand-in allows."""
 
-    def __init__(self, busy=0, capture_s=0.0):
-        self.busy, self.capture_s = busy, capture_s
+    def __init__(self, busy=0, capture_s=0.0, exclusive=True):
+        self.busy, self.capture_s, self.exclusive = busy, capture_s, exclusive
         self.queries, self.running, self.most_at_once = [], 0, 0
         self.lock = threading.Lock()
         node = self
@@ -29,7 +31,7 @@ class FakeNode:
                 path, _, query = self.path.partition("?")
                 with node.lock:
                     node.queries.append(query)
-                    if node.busy > 0 or node.running > 0:
+                    if node.busy > 0 or (node.exclusive and node.running > 0):
                         node.busy -= 1
                         status, body = 409, b"a profile is already being captured; try again when it ends"
                     else:
@@ -108,7 +110,7 @@ class SidecarTest(unittest.TestCase):
         self.assertLess(time.monotonic() - started, 10, "bounded wait")
 
     def test_captures_through_the_sidecar_never_overlap_on_the_node(self):
-        node = self.node(capture_s=0.3)
+        node = self.node(capture_s=0.3, exclusive=False)  # it would take them at once: the sidecar must not
         sidecar = self.start(node.url, busy_wait=10.0)
         results = []
         threads = [threading.Thread(target=lambda e=e: results.append(
@@ -120,6 +122,7 @@ class SidecarTest(unittest.TestCase):
         self.assertEqual([200, 200, 200], results)
         self.assertEqual(1, node.most_at_once)
         self.assertEqual(3, len(node.queries), "the second and third waited in the sidecar, not on the node")
+        self.assertEqual(3, len(set(node.queries)), "one capture of each event")
 
     def test_an_unreachable_node_is_a_502_that_says_so(self):
         sidecar = self.start("http://127.0.0.1:9", busy_wait=0.2)

@@ -8,6 +8,7 @@ import dev.dht.node.config.ClusterSettings;
 import dev.dht.node.config.Membership;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.Units;
+import dev.dht.node.drain.Drain;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.DhtServer;
 import dev.dht.node.http.EntityHandler;
@@ -264,7 +265,8 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Graceful stop: (1) stop accepting connections and taking new requests (503 + Connection: close),
+     * Graceful stop: (0) drain for --drain-time ({@link Drain}: not ready, every client connection closed after its
+     * next answer), (1) stop accepting connections and taking new requests (503 + Connection: close),
      * (2) wait up to grace for in-flight requests to be answered (coordinated ones included: they count until
      * their quorum answered), (3) close the sessions and selectors, (4) let the workers finish, (5) stop hint
      * delivery and the tombstone sweeper, (6) close the peer client (late calls fail, possibly storing hints),
@@ -275,6 +277,7 @@ public final class Node implements AutoCloseable {
             return;
         }
         closed = true;
+        Drain.run(server, config.drainTime());
         long deadline = System.currentTimeMillis() + grace.toMillis();
         log.info("shutting down: no new connections, waiting up to {} for {} in-flight requests",
                 Units.formatDuration(grace), tracker.inFlight());

@@ -4,6 +4,7 @@ import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.PlaneGuard;
+import dev.dht.node.replication.choice.ChoiceMetrics;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreStats;
 
@@ -46,6 +47,7 @@ final class NodeGauges {
                 "ok", outcomes::ok, "error", outcomes::error, "timeout", outcomes::timeout));
         metrics.counter("dht_read_repairs", "Read-repair writes a stale replica accepted",
                 node.coordinator::readRepairs);
+        ChoiceMetrics.register(metrics, node.coordinator.choice());
         metrics.gauge("dht_hints_pending", "Hints stored and not yet delivered",
                 () -> node.hints == null ? 0 : node.hints.pending());
         metrics.gauge("dht_hints_bytes", "Bytes of stored hints (bounded by --hint-max-bytes)",

@@ -25,6 +25,6 @@ public abstract class InlineWrite implements WriteOutcome {
 
     @Override
     public void failed(StoreException e) {
-        responder.fail(Responses.INTERNAL_ERROR, "write failed: " + e.getMessage());
+        responder.fail(Responses.INTERNAL_ERROR, e.getMessage()); // "write failed: <RocksDB's reason>"
     }
 }

@@ -60,6 +60,8 @@ public final class ConfigParser {
         SEND_TIMEOUT("send-timeout", "DUR", "30s",
                 "a response (e.g. a range stream) the client stops reading is dropped after this"),
         SHUTDOWN_GRACE("shutdown-grace", "DUR", "10s", "on SIGTERM, how long in-flight requests may finish"),
+        DRAIN_TIME("drain-time", "DUR", "0s", "on SIGTERM, first keep serving this long, not ready, closing every "
+                + "client connection after its next answer (the operator sets it: clients move to other members)"),
         MEMBER_PORT_OFFSET("member-port-offset", "N", String.valueOf(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET),
                 "the member port (member protocol only) is the client port + N, the same N on every member"),
         MEMBER_INSECURE("member-insecure", "true|false", "false",
@@ -212,6 +214,7 @@ public final class ConfigParser {
         Duration idle = duration(raw, Option.IDLE_TIMEOUT, Duration.ofSeconds(30));
         Duration send = duration(raw, Option.SEND_TIMEOUT, Duration.ofSeconds(30));
         Duration grace = duration(raw, Option.SHUTDOWN_GRACE, Duration.ofSeconds(10));
+        Duration drain = duration(raw, Option.DRAIN_TIME, Duration.ZERO);
         boolean hints = bool(raw, Option.HINTS, true);
         Duration hintMaxAge = duration(raw, Option.HINT_MAX_AGE, ClusterSettings.DEFAULT_HINT_MAX_AGE);
         long hintMaxBytes = size(raw, Option.HINT_MAX_BYTES, ClusterSettings.DEFAULT_HINT_MAX_BYTES, 0,
@@ -232,7 +235,7 @@ public final class ConfigParser {
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
                 selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
                 new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
-                        (int) moveBatch), security);
+                        (int) moveBatch), security, drain);
     }
 
     /** The planes' settings (docs/security.md); the member list must be servable with them. */

@@ -65,6 +65,8 @@ public final class DhtServer extends HttpServer {
     private final NodeMetrics metrics;
     private final PlaneGuard guard;
     private volatile boolean draining;
+    /** Leaving (drain.Drain): not ready, and every answer to a client ends its connection. */
+    private volatile boolean leaving;
     private SelectorLoop[] loops = new SelectorLoop[0];
     /** Hand-offs to the worker pool (counted: dht_worker_requests_total) and to the admin pool. */
     private final SessionResponder.Dispatcher toWorkers = this::submitToWorkers;
@@ -212,6 +214,21 @@ public final class DhtServer extends HttpServer {
         return sockets;
     }
 
+    /**
+     * The drain before a graceful stop (drain.Drain): from now on {@code /v0/status} answers 503, so that probes and
+     * balancers take this member out, and every answer to a client carries {@code Connection: close} and ends its
+     * connection, so that the client's next request opens one elsewhere. Requests are still served in full and
+     * new connections still accepted (a balancer may not have heard yet). Connections of the member plane keep
+     * going: a member's in-flight calls are never cut by it.
+     */
+    public void leave() {
+        leaving = true;
+    }
+
+    public boolean leaving() {
+        return leaving;
+    }
+
     /** Stops accepting connections; established ones keep being served (graceful shutdown, step 1). */
     public void stopAccepting() {
         draining = true;
@@ -267,6 +284,11 @@ public final class DhtServer extends HttpServer {
     private void status(Request request, DhtSession session, int method, long start) throws IOException {
         if (method != Request.METHOD_GET && method != Request.METHOD_HEAD) {
             reject(session, method, start, Responses.methodNotAllowed(request.getMethodName(), STATUS, "GET"));
+            return;
+        }
+        if (leaving) {
+            reject(session, method, start, Responses.text(Responses.SERVICE_UNAVAILABLE,
+                    "draining: this member is stopping; send requests to another one"));
             return;
         }
         reject(session, method, start, new Response(Response.OK, "OK\n".getBytes(StandardCharsets.US_ASCII)));

@@ -140,7 +140,7 @@ final class DhtSession extends CorkedSession {
         if (slot.answer != null) {
             throw new IllegalStateException("request answered twice");
         }
-        boolean keepAlive = keepAlive(slot.request) && !slot.close;
+        boolean keepAlive = keepAlive(slot.request) && !slot.close && !closesForLeaving(slot);
         response.addHeader(keepAlive ? "Connection: Keep-Alive" : "Connection: close");
         if (slot.call != null) {
             response.addHeader(CALL_HEADER + " " + slot.call);
@@ -167,12 +167,17 @@ final class DhtSession extends CorkedSession {
             QueueItem.releaseChain(body);
             throw new IllegalStateException("request answered twice");
         }
-        boolean keepAlive = keepAlive(slot.request);
+        boolean keepAlive = keepAlive(slot.request) && !closesForLeaving(slot);
         head.addHeader(keepAlive ? "Connection: Keep-Alive" : "Connection: close");
         slot.answer = head.toBytes(false);
         slot.body = body;
         slot.close = !keepAlive;
         drain();
+    }
+
+    /** While the member drains, a client's answer ends its connection (the member plane's do not). */
+    private boolean closesForLeaving(Slot slot) {
+        return plane == Plane.CLIENT && slot.call == null && dhtServer.leaving();
     }
 
     private static boolean keepAlive(Request request) {

@@ -109,6 +109,27 @@ public final class NodeMetrics {
                 .register(registry);
     }
 
+    /** Receives the samples of a labelled metric at scrape time: one call per label combination. */
+    public interface Samples {
+        void sample(double value, String... labelValues);
+    }
+
+    /** Gauges whose label combinations are only known at scrape time (e.g. one per peer). */
+    public void labelledGauges(String name, String help, java.util.List<String> labels,
+                               java.util.function.Consumer<Samples> samples) {
+        GaugeWithCallback.builder().name(name).help(help).labelNames(labels.toArray(String[]::new))
+                .callback(cb -> samples.accept(cb::call))
+                .register(registry);
+    }
+
+    /** Monotonic counters whose label combinations are only known at scrape time (name without _total). */
+    public void labelledCounters(String name, String help, java.util.List<String> labels,
+                                 java.util.function.Consumer<Samples> samples) {
+        CounterWithCallback.builder().name(name).help(help).labelNames(labels.toArray(String[]::new))
+                .callback(cb -> samples.accept(cb::call))
+                .register(registry);
+    }
+
     /** The Prometheus text exposition of every metric. */
     public byte[] scrape() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(32 * 1024);

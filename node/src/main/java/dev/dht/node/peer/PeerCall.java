@@ -5,7 +5,11 @@ import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
-/** A request in flight with its deadline and callback; completes exactly once, whoever gets there first. */
+/**
+ * A request in flight with its deadline and callback; completes exactly once, whoever gets there first. Callbacks
+ * mostly run on the client's one I/O thread: one that throws is logged and the call counts as done, so a failing
+ * callback (a local write refused by a full disk, say) can never stop the thread every other call depends on.
+ */
 final class PeerCall {
     private static final Logger log = LoggerFactory.getLogger(PeerCall.class);
     private static final AtomicIntegerFieldUpdater<PeerCall> DONE =
@@ -37,7 +41,11 @@ final class PeerCall {
         if (DONE.compareAndSet(this, 0, 1)) {
             outcomes.ok.increment();
             outcomes.observe(peer, response);
-            callback.completed(response);
+            try {
+                callback.completed(response);
+            } catch (RuntimeException e) {
+                callbackFailed(e);
+            }
         }
     }
 
@@ -48,14 +56,26 @@ final class PeerCall {
                 log.debug("{} {} failed{}: {}", request.method(), request.target(), timeout ? " (timeout)" : "",
                         reason);
             }
-            callback.failed(timeout, reason);
+            try {
+                callback.failed(timeout, reason);
+            } catch (RuntimeException e) {
+                callbackFailed(e);
+            }
         }
+    }
+
+    private void callbackFailed(RuntimeException e) {
+        log.error("the callback of {} {} to {} failed", request.method(), request.target(), peer, e);
     }
 
     /** The slow mark passed: tells the callback, unless the call completed already. I/O thread. */
     void markSlow() {
         if (done == 0) {
-            callback.slow();
+            try {
+                callback.slow();
+            } catch (RuntimeException e) {
+                callbackFailed(e);
+            }
         }
     }
 

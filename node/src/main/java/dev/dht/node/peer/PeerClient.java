@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -108,8 +109,9 @@ public final class PeerClient implements AutoCloseable {
     private final ConcurrentLinkedQueue<PeerConnection> toOpen = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final ConcurrentLinkedQueue<PeerConnection> toFlush = new ConcurrentLinkedQueue<>();
-    /** Calls with a slow mark, in the order sent (= mark order: see the send with slowNanos). */
-    private final ConcurrentLinkedQueue<PeerCall> watched = new ConcurrentLinkedQueue<>();
+    /** Calls with a slow mark, earliest mark first (callers give each peer its own delay). */
+    private final PriorityBlockingQueue<PeerCall> watched = new PriorityBlockingQueue<>(64,
+            (a, b) -> Long.signum(a.slowNanos - b.slowNanos));
     /** The I/O thread is in (or about to enter) select: nothing will write queued connections unless woken. */
     private volatile boolean ioIdle = true;
     private final Outcomes outcomes = new Outcomes();
@@ -167,8 +169,8 @@ public final class PeerClient implements AutoCloseable {
     /**
      * As {@link #send(String, PeerRequest, long, PeerCallback)}, and if no answer came by {@code slowNanos} the
      * callback's {@link PeerCallback#slow()} runs once (within a scan period of it): a reader that asked only
-     * some replicas asks the others then, instead of waiting for the deadline of a peer that went silent. Callers
-     * use one delay after the send for every such call, so the watch list stays in mark order.
+     * some replicas asks the others then, instead of waiting for the deadline of a peer that went silent. The mark
+     * ({@code slowNanos}, System.nanoTime() scale) may differ from call to call.
      */
     public void send(String peerUrl, PeerRequest request, long deadlineNanos, long slowNanos,
                      PeerCallback callback) {

@@ -9,6 +9,7 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.peer.PeerClient;
+import dev.dht.node.replication.choice.ReplicaChoice;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
@@ -30,8 +31,8 @@ public final class Coordinator implements EntityHandler {
     final PeerClient client;
     final HintSink hints;
     final long timeoutNanos;
-    /** A read that asked only some replicas asks the rest when one asked has not answered by then. */
-    final long slowReplicaNanos;
+    /** Which replicas a read asks first, and how long it waits for each before it asks the rest. */
+    final ReplicaChoice choice;
     final WorkerPool slowPath;
     final LongAdder readRepairs = new LongAdder();
     private final Topology topology;
@@ -58,10 +59,15 @@ public final class Coordinator implements EntityHandler {
         this.topology = topology;
         this.hints = hints;
         this.timeoutNanos = requestTimeout.toNanos();
-        this.slowReplicaNanos = timeoutNanos / 10;
+        this.choice = new ReplicaChoice(requestTimeout);
         this.slowPath = slowPath;
         this.endpoint = new ReplicaEndpoint(store, clock, topology, learner);
         this.local = new LocalEntityHandler(store, clock);
+    }
+
+    /** The peers' states and backup delays (metrics). */
+    public ReplicaChoice choice() {
+        return choice;
     }
 
     /** Read-repair writes that a stale replica accepted (dht_read_repairs_total). */

@@ -5,6 +5,7 @@ import dev.dht.node.http.Responses;
 import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.replication.choice.PeerHealth;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreException;
@@ -12,11 +13,13 @@ import dev.dht.node.storage.WriteOutcome;
 
 /**
  * One coordinated GET. In a stable topology it asks {@code ack} replicas (its own copy first, then others chosen by
- * the key, so a key's reads go to the same replicas and their caches), not all {@code from}: any {@code ack} of
- * them meet every write acknowledged by {@code from - ack + 1}, which quorum reads and writes are, so the answer
- * is the same and a read costs half the replica calls at 2/3. A replica that fails is replaced by the next one; if
- * the quorum is still short after a tenth of the request timeout (a replica that went silent, a slow disk), the
- * rest are asked too. During a move (two replica sets) it asks every replica of both sets.
+ * the key, so a key's reads go to the same replicas and their caches, responsive ones before slow and avoided
+ * ones: {@link dev.dht.node.replication.choice.ReplicaChoice}), not all {@code from}: any {@code ack} of them meet
+ * every write acknowledged by {@code from - ack + 1}, which quorum reads and writes are, so the answer is the same
+ * and a read costs half the replica calls at 2/3. A replica that fails is replaced by the next one; if one asked
+ * has not answered by its backup delay (about its recent p99: a replica that went silent, a slow disk), the rest
+ * are asked too. Now and then a read also asks an avoided replica, not waiting for it (a probe), so that it is
+ * seen answering again. During a move (two replica sets) it asks every replica of both sets.
  *
  * <p>It answers from the freshest of the answers so far once {@code ack} answered in each served set (last write
  * wins; a replica that never saw the key ranks below anything; a tombstone means 404; an empty value is a value),
@@ -39,6 +42,10 @@ final class ReadOperation {
     /** Slots in the order they are asked; the first {@code asked} of them have been. */
     private final int[] order;
     private int asked;
+    /** The replica asked as a probe, not waited for (-1: none). */
+    private int probeSlot = -1;
+    /** Per slot: asked as a backup (null until a backup is sent). */
+    private boolean[] backups;
     private int received;
     private int failures;
     private PeerRequest request;
@@ -59,6 +66,14 @@ final class ReadOperation {
         this.order = askOrder(urls.length, selfSlot, hash);
         // a move serves two sets whose quorums overlap the replicas in ways not worth special-casing: ask all
         this.asked = plan.servesOneSet() ? Math.min(plan.ackS, urls.length) : urls.length;
+        if (asked < urls.length) {
+            long now = System.nanoTime();
+            c.choice.prefer(urls, order, selfSlot >= 0 ? 1 : 0, now);
+            probeSlot = c.choice.probe(urls, order, asked, now);
+            if (probeSlot >= 0) {
+                asked++;
+            }
+        }
     }
 
     /** The own slot first (its copy costs no call), then the others from a key-chosen one on, in ring order. */
@@ -85,7 +100,7 @@ final class ReadOperation {
             if (order[i] == selfSlot) {
                 askSelf = true;
             } else {
-                ask(order[i], initial < urls.length);
+                ask(order[i], initial < urls.length && order[i] != probeSlot);
             }
         }
         if (askSelf) {
@@ -100,9 +115,17 @@ final class ReadOperation {
 
     /** Sends the read to a remote replica; {@code watch}: replicas are held back, ask them if this one is slow. */
     private void ask(int slot, boolean watch) {
+        PeerHealth peer = c.choice.peer(urls[slot]);
+        boolean probe = slot == probeSlot;
+        long sentAt = peer.sent(System.nanoTime());
+        peer.readSent();
         PeerCallback callback = new PeerCallback() {
             @Override
             public void completed(PeerResponse response) {
+                peer.answered(sentAt, System.nanoTime(), true, response.status() >= 500);
+                if (probe) {
+                    peer.probeDone();
+                }
                 if (response.clock() > 0) {
                     c.clock.observe(response.clock());
                 }
@@ -118,34 +141,49 @@ final class ReadOperation {
 
             @Override
             public void failed(boolean timeout, String reason) {
+                peer.failed(System.nanoTime());
+                if (probe) {
+                    peer.probeDone();
+                }
                 failure(slot);
             }
 
             @Override
             public void slow() {
-                askTheRest();
+                if (askTheRest()) {
+                    peer.backedUp();
+                }
             }
         };
         if (watch) {
-            c.client.send(urls[slot], request, deadline, System.nanoTime() + c.slowReplicaNanos, callback);
+            c.client.send(urls[slot], request, deadline, sentAt + peer.backupDelayNanos(), callback);
         } else {
             c.client.send(urls[slot], request, deadline, callback);
         }
     }
 
-    /** A replica asked is slow to answer and the quorum is still short: ask every one not asked yet. */
-    private void askTheRest() {
+    /**
+     * A replica asked is slow to answer and the quorum is still short: ask every one not asked yet. Returns whether
+     * it asked any (a backup).
+     */
+    private boolean askTheRest() {
         int from;
         int to;
         synchronized (this) {
             if (responder == null || asked == urls.length) {
-                return;
+                return false;
             }
             from = asked;
             to = urls.length;
             asked = to;
+            backups = new boolean[urls.length];
+            for (int i = from; i < to; i++) {
+                backups[order[i]] = true;
+            }
         }
+        c.choice.backupSent();
         askSlots(from, to);
+        return true;
     }
 
     private void askSlots(int from, int to) {
@@ -166,6 +204,9 @@ final class ReadOperation {
                 answer = responder;
                 responder = null;
                 newest = newest();
+                if (backups != null && backups[slot]) {
+                    c.choice.backupWon();
+                }
             }
             complete = received + failures == asked;
         }
@@ -192,8 +233,10 @@ final class ReadOperation {
             if (count.fail(slot) && responder != null) {
                 answer = responder;
                 responder = null;
-            } else if (responder != null && asked < urls.length) {
-                next = asked++; // the quorum is still reachable: a replica not asked yet takes the failed one's place
+            } else if (responder != null && asked < urls.length && slot != probeSlot) {
+                // the quorum is still reachable: a replica not asked yet takes the failed one's place (not a
+                // probe's: the read never counted on it)
+                next = asked++;
             }
             complete = received + failures == asked;
         }
@@ -261,8 +304,12 @@ final class ReadOperation {
     /** The own copy is stale: write the newest record, in the pass's group when on a selector. */
     private void repairOwnCopy(Record newest) {
         Runnable blocking = () -> {
-            if (c.store.applyIfNewer(key, newest)) {
-                c.readRepairs.increment();
+            try {
+                if (c.store.applyIfNewer(key, newest)) {
+                    c.readRepairs.increment();
+                }
+            } catch (StoreException e) {
+                // refused (a full disk): a later read tries again; this may run on the peer client's I/O thread
             }
         };
         boolean grouped = c.store.applyAtEndOfPass(key, newest, new WriteOutcome() {

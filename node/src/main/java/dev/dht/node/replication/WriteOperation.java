@@ -5,6 +5,7 @@ import dev.dht.node.http.Responses;
 import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.replication.choice.PeerHealth;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.StoreException;
 import dev.dht.node.storage.WriteOutcome;
@@ -68,7 +69,8 @@ final class WriteOperation {
         PeerRequest request = Protocol.write(target, rec, c.clock.now(), topology);
         for (int i = 0; i < urls.length; i++) {
             if (i != selfSlot) {
-                c.client.send(urls[i], request, deadline, new Reply(r, i));
+                PeerHealth peer = c.choice.peer(urls[i]); // every answer, or silence, tells reads about the peer
+                c.client.send(urls[i], request, deadline, new Reply(r, i, peer, peer.sent(System.nanoTime())));
             }
         }
         if (selfSlot >= 0 && !c.store.applyAtEndOfPass(key, rec, new OwnCopy(r, rec))) {
@@ -76,12 +78,26 @@ final class WriteOperation {
         }
     }
 
-    /** The coordinator's own copy, written where waiting is allowed. */
+    /**
+     * The coordinator's own copy, written where waiting is allowed (a worker, or the peer client's I/O thread in a
+     * conflict round). A write the store refuses (a full disk) is this replica failing, as on the selector path.
+     */
     private void storeOwnCopy(int r, Record rec) {
-        if (c.store.applyIfNewer(key, rec)) {
+        Record current;
+        try {
+            if (c.store.applyIfNewer(key, rec)) {
+                current = rec;
+            } else {
+                current = c.store.get(key);
+            }
+        } catch (StoreException e) {
+            failed(r, selfSlot);
+            return;
+        }
+        if (current == rec) {
             stored(r, selfSlot);
         } else {
-            ownCopyNotNewer(r, rec, c.store.get(key));
+            ownCopyNotNewer(r, rec, current);
         }
     }
 
@@ -129,14 +145,19 @@ final class WriteOperation {
     private final class Reply implements PeerCallback {
         private final int r;
         private final int slot;
+        private final PeerHealth peer;
+        private final long sentAt;
 
-        Reply(int r, int slot) {
+        Reply(int r, int slot, PeerHealth peer, long sentAt) {
             this.r = r;
             this.slot = slot;
+            this.peer = peer;
+            this.sentAt = sentAt;
         }
 
         @Override
         public void completed(PeerResponse response) {
+            peer.answered(sentAt, System.nanoTime(), false, response.status() >= 500);
             if (response.clock() > 0) {
                 c.clock.observe(response.clock());
             }
@@ -151,6 +172,7 @@ final class WriteOperation {
 
         @Override
         public void failed(boolean timeout, String reason) {
+            peer.failed(System.nanoTime());
             WriteOperation.this.failed(r, slot);
         }
     }

@@ -14,16 +14,17 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
 
 /**
- * A steady quorum load on a {@link ScalingCluster}, and the checker of what it acknowledged (Jepsen's set workload
+ * A steady quorum load on a {@link ScalingCluster} (or any nodes), and the checker of what it acknowledged (Jepsen's set workload
  * at quorum): writers PUT unique keys at 2/3 at a fixed pace through the coordinators the test allows, readers GET
  * already acknowledged keys at 2/3 throughout. A key is written once, so every 200 must carry exactly its value;
  * a 404 or another value for an acknowledged key is a wrong read. Other answers (503 while a node starts, 504,
  * a refused connection) are counted as unavailable, not wrong.
  */
 final class QuorumLoad implements AutoCloseable {
-    private final ScalingCluster cluster;
+    private final IntFunction<EntityClient> nodes;
     private final String run = TestData.randomId();
     private final Map<String, byte[]> acked = new ConcurrentHashMap<>();
     private final List<String> ackedIds = new CopyOnWriteArrayList<>();
@@ -32,6 +33,8 @@ final class QuorumLoad implements AutoCloseable {
     private final LongAdder writesFailed = new LongAdder();
     private final LongAdder readsOk = new LongAdder();
     private final LongAdder readsUnavailable = new LongAdder();
+    /** What the failed writes and unavailable reads got: "PUT 504", "GET UncheckedIOException", ... */
+    private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
     private final AtomicBoolean stop = new AtomicBoolean();
     private volatile int[] via;
     private final ExecutorService pool;
@@ -42,7 +45,12 @@ final class QuorumLoad implements AutoCloseable {
      * @param opsPerThread per second, per thread
      */
     QuorumLoad(ScalingCluster cluster, int threads, int opsPerThread, int... via) {
-        this.cluster = cluster;
+        this(cluster::node, threads, opsPerThread, via);
+    }
+
+    /** @param nodes the API of node i */
+    QuorumLoad(IntFunction<EntityClient> nodes, int threads, int opsPerThread, int... via) {
+        this.nodes = nodes;
         this.via = via.clone();
         this.pool = Executors.newFixedThreadPool(2 * threads);
         long periodNanos = TimeUnit.SECONDS.toNanos(1) / opsPerThread;
@@ -89,16 +97,18 @@ final class QuorumLoad implements AutoCloseable {
         String id = run + "-" + writer + "-" + n;
         byte[] value = ("value of " + id + " " + ThreadLocalRandom.current().nextLong()).getBytes(StandardCharsets.UTF_8);
         try {
-            Reply r = cluster.node(pick()).put(id, value, 2, 3);
+            Reply r = nodes.apply(pick()).put(id, value, 2, 3);
             if (r.status() == 201) {
                 acked.put(id, value);
                 ackedIds.add(id);
                 writesOk.increment();
             } else {
                 writesFailed.increment();
+                failed("PUT " + r.status());
             }
         } catch (RuntimeException e) { // a node being stopped, or its connection cut
             writesFailed.increment();
+            failed("PUT " + e.getClass().getSimpleName());
         }
     }
 
@@ -110,10 +120,11 @@ final class QuorumLoad implements AutoCloseable {
         String id = ackedIds.get(ThreadLocalRandom.current().nextInt(size));
         int node = pick();
         try {
-            Reply r = cluster.node(node).get(id, 2, 3);
+            Reply r = nodes.apply(node).get(id, 2, 3);
             judge(id, node, r);
         } catch (RuntimeException e) {
             readsUnavailable.increment();
+            failed("GET " + e.getClass().getSimpleName());
         }
     }
 
@@ -127,7 +138,12 @@ final class QuorumLoad implements AutoCloseable {
             return true;
         }
         readsUnavailable.increment();
+        failed("GET " + r.status());
         return false;
+    }
+
+    private void failed(String what) {
+        failures.computeIfAbsent(what, k -> new LongAdder()).increment();
     }
 
     int acknowledged() {
@@ -164,7 +180,7 @@ final class QuorumLoad implements AutoCloseable {
                             int node = through[(k + attempt) % through.length];
                             Reply r;
                             try {
-                                r = cluster.node(node).get(id, 2, 3);
+                                r = nodes.apply(node).get(id, 2, 3);
                             } catch (RuntimeException e) {
                                 problem = id + " via node " + node + ": " + e.getMessage();
                                 continue;
@@ -197,12 +213,18 @@ final class QuorumLoad implements AutoCloseable {
     }
 
     String summary() {
-        return String.format("%d writes acknowledged, %d not; %d reads right, %d wrong, %d unavailable",
-                writesOk.sum(), writesFailed.sum(), readsOk.sum(), wrong.size(), readsUnavailable.sum());
+        return String.format("%d writes acknowledged, %d not; %d reads right, %d wrong, %d unavailable%s",
+                writesOk.sum(), writesFailed.sum(), readsOk.sum(), wrong.size(), readsUnavailable.sum(),
+                failures.isEmpty() ? "" : " " + failures);
     }
 
     long readsRight() {
         return readsOk.sum();
+    }
+
+    /** Writes not acknowledged (any answer but 201, or no answer) and reads unavailable (not 200/404, or none). */
+    long failedRequests() {
+        return writesFailed.sum() + readsUnavailable.sum();
     }
 
     @Override

@@ -267,6 +267,7 @@ class MoveInProcessTest {
                 return true;
             });
             running[0] = 5;
+            assertOnEveryReplica(Map.copyOf(acked), urls(5));
             int afterGrow = acked.size();
             await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() >= afterGrow + 1000);
 

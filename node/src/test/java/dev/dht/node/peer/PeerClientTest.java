@@ -171,6 +171,37 @@ class PeerClientTest {
         }
     }
 
+    /**
+     * A callback runs on the client's I/O thread; one that throws (a read repair's local write refused by a full
+     * disk did, in make chaos) used to end that thread, and with it every later call of the node: none was ever
+     * answered again.
+     */
+    @Test
+    void aCallbackThatThrowsDoesNotStopTheClient() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
+            String url = "http://localhost:" + silent.getLocalPort();
+            CompletableFuture<Boolean> threw = new CompletableFuture<>();
+            client.send(url, new PeerRequest("GET", "/a", 5, 0, null), System.nanoTime() + 200_000_000L,
+                    new PeerCallback() {
+                        @Override
+                        public void completed(PeerResponse response) {
+                            threw.complete(false);
+                        }
+
+                        @Override
+                        public void failed(boolean timeout, String reason) {
+                            threw.complete(timeout);
+                            throw new IllegalStateException("a callback that throws, on the I/O thread");
+                        }
+                    });
+            assertThat(threw.get(10, TimeUnit.SECONDS)).as("the first call timed out, on the I/O thread").isTrue();
+            Outcome next = call(client, url, "/b", 200).get(10, TimeUnit.SECONDS);
+            assertThat(next.timeout()).as("the I/O thread still expires calls").isTrue();
+            assertThat(client.outcomes().timeout()).isEqualTo(2);
+        }
+    }
+
     private static String readHead(InputStream in) throws IOException {
         StringBuilder sb = new StringBuilder();
         while (!sb.toString().endsWith("\r\n\r\n")) {

@@ -20,6 +20,8 @@ public final class NodeConfig {
   public static final String REPLICATION_FACTOR = "DHT_REPLICATION_FACTOR";
   /** The node's --member-insecure: plaintext member port on every interface (spec.tls.mode Disabled only). */
   public static final String MEMBER_INSECURE = "DHT_MEMBER_INSECURE";
+  /** The node's --drain-time: how long a stopping member moves its clients away before it stops listening. */
+  public static final String DRAIN_TIME = "DHT_DRAIN_TIME";
   /** Default heap share of the memory limit: RocksDB's block cache and memtables are native memory. */
   static final String DEFAULT_HEAP = "-XX:MaxRAMPercentage=40.0";
 
@@ -30,6 +32,7 @@ public final class NodeConfig {
     env.put(REPLICATION_FACTOR, Integer.toString(model.replicationFactor()));
     // The member port's certificates (mutual TLS), or plaintext with spec.tls.mode Disabled; the tokens file.
     env.putAll(NodeSecurity.environment(model.security()));
+    env.put(DRAIN_TIME, NodeStatefulSet.DRAIN_SECONDS + "s");
     model.blockCacheBytes().ifPresent(v -> env.put("DHT_BLOCK_CACHE", Long.toString(v)));
     model.writeBufferBytes().ifPresent(v -> env.put("DHT_WRITE_BUFFER", Long.toString(v)));
     model.requestTimeout().ifPresent(v -> env.put("DHT_REQUEST_TIMEOUT", v));

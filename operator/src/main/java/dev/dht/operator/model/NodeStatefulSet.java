@@ -39,6 +39,15 @@ public final class NodeStatefulSet {
   public static final long USER_ID = 10001L;
   /** Seconds a terminating pod keeps serving so that endpoints stop routing to it first. */
   public static final long PRE_STOP_SECONDS = 5L;
+  /**
+   * Seconds the node then drains on SIGTERM (--drain-time): not ready, serving every request, each client
+   * connection closed after its next answer, so that kept-alive clients reconnect to another member before it
+   * stops listening (docs/operations.md, "Planned disruptions").
+   */
+  public static final long DRAIN_SECONDS = 5L;
+  /** The node's own --shutdown-grace default: in-flight requests may take this long after the drain. */
+  static final long NODE_SHUTDOWN_GRACE_SECONDS = 10L;
+  /** Covers the preStop pause, the drain and the node's shutdown grace, with room to close RocksDB. */
   public static final long TERMINATION_GRACE_SECONDS = 60L;
   /**
    * Seconds a replaced member must stay ready before a rolling update takes down the next one. Its peers reach

@@ -31,6 +31,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -272,10 +273,15 @@ final class SecurityStep {
   // ---------------------------------------------------------------------------------------------------------
   // TLS, modes Secret and CertManager
 
+  /** Where cert-manager's Certificate lives, so that the client needs no discovery (it fails while cert-manager is absent). */
+  static final ResourceDefinitionContext CERT_MANAGER = new ResourceDefinitionContext.Builder()
+      .withGroup(CertManagerCertificate.GROUP).withVersion(CertManagerCertificate.VERSION)
+      .withKind(CertManagerCertificate.KIND).withPlural(CertManagerCertificate.PLURAL).withNamespaced(true).build();
+
   /** Applies the cert-manager Certificate; the reason it could not, if it could not (cert-manager is optional). */
   private Optional<String> certManager(DhtCluster cluster, SecurityModel.Tls tls) {
     var desired = CertManagerCertificate.certificate(cluster, tls);
-    var resources = client.genericKubernetesResources(CertManagerCertificate.CONTEXT)
+    var resources = client.genericKubernetesResources(CERT_MANAGER)
         .inNamespace(cluster.getMetadata().getNamespace());
     try {
       GenericKubernetesResource live = resources.withName(tls.secretName()).get();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.operator.api.v1alpha1.BenchmarkProfilerSpec;
+import dev.dht.operator.api.v1alpha1.LoadEngine;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.ResultsSpec;
@@ -67,6 +68,7 @@ class BenchmarkJobTest {
         "--run-id", "20261125-160102",
         "--out", "/results/smoke/20261125-160102",
         "--tapes", "put-unique,get-uniform",
+        "--engine", "k6",
         "--profile", "const",
         "--rate", "200",
         "--duration", "30s",
@@ -95,9 +97,10 @@ class BenchmarkJobTest {
       s.profile = LoadProfile.RAMP;
       s.rampTo = 8000;
       s.target = TargetMode.MEMBERS;
+      s.engine = LoadEngine.OHA;
     });
     var args = BenchmarkJob.args(model, target(model, Benchmarks.readyCluster(3, false)), "r1");
-    assertThat(String.join(" ", args)).contains("--profile ramp --ramp-to 8000 --duration 30s")
+    assertThat(String.join(" ", args)).contains("--engine oha --profile ramp --ramp-to 8000 --duration 30s")
         .doesNotContain("--rate")
         .contains("--targets http://kv-0.kv-headless.prod.svc.cluster.local:8080,"
             + "http://kv-1.kv-headless.prod.svc.cluster.local:8080,http://kv-2.kv-headless.prod.svc.cluster.local:8080")

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.operator.api.v1alpha1.BenchmarkProfilerSpec;
 import dev.dht.operator.api.v1alpha1.DhtBenchmarkSpec;
+import dev.dht.operator.api.v1alpha1.LoadEngine;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.Tape;
@@ -35,6 +36,7 @@ class BenchmarkModelTest {
     assertThat(model.cluster()).isEqualTo("kv");
     assertThat(model.tapes()).containsExactly(Tape.values());
     assertThat(model.profile()).isEqualTo(LoadProfile.CONST);
+    assertThat(model.engine()).isEqualTo(LoadEngine.K6);
     assertThat(model.rate()).isEqualTo(1000);
     assertThat(model.duration()).isEqualTo(Duration.ofSeconds(60));
     assertThat(model.prefill()).isEqualTo(10000);
@@ -83,10 +85,12 @@ class BenchmarkModelTest {
       s.replicas = "2/3";
       s.target = TargetMode.MEMBERS;
       s.image = "registry.example/dht-loadrunner:dev";
+      s.engine = LoadEngine.OHA;
       s.profiler = new BenchmarkProfilerSpec();
       s.profiler.events = List.of();
     });
     assertThat(model.rampTo()).contains(5000);
+    assertThat(model.engine()).isEqualTo(LoadEngine.OHA);
     assertThat(model.replicas()).contains("2/3");
     assertThat(model.target()).isEqualTo(TargetMode.MEMBERS);
     assertThat(model.image()).isEqualTo("registry.example/dht-loadrunner:dev");

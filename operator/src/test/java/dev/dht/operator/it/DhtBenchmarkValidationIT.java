@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.operator.api.v1alpha1.DhtBenchmark;
+import dev.dht.operator.api.v1alpha1.LoadEngine;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.Tape;
 import dev.dht.operator.api.v1alpha1.TargetMode;
@@ -56,6 +57,7 @@ class DhtBenchmarkValidationIT {
         Arguments.of("a duration in days", "cluster: kv\n  duration: 1d", "spec.duration in body should match"),
         Arguments.of("zero rate", "cluster: kv\n  rate: 0", "should be greater than or equal to 1"),
         Arguments.of("unknown target", "cluster: kv\n  target: pods", "Unsupported value: \"pods\""),
+        Arguments.of("unknown engine", "cluster: kv\n  engine: wrk2", "Unsupported value: \"wrk2\""),
         Arguments.of("results size not a quantity", "cluster: kv\n  results: {size: lots}",
             "results.size must be a positive Kubernetes quantity such as 1Gi"));
   }
@@ -85,6 +87,7 @@ class DhtBenchmarkValidationIT {
     var spec = create("defaults", "cluster: kv").getSpec();
     assertThat(spec.tapes).containsExactly(Tape.values());
     assertThat(spec.profile).isEqualTo(LoadProfile.CONST);
+    assertThat(spec.engine).isEqualTo(LoadEngine.K6);
     assertThat(spec.rate).isEqualTo(1000);
     assertThat(spec.duration).isEqualTo("60s");
     assertThat(spec.prefill).isEqualTo(10000);

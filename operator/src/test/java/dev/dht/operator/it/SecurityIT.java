@@ -291,7 +291,8 @@ class SecurityIT {
         .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
             && c.getStatus().getConditions().stream().anyMatch(x -> x.getType().equals("Established")
             && x.getStatus().equals("True")), 60, TimeUnit.SECONDS);
-    var certificates = client.genericKubernetesResources(CertManagerCertificate.CONTEXT).inNamespace(ns);
+    var certificates = client.genericKubernetesResources(CertManagerCertificate.API_VERSION,
+        CertManagerCertificate.KIND).inNamespace(ns); // the CRD is installed now: discovery finds the kind
     GenericKubernetesResource certificate = await().atMost(FUNCTIONAL_BOUND).pollInterval(Duration.ofMillis(500))
         .until(() -> {
           annotate("test/nudge", Instant.now().toString()); // unwatched: the operator looks every few minutes

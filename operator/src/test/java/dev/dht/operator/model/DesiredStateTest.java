@@ -53,6 +53,14 @@ class DesiredStateTest {
       assertThat(probe.getHttpGet().getPath()).isEqualTo("/v0/status");
     }
     assertThat(node.getLifecycle().getPreStop().getSleep().getSeconds()).isEqualTo(5L);
+    assertThat(pod.getTerminationGracePeriodSeconds())
+        .as("the preStop pause, the node's drain and its shutdown grace fit in the grace period, with room")
+        .isGreaterThanOrEqualTo(NodeStatefulSet.PRE_STOP_SECONDS + NodeStatefulSet.DRAIN_SECONDS
+            + NodeStatefulSet.NODE_SHUTDOWN_GRACE_SECONDS + 10);
+    var liveness = node.getLivenessProbe();
+    assertThat((long) liveness.getPeriodSeconds() * liveness.getFailureThreshold())
+        .as("a draining member answers 503 on /v0/status: liveness must not restart it meanwhile")
+        .isGreaterThan(NodeStatefulSet.DRAIN_SECONDS + NodeStatefulSet.NODE_SHUTDOWN_GRACE_SECONDS);
     assertThat(node.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(node.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
     assertThat(node.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");

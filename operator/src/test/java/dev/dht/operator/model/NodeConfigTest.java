@@ -14,15 +14,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class NodeConfigTest {
   @Test
-  void defaultsSetOnlyTheReplicationFactorTheMemberCertificatesTheTokensAndTheJvm() {
+  void defaultsSetOnlyTheReplicationFactorTheMemberCertificatesTheTokensTheDrainAndTheJvm() {
     var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
     assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_TLS_CERT", "DHT_MEMBER_TLS_KEY",
-        "DHT_MEMBER_TLS_CA", "DHT_AUTH_TOKENS", "JAVA_TOOL_OPTIONS");
+        "DHT_MEMBER_TLS_CA", "DHT_AUTH_TOKENS", "DHT_DRAIN_TIME", "JAVA_TOOL_OPTIONS");
     assertThat(env).containsEntry("DHT_MEMBER_TLS_CERT", "/etc/dht/member-tls/tls.crt")
         .containsEntry("DHT_MEMBER_TLS_KEY", "/etc/dht/member-tls/tls.key")
         .containsEntry("DHT_MEMBER_TLS_CA", "/etc/dht/member-tls/ca.crt")
         .containsEntry("DHT_AUTH_TOKENS", "/etc/dht/auth/tokens");
     assertThat(env.get("DHT_REPLICATION_FACTOR")).isEqualTo("3");
+    assertThat(env.get("DHT_DRAIN_TIME")).isEqualTo("5s");
     assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError");
   }
 

@@ -7,6 +7,7 @@ package dev.dht.operator.api.v1alpha1;
 public final class BenchmarkDefaults {
   public static final String TAPES = "[\"put-unique\",\"put-overwrite\",\"get-uniform\",\"get-recent\",\"mixed\"]";
   public static final String PROFILE = "const";
+  public static final String ENGINE = "k6";
   public static final String RATE = "1000";
   public static final String DURATION = "60s";
   public static final String PREFILL = "10000";

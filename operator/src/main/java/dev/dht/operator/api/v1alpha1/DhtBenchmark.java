@@ -29,6 +29,8 @@ import java.util.List;
 @ShortNames("dhtbench")
 @AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.cluster",
     type = AdditionalPrinterColumn.Type.STRING, getDescription = "The DhtCluster under load")
+@AdditionalPrinterColumn(name = "Engine", jsonPath = ".spec.engine",
+    type = AdditionalPrinterColumn.Type.STRING, getDescription = "What sends the load: k6 or oha")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase",
     type = AdditionalPrinterColumn.Type.STRING, getDescription = "Pending, Running, Succeeded or Failed")
 @AdditionalPrinterColumn(name = "Run", jsonPath = ".status.runId",
@@ -56,7 +58,8 @@ public class DhtBenchmark extends CustomResource<DhtBenchmarkSpec, DhtBenchmarkS
   /** Set it to a new value (a time, a counter) to run the same spec again. */
   public static final String RERUN_ANNOTATION = "dht.dev/rerun";
   /** Order of the printer columns (the generator sorts them by path; the build restores this order). */
-  public static final List<String> PRINTER_COLUMNS = List.of("Cluster", "Phase", "Run", "RPS", "P99-ms", "Age");
+  public static final List<String> PRINTER_COLUMNS = List.of("Cluster", "Engine", "Phase", "Run", "RPS", "P99-ms",
+      "Age");
 
   @Override
   protected DhtBenchmarkSpec initSpec() {

@@ -44,6 +44,13 @@ public class DhtBenchmarkSpec {
       + " over the duration, reporting the saturation point.")
   public LoadProfile profile;
 
+  @Default(BenchmarkDefaults.ENGINE)
+  @JsonPropertyDescription("What sends the load. k6: an open model through its arrival-rate executors; oha: a"
+      + " fixed rate with coordinated omission corrected (--latency-correction, every request timed from when it"
+      + " was due), for rates k6 cannot hold; its ramp is a staircase of 3 s fixed-rate steps. Same tapes, same"
+      + " figures.")
+  public LoadEngine engine;
+
   @Min(1)
   @Max(1000000)
   @Default(BenchmarkDefaults.RATE)

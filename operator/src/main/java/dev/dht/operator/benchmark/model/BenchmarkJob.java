@@ -72,8 +72,8 @@ public final class BenchmarkJob {
                 .withArgs(args(model, target, runId))
                 .withEnv(tokens(target))
                 .withNewResources()
-                  // A small request so that the Job schedules next to the members on a small cluster; k6 uses
-                  // what is free (no CPU limit), memory grows with the rate (k6 keeps every sample).
+                  // A small request so that the Job schedules next to the members on a small cluster; the engine
+                  // uses what is free (no CPU limit), memory grows with the rate (k6 and oha keep every sample).
                   .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
                   .withLimits(Map.of("memory", new Quantity("1Gi")))
                 .endResources()
@@ -131,6 +131,7 @@ public final class BenchmarkJob {
     add(args, "--run-id", runId);
     add(args, "--out", BenchmarkNames.RESULTS_DIR + "/" + BenchmarkNames.artifactPath(model.name(), runId));
     add(args, "--tapes", model.tapes().stream().map(Tape::id).collect(Collectors.joining(",")));
+    add(args, "--engine", model.engine().id());
     add(args, "--profile", model.profile().id());
     if (model.profile() == LoadProfile.CONST) {
       add(args, "--rate", Integer.toString(model.rate()));

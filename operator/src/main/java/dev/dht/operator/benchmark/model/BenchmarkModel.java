@@ -3,6 +3,7 @@ package dev.dht.operator.benchmark.model;
 import dev.dht.operator.api.v1alpha1.BenchmarkDefaults;
 import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.DhtBenchmarkSpec;
+import dev.dht.operator.api.v1alpha1.LoadEngine;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.Tape;
@@ -26,6 +27,7 @@ public record BenchmarkModel(
     String cluster,
     List<Tape> tapes,
     LoadProfile profile,
+    LoadEngine engine,
     int rate,
     Optional<Integer> rampTo,
     Duration duration,
@@ -80,6 +82,7 @@ public record BenchmarkModel(
         spec.cluster.trim(),
         tapes,
         profile,
+        spec.engine != null ? spec.engine : LoadEngine.K6,
         spec.rate != null ? spec.rate : Integer.parseInt(BenchmarkDefaults.RATE),
         rampTo,
         duration,

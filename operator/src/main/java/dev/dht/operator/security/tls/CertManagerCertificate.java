@@ -5,7 +5,6 @@ import dev.dht.operator.model.Hashing;
 import dev.dht.operator.model.Owners;
 import dev.dht.operator.security.SecurityModel;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,13 +16,12 @@ import java.util.Map;
  * PKCS#8 (the nodes read no other encoding) and rotated on each renewal.
  */
 public final class CertManagerCertificate {
-  public static final String API_VERSION = "cert-manager.io/v1";
   public static final String KIND = "Certificate";
   public static final String CRD = "certificates.cert-manager.io";
-  /** Where the kind lives, so that the client needs no discovery (which fails while cert-manager is absent). */
-  public static final ResourceDefinitionContext CONTEXT = new ResourceDefinitionContext.Builder()
-      .withGroup("cert-manager.io").withVersion("v1").withKind(KIND).withPlural("certificates").withNamespaced(true)
-      .build();
+  public static final String GROUP = "cert-manager.io";
+  public static final String VERSION = "v1";
+  public static final String API_VERSION = GROUP + "/" + VERSION;
+  public static final String PLURAL = "certificates";
 
   private CertManagerCertificate() {}
 

@@ -1,0 +1,135 @@
+"""dhtcheck (make e2e's Jobs) against a real node: the packaged jar (DHT_NODE_JAR, run by JAVA, a JDK 21 or newer)
+on a free loopback port."""
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DHTCHECK = os.path.join(HERE, "..", "dhtcheck.py")
+
+
+MEMBER_PORT_OFFSET = 10000  # the node's member port is its client port + this (docs/security.md)
+
+
+def bindable(port):
+    with socket.socket() as s:
+        try:
+            s.bind(("0.0.0.0", port))
+            return True
+        except OSError:
+            return False
+
+
+def free_port():
+    """A free client port whose member port is free too, both below the ephemeral range."""
+    rng = random.SystemRandom()
+    for _ in range(1000):
+        port = rng.randrange(12000, 32000 - MEMBER_PORT_OFFSET)
+        if bindable(port) and bindable(port + MEMBER_PORT_OFFSET):
+            return port
+    raise AssertionError("no free port pair")
+
+
+def dhtcheck(*args):
+    """Runs dhtcheck; returns (exit status, RESULT as a dict, the whole output)."""
+    p = subprocess.run([sys.executable, DHTCHECK, *args], capture_output=True, text=True, timeout=120)
+    results = [line[len("RESULT "):] for line in p.stdout.splitlines() if line.startswith("RESULT ")]
+    return p.returncode, json.loads(results[-1]) if results else None, p.stdout + p.stderr
+
+
+class DhtcheckTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        jar = os.environ.get("DHT_NODE_JAR", "")
+        if not os.path.isfile(jar):
+            raise AssertionError(f"DHT_NODE_JAR must name the packaged node jar (got {jar!r})")
+        cls.dir = tempfile.mkdtemp(prefix="dhtcheck-test")
+        cls.port = free_port()
+        cls.url = f"http://127.0.0.1:{cls.port}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DHT_")}
+        cls.log = open(os.path.join(cls.dir, "node.log"), "w")
+        cls.node = subprocess.Popen([os.environ.get("JAVA", "java"), "-Xmx128m", "-jar", jar, "--port", str(cls.port),
+                                     "--data-dir", os.path.join(cls.dir, "data")],
+                                    stdout=cls.log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(cls.url + "/v0/status", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if cls.node.poll() is not None or time.monotonic() > deadline:
+                text = open(os.path.join(cls.dir, "node.log")).read()
+                cls.tearDownClass()
+                raise AssertionError("the node did not start:\n" + text)
+            time.sleep(0.2)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.node.terminate()
+        cls.node.wait(30)
+        cls.log.close()
+        if cls.node.returncode not in (0, 143, -15):
+            print(open(os.path.join(cls.dir, "node.log")).read(), file=sys.stderr)
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_a_value_an_earlier_run_left_reads_wrong(self):
+        code, res, out = dhtcheck("write", "--target", self.url, "--prefix", "r", "--count", "20", "--run", "one")
+        self.assertEqual(0, code, out)
+        self.assertEqual(20, res["acked"])
+        code, res, out = dhtcheck("read", "--target", self.url, "--prefix", "r", "--keys", "0-19", "--run", "one")
+        self.assertEqual((0, 20, {"ok": 20}), (code, res["ok"], res["outcomes"]), out)
+        code, res, out = dhtcheck("read", "--target", self.url, "--prefix", "r", "--keys", "0-19", "--run", "two")
+        self.assertEqual((1, 0, {"wrong": 20}), (code, res["ok"], res["outcomes"]), out)
+
+    def test_failures_are_counted_by_cause(self):
+        closed = f"http://127.0.0.1:{free_port()}"
+        code, res, out = dhtcheck("write", "--target", closed, "--prefix", "f", "--count", "5", "--run", "x",
+                                  "--threads", "1")
+        self.assertEqual(1, code, out)
+        self.assertEqual((5, 0, {"ConnectionRefusedError": 5}), (res["written"], res["acked"], res["failures"]))
+        code, res, out = dhtcheck("write", "--target", closed, "--prefix", "f", "--count", "5", "--run", "x",
+                                  "--allow-failures")
+        self.assertEqual(0, code, out)
+        code, res, out = dhtcheck("read", "--target", closed, "--prefix", "f", "--keys", "0-4", "--run", "x")
+        self.assertEqual({"failed:ConnectionRefusedError": 5}, res["outcomes"], out)
+
+    def test_acknowledgements_are_counted_per_second(self):
+        sys.path.insert(0, os.path.join(HERE, ".."))
+        import dhtcheck as module
+        before = time.time()
+        code, res, out = dhtcheck("write", "--target", self.url, "--prefix", "t", "--count", "60", "--run", "t",
+                                  "--rate", "30", "--threads", "2")
+        after = time.time()
+        self.assertEqual(0, code, out)
+        self.assertEqual(60, sum(res["acked_per_second"].values()))
+        self.assertGreaterEqual(len(res["acked_per_second"]), 2, "two seconds of writes at 30/s")
+        first = min(int(s) for s in res["acked_per_second"])
+        self.assertGreaterEqual(first, int(before))
+        self.assertEqual(60, module.acked_after(res, before - 1))
+        self.assertEqual(0, module.acked_after(res, after))
+        self.assertEqual(60 - res["acked_per_second"][str(first)], module.acked_after(res, first + 0.5),
+                         "the first second's acknowledgements are not after a time within it")
+
+    def test_metric_reads_one_sample_of_each_member(self):
+        code, res, out = dhtcheck("metric", "--members", self.url, "--name", "dht_cluster_members")
+        self.assertEqual((0, {self.url: 1.0}), (code, res["values"]), out)
+        code, res, out = dhtcheck("metric", "--members", self.url, "--name", 'jvm_memory_max_bytes{area="heap"}')
+        self.assertEqual(0, code, out)
+        self.assertEqual(128 << 20, res["values"][self.url], "-Xmx128m")
+        code, res, out = dhtcheck("metric", "--members", self.url, "--name", "dht_no_such_metric")
+        self.assertEqual(1, code, out)
+        self.assertIn("no sample", res["problems"][self.url])
+
+
+if __name__ == "__main__":
+    unittest.main()
