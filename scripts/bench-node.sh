@@ -202,7 +202,7 @@ read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 cp "$WORK/node.log" "$RAW/node.log"
 # read at the end: the node logs it after it starts serving, so a check right after start could miss it
-grep -q "native socket library not usable" "$RAW/node.log" && echo "onenio_native=false" >> "$RAW/env.txt" \
+grep -q "sockets: JDK NIO" "$RAW/node.log" && echo "onenio_native=false" >> "$RAW/env.txt" \
   || echo "onenio_native=true" >> "$RAW/env.txt"
 
 "$PY" "$S/node-report.py" "$RAW" "$OUT"

@@ -81,7 +81,7 @@ EOF
 measure() { # measure VARIANT ROUND -> $WORK/<variant>-<round>-<put|get>.json
   local v=$1 r=$2 ip native
   ip=$(node_pod "$v")
-  if kn logs "node-$v" | grep -q "native socket library not usable"; then native=false; else native=true; fi
+  if kn logs "node-$v" | grep -q "sockets: JDK NIO"; then native=false; else native=true; fi
   log "round $r, $v (${IMAGE[$v]}, native sockets: $native) at $ip"
   oha_job warm "$WARMUP" PUT "http://$ip:8080/v0/entity\\?id=w[0-9]{5}" >/dev/null
   oha_job put "$DURATION" PUT "http://$ip:8080/v0/entity\\?id=k[0-9]{5}" > "$WORK/$v-$r-put.json"

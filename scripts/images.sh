@@ -12,8 +12,8 @@
 #                      gcr.io/distroless/cc-debian13:nonroot with docker.
 #   RUNNER_BASE_IMAGE  base of the load runner (needs python3): "local" (the above plus Debian's python3) or a
 #                      reference. Default: local with buildah, python:3.13-slim-trixie with docker.
-#   BASE_SUITE         Debian release of the local bases: trixie (default; glibc 2.41, so one-nio's native
-#                      sockets load) or bookworm (glibc 2.36: one-nio falls back to JDK NIO; for comparisons).
+#   BASE_SUITE         Debian release of the local bases: trixie (default; glibc 2.41) or bookworm (glibc 2.36;
+#                      the node runs on JDK NIO sockets on both: docs/security.md, "TLS on one code path").
 #   IMAGE_TAG          default: the project version (pom.xml), which the operator and the chart default to.
 #   IMAGE_PREFIX       prepended to every image name, e.g. registry.example.com/dht/ (for pushing).
 #   IMAGES_OUT         default: build/images

@@ -139,7 +139,7 @@ public final class Node implements AutoCloseable {
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
-                            planes.memberBindAddress()),
+                            planes.memberBindAddress(), planes.tls()),
                     entityHandlers == null ? coordinator : entityHandlers.apply(store, clock),
                     new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane), admin, replicas,
                     workers, adminPool, tracker, metrics, planes.guard());
@@ -174,7 +174,11 @@ public final class Node implements AutoCloseable {
      */
     public static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
             throws IOException {
-        NativeLibraries.loadOneNio(); // from the cache or --native-dir, before one-nio's server classes load it
+        // before one-nio's server classes: one socket path, JDK NIO, which the member port's TLS needs
+        if (!NativeLibraries.keepOneNioOnJdkSockets() && config.security().memberTls() != null) {
+            throw new IllegalStateException("one-nio's native sockets were loaded before the node started: the"
+                    + " member port's TLS needs JDK sockets");
+        }
         Node node = new Node(config, entityHandlers);
         node.server.start();
         if (node.movement != null) {
@@ -183,10 +187,9 @@ public final class Node implements AutoCloseable {
         log.info("node {} serving on port {} (member port {}): {} selectors, {} workers, queue {}, max body {}, "
                 + "members {}", config.self(), config.port(), config.memberPort(), config.selectors(),
                 config.workers(), config.queueSize(), Units.formatSize(config.maxBody()), config.members());
-        if (!one.nio.os.NativeLibrary.IS_SUPPORTED) {
-            log.warn("one-nio native socket library not usable here (it needs Linux x86_64/aarch64 with glibc >= "
-                    + "2.38); serving through JDK NIO sockets instead");
-        }
+        log.info("member port {}: {}; sockets: {}", config.memberPort(), node.planes.describe(),
+                one.nio.os.NativeLibrary.IS_SUPPORTED ? "one-nio native (loaded before the node started)"
+                        : "JDK NIO (one-nio's native sockets off)");
         return node;
     }
 

@@ -7,6 +7,7 @@ import dev.dht.node.plane.PlaneGuard;
 import dev.dht.node.replication.choice.ChoiceMetrics;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreStats;
+import dev.dht.node.tls.MemberTls;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -145,6 +146,17 @@ final class NodeGauges {
         metrics.counter("dht_auth_file_rejected", "Changed tokens files ignored (they did not parse or held no"
                 + " token): the tokens in force stay", () -> node.planes.auth() == null ? 0
                 : node.planes.auth().rejectedFiles());
+        MemberTls tls = node.planes.tls();
+        if (tls != null) {
+            metrics.gauge("dht_member_tls_generation", "Member TLS files loaded since start (1: the first)",
+                    tls::generation);
+            metrics.gauge("dht_member_tls_cert_expiry_seconds", "Expiry of this member's certificate (Unix time)",
+                    () -> tls.notAfterMillis() / 1000.0);
+            metrics.counter("dht_member_tls_reload_failures", "Changed member TLS files that could not be used (the"
+                    + " material in force stays)", tls::reloadFailures);
+            metrics.counter("dht_member_tls_handshake_failures", "Member connections whose TLS failed (no or an"
+                    + " untrusted certificate, not TLS)", tls::handshakeFailures);
+        }
         metrics.counter("dht_clock_refused", "Clock readings and record timestamps refused as further ahead of the"
                 + " wall clock than --max-clock-ahead (never merged, never stored)", node.clock::refused);
     }

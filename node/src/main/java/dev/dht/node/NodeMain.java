@@ -44,9 +44,10 @@ public final class NodeMain {
 
         Node node;
         try {
-            // Before anything touches RocksDB or one-nio: their own loaders would unpack into java.io.tmpdir.
+            // Before anything touches RocksDB or one-nio: RocksDB's own loader would unpack into java.io.tmpdir,
+            // and one-nio would load its native sockets.
             NativeLibraries.loadRocksDb();
-            NativeLibraries.loadOneNio();
+            NativeLibraries.keepOneNioOnJdkSockets();
             node = Node.start(config);
         } catch (Exception e) {
             log.error("cannot start: {}", e.getMessage());

@@ -66,6 +66,10 @@ public final class ConfigParser {
                 "the member port (member protocol only) is the client port + N, the same N on every member"),
         MEMBER_INSECURE("member-insecure", "true|false", "false",
                 "TRUSTED TEST NETWORKS ONLY: member port in plaintext on every interface (else loopback only)"),
+        MEMBER_TLS_CERT("member-tls-cert", "PATH", "- (no TLS)",
+                "member port mutual TLS: this member's certificate chain (PEM); re-read when it changes"),
+        MEMBER_TLS_KEY("member-tls-key", "PATH", "-", "its private key (PKCS#8 PEM, unencrypted)"),
+        MEMBER_TLS_CA("member-tls-ca", "PATH", "-", "the CAs whose member certificates are trusted (PEM)"),
         MAX_CLOCK_AHEAD("max-clock-ahead", "DUR", "30s",
                 "clock readings and record timestamps further ahead of this node's clock are refused (not merged)"),
         AUTH_TOKENS("auth-tokens", "PATH", "- (the client API is open)",
@@ -253,11 +257,30 @@ public final class ConfigParser {
             throw new ConfigException("bad value for " + describe(Option.MEMBER_PORT_OFFSET) + ": member port "
                     + port + " + " + offset + " is outside 1..65535");
         }
-        String problem = MemberPlane.problem(members, offset, false, insecure);
+        SecuritySettings.TlsFiles tls = tlsFiles(raw);
+        if (tls != null && insecure) {
+            throw new ConfigException("--member-insecure and member TLS exclude each other: give one");
+        }
+        String problem = MemberPlane.problem(members, offset, tls != null, insecure);
         if (problem != null) {
             throw new ConfigException(problem);
         }
-        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, Option.AUTH_TOKENS, null));
+        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, Option.AUTH_TOKENS, null), tls);
+    }
+
+    /** All three TLS files, or none. */
+    private static SecuritySettings.TlsFiles tlsFiles(Map<Option, String> raw) throws ConfigException {
+        Path cert = path(raw, Option.MEMBER_TLS_CERT, null);
+        Path key = path(raw, Option.MEMBER_TLS_KEY, null);
+        Path ca = path(raw, Option.MEMBER_TLS_CA, null);
+        if (cert == null && key == null && ca == null) {
+            return null;
+        }
+        if (cert == null || key == null || ca == null) {
+            throw new ConfigException("member TLS needs all three of --member-tls-cert, --member-tls-key and"
+                    + " --member-tls-ca");
+        }
+        return new SecuritySettings.TlsFiles(cert, key, ca);
     }
 
     static ClusterMembers readClusterFile(Path file) throws ConfigException {

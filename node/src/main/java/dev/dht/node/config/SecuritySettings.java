@@ -17,30 +17,42 @@ import java.time.Duration;
  * @param maxClockAhead    clock readings and record timestamps further ahead of the local wall clock are refused,
  *                         never merged (HybridLogicalClock.DEFAULT_MAX_AHEAD says why 30 s)
  * @param authTokens       the client tokens file ({@code <scope> <token>} a line), or null: the client API is open
+ * @param memberTls        the member port's mutual TLS files, or null: no TLS (loopback, or --member-insecure)
  */
 public record SecuritySettings(int memberPortOffset, boolean memberInsecure, Duration maxClockAhead,
-                               Path authTokens) {
+                               Path authTokens, TlsFiles memberTls) {
+
+    /**
+     * The member's certificate (PEM, its chain), its PKCS#8 key (PEM), and the CAs it trusts (PEM, one or more:
+     * during a CA rotation the old and the new).
+     */
+    public record TlsFiles(Path cert, Path key, Path ca) {
+    }
 
     public static final int DEFAULT_MEMBER_PORT_OFFSET = 10_000;
     public static final Duration DEFAULT_MAX_CLOCK_AHEAD = HybridLogicalClock.DEFAULT_MAX_AHEAD;
 
     public static SecuritySettings defaults() {
-        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, false, DEFAULT_MAX_CLOCK_AHEAD, null);
+        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, false, DEFAULT_MAX_CLOCK_AHEAD, null, null);
     }
 
     public SecuritySettings withMemberPortOffset(int offset) {
-        return new SecuritySettings(offset, memberInsecure, maxClockAhead, authTokens);
+        return new SecuritySettings(offset, memberInsecure, maxClockAhead, authTokens, memberTls);
     }
 
     public SecuritySettings withMemberInsecure(boolean insecure) {
-        return new SecuritySettings(memberPortOffset, insecure, maxClockAhead, authTokens);
+        return new SecuritySettings(memberPortOffset, insecure, maxClockAhead, authTokens, memberTls);
     }
 
     public SecuritySettings withMaxClockAhead(Duration bound) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, bound, authTokens);
+        return new SecuritySettings(memberPortOffset, memberInsecure, bound, authTokens, memberTls);
     }
 
     public SecuritySettings withAuthTokens(Path file) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, file);
+        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, file, memberTls);
+    }
+
+    public SecuritySettings withMemberTls(TlsFiles files) {
+        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, authTokens, files);
     }
 }

@@ -2,8 +2,9 @@ package dev.dht.node.http;
 
 import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.metrics.NodeMetrics;
-import dev.dht.node.plane.Plane;
+import dev.dht.node.plane.Accepted;
 import dev.dht.node.plane.PlaneGuard;
+import dev.dht.node.tls.MemberTls;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.HttpSession;
@@ -13,12 +14,12 @@ import one.nio.mgt.Management;
 import one.nio.net.Session;
 import one.nio.net.Socket;
 import one.nio.server.AcceptorConfig;
+import one.nio.server.RejectedSessionException;
 import one.nio.server.SelectorThread;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,9 +81,10 @@ public final class DhtServer extends HttpServer {
      * @param sendTimeoutMillis a queued response that does not move for this long is dropped
      * @param memberPort        member port
      * @param memberAddress     the member port's listening address (loopback unless members may reach it)
+     * @param memberTls         the member port's mutual TLS, or null for plaintext
      */
     public record Settings(int port, int selectors, int maxBody, long idleTimeoutMillis, long sendTimeoutMillis,
-                           int memberPort, String memberAddress) {
+                           int memberPort, String memberAddress, MemberTls memberTls) {
     }
 
     public DhtServer(Settings settings, EntityHandler entityHandler, RangeHandler rangeHandler,
@@ -139,6 +141,18 @@ public final class DhtServer extends HttpServer {
         return settings.memberPort();
     }
 
+    /** A member-port TLS handshake (or record) failed: counted and logged by the member TLS. */
+    void memberTlsFailed(String peer, Throwable e) {
+        if (settings.memberTls() != null) {
+            settings.memberTls().handshakeFailed(peer, e);
+        }
+    }
+
+    /** The member TLS material's generation in force (0 without TLS). */
+    long memberTlsGeneration() {
+        return settings.memberTls() == null ? 0 : settings.memberTls().generation();
+    }
+
     /** Requests refused by plane (metrics). */
     public PlaneGuard guard() {
         return guard;
@@ -190,17 +204,14 @@ public final class DhtServer extends HttpServer {
     }
 
     @Override
-    public HttpSession createSession(Socket socket) {
-        // one-nio sets TCP_NODELAY on its listening socket, which accepted sockets inherit, but its JDK NIO
-        // fallback (no native library: glibc < 2.38) ignores that option; then Nagle held back every answer written
+    public HttpSession createSession(Socket socket) throws RejectedSessionException {
+        // one-nio sets TCP_NODELAY on its listening socket, which accepted sockets inherit, but on JDK NIO sockets
+        // (the node's: one-nio's native ones are off) that option is lost; then Nagle held back every answer written
         // while an earlier one to the same connection was unacknowledged, until the peer's delayed ACK (~40 ms):
         // pipelined node-to-node answers stalled (docs/node.md, "Defaults").
         socket.setNoDelay(true);
-        InetSocketAddress local = socket.getLocalAddress();
-        InetSocketAddress remote = socket.getRemoteAddress();
-        Plane plane = local != null && local.getPort() == settings.memberPort() ? Plane.MEMBER : Plane.CLIENT;
-        boolean loopback = remote != null && remote.getAddress() != null && remote.getAddress().isLoopbackAddress();
-        return new DhtSession(socket, this, plane, loopback);
+        Accepted a = Accepted.of(socket, settings.memberPort(), settings.memberTls());
+        return new DhtSession(a.socket(), this, a.plane(), a.loopbackPeer());
     }
 
     /** The sockets of the connections open right now (tests, diagnostics: see createSession). */

@@ -1,6 +1,8 @@
 package dev.dht.node.http;
 
+import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.plane.Plane;
+import dev.dht.node.tls.TlsSocket;
 import one.nio.http.Request;
 import one.nio.http.Response;
 import one.nio.net.Socket;
@@ -28,7 +30,7 @@ import java.util.ArrayDeque;
  *
  * Every field is guarded by this session's monitor (one-nio's process() and send paths hold it).
  */
-final class DhtSession extends CorkedSession {
+final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInput {
     /** one-nio's own limit on pipelined requests per connection. */
     private static final int MAX_PIPELINE = 256;
     static final String CALL_HEADER = Headers.CALL + ":";
@@ -65,6 +67,23 @@ final class DhtSession extends CorkedSession {
 
     boolean loopbackPeer() {
         return loopbackPeer;
+    }
+
+    /**
+     * A member-port TLS session: requests already read and decrypted (or whole records already read) wait, and no
+     * readiness will be signalled for them: the selector loop asks after each pass over this session. Only while
+     * the session reads (listens READABLE): while answers are queued it listens for writability only, and reading
+     * then would switch it back to reads and stall them; the pass that drains the queue asks again.
+     */
+    @Override
+    public synchronized boolean processBuffered(byte[] buffer) throws Exception {
+        if (!(socket instanceof TlsSocket tls) || eventsToListen != READABLE || !socket.isOpen()
+                || !tls.bufferedInput()) {
+            return false;
+        }
+        events = READABLE;
+        process(buffer);
+        return true;
     }
 
     @Override
@@ -306,6 +325,10 @@ final class DhtSession extends CorkedSession {
     @Override
     public int checkStatus(long currentTime, long keepAlive) {
         long lastAccess = lastAccessTime;
+        if (socket instanceof TlsSocket tls && queueHead == null && handling == null
+                && tls.generation() < dhtServer.memberTlsGeneration()) {
+            return IDLE; // authenticated under TLS material that was replaced since: the peer reconnects under the new
+        }
         if (queueHead != null) {
             return lastAccess < currentTime - dhtServer.sendTimeoutMillis() ? STALE : ACTIVE;
         }
@@ -323,6 +346,9 @@ final class DhtSession extends CorkedSession {
      */
     @Override
     public void handleException(Throwable e) {
+        if (e instanceof javax.net.ssl.SSLException && socket instanceof TlsSocket) {
+            dhtServer.memberTlsFailed(getRemoteHost(), e); // no certificate, an untrusted one, not TLS at all
+        }
         if (e instanceof IOException) {
             if (log.isDebugEnabled()) {
                 log.debug("connection from {} closed: {}", getRemoteHost(), e.toString());

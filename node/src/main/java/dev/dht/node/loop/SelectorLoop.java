@@ -33,6 +33,18 @@ public final class SelectorLoop extends Thread {
         void endOfPass();
     }
 
+    /**
+     * A session that may hold input no readiness will signal (TLS: decrypted plaintext, or whole records read along
+     * with the last one): the loop has it process that before going back to select.
+     */
+    public interface BufferedInput {
+        /** Processes buffered input if there is any; false when there was none. */
+        boolean processBuffered(byte[] buffer) throws Exception;
+    }
+
+    /** Rounds of buffered input per session and pass (each consumes up to a buffer of it: a guard, not a limit). */
+    private static final int MAX_BUFFERED_ROUNDS = 64;
+
     private final Selector selector;
     private final List<Task> sends = new ArrayList<>();
     private final List<Task> applies = new ArrayList<>();
@@ -66,6 +78,11 @@ public final class SelectorLoop extends Thread {
                 Session session = ready.next();
                 try {
                     session.process(buffer);
+                    if (session instanceof BufferedInput b) {
+                        for (int i = 0; i < MAX_BUFFERED_ROUNDS && b.processBuffered(buffer); i++) {
+                            // each round reads what the socket holds already
+                        }
+                    }
                 } catch (Throwable e) {
                     session.handleException(e);
                 }

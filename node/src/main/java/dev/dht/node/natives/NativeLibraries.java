@@ -19,10 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Loads the node's native libraries (RocksDB, one-nio, async-profiler) from files written once, not at every start.
- * Left alone, RocksDB unpacks its 15 MB library into java.io.tmpdir at each start (removed only on a normal JVM
- * exit, which the node's halt after a graceful stop skips, and never after a kill), async-profiler unpacks into a
- * temp file, and one-nio keeps {@code java.io.tmpdir/libonenio.<crc>.so}.
+ * Loads the node's native libraries (RocksDB, async-profiler) from files written once, not at every start, and
+ * keeps one-nio on JDK NIO sockets. Left alone, RocksDB unpacks its 15 MB library into java.io.tmpdir at each start
+ * (removed only on a normal JVM exit, which the node's halt after a graceful stop skips, and never after a kill),
+ * and async-profiler unpacks into a temp file.
  *
  * <p>Two sources. A <b>provided directory</b> ({@code --native-dir}, {@code DHT_NATIVE_DIR}; the image's
  * /opt/dht/native): read only, nothing is written; it holds the files {@link #main} writes (scripts/images.sh runs
@@ -39,7 +39,7 @@ public final class NativeLibraries {
 
     private static Path provided; // null: the cache
     private static boolean rocksDbLoaded;
-    private static boolean oneNioLoaded;
+    private static boolean oneNioDecided;
     private static Optional<Path> asyncProfiler;
 
     private NativeLibraries() {
@@ -47,7 +47,7 @@ public final class NativeLibraries {
 
     /** Where the libraries come from: a directory that holds them (nothing is written), or null for the cache. */
     public static synchronized void use(Path providedDir) {
-        if (rocksDbLoaded || oneNioLoaded) {
+        if (rocksDbLoaded) {
             log.warn("native libraries already loaded; --native-dir {} applies from the next start", providedDir);
         }
         provided = providedDir;
@@ -69,26 +69,30 @@ public final class NativeLibraries {
     }
 
     /**
-     * one-nio's native socket library. one-nio loads it in NativeLibrary's static initializer from
-     * java.io.tmpdir/libonenio.&lt;crc&gt;.so, writing that file only if it is missing: java.io.tmpdir points at our
-     * directory (which holds the file) while that class initializes. Single-threaded at startup.
+     * Keeps one-nio on JDK NIO sockets: its native socket library is never loaded (docs/security.md, "TLS"). The
+     * member port's TLS runs on the JDK's SSLEngine over JDK sockets (one-nio serves TLS only through its native
+     * library, and its JDK fallback ignores TLS on the server side); with the native library loaded, accepted
+     * sockets would be native ones that the JDK cannot wrap. So there is one socket path, the one every test
+     * runs, on every platform; the native sockets measured 1.03x the JDK's throughput, within the spread
+     * (docs/benchmarks/pod.md). one-nio decides once, in NativeLibrary's static initializer, from os.name: it is
+     * something else while that class initializes. Single-threaded at startup; idempotent.
+     *
+     * @return whether one-nio is on JDK sockets (false only if something loaded its native library before)
      */
-    public static synchronized void loadOneNio() {
-        if (oneNioLoaded) {
-            return;
+    public static synchronized boolean keepOneNioOnJdkSockets() {
+        if (!oneNioDecided) {
+            oneNioDecided = true;
+            String os = System.getProperty("os.name");
+            try {
+                System.setProperty("os.name", "dht: one-nio native sockets off");
+                Class.forName("one.nio.os.NativeLibrary", true, NativeLibraries.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("one-nio is not on the class path", e);
+            } finally {
+                System.setProperty("os.name", os);
+            }
         }
-        oneNioLoaded = true;
-        Optional<Path> dir = Library.ONE_NIO.resource() == null || !isLinux() ? Optional.empty()
-                : directoryOf(Library.ONE_NIO);
-        String tmp = System.getProperty("java.io.tmpdir");
-        try {
-            dir.ifPresent(d -> System.setProperty("java.io.tmpdir", d.toString()));
-            Class.forName("one.nio.os.NativeLibrary", true, NativeLibraries.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("one-nio is not on the class path", e);
-        } finally {
-            System.setProperty("java.io.tmpdir", tmp);
-        }
+        return !one.nio.os.NativeLibrary.IS_SUPPORTED;
     }
 
     /** async-profiler's library for {@code AsyncProfiler.getInstance(path)}, or empty (it then unpacks its own). */
@@ -183,10 +187,6 @@ public final class NativeLibraries {
         }
     }
 
-    private static boolean isLinux() {
-        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
-    }
-
     static String hex(long crc) {
         return String.format("%08x", (int) crc);
     }
@@ -194,7 +194,6 @@ public final class NativeLibraries {
     /** The libraries: where each is in the jar, and the file name its loader looks for in a directory. */
     enum Library {
         ROCKSDB("rocksdbjni"),
-        ONE_NIO("onenio"),
         ASYNC_PROFILER("asyncprofiler");
 
         final String id;
@@ -207,7 +206,6 @@ public final class NativeLibraries {
             return switch (this) {
                 // What RocksDB's own loader unpacks (librocksdbjni-linux64.so on x86_64 glibc).
                 case ROCKSDB -> Environment.getJniLibraryFileName("rocksdb");
-                case ONE_NIO -> "libonenio.so";
                 case ASYNC_PROFILER -> asyncProfilerPlatform() + "/libasyncProfiler.so";
             };
         }
@@ -217,8 +215,6 @@ public final class NativeLibraries {
                 // RocksDB.loadLibrary(List) 9.10.0 loads <dir>/Environment.getJniLibraryFileName("rocksdbjni"),
                 // i.e. librocksdbjnijni-linux64.so ("jni" twice): the file must have that name.
                 case ROCKSDB -> Environment.getJniLibraryFileName("rocksdbjni");
-                // one-nio 2.0.0 reuses <java.io.tmpdir>/libonenio.<crc32 of the library, 8 hex digits>.so
-                case ONE_NIO -> "libonenio." + hex(crcOf(resource())) + ".so";
                 case ASYNC_PROFILER -> "libasyncProfiler.so";
             };
         }
@@ -234,14 +230,6 @@ public final class NativeLibraries {
                 return "macos";
             }
             return arch.equals("aarch64") || arch.equals("arm64") ? "linux-arm64" : "linux-x64";
-        }
-
-        private static long crcOf(URL resource) {
-            try {
-                return Entry.of(resource).crc;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 

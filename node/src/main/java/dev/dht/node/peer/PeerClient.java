@@ -1,6 +1,7 @@
 package dev.dht.node.peer;
 
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.tls.MemberTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -150,6 +151,17 @@ public final class PeerClient implements AutoCloseable {
         return outcomes;
     }
 
+    /** The member port's mutual TLS, or null for plaintext. */
+    MemberTls tls() {
+        return plane.tls();
+    }
+
+    /** The TLS generation new calls use (0: plaintext): connections of an older one get no new calls. */
+    long tlsGeneration() {
+        MemberTls tls = plane.tls();
+        return tls == null ? 0 : tls.generation();
+    }
+
     long connectTimeoutNanos() {
         return connectTimeoutNanos;
     }
@@ -221,7 +233,13 @@ public final class PeerClient implements AutoCloseable {
         PeerConnection best = null;
         PeerConnection idle = null;
         int bestPending = Integer.MAX_VALUE;
+        long generation = tlsGeneration();
+        int current = 0;
         for (PeerConnection c : peer.connections) {
+            if (c.tlsGeneration != generation) {
+                continue; // made with TLS material replaced since: it drains and closes (PeerConnection.expire)
+            }
+            current++;
             int p = c.pending;
             if (c.flushQueued && p < maxPipeline) {
                 return c;
@@ -240,9 +258,10 @@ public final class PeerClient implements AutoCloseable {
         if (idle != null) {
             return idle;
         }
-        if (peer.connections.size() < maxConnections) {
+        if (current < maxConnections) {
             synchronized (peer) {
-                if (peer.connections.size() < maxConnections) {
+                // stale connections (older TLS material) still drain: at most as many again
+                if (current(peer, generation) < maxConnections && peer.connections.size() < 2 * maxConnections) {
                     PeerConnection c = new PeerConnection(this, peer, maxPipeline);
                     peer.connections.add(c);
                     toOpen.add(c);
@@ -252,6 +271,16 @@ public final class PeerClient implements AutoCloseable {
             }
         }
         return bestPending < maxPipeline ? best : null;
+    }
+
+    private static int current(Peer peer, long generation) {
+        int n = 0;
+        for (PeerConnection c : peer.connections) {
+            if (c.tlsGeneration == generation) {
+                n++;
+            }
+        }
+        return n;
     }
 
     void wakeup() {

@@ -1,7 +1,10 @@
 package dev.dht.node.peer;
 
 import dev.dht.node.loop.SelectorLoop;
+import dev.dht.node.tls.MemberTls;
+import dev.dht.node.tls.TlsConnection;
 
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -37,6 +40,10 @@ final class PeerConnection {
     private final ByteBuffer in = ByteBuffer.allocate(IN_SIZE);
     private ByteBuffer out = ByteBuffer.allocateDirect(OUT_SIZE);
     private SocketChannel channel;
+    /** The member port's TLS over the channel, or null for plaintext (guarded by this, like out). */
+    private TlsConnection tls;
+    /** The TLS material's generation this connection was made with (0: plaintext): see PeerClient.pick. */
+    final long tlsGeneration;
     private SelectionKey key;
     private boolean connected;
     private boolean closed;
@@ -60,6 +67,8 @@ final class PeerConnection {
         this.client = client;
         this.peer = peer;
         this.maxPipeline = maxPipeline;
+        MemberTls memberTls = client.tls();
+        this.tlsGeneration = memberTls == null ? 0 : memberTls.generation();
     }
 
     /** Queues the call; false if this connection is closed or its pipeline is full (try another). */
@@ -175,6 +184,9 @@ final class PeerConnection {
             }
         } catch (IOException | RuntimeException e) {
             reason = peer.url + ": " + e.getMessage();
+            if (e instanceof SSLException && client.tls() != null) {
+                client.tls().handshakeFailed(peer.url, e);
+            }
             synchronized (this) {
                 failed = closeLocked();
             }
@@ -187,14 +199,47 @@ final class PeerConnection {
     private void connectedLocked() throws IOException {
         connected = true;
         lastHeardNanos = System.nanoTime();
+        MemberTls memberTls = client.tls();
+        if (memberTls != null) {
+            // The handshake starts with the first write (the ClientHello); requests queued meanwhile wait in out
+            // until it is done (flushLocked after each read).
+            tls = new TlsConnection(memberTls.clientEngine(peer.host, peer.port), channel);
+        }
         flushLocked();
     }
 
     private void read() throws IOException {
-        int n = channel.read(in);
-        if (n < 0) {
-            throw new IOException("connection closed by the peer");
+        if (tls == null) {
+            if (channel.read(in) < 0) {
+                throw new IOException("connection closed by the peer");
+            }
+            parse();
+            return;
         }
+        // TLS: read on while records already read wait (no readiness would be signalled for them)
+        for (int round = 0; round < 64; round++) {
+            synchronized (this) {
+                int n = tls.read(in);
+                if (n == TlsConnection.EOF) {
+                    throw new IOException("connection closed by the peer");
+                }
+                if (n == TlsConnection.WANT_WRITE || out.position() > 0 || tls.pendingOutput()) {
+                    flushLocked(); // handshake bytes, or requests that waited for the handshake to finish
+                }
+            }
+            parse();
+            boolean more;
+            synchronized (this) {
+                more = tls.bufferedInput();
+            }
+            if (!more) {
+                return;
+            }
+        }
+    }
+
+    /** Answers in {@code in}: each completes its call. */
+    private void parse() throws IOException {
         in.flip();
         try {
             while (in.hasRemaining()) {
@@ -260,6 +305,8 @@ final class PeerConnection {
             } else if (late != null && connected && nowNanos - lastHeardNanos > client.connectTimeoutNanos()) {
                 closeReason = "no answer at all from " + peer.url + " on this connection: closed";
                 failed = closeLocked();
+            } else if (idle && tlsGeneration != client.tlsGeneration()) {
+                failed = closeLocked(); // made with TLS material replaced since, and drained: reconnect under the new
             } else if (idle && connected && nowNanos - lastActivityNanos > client.idleNanos()) {
                 // Close it before the peer's idle timeout does: a request written into a connection the peer is
                 // closing at that moment would fail for nothing.
@@ -292,15 +339,20 @@ final class PeerConnection {
     private void flushLocked() throws IOException {
         out.flip();
         try {
-            while (out.hasRemaining()) {
-                if (channel.write(out) == 0) {
-                    break;
+            if (tls != null) {
+                tls.write(out); // during the handshake it takes nothing: the rest goes after the next read
+            } else {
+                while (out.hasRemaining()) {
+                    if (channel.write(out) == 0) {
+                        break;
+                    }
                 }
             }
         } finally {
             out.compact();
         }
-        int ops = out.position() > 0 ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+        boolean waiting = tls != null ? tls.pendingOutput() : out.position() > 0;
+        int ops = waiting ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
         if (key.interestOps() != ops) {
             key.interestOps(ops);
             if ((ops & SelectionKey.OP_WRITE) != 0) {
@@ -322,6 +374,9 @@ final class PeerConnection {
         peer.remove(this);
         if (key != null) {
             key.cancel();
+        }
+        if (tls != null) {
+            tls.closeQuietly();
         }
         if (channel != null) {
             try {

@@ -1,6 +1,7 @@
 package dev.dht.node.plane;
 
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.tls.MemberTls;
 
 import java.net.InetAddress;
 import java.net.URI;
@@ -11,20 +12,34 @@ import java.util.List;
 /**
  * Where members reach each other's member plane: a member is named in the member list by its client base URL
  * (placement depends on those names only), and its member port is that URL's port plus the offset every member
- * shares. Every node-to-node call goes through {@link #port}: the peer client and the range streams.
+ * shares. Every node-to-node call goes through {@link #port} (and {@link #tls} when the member port has TLS): the
+ * peer client and the range streams.
  */
 public final class MemberPlane {
     /** For tools and tests that talk to a server directly: the member port is the URL's port. */
-    public static final MemberPlane DIRECT = new MemberPlane(0);
+    public static final MemberPlane DIRECT = new MemberPlane(0, null);
 
     private final int offset;
+    private final MemberTls tls;
 
+    /** Plaintext member connections. */
     public MemberPlane(int offset) {
+        this(offset, null);
+    }
+
+    /** @param tls the member port's mutual TLS, or null for plaintext */
+    public MemberPlane(int offset, MemberTls tls) {
         this.offset = offset;
+        this.tls = tls;
     }
 
     public int offset() {
         return offset;
+    }
+
+    /** Mutual TLS of member connections, or null when they are plaintext. */
+    public MemberTls tls() {
+        return tls;
     }
 
     /** The member-plane port of a member whose client port is {@code clientPort}. */
@@ -117,14 +132,15 @@ public final class MemberPlane {
         if (offset == 0) {
             return "--member-port-offset must not be 0: the member port is the client port plus the offset";
         }
-        List<String> bad = new MemberPlane(offset).outOfRange(members);
+        List<String> bad = new MemberPlane(offset, null).outOfRange(members);
         if (!bad.isEmpty()) {
             return "with --member-port-offset " + offset + " the member port of " + bad + " is outside 1..65535";
         }
         List<String> remote = remoteMembers(members);
         if (!tls && !insecure && !remote.isEmpty()) {
             return "members " + remote + " are not on this machine's loopback, and the member port has no TLS: give"
-                    + " --member-insecure (plaintext member port on every interface) on a trusted network only";
+                    + " --member-tls-cert, --member-tls-key and --member-tls-ca (mutual TLS between members), or"
+                    + " --member-insecure on a trusted test network only";
         }
         return null;
     }

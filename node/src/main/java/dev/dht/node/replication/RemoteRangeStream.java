@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A member's local range, read from an internal {@code GET /v0/entities} (one {@link RangeFrame} per chunk) over
- * its own socket to the member's member port. Reads happen only as the merge pulls records, i.e. as the client drains the response: a slow
+ * its own socket to the member's member port (under its mutual TLS when it has it). Reads happen only as the merge pulls records, i.e. as the client drains the response: a slow
  * client stops the reads, TCP pushes back on the member, and nothing piles up here beyond one 64 KiB buffer.
  * Every read waits at most the request timeout.
  */
@@ -47,6 +47,9 @@ final class RemoteRangeStream implements RangeSource {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(timeoutMillis);
             socket.connect(new InetSocketAddress(uri.getHost(), port), timeoutMillis);
+            if (plane.tls() != null) {
+                socket = plane.tls().wrap(socket, uri.getHost(), port); // handshake done, or IOException
+            }
             StringBuilder request = new StringBuilder(128).append("GET /v0/entities?start=")
                     .append(QueryParams.encode(new String(start, StandardCharsets.UTF_8)));
             if (end != null) {

@@ -1,7 +1,9 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
+import dev.dht.node.support.RawHttp;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -93,16 +95,14 @@ final class ClockSkewScenarios {
     }
 
     private static long physicalClockMillis(NodeProcess node) {
-        try {
-            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=" + randomId()))
-                    .header("X-Dht-Internal", "1").GET(), EntityClient.TIMEOUT);
-            String clock = r.headers().firstValue("X-Dht-Clock").orElseThrow();
+        // on the member port, as a member asks (over TLS when the suite runs with -Ddht.test.memberTls=true)
+        try (RawHttp http = new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
+            http.send("GET /v0/entity?id=" + randomId() + " HTTP/1.1\r\nHost: localhost\r\nX-Dht-Internal: 1\r\n"
+                    + "Connection: close\r\n\r\n");
+            String clock = http.read().headers().get("x-dht-clock");
             return HybridLogicalClock.physicalMillis(Long.parseLong(clock));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

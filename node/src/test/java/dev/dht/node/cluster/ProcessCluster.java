@@ -2,6 +2,7 @@ package dev.dht.node.cluster;
 
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.ring.Ring;
+import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
 
@@ -179,6 +180,7 @@ final class ProcessCluster implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of("--port", String.valueOf(ports[i]),
                 "--data-dir", dir.resolve("node" + i).toString(), "--cluster", members));
         args.addAll(extraArgs.apply(i));
+        args.addAll(MemberTlsMode.args(dir, i, args));
         logs.harnessLine(i, "starting node " + i + " " + args);
         return NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of());
     }

@@ -1,6 +1,7 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
 import dev.dht.node.topology.Json;
@@ -117,6 +118,7 @@ final class ScalingCluster implements AutoCloseable {
                     "--data-dir", dir.resolve("node" + i).toString(), "--cluster-file", fileOf(i).toString(),
                     "--self", url(i)));
             args.addAll(extraArgs.apply(i));
+            args.addAll(MemberTlsMode.args(dir, i, args));
             logs.harnessLine(i, "starting node " + i + " " + args);
             processes[i] = NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of());
             started.add(processes[i]);

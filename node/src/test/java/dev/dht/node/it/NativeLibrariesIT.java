@@ -20,9 +20,9 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Starting and stopping a node (SIGTERM or SIGKILL) leaves no file in java.io.tmpdir: RocksDB's, one-nio's and
- * async-profiler's native libraries come from a cache written once (DHT_CACHE_DIR/native), or from --native-dir,
- * in which case nothing at all is written. Each test points java.io.tmpdir and the cache at its own empty
+ * Starting and stopping a node (SIGTERM or SIGKILL) leaves no file in java.io.tmpdir: RocksDB's and async-profiler's
+ * native libraries come from a cache written once (DHT_CACHE_DIR/native), or from --native-dir, in which case
+ * nothing at all is written; one-nio's is never used (the node stays on JDK sockets). Each test points java.io.tmpdir and the cache at its own empty
  * directories.
  */
 class NativeLibrariesIT {
@@ -41,7 +41,7 @@ class NativeLibrariesIT {
         Map<String, FileTime> cached = files(cache);
         assertThat(cached.keySet()).as("the cache holds every library")
                 .anyMatch(f -> f.contains("librocksdbjni"))
-                .anyMatch(f -> f.contains("libonenio."))
+                .noneMatch(f -> f.contains("libonenio")) // one-nio stays on JDK sockets: its library is never used
                 .anyMatch(f -> f.endsWith("libasyncProfiler.so"))
                 .noneMatch(f -> f.endsWith(".part"));
 
@@ -60,7 +60,7 @@ class NativeLibrariesIT {
         assertThat(writer.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(writer.exitValue()).as(written).isZero();
         Map<String, FileTime> provided = files(natives);
-        assertThat(provided).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(provided).hasSizeGreaterThanOrEqualTo(2);
 
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Path cache = dir.resolve("cache");

@@ -24,6 +24,14 @@ public final class RawHttp implements AutoCloseable {
         this(java.net.InetAddress.getLoopbackAddress(), port);
     }
 
+    /** Over a socket connected already (e.g. TLS to a member port). */
+    public RawHttp(Socket connected) throws IOException {
+        socket = connected;
+        socket.setSoTimeout(30_000);
+        in = socket.getInputStream();
+        out = socket.getOutputStream();
+    }
+
     /** Connected to the address (this machine's own non-loopback one makes the node see a remote peer). */
     public RawHttp(java.net.InetAddress address, int port) throws IOException {
         socket = new Socket();

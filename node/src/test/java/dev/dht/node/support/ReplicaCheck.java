@@ -169,7 +169,7 @@ public final class ReplicaCheck {
 
     /** Every record a member holds, by key; null if it did not answer. */
     private static Map<String, Record> localRecords(URI member) throws IOException {
-        try (RawHttp http = new RawHttp(member.getPort())) {
+        try (RawHttp http = new RawHttp(MemberTlsMode.connect(member.getPort()))) {
             http.send("GET /v0/entities?start=%00 HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL
                     + ": 1\r\nConnection: close\r\n\r\n");
             RawHttp.Reply reply = http.read();

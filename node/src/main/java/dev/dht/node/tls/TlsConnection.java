@@ -1,0 +1,279 @@
+package dev.dht.node.tls;
+
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+/**
+ * TLS over a non-blocking SocketChannel with the JDK's SSLEngine: the one TLS code path of the member plane, used
+ * by the server side ({@link TlsSocket}, under one-nio) and the peer client. Nothing here blocks: a call does what
+ * the socket allows and says what it waits for.
+ *
+ * <ul>
+ *   <li>{@link #read} returns plaintext, drives the handshake (its tasks run inline: handshakes happen once per
+ *       pooled connection), and reports {@link #WANT_WRITE} when handshake bytes could not all be sent.</li>
+ *   <li>{@link #write} encrypts as much as it can (several records, one socket write) and reports how much
+ *       plaintext it took; encrypted bytes the socket did not take stay in {@link #pendingOutput()} until the next
+ *       {@link #flush}: the caller must wait for writability while there are any.</li>
+ *   <li>{@link #bufferedInput()}: plaintext or ciphertext already read from the socket that a selector would not
+ *       signal again; the caller must read on without waiting for readiness.</li>
+ * </ul>
+ *
+ * Not thread-safe: one-nio sessions and peer connections call it under their own lock.
+ */
+public final class TlsConnection {
+    /** {@link #read}: handshake bytes are waiting to be sent; call again once the socket is writable. */
+    public static final int WANT_WRITE = -2;
+    /** {@link #read}: the peer closed the connection. */
+    public static final int EOF = -1;
+    /** Records wrapped into the outgoing buffer before one socket write. */
+    private static final int RECORDS_PER_WRITE = 4;
+    private static final int MAX_STEPS = 1024;
+
+    private final SSLEngine engine;
+    private final SocketChannel channel;
+    /** Ciphertext read from the socket, not yet unwrapped (write mode: position = end of data). */
+    private ByteBuffer netIn;
+    /** Plaintext unwrapped, not yet returned (read mode). */
+    private ByteBuffer appIn;
+    /** Ciphertext wrapped, not yet written to the socket (read mode). */
+    private final ByteBuffer netOut;
+    private boolean closed;
+
+    public TlsConnection(SSLEngine engine, SocketChannel channel) throws SSLException {
+        this.engine = engine;
+        this.channel = channel;
+        int packet = engine.getSession().getPacketBufferSize();
+        int app = engine.getSession().getApplicationBufferSize();
+        this.netIn = ByteBuffer.allocate(packet);
+        this.appIn = ByteBuffer.allocate(app).flip();
+        this.netOut = ByteBuffer.allocateDirect(packet * RECORDS_PER_WRITE).flip();
+        engine.beginHandshake();
+    }
+
+    public SSLEngine engine() {
+        return engine;
+    }
+
+    /**
+     * Plaintext into dst, as much as the socket already holds (several records): the number of bytes (0: nothing
+     * yet), {@link #EOF} or {@link #WANT_WRITE}.
+     */
+    public int read(ByteBuffer dst) throws IOException {
+        if (!flush()) {
+            return WANT_WRITE;
+        }
+        int total = 0;
+        for (int step = 0; step < MAX_STEPS; step++) {
+            if (appIn.hasRemaining()) {
+                total += drain(dst);
+                if (!dst.hasRemaining()) {
+                    return total;
+                }
+            }
+            if (closed) {
+                return total > 0 ? total : EOF;
+            }
+            SSLEngineResult.HandshakeStatus hs = engine.getHandshakeStatus();
+            if (hs == SSLEngineResult.HandshakeStatus.NEED_TASK) {
+                runTasks();
+                continue;
+            }
+            if (hs == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+                if (total > 0) {
+                    return total; // the next read sends it (bufferedInput() says there is work)
+                }
+                wrap(EMPTY);
+                if (!flush()) {
+                    return WANT_WRITE;
+                }
+                continue;
+            }
+            netIn.flip();
+            appIn.compact();
+            SSLEngineResult r;
+            try {
+                r = engine.unwrap(netIn, appIn);
+            } finally {
+                appIn.flip();
+                netIn.compact();
+            }
+            switch (r.getStatus()) {
+                case OK -> {
+                    if (r.bytesConsumed() == 0 && r.bytesProduced() == 0 && fill() == 0) {
+                        return total;
+                    }
+                }
+                case BUFFER_UNDERFLOW -> {
+                    if (netIn.position() == netIn.capacity()) {
+                        netIn = grow(netIn, engine.getSession().getPacketBufferSize());
+                    }
+                    if (fill() == 0) {
+                        return total;
+                    }
+                }
+                case BUFFER_OVERFLOW -> appIn = growRead(appIn, engine.getSession().getApplicationBufferSize());
+                case CLOSED -> {
+                    closed = true;
+                    if (engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+                        wrap(EMPTY); // our close_notify
+                        flush();
+                    }
+                }
+            }
+        }
+        throw new SSLException("TLS made no progress in " + MAX_STEPS + " steps");
+    }
+
+    /** Reads ciphertext from the socket: bytes read, 0 if none, and marks the end of the stream. */
+    private int fill() throws IOException {
+        int n = channel.read(netIn);
+        if (n < 0) {
+            closed = true;
+            try {
+                engine.closeInbound();
+            } catch (SSLException truncated) {
+                // the peer went away without close_notify: the connection is over either way
+            }
+            return 1; // progress: the loop sees closed
+        }
+        return n;
+    }
+
+    private int drain(ByteBuffer dst) {
+        int n = Math.min(dst.remaining(), appIn.remaining());
+        ByteBuffer slice = appIn.slice(appIn.position(), n);
+        dst.put(slice);
+        appIn.position(appIn.position() + n);
+        return n;
+    }
+
+    /**
+     * Encrypts plaintext from src (its position advances by what was taken) and sends what the socket takes.
+     * Returns the plaintext bytes taken; during the handshake that may be 0 until the peer answered.
+     */
+    public int write(ByteBuffer src) throws IOException {
+        if (closed || engine.isOutboundDone()) {
+            throw new IOException("TLS connection closed");
+        }
+        flush();
+        int taken = 0;
+        for (int step = 0; step < MAX_STEPS; step++) {
+            SSLEngineResult.HandshakeStatus hs = engine.getHandshakeStatus();
+            if (hs == SSLEngineResult.HandshakeStatus.NEED_TASK) {
+                runTasks();
+                continue;
+            }
+            if (hs == SSLEngineResult.HandshakeStatus.NEED_UNWRAP) {
+                return taken; // the peer speaks next: a read resumes the handshake
+            }
+            if (!src.hasRemaining() && hs != SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+                break;
+            }
+            SSLEngineResult r = wrap(src);
+            taken += r.bytesConsumed();
+            if (r.getStatus() == SSLEngineResult.Status.BUFFER_OVERFLOW) {
+                if (!flush() && netOut.remaining() > 0) {
+                    break; // the socket is full: the rest waits for writability
+                }
+                continue;
+            }
+            if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
+                throw new IOException("TLS connection closed");
+            }
+            if (r.bytesConsumed() == 0 && r.bytesProduced() == 0) {
+                break;
+            }
+        }
+        flush();
+        return taken;
+    }
+
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+
+    /** Wraps into netOut (kept in read mode around the call). */
+    private SSLEngineResult wrap(ByteBuffer src) throws SSLException {
+        netOut.compact();
+        try {
+            return engine.wrap(src, netOut);
+        } finally {
+            netOut.flip();
+        }
+    }
+
+    /** Writes pending ciphertext; true when none is left. */
+    public boolean flush() throws IOException {
+        while (netOut.hasRemaining()) {
+            if (channel.write(netOut) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Encrypted bytes are waiting for the socket: wait for writability, then {@link #flush}. */
+    public boolean pendingOutput() {
+        return netOut.hasRemaining();
+    }
+
+    /**
+     * Plaintext, or a whole TLS record, already read from the socket waits to be returned, or the handshake has work
+     * to do: no readiness will be signalled for it. (A partial record is not counted: the rest of it will make the
+     * socket readable.)
+     */
+    public boolean bufferedInput() {
+        if (appIn.hasRemaining()) {
+            return true;
+        }
+        SSLEngineResult.HandshakeStatus hs = engine.getHandshakeStatus();
+        if (!closed && (hs == SSLEngineResult.HandshakeStatus.NEED_WRAP
+                || hs == SSLEngineResult.HandshakeStatus.NEED_TASK)) {
+            return true; // handshake work that no readiness will prompt
+        }
+        int buffered = netIn.position();
+        if (closed || buffered < 5) {
+            return false;
+        }
+        int length = (netIn.get(3) & 0xff) << 8 | (netIn.get(4) & 0xff); // the record header's length field
+        return buffered >= 5 + length;
+    }
+
+    public boolean handshaking() {
+        SSLEngineResult.HandshakeStatus hs = engine.getHandshakeStatus();
+        return hs != SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING && hs != SSLEngineResult.HandshakeStatus.FINISHED;
+    }
+
+    /** Sends close_notify if the socket takes it at once; the caller closes the channel. */
+    public void closeQuietly() {
+        try {
+            engine.closeOutbound();
+            wrap(EMPTY);
+            flush();
+        } catch (IOException | RuntimeException ignored) {
+            // closing anyway
+        }
+    }
+
+    private void runTasks() {
+        Runnable task;
+        while ((task = engine.getDelegatedTask()) != null) {
+            task.run();
+        }
+    }
+
+    private static ByteBuffer grow(ByteBuffer writeMode, int atLeast) {
+        ByteBuffer bigger = ByteBuffer.allocate(Math.max(writeMode.capacity() * 2, atLeast));
+        writeMode.flip();
+        bigger.put(writeMode);
+        return bigger;
+    }
+
+    private static ByteBuffer growRead(ByteBuffer readMode, int atLeast) {
+        ByteBuffer bigger = ByteBuffer.allocate(Math.max(readMode.capacity() * 2, readMode.remaining() + atLeast));
+        bigger.put(readMode);
+        return bigger.flip();
+    }
+}
