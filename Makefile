@@ -45,11 +45,16 @@ bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/
 	scripts/bench-node.sh
 	scripts/bench-defaults.sh node
 
-bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.*
+bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.* (BENCH_MEMBER_TLS=both: the member plane's TLS cost, cluster-tls.*)
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-cluster.sh
-	scripts/bench-defaults.sh cluster
+	if [ "$${BENCH_MEMBER_TLS:-off}" != both ]; then scripts/bench-defaults.sh cluster; fi
 .PHONY: bench-cluster
+
+bench-cluster-tls: ## The member plane's TLS cost: a 3-node cluster with plaintext and mutual-TLS member ports, interleaved; writes docs/benchmarks/cluster-tls.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-cluster-tls.sh
+.PHONY: bench-cluster-tls
 
 bench-defaults: ## The node as users start it (no JVM or node options) vs the bare server, and 3 nodes through one entry node; writes docs/benchmarks/defaults.*
 	$(MVN) -q -pl bench -am package -DskipTests

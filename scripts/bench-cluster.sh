@@ -18,7 +18,16 @@
 #                                                  (the single node's too; the cache holds what the run writes)
 #   BENCH_JAVA_OPTS   JVM options of every node    BENCH_OUT=docs/benchmarks   BENCH_LABEL free text
 #   BENCH_SINGLE_PORT=18080  BENCH_CLUSTER_PORT=18100 (the cluster uses it and the next two)
+#   BENCH_MEMBER_TLS=off     the cluster's member plane: off (plaintext, loopback), on (mutual TLS, this report),
+#                            both (the TLS cost instead: scripts/bench-cluster-tls.sh, docs/benchmarks/cluster-tls.md)
 . "$(dirname "$0")/lib.sh"
+
+MEMBER_TLS=${BENCH_MEMBER_TLS:-off}
+case "$MEMBER_TLS" in
+  off | on) ;;
+  both) exec "$DHT_ROOT/scripts/bench-cluster-tls.sh" ;;
+  *) die "BENCH_MEMBER_TLS must be off, on or both (got '$MEMBER_TLS')" ;;
+esac
 
 DURATION=${BENCH_DURATION:-30}
 WARMUP=${BENCH_WARMUP:-10}
@@ -95,6 +104,7 @@ fi
   echo "java_opts=$JAVA_OPTS"
   echo "node_args=$NODE_ARGS"
   echo "label=$LABEL"
+  echo "member_tls=$MEMBER_TLS"
 } > "$RAW/env.txt"
 
 # CPU time the hypervisor gave to other guests during the run (/proc/stat "steal"): a noisy neighbour shows here
@@ -114,7 +124,15 @@ members=()
 for ((i = 0; i < NODES; i++)); do members+=("http://127.0.0.1:$((CLUSTER_PORT + i))"); done
 cluster=$(IFS=,; echo "${members[*]}")
 start_node single "$SINGLE_PORT"
-for ((i = 0; i < NODES; i++)); do start_node "node$i" $((CLUSTER_PORT + i)) --cluster "$cluster"; done
+TLS_ARGS=()
+if [ "$MEMBER_TLS" = on ]; then
+  "$DHT_ROOT/scripts/tls/member-certs.sh" "$WORK/tls" 2
+  TLS_ARGS=(--member-tls-cert "$WORK/tls/tls.crt" --member-tls-key "$WORK/tls/tls.key"
+    --member-tls-ca "$WORK/tls/ca.crt")
+fi
+for ((i = 0; i < NODES; i++)); do
+  start_node "node$i" $((CLUSTER_PORT + i)) --cluster "$cluster" "${TLS_ARGS[@]}"
+done
 SINGLE="http://127.0.0.1:$SINGLE_PORT"
 CLUSTER="http://127.0.0.1:$CLUSTER_PORT"
 CLUSTER_PORTS=$(seq -s, "$CLUSTER_PORT" $((CLUSTER_PORT + NODES - 1)))

@@ -12,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -39,6 +38,7 @@ final class PeerConnection {
     private final ResponseParser parser = new ResponseParser();
     private final ByteBuffer in = ByteBuffer.allocate(IN_SIZE);
     private ByteBuffer out = ByteBuffer.allocateDirect(OUT_SIZE);
+    private final RequestEncoder encoder;
     private SocketChannel channel;
     /** The member port's TLS over the channel, or null for plaintext (guarded by this, like out). */
     private TlsConnection tls;
@@ -67,6 +67,7 @@ final class PeerConnection {
         this.client = client;
         this.peer = peer;
         this.maxPipeline = maxPipeline;
+        this.encoder = new RequestEncoder(peer.hostHeader);
         MemberTls memberTls = client.tls();
         this.tlsGeneration = memberTls == null ? 0 : memberTls.generation();
     }
@@ -80,7 +81,7 @@ final class PeerConnection {
                 return false;
             }
             long number = nextCall++;
-            encode(call.request, number);
+            out = encoder.encode(call.request, number, out);
             inflight.put(number, call);
             lastActivityNanos = System.nanoTime();
             pending = inflight.size();
@@ -411,104 +412,5 @@ final class PeerConnection {
                 call.failAt(now, reason);
             }
         }
-    }
-
-    // ---- request encoding: into a heap array (cheap single-byte stores), then one bulk copy into the socket
-    // buffer; no intermediate strings ----
-
-    private static final byte[] HTTP_HOST = bytes(" HTTP/1.1\r\nHost: ");
-    private static final byte[] CALL = bytes("\r\nX-Dht-Internal: 1\r\nX-Dht-Call: ");
-    private static final byte[] CLOCK = bytes("\r\nX-Dht-Clock: ");
-    private static final byte[] TIMESTAMP = bytes("\r\nX-Dht-Timestamp: ");
-    private static final byte[] TOPOLOGY = bytes("\r\nX-Dht-Topology: ");
-    private static final byte[] LENGTH = bytes("\r\nContent-Length: ");
-    private static final byte[] END = bytes("\r\n\r\n");
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.ISO_8859_1);
-    }
-
-    /** The request head being encoded (guarded by this, like out). */
-    private byte[] head = new byte[512];
-    private int headLength;
-
-    private void encode(PeerRequest r, long number) {
-        byte[] body = r.body();
-        String topology = r.topology();
-        headLength = 0;
-        reserve(256 + r.method().length() + r.target().length() + peer.hostHeader.length()
-                + (topology == null ? 0 : topology.length()));
-        ascii(r.method());
-        head[headLength++] = ' ';
-        ascii(r.target());
-        put(HTTP_HOST);
-        ascii(peer.hostHeader);
-        put(CALL);
-        number(number);
-        put(CLOCK);
-        number(r.clock());
-        if (r.timestamp() != 0) {
-            put(TIMESTAMP);
-            number(r.timestamp());
-        }
-        if (topology != null) {
-            put(TOPOLOGY);
-            ascii(topology);
-        }
-        if (body != null) {
-            put(LENGTH);
-            number(body.length);
-        }
-        put(END);
-        ensure(headLength + (body == null ? 0 : body.length));
-        out.put(head, 0, headLength);
-        if (body != null) {
-            out.put(body);
-        }
-    }
-
-    /** Room for {@code bytes} more in head (every encode reserves its worst case up front). */
-    private void reserve(int bytes) {
-        if (head.length < bytes) {
-            head = new byte[Math.max(head.length * 2, bytes)];
-        }
-    }
-
-    private void ensure(int bytes) {
-        if (out.remaining() < bytes) {
-            ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(out.capacity() * 2, out.position() + bytes));
-            out.flip();
-            bigger.put(out);
-            out = bigger;
-        }
-    }
-
-    private void put(byte[] constant) {
-        System.arraycopy(constant, 0, head, headLength, constant.length);
-        headLength += constant.length;
-    }
-
-    /** Targets, host names and topology headers are ASCII (the target is percent-encoded). */
-    @SuppressWarnings("deprecation") // String.getBytes(int, int, byte[], int): the low byte of each char, no copy
-    private void ascii(String s) {
-        s.getBytes(0, s.length(), head, headLength);
-        headLength += s.length();
-    }
-
-    private void number(long v) {
-        if (v < 0) {
-            head[headLength++] = '-';
-            v = -v;
-        }
-        int digits = 1;
-        for (long t = v; t >= 10; t /= 10) {
-            digits++;
-        }
-        int end = headLength + digits;
-        for (int i = end - 1; i >= headLength; i--) {
-            head[i] = (byte) ('0' + v % 10);
-            v /= 10;
-        }
-        headLength = end;
     }
 }

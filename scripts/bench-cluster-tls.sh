@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# make bench-cluster-tls (or make bench-cluster BENCH_MEMBER_TLS=both): what mutual TLS on the member plane costs a 3-node cluster at
+# replicas=2/3. The same cluster runs with a plaintext member plane and with TLS, same commit and host, in
+# interleaved rounds (plain, tls, then tls, plain, ...: a drift of the machine falls on both), each round on fresh
+# data: maximum throughput (wrk, closed model, PUT then GET) and latency at a fixed rate (oha, open model with
+# --latency-correction, PUT then GET). Writes docs/benchmarks/cluster-tls.json and cluster-tls.md: per round and
+# mode, the means, and the TLS cost against the targets (at most 15% less throughput, at most 1.2x p99).
+#
+# Environment: BENCH_ROUNDS=2 (pairs)   BENCH_DURATION=30   BENCH_WARMUP=10 (seconds)   BENCH_THREADS=3
+#   BENCH_CONNECTIONS=64   BENCH_REFERENCE_RATE=5000 (req/s of the fixed-rate runs)   BENCH_REPLICAS=2/3
+#   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next two; the
+#   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL
+. "$(dirname "$0")/lib.sh"
+
+ROUNDS=${BENCH_ROUNDS:-2}
+DURATION=${BENCH_DURATION:-30}
+WARMUP=${BENCH_WARMUP:-10}
+THREADS=${BENCH_THREADS:-3}
+CONNS=${BENCH_CONNECTIONS:-64}
+RATE=${BENCH_REFERENCE_RATE:-5000}
+REPLICAS=${BENCH_REPLICAS:-2/3}
+OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
+CLUSTER_PORT=${BENCH_CLUSTER_PORT:-18100}
+NODE_ARGS=${BENCH_NODE_ARGS---block-cache 1GiB}
+JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}
+LABEL=${BENCH_LABEL:-}
+NODES=3
+
+JAR="$DHT_ROOT/node/target/dht-node.jar"
+[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-cluster' (it builds the jar) or 'make build'"
+JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
+JAVA="$JAVA_HOME/bin/java"
+spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+JAVA_FLAGS=()
+if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+# shellcheck disable=SC2206
+JAVA_FLAGS+=($JAVA_OPTS)
+WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
+OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
+PY=$("$DHT_ROOT/scripts/venv.sh")
+command -v curl >/dev/null || die "curl is needed"
+for ((i = 0; i < NODES; i++)); do
+  for port in $((CLUSTER_PORT + i)) $((CLUSTER_PORT + i + 10000)); do
+    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/"; then die "port $port is in use"; fi
+  done
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster-tls.XXXXXX")
+RAW="$WORK/raw"
+mkdir -p "$RAW" "$OUT"
+pids=()
+stop_nodes() {
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  pids=()
+  rm -rf "$WORK/data"
+}
+trap stop_nodes EXIT
+
+# One CA and one member certificate for the three members (members are not told apart by name: docs/security.md)
+"$DHT_ROOT/scripts/tls/member-certs.sh" "$WORK/tls" 2
+TLS_ARGS=(--member-tls-cert "$WORK/tls/tls.crt" --member-tls-key "$WORK/tls/tls.key" --member-tls-ca "$WORK/tls/ca.crt")
+
+settle_load
+read -r load1 load5 load15 _ < /proc/loadavg
+log "load before: $load1 $load5 $load15 (nproc $(nproc))"
+if awk "BEGIN {exit !($load1 > 1.0)}"; then
+  log "warning: the machine is busy (load $load1): figures will be distorted; re-run on a quiet machine"
+fi
+{
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "load_before=$load1 $load5 $load15"
+  echo "nproc=$(nproc)"
+  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+  echo "java=$("$JAVA" -version 2>&1 | head -1)"
+  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+  echo "rounds=$ROUNDS"
+  echo "duration=$DURATION"
+  echo "warmup=$WARMUP"
+  echo "threads=$THREADS"
+  echo "connections=$CONNS"
+  echo "reference_rate=$RATE"
+  echo "replicas=$REPLICAS"
+  echo "nodes=$NODES"
+  echo "java_opts=$JAVA_OPTS"
+  echo "node_args=$NODE_ARGS"
+  echo "label=$LABEL"
+} > "$RAW/env.txt"
+
+members=()
+for ((i = 0; i < NODES; i++)); do members+=("http://127.0.0.1:$((CLUSTER_PORT + i))"); done
+cluster=$(IFS=,; echo "${members[*]}")
+CLUSTER="http://127.0.0.1:$CLUSTER_PORT"
+CLUSTER_PORTS=$(seq -s, "$CLUSTER_PORT" $((CLUSTER_PORT + NODES - 1)))
+S="$DHT_ROOT/scripts/bench"
+connect_to=()
+for ((i = 0; i < NODES; i++)); do
+  connect_to+=(--connect-to "127.0.0.1:$CLUSTER_PORT:127.0.0.1:$((CLUSTER_PORT + i))")
+done
+
+start_cluster() { # start_cluster MODE TAG: the three nodes, member plane plaintext (loopback) or TLS
+  local mode=$1 tag=$2 i extra=()
+  [ "$mode" = tls ] && extra=("${TLS_ARGS[@]}")
+  for ((i = 0; i < NODES; i++)); do
+    # shellcheck disable=SC2086
+    "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port $((CLUSTER_PORT + i)) --data-dir "$WORK/data/node$i" \
+      --cluster "$cluster" "${extra[@]}" $NODE_ARGS > "$RAW/$tag-node$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for ((i = 0; i < NODES; i++)); do
+    await_http $((CLUSTER_PORT + i)) /v0/status "${pids[$i]}" "$RAW/$tag-node$i.log"
+  done
+}
+
+wrk_run() { # wrk_run NAME SECONDS SCRIPT [args...]
+  local name=$1 secs=$2 script=$3; shift 3
+  log "wrk $name (${secs}s)"
+  BENCH_PORTS="$CLUSTER_PORTS" BENCH_REPLICAS="$REPLICAS" \
+    "$WRK" -t"$THREADS" -c"$CONNS" -d"${secs}s" --latency -s "$S/$script" "$CLUSTER" -- "$@" \
+    > "$RAW/wrk-$name.txt" 2>&1
+}
+oha_run() { # oha_run NAME METHOD URL-REGEX
+  local name=$1 method=$2 url=$3 body=()
+  [ "$method" = PUT ] && body=(-d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
+  log "oha $name at $RATE/s (${DURATION}s)"
+  "$OHA" -z "${DURATION}s" -q "$RATE" --latency-correction -c "$CONNS" --no-tui --output-format json \
+    "${connect_to[@]}" -m "$method" "${body[@]}" --rand-regex-url "$url" \
+    > "$RAW/oha-$name.json" 2> "$RAW/oha-$name.err" || log "oha $name exited with $?"
+}
+
+round() { # round N MODE: one cluster, fresh data, every measurement of one mode
+  local n=$1 mode=$2 tag="r$1-$2" keys digits zeros regex
+  log "round $n: member plane $mode"
+  start_cluster "$mode" "$tag"
+  wrk_run "$tag-warmup-put" "$WARMUP" wrk-cluster-put.lua w
+  wrk_run "$tag-put" "$DURATION" wrk-cluster-put.lua t
+  keys=$(sed -n 's/^KEYS_PER_THREAD //p' "$RAW/wrk-$tag-put.txt")
+  [ -n "$keys" ] || die "the PUT run $tag reported no keys (see $RAW/wrk-$tag-put.txt)"
+  keys=$((keys - CONNS))
+  wrk_run "$tag-warmup-get" $(((WARMUP + 1) / 2)) wrk-cluster-get.lua "$THREADS" "$keys"
+  wrk_run "$tag-get" "$DURATION" wrk-cluster-get.lua "$THREADS" "$keys"
+  digits=${#keys}; digits=$((digits - 1)); [ "$digits" -ge 2 ] || die "too few keys written ($keys)"
+  zeros=$(printf '0%.0s' $(seq $((10 - digits))))
+  regex="/v0/entity\\?id=t[0-$((THREADS - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}&replicas=$REPLICAS"
+  oha_run "$tag-put-rate" PUT "$CLUSTER/v0/entity\\?id=o[0-9a-f]{16}&replicas=$REPLICAS"
+  oha_run "$tag-get-rate" GET "$CLUSTER$regex"
+  for ((i = 0; i < NODES; i++)); do
+    curl -s "http://127.0.0.1:$((CLUSTER_PORT + i))/metrics" > "$RAW/$tag-node$i-metrics.txt"
+  done
+  stop_nodes
+}
+
+for ((r = 1; r <= ROUNDS; r++)); do
+  if ((r % 2 == 1)); then round "$r" plain; round "$r" tls; else round "$r" tls; round "$r" plain; fi
+done
+read -r load1 load5 load15 _ < /proc/loadavg
+echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
+
+"$PY" "$S/cluster-tls-report.py" "$RAW" "$OUT"
+log "report: $OUT/cluster-tls.md (raw outputs in $RAW)"

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Turns the raw outputs of scripts/bench-cluster-tls.sh into docs/benchmarks/cluster-tls.json and cluster-tls.md:
+the cluster's maximum throughput and its p99 at a fixed rate, with the member plane in plaintext and in mutual TLS,
+per round and on average, and the TLS cost against the targets.
+
+Usage: cluster-tls-report.py RAW_DIR OUT_DIR   (the parsers are node-report.py's)
+       cluster-tls-report.py --render OUT_DIR  (cluster-tls.md again from OUT_DIR/cluster-tls.json)
+"""
+import importlib.util
+import json
+import os
+import re
+import sys
+
+_spec = importlib.util.spec_from_file_location(
+    "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
+nr = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(nr)
+
+MODES = ("plain", "tls")
+# Targets of issue 21: TLS may cost at most 15% of the maximum throughput and 1.2x the p99 at a fixed rate.
+MAX_THROUGHPUT_LOSS = 0.15
+MAX_P99_RATIO = 1.2
+
+
+def metric_sum(raw, tag, nodes, pattern):
+    total = 0.0
+    for i in range(nodes):
+        path = os.path.join(raw, "%s-node%d-metrics.txt" % (tag, i))
+        if os.path.exists(path):
+            for line in nr.read(path).splitlines():
+                if re.match(pattern, line):
+                    total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def mean(values):
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else None
+
+
+def collect(raw):
+    env = nr.env(raw)
+    nodes = int(env.get("nodes", "3"))
+    rounds = []
+    for n in range(1, int(env.get("rounds", "1")) + 1):
+        for mode in MODES:
+            tag = "r%d-%s" % (n, mode)
+            put, get = nr.wrk(raw, tag + "-put"), nr.wrk(raw, tag + "-get")
+            put_rate, get_rate = nr.oha(raw, tag + "-put-rate"), nr.oha(raw, tag + "-get-rate")
+            rounds.append({
+                "round": n, "mode": mode,
+                "put_rps": put and put["rps"], "get_rps": get and get["rps"],
+                "put_p99_ms": put_rate and put_rate["p99_ms"], "get_p99_ms": get_rate and get_rate["p99_ms"],
+                "put_rate_rps": put_rate and put_rate["rps"], "get_rate_rps": get_rate and get_rate["rps"],
+                "handshake_failures": metric_sum(raw, tag, nodes, r"dht_member_tls_handshake_failures_total "),
+                "replica_call_errors": metric_sum(raw, tag, nodes,
+                                                  r'dht_replica_calls_total\{outcome="(error|timeout)"\}'),
+            })
+    means = {mode: {k: mean([r[k] for r in rounds if r["mode"] == mode])
+                    for k in ("put_rps", "get_rps", "put_p99_ms", "get_p99_ms")} for mode in MODES}
+    cost = {}
+    for op in ("put", "get"):
+        plain, tls = means["plain"], means["tls"]
+        rps = op + "_rps"
+        p99 = op + "_p99_ms"
+        cost[op] = {
+            "throughput_loss": 1 - tls[rps] / plain[rps] if plain[rps] and tls[rps] else None,
+            "p99_ratio": tls[p99] / plain[p99] if plain[p99] and tls[p99] else None,
+        }
+    return {"env": env, "rounds": rounds, "means": means, "cost": cost,
+            "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
+
+
+def fmt(v, digits=2):
+    return "" if v is None else ("%.*f" % (digits, v))
+
+
+def verdict(value, limit, ratio):
+    if value is None:
+        return "no result"
+    ok = value <= limit
+    shown = ("%.2fx" % value) if ratio else ("%.1f%%" % (100 * value))
+    return "%s (target %s: %s)" % (shown, ("<= %.1fx" % limit) if ratio else ("<= %d%%" % (100 * limit)),
+                                   "met" if ok else "**missed**")
+
+
+def markdown(r):
+    env = r["env"]
+    lines = [
+        "# Mutual TLS on the member plane: what it costs a 3-node cluster",
+        "",
+        "Written by `make bench-cluster-tls` (scripts/bench-cluster-tls.sh) on %s, commit %s%s, "
+        "%s CPUs (%s), %s. A 3-node cluster on one machine at replicas=%s, started fresh for each run, its member "
+        "plane in plaintext (loopback) or in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 certificates); the modes "
+        "alternate, %s rounds each. Maximum throughput: wrk, %s threads, %s connections spread over the nodes, %s s "
+        "after a %s s warm-up, PUT of unique keys then GET over them. Latency: oha at %s req/s (open model, "
+        "--latency-correction), %s s each, PUT then GET. Load before/after: %s / %s."
+        % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
+           env.get("nproc"), env.get("cpu"), env.get("java"), env.get("replicas"), env.get("rounds"),
+           env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"),
+           env.get("reference_rate"), env.get("duration"), env.get("load_before"), env.get("load_after")),
+        "",
+        "| round | member plane | PUT req/s | GET req/s | PUT p99 ms at %s/s | GET p99 ms at %s/s | replica call "
+        "errors | TLS handshake failures |" % (env.get("reference_rate"), env.get("reference_rate")),
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for x in r["rounds"]:
+        lines.append("| %d | %s | %s | %s | %s | %s | %d | %d |" % (
+            x["round"], x["mode"], fmt(x["put_rps"], 0), fmt(x["get_rps"], 0), fmt(x["put_p99_ms"]),
+            fmt(x["get_p99_ms"]), x["replica_call_errors"], x["handshake_failures"]))
+    for mode in MODES:
+        m = r["means"][mode]
+        lines.append("| mean | %s | %s | %s | %s | %s | | |" % (
+            mode, fmt(m["put_rps"], 0), fmt(m["get_rps"], 0), fmt(m["put_p99_ms"]), fmt(m["get_p99_ms"])))
+    t = r["targets"]
+    lines += ["", "TLS cost (means):", ""]
+    for op in ("put", "get"):
+        c = r["cost"][op]
+        lines.append("- **%s**: throughput %s less; p99 at the fixed rate %s" % (
+            op.upper(), verdict(c["throughput_loss"], t["max_throughput_loss"], False),
+            verdict(c["p99_ratio"], t["max_p99_ratio"], True)))
+    lines += ["", "Member connections are pooled and pipelined, so handshakes are rare (one per connection) and a TLS "
+              "record carries many requests; what remains is the encryption of every byte between members and the "
+              "SSLEngine's copies.", ""]
+    return "\n".join(lines)
+
+
+def main():
+    if sys.argv[1] == "--render":
+        with open(os.path.join(sys.argv[2], "cluster-tls.json"), encoding="utf-8") as f:
+            result = json.load(f)
+    else:
+        result = collect(sys.argv[1])
+        with open(os.path.join(sys.argv[2], "cluster-tls.json"), "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=2, sort_keys=True)
+    out = sys.argv[2]
+    with open(os.path.join(out, "cluster-tls.md"), "w", encoding="utf-8") as f:
+        f.write(markdown(result))
+
+
+if __name__ == "__main__":
+    main()
