@@ -66,6 +66,11 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 	scripts/bench-scale.sh
 .PHONY: bench-scale
 
+bench-repair: ## Repair and rebuild under a fixed load: keys/s, MB/s, hash bytes per differing key, the load's p99; writes docs/benchmarks/repair.*
+	$(MVN) -q -pl node -am package -DskipTests
+	scripts/bench-repair.sh
+.PHONY: bench-repair
+
 bench-pause: ## One of 3 replicas paused 15 s (SIGSTOP) under reads and writes at 2/3: GET p99 and throughput before/during/after; writes docs/benchmarks/pause.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-pause.sh

@@ -31,5 +31,8 @@ if [ "$cmd" = run ]; then
   cd "$DHT_ROOT/scripts"
   exec timeout --foreground --kill-after=60 $((duration + 1200)) "$PY" -m chaos run
 fi
+if [ "$cmd" = check ] && [ $# -ge 2 ]; then
+  set -- check "$(realpath -- "$2")"   # the run's directory as given, before the cd below
+fi
 cd "$DHT_ROOT/scripts"
 exec "$PY" -m chaos "$@"

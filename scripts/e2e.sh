@@ -7,16 +7,18 @@
 #   2 kubectl apply manifests/dhtcluster-sample.yaml; the DhtCluster is Ready with 3/3 members
 #   3 a Job writes 10,000 keys through the client Service at the default quorum; another reads every one back
 #     through a single other member (its name in the headless Service)
-#   4 a pod is deleted while a Job writes: every write is acknowledged (0 failed), many of them after the
-#     deletion, and every acknowledged key is readable afterwards
+#   4 a pod is deleted while a Job writes and another reads: every write is acknowledged (0 failed), many of them
+#     after the deletion, every read is right, and every acknowledged key is readable afterwards
 #   5 a settings change (jvm.heap) rolls the pods one at a time within a bound, every member then runs with the
-#     new heap, and a reader Job at quorum on kept-alive connections sees no failed request
-#   evict: every member is evicted in turn through the eviction API while a Job writes; the PodDisruptionBudget
-#     refuses a second eviction each time; 0 failed writes (scripts/e2e/step-evict.sh)
-#   6 scale to 5, then back to 3 while a writer runs: after each step every member is idle on the new member
-#     list and every key of steps 3 and 4 reads back; then every key the writer got acknowledged (all of them:
-#     0 failed) reads back
+#     new heap, and a reader and a writer Job at quorum on kept-alive connections see no failed request
+#   evict: every member is evicted in turn through the eviction API while a Job writes and another reads; the
+#     PodDisruptionBudget refuses a second eviction each time; 0 failed requests (scripts/e2e/step-evict.sh)
+#   6 scale to 5, then back to 3 while a writer and a reader run: after each step every member is idle on the new
+#     member list and every key of steps 3 and 4 reads back; then every key the writer got acknowledged (all of
+#     them: 0 failed) reads back, and the reader read only right values
 #   7 a DhtBenchmark runs and leaves its flamegraphs in the results volume
+#  10 dht-1's volume and pod deleted under a writer: it shows Rebuilding, ends Up with the cluster Ready, and holds
+#     every acknowledged key read from it alone (runs before 8; scripts/e2e/step-rebuild.sh)
 #   attack: every attack of issue 21, many times, from another namespace, an unlabelled pod and a hostNetwork
 #     pod: all refused; keys, topology and clocks unchanged (scripts/e2e/step-security.sh)
 #   rotate: a certificate renewal and a CA replacement under a quorum writer: 0 failed writes, no pod restarted
@@ -28,7 +30,8 @@
 # on purpose (E2E_SKIP): a step that could not run proved nothing.
 #
 # Every value a Job writes is "<key>:<run>" with this run's id, and the readers accept only that value. A planned
-# disruption (steps 4, 5, evict, 6) must fail no request: failures are counted by cause.
+# disruption (steps 4, 5, evict, 6) must fail no request of its writer and its reader (scripts/e2e/
+# disruption-clients.sh): failures are counted by cause.
 #
 # Environment: E2E_NAMESPACE (dht-e2e), E2E_OPERATOR_NAMESPACE (dht-e2e-system), IMAGE_TAG, IMAGE_PREFIX,
 # E2E_KEEP=1 (leave everything in place at the end, for a look), E2E_KEYS (10000), E2E_SKIP="6 7 evict" (steps
@@ -36,6 +39,8 @@
 # it).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/e2e/step-evict.sh"
+. "$(dirname "$0")/e2e/step-rebuild.sh"
+. "$(dirname "$0")/e2e/disruption-clients.sh"
 . "$(dirname "$0")/e2e/step-security.sh"
 cd "$DHT_ROOT"
 
@@ -97,6 +102,14 @@ start_job() {
   local name=$1; shift
   local args="" a
   for a in "$@"; do args="$args, $(printf '%s' "$a" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')"; done
+  # JOB_MEMBER_TLS=SECRET: the Job reads a member port (mutual TLS, open to members only): the member Secret at
+  # /etc/member, on the host's network (which the NetworkPolicy does not filter; the certificate is the guard).
+  local hostnet=false vols="" mounts=""
+  if [ -n "${JOB_MEMBER_TLS:-}" ]; then
+    hostnet=true
+    vols=", {name: member-tls, secret: {secretName: $JOB_MEMBER_TLS, defaultMode: 0440}}"
+    mounts=", {name: member-tls, mountPath: /etc/member, readOnly: true}"
+  fi
   kn delete job "$name" --ignore-not-found --wait=true >/dev/null 2>&1 || true
   kn apply -f - >/dev/null <<EOF
 apiVersion: batch/v1
@@ -109,8 +122,10 @@ spec:
     spec:
       restartPolicy: Never
       enableServiceLinks: false
-      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
-      volumes: [{name: keys, configMap: {name: e2e-keys, optional: true}}]
+      hostNetwork: $hostnet
+      dnsPolicy: $([ "$hostnet" = true ] && echo ClusterFirstWithHostNet || echo ClusterFirst)
+      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
+      volumes: [{name: keys, configMap: {name: e2e-keys, optional: true}}$vols]
       containers:
       - name: check
         image: $RUNNER_IMAGE
@@ -120,7 +135,7 @@ spec:
         env: [{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}]
         resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 256Mi}}
         securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
-        volumeMounts: [{name: keys, mountPath: /etc/e2e}]
+        volumeMounts: [{name: keys, mountPath: /etc/e2e}$mounts]
 EOF
 }
 job_done() { # 0 when the Job finished (either way)
@@ -236,7 +251,8 @@ step3() {
 }
 
 step4() {
-  local victim=dht-1 uid deleted_at acked written after
+  local victim=dht-1 uid deleted_at acked written after reader=0
+  start_reader e2e-watch-kill e2e-stop-s4 || { report 4 FAIL "the reader did not start"; return 1; }
   start_job e2e-write-kill write --target "$SERVICE_URL" --prefix s4 --count "$KEYS" --rate 300 --allow-failures \
     --progress 500 --run "$RUN_ID"
   # Delete the pod once the writer is well under way (it writes for ~30 s at this rate).
@@ -249,11 +265,12 @@ step4() {
   say "deleted pod $victim while the writer was running"
   finish_job e2e-write-kill 300 || { report 4 FAIL "writer: $(summary e2e-write-kill)"; return 1; }
   until_true 180 pod_replaced "$victim" "$uid" && until_true 240 dht_is Ready 3 || { report 4 FAIL "$victim did not come back: phase $(dht_field '{.status.phase}')"; return 1; }
+  stop_reader e2e-watch-kill e2e-stop-s4 || reader=1
   # Nothing acknowledged, or nothing after the deletion, would prove nothing about losing a member.
   acked=$(json e2e-write-kill "d['acked']"); written=$(json e2e-write-kill "d['written']")
   after=$(acked_after e2e-write-kill "$deleted_at")
-  if [ "${written:-0}" != "$KEYS" ] || [ "${acked:-0}" != "$KEYS" ] || [ "${after:-0}" -lt "$STEP4_MIN_ACKED_AFTER" ]; then
-    report 4 FAIL "writer: $(summary e2e-write-kill), $after acknowledged after the deletion (all $KEYS acknowledged and $STEP4_MIN_ACKED_AFTER after the deletion are needed)"
+  if [ "${written:-0}" != "$KEYS" ] || [ "${acked:-0}" != "$KEYS" ] || [ "${after:-0}" -lt "$STEP4_MIN_ACKED_AFTER" ] || [ $reader -ne 0 ]; then
+    report 4 FAIL "writer: $(summary e2e-write-kill), $after acknowledged after the deletion (all $KEYS acknowledged and $STEP4_MIN_ACKED_AFTER after the deletion are needed); reader at quorum: $(summary e2e-watch-kill) (no failed read allowed)"
     return 1
   fi
   STEP4_KEYS=$(acked_keys e2e-write-kill)
@@ -261,7 +278,7 @@ step4() {
   if ! run_job e2e-read-kill 300 read --target "$SERVICE_URL" --prefix s4 --keys @/etc/e2e/step4 --run "$RUN_ID"; then
     report 4 FAIL "writer: $(summary e2e-write-kill); reader: $(summary e2e-read-kill)"; return 1
   fi
-  report 4 PASS "$victim deleted mid-write: $(summary e2e-write-kill), $after of them after the deletion; every acknowledged key read back: $(summary e2e-read-kill)"
+  report 4 PASS "$victim deleted mid-write: $(summary e2e-write-kill), $after of them after the deletion; reader at quorum meanwhile: $(summary e2e-watch-kill); every acknowledged key read back: $(summary e2e-read-kill)"
 }
 
 # The new heap, well above the sample's 384Mi and within its 1Gi limit beside RocksDB.
@@ -274,6 +291,7 @@ step5() {
   start_job e2e-watch watch --target "$SERVICE_URL" --prefix s3 --keys @/etc/e2e/step3 --stop-key e2e-stop-s5 \
     --threads 4 --max-seconds 600 --run "$RUN_ID"
   until_true 120 log_has e2e-watch '^started' || { report 5 FAIL "the reader did not start"; return 1; }
+  start_writer e2e-write-roll s5 e2e-stop-s5 || { report 5 FAIL "the writer did not get going"; return 1; }
   heap=$(dht_field '{.spec.jvm.heap}')
   kn patch dht dht --type merge -p '{"spec":{"jvm":{"heap":"'$HEAP'"}}}' >/dev/null
   say "jvm.heap $heap -> $HEAP: the pods roll"
@@ -295,11 +313,13 @@ step5() {
   replaced=$(python3 -c 'import sys; a=set(sys.argv[1].split()); b=set(sys.argv[2].split()); print(len(b - a))' "$before" "$after")
   run_job e2e-stop 60 put --target "$SERVICE_URL" --key e2e-stop-s5 >/dev/null || true
   finish_job e2e-watch 120
-  local ok=$?
+  local ok=$? writer=0
+  stop_writer e2e-write-roll e2e-stop-s5 || writer=1
   if [ $rolled -ne 1 ]; then report 5 FAIL "the roll did not finish in 600s ($replaced of 3 pods replaced, phase $(dht_field '{.status.phase}'))"; return 1; fi
   if [ "$replaced" != 3 ]; then report 5 FAIL "the roll did not replace the 3 pods ($replaced replaced)"; return 1; fi
   if [ "$max_unready" -gt 1 ]; then report 5 FAIL "$max_unready members were unready at once during the roll"; return 1; fi
   if [ $ok -ne 0 ]; then report 5 FAIL "reader during the roll: $(summary e2e-watch)"; return 1; fi
+  if [ $writer -ne 0 ]; then report 5 FAIL "writer during the roll: $(summary e2e-write-roll) (every write must be acknowledged)"; return 1; fi
   # The rolled members run with the new setting: each JVM's maximum heap, as it reports it. That is -Xmx less
   # what the collector keeps aside (the serial collector one survivor space), so it must lie above the old
   # setting and at most the new one.
@@ -309,7 +329,7 @@ step5() {
      || [ "$(json e2e-heap "len(d['values']) == 3 and all($old_bytes < v <= $HEAP_BYTES for v in d['values'].values())")" != True ]; then
     report 5 FAIL "the rolled members do not all run with the $HEAP heap (a maximum above the old $heap, $old_bytes bytes, and at most $HEAP_BYTES): $(summary e2e-heap)"; return 1
   fi
-  report 5 PASS "jvm.heap changed: 3 pods replaced one at a time (at most $max_unready unready), each JVM now has a $HEAP heap; reader at quorum on kept-alive connections: $(summary e2e-watch)"
+  report 5 PASS "jvm.heap changed: 3 pods replaced one at a time (at most $max_unready unready), each JVM now has a $HEAP heap; reader at quorum on kept-alive connections: $(summary e2e-watch); writer: $(summary e2e-write-roll)"
 }
 
 member_urls() { dht_field '{.status.members[*].url}' | tr ' ' ','; }
@@ -324,6 +344,7 @@ step6() {
   start_job e2e-write-scale write --target "$SERVICE_URL" --prefix s6 --count 1000000 --rate 100 --threads 4 \
     --allow-failures --stop-key e2e-stop-s6 --progress 500 --run "$RUN_ID"
   until_true 120 log_has e2e-write-scale '^progress 500' || { report 6 FAIL "the writer did not get going"; return 1; }
+  start_reader e2e-watch-scale e2e-stop-s6 || { report 6 FAIL "the reader did not start"; return 1; }
   kn scale dht dht --replicas=5 >/dev/null || { report 6 FAIL "kubectl scale refused"; return 1; }
   if ! until_true 600 dht_is Ready 5; then report 6 FAIL "not Ready 5/5 after 600s: phase $(dht_field '{.status.phase}')"; return 1; fi
   all_idle e2e-idle-5 || ok=0
@@ -343,9 +364,10 @@ step6() {
   text="$text; read through dht-0: $(summary e2e-read-3a) / $(summary e2e-read-3b)"
   run_job e2e-stop-6 60 put --target "$SERVICE_URL" --key e2e-stop-s6 >/dev/null || true
   finish_job e2e-write-scale 120 || true
+  stop_reader e2e-watch-scale e2e-stop-s6 || ok=0
   set_keys "$STEP3_KEYS" "$STEP4_KEYS" "$(acked_keys e2e-write-scale)"
   run_job e2e-read-6 300 read --target "$SERVICE_URL" --prefix s6 --keys @/etc/e2e/step6 --run "$RUN_ID" || ok=0
-  text="$text; writer during both steps: $(summary e2e-write-scale), read back: $(summary e2e-read-6)"
+  text="$text; writer during both steps: $(summary e2e-write-scale), read back: $(summary e2e-read-6); reader at quorum meanwhile: $(summary e2e-watch-scale)"
   # Nothing acknowledged proves nothing; a scale is a planned disruption: no write may fail.
   [ "$(json e2e-write-scale "d['acked']")" -gt 0 ] 2>/dev/null || ok=0
   [ "$(json e2e-write-scale "d['failed']")" = 0 ] || { ok=0; text="$text (a planned disruption must fail no write)"; }
@@ -404,7 +426,7 @@ collect() {
 # ---------------------------------------------------------------------------------------------------------
 chain_ok=1; installed=0
 step_fn() { case $1 in evict|attack|rotate) echo "step_$1" ;; *) echo "step$1" ;; esac; }
-for s in 1 2 3 4 5 evict 6 7 attack rotate 8; do
+for s in 1 2 3 4 5 evict 6 7 10 attack rotate 8; do
   if [ "$s" = 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
   if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
   if [[ " $SKIP " == *" $s "* ]] && [ "$s" != 1 ] && [ "$s" != 2 ]; then report $s "NOT RUN" "skipped (E2E_SKIP)"; continue; fi

@@ -117,7 +117,7 @@ def markdown(r):
     lines += ["", "TLS cost (means):", ""]
     for op in ("put", "get"):
         c = r["cost"][op]
-        lines.append("- **%s**: throughput %s less; p99 at the fixed rate %s" % (
+        lines.append("- **%s**: throughput lost with TLS %s (negative: gained); p99 at the fixed rate %s" % (
             op.upper(), verdict(c["throughput_loss"], t["max_throughput_loss"], False),
             verdict(c["p99_ratio"], t["max_p99_ratio"], True)))
     lines += ["", "Member connections are pooled and pipelined, so handshakes are rare (one per connection) and a TLS "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .checker import CheckResult
+from .verdict import CheckResult
 from .history import Event, Op
 
 COLORS = {"partition": "#4c72b0", "pause": "#8c8c8c", "crash": "#222222", "clock": "#8172b2", "disk": "#937860"}

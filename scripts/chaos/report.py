@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from .checker import CheckResult
+from .verdict import CheckResult
 from .history import Event, Op
 
 SHOWN = 5
@@ -53,8 +53,8 @@ def write(out: Path, params: dict, results: dict[str, CheckResult], ops: list[Op
             continue
         md += ["", f"### {r.name}", ""]
         md += [f"- {n}" for n in r.notes]
-        for ops in r.examples:
-            md += ["- allowed, for example:"] + [f"    - `{op.brief()}`" for op in ops]
+        for example in r.examples:  # not `ops`: that is every operation of the run, counted below
+            md += ["- allowed, for example:"] + [f"    - `{op.brief()}`" for op in example]
         for v in r.violations[:SHOWN]:
             md += ["", f"- **{v.key or ''}**: {v.message}"]
             md += [f"    - `{op.brief()}`" for op in v.ops]

@@ -170,7 +170,9 @@ def _sanity(cluster: Cluster, recorder: Recorder, t_origin: int, cfg: Config) ->
                 break
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the cluster does not work before any fault: a {cfg.rf}/{cfg.rf} PUT through "
-                                   f"n{i} answered {op.status or op.error}; see {cluster.log_dir}")
+                                   f"n{i} answered {op.status or op.error}; see {cluster.log_dir} (with "
+                                   "net.bridge.bridge-nf-call-iptables=1, a FORWARD chain that drops bridged "
+                                   "traffic would cut the nodes off from each other)")
             time.sleep(1)
 
 

@@ -13,9 +13,9 @@ Kinds, and what each one does to the nodes (nemesis.py carries them out):
   clock      one node's wall clock seconds to minutes ahead or behind (a second node the other way, sometimes)
   disk       one node's data filesystem filled to the last byte, freed at the end
 
-Faults follow each other with short quiet gaps; every kind comes once before any comes again, and now and then a
-second fault of another class overlaps the first (a partition with a node fault, or two node faults on different
-nodes). At most two nodes are paused or down at any moment.
+Faults follow each other with short quiet gaps; every kind (and every partition mode) comes once before any comes
+again, and now and then a second fault of another class overlaps the first (a partition with a node fault, or two
+node faults on different nodes). At most two nodes are paused or down at any moment.
 """
 from __future__ import annotations
 
@@ -65,8 +65,21 @@ def _two_way(a: list[int], b: list[int]) -> list[list[int]]:
     return [[x, y] for x in a for y in b] + [[y, x] for x in a for y in b]
 
 
-def _partition(rng: random.Random, n: int, duration: float) -> dict:
-    mode = rng.choice(PARTITION_MODES)
+class Deck:
+    """Deals the items in a shuffled order, each once before any comes twice (a random pick per partition left a
+    10-minute run with twelve partitions and no one-way among them)."""
+
+    def __init__(self, rng: random.Random, items: tuple[str, ...] | list[str]):
+        self.rng, self.items, self.left = rng, sorted(items), []
+
+    def deal(self) -> str:
+        if not self.left:
+            self.left = list(self.items)
+            self.rng.shuffle(self.left)
+        return self.left.pop()
+
+
+def _partition(rng: random.Random, mode: str, n: int, duration: float) -> dict:
     nodes = list(range(n))
     rng.shuffle(nodes)
     if mode == "one-way":
@@ -120,17 +133,15 @@ def plan(seed: int, duration: float, kinds: list[str], n: int, warmup: float = 5
     scale = scale_for(duration)
     faults: list[Fault] = []
     t = warmup
-    bag: list[str] = []
+    bag = Deck(rng, kinds)
+    modes = Deck(random.Random(f"{seed}/partition-modes"), PARTITION_MODES)
     while kinds:
-        if not bag:
-            bag = sorted(kinds)
-            rng.shuffle(bag)
-        kind = bag.pop()
+        kind = bag.deal()
         lo, hi = DURATION[kind]
         d = round(rng.uniform(lo, hi) * scale, 1)
         if t + d > duration - tail:
             break
-        main = _make(rng, len(faults), kind, t, d, n, list(range(n)))
+        main = _make(rng, modes, len(faults), kind, t, d, n, list(range(n)))
         faults.append(main)
         extra_kinds = [k for k in kinds if (k == "partition") != (kind == "partition")] or \
                       [k for k in kinds if k != "partition" and kind != "partition"]
@@ -141,7 +152,7 @@ def plan(seed: int, duration: float, kinds: list[str], n: int, warmup: float = 5
             d2 = round(min(rng.uniform(lo2, hi2) * scale, t + d - start2), 1)
             free = [i for i in range(n) if i not in main.nodes()]
             if d2 >= 1 and free:
-                extra = _make(rng, len(faults), k2, start2, d2, n, free)
+                extra = _make(rng, modes, len(faults), k2, start2, d2, n, free)
                 if k2 in ("pause", "crash") and kind in ("pause", "crash"):  # at most two nodes stopped at once
                     extra.params["nodes"] = extra.params["nodes"][:2 - len(main.nodes())]
                 if extra.nodes() or k2 == "partition":
@@ -150,10 +161,10 @@ def plan(seed: int, duration: float, kinds: list[str], n: int, warmup: float = 5
     return faults
 
 
-def _make(rng: random.Random, index: int, kind: str, start: float, duration: float, n: int,
+def _make(rng: random.Random, modes: Deck, index: int, kind: str, start: float, duration: float, n: int,
           candidates: list[int]) -> Fault:
     if kind == "partition":
-        return Fault(index, kind, start, duration, _partition(rng, n, duration))
+        return Fault(index, kind, start, duration, _partition(rng, modes.deal(), n, duration))
     return Fault(index, kind, start, duration, _node_fault(rng, kind, candidates))
 
 

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
-from .checker import FinalState
+from .verdict import FinalState
 from .history import Recorder, Stored
 from .nodes import Cluster
 from .placement import Ring

@@ -8,7 +8,9 @@ Standard library only: it runs in the load-runner image (python3 /opt/dht/py/dht
                                                   clock), failures by cause
   read   --target URL --prefix P --keys RANGES --run R
                                                   GET every key once, checks status 200 and the value "<key>:<R>"
-                                                  (a value an earlier run left is wrong)
+                                                  (a value an earlier run left is wrong); with --local, from
+                                                  that member's own store only (an internal GET on its member
+                                                  port: the URL given), no other replica asked
   watch  --target URL --prefix P --keys RANGES --run R --stop-key K
                                                   GETs the keys round and round until key K exists, on kept-alive
                                                   connections (--new-connections: one per request); every failed
@@ -33,6 +35,7 @@ import argparse
 import http.client
 import json
 import os
+import ssl
 import sys
 import threading
 import time
@@ -72,17 +75,20 @@ class Client:
     reopened; never retried: a failure counts. keep_alive=False opens one per request, as a client that does not
     pool would."""
 
-    def __init__(self, base, timeout, keep_alive=True):
+    def __init__(self, base, timeout, keep_alive=True, tls=None):
         u = urllib.parse.urlsplit(base)
         self.host, self.port = u.hostname, u.port or 80
-        self.timeout, self.keep_alive, self.conn = timeout, keep_alive, None
+        self.timeout, self.keep_alive, self.conn, self.tls = timeout, keep_alive, None, tls
 
-    def request(self, method, path, body=None):
-        if self.conn is None:
+    def request(self, method, path, body=None, extra=None):
+        if self.conn is None and self.tls is not None:
+            self.conn = http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.tls)
+        elif self.conn is None:
             self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         headers = {} if self.keep_alive else {"Connection": "close"}
         if os.environ.get("DHT_TOKEN"):
             headers["Authorization"] = "Bearer " + os.environ["DHT_TOKEN"]
+        headers.update(extra or {})
         try:
             self.conn.request(method, path, body=body, headers=headers)
             resp = self.conn.getresponse()
@@ -207,9 +213,38 @@ def watch_stop_key(a, stop):
         time.sleep(1)
 
 
+def member_tls(directory):
+    """The TLS context of a member's own certificate (tls.crt, tls.key, ca.crt in directory: the cluster's member
+    Secret), for --local reads from a member port that speaks mutual TLS; None without a directory."""
+    if not directory:
+        return None
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.load_cert_chain(os.path.join(directory, "tls.crt"), os.path.join(directory, "tls.key"))
+    ctx.load_verify_locations(os.path.join(directory, "ca.crt"))
+    return ctx
+
+
+def stored_value(record):
+    """The value of a record as a member stores it (internal answers): version 1, flags (bit 0: tombstone),
+    8 bytes of timestamp, the value. None for a tombstone."""
+    if len(record) < 10 or record[0] != 1:
+        raise ValueError("not a stored record")
+    return None if record[1] & 1 else record[10:]
+
+
 def check_read(client, a, i):
-    """'ok', 'missing' (404), 'wrong' (another value) or 'failed:<status or error>'."""
-    status, body = client.request("GET", entity_path(key_of(a.prefix, i), a.replicas))
+    """'ok', 'missing' (404, or a tombstone), 'wrong' (another value) or 'failed:<status or error>'."""
+    if getattr(a, "local", False):
+        status, body = client.request("GET", entity_path(key_of(a.prefix, i), ""), extra={"X-Dht-Internal": "1"})
+        if status == 200:
+            try:
+                body = stored_value(body)
+            except ValueError:
+                return "failed:garbled"
+            if body is None:
+                return "missing"
+    else:
+        status, body = client.request("GET", entity_path(key_of(a.prefix, i), a.replicas))
     if status == 200:
         value = body.decode("utf-8", "replace")
         return "ok" if value == f"{key_of(a.prefix, i)}:{a.run}" else "wrong"
@@ -220,7 +255,7 @@ def check_read(client, a, i):
 
 def cmd_read(a):
     keys = parse_ranges(a.keys)
-    clients = [Client(a.target, a.timeout) for _ in range(a.threads)]
+    clients = [Client(a.target, a.timeout, tls=member_tls(a.member_tls)) for _ in range(a.threads)]
     counts, bad, lock = {}, [], threading.Lock()
 
     def work(t, i):
@@ -359,6 +394,11 @@ def main(argv):
     r = sub.add_parser("read"); common(r)
     r.add_argument("--prefix", required=True); r.add_argument("--keys", required=True)
     r.add_argument("--run", required=True, help="the run the values were written by")
+    r.add_argument("--local", action="store_true",
+                   help="read the member's own store only (--target is its member port: client port + 10000)")
+    r.add_argument("--member-tls", default="",
+                   help="with --local: a directory with the member certificate (tls.crt, tls.key, ca.crt) for a"
+                        " member port with mutual TLS (--target https://<its name in the certificate>:port)")
     wa = sub.add_parser("watch"); common(wa)
     wa.add_argument("--prefix", required=True); wa.add_argument("--keys", required=True)
     wa.add_argument("--run", required=True, help="the run the values were written by")

@@ -138,10 +138,10 @@ step_attack() {
     report attack FAIL "the sample cluster is not secured by default: Secret dht-auth, NetworkPolicy dht and status.tls.mode Operator expected"
     return 1
   fi
-  if ! run_job e2e-write-s10 300 write --target "$SERVICE_URL" --prefix s10 --count 300; then
-    report attack FAIL "writer: $(summary e2e-write-s10)"; return 1
+  if ! run_job e2e-write-attack 300 write --target "$SERVICE_URL" --prefix sa --count 300; then
+    report attack FAIL "writer: $(summary e2e-write-attack)"; return 1
   fi
-  keys=$(acked_keys e2e-write-s10)
+  keys=$(acked_keys e2e-write-attack)
   if kn get sts dht -o jsonpath='{.spec.template.spec.containers[*].name}' | grep -qw profiler; then sidecar_port=8079; fi
   security_job "$NS" e2e-snapshot-1 false read-write - /opt/dht/py/dhtattack.py snapshot --members "$members"
   security_wait "$NS" e2e-snapshot-1 120 || { report attack FAIL "snapshot before: $(cat "$WORK/e2e-snapshot-1.json")"; return 1; }
@@ -160,7 +160,7 @@ step_attack() {
     -out "$pki/cert.pem" 2>/dev/null
   k -n "$ATTACK_NS" create secret generic foreign-cert --from-file=tls.crt="$pki/cert.pem" \
     --from-file=tls.key="$pki/key.pem" >/dev/null
-  local common=(--members "$members" --times "$ATTACK_TIMES" --keys "s10-0,s10-1,s10-2" --sidecar-port "$sidecar_port")
+  local common=(--members "$members" --times "$ATTACK_TIMES" --keys "sa-0,sa-1,sa-2" --sidecar-port "$sidecar_port")
   security_job "$ATTACK_NS" attack-other-ns false none - /opt/dht/py/dhtattack.py attack "${common[@]}" --listen 8099
   security_job "$NS" e2e-attack-unlabelled false none - /opt/dht/py/dhtattack.py attack "${common[@]}" --listen 8099
   security_job "$NS" e2e-attack-with-token false read-write - /opt/dht/py/dhtattack.py attack "${common[@]}" --listen 8099
@@ -180,11 +180,11 @@ step_attack() {
   text=$(printf '%s; ' "${lines[@]}")
 
   set_keys "$STEP3_KEYS" "$STEP4_KEYS"
-  run_job e2e-read-s10 300 read --target "$SERVICE_URL" --prefix s10 --keys "$keys" || ok=0
-  text="$text read back: $(summary e2e-read-s10)"
+  run_job e2e-read-attack 300 read --target "$SERVICE_URL" --prefix sa --keys "$keys" || ok=0
+  text="$text read back: $(summary e2e-read-attack)"
   if [ -n "${STEP3_KEYS:-}" ]; then
-    run_job e2e-read-s10b 300 read --target "$SERVICE_URL" --prefix s3 --keys @/etc/e2e/step3 || ok=0
-    text="$text / step 3's: $(summary e2e-read-s10b)"
+    run_job e2e-read-attack-s3 300 read --target "$SERVICE_URL" --prefix s3 --keys @/etc/e2e/step3 || ok=0
+    text="$text / step 3's: $(summary e2e-read-attack-s3)"
   fi
   security_job "$NS" e2e-snapshot-2 false read-write - /opt/dht/py/dhtattack.py snapshot --members "$members"
   security_wait "$NS" e2e-snapshot-2 120 || ok=0
@@ -217,9 +217,9 @@ step_rotate() {
     -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')
   cert0=$(tls_field certificateFingerprint); ca0=$(tls_field caFingerprint)
   [ -n "$cert0" ] && [ -n "$ca0" ] || { report rotate FAIL "no certificate in the status: $(dht_field '{.status.tls}')"; return 1; }
-  start_job e2e-write-s11 write --target "$SERVICE_URL" --prefix s11 --count 1000000 --rate 40 --threads 2 \
-    --allow-failures --stop-key e2e-stop-s11 --progress 200
-  until_true 120 log_has e2e-write-s11 '^progress 200' || { report rotate FAIL "the writer did not get going"; return 1; }
+  start_job e2e-write-rotate write --target "$SERVICE_URL" --prefix sr --count 1000000 --rate 40 --threads 2 \
+    --allow-failures --stop-key e2e-stop-rotate --progress 200
+  until_true 120 log_has e2e-write-rotate '^progress 200' || { report rotate FAIL "the writer did not get going"; return 1; }
 
   t0=$SECONDS
   kn annotate dht dht --overwrite "dht.dev/renew-certificate=e2e-$(date +%s)" >/dev/null
@@ -249,12 +249,12 @@ step_rotate() {
   [ "$(kn get secret dht-member-tls -o jsonpath='{.data.ca\.crt}' | base64 -d | grep -c 'BEGIN CERTIFICATE')" = 1 ] \
     || { text="$text; ca.crt still holds more than one CA"; ok=0; }
 
-  run_job e2e-stop-11 60 put --target "$SERVICE_URL" --key e2e-stop-s11 >/dev/null || true
-  finish_job e2e-write-s11 120 || true
+  run_job e2e-stop-rotate 60 put --target "$SERVICE_URL" --key e2e-stop-rotate >/dev/null || true
+  finish_job e2e-write-rotate 120 || true
   local failed acked
-  failed=$(json e2e-write-s11 "d['failed']"); acked=$(json e2e-write-s11 "d['acked']")
-  run_job e2e-read-s11 300 read --target "$SERVICE_URL" --prefix s11 --keys "$(acked_keys e2e-write-s11)" || ok=0
-  text="$text; writer during both: $(summary e2e-write-s11), read back: $(summary e2e-read-s11)"
+  failed=$(json e2e-write-rotate "d['failed']"); acked=$(json e2e-write-rotate "d['acked']")
+  run_job e2e-read-rotate 300 read --target "$SERVICE_URL" --prefix sr --keys "$(acked_keys e2e-write-rotate)" || ok=0
+  text="$text; writer during both: $(summary e2e-write-rotate), read back: $(summary e2e-read-rotate)"
   [ "${failed:-x}" = 0 ] && [ "${acked:-0}" -gt 0 ] 2>/dev/null || { text="$text (failed writes: ${failed:-?})"; ok=0; }
   pods_after=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
     -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')

@@ -56,9 +56,11 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: ["policy"]
   resources: ["poddisruptionbudgets"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# delete: replacing a member (its pod annotated dht.dev/replace=true) deletes its volume claim, then its pod; the
+# StatefulSet makes both anew and the node rebuilds (claims: the rule at the end).
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "watch"]
+  verbs: ["get", "list", "watch", "delete"]
 # An Event on each phase change of a cluster.
 - apiGroups: [""]
   resources: ["events"]
@@ -77,9 +79,10 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: ["batch"]
   resources: ["jobs"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# Benchmark results claims (created once, never changed); a replaced member's claim (deleted, see pods above).
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
-  verbs: ["get", "list", "watch", "create"]
+  verbs: ["get", "list", "watch", "create", "delete"]
 # Security (on by default for every DhtCluster): the CA, the members' certificate and the tokens in Secrets; a user's
 # own Secret named in spec.tls/spec.auth is read (get). No delete: the garbage collector removes them with the cluster.
 - apiGroups: [""]

@@ -3,7 +3,8 @@ wins allows (concurrent writes either way, unknown writes late, non-overlapping 
 A checker that passes everything would fail these."""
 import unittest
 
-from chaos.checker import Checker, FinalState
+from chaos.checker import Checker
+from chaos.verdict import FinalState
 from chaos.history import Event, Op, Stored
 
 S = 1_000_000_000  # ns

@@ -3,7 +3,7 @@ agrees with the node's ring on known placements."""
 import unittest
 
 from chaos.placement import Ring, xxh64
-from chaos.schedule import KINDS, plan
+from chaos.schedule import KINDS, PARTITION_MODES, plan
 
 
 class Plan(unittest.TestCase):
@@ -15,6 +15,12 @@ class Plan(unittest.TestCase):
         for seed in range(20):
             kinds = {f.kind for f in plan(seed, 90, list(KINDS), 5)}
             self.assertEqual(kinds, set(KINDS), seed)
+
+    def test_every_partition_mode_comes_before_any_comes_twice(self):
+        for seed in range(20):
+            modes = [f.params["mode"] for f in plan(seed, 600, list(KINDS), 5) if f.kind == "partition"]
+            self.assertGreaterEqual(len(modes), len(PARTITION_MODES), seed)
+            self.assertEqual(set(modes[:len(PARTITION_MODES)]), set(PARTITION_MODES), (seed, modes))
 
     def test_bounds(self):
         for seed in range(50):

@@ -28,6 +28,12 @@ import dev.dht.node.movement.MovementLoop;
 import dev.dht.node.movement.MovementSettings;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.movement.MovementStatus;
+import dev.dht.node.forget.ForgetEndpoints;
+import dev.dht.node.forget.ForgottenMembers;
+import dev.dht.node.rebuild.Rebuild;
+import dev.dht.node.repair.CurrentRanges;
+import dev.dht.node.repair.Repair;
+import dev.dht.node.repair.RepairSettings;
 import dev.dht.node.storage.Record;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
@@ -71,6 +77,8 @@ public final class Node implements AutoCloseable {
     final HintStore hints;
     private final HintDelivery hintDelivery;
     final TombstoneSweeper sweeper;
+    final Rebuild rebuild;
+    final Repair repair;
     final NodeMetrics metrics;
     final RequestTracker tracker;
     final WorkerPool workers;
@@ -113,8 +121,17 @@ public final class Node implements AutoCloseable {
             ClusterSettings cs = config.cluster();
             this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;
             this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
+            // Decided before anything is served: a new data directory among members holding data, or a node down
+            // longer than the tombstone grace, serves no read until it has pulled its ranges (docs/cluster.md,
+            // "Rebuild").
+            this.rebuild = new Rebuild(store.sideTable(RocksStore.REPAIR), store.createdAtOpen(),
+                    config.members().size(), config.tombstoneGrace(), wall);
             this.coordinator = new Coordinator(store, clock, peers, topology, hints == null ? HintSink.NONE : hints,
-                    config.requestTimeout(), workers, topologyManager);
+                    config.requestTimeout(), workers, topologyManager, rebuild);
+            this.repair = new Repair(store, store.sideTable(RocksStore.REPAIR),
+                    new CurrentRanges(config.self(), topology, topology::rf), client, clock, wall,
+                    new RepairSettings(cs.repairInterval(), cs.repairRate(), config.tombstoneGrace(),
+                            propagation(config), config.requestTimeout()), rebuild, rebuild::report);
             this.clusterWatcher = config.clusterFile() == null ? null
                     : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
@@ -127,15 +144,22 @@ public final class Node implements AutoCloseable {
                 Topology.View v = topology.view();
                 return v.decided() ? v.maxMembers() : membership.current().size();
             }, config.replicationFactor());
+            // Members forgotten (gone for good) are left out of the list moved to, and no step waits for them.
+            ForgottenMembers forgotten = new ForgottenMembers(store.sideTable(RocksStore.REPAIR));
             this.movement = topologyManager.changeable() ? new MovementLoop(topologyManager, membership, store, client,
                     clock, topology::rf, new MovementSettings(cs.moveRate(), cs.moveBatch(),
-                    MovementSettings.DEFAULT_POLL, config.requestTimeout()), movementStats) : null;
+                    MovementSettings.DEFAULT_POLL, config.requestTimeout()), movementStats, forgotten,
+                    forgotten::without) : null;
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
             Map<String, AdminHandler> admin = new HashMap<>();
             admin.put(DhtServer.METRICS, new MetricsEndpoint(metrics));
             admin.put(DhtServer.ADMIN_PREFIX + "profile", profiler);
             admin.putAll(new MovementEndpoints(topologyManager, movementStatus, movementStats, movement, store, clock)
                     .handlers());
+            admin.putAll(repair.handlers());
+            admin.putAll(rebuild.handlers());
+            admin.putAll(new ForgetEndpoints(forgotten, topologyManager, membership, client, clock,
+                    config.requestTimeout()).handlers());
             this.server = new DhtServer(
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
@@ -146,11 +170,12 @@ public final class Node implements AutoCloseable {
             NodeGauges.register(this);
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
                     cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
-            // A tombstone is purged only in a stable state: during a move it must reach T first.
+            // A tombstone is purged only in a stable state (during a move it must reach T first), and only once every
+            // replica of its range took part in a repair after it was written (the repair's gate).
             this.sweeper = new TombstoneSweeper(store, config.tombstoneGrace(), wall, () -> {
                 Topology.View v = topology.view();
                 return v.decided() && !v.state().moving();
-            });
+            }, repair.purgeGate());
         } catch (IOException | RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -184,6 +209,9 @@ public final class Node implements AutoCloseable {
         if (node.movement != null) {
             node.movement.start(); // after the server: a new node's peers must be able to ask it too
         }
+        node.server.readiness(node.rebuild::notReady);
+        node.rebuild.start(node.repair.pull());
+        node.repair.start();
         log.info("node {} serving on port {} (member port {}): {} selectors, {} workers, queue {}, max body {}, "
                 + "members {}", config.self(), config.port(), config.memberPort(), config.selectors(),
                 config.workers(), config.queueSize(), Units.formatSize(config.maxBody()), config.members());
@@ -191,6 +219,17 @@ public final class Node implements AutoCloseable {
                 one.nio.os.NativeLibrary.IS_SUPPORTED ? "one-nio native (loaded before the node started)"
                         : "JDK NIO (one-nio's native sockets off)");
         return node;
+    }
+
+    /**
+     * The longest a write can take to reach a replica after its timestamp: a hint's maximum age (plus a delivery
+     * round) with hints, else the request timeout. A tombstone counts as repaired only if older than the repair
+     * by this much (ScyllaDB's propagation delay).
+     */
+    private static Duration propagation(NodeConfig config) {
+        ClusterSettings cs = config.cluster();
+        Duration timeouts = config.requestTimeout().multipliedBy(2);
+        return cs.hints() ? cs.hintMaxAge().plus(cs.hintInterval()).plus(timeouts) : timeouts;
     }
 
     /** Whether a URL names a member: in the member list, or taking part in the current topology state. */
@@ -316,6 +355,8 @@ public final class Node implements AutoCloseable {
             hintDelivery.close();
         }
         sweeper.close();
+        rebuild.close();
+        repair.close();
         peers.close();
         planes.close();
         if (workersDone) {

@@ -65,6 +65,9 @@ final class NodeGauges {
         registerPlaneMetrics();
         metrics.counter("dht_tombstones_purged", "Tombstones older than --tombstone-grace removed",
                 () -> node.sweeper == null ? 0 : node.sweeper.purged());
+        metrics.counter("dht_tombstone_sweeps", "Complete passes of the tombstone sweeper over the records",
+                () -> node.sweeper == null ? 0 : node.sweeper.passes());
+        registerRepairMetrics();
         metrics.counter("dht_selector_passes", "Selector loop passes (rounds of ready connections)",
                 node.server::selectorPasses);
         metrics.counter("dht_write_groups", "Write groups applied at the end of a selector pass (one RocksDB write,"
@@ -90,6 +93,34 @@ final class NodeGauges {
                 () -> stats.get().writeStopped());
         metrics.gauge("dht_range_streams_open", "Range responses being streamed (open iterators)",
                 () -> stats.get().openCursors());
+    }
+
+    private void registerRepairMetrics() {
+        var repair = node.repair;
+        metrics.counter("dht_repair_ranges_compared", "Ranges (arcs of the ring) this node compared as a repair "
+                + "coordinator", repair::rangesCompared);
+        metrics.counter("dht_repair_ranges_out_of_sync", "Compared ranges in which some replica lacked a record",
+                repair::rangesOutOfSync);
+        metrics.counter("dht_repair_keys_repaired", "Records a repair this node coordinated stored on a replica "
+                + "that lacked them", repair::keysRepaired);
+        metrics.counter("dht_repair_bytes_repaired", "Bytes of the records those repairs sent", repair::bytesRepaired);
+        metrics.counter("dht_repair_hash_bytes", "Bytes of span queries, hashes and digests exchanged to find "
+                + "differences", repair::hashBytes);
+        metrics.counter("dht_repair_keys_received", "Records repairs and rebuilds stored on this node",
+                repair::keysReceived);
+        metrics.counter("dht_repair_rounds", "Repair rounds this node completed (one per replica set it "
+                + "coordinates)", repair::roundsCompleted);
+        metrics.counter("dht_repair_rounds_failed", "Repair rounds stopped because a replica did not answer (they "
+                + "resume)", repair::roundsFailed);
+        metrics.gauge("dht_repair_oldest_range_repaired_seconds", "Unix time of the oldest last repair among the "
+                + "ranges this node replicates (0: one was never repaired)",
+                () -> repair.oldestRangeRepairMillis() / 1000);
+        metrics.gauge("dht_repair_last_round_seconds", "Unix time this node last completed a round (0: never)",
+                () -> repair.lastRoundMillis() / 1000);
+        metrics.gauge("dht_repair_running", "1 while a round this node coordinates runs",
+                () -> repair.running() ? 1 : 0);
+        metrics.gauge("dht_rebuild_running", "1 while this node rebuilds (it serves no read meanwhile)",
+                () -> node.rebuild.rebuilding() ? 1 : 0);
     }
 
     private void registerMovementMetrics() {

@@ -54,6 +54,10 @@ public final class ConfigParser {
                 "bytes of records a node sends per second while members change (0: unthrottled)"),
         MOVE_BATCH("move-batch", "SIZE", "256KiB",
                 "records streamed to one node per request while members change (at most half of --max-body)"),
+        REPAIR_INTERVAL("repair-interval", "DUR", "6h",
+                "each replica set is repaired this often, well inside --tombstone-grace (0: only on request)"),
+        REPAIR_RATE("repair-rate", "SIZE", "4MiB",
+                "bytes of repair and rebuild traffic (hashes and records) a node moves per second (0: unthrottled)"),
         CLOCK_OFFSET_MS("clock-offset-ms", "N", "0",
                 "TEST ONLY: signed ms added to this node's physical clock (simulates clock skew)"),
         IDLE_TIMEOUT("idle-timeout", "DUR", "30s", "idle keep-alive connections are closed after this"),
@@ -227,6 +231,8 @@ public final class ConfigParser {
         long clockOffset = longIn(raw, Option.CLOCK_OFFSET_MS, 0, -86_400_000L, 86_400_000L);
         long moveRate = size(raw, Option.MOVE_RATE, ClusterSettings.DEFAULT_MOVE_RATE, 0, Long.MAX_VALUE);
         long moveBatch = size(raw, Option.MOVE_BATCH, ClusterSettings.DEFAULT_MOVE_BATCH, 1 << 10, 8L << 20);
+        Duration repairInterval = duration(raw, Option.REPAIR_INTERVAL, ClusterSettings.DEFAULT_REPAIR_INTERVAL);
+        long repairRate = size(raw, Option.REPAIR_RATE, ClusterSettings.DEFAULT_REPAIR_RATE, 0, Long.MAX_VALUE);
         if (idle.isZero() || send.isZero() || requestTimeout.isZero()) {
             throw new ConfigException("timeouts must be positive");
         }
@@ -239,7 +245,7 @@ public final class ConfigParser {
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
                 selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
                 new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
-                        (int) moveBatch), security, drain);
+                        (int) moveBatch, repairInterval, repairRate), security, drain);
     }
 
     /** The planes' settings (docs/security.md); the member list must be servable with them. */

@@ -66,6 +66,8 @@ public final class DhtServer extends HttpServer {
     private final NodeMetrics metrics;
     private final PlaneGuard guard;
     private volatile boolean draining;
+    /** Why the node is not ready yet (GET /v0/status answers 503 with it), or null; see {@link #readiness}. */
+    private volatile java.util.function.Supplier<String> notReady = () -> null;
     /** Leaving (drain.Drain): not ready, and every answer to a client ends its connection. */
     private volatile boolean leaving;
     private SelectorLoop[] loops = new SelectorLoop[0];
@@ -250,6 +252,14 @@ public final class DhtServer extends HttpServer {
         return draining;
     }
 
+    /**
+     * What GET /v0/status asks besides shutdown: a reason not to be ready yet (a member starting with an empty
+     * store deciding whether it must rebuild: dev.dht.node.rebuild), or null.
+     */
+    public void readiness(java.util.function.Supplier<String> notReady) {
+        this.notReady = notReady;
+    }
+
     @Override
     public void handleRequest(Request request, HttpSession httpSession) throws IOException {
         DhtSession session = (DhtSession) httpSession;
@@ -302,7 +312,9 @@ public final class DhtServer extends HttpServer {
                     "draining: this member is stopping; send requests to another one"));
             return;
         }
-        reject(session, method, start, new Response(Response.OK, "OK\n".getBytes(StandardCharsets.US_ASCII)));
+        String why = notReady.get();
+        reject(session, method, start, why == null ? new Response(Response.OK, "OK\n".getBytes(StandardCharsets.US_ASCII))
+                : Responses.text(Responses.SERVICE_UNAVAILABLE, "not ready: " + why));
     }
 
     private void entity(Request request, DhtSession session, int method, long start) throws IOException {

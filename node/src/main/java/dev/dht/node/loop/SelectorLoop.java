@@ -74,18 +74,25 @@ public final class SelectorLoop extends Thread {
     public void run() {
         byte[] buffer = new byte[BUFFER_SIZE];
         while (selector.isOpen()) {
-            for (Iterator<Session> ready = selector.select(); ready.hasNext(); ) {
-                Session session = ready.next();
-                try {
-                    session.process(buffer);
-                    if (session instanceof BufferedInput b) {
-                        for (int i = 0; i < MAX_BUFFERED_ROUNDS && b.processBuffered(buffer); i++) {
-                            // each round reads what the socket holds already
+            try {
+                for (Iterator<Session> ready = selector.select(); ready.hasNext(); ) {
+                    Session session = ready.next();
+                    try {
+                        session.process(buffer);
+                        if (session instanceof BufferedInput b) {
+                            for (int i = 0; i < MAX_BUFFERED_ROUNDS && b.processBuffered(buffer); i++) {
+                                // each round reads what the socket holds already
+                            }
                         }
+                    } catch (Throwable e) {
+                        session.handleException(e);
                     }
-                } catch (Throwable e) {
-                    session.handleException(e);
                 }
+            } catch (RuntimeException e) {
+                // the selector itself threw (one-nio's JDK selector reads a key that another thread cancelled
+                // meanwhile: CancelledKeyException). Uncaught, it ended this thread and every connection on it hung
+                // (make chaos); the sessions still ready are selected again in the next pass.
+                log.warn("{}: selecting failed, next pass: {}", getName(), e.toString());
             }
             endOfPass();
         }

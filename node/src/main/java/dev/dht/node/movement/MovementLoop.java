@@ -43,6 +43,9 @@ public final class MovementLoop implements AutoCloseable {
     private final Streamer streamer;
     private final Cleanup cleanup;
     private final String self;
+    /** Members gone for good (dev.dht.node.forget): left out of the list moved to, and waited for by no step. */
+    private final java.util.function.Predicate<String> forgotten;
+    private final java.util.function.UnaryOperator<ClusterMembers> withoutForgotten;
     private final Thread thread;
     private volatile boolean closed;
     private volatile boolean cleanupRequested;
@@ -52,12 +55,25 @@ public final class MovementLoop implements AutoCloseable {
     public MovementLoop(TopologyManager manager, Membership membership, Store store, PeerClient client,
                         HybridLogicalClock clock, IntUnaryOperator rf, MovementSettings settings,
                         MovementStats stats) {
+        this(manager, membership, store, client, clock, rf, settings, stats, m -> false, list -> list);
+    }
+
+    /**
+     * @param forgotten        members gone for good: no step waits for them, nothing is streamed to them
+     * @param withoutForgotten the cluster file's list without them: the list to move to
+     */
+    public MovementLoop(TopologyManager manager, Membership membership, Store store, PeerClient client,
+                        HybridLogicalClock clock, IntUnaryOperator rf, MovementSettings settings,
+                        MovementStats stats, java.util.function.Predicate<String> forgotten,
+                        java.util.function.UnaryOperator<ClusterMembers> withoutForgotten) {
+        this.forgotten = forgotten;
+        this.withoutForgotten = withoutForgotten;
         this.manager = manager;
         this.membership = membership;
         this.settings = settings;
         this.stats = stats;
         this.self = manager.self();
-        this.streamer = new Streamer(store, client, clock, manager, rf, settings, stats, self);
+        this.streamer = new Streamer(store, client, clock, manager, rf, settings, stats, self, forgotten);
         this.cleanup = new Cleanup(store, rf, stats, self, settings.rateBytesPerSecond());
         this.thread = new Thread(this::run, "dht-movement");
         thread.setDaemon(true);
@@ -123,7 +139,7 @@ public final class MovementLoop implements AutoCloseable {
 
     /** A node without a persisted state learns it from the members in its file, or they all start fresh. */
     private void bootstrap() {
-        ClusterMembers file = membership.current();
+        ClusterMembers file = desired();
         List<String> others = others(file.urls());
         if (others.isEmpty()) {
             manager.install(TopologyState.initial(file), "this node is the only member in its file");
@@ -151,8 +167,8 @@ public final class MovementLoop implements AutoCloseable {
 
     private long stable(StateFile f) {
         TopologyState s = f.state();
-        ClusterMembers file = membership.current();
-        if (proposer(s).equals(self) && !file.equals(s.stable())) {
+        ClusterMembers file = desired();
+        if (proposerOf(s).equals(self) && !file.equals(s.stable())) {
             manager.install(s.announce(file), "the cluster file lists " + file.size() + " members: " + file);
             return 0;
         }
@@ -197,11 +213,11 @@ public final class MovementLoop implements AutoCloseable {
         if (adoptNewer(reports, s)) {
             return 0;
         }
-        if (!proposer(s).equals(self)) {
-            stats.waitingFor = "the proposer (" + proposer(s) + ") to start the joint stage";
+        if (!proposerOf(s).equals(self)) {
+            stats.waitingFor = "the proposer (" + proposerOf(s) + ") to start the joint stage";
             return settings.pollInterval().toNanos();
         }
-        ClusterMembers file = membership.current();
+        ClusterMembers file = desired();
         if (file.equals(s.stable())) {
             manager.install(s.abort(), "the cluster file is back to the stable set: the move is called off");
             return 0;
@@ -266,6 +282,21 @@ public final class MovementLoop implements AutoCloseable {
         return s.stable().urls().get(0);
     }
 
+    /** {@link #proposer}, skipping forgotten members: a dead proposer must not block every move. */
+    String proposerOf(TopologyState s) {
+        for (String m : s.stable().urls()) {
+            if (!forgotten.test(m)) {
+                return m;
+            }
+        }
+        return proposer(s);
+    }
+
+    /** The list to move to: the cluster file's, without the forgotten members. */
+    private ClusterMembers desired() {
+        return withoutForgotten.apply(membership.current());
+    }
+
     /** Whether a reported state is past s in s's own lineage (finalized it, or a later epoch). */
     static boolean beyond(TopologyState s, TopologyState reported) {
         return reported != null && reported.version() > s.version() && s.reachedBy(reported);
@@ -298,6 +329,7 @@ public final class MovementLoop implements AutoCloseable {
     private List<String> others(List<String> members) {
         List<String> out = new ArrayList<>(members);
         out.remove(self);
+        out.removeIf(forgotten); // gone for good: no step waits for them
         return out;
     }
 

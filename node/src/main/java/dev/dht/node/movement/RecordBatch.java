@@ -9,14 +9,14 @@ import java.util.List;
 /**
  * The body of {@code PUT /v0/internal/records}: records streamed during a move, as stored (timestamps and
  * tombstones included). Frames back to back: key length (4 bytes, big-endian), key, record length (4 bytes),
- * encoded record ({@link Record} layout).
+ * encoded record ({@link Record} layout). Repair sends records in the same frames.
  */
-final class RecordBatch {
+public final class RecordBatch {
     private byte[] buf = new byte[4096];
     private int size;
     private int count;
 
-    void add(byte[] key, Record record) {
+    public void add(byte[] key, Record record) {
         byte[] enc = record.encoded();
         ensure(8 + key.length + enc.length);
         putInt(key.length);
@@ -28,15 +28,15 @@ final class RecordBatch {
         count++;
     }
 
-    int bytes() {
+    public int bytes() {
         return size;
     }
 
-    int count() {
+    public int count() {
         return count;
     }
 
-    byte[] toBytes() {
+    public byte[] toBytes() {
         return Arrays.copyOf(buf, size);
     }
 
@@ -55,10 +55,10 @@ final class RecordBatch {
     }
 
     /** The decoded frames of a body; IllegalArgumentException when it is not well formed. */
-    record Decoded(List<byte[]> keys, List<Record> records) {
+    public record Decoded(List<byte[]> keys, List<Record> records) {
     }
 
-    static Decoded decode(byte[] body) {
+    public static Decoded decode(byte[] body) {
         List<byte[]> keys = new ArrayList<>();
         List<Record> records = new ArrayList<>();
         int p = 0;

@@ -51,6 +51,7 @@ final class Streamer {
     private final MovementSettings settings;
     private final MovementStats stats;
     private final String self;
+    private final java.util.function.Predicate<String> forgotten;
 
     private TopologyState streaming;
     private MovePlan plan;
@@ -61,7 +62,9 @@ final class Streamer {
 
     /** @param rf the replication factor of a set of the given size */
     Streamer(Store store, PeerClient client, HybridLogicalClock clock, TopologyManager manager, IntUnaryOperator rf,
-             MovementSettings settings, MovementStats stats, String self) {
+             MovementSettings settings, MovementStats stats, String self,
+             java.util.function.Predicate<String> forgotten) {
+        this.forgotten = forgotten;
         this.store = store;
         this.client = client;
         this.clock = clock;
@@ -138,6 +141,9 @@ final class Streamer {
                 int n = plan.targets(key, targets);
                 for (int i = 0; i < n; i++) {
                     int t = targets[i];
+                    if (forgotten.test(plan.member(t))) {
+                        continue; // gone for good: it will be left out by the next move
+                    }
                     if (batches[t] == null) {
                         batches[t] = new RecordBatch();
                     }

@@ -35,6 +35,8 @@ public final class Coordinator implements EntityHandler {
     final ReplicaChoice choice;
     final WorkerPool slowPath;
     final LongAdder readRepairs = new LongAdder();
+    /** Closed while this node rebuilds: its own copy does not count for reads. */
+    final ReadGate readGate;
     private final Topology topology;
     private final ReplicaEndpoint endpoint;
     private final LocalEntityHandler local;
@@ -53,6 +55,14 @@ public final class Coordinator implements EntityHandler {
      */
     public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
                        Duration requestTimeout, WorkerPool slowPath, ReplicaEndpoint.Learner learner) {
+        this(store, clock, client, topology, hints, requestTimeout, slowPath, learner, ReadGate.OPEN);
+    }
+
+    /** @param readGate closed while this node rebuilds (dev.dht.node.rebuild): it then serves no read itself */
+    public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
+                       Duration requestTimeout, WorkerPool slowPath, ReplicaEndpoint.Learner learner,
+                       ReadGate readGate) {
+        this.readGate = readGate;
         this.store = store;
         this.clock = clock;
         this.client = client;
@@ -61,7 +71,7 @@ public final class Coordinator implements EntityHandler {
         this.timeoutNanos = requestTimeout.toNanos();
         this.choice = new ReplicaChoice(requestTimeout);
         this.slowPath = slowPath;
-        this.endpoint = new ReplicaEndpoint(store, clock, topology, learner);
+        this.endpoint = new ReplicaEndpoint(store, clock, topology, learner, readGate);
         this.local = new LocalEntityHandler(store, clock);
     }
 
@@ -93,6 +103,9 @@ public final class Coordinator implements EntityHandler {
         }
         // re-checked: the member set may have changed since coordinates(); then handle() decides
         if (onlyLocal(request, topology.view())) {
+            if (refusedRead(request, responder)) {
+                return true;
+            }
             return local.tryInline(request, responder);
         }
         handle(request, responder);
@@ -102,6 +115,17 @@ public final class Coordinator implements EntityHandler {
     private static boolean onlyLocal(EntityRequest request, Topology.View view) {
         return view.decided() && request.replicas().from() == 1
                 && view.onlyLocal(request.replicas(), Ring.keyHash(request.key()));
+    }
+
+    /** A read whose only replica is this node, while it rebuilds: 503 (true), the copy may be incomplete. */
+    private boolean refusedRead(EntityRequest request, Responder responder) {
+        String why = request.op() == EntityRequest.Op.GET ? readGate.notServing() : null;
+        if (why == null) {
+            return false;
+        }
+        responder.fail(Responses.SERVICE_UNAVAILABLE, "this node " + why + "; read through another member or"
+                + " with a larger from");
+        return true;
     }
 
     /** Requests refused because this node's topology state was older than a replica accepts (421). */
@@ -128,7 +152,9 @@ public final class Coordinator implements EntityHandler {
         }
         long hash = Ring.keyHash(request.key());
         if (view.onlyLocal(request.replicas(), hash)) {
-            local.handle(request, responder); // sole replica is this node: exactly the standalone path
+            if (!refusedRead(request, responder)) {
+                local.handle(request, responder); // sole replica is this node: exactly the standalone path
+            }
             return;
         }
         Topology.Plan plan = view.plan(hash, request.replicas());

@@ -103,7 +103,9 @@ final class ReadOperation {
                 ask(order[i], initial < urls.length && order[i] != probeSlot);
             }
         }
-        if (askSelf) {
+        if (askSelf && c.readGate.notServing() != null) {
+            failure(selfSlot); // rebuilding: the own copy may miss acknowledged writes, ask another replica
+        } else if (askSelf) {
             Record own = c.store.getIfInMemory(key);
             if (own != Store.NOT_IN_MEMORY) {
                 answer(selfSlot, own);

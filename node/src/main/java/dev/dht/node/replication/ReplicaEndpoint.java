@@ -40,9 +40,17 @@ public final class ReplicaEndpoint {
     private final HybridLogicalClock clock;
     private final Topology topology;
     private final Learner learner;
+    private final ReadGate readGate;
     private final LongAdder refused = new LongAdder();
 
     public ReplicaEndpoint(Store store, HybridLogicalClock clock, Topology topology, Learner learner) {
+        this(store, clock, topology, learner, ReadGate.OPEN);
+    }
+
+    /** @param readGate closed while this node rebuilds: reads are answered 503, a missing replica */
+    public ReplicaEndpoint(Store store, HybridLogicalClock clock, Topology topology, Learner learner,
+                           ReadGate readGate) {
+        this.readGate = readGate;
         this.store = store;
         this.clock = clock;
         this.topology = topology;
@@ -111,7 +119,11 @@ public final class ReplicaEndpoint {
             return;
         }
         switch (request.op()) {
-            case GET -> answerRead(store.get(request.key()), responder);
+            case GET -> {
+                if (!refusedRead(responder)) {
+                    answerRead(store.get(request.key()), responder);
+                }
+            }
             case PUT -> write(request, Record.value(request.timestamp(), request.body()), Responses.CREATED,
                     responder);
             case DELETE -> write(request, Record.tombstone(request.timestamp()), Responses.ACCEPTED, responder);
@@ -132,6 +144,9 @@ public final class ReplicaEndpoint {
         }
         switch (request.op()) {
             case GET -> {
+                if (refusedRead(responder)) {
+                    return true;
+                }
                 Record r = store.getIfInMemory(request.key());
                 if (r == Store.NOT_IN_MEMORY) {
                     return false;
@@ -147,6 +162,16 @@ public final class ReplicaEndpoint {
                 return tryWrite(request, Record.tombstone(request.timestamp()), Responses.ACCEPTED, responder);
             }
         }
+    }
+
+    /** While this node rebuilds its copy may miss acknowledged writes: 503, the coordinator counts a failure. */
+    private boolean refusedRead(Responder responder) {
+        String why = readGate.notServing();
+        if (why == null) {
+            return false;
+        }
+        responder.send(answered(Responses.text(Responses.SERVICE_UNAVAILABLE, "this node " + why)));
+        return true;
     }
 
     private void answerRead(Record r, Responder responder) {

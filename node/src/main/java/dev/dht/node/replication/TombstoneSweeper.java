@@ -36,7 +36,9 @@ public final class TombstoneSweeper implements AutoCloseable {
     private final LongSupplier wallMillis;
     private final ScheduledExecutorService timer;
     private final BooleanSupplier allowed;
+    private final Gate gate;
     private final LongAdder purged = new LongAdder();
+    private final LongAdder passes = new LongAdder();
     private byte[] resumeAt = {0};
 
     public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis) {
@@ -48,8 +50,27 @@ public final class TombstoneSweeper implements AutoCloseable {
      *                any node purges it (docs/cluster.md, "Hints, read repair, tombstones")
      */
     public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis, BooleanSupplier allowed) {
+        this(store, grace, wallMillis, allowed, Gate.GRACE_ONLY);
+    }
+
+    /**
+     * Whether a tombstone older than the grace may go. In a cluster, only once every replica of its range took
+     * part in a repair after it was written (repair.PurgeGate): a replica that missed the delete would otherwise
+     * bring the value back.
+     */
+    @FunctionalInterface
+    public interface Gate {
+        Gate GRACE_ONLY = (key, tombstone, wallNow) -> true;
+
+        boolean purgeable(byte[] key, Record tombstone, long wallNow);
+    }
+
+    /** @param gate decides, for a tombstone older than the grace, whether it may be purged */
+    public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis, BooleanSupplier allowed,
+                            Gate gate) {
         this.store = store;
         this.allowed = allowed;
+        this.gate = gate;
         this.graceMillis = grace.toMillis();
         this.wallMillis = wallMillis;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -70,6 +91,11 @@ public final class TombstoneSweeper implements AutoCloseable {
         return purged.sum();
     }
 
+    /** Complete passes over the records so far (each tombstone was looked at once per pass). */
+    public long passes() {
+        return passes.sum();
+    }
+
     /** Examines the next slice of records. */
     void tick() {
         if (!allowed.getAsBoolean()) {
@@ -86,7 +112,8 @@ public final class TombstoneSweeper implements AutoCloseable {
 
     /** Examines up to limit records from where the last call stopped; returns how many it purged. */
     int sweep(int limit) {
-        long cutoff = wallMillis.getAsLong() - graceMillis;
+        long now = wallMillis.getAsLong();
+        long cutoff = now - graceMillis;
         int seen = 0;
         int count = 0;
         byte[] last = null;
@@ -96,13 +123,14 @@ public final class TombstoneSweeper implements AutoCloseable {
                 Record r = cursor.record();
                 last = cursor.key();
                 if (r.isTombstone() && HybridLogicalClock.physicalMillis(r.timestamp()) < cutoff
-                        && store.removeIfSame(last, r)) {
+                        && gate.purgeable(last, r, now) && store.removeIfSame(last, r)) {
                     count++;
                 }
             }
         }
         if (seen < limit || last == null) {
             resumeAt = new byte[]{0}; // end of the keys: the next slice starts over
+            passes.increment();
         } else {
             resumeAt = java.util.Arrays.copyOf(last, last.length + 1); // just after the last key seen
         }

@@ -300,6 +300,25 @@ public final class Ring {
         return share;
     }
 
+    /**
+     * Arcs, one per point: arc {@code a} holds the key hashes in (arcEnd(a - 1), arcEnd(a)] (unsigned), arc 0
+     * wrapping around past the top of the space. Every key of an arc has the same replicas (repair compares
+     * replicas arc by arc).
+     */
+    public int arcCount() {
+        return points.length;
+    }
+
+    /** The last hash of an arc (its point), as an unsigned value. */
+    public long arcEnd(int arc) {
+        return points[arc] ^ Long.MIN_VALUE;
+    }
+
+    /** The arc holding a key hash. */
+    public int arcIndex(long keyHash) {
+        return arcOf(keyHash);
+    }
+
     /** The first point at or after the hash (clockwise), wrapping to point 0 past the top of the space. */
     private int arcOf(long keyHash) {
         long target = keyHash ^ Long.MIN_VALUE;

@@ -91,7 +91,7 @@ final class PassWriteGroup implements SelectorLoop.Task {
                     current[i] = Record.decode(stored);
                     continue;
                 }
-                batch.put(store.records(), k[i], r[i].encoded());
+                store.stage(batch, k[i], r[i]);
                 result[i] = Result.APPLIED;
                 staged++;
                 if (lastApplied != null) {

@@ -71,6 +71,11 @@ final class RocksRangeCursor implements RangeCursor {
         return Record.decode(value);
     }
 
+    /** The current value's raw bytes (another family than the records: the digests). */
+    synchronized byte[] value() {
+        return value;
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {

@@ -23,6 +23,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.StatsLevel;
 import org.rocksdb.Statistics;
 import org.rocksdb.Status;
@@ -65,7 +66,15 @@ public final class RocksStore implements Store {
 
     /** Side tables this version uses besides "default" (which holds the records). */
     public static final String HINTS = "hints";
-    private static final List<String> KNOWN_FAMILIES = List.of(HINTS);
+    /** Repair's bookkeeping (history of repaired ranges, progress of a round or a rebuild). */
+    public static final String REPAIR = "repair";
+    /**
+     * One entry per record, written in the same RocksDB write as the record: the key's ring hash, the key, the
+     * record's timestamp and hash ({@link Digest}). Maintained here, not by a side table's owner, because it must
+     * never disagree with the records.
+     */
+    static final String DIGESTS = "digests";
+    private static final List<String> KNOWN_FAMILIES = List.of(HINTS, DIGESTS, REPAIR);
 
     private static final int STRIPES = 4096;
 
@@ -85,7 +94,10 @@ public final class RocksStore implements Store {
     private final RocksDB db;
     private final List<ColumnFamilyHandle> handles;
     private final ColumnFamilyHandle records;
+    private final ColumnFamilyHandle digests;
     private final List<String> familyNames = new ArrayList<>();
+    /** Whether the directory held no database when the store opened: a new (or wiped) data directory. */
+    private final boolean createdAtOpen;
     /**
      * Write locks striped by key: last-write-wins read-compare-write must not interleave for one key. Locks, not
      * monitors: a selector thread's pass group only ever tries them (PassWriteGroup), so it never waits for one.
@@ -164,7 +176,8 @@ public final class RocksStore implements Store {
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
         familyNames.add("default");
-        for (String name : familiesToOpen(dir)) {
+        List<String> onDisk = familiesOnDisk(dir);
+        for (String name : familiesToOpen(onDisk)) {
             descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), cfOptions));
             familyNames.add(name);
         }
@@ -176,6 +189,11 @@ public final class RocksStore implements Store {
             throw new StoreException("cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
         }
         this.records = handles.get(0);
+        this.digests = handles.get(familyNames.indexOf(DIGESTS));
+        this.createdAtOpen = onDisk == null;
+        if (onDisk != null && !onDisk.contains(DIGESTS) && hasAny(records)) {
+            indexExistingRecords(); // data written by a version without the digest family
+        }
         // After a flush the last version of every key written since the one before is in the new SST only; without
         // its blocks in the cache, the next write of each key cannot compare timestamps in memory and goes to a
         // worker and the disk (the memory-only lookup in storedInMemory). The records family only: the hot path.
@@ -201,21 +219,70 @@ public final class RocksStore implements Store {
     }
 
     /** Every family on disk (a newer version may have added some: they must be opened too) plus ours. */
-    private List<String> familiesToOpen(Path dir) {
+    private static List<String> familiesToOpen(List<String> onDisk) {
         List<String> names = new ArrayList<>(KNOWN_FAMILIES);
-        if (Files.exists(dir.resolve("CURRENT"))) {
-            try (Options listing = new Options(dbOptions, cfOptions)) {
-                for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
-                    String s = new String(name, StandardCharsets.UTF_8);
-                    if (!s.equals("default") && !names.contains(s)) {
-                        names.add(s);
-                    }
+        if (onDisk != null) {
+            for (String s : onDisk) {
+                if (!s.equals("default") && !names.contains(s)) {
+                    names.add(s);
                 }
-            } catch (RocksDBException e) {
-                throw new StoreException("cannot list column families in " + dir + ": " + e.getMessage(), e);
             }
         }
         return names;
+    }
+
+    /** The families of an existing database, or null when the directory holds none yet. */
+    private List<String> familiesOnDisk(Path dir) {
+        if (!Files.exists(dir.resolve("CURRENT"))) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        try (Options listing = new Options(dbOptions, cfOptions)) {
+            for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
+                names.add(new String(name, StandardCharsets.UTF_8));
+            }
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot list column families in " + dir + ": " + e.getMessage(), e);
+        }
+        return names;
+    }
+
+    private boolean hasAny(ColumnFamilyHandle family) {
+        try (ReadOptions read = new ReadOptions().setFillCache(false); // leave the block cache as it was
+             RocksIterator it = db.newIterator(family, read)) {
+            it.seekToFirst();
+            return it.isValid();
+        }
+    }
+
+    /** Writes the digest of every record (once, when a store of an older version is opened). */
+    private void indexExistingRecords() {
+        long n = 0;
+        try (ReadOptions read = new ReadOptions().setFillCache(false);
+             RocksIterator it = db.newIterator(records, read);
+             WriteBatch batch = new WriteBatch()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                byte[] key = it.key();
+                batch.put(digests, Digest.entryKey(key), Digest.entryValue(Record.decode(it.value())));
+                if (++n % 1024 == 0) {
+                    db.write(writeOptions, batch);
+                    batch.clear();
+                }
+            }
+            it.status();
+            db.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw new StoreException("cannot index the existing records: " + e.getMessage(), e);
+        }
+        log.info("indexed the digests of {} existing records for repair", n);
+    }
+
+    /**
+     * Whether the directory held no database when the store opened: a new data directory, or one whose content was
+     * lost (a node restarted on its own directory is not new, even if it never stored a record).
+     */
+    public boolean createdAtOpen() {
+        return createdAtOpen;
     }
 
     ReentrantLock stripe(byte[] key) {
@@ -265,7 +332,10 @@ public final class RocksStore implements Store {
                         return false;
                     }
                 }
-                db.put(records, writeOptions, key, encoded);
+                try (WriteBatch batch = new WriteBatch()) {
+                    stage(batch, key, record);
+                    db.write(writeOptions, batch);
+                }
                 return true;
             } finally {
                 lock.unlock();
@@ -312,7 +382,7 @@ public final class RocksStore implements Store {
                 if (current != null && !supersedes(encoded, current)) {
                     continue;
                 }
-                batch.put(records, key, encoded);
+                stage(batch, key, values.get(i));
                 pending.put(k, encoded);
                 stored++;
             }
@@ -360,7 +430,10 @@ public final class RocksStore implements Store {
             if (current != null && !supersedes(encoded, current)) {
                 return TryApply.NOT_NEWER;
             }
-            db.put(records, noStallWriteOptions, key, encoded); // Incomplete instead of a write stall
+            try (WriteBatch batch = new WriteBatch()) {
+                stage(batch, key, record);
+                db.write(noStallWriteOptions, batch); // Incomplete instead of a write stall
+            }
             return TryApply.APPLIED;
         } catch (RocksDBException e) {
             if (isIncomplete(e)) {
@@ -415,6 +488,12 @@ public final class RocksStore implements Store {
         return records;
     }
 
+    /** Puts the record and its digest into a batch: every write of a record goes through here. */
+    void stage(WriteBatch batch, byte[] key, Record record) throws RocksDBException {
+        batch.put(records, key, record.encoded());
+        batch.put(digests, Digest.entryKey(key), Digest.entryValue(record));
+    }
+
     void countGroup(int writes) {
         groups.increment();
         groupedWrites.add(writes);
@@ -455,7 +534,11 @@ public final class RocksStore implements Store {
                 if (current == null || !Arrays.equals(current, expected.encoded())) {
                     return false;
                 }
-                db.delete(records, writeOptions, key);
+                try (WriteBatch batch = new WriteBatch()) {
+                    batch.delete(records, key);
+                    batch.delete(digests, Digest.entryKey(key));
+                    db.write(writeOptions, batch);
+                }
                 return true;
             } finally {
                 lock.unlock();
@@ -494,6 +577,42 @@ public final class RocksStore implements Store {
     }
 
     @Override
+    public DigestCursor digests(long fromHash, long toHash) {
+        return digestCursor(Digest.hashPrefix(fromHash), toHash);
+    }
+
+    @Override
+    public DigestCursor digestsAfter(long hash, byte[] key, long toHash) {
+        byte[] entry = Digest.entryKey(hash, key);
+        return digestCursor(Arrays.copyOf(entry, entry.length + 1), toHash); // just after that entry
+    }
+
+    private DigestCursor digestCursor(byte[] from, long toHash) {
+        if (closed) {
+            throw new StoreException("store is closed", null);
+        }
+        // upper bound: the first entry of toHash + 1, none when toHash is the top of the space
+        byte[] to = toHash == -1L ? null : Digest.hashPrefix(toHash + 1);
+        RocksRangeCursor cursor = new RocksRangeCursor(db, digests, from, to, openCursors::remove);
+        openCursors.add(cursor);
+        if (closed) {
+            cursor.close();
+        }
+        return new RocksDigestCursor(cursor);
+    }
+
+    @Override
+    public Digest digest(byte[] key) {
+        try {
+            long hash = dev.dht.node.ring.XxHash64.hash(key);
+            byte[] v = db.get(digests, readOptions, Digest.entryKey(hash, key));
+            return v == null ? null : Digest.decode(Digest.entryKey(hash, key), v);
+        } catch (RocksDBException e) {
+            throw new StoreException("get failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
     public StoreStats stats() {
         if (closed) {
             return new StoreStats(0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -522,7 +641,7 @@ public final class RocksStore implements Store {
     /** Writes the memtables out to SST files and waits (benchmarks measure the on-disk size this way). */
     public void flush() {
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
-            db.flush(flush, records);
+            db.flush(flush, List.of(records, digests)); // both: a WAL holding either is replayed on the next open
         } catch (RocksDBException e) {
             throw new StoreException("flush failed: " + e.getMessage(), e);
         }

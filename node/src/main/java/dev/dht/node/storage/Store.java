@@ -77,6 +77,19 @@ public interface Store extends AutoCloseable {
     /** Records with from <= key < to (to == null: to the end), tombstones included. */
     RangeCursor range(byte[] fromInclusive, byte[] toExclusive);
 
+    /**
+     * The digests ({@link Digest}: ring hash, key, timestamp, record hash) of the records whose key's ring hash is
+     * within [fromHash, toHash], compared unsigned, in (hash, key) order. Each record has exactly one, written in
+     * the same RocksDB write: a scan of one arc of the ring reads no value (repair compares replicas this way).
+     */
+    DigestCursor digests(long fromHash, long toHash);
+
+    /** {@link #digests} from just after the entry (hash, key): the next page of a scan. */
+    DigestCursor digestsAfter(long hash, byte[] key, long toHash);
+
+    /** The digest of the record stored under the key, or null. */
+    Digest digest(byte[] key);
+
     /** RocksDB figures for /metrics. */
     StoreStats stats();
 

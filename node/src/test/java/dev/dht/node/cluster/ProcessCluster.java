@@ -185,6 +185,22 @@ final class ProcessCluster implements AutoCloseable {
         return NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of());
     }
 
+    /** Deletes node i's data directory, as a lost volume: node i must be stopped; it starts on a new one. */
+    void wipe(int i) {
+        if (processes[i] != null) {
+            throw new IllegalStateException("node " + i + " is running; stop it first");
+        }
+        Path data = dir.resolve("node" + i);
+        logs.harnessLine(i, "wiping " + data);
+        try (var paths = java.nio.file.Files.walk(data)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** SIGTERM, as the course's stop(i): the node shuts down cleanly. */
     void stop(int i) {
         NodeProcess p = process(i);

@@ -186,11 +186,15 @@ class ConfigParserTest {
         assertThat(defaults.cluster().moveRate()).isEqualTo(8L << 20);
         assertThat(defaults.cluster().moveBatch()).isEqualTo(256 << 10);
 
-        NodeConfig c = parse(Map.of("DHT_HINTS", "false", "DHT_CLOCK_OFFSET_MS", "-250", "DHT_MOVE_RATE", "1MiB"),
+        assertThat(defaults.cluster().repairInterval()).isEqualTo(Duration.ofHours(6));
+        assertThat(defaults.cluster().repairRate()).isEqualTo(4L << 20);
+
+        NodeConfig c = parse(Map.of("DHT_HINTS", "false", "DHT_CLOCK_OFFSET_MS", "-250", "DHT_MOVE_RATE", "1MiB",
+                        "DHT_REPAIR_RATE", "2MiB"),
                 "--hint-max-age", "10m", "--hint-max-bytes", "1MiB", "--hint-interval", "200ms",
-                "--tombstone-grace", "2h", "--move-batch", "64KiB");
+                "--tombstone-grace", "2h", "--move-batch", "64KiB", "--repair-interval", "30m");
         assertThat(c.cluster()).isEqualTo(new ClusterSettings(false, Duration.ofMinutes(10), 1L << 20,
-                Duration.ofMillis(200), -250, 1L << 20, 64 << 10));
+                Duration.ofMillis(200), -250, 1L << 20, 64 << 10, Duration.ofMinutes(30), 2L << 20));
         assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofHours(2));
         assertThat(parse(Map.of(), "--move-batch", "4MiB", "--max-body", "2MiB").cluster().moveBatch())
                 .as("a batch is a request body: at most half of --max-body").isEqualTo(1 << 20);

@@ -36,13 +36,30 @@ final class LocalCluster implements AutoCloseable {
         this.nodes = new TestNode[size];
     }
 
-    /** size nodes, each configured by tweak(i), plus members that are never started here (down or fake). */
+    /**
+     * size nodes, each configured by tweak(i), plus members that are never started here (down or fake). With such
+     * members the nodes start on data directories that exist already, as established members whose peers went
+     * down: new directories would make them wait for a peer to say whether the cluster is new (dev.dht.node.rebuild).
+     */
     static LocalCluster start(Path dir, int size, List<String> extraMembers, IndexedTweak tweak) {
         LocalCluster c = new LocalCluster(dir, size, extraMembers);
+        if (!extraMembers.isEmpty()) {
+            for (int i = 0; i < size; i++) {
+                dev.dht.node.storage.RocksStore.open(dir.resolve("node" + i),
+                        dev.dht.node.storage.StorageOptions.node(4 << 20, 8 << 20)).close();
+            }
+        }
         for (int i = 0; i < size; i++) {
             int n = i;
             c.tweaks[i] = config -> tweak.apply(n, config);
             c.start(i);
+        }
+        // New members first ask each other whether the cluster is new (not ready meanwhile: dev.dht.node.rebuild)
+        for (int i = 0; i < size; i++) {
+            TestNode node = c.nodes[i];
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .pollInterval(java.time.Duration.ofMillis(20))
+                    .until(() -> node.get("/v0/status").statusCode() == 200);
         }
         return c;
     }

@@ -11,6 +11,8 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.storage.Digest;
+import dev.dht.node.storage.DigestCursor;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
@@ -107,6 +109,9 @@ class OwnCopyRefusedTest {
             List<String> urls = new ArrayList<>(List.of(self, peerUrl));
             urls.addAll(List.of(others));
             ClusterMembers members = ClusterMembers.of(urls);
+            // The peer is an existing member: a new data directory would keep it deciding whether it lost its data
+            // (dev.dht.node.rebuild), refusing reads, since no other member of this fixture can answer it.
+            RocksStore.open(dir.resolve("peer"), StorageOptions.node(4 << 20, 8 << 20)).close();
             peer = TestNode.start(NodeConfig.defaults(peerPort, dir.resolve("peer")).withCluster(members, peerUrl));
             store = new RefusingStore(RocksStore.open(dir.resolve("self"), StorageOptions.node(4 << 20, 8 << 20)));
             coordinator = new Coordinator(store, clock, client, Topology.fixed(self, members, urls.size()), HintSink.NONE,
@@ -200,6 +205,21 @@ class OwnCopyRefusedTest {
         @Override
         public RangeCursor range(byte[] fromInclusive, byte[] toExclusive) {
             return real.range(fromInclusive, toExclusive);
+        }
+
+        @Override
+        public DigestCursor digests(long fromHash, long toHash) {
+            return real.digests(fromHash, toHash);
+        }
+
+        @Override
+        public DigestCursor digestsAfter(long hash, byte[] key, long toHash) {
+            return real.digestsAfter(hash, key, toHash);
+        }
+
+        @Override
+        public Digest digest(byte[] key) {
+            return real.digest(key);
         }
 
         @Override

@@ -46,6 +46,7 @@ public record ClusterModel(
     Optional<Integer> queueSize,
     Optional<Long> maxBodyBytes,
     Optional<String> tombstoneGrace,
+    RepairSchedule repair,
     boolean profilerEnabled,
     ServiceType serviceType,
     int servicePort,
@@ -99,6 +100,7 @@ public record ClusterModel(
         server != null ? Optional.ofNullable(server.queueSize) : Optional.empty(),
         bytes("spec.server.maxBody", server != null ? server.maxBody : null),
         server != null ? nonBlank(server.tombstoneGrace) : Optional.empty(),
+        RepairSchedule.from(spec.repair, server != null ? nonBlank(server.tombstoneGrace) : Optional.empty()),
         spec.profiler != null && Boolean.TRUE.equals(spec.profiler.enabled),
         service != null && service.type != null ? service.type : ServiceType.valueOf(Defaults.SERVICE_TYPE),
         service != null && service.port != null ? service.port : Defaults.SERVICE_PORT,
@@ -140,7 +142,7 @@ public record ClusterModel(
   public ClusterModel withReplicationFactor(int factor) {
     return new ClusterModel(name, namespace, replicas, factor, image, imagePullPolicy, imagePullSecrets, resources,
         storageSize, storageClassName, retainOnDelete, retainOnScaleDown, heapBytes, jvmOptions, blockCacheBytes,
-        writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, profilerEnabled,
+        writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, repair, profilerEnabled,
         serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, security);
   }
 

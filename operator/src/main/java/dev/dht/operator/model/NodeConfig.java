@@ -40,6 +40,8 @@ public final class NodeConfig {
     model.queueSize().ifPresent(v -> env.put("DHT_QUEUE_SIZE", Integer.toString(v)));
     model.maxBodyBytes().ifPresent(v -> env.put("DHT_MAX_BODY", Long.toString(v)));
     model.tombstoneGrace().ifPresent(v -> env.put("DHT_TOMBSTONE_GRACE", v));
+    env.put("DHT_REPAIR_INTERVAL", model.repair().nodeInterval());
+    env.put("DHT_REPAIR_RATE", Long.toString(model.repair().rate()));
     if (model.profilerEnabled()) {
       env.put("DHT_PROFILE_DIR", PROFILE_DIR);
     }

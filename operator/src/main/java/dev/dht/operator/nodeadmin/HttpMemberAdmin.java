@@ -1,5 +1,6 @@
 package dev.dht.operator.nodeadmin;
 
+import dev.dht.operator.repair.MemberRepair;
 import dev.dht.operator.scaling.MemberMovement;
 import java.net.ConnectException;
 import java.net.URI;
@@ -17,6 +18,7 @@ import java.util.concurrent.CompletionException;
  */
 public final class HttpMemberAdmin implements MemberAdmin {
   public static final String MOVEMENT_PATH = "/v0/admin/movement";
+  public static final String REPAIR_PATH = "/v0/admin/repair";
   public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
   /** Longer answers are not the contract's (a few hundred bytes); cut them in problem texts. */
@@ -67,6 +69,27 @@ public final class HttpMemberAdmin implements MemberAdmin {
         .exceptionally(e -> MemberMovement.unknown(describe(e)))
         // A last bound in case the client's own timeouts do not fire (they cover connect and response).
         .completeOnTimeout(MemberMovement.unknown("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
+            requestTimeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public CompletableFuture<MemberRepair> repair(String baseUrl) {
+    HttpRequest request;
+    try {
+      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + REPAIR_PATH))
+          .timeout(requestTimeout)
+          .header("Accept", "application/json")
+          .GET();
+      bearerToken.ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+      request = builder.build();
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.completedFuture(MemberRepair.unknown("bad URL " + baseUrl + ": " + e.getMessage()));
+    }
+    return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+        .thenApply(r -> r.statusCode() == 200 ? MemberRepair.fromJson(r.body())
+            : MemberRepair.unknown("HTTP " + r.statusCode()))
+        .exceptionally(e -> MemberRepair.unknown(describe(e)))
+        .completeOnTimeout(MemberRepair.unknown("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
             requestTimeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 

@@ -1,11 +1,12 @@
 package dev.dht.operator.nodeadmin;
 
+import dev.dht.operator.repair.MemberRepair;
 import dev.dht.operator.scaling.MemberMovement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-/** The operator's calls to the nodes' admin API: today only a member's data movement. */
+/** The operator's calls to the nodes' admin API: a member's data movement, and its repair and rebuild. */
 public interface MemberAdmin {
   /**
    * {@code GET <baseUrl>/v0/admin/movement}. Never fails: a refused connection, a timeout, an error status or a
@@ -13,6 +14,21 @@ public interface MemberAdmin {
    * implementation's timeout.
    */
   CompletableFuture<MemberMovement> movement(String baseUrl);
+
+  /**
+   * {@code GET <baseUrl>/v0/admin/repair}. Never fails: anything but the contract's JSON completes it with
+   * {@link MemberRepair#unknown}. Completes within the implementation's timeout.
+   */
+  CompletableFuture<MemberRepair> repair(String baseUrl);
+
+  /** Every member's repair report, asked all at once. */
+  default <K> Map<K, MemberRepair> repairs(Map<K, String> baseUrls) {
+    var pending = new LinkedHashMap<K, CompletableFuture<MemberRepair>>();
+    baseUrls.forEach((key, url) -> pending.put(key, repair(url)));
+    var out = new LinkedHashMap<K, MemberRepair>();
+    pending.forEach((key, answer) -> out.put(key, answer.join()));
+    return out;
+  }
 
   /**
    * The same calls, carrying {@code Authorization: Bearer <token>}: the operator's own admin token of a cluster whose

@@ -20,6 +20,8 @@ import dev.dht.operator.security.tls.SecretData;
 import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
+import dev.dht.operator.repair.RebuildHold;
+import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.scaling.FactorHold;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
@@ -97,6 +99,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final MemberTlsProbe tlsProbe;
   private final MemberPlane memberPlane;
   private final SecureRandom random = new SecureRandom();
+  private final RepairPolls repairPolls;
+  private final Replacements replacements;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
 
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
@@ -129,6 +133,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.memberAdmin = memberAdmin;
     this.memberAddresses = memberAddresses;
     this.pollInterval = pollInterval;
+    this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
+    this.replacements = new Replacements(metrics);
   }
 
   @Override
@@ -162,12 +168,20 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var previous = Optional.ofNullable(cluster.getStatus());
     var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
     var pods = context.getSecondaryResources(Pod.class);
+    var now = clock.instant();
+    replacements.replace(cluster, pods, context.getClient());
+    // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
+    // and holds back a scale that has not started.
+    var token = operatorToken(context, specModel);
+    var repair = RepairView.of(repairPolls.reports(cluster, pods, ordinal -> adminUrl(specModel, ordinal), token,
+        now), specModel.repair(), createdAt(cluster, now), now);
 
     // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
-    var observation = ScaleObservation.observe(specModel, live(context, StatefulSet.class, Names.statefulSet(name)),
-        liveTopology, pods, previous.map(s -> s.settledTopologyVersion));
-    var scaling = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation),
-        operatorToken(context, specModel)));
+    var held = RebuildHold.apply(name, ScaleObservation.observe(specModel,
+        live(context, StatefulSet.class, Names.statefulSet(name)), liveTopology, pods,
+        previous.map(s -> s.settledTopologyVersion)), repair.rebuilding());
+    var observation = held.observation();
+    var scaling = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
     var factor = FactorHold.decide(specModel.replicationFactor(),
         liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
     var model = specModel.withReplicationFactor(factor.factor());
@@ -188,22 +202,36 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       }
     }
 
-    var now = clock.instant();
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
-        factor.refusal(), now);
+        held.refusal().or(factor::refusal), repair, now);
     SecurityConditions.apply(status, previous, security.tls(), security.certificates(), security.credentials(), now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);
-    // The status is written already. While a scale runs, look again soon: the members' progress produces no event.
-    // Certificates are looked at again when due (or soon, while a CA replacement waits for the members).
+    // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
+    // produces no event; otherwise now and then, for the repair status. Certificates are looked at again when due
+    // (or soon, while a CA replacement waits for the members).
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
     var next = new java.util.ArrayList<Duration>();
     security.recheckIn().ifPresent(next::add);
-    if (!scaling.steady() || security.waiting()) {
-      next.add(pollInterval);
+    next.add(scaling.steady() && repair.rebuilding().isEmpty() && !security.waiting() ? repairPolls.steadyInterval()
+        : pollInterval);
+    return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
+  }
+
+  /** Where the operator reaches a member's admin API. */
+  private String adminUrl(ClusterModel model, int ordinal) {
+    return memberAddresses.adminUrl(model.namespace(), Names.pod(model.name(), ordinal),
+        Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), ordinal));
+  }
+
+  private static Instant createdAt(DhtCluster cluster, Instant now) {
+    String t = cluster.getMetadata().getCreationTimestamp();
+    try {
+      return t == null ? now : Instant.parse(t);
+    } catch (java.time.format.DateTimeParseException e) {
+      return now;
     }
-    return next.stream().min(Duration::compareTo).map(control::rescheduleAfter).orElse(control);
   }
 
   /** By default a member's member port is its DNS name (or its override) at the client port + the offset. */

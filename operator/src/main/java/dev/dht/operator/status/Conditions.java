@@ -14,12 +14,19 @@ public final class Conditions {
   public static final String DEGRADED = "Degraded";
   /** True while the operator holds back a spec change (reason and message say which and why). */
   public static final String REFUSED = "Refused";
+  /** True when some range was not repaired for two repair intervals (Unknown before any member reported). */
+  public static final String REPAIR_OVERDUE = "RepairOverdue";
 
   private Conditions() {}
 
   public static Condition condition(List<Condition> previous, String type, boolean status, String reason,
       String message, Long observedGeneration, Instant now) {
-    String statusText = status ? "True" : "False";
+    return condition(previous, type, status ? "True" : "False", reason, message, observedGeneration, now);
+  }
+
+  /** @param statusText True, False or Unknown */
+  public static Condition condition(List<Condition> previous, String type, String statusText, String reason,
+      String message, Long observedGeneration, Instant now) {
     String since = find(previous, type)
         .filter(c -> statusText.equals(c.getStatus()) && c.getLastTransitionTime() != null)
         .map(Condition::getLastTransitionTime)

@@ -9,6 +9,8 @@ import dev.dht.operator.api.v1alpha1.ScalingStatus;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Names;
+import dev.dht.operator.repair.MemberRepair;
+import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.PodReadiness;
 import dev.dht.operator.scaling.Refusal;
@@ -52,6 +54,16 @@ public final class StatusCalculator {
    */
   public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
       Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, Instant now) {
+    return compute(cluster, desired, statefulSet, pods, scaling, refusal,
+        RepairView.none(desired.model().repair()), now);
+  }
+
+  /**
+   * @param repair what the members report about repair and rebuilds: a rebuilding member keeps the cluster
+   *               Degraded (its pod may be ready, its data is not back yet)
+   */
+  public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
+      Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, RepairView repair, Instant now) {
     var model = desired.model();
     var previous = cluster.getStatus() != null ? cluster.getStatus() : new DhtClusterStatus();
     int wanted = model.replicas();
@@ -60,6 +72,15 @@ public final class StatusCalculator {
 
     var members = members(model.name(), model.memberUrls(Math.max(wanted, scaling.statefulSetReplicas())), wanted,
         podsByName, previous, scaling);
+    var rebuilding = new ArrayList<String>();
+    for (var e : repair.rebuilding().entrySet()) {
+      if (e.getKey() < members.size()) {
+        MemberStatus m = members.get(e.getKey());
+        m.state = MemberState.Rebuilding;
+        m.rebuild = e.getValue().describe();
+        rebuilding.add(m.name + " (" + m.rebuild + ")");
+      }
+    }
     int ready = (int) members.stream().limit(wanted).filter(m -> m.ready).count();
     List<String> notReady = members.stream().limit(wanted).filter(m -> !m.ready).map(m -> m.name).toList();
 
@@ -75,12 +96,17 @@ public final class StatusCalculator {
     Phase phase;
     String message;
     String readySummary = ready + "/" + wanted + " members ready";
-    if (scaling.steady() && rolledOut && ready == wanted) {
+    if (scaling.steady() && rolledOut && ready == wanted && rebuilding.isEmpty()) {
       phase = Phase.Ready;
       message = readySummary;
     } else if (statefulSet.isEmpty() || previous.phase == null || previous.phase == Phase.Creating) {
       phase = Phase.Creating;
       message = "creating " + wanted + " members: " + readySummary;
+    } else if (!rebuilding.isEmpty()) {
+      // Pod readiness is no proof that the data is back: Degraded until every rebuild is done.
+      phase = Phase.Degraded;
+      message = readySummary + "; rebuilding: " + String.join(", ", rebuilding)
+          + refusal.map(r -> "; " + r.message()).orElse("");
     } else if (!scaling.steady() || !rolledOut && (existing != wanted || joining)) {
       phase = Phase.Scaling;
       message = "scaling to " + wanted + " members: " + scalingMessage(model.name(), scaling, members, readySummary);
@@ -103,9 +129,12 @@ public final class StatusCalculator {
     status.topologyVersion = desired.topologyVersion();
     status.settledTopologyVersion = scaling.settled() ? desired.topologyVersion() : previous.settledTopologyVersion;
     status.scaling = scaling.step().map(step -> scalingStatus(model.name(), wanted, scaling)).orElse(null);
+    status.repair = repair.status() != null ? repair.status() : previous.repair;
     status.members = members;
-    status.conditions = conditions(previous.conditions, phase, truncate(message), refusal,
-        status.observedGeneration, now);
+    status.conditions = new ArrayList<>(conditions(previous.conditions, phase, truncate(message), refusal,
+        status.observedGeneration, now, !rebuilding.isEmpty()));
+    status.conditions.add(Conditions.condition(previous.conditions, Conditions.REPAIR_OVERDUE, repair.overdue(),
+        repair.reason(), truncate(repair.message()), status.observedGeneration, now));
     return status;
   }
 
@@ -216,20 +245,27 @@ public final class StatusCalculator {
     var refusal = Conditions.find(previous.conditions, Conditions.REFUSED)
         .filter(c -> "True".equals(c.getStatus()))
         .map(c -> new Refusal(c.getReason(), c.getMessage()));
-    status.conditions = conditions(previous.conditions, Phase.Failed, truncate(failure), refusal,
-        status.observedGeneration, now);
+    status.repair = previous.repair;
+    status.conditions = new ArrayList<>(conditions(previous.conditions, Phase.Failed, truncate(failure), refusal,
+        status.observedGeneration, now));
+    Conditions.find(previous.conditions, Conditions.REPAIR_OVERDUE).ifPresent(status.conditions::add);
     return status;
   }
 
   static List<Condition> conditions(List<Condition> previous, Phase phase, String message,
       Optional<Refusal> refusal, Long generation, Instant now) {
+    return conditions(previous, phase, message, refusal, generation, now, false);
+  }
+
+  static List<Condition> conditions(List<Condition> previous, Phase phase, String message,
+      Optional<Refusal> refusal, Long generation, Instant now, boolean rebuilding) {
     boolean progressing = phase == Phase.Creating || phase == Phase.Scaling || phase == Phase.Updating;
     String reason = switch (phase) {
       case Ready -> "AllMembersReady";
       case Creating -> "Creating";
       case Scaling -> "Scaling";
       case Updating -> "RollingUpdate";
-      case Degraded -> "MembersNotReady";
+      case Degraded -> rebuilding ? "MemberRebuilding" : "MembersNotReady";
       case Failed -> "ReconcileFailed";
     };
     return List.of(

@@ -1,9 +1,11 @@
 package dev.dht.operator.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.operator.api.v1alpha1.JvmSpec;
 import dev.dht.operator.api.v1alpha1.ProfilerSpec;
+import dev.dht.operator.api.v1alpha1.RepairSpec;
 import dev.dht.operator.api.v1alpha1.ReplicationSpec;
 import dev.dht.operator.api.v1alpha1.RocksDbSpec;
 import dev.dht.operator.api.v1alpha1.ServerSpec;
@@ -14,15 +16,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class NodeConfigTest {
   @Test
-  void defaultsSetOnlyTheReplicationFactorTheMemberCertificatesTheTokensTheDrainAndTheJvm() {
+  void defaultsSetOnlyTheReplicationFactorTheMemberCertificatesTheTokensRepairTheDrainAndTheJvm() {
     var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
     assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_TLS_CERT", "DHT_MEMBER_TLS_KEY",
-        "DHT_MEMBER_TLS_CA", "DHT_AUTH_TOKENS", "DHT_DRAIN_TIME", "JAVA_TOOL_OPTIONS");
+        "DHT_MEMBER_TLS_CA", "DHT_AUTH_TOKENS", "DHT_REPAIR_INTERVAL", "DHT_REPAIR_RATE", "DHT_DRAIN_TIME",
+        "JAVA_TOOL_OPTIONS");
     assertThat(env).containsEntry("DHT_MEMBER_TLS_CERT", "/etc/dht/member-tls/tls.crt")
         .containsEntry("DHT_MEMBER_TLS_KEY", "/etc/dht/member-tls/tls.key")
         .containsEntry("DHT_MEMBER_TLS_CA", "/etc/dht/member-tls/ca.crt")
         .containsEntry("DHT_AUTH_TOKENS", "/etc/dht/auth/tokens");
     assertThat(env.get("DHT_REPLICATION_FACTOR")).isEqualTo("3");
+    assertThat(env.get("DHT_REPAIR_INTERVAL")).as("on by default, 6h").isEqualTo("21600s");
+    assertThat(env.get("DHT_REPAIR_RATE")).isEqualTo("4194304");
     assertThat(env.get("DHT_DRAIN_TIME")).isEqualTo("5s");
     assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError");
   }
@@ -42,6 +47,9 @@ class NodeConfigTest {
       s.server.queueSize = 1024;
       s.server.maxBody = "1Mi";
       s.server.tombstoneGrace = "12h";
+      s.repair = new RepairSpec();
+      s.repair.interval = "90m";
+      s.repair.rate = "1Mi";
       s.profiler = new ProfilerSpec();
       s.profiler.enabled = true;
       s.jvm = new JvmSpec();
@@ -57,9 +65,25 @@ class NodeConfigTest {
         .containsEntry("DHT_QUEUE_SIZE", "1024")
         .containsEntry("DHT_MAX_BODY", "1048576")
         .containsEntry("DHT_TOMBSTONE_GRACE", "12h")
+        .containsEntry("DHT_REPAIR_INTERVAL", "5400s")
+        .containsEntry("DHT_REPAIR_RATE", "1048576")
         .containsEntry("DHT_PROFILE_DIR", "/var/lib/dht/profiles")
         .containsEntry("JAVA_TOOL_OPTIONS", "-Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError"
             + " -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:+UseZGC");
+  }
+
+  @Test
+  void repairOffIsAZeroIntervalAndAnIntervalPastHalfTheGraceIsRefused() {
+    var off = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {
+      s.repair = new RepairSpec();
+      s.repair.enabled = false;
+    }), Clusters.PLATFORM));
+    assertThat(off.get("DHT_REPAIR_INTERVAL")).isEqualTo("0s");
+    assertThatThrownBy(() -> ClusterModel.from(Clusters.cluster(s -> {
+      s.repair = new RepairSpec();
+      s.repair.interval = "13h";
+    }), Clusters.PLATFORM)).isInstanceOf(InvalidSpecException.class)
+        .hasMessageContaining("spec.repair.interval (13h) must be at most half of the tombstone grace (1d)");
   }
 
   @ParameterizedTest(name = "{0} bytes -> {1}")

@@ -51,6 +51,14 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     int pollsSinceChange;
     int totalPolls;
     boolean held;
+    // GET /v0/admin/repair: the last round and the oldest range repair (wall ms), and a rebuild if one runs
+    long lastRoundAt = System.currentTimeMillis();
+    long oldestRangeRepair = System.currentTimeMillis();
+    long rangesOutOfSync;
+    long bytesRepaired;
+    long rebuildDone = -1;
+    long rebuildTotal;
+    int repairPolls;
 
     Member(int ordinal) {
       this.ordinal = ordinal;
@@ -104,6 +112,27 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
       answer.put("waitingFor", moving ? "members still sending" : null);
       return answer;
     }
+
+    synchronized Map<String, Object> repair() {
+      repairPolls++;
+      var answer = new LinkedHashMap<String, Object>();
+      answer.put("enabled", true);
+      answer.put("state", "idle");
+      var last = new LinkedHashMap<String, Object>();
+      last.put("at", lastRoundAt);
+      last.put("rangesOutOfSync", rangesOutOfSync);
+      last.put("keysRepaired", 0);
+      answer.put("lastRound", last);
+      answer.put("oldestRangeRepair", oldestRangeRepair);
+      answer.put("totals", Map.of("bytesRepaired", bytesRepaired));
+      var rebuild = new LinkedHashMap<String, Object>();
+      rebuild.put("state", rebuildDone < 0 ? "ready" : "rebuilding");
+      rebuild.put("rangesDone", Math.max(0, rebuildDone));
+      rebuild.put("rangesTotal", rebuildTotal);
+      rebuild.put("bytesReceived", Math.max(0, rebuildDone) << 20);
+      answer.put("rebuild", rebuild);
+      return answer;
+    }
   }
 
   /** Starts {@code capacity} fake members (ordinals 0..capacity-1) of cluster {@code cluster} in {@code namespace}. */
@@ -117,7 +146,8 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
       try {
         var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.ordinal)));
-        server.createContext("/v0/admin/movement", exchange -> answer(exchange, member));
+        server.createContext("/v0/admin/movement", exchange -> answer(exchange, member.poll()));
+        server.createContext("/v0/admin/repair", exchange -> answer(exchange, member.repair()));
         server.start();
         servers.add(server);
         urlsByPod.put(namespace + "/" + Names.pod(cluster, i), "http://127.0.0.1:" + server.getAddress().getPort());
@@ -148,8 +178,8 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     members.values().forEach(m -> m.learn(list));
   }
 
-  private static void answer(HttpExchange exchange, Member member) throws IOException {
-    byte[] body = JSON.writeValueAsBytes(member.poll());
+  private static void answer(HttpExchange exchange, Map<String, Object> json) throws IOException {
+    byte[] body = JSON.writeValueAsBytes(json);
     exchange.getResponseHeaders().add("Content-Type", "application/json");
     exchange.sendResponseHeaders(200, body.length);
     exchange.getResponseBody().write(body);
@@ -176,6 +206,39 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
       synchronized (members.get(i)) {
         members.get(i).held = false;
       }
+    }
+  }
+
+  /** The member's last round and oldest range repair (wall ms), and what its last round found and sent. */
+  public void repaired(int ordinal, long lastRoundAt, long oldestRangeRepair, long rangesOutOfSync, long bytes) {
+    Member m = members.get(ordinal);
+    synchronized (m) {
+      m.lastRoundAt = lastRoundAt;
+      m.oldestRangeRepair = oldestRangeRepair;
+      m.rangesOutOfSync = rangesOutOfSync;
+      m.bytesRepaired = bytes;
+    }
+  }
+
+  /** The member reports a rebuild in progress: done of total ranges. */
+  public void rebuilding(int ordinal, long done, long total) {
+    Member m = members.get(ordinal);
+    synchronized (m) {
+      m.rebuildDone = done;
+      m.rebuildTotal = total;
+    }
+  }
+
+  /** The member's rebuild is done: it reports ready. */
+  public void rebuilt(int ordinal) {
+    rebuilding(ordinal, -1, 0);
+  }
+
+  /** Repair reports a member answered. */
+  public int repairPolls(int ordinal) {
+    Member m = members.get(ordinal);
+    synchronized (m) {
+      return m.repairPolls;
     }
   }
 

@@ -73,6 +73,7 @@ public final class FakeStatefulSetController implements AutoCloseable {
     };
     informers.add(client.apps().statefulSets().inNamespace(namespace).inform(cast(onAnyChange)));
     informers.add(client.pods().inNamespace(namespace).inform(cast(onAnyChange)));
+    informers.add(client.persistentVolumeClaims().inNamespace(namespace).inform(cast(onAnyChange)));
     return this;
   }
 
@@ -128,11 +129,14 @@ public final class FakeStatefulSetController implements AutoCloseable {
       }
       return false;
     });
-    // Scale up / replace: every missing ordinal gets its PVCs and a pod of the update revision.
+    // Scale up / replace: every missing ordinal gets its PVCs and a pod of the update revision. A pod whose claim
+    // is gone (deleted under it: a member replaced) gets it again, as the real controller does for a pending pod.
     for (int i = 0; i < replicas; i++) {
       if (!pods.containsKey(i)) {
         createClaims(sts, i);
         pods.put(i, client.resource(newPod(sts, i, updateRevision)).create());
+      } else {
+        createClaims(sts, i);
       }
     }
     // Kubelet: report containers ready.

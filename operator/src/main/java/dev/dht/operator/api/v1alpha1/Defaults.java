@@ -21,6 +21,10 @@ public final class Defaults {
   public static final String SERVICE_TYPE = "ClusterIP";
   public static final int SERVICE_PORT = 8080;
   public static final String PROFILER_EVENTS = "[\"cpu\"]";
+  public static final String REPAIR_INTERVAL = "6h";
+  public static final String REPAIR_RATE = "4Mi";
+  /** The node's --tombstone-grace when spec.server.tombstoneGrace is unset. */
+  public static final String TOMBSTONE_GRACE = "1d";
 
   private Defaults() {}
 }

@@ -66,6 +66,10 @@ public class DhtClusterSpec {
   public ServerSpec server;
 
   @Default("{}")
+  @JsonPropertyDescription("Anti-entropy repair between the members (on by default).")
+  public RepairSpec repair;
+
+  @Default("{}")
   @JsonPropertyDescription("Continuous profiling support (async-profiler flame graphs written into the data volume).")
   public ProfilerSpec profiler;
 

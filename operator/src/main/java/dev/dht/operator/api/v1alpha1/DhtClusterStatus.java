@@ -43,14 +43,17 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Progress of a scale in progress; absent when none runs.")
   public ScalingStatus scaling;
 
+  @JsonPropertyDescription("Repair as the members report it; absent until one answered.")
+  public RepairStatus repair;
+
   @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
   public List<MemberStatus> members = new ArrayList<>();
 
   @JsonPropertyDescription("The member plane's certificates: mode, expiry dates, a CA replacement's phase.")
   public TlsStatus tls;
 
-  @JsonPropertyDescription("Ready, Progressing, Degraded and Refused, with reasons and messages; CertificatesValid and"
-      + " CredentialsReady while TLS and client authentication are on.")
+  @JsonPropertyDescription("Ready, Progressing, Degraded, Refused and RepairOverdue, with reasons and messages;"
+      + " CertificatesValid and CredentialsReady while TLS and client authentication are on.")
   public List<Condition> conditions = new ArrayList<>();
 
   @Override
@@ -62,21 +65,21 @@ public class DhtClusterStatus {
         && Objects.equals(replicationFactor, s.replicationFactor) && Objects.equals(selector, s.selector)
         && Objects.equals(topologyVersion, s.topologyVersion)
         && Objects.equals(settledTopologyVersion, s.settledTopologyVersion) && Objects.equals(scaling, s.scaling)
-        && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
+        && Objects.equals(repair, s.repair) && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
         && Objects.equals(conditions, s.conditions);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, settledTopologyVersion, scaling, members, tls, conditions);
+        topologyVersion, settledTopologyVersion, scaling, repair, members, tls, conditions);
   }
 
   @Override
   public String toString() {
     return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
         + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
-        + ", settled=" + settledTopologyVersion + ", scaling=" + scaling
+        + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", repair=" + repair
         + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
   }
 }

@@ -12,8 +12,9 @@ public class MemberStatus {
   @JsonPropertyDescription("Base URL other members and clients use (stable DNS name through the headless Service).")
   public String url;
 
-  @JsonPropertyDescription("Joining (pod starting, or new in the topology until the data move is done), Up, or"
-      + " Draining (removed from the topology by a scale-down, handing over its data).")
+  @JsonPropertyDescription("Joining (pod starting, or new in the topology until the data move is done), Up,"
+      + " Rebuilding (pulling its ranges from the other replicas after its volume was lost; it serves no read"
+      + " meanwhile), or Draining (removed from the topology by a scale-down, handing over its data).")
   public MemberState state;
 
   @JsonPropertyDescription("Whether the member's pod is ready now.")
@@ -25,6 +26,10 @@ public class MemberStatus {
 
   @JsonPropertyDescription("While a data move runs: records this member still has to scan and send (its estimate).")
   public Long keysLeft;
+
+  @JsonPropertyDescription("While Rebuilding: how far, e.g. \"412/3072 ranges, 18 MiB received\", or what it waits"
+      + " for.")
+  public String rebuild;
 
   public MemberStatus() {}
 
@@ -39,12 +44,12 @@ public class MemberStatus {
   public boolean equals(Object o) {
     return o instanceof MemberStatus m && Objects.equals(name, m.name) && Objects.equals(url, m.url)
         && state == m.state && Objects.equals(ready, m.ready) && Objects.equals(movement, m.movement)
-        && Objects.equals(keysLeft, m.keysLeft);
+        && Objects.equals(keysLeft, m.keysLeft) && Objects.equals(rebuild, m.rebuild);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, url, state, ready, movement, keysLeft);
+    return Objects.hash(name, url, state, ready, movement, keysLeft, rebuild);
   }
 
   @Override

@@ -9,7 +9,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ServerSpec {
-  static final String DURATION = "self.matches('^[0-9]+(ms|s|m|h|d)$')";
+  public static final String DURATION = "self.matches('^[0-9]+(ms|s|m|h|d)$')";
 
   @Size(max = 16)
   @ValidationRule(value = DURATION, message = "server.requestTimeout must be a duration such as 500ms, 1s or 2m")

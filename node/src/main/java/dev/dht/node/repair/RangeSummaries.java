@@ -1,0 +1,61 @@
+package dev.dht.node.repair;
+
+import dev.dht.node.ring.XxHash64;
+import dev.dht.node.storage.Digest;
+import dev.dht.node.storage.DigestCursor;
+import dev.dht.node.storage.Store;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one replica reports about a span of the ring, read from its digest family (no value is read): the count
+ * and combined hash of its entries, or the entries themselves. A tombstone older than the span's purge horizon is
+ * left out, as if already purged: a purgeable tombstone and an absent key compare equal, so replicas that purged
+ * at different moments never look different (CASSANDRA-8979's lesson).
+ */
+final class RangeSummaries {
+    private RangeSummaries() {
+    }
+
+    /** The hash one entry adds to its span's sum: order-free, so a span and its parts add up. */
+    static long entryHash(Digest d) {
+        return XxHash64.hashLong(d.recordHash(), d.hash());
+    }
+
+    static boolean counted(Digest d, long horizon) {
+        return !(d.tombstone() && d.timestamp() < horizon);
+    }
+
+    static RepairWire.Summary summarize(Store store, RepairWire.Query q) {
+        long count = 0;
+        long hash = 0;
+        try (DigestCursor c = store.digests(q.span().lo(), q.span().hi())) {
+            while (c.next()) {
+                Digest d = c.digest();
+                if (counted(d, q.horizon())) {
+                    count++;
+                    hash += entryHash(d);
+                }
+            }
+        }
+        return new RepairWire.Summary(count, hash);
+    }
+
+    /** The span's entries, at most cap of them (truncated then). */
+    static RepairWire.Listing list(Store store, RepairWire.Query q, int cap) {
+        List<Digest> out = new ArrayList<>();
+        try (DigestCursor c = store.digests(q.span().lo(), q.span().hi())) {
+            while (c.next()) {
+                Digest d = c.digest();
+                if (counted(d, q.horizon())) {
+                    if (out.size() == cap) {
+                        return new RepairWire.Listing(out, true);
+                    }
+                    out.add(d);
+                }
+            }
+        }
+        return new RepairWire.Listing(out, false);
+    }
+}

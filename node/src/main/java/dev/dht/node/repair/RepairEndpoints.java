@@ -1,0 +1,326 @@
+package dev.dht.node.repair;
+
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.http.AdminHandler;
+import dev.dht.node.http.BadRequestException;
+import dev.dht.node.http.Headers;
+import dev.dht.node.http.Responder;
+import dev.dht.node.http.Responses;
+import dev.dht.node.movement.RecordBatch;
+import dev.dht.node.replication.Protocol;
+import dev.dht.node.replication.ReadGate;
+import dev.dht.node.storage.DigestCursor;
+import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Store;
+import dev.dht.node.topology.Json;
+import one.nio.http.Request;
+import one.nio.http.Response;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Repair's HTTP side (docs/cluster.md, "Repair: the protocol"). Between members ({@code X-Dht-Internal}, on the
+ * workers: they scan the store), each naming the member set it was computed for ({@code ?ring=}); a node on
+ * another set, or in a move, answers 409 and the step is retried later:
+ * <pre>
+ *   POST /v0/internal/repair/hashes    span query -> count and hash per span
+ *   POST /v0/internal/repair/digests   span query -> the digests per span
+ *   POST /v0/internal/repair/fetch     keys -> a record batch of those this node holds
+ *   PUT  /v0/internal/repair/records   a record batch, applied last-write-wins -> "stored n of m"
+ *   POST /v0/internal/repair/done      these arcs were repaired at that time (the purge horizon moves)
+ *   GET  /v0/internal/repair/state     {"empty", "serving", "ring"}: what a starting member asks its peers
+ * </pre>
+ * For operators: {@code GET /v0/admin/repair} (status, {@code ?ranges=true} adds each range's last repair) and
+ * {@code POST /v0/admin/repair} (a round of every replica set this node coordinates, now).
+ */
+final class RepairEndpoints {
+    static final String STATUS = "/v0/admin/repair";
+
+    private final Store store;
+    private final HybridLogicalClock clock;
+    private final CurrentRanges current;
+    private final RepairHistory history;
+    private final RepairStats stats;
+    private final RepairService service;
+    private final RepairSettings settings;
+    private final ReadGate gate;
+    private final Supplier<Map<String, Object>> rebuild;
+
+    RepairEndpoints(Store store, HybridLogicalClock clock, CurrentRanges current, RepairHistory history,
+                    RepairStats stats, RepairService service, RepairSettings settings, ReadGate gate,
+                    Supplier<Map<String, Object>> rebuild) {
+        this.store = store;
+        this.clock = clock;
+        this.current = current;
+        this.history = history;
+        this.stats = stats;
+        this.service = service;
+        this.settings = settings;
+        this.gate = gate;
+        this.rebuild = rebuild;
+    }
+
+    /** An internal call: on the workers, with a body. */
+    private interface Internal {
+        Response handle(Request request, RepairRanges ranges, ByteBuffer body) throws BadRequestException;
+    }
+
+    Map<String, AdminHandler> handlers() {
+        Map<String, AdminHandler> m = new LinkedHashMap<>();
+        m.put(RepairPeers.HASHES, internal(Request.METHOD_POST, this::hashes));
+        m.put(RepairPeers.DIGESTS, internal(Request.METHOD_POST, this::digests));
+        m.put(RepairPeers.FETCH, internal(Request.METHOD_POST, this::fetch));
+        m.put(RepairPeers.RECORDS, internal(Request.METHOD_PUT, this::records));
+        m.put(RepairPeers.DONE, internal(Request.METHOD_POST, this::done));
+        m.put(RepairPeers.STATE, (request, responder) -> {
+            requireInternal(request);
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("empty", isEmpty());
+            s.put("serving", gate.notServing() == null);
+            RepairRanges r = current.get();
+            s.put("ring", r == null ? null : r.ringId());
+            responder.send(answer(Responses.json(Responses.OK, Json.write(s))));
+        });
+        m.put(STATUS, new AdminHandler() {
+            @Override
+            public void handle(Request request, Responder responder) {
+                if (request.getMethod() == Request.METHOD_POST) {
+                    int n = service.requestRounds();
+                    if (n < 0) {
+                        responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
+                                "no repair now: " + current.pausedBecause()))));
+                        return;
+                    }
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("scheduled", n);
+                    out.put("note", "a round of each replica set this node coordinates; see GET " + STATUS);
+                    responder.send(Responses.json(Responses.ACCEPTED, Json.write(out)));
+                    return;
+                }
+                boolean ranges = "true".equals(request.getParameter("ranges="));
+                responder.send(Responses.json(Responses.OK, Json.write(status(ranges))));
+            }
+
+            @Override
+            public boolean allows(int method) {
+                return method == Request.METHOD_GET || method == Request.METHOD_POST;
+            }
+
+            @Override
+            public boolean privileged(int method) {
+                return method == Request.METHOD_POST; // the status is read-only: open, as /v0/status is
+            }
+
+            @Override
+            public String allowed() {
+                return "GET, POST";
+            }
+        });
+        return m;
+    }
+
+    private AdminHandler internal(int method, Internal handler) {
+        return new AdminHandler() {
+            @Override
+            public void handle(Request request, Responder responder) throws BadRequestException {
+                requireInternal(request);
+                if (method == Request.METHOD_PUT) {
+                    observeClock(request); // records arrive: the sender's clock matters as their timestamps do
+                }
+                RepairRanges r = current.get();
+                String theirs = request.getParameter("ring=");
+                if (r == null || !r.ringId().equals(theirs)) {
+                    responder.send(answer(Responses.text(Responses.CONFLICT, r == null ? "no repair here now: "
+                            + current.pausedBecause() : "this node repairs member set " + r.ringId() + ", not "
+                            + theirs)));
+                    return;
+                }
+                history.use(r);
+                byte[] body = request.getBody() == null ? new byte[0] : request.getBody();
+                Response response;
+                try {
+                    response = handler.handle(request, r, ByteBuffer.wrap(body));
+                } catch (IllegalArgumentException | java.nio.BufferUnderflowException e) {
+                    throw new BadRequestException("malformed repair body: " + e.getMessage());
+                }
+                responder.send(answer(response));
+            }
+
+            @Override
+            public boolean allows(int m) {
+                return m == method;
+            }
+
+            @Override
+            public String allowed() {
+                return method == Request.METHOD_PUT ? "PUT" : "POST";
+            }
+
+            @Override
+            public boolean onWorkers() {
+                return true;
+            }
+        };
+    }
+
+    private static void requireInternal(Request request) throws BadRequestException {
+        if (request.getHeader(Headers.INTERNAL + ":") == null) {
+            throw new BadRequestException(request.getPath() + " is for members repairing (X-Dht-Internal)");
+        }
+    }
+
+    private void observeClock(Request request) {
+        long theirs = Headers.longValue(request, Headers.CLOCK, 0);
+        if (theirs > 0) {
+            clock.observe(theirs);
+        }
+    }
+
+    private Response answer(Response response) {
+        return Protocol.withClock(response, clock.now(), null);
+    }
+
+    private Response hashes(Request request, RepairRanges r, ByteBuffer body) {
+        List<RepairWire.Query> queries = RepairWire.readQueries(body);
+        List<RepairWire.Summary> out = new ArrayList<>(queries.size());
+        for (RepairWire.Query q : queries) {
+            out.add(RangeSummaries.summarize(store, q));
+        }
+        return new Response(Responses.OK, RepairWire.summaries(out));
+    }
+
+    private Response digests(Request request, RepairRanges r, ByteBuffer body) {
+        int cap = body.getInt();
+        if (cap < 1 || cap > 1 << 16) {
+            throw new IllegalArgumentException("cap " + cap + " outside 1..65536");
+        }
+        List<RepairWire.Query> queries = RepairWire.readQueries(body);
+        List<RepairWire.Listing> out = new ArrayList<>(queries.size());
+        for (RepairWire.Query q : queries) {
+            out.add(RangeSummaries.list(store, q, cap));
+        }
+        return new Response(Responses.OK, RepairWire.listings(out));
+    }
+
+    private Response fetch(Request request, RepairRanges r, ByteBuffer body) {
+        RecordBatch batch = new RecordBatch();
+        for (byte[] key : RepairWire.readKeys(body)) {
+            Record rec = store.get(key);
+            if (rec != null) {
+                batch.add(key, rec);
+            }
+        }
+        return new Response(Responses.OK, batch.toBytes());
+    }
+
+    private Response records(Request request, RepairRanges r, ByteBuffer body) {
+        RecordBatch.Decoded batch = RecordBatch.decode(body.array());
+        // A record stamped beyond the clock's bound is left out (docs/security.md, "Clocks"), as in a move.
+        List<byte[]> keys = new ArrayList<>(batch.keys().size());
+        List<Record> records = new ArrayList<>(batch.keys().size());
+        for (int i = 0; i < batch.keys().size(); i++) {
+            if (clock.observe(batch.records().get(i).timestamp())) {
+                keys.add(batch.keys().get(i));
+                records.add(batch.records().get(i));
+            }
+        }
+        int stored = store.applyAllIfNewer(keys, records);
+        stats.keysReceived.add(stored);
+        return Responses.text(Responses.OK, "stored " + stored + " of " + batch.keys().size());
+    }
+
+    private Response done(Request request, RepairRanges r, ByteBuffer body) {
+        RepairWire.Done d = RepairWire.readDone(body);
+        history.repaired(r.ringId(), d.arcs(), d.repairedAt());
+        return Responses.text(Responses.OK, "recorded " + d.arcs().size());
+    }
+
+    /** "stored n of m" -> n. */
+    static long storedCount(byte[] body) {
+        String s = new String(body, StandardCharsets.UTF_8).trim();
+        String[] parts = s.split(" ");
+        try {
+            return parts.length >= 2 && parts[0].equals("stored") ? Long.parseLong(parts[1]) : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    boolean isEmpty() {
+        try (DigestCursor c = store.digests(0, -1L)) {
+            return !c.next();
+        }
+    }
+
+    /** GET /v0/admin/repair (the contract with the operator: fields may be added, never changed). */
+    Map<String, Object> status(boolean withRanges) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        RepairRanges r = current.get();
+        if (r != null) {
+            history.use(r);
+        }
+        long interval = settings.interval().toSeconds();
+        m.put("enabled", interval > 0);
+        m.put("intervalSeconds", interval);
+        m.put("rateBytesPerSecond", settings.rate());
+        m.put("graceSeconds", settings.grace().toSeconds());
+        String running = stats.running;
+        m.put("state", running != null ? "running" : r == null ? "paused" : "idle");
+        m.put("problem", stats.problem);
+        m.put("pending", service.pending());
+        if (running != null) {
+            Map<String, Object> run = new LinkedHashMap<>();
+            run.put("replicaSet", running);
+            run.put("rangesDone", stats.runningArcsDone);
+            run.put("rangesTotal", stats.runningArcsTotal);
+            m.put("running", run);
+        } else {
+            m.put("running", null);
+        }
+        Map<String, Object> last = new LinkedHashMap<>();
+        last.put("at", stats.lastRoundAt);
+        last.put("rangesOutOfSync", stats.lastRoundRangesOutOfSync);
+        last.put("keysRepaired", stats.lastRoundKeysRepaired);
+        last.put("millis", stats.lastRoundMillis);
+        m.put("lastRound", last);
+        long oldest = history.oldest();
+        // 0: some range never repaired; a member whose ranges no other member replicates has nothing to repair
+        m.put("oldestRangeRepair", oldest == 0 ? 0 : oldest == Long.MAX_VALUE ? System.currentTimeMillis()
+                : HybridLogicalClock.physicalMillis(oldest));
+        m.put("ranges", r == null ? 0 : r.arcs().size());
+        m.put("replicaSets", r == null ? 0 : r.groups().size());
+        m.put("coordinates", r == null ? 0 : r.coordinated().size());
+        Map<String, Object> totals = new LinkedHashMap<>();
+        totals.put("rounds", stats.roundsCompleted.sum());
+        totals.put("roundsFailed", stats.roundsFailed.sum());
+        totals.put("rangesCompared", stats.rangesCompared.sum());
+        totals.put("rangesOutOfSync", stats.rangesOutOfSync.sum());
+        totals.put("keysRepaired", stats.keysRepaired.sum());
+        totals.put("bytesRepaired", stats.bytesRepaired.sum());
+        totals.put("hashBytes", stats.hashBytes.sum());
+        totals.put("keysDeferred", stats.keysDeferred.sum());
+        totals.put("keysReceived", stats.keysReceived.sum());
+        m.put("totals", totals);
+        m.put("rebuild", rebuild.get());
+        if (withRanges && r != null) {
+            List<Object> list = new ArrayList<>();
+            for (RepairRanges.Arc a : r.arcs()) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("arc", a.index());
+                e.put("end", Long.toUnsignedString(r.ring().arcEnd(a.index())));
+                e.put("replicas", a.replicas());
+                long at = history.repairedAt(a.index());
+                e.put("repairedAt", at == 0 ? 0 : HybridLogicalClock.physicalMillis(at));
+                list.add(e);
+            }
+            m.put("rangeList", list);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,110 @@
+package dev.dht.node.cluster;
+
+import dev.dht.node.storage.Record;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.dht.node.cluster.Reply.ACCEPTED;
+import static dev.dht.node.cluster.Reply.CREATED;
+import static dev.dht.node.cluster.TestData.randomId;
+import static dev.dht.node.cluster.TestData.randomValue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Anti-entropy repair between node processes, hints off and nothing read (so neither hints nor read repair can be
+ * what heals), every replica checked directly (internal GETs: no coordination, no read repair). Writes, overwrites
+ * and deletes acknowledged by one replica alone reach the other two after one round, which sends exactly the
+ * missing copies; a second round, with nothing to repair, compares everything and sends no record.
+ */
+class RepairIT {
+    private static final int PER_KIND = 40;
+
+    @TempDir
+    static Path dir;
+    @RegisterExtension
+    static final ClusterExtension cluster = new ClusterExtension(3, () -> dir,
+            i -> List.of("--hints", "false", "--repair-interval", "0s"));
+
+    @Test
+    void writesAcknowledgedByOneReplicaReachEveryReplicaAfterOneRoundAndAnIdleRoundSendsNothing(ProcessCluster c) {
+        List<String> created = new ArrayList<>();
+        List<String> overwritten = new ArrayList<>();
+        List<String> deleted = new ArrayList<>();
+        for (int k = 0; k < PER_KIND; k++) {
+            created.add(randomId());
+            overwritten.add(randomId());
+            deleted.add(randomId());
+        }
+        for (String id : concat(overwritten, deleted)) {
+            assertThat(c.node(0).put(id, randomValue(), 3, 3)).isEqualTo(CREATED);
+        }
+        List<String> all = concat(created, concat(overwritten, deleted));
+        Map<Integer, Map<String, Record>> before = new LinkedHashMap<>();
+        before.put(1, ReplicaRecords.read(c.process(1), all));
+        before.put(2, ReplicaRecords.read(c.process(2), all));
+
+        // Two replicas down: every write is acknowledged by node 0 alone (1/3), and only node 0 stores it.
+        c.stop(1);
+        c.stop(2);
+        for (String id : concat(created, overwritten)) {
+            assertThat(c.node(0).put(id, randomValue(), 1, 3)).as("PUT %s at 1/3", id).isEqualTo(CREATED);
+        }
+        for (String id : deleted) {
+            assertThat(c.node(0).delete(id, 1, 3)).as("DELETE %s at 1/3", id).isEqualTo(ACCEPTED);
+        }
+        c.startStopped();
+        Map<String, Record> newest = ReplicaRecords.read(c.process(0), all);
+        for (String id : all) {
+            assertThat(newest.get(id)).as("node 0 holds %s", id).isNotNull();
+            assertThat(newest.get(id).isTombstone()).isEqualTo(deleted.contains(id));
+            for (int i = 1; i <= 2; i++) {
+                assertThat(ReplicaRecords.read(c.process(i), id)).as("node %d did not get %s", i, id)
+                        .isEqualTo(before.get(i).get(id)).isNotEqualTo(newest.get(id));
+            }
+        }
+
+        long keys = ReplicaRecords.total(c, "keysRepaired");
+        long compared = ReplicaRecords.total(c, "rangesCompared");
+        long outOfSync = ReplicaRecords.total(c, "rangesOutOfSync");
+        assertThat(ReplicaRecords.repairRound(c)).as("3 members, RF 3: one replica set, one round").isEqualTo(1);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(ReplicaRecords.read(c.process(i), all)).as("node %d after one round", i).isEqualTo(newest);
+        }
+        assertThat(ReplicaRecords.total(c, "keysRepaired") - keys)
+                .as("exactly the missing copies were sent: 2 replicas x %d keys", all.size())
+                .isEqualTo(2L * all.size());
+        assertThat(ReplicaRecords.total(c, "rangesCompared") - compared).as("every arc of the ring")
+                .isEqualTo(3 * 1024);
+        assertThat(ReplicaRecords.total(c, "rangesOutOfSync") - outOfSync).isPositive();
+
+        long bytes = ReplicaRecords.total(c, "bytesRepaired");
+        long hashBytes = ReplicaRecords.total(c, "hashBytes");
+        keys = ReplicaRecords.total(c, "keysRepaired");
+        outOfSync = ReplicaRecords.total(c, "rangesOutOfSync");
+        compared = ReplicaRecords.total(c, "rangesCompared");
+        ReplicaRecords.repairRound(c);
+        assertThat(ReplicaRecords.total(c, "keysRepaired")).as("an idle round sends no record").isEqualTo(keys);
+        assertThat(ReplicaRecords.total(c, "bytesRepaired")).as("nor any byte of records").isEqualTo(bytes);
+        assertThat(ReplicaRecords.total(c, "rangesOutOfSync")).isEqualTo(outOfSync);
+        assertThat(ReplicaRecords.total(c, "rangesCompared") - compared).as("but compares everything")
+                .isEqualTo(3 * 1024);
+        assertThat(ReplicaRecords.total(c, "hashBytes")).isGreaterThan(hashBytes);
+        for (int i = 0; i < 3; i++) {
+            assertThat(ReplicaRecords.read(c.process(i), all)).isEqualTo(newest);
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}

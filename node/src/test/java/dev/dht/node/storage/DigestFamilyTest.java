@@ -1,0 +1,165 @@
+package dev.dht.node.storage;
+
+import dev.dht.node.ring.XxHash64;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The digest family (what repair compares) agrees with the records after every kind of write, is scanned in ring
+ * hash order over any interval (the wrap-around arc included), and is built for a store written before it existed.
+ */
+class DigestFamilyTest {
+    @TempDir
+    Path dir;
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Every digest of the store, by key, read through the hash-ordered scan. */
+    private static Map<String, Digest> allDigests(Store store) {
+        Map<String, Digest> out = new TreeMap<>();
+        long lastHash = Long.MIN_VALUE;
+        boolean first = true;
+        try (DigestCursor c = store.digests(0, -1L)) {
+            while (c.next()) {
+                Digest d = c.digest();
+                assertThat(first || Long.compareUnsigned(d.hash(), lastHash) >= 0).as("hash order").isTrue();
+                assertThat(d.hash()).isEqualTo(XxHash64.hash(d.key()));
+                first = false;
+                lastHash = d.hash();
+                out.put(new String(d.key(), StandardCharsets.UTF_8), d);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Digest> expected(Store store, List<String> keys) {
+        Map<String, Digest> out = new TreeMap<>();
+        for (String k : keys) {
+            Record r = store.get(b(k));
+            if (r != null) {
+                out.put(k, Digest.of(b(k), r));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void everyWritePathKeepsTheDigestOfTheStoredRecord() {
+        try (RocksStore store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
+            assertThat(store.createdAtOpen()).isTrue();
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                keys.add("k" + i);
+            }
+            for (int i = 0; i < 100; i++) {
+                store.applyIfNewer(b(keys.get(i)), Record.value(10 + i, b("v" + i)));
+            }
+            List<byte[]> batchKeys = new ArrayList<>();
+            List<Record> batchRecords = new ArrayList<>();
+            for (int i = 50; i < 200; i++) {
+                batchKeys.add(b(keys.get(i)));
+                batchRecords.add(i % 3 == 0 ? Record.tombstone(500 + i) : Record.value(i % 2 == 0 ? 1 : 500, b("b" + i)));
+            }
+            store.applyAllIfNewer(batchKeys, batchRecords);
+            for (int i = 150; i < 300; i++) {
+                store.tryApplyIfNewer(b(keys.get(i)), Record.value(700, b("t" + i)));
+            }
+            Record purged = store.get(b("k3"));
+            assertThat(store.removeIfSame(b("k3"), purged)).isTrue();
+            assertThat(store.removeIfSame(b("k4"), Record.value(1, b("other")))).as("not the stored one").isFalse();
+
+            Map<String, Digest> expected = expected(store, keys);
+            assertThat(expected).doesNotContainKey("k3").hasSize(299);
+            assertThat(allDigests(store)).isEqualTo(expected);
+            assertThat(store.digest(b("k60"))).isEqualTo(expected.get("k60"));
+            assertThat(store.digest(b("k3"))).isNull();
+        }
+        try (RocksStore reopened = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
+            assertThat(reopened.createdAtOpen()).isFalse();
+        }
+    }
+
+    @Test
+    void intervalsArePagedInHashOrderAndCoverTheWholeSpaceOnce() {
+        try (RocksStore store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
+            Map<String, Long> hashes = new HashMap<>();
+            for (int i = 0; i < 2000; i++) {
+                String k = "key-" + ThreadLocalRandom.current().nextLong();
+                store.applyIfNewer(b(k), Record.value(1, b("v")));
+                hashes.put(k, XxHash64.hash(b(k)));
+            }
+            // four intervals that tile the unsigned space, the last one ending at its top
+            long[] cuts = {0, 0x4000_0000_0000_0000L, 0x8000_0000_0000_0000L, 0xC000_0000_0000_0000L};
+            int total = 0;
+            for (int i = 0; i < cuts.length; i++) {
+                long from = cuts[i];
+                long to = i + 1 < cuts.length ? cuts[i + 1] - 1 : -1L;
+                int inInterval = 0;
+                Digest last = null;
+                // pages of at most 100 entries, each starting after the last one seen
+                while (true) {
+                    int page = 0;
+                    try (DigestCursor c = last == null ? store.digests(from, to)
+                            : store.digestsAfter(last.hash(), last.key(), to)) {
+                        while (page < 100 && c.next()) {
+                            last = c.digest();
+                            assertThat(Long.compareUnsigned(last.hash(), from) >= 0
+                                    && Long.compareUnsigned(last.hash(), to) <= 0).isTrue();
+                            page++;
+                        }
+                    }
+                    inInterval += page;
+                    if (page < 100) {
+                        break;
+                    }
+                }
+                final long f = from;
+                final long t = to;
+                assertThat(inInterval).isEqualTo((int) hashes.values().stream()
+                        .filter(h -> Long.compareUnsigned(h, f) >= 0 && Long.compareUnsigned(h, t) <= 0).count());
+                total += inInterval;
+            }
+            assertThat(total).isEqualTo(2000);
+        }
+    }
+
+    @Test
+    void aStoreWrittenWithoutTheFamilyIsIndexedWhenOpened() throws Exception {
+        // A database as the version before wrote it: records and hints, no digest family.
+        List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                new ColumnFamilyDescriptor(b("hints")));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (RocksStore warmUp = RocksStore.open(dir.resolve("unused"), StorageOptions.node(4 << 20, 8 << 20));
+             DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+             RocksDB db = RocksDB.open(options, dir.resolve("old").toString(), families, handles)) {
+            for (int i = 0; i < 2500; i++) {
+                db.put(handles.get(0), b("old" + i), Record.value(i + 1, b("x" + i)).encoded());
+            }
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+        try (RocksStore store = RocksStore.open(dir.resolve("old"), StorageOptions.node(4 << 20, 8 << 20))) {
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 2500; i++) {
+                keys.add("old" + i);
+            }
+            assertThat(allDigests(store)).hasSize(2500).isEqualTo(expected(store, keys));
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.dht.operator.repair;
+
+import dev.dht.operator.model.Names;
+import dev.dht.operator.scaling.Refusal;
+import dev.dht.operator.scaling.ScaleObservation;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Scaling waits while a member rebuilds: a move needs every member to stream what it holds, and a rebuilding one
+ * holds only part of its ranges (and would pull them again on the new member set). A scale that has not started
+ * is held back, shown as the Refused condition; one already moving data goes on (its members finish it).
+ */
+public final class RebuildHold {
+  private RebuildHold() {}
+
+  /** What to decide the scaling step on, and the refusal to show when the spec's replicas are held back. */
+  public record Held(ScaleObservation observation, Optional<Refusal> refusal) {}
+
+  public static Held apply(String cluster, ScaleObservation o, Map<Integer, MemberRepair.Rebuild> rebuilding) {
+    // not started yet: the topology settled, the StatefulSet as large as the topology, the spec different
+    boolean starting = o.topology().isPresent() && o.settled() && o.statefulSetReplicas().isPresent()
+        && o.replicas() == o.members() && o.target() != o.members();
+    if (rebuilding.isEmpty() || !starting) {
+      return new Held(o, Optional.empty());
+    }
+    String who = rebuilding.entrySet().stream()
+        .map(e -> Names.pod(cluster, e.getKey()) + " (" + e.getValue().describe() + ")")
+        .collect(Collectors.joining(", "));
+    var held = new ScaleObservation(o.members(), o.statefulSetReplicas(), o.topology(), o.settled(),
+        o.readyOrdinals(), o.rolloutComplete(), o.retainOnScaleDown());
+    return new Held(held, Optional.of(new Refusal("MemberRebuilding", "spec.replicas " + o.target()
+        + " is held back at " + o.members() + " while " + who + " rebuilds: scaling starts once it is done")));
+  }
+}

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Turns the raw outputs of scripts/bench-repair.sh into docs/benchmarks/repair.json and repair.md.
+
+Usage: repair-report.py RAW_DIR OUT_DIR
+       repair-report.py --render OUT_DIR   (repair.md again from OUT_DIR/repair.json)
+"""
+import csv
+import json
+import os
+import sys
+
+MB = 1e6
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def kv(path):
+    out = {}
+    for line in read(path).splitlines():
+        if "=" in line:
+            k, v = line.split("=", 1)
+            out[k] = v
+    return out
+
+
+def percentile(sorted_values, p):
+    if not sorted_values:
+        return None
+    i = min(len(sorted_values) - 1, max(0, int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[i]
+
+
+def load_rows(path):
+    """oha's per-request CSV: (start seconds since oha started, duration seconds, status)."""
+    rows = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                try:
+                    rows.append((float(r["request-start"]), float(r["request-duration"]), r.get("status", "")))
+                except (KeyError, ValueError):
+                    continue
+    return rows
+
+
+def phase_stats(rows, start_s, end_s, ok_codes):
+    sel = [r for r in rows if start_s <= r[0] < end_s]
+    lat = sorted(r[1] * 1000 for r in sel)
+    codes = {}
+    for r in sel:
+        codes[r[2] or "error"] = codes.get(r[2] or "error", 0) + 1
+    return {"requests": len(sel), "seconds": round(max(0.0, end_s - start_s), 1),
+            "p50_ms": percentile(lat, 50), "p99_ms": percentile(lat, 99), "p999_ms": percentile(lat, 99.9),
+            "unexpected": sum(v for k, v in codes.items() if k not in ok_codes), "status": codes}
+
+
+def statuses(path):
+    """The nodes' GET /v0/admin/repair, one JSON per line (node 0, 1, 2)."""
+    out = []
+    for line in read(path).splitlines():
+        line = line.strip()
+        out.append(json.loads(line) if line else {})
+    return out
+
+
+def total(status_list, name):
+    return sum((s.get("totals") or {}).get(name, 0) or 0 for s in status_list)
+
+
+def delta(before, after, name):
+    return total(after, name) - total(before, name)
+
+
+def build(raw):
+    env = kv(os.path.join(raw, "env.txt"))
+    tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    t0 = tl["load_start"]
+
+    def at(name):
+        return (tl[name] - t0) / 1000.0
+
+    before_round = statuses(os.path.join(raw, "repair-before-round.jsonl"))
+    after_round = statuses(os.path.join(raw, "repair-after-round.jsonl"))
+    after_idle = statuses(os.path.join(raw, "repair-after-idle-round.jsonl"))
+    after_rebuild = statuses(os.path.join(raw, "repair-after-rebuild.jsonl"))
+
+    def round_figures(b, a, start, end):
+        secs = max(0.001, (tl[end] - tl[start]) / 1000.0)
+        keys = delta(b, a, "keysRepaired")
+        size = delta(b, a, "bytesRepaired")
+        hashes = delta(b, a, "hashBytes")
+        return {"seconds": round(secs, 2), "ranges_compared": delta(b, a, "rangesCompared"),
+                "ranges_out_of_sync": delta(b, a, "rangesOutOfSync"), "keys_repaired": keys,
+                "bytes_repaired": size, "hash_bytes": hashes, "keys_deferred": delta(b, a, "keysDeferred"),
+                "keys_per_s": round(keys / secs, 1), "mb_per_s": round(size / MB / secs, 3),
+                "hash_bytes_per_differing_key": round(hashes / keys, 1) if keys else None}
+
+    rb = (after_rebuild[2] if len(after_rebuild) > 2 else {}).get("rebuild") or {}
+    with_restart = (tl["rebuild_end"] - tl["rebuild_start"]) / 1000.0
+    # the node's own start and end of the rebuild; from the bench's restart when the node does not report its start
+    rb_secs = max(0.001, ((rb.get("finishedAt") or 0) - rb["startedAt"]) / 1000.0 if rb.get("startedAt")
+                  else with_restart)
+    # node 2 restarted empty: its totals count the rebuild alone (the bench asks for no round on it)
+    rb_totals = (after_rebuild[2] if len(after_rebuild) > 2 else {}).get("totals") or {}
+    rebuild = {"seconds": round(rb_secs, 2),
+               "seconds_with_restart": round(with_restart, 2),
+               "ranges": rb.get("rangesTotal"), "keys_received": rb.get("keysReceived"),
+               "bytes_received": rb.get("bytesReceived"), "hash_bytes": rb_totals.get("hashBytes"),
+               "keys_per_s": round((rb.get("keysReceived") or 0) / rb_secs, 1),
+               "mb_per_s": round((rb.get("bytesReceived") or 0) / MB / rb_secs, 3)}
+
+    puts = load_rows(os.path.join(raw, "load-put.csv"))
+    gets = load_rows(os.path.join(raw, "load-get.csv"))
+    # "before" skips the load's first seconds (connections opening, JIT), at most a third of the phase
+    phases = [("before", min(5.0, at("diverge_start") / 3), at("diverge_start")),
+              ("during the round", at("round_start"), at("round_end")),
+              ("during the idle round", at("idle_round_start"), at("idle_round_end")),
+              ("during the rebuild", at("rebuild_start"), at("rebuild_end")),
+              ("after", at("rebuild_end") + 2.0, at("load_end"))]
+    load = [{"phase": name, "put": phase_stats(puts, a, b, {"201"}), "get": phase_stats(gets, a, b, {"200", "404"})}
+            for name, a, b in phases]
+    # the cost to the load: each phase's p99 over the p99 before anything was repaired
+    for p in load:
+        for kind in ("put", "get"):
+            base, now = load[0][kind]["p99_ms"], p[kind]["p99_ms"]
+            p[kind]["p99_over_before"] = round(now / base, 2) if base and now is not None else None
+    return {"env": env, "round": round_figures(before_round, after_round, "round_start", "round_end"),
+            "idle_round": round_figures(after_round, after_idle, "idle_round_start", "idle_round_end"),
+            "rebuild": rebuild, "load": load}
+
+
+def ms(v):
+    return "-" if v is None else (f"{v:.1f}" if v >= 10 else f"{v:.2f}")
+
+
+def ratio(v):
+    return "-" if v is None else f"{v:.2f}x"
+
+
+def render(d):
+    e, r, i, b = d["env"], d["round"], d["idle_round"], d["rebuild"]
+    lines = [
+        "# Repair and rebuild (make bench-repair)", "",
+        f"Commit {e.get('commit')} ({e.get('date')}), {e.get('nproc')} CPUs ({e.get('cpu')}), load before "
+        f"{e.get('load_before')}, after {e.get('load_after')}, CPU steal {e.get('steal_pct')}%. {e.get('java')}. "
+        f"{e.get('label', '')}", "",
+        f"Three nodes, RF 3, hints off; {e.get('keys')} PUTs of 100-byte values preloaded on ids from a space of "
+        f"10^{e.get('key_digits')}; {e.get('diff')} overwrites missed by node 2 (stopped meanwhile); "
+        f"--repair-rate {e.get('repair_rate')}; a fixed load of {e.get('rate')} req/s ({e.get('replicas')}, half PUTs "
+        f"of new keys, half GETs of preloaded ids) through nodes 0 and 1 all along.", "",
+        "| | repair round | idle round (nothing differs) | rebuild (node 2 wiped) |",
+        "|---|---:|---:|---:|",
+        f"| duration | {r['seconds']} s | {i['seconds']} s | {b['seconds']} s ({b['seconds_with_restart']} s from the restart) |",
+        f"| ranges compared / out of sync | {r['ranges_compared']} / {r['ranges_out_of_sync']} | "
+        f"{i['ranges_compared']} / {i['ranges_out_of_sync']} | {b['ranges']} pulled |",
+        f"| keys sent | {r['keys_repaired']} | {i['keys_repaired']} | {b['keys_received']} |",
+        f"| keys/s | {r['keys_per_s']} | - | {b['keys_per_s']} |",
+        f"| MB of records, MB/s | {r['bytes_repaired'] / 1e6:.2f}, {r['mb_per_s']} | {i['bytes_repaired'] / 1e6:.2f} | "
+        f"{(b['bytes_received'] or 0) / 1e6:.2f}, {b['mb_per_s']} |",
+        f"| hash bytes (queries, hashes, digests) | {r['hash_bytes']} | {i['hash_bytes']} | {b['hash_bytes']} |",
+        f"| hash bytes per differing key | {r['hash_bytes_per_differing_key']} | | |",
+        f"| keys left to the next round (writes in flight) | {r['keys_deferred']} | {i['keys_deferred']} | |", "",
+        "The fixed load's latency (ms), by phase:", "",
+        "| phase | PUT p50 | PUT p99 | PUT p99.9 | PUT p99 / before | GET p50 | GET p99 | GET p99.9 | GET p99 / before "
+        "| requests | unexpected |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for p in d["load"]:
+        u, g = p["put"], p["get"]
+        lines.append(f"| {p['phase']} ({u['seconds']} s) | {ms(u['p50_ms'])} | {ms(u['p99_ms'])} | {ms(u['p999_ms'])} "
+                     f"| {ratio(u.get('p99_over_before'))} | {ms(g['p50_ms'])} | {ms(g['p99_ms'])} | {ms(g['p999_ms'])} "
+                     f"| {ratio(g.get('p99_over_before'))} | {u['requests'] + g['requests']} "
+                     f"| {u['unexpected'] + g['unexpected']} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "--render":
+        d = json.loads(read(os.path.join(argv[2], "repair.json")))
+    elif len(argv) == 3:
+        d = build(argv[1])
+        with open(os.path.join(argv[2], "repair.json"), "w", encoding="utf-8") as f:
+            json.dump(d, f, indent=1, sort_keys=True)
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    with open(os.path.join(argv[-1], "repair.md"), "w", encoding="utf-8") as f:
+        f.write(render(d))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
