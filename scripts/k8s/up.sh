@@ -250,14 +250,23 @@ start kube-proxy "$(kube_bin kube-proxy)" --kubeconfig "$KUBECONFIG_FILE" --host
   --cluster-cidr "$POD_CIDR" --proxy-mode iptables --conntrack-max-per-core 0 \
   --metrics-bind-address 127.0.0.1:10249 --healthz-bind-address 127.0.0.1:10256
 start coredns "$(kube_bin coredns)" -conf "$K8S_DIR/Corefile"
-# NetworkPolicies: the bridge CNI enforces none. kube-router's firewall alone (no routing, no service proxy, no CNI)
-# filters the pods' ingress with iptables and ipsets, physdev rules for the bridge; kube-proxy stays the proxy.
-start kube-router "$(kube_bin kube-router)" --kubeconfig "$KUBECONFIG_FILE" --hostname-override "$NODE_NAME" \
-  --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false --enable-pod-egress=false \
-  --service-cluster-ip-range "$SERVICE_CIDR" --health-port 20244 --metrics-port 0
 start provisioner "$PROVISIONER_BIN" --kubeconfig "$KUBECONFIG_FILE" --root "$K8S_DIR/volumes" --node "$NODE_NAME"
 
 wait_for "node $NODE_NAME" 120 kctl wait --for=condition=Ready "node/$NODE_NAME" --timeout=2s
+# NetworkPolicies: started only once the kubelet has registered the Node (kube-router looks its node up at start
+# and exits without it, on a busy machine the kubelet can take a while), and waited for before this script returns:
+# nothing makes pods until then (the images and the enforcement check below come after it). The bridge CNI
+# enforces none: kube-router's firewall alone (no routing, no service proxy, no CNI) filters the pods' ingress with
+# iptables and ipsets, physdev rules for the bridge; kube-proxy stays the proxy.
+start kube-router "$(kube_bin kube-router)" --kubeconfig "$KUBECONFIG_FILE" --hostname-override "$NODE_NAME" \
+  --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false --enable-pod-egress=false \
+  --service-cluster-ip-range "$SERVICE_CIDR" --health-port 20244 --metrics-port 0
+# Healthy once its controllers run (it answers 500 before); exits early if the process dies.
+router_healthy() {
+  alive kube-router
+  python3 -c 'import urllib.request; urllib.request.urlopen("http://127.0.0.1:20244/healthz", timeout=2)'
+}
+wait_for kube-router 120 router_healthy
 for c in kube-controller-manager kube-scheduler kubelet kube-proxy coredns kube-router provisioner; do alive "$c"; done
 
 # ---------------------------------------------------------------------------------------------------------
