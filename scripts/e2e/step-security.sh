@@ -138,7 +138,7 @@ step_attack() {
     report attack FAIL "the sample cluster is not secured by default: Secret dht-auth, NetworkPolicy dht and status.tls.mode Operator expected"
     return 1
   fi
-  if ! run_job e2e-write-attack 300 write --target "$SERVICE_URL" --prefix sa --count 300; then
+  if ! run_job e2e-write-attack 300 write --target "$SERVICE_URL" --prefix sa --count 300 --run "$RUN_ID"; then
     report attack FAIL "writer: $(summary e2e-write-attack)"; return 1
   fi
   keys=$(acked_keys e2e-write-attack)
@@ -180,10 +180,10 @@ step_attack() {
   text=$(printf '%s; ' "${lines[@]}")
 
   set_keys "$STEP3_KEYS" "$STEP4_KEYS"
-  run_job e2e-read-attack 300 read --target "$SERVICE_URL" --prefix sa --keys "$keys" || ok=0
+  run_job e2e-read-attack 300 read --target "$SERVICE_URL" --prefix sa --keys "$keys" --run "$RUN_ID" || ok=0
   text="$text read back: $(summary e2e-read-attack)"
   if [ -n "${STEP3_KEYS:-}" ]; then
-    run_job e2e-read-attack-s3 300 read --target "$SERVICE_URL" --prefix s3 --keys @/etc/e2e/step3 || ok=0
+    run_job e2e-read-attack-s3 300 read --target "$SERVICE_URL" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID" || ok=0
     text="$text / step 3's: $(summary e2e-read-attack-s3)"
   fi
   security_job "$NS" e2e-snapshot-2 false read-write - /opt/dht/py/dhtattack.py snapshot --members "$members"
@@ -217,7 +217,7 @@ step_rotate() {
     -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')
   cert0=$(tls_field certificateFingerprint); ca0=$(tls_field caFingerprint)
   [ -n "$cert0" ] && [ -n "$ca0" ] || { report rotate FAIL "no certificate in the status: $(dht_field '{.status.tls}')"; return 1; }
-  start_job e2e-write-rotate write --target "$SERVICE_URL" --prefix sr --count 1000000 --rate 40 --threads 2 \
+  start_job e2e-write-rotate write --target "$SERVICE_URL" --prefix sr --count 1000000 --rate 40 --threads 2 --run "$RUN_ID" \
     --allow-failures --stop-key e2e-stop-rotate --progress 200
   until_true 120 log_has e2e-write-rotate '^progress 200' || { report rotate FAIL "the writer did not get going"; return 1; }
 
@@ -253,7 +253,7 @@ step_rotate() {
   finish_job e2e-write-rotate 120 || true
   local failed acked
   failed=$(json e2e-write-rotate "d['failed']"); acked=$(json e2e-write-rotate "d['acked']")
-  run_job e2e-read-rotate 300 read --target "$SERVICE_URL" --prefix sr --keys "$(acked_keys e2e-write-rotate)" || ok=0
+  run_job e2e-read-rotate 300 read --target "$SERVICE_URL" --prefix sr --keys "$(acked_keys e2e-write-rotate)" --run "$RUN_ID" || ok=0
   text="$text; writer during both: $(summary e2e-write-rotate), read back: $(summary e2e-read-rotate)"
   [ "${failed:-x}" = 0 ] && [ "${acked:-0}" -gt 0 ] 2>/dev/null || { text="$text (failed writes: ${failed:-?})"; ok=0; }
   pods_after=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
