@@ -19,8 +19,11 @@
 #   7 a DhtBenchmark runs and leaves its flamegraphs in the results volume
 #  10 dht-1's volume and pod deleted under a writer: it shows Rebuilding, ends Up with the cluster Ready, and holds
 #     every acknowledged key read from it alone (runs before 8; scripts/e2e/step-rebuild.sh)
+#   9 back up "dht" under a writer, delete it, restore into 5 members, read back every key (runs before 8;
+#     scripts/e2e/step-backup.sh)
 #   attack: every attack of issue 21, many times, from another namespace, an unlabelled pod and a hostNetwork
-#     pod: all refused; keys, topology and clocks unchanged (scripts/e2e/step-security.sh)
+#     pod: all refused; keys, topology and clocks unchanged, on the restored cluster when 9 ran
+#     (scripts/e2e/step-security.sh)
 #   rotate: a certificate renewal and a CA replacement under a quorum writer: 0 failed writes, no pod restarted
 #   8 kubectl delete dht + helm uninstall: nothing of ours is left but the retained PVCs
 #
@@ -39,6 +42,7 @@
 # it).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/e2e/step-evict.sh"
+. "$(dirname "$0")/e2e/step-backup.sh"
 . "$(dirname "$0")/e2e/step-rebuild.sh"
 . "$(dirname "$0")/e2e/disruption-clients.sh"
 . "$(dirname "$0")/e2e/step-security.sh"
@@ -202,7 +206,7 @@ cleanup() {
   kn delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || true
   k delete namespace "$NS" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
-  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
+  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -426,7 +430,7 @@ collect() {
 # ---------------------------------------------------------------------------------------------------------
 chain_ok=1; installed=0
 step_fn() { case $1 in evict|attack|rotate) echo "step_$1" ;; *) echo "step$1" ;; esac; }
-for s in 1 2 3 4 5 evict 6 7 10 attack rotate 8; do
+for s in 1 2 3 4 5 evict 6 7 10 9 attack rotate 8; do
   if [ "$s" = 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
   if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
   if [[ " $SKIP " == *" $s "* ]] && [ "$s" != 1 ] && [ "$s" != 2 ]; then report $s "NOT RUN" "skipped (E2E_SKIP)"; continue; fi

@@ -5,6 +5,8 @@
 #   helm  helm.sh/helm/v3 v3.22.0            (go install, ~3 min cold)
 #   kind  sigs.k8s.io/kind v0.33.0           (go install, seconds)
 #   oha   oha 1.16.0                         (cargo install, ~9 min cold)
+#   versitygw github.com/versity/versitygw v1.8.0  (go install, ~1-2 min cold): the S3-compatible object store
+#                                            backups are tested against (stores objects as plain files)
 #   wrk   Debian package wrk                 (apt-get)
 #   libfaketime  Debian package libfaketime 0.9.10-2.1 (apt-get download, unpacked into the cache; prints the .so)
 #
@@ -15,9 +17,10 @@ K6_VERSION=v1.8.1
 HELM_VERSION=v3.22.0
 KIND_VERSION=v0.33.0
 OHA_VERSION=1.16.0
+VERSITYGW_VERSION=v1.8.0
 FAKETIME_VERSION=0.9.10-2.1
 
-name=${1:?usage: tool.sh k6|helm|kind|oha|wrk|libfaketime}
+name=${1:?usage: tool.sh k6|helm|kind|oha|wrk|versitygw|libfaketime}
 
 go_tool() { # go_tool BIN MODULE@VERSION  [ldflags]
   local bin=$1 pkg=$2 ldflags=${3:-} dir="$DHT_CACHE/tools/$1-${2##*@}"
@@ -36,6 +39,7 @@ case "$name" in
   helm) with_lock helm go_tool helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" \
           "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" ;;
   kind) with_lock kind go_tool kind "sigs.k8s.io/kind@$KIND_VERSION" ;;
+  versitygw) with_lock versitygw go_tool versitygw "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION" ;;
   oha)
     install_oha() {
       local dir="$DHT_CACHE/tools/oha-$OHA_VERSION"

@@ -42,6 +42,24 @@ cluster_ready_with_sidecars() {
 }
 bench_field() { kn get dhtbenchmark "$BENCH" -o "jsonpath=$1" 2>/dev/null || true; }
 bench_finished() { case "$(bench_field '{.status.phase}')" in Succeeded|Failed) return 0 ;; *) return 1 ;; esac; }
+# run_benchmark NAME WHAT: applies the DhtBenchmark on stdin as NAME (deleting an earlier one first), waits
+# (bounded) until it finished; sets BENCH, RUN and T (its start). Fails unless it Succeeded.
+run_benchmark() {
+  BENCH=$1
+  kn delete dhtbenchmark "$BENCH" --ignore-not-found --wait=true >/dev/null 2>&1 || true
+  kn apply -f - >/dev/null || fail "kubectl apply refused the $2"
+  T=$SECONDS
+  until_true 420 bench_finished \
+    || fail "$2 $BENCH not finished after 420s: phase $(bench_field '{.status.phase}'): $(bench_field '{.status.message}')"
+  RUN=$(bench_field '{.status.runId}')
+  [ "$(bench_field '{.status.phase}')" = Succeeded ] || fail "$2 $BENCH run $RUN $(bench_field '{.status.phase}'): $(bench_field '{.status.message}')"
+}
+at_least_80pct() { # at_least_80pct MEASURED ASKED
+  python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 0.8 * float(sys.argv[2]) else 1)' "${1:-0}" "$2"
+}
+fetch_run() { # copies run RUN of BENCH out of its volume into $FETCHED/$RUN (without the report)
+  NAMESPACE=$NS KUBECTL=$KUBECTL BENCH_RESULTS_DIR=$FETCHED BENCH_FETCH_REPORT=0 scripts/bench-fetch.sh "$BENCH" "$RUN" >&2
+}
 
 t0=$SECONDS
 kn patch dht dht --type merge -p '{"spec":{"profiler":{"enabled":true}}}' >/dev/null || fail "kubectl patch dht refused"
@@ -49,8 +67,7 @@ until_true 600 cluster_ready_with_sidecars \
   || fail "the members did not come back Ready with the profiler sidecar in 600s: phase $(dht_field '{.status.phase}')"
 log "profiler enabled: 3/3 members Ready with the sidecar after $((SECONDS - t0))s"
 
-kn delete dhtbenchmark "$BENCH" --ignore-not-found --wait=true >/dev/null 2>&1 || true
-kn apply -f - >/dev/null <<YAML || fail "kubectl apply refused the DhtBenchmark"
+run_benchmark "$BENCH" DhtBenchmark <<YAML
 apiVersion: dht.dev/v1alpha1
 kind: DhtBenchmark
 metadata: {name: $BENCH}
@@ -64,39 +81,31 @@ spec:
   profiler: {events: [cpu], duration: 5s}
   image: $RUNNER_IMAGE
 YAML
-t1=$SECONDS
-until_true 420 bench_finished \
-  || fail "DhtBenchmark $BENCH not finished after 420s: phase $(bench_field '{.status.phase}'): $(bench_field '{.status.message}')"
-RUN=$(bench_field '{.status.runId}')
-PHASE=$(bench_field '{.status.phase}')
-[ "$PHASE" = Succeeded ] || fail "DhtBenchmark $BENCH run $RUN $PHASE: $(bench_field '{.status.message}')"
 TAPE=$(bench_field '{.status.tapes[0].tape}')
 RPS=$(bench_field '{.status.tapes[0].rps}')
 P99=$(bench_field '{.status.tapes[0].p99Ms}')
 ERRORS=$(bench_field '{.status.tapes[0].errors}')
 FLAMES=$(bench_field '{.status.flamegraphs}')
-FIGURES="$TAPE ${RPS} req/s, p99 ${P99} ms, ${ERRORS} errors, $FLAMES flamegraph(s), in $((SECONDS - t1))s"
+FIGURES="$TAPE ${RPS} req/s, p99 ${P99} ms, ${ERRORS} errors, $FLAMES flamegraph(s), in $((SECONDS - T))s"
 [ "$TAPE" = put-unique ] || fail "run $RUN: status.tapes[0] is '$TAPE', not put-unique"
-python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 0.8 * float(sys.argv[2]) else 1)' "${RPS:-0}" "$RATE" \
-  || fail "run $RUN: $FIGURES: below 80% of the $RATE req/s asked"
+at_least_80pct "$RPS" "$RATE" || fail "run $RUN: $FIGURES: below 80% of the $RATE req/s asked"
 [ "${ERRORS:-x}" = 0 ] || fail "run $RUN: $FIGURES"
 [ -n "$P99" ] || fail "run $RUN: no p99 in the status: $FIGURES"
 [ "$FLAMES" = 3 ] || fail "run $RUN: $FIGURES, expected 3 (one per member): $(bench_field '{.status.message}')"
 
 FETCHED=$(mktemp -d "${TMPDIR:-/tmp}/dht-e2e-bench.XXXXXX")
 trap 'rm -rf "$FETCHED"' EXIT
-NAMESPACE=$NS KUBECTL=$KUBECTL BENCH_RESULTS_DIR=$FETCHED BENCH_FETCH_REPORT=0 scripts/bench-fetch.sh "$BENCH" "$RUN" >&2 \
-  || fail "run $RUN: $FIGURES; scripts/bench-fetch.sh could not copy it out of the volume"
+fetch_run || fail "run $RUN: $FIGURES; scripts/bench-fetch.sh could not copy it out of the volume"
 for f in summary.json put-unique.series.csv dht-0-put-unique-cpu.html dht-1-put-unique-cpu.html dht-2-put-unique-cpu.html; do
   [ -s "$FETCHED/$RUN/$f" ] || fail "run $RUN: $FIGURES; $f is missing from the volume (it has: $(ls "$FETCHED/$RUN" | tr '\n' ' '))"
 done
 grep -q '<html' "$FETCHED/$RUN/dht-0-put-unique-cpu.html" || fail "run $RUN: dht-0-put-unique-cpu.html is not a flamegraph"
 
 kn delete dhtbenchmark "$BENCH" --wait=false >/dev/null 2>&1 || true
+DONE="DhtBenchmark run $RUN Succeeded: $FIGURES; summary.json and dht-{0,1,2}-put-unique-cpu.html in its volume"
 
 # The open-model engine: oha at a fixed rate, its figures in the same status.
-kn delete dhtbenchmark "$OHA_BENCH" --ignore-not-found --wait=true >/dev/null 2>&1 || true
-kn apply -f - >/dev/null <<YAML || fail "kubectl apply refused the oha DhtBenchmark"
+run_benchmark "$OHA_BENCH" "oha DhtBenchmark" <<YAML
 apiVersion: dht.dev/v1alpha1
 kind: DhtBenchmark
 metadata: {name: $OHA_BENCH}
@@ -110,24 +119,16 @@ spec:
   profiler: {events: []}
   image: $RUNNER_IMAGE
 YAML
-BENCH=$OHA_BENCH
-t2=$SECONDS
-until_true 420 bench_finished \
-  || fail "DhtBenchmark $BENCH (oha) not finished after 420s: phase $(bench_field '{.status.phase}'): $(bench_field '{.status.message}')"
-ORUN=$(bench_field '{.status.runId}')
-[ "$(bench_field '{.status.phase}')" = Succeeded ] || fail "DhtBenchmark $BENCH (oha) run $ORUN $(bench_field '{.status.phase}'): $(bench_field '{.status.message}')"
 ORPS=$(bench_field '{.status.tapes[0].rps}')
 OP99=$(bench_field '{.status.tapes[0].p99Ms}')
 OERR=$(bench_field '{.status.tapes[0].errors}')
 ODROP=$(bench_field '{.status.tapes[0].dropped}')
-OFIG="oha put-unique ${ORPS} req/s, p99 ${OP99} ms, ${OERR} errors, ${ODROP} dropped, in $((SECONDS - t2))s"
-python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 0.8 * float(sys.argv[2]) else 1)' "${ORPS:-0}" "$OHA_RATE" \
-  || fail "oha run $ORUN: $OFIG: below 80% of the $OHA_RATE req/s asked"
+OFIG="oha put-unique ${ORPS} req/s, p99 ${OP99} ms, ${OERR} errors, ${ODROP} dropped, in $((SECONDS - T))s"
+at_least_80pct "$ORPS" "$OHA_RATE" || fail "oha run $RUN: $OFIG: below 80% of the $OHA_RATE req/s asked"
 # dropped: asked for and not sent before the end; a scheduler tick that wakes after it is all that may be missed
-[ "${OERR:-x}" = 0 ] && [ "${ODROP:-x}" -le $((OHA_RATE * 10 / 100)) ] && [ -n "$OP99" ] || fail "oha run $ORUN: $OFIG"
-NAMESPACE=$NS KUBECTL=$KUBECTL BENCH_RESULTS_DIR=$FETCHED BENCH_FETCH_REPORT=0 scripts/bench-fetch.sh "$BENCH" "$ORUN" >&2 \
-  || fail "oha run $ORUN: $OFIG; scripts/bench-fetch.sh could not copy it out of the volume"
-python3 - "$FETCHED/$ORUN" <<'PY' || fail "oha run $ORUN: $OFIG; its files are not an oha run's (see above)"
+[ "${OERR:-x}" = 0 ] && [ "${ODROP:-x}" -le $((OHA_RATE * 10 / 100)) ] && [ -n "$OP99" ] || fail "oha run $RUN: $OFIG"
+fetch_run || fail "oha run $RUN: $OFIG; scripts/bench-fetch.sh could not copy it out of the volume"
+python3 - "$FETCHED/$RUN" <<'PY' || fail "oha run $RUN: $OFIG; its files are not an oha run's (see above)"
 import glob, json, os, sys
 d = sys.argv[1]
 s = json.load(open(os.path.join(d, "summary.json")))
@@ -137,4 +138,4 @@ assert glob.glob(os.path.join(d, "raw", "put-unique-put-unique-t0.step00.db")), 
 assert os.path.getsize(os.path.join(d, "put-unique.series.csv")) > 0
 PY
 kn delete dhtbenchmark "$OHA_BENCH" --wait=false >/dev/null 2>&1 || true
-echo "DhtBenchmark run $RUN Succeeded: $FIGURES; summary.json and dht-{0,1,2}-put-unique-cpu.html in its volume; engine oha: $OFIG"
+echo "$DONE; engine oha: $OFIG"

@@ -13,7 +13,7 @@ JSON
 refused_by_budget() { grep -qi "disruption budget\|TooManyRequests\|429" "$WORK/evict-$1.out"; }
 
 step_evict() {
-  local pod uid other refused=0 written failed acked reader=0 t0=$SECONDS
+  local pod uid other refused=0 written failed reader=0 t0=$SECONDS
   start_job e2e-write-evict write --target "$SERVICE_URL" --prefix se --count 1000000 --rate 100 --threads 4 \
     --allow-failures --stop-key e2e-stop-evict --progress 500 --run "$RUN_ID"
   until_true 120 log_has e2e-write-evict '^progress 500' || { report evict FAIL "the writer did not get going"; return 1; }
@@ -38,7 +38,6 @@ step_evict() {
   finish_job e2e-write-evict 120 || true
   stop_reader e2e-watch-evict e2e-stop-evict || reader=1
   written=$(json e2e-write-evict "d['written']"); failed=$(json e2e-write-evict "d['failed']")
-  acked=$(json e2e-write-evict "d['acked']")
   set_keys "$STEP3_KEYS" "$STEP4_KEYS" "$(acked_keys e2e-write-evict)"
   if [ "$refused" != 3 ]; then
     report evict FAIL "a second eviction was refused by the budget $refused of 3 times (not for that reason: $(cat "$WORK"/evict-dht-*.out | tr '\n' ' ' | cut -c1-300))"; return 1

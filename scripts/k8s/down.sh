@@ -26,6 +26,8 @@ stop() { # stop NAME [SECONDS] -> SIGTERM, then SIGKILL after SECONDS (the proce
 
 # Nothing may recreate pods while they are removed.
 for c in provisioner kube-router coredns kube-scheduler kube-controller-manager kubelet; do stop "$c"; done
+. "$DHT_ROOT/scripts/k8s/s3.sh"
+s3_stop
 
 # Pods: through the CRI, so that every sandbox's network is torn down by its CNI plugins.
 if [ -S "$CONTAINERD_SOCK" ] && [ -n "$KUBE_BIN_DIR" ] && [ -x "$KUBE_BIN_DIR/crictl" ]; then

@@ -9,6 +9,8 @@
 #       modules like the rest), checked once per start: a deny-all policy must block a probe pod (netpol-check.sh)
 #   a dynamic volume provisioner (StorageClass dht-local, the default) and the pod sandbox image: small Go
 #       programs of this project (scripts/k8s/provisioner, scripts/k8s/pause)
+#   an S3-compatible object store for backups: versitygw on the host, http://dht-s3.default.svc:7070 from pods,
+#       credentials in the Secret default/dht-s3 (scripts/k8s/s3.sh)
 #   the dht images of build/images/*.tar imported into containerd (make images builds them)
 #
 # Everything lives under $DHT_K8S_DIR (default ~/.cache/dht/k8s): certificates, kubeconfig, etcd, volumes,
@@ -295,6 +297,10 @@ provisioner: dht.dev/local
 reclaimPolicy: Delete
 volumeBindingMode: WaitForFirstConsumer
 EOF
+
+# The object store backups go to (scripts/k8s/s3.sh)
+. "$DHT_ROOT/scripts/k8s/s3.sh"
+s3_start "$NODE_IP"
 
 # ---------------------------------------------------------------------------------------------------------
 # 6. The project's images

@@ -61,6 +61,11 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "watch", "delete"]
+# Privileged admin calls to the members (start a backup or a restore) go through a port-forward, so that the node
+# sees them on its loopback, the admin plane's rule without an admin token (nodeadmin/PortForwards).
+- apiGroups: [""]
+  resources: ["pods/portforward"]
+  verbs: ["get", "create"]
 # An Event on each phase change of a cluster.
 - apiGroups: [""]
   resources: ["events"]
@@ -75,6 +80,20 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
   verbs: ["patch"]
 - apiGroups: ["dht.dev"]
   resources: ["dhtbenchmarks/finalizers"]
+  verbs: ["update"]
+# DhtBackups and DhtBackupSchedules: read them, write their status; a schedule creates its runs' DhtBackups and
+# deletes those its retention removed from the store (the store is reached through the members, never directly).
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbackups"]
+  verbs: ["get", "list", "watch", "create", "delete"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbackups/status", "dhtbackupschedules/status"]
+  verbs: ["patch"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbackupschedules"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbackups/finalizers", "dhtbackupschedules/finalizers"]
   verbs: ["update"]
 - apiGroups: ["batch"]
   resources: ["jobs"]

@@ -4,6 +4,10 @@ import dev.dht.node.natives.NativeLibraries;
 import dev.dht.node.api.MetricsEndpoint;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterFileWatcher;
+import dev.dht.node.backup.BackupAgent;
+import dev.dht.node.backup.BackupEndpoints;
+import dev.dht.node.backup.BackupStore;
+import dev.dht.node.config.BackupSettings;
 import dev.dht.node.config.ClusterSettings;
 import dev.dht.node.config.Membership;
 import dev.dht.node.config.NodeConfig;
@@ -28,6 +32,15 @@ import dev.dht.node.movement.MovementLoop;
 import dev.dht.node.movement.MovementSettings;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.movement.MovementStatus;
+import dev.dht.node.objectstore.CredentialsFile;
+import dev.dht.node.objectstore.Encryption;
+import dev.dht.node.objectstore.ObjectCodec;
+import dev.dht.node.objectstore.S3Client;
+import dev.dht.node.objectstore.Throttle;
+import dev.dht.node.restore.RestoreAgent;
+import dev.dht.node.restore.RestoreEndpoints;
+import dev.dht.node.restore.RestoreGate;
+import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.forget.ForgetEndpoints;
 import dev.dht.node.forget.ForgottenMembers;
 import dev.dht.node.rebuild.Rebuild;
@@ -85,11 +98,13 @@ public final class Node implements AutoCloseable {
     private final WorkerPool adminPool;
     final ProfileHandler profiler;
     final DhtServer server;
+    private final BackupAgent backup;
+    private final RestoreAgent restore;
     final Planes planes;
     private boolean closed;
 
-    private Node(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
-            throws IOException {
+    private Node(NodeConfig config, BackupSettings backupSettings,
+                 BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers) throws IOException {
         this.config = config;
         this.store = RocksStore.open(config.dataDir(), StorageOptions.node(config.writeBuffer(), config.blockCache()));
         PeerClient client = null;
@@ -151,7 +166,18 @@ public final class Node implements AutoCloseable {
                     MovementSettings.DEFAULT_POLL, config.requestTimeout()), movementStats, forgotten,
                     forgotten::without) : null;
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
+            // Backups and restores (dev.dht.node.backup, dev.dht.node.restore): a node of a cluster made from a
+            // backup serves no client until the restore is done.
+            BackupStore backupStore = backupStore(backupSettings);
+            RestoreGate gate = new RestoreGate(config.dataDir(), backupSettings.restoring(), isEmpty(store));
+            this.backup = backupStore == null ? null : new BackupAgent(store, backupStore, topologyManager::state,
+                    config.self(), new Throttle(backupSettings.uploadRate()), wall);
+            this.restore = new RestoreAgent(store, config.dataDir(), backupStore, gate, topology, client, clock,
+                    config.self(), new Throttle(backupSettings.restoreRate()), config.tombstoneGrace(),
+                    cs.moveBatch(), config.requestTimeout(), wall);
             Map<String, AdminHandler> admin = new HashMap<>();
+            admin.putAll(new BackupEndpoints(backup, wall).handlers());
+            admin.putAll(new RestoreEndpoints(restore, backupStore != null).handlers());
             admin.put(DhtServer.METRICS, new MetricsEndpoint(metrics));
             admin.put(DhtServer.ADMIN_PREFIX + "profile", profiler);
             admin.putAll(new MovementEndpoints(topologyManager, movementStatus, movementStats, movement, store, clock)
@@ -164,17 +190,18 @@ public final class Node implements AutoCloseable {
                     new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                             config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
                             planes.memberBindAddress(), planes.tls()),
-                    entityHandlers == null ? coordinator : entityHandlers.apply(store, clock),
-                    new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane), admin, replicas,
-                    workers, adminPool, tracker, metrics, planes.guard());
+                    gate.wrap(entityHandlers == null ? coordinator : entityHandlers.apply(store, clock)),
+                    gate.wrap(new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane)), admin,
+                    replicas, workers, adminPool, tracker, metrics, planes.guard());
             NodeGauges.register(this);
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
                     cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
-            // A tombstone is purged only in a stable state (during a move it must reach T first), and only once every
+            // A tombstone is purged only in a stable state (during a move it must reach T first), not while a restore
+            // runs (a restored tombstone must meet every copy of the value it hides first), and only once every
             // replica of its range took part in a repair after it was written (the repair's gate).
             this.sweeper = new TombstoneSweeper(store, config.tombstoneGrace(), wall, () -> {
                 Topology.View v = topology.view();
-                return v.decided() && !v.state().moving();
+                return v.decided() && !v.state().moving() && !restore.active();
             }, repair.purgeGate());
         } catch (IOException | RuntimeException e) {
             if (client != null) {
@@ -190,7 +217,27 @@ public final class Node implements AutoCloseable {
 
     /** Opens storage and starts serving. */
     public static Node start(NodeConfig config) throws IOException {
-        return start(config, null);
+        return start(config, BackupSettings.NONE, null);
+    }
+
+    /** Opens storage and starts serving, with backups and restores configured. */
+    public static Node start(NodeConfig config, BackupSettings backup) throws IOException {
+        return start(config, backup, null);
+    }
+
+    private static BackupStore backupStore(BackupSettings s) throws IOException {
+        if (!s.configured()) {
+            return null;
+        }
+        ObjectCodec codec = s.encryptionKey() == null ? ObjectCodec.PLAIN : Encryption.fromFile(s.encryptionKey());
+        return new BackupStore(new S3Client(s.location(), new CredentialsFile(s.credentials()), Duration.ofMinutes(2)),
+                codec);
+    }
+
+    private static boolean isEmpty(Store store) {
+        try (RangeCursor c = store.range(new byte[0], null)) {
+            return !c.next();
+        }
     }
 
     /**
@@ -199,12 +246,17 @@ public final class Node implements AutoCloseable {
      */
     public static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
             throws IOException {
+        return start(config, BackupSettings.NONE, entityHandlers);
+    }
+
+    private static Node start(NodeConfig config, BackupSettings backup,
+                              BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers) throws IOException {
         // before one-nio's server classes: one socket path, JDK NIO, which the member port's TLS needs
         if (!NativeLibraries.keepOneNioOnJdkSockets() && config.security().memberTls() != null) {
             throw new IllegalStateException("one-nio's native sockets were loaded before the node started: the"
                     + " member port's TLS needs JDK sockets");
         }
-        Node node = new Node(config, entityHandlers);
+        Node node = new Node(config, backup, entityHandlers);
         node.server.start();
         if (node.movement != null) {
             node.movement.start(); // after the server: a new node's peers must be able to ask it too
@@ -355,6 +407,10 @@ public final class Node implements AutoCloseable {
             hintDelivery.close();
         }
         sweeper.close();
+        if (backup != null) {
+            backup.close();
+        }
+        restore.close();
         rebuild.close();
         repair.close();
         peers.close();

@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.node.config.BackupSettings;
 import dev.dht.node.config.ConfigException;
 import dev.dht.node.config.ConfigParser;
 import dev.dht.node.config.NodeConfig;
@@ -28,8 +29,10 @@ public final class NodeMain {
     public static void main(String[] args) throws InterruptedException {
         limitDnsCaching();
         NodeConfig config;
+        BackupSettings backup;
         try {
             config = ConfigParser.parse(List.of(args), System.getenv());
+            backup = ConfigParser.backup(List.of(args), System.getenv());
             NativeLibraries.use(ConfigParser.nativeDir(List.of(args), System.getenv()));
         } catch (ConfigParser.HelpRequested h) {
             System.out.print(ConfigParser.help());
@@ -48,7 +51,7 @@ public final class NodeMain {
             // and one-nio would load its native sockets.
             NativeLibraries.loadRocksDb();
             NativeLibraries.keepOneNioOnJdkSockets();
-            node = Node.start(config);
+            node = Node.start(config, backup);
         } catch (Exception e) {
             log.error("cannot start: {}", e.getMessage());
             System.exit(1);

@@ -1,5 +1,7 @@
 package dev.dht.operator;
 
+import dev.dht.operator.backup.reconciler.DhtBackupReconciler;
+import dev.dht.operator.backup.reconciler.DhtBackupScheduleReconciler;
 import dev.dht.operator.benchmark.reconciler.DhtBenchmarkReconciler;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.nodeadmin.MemberAddresses;
@@ -14,7 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 
-/** The operator process's core: one JOSDK Operator running the DhtCluster reconciler. */
+/** The operator process's core: one JOSDK Operator running the DhtCluster, DhtBenchmark, DhtBackup and DhtBackupSchedule reconcilers. */
 public final class DhtOperator implements AutoCloseable {
   public static final String LEASE_NAME = "dht-operator";
   private final Operator operator;
@@ -49,7 +51,8 @@ public final class DhtOperator implements AutoCloseable {
               LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, null, null, exitOnLostLease)));
     });
     var writes = new WriteMetrics(registry);
-    var reconciler = new DhtClusterReconciler(settings.platform(), Clock.systemUTC(), writes, new HttpMemberAdmin(),
+    // The admin client port-forwards privileged calls (backups, restores) through the API server: see PortForwards.
+    var reconciler = new DhtClusterReconciler(settings.platform(), Clock.systemUTC(), writes, new HttpMemberAdmin(client),
         MemberAddresses.overridden(settings.memberUrls()), DhtClusterReconciler.SCALING_POLL_INTERVAL);
     operator.register(reconciler, o -> {
       if (settings.watchNamespaces().isEmpty()) {
@@ -59,6 +62,14 @@ public final class DhtOperator implements AutoCloseable {
       }
     });
     operator.register(new DhtBenchmarkReconciler(settings.platform(), Clock.systemUTC(), writes), o -> {
+      if (settings.watchNamespaces().isEmpty()) o.watchingAllNamespaces(); else o.settingNamespaces(settings.watchNamespaces());
+    });
+    var members = MemberAddresses.overridden(settings.memberUrls());
+    operator.register(new DhtBackupReconciler(Clock.systemUTC(), writes, new HttpMemberAdmin(client), members,
+        Duration.ofSeconds(2)), o -> {
+      if (settings.watchNamespaces().isEmpty()) o.watchingAllNamespaces(); else o.settingNamespaces(settings.watchNamespaces());
+    });
+    operator.register(new DhtBackupScheduleReconciler(Clock.systemUTC(), writes, new HttpMemberAdmin(client), members), o -> {
       if (settings.watchNamespaces().isEmpty()) o.watchingAllNamespaces(); else o.settingNamespaces(settings.watchNamespaces());
     });
     return new DhtOperator(operator, writes);

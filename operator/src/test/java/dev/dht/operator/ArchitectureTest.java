@@ -17,7 +17,7 @@ class ArchitectureTest {
       "import dev.dht.operator.reconciler.", "import java.net.", "import java.nio.file.");
 
   @ParameterizedTest
-  @ValueSource(strings = {"model", "status", "scaling", "benchmark/model", "benchmark/status", "security",
+  @ValueSource(strings = {"model", "status", "scaling", "backup", "benchmark/model", "benchmark/status", "security",
       "security/pki", "security/tls", "security/auth", "security/network"})
   void pureDesiredStateAndStatusCode(String pkg) throws IOException {
     Path dir = Repo.path("operator/src/main/java/dev/dht/operator/" + pkg);

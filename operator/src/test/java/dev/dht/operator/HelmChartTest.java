@@ -28,10 +28,17 @@ class HelmChartTest {
       Map.entry("/serviceaccounts", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("policy/poddisruptionbudgets", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("/pods", List.of("get", "list", "watch", "delete")),
+      Map.entry("/pods/portforward", List.of("get", "create")),
       Map.entry("/events", List.of("create")),
       Map.entry("dht.dev/dhtbenchmarks", List.of("get", "list", "watch")),
       Map.entry("dht.dev/dhtbenchmarks/status", List.of("patch")),
       Map.entry("dht.dev/dhtbenchmarks/finalizers", List.of("update")),
+      Map.entry("dht.dev/dhtbackups", List.of("get", "list", "watch", "create", "delete")),
+      Map.entry("dht.dev/dhtbackups/status", List.of("patch")),
+      Map.entry("dht.dev/dhtbackups/finalizers", List.of("update")),
+      Map.entry("dht.dev/dhtbackupschedules", List.of("get", "list", "watch")),
+      Map.entry("dht.dev/dhtbackupschedules/status", List.of("patch")),
+      Map.entry("dht.dev/dhtbackupschedules/finalizers", List.of("update")),
       Map.entry("batch/jobs", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create", "delete")),
       Map.entry("/secrets", List.of("get", "list", "watch", "create", "patch")),
@@ -41,7 +48,8 @@ class HelmChartTest {
    * The only deletions: a member replaced on request (MemberReplacement) loses its claim and its pod; a
    * NetworkPolicy switched off is removed.
    */
-  static final List<String> DELETABLE = List.of("pods", "persistentvolumeclaims", "networkpolicies");
+  // dhtbackups: a schedule's retention removes the DhtBackups of what it deleted from the store
+  static final List<String> DELETABLE = List.of("pods", "persistentvolumeclaims", "networkpolicies", "dhtbackups");
 
   @Test
   void lintPassesStrict() {

@@ -74,6 +74,21 @@ public final class ConfigParser {
                 "member port mutual TLS: this member's certificate chain (PEM); re-read when it changes"),
         MEMBER_TLS_KEY("member-tls-key", "PATH", "-", "its private key (PKCS#8 PEM, unencrypted)"),
         MEMBER_TLS_CA("member-tls-ca", "PATH", "-", "the CAs whose member certificates are trusted (PEM)"),
+        BACKUP_ENDPOINT("backup-endpoint", "URL", "-",
+                "S3-compatible object store for backups and restores, http(s)://host[:port]"),
+        BACKUP_BUCKET("backup-bucket", "NAME", "-", "the bucket backups are written to and restored from"),
+        BACKUP_PREFIX("backup-prefix", "PATH", "-", "key prefix inside the bucket"),
+        BACKUP_REGION("backup-region", "NAME", "us-east-1", "signing region of the object store"),
+        BACKUP_PATH_STYLE("backup-path-style", "true|false", "true",
+                "endpoint/bucket/key (true) or bucket.endpoint/key (false, AWS's virtual-hosted style)"),
+        BACKUP_CREDENTIALS("backup-credentials", "DIR", "-",
+                "directory with the files access-key-id and secret-access-key (re-read when they change)"),
+        BACKUP_ENCRYPTION_KEY("backup-encryption-key", "FILE", "-",
+                "encrypt backed-up files on this node with the key in FILE (AES-256-GCM); restores need it too"),
+        BACKUP_RATE("backup-rate", "SIZE", "8MiB", "bytes a backup uploads per second at most (0: unthrottled)"),
+        RESTORE_RATE("restore-rate", "SIZE", "0", "bytes a restore downloads per second at most (0: unthrottled)"),
+        RESTORING("restoring", "true|false", "false",
+                "with a new data directory, serve no client until a restore is done (a cluster made from a backup)"),
         MAX_CLOCK_AHEAD("max-clock-ahead", "DUR", "30s",
                 "clock readings and record timestamps further ahead of this node's clock are refused (not merged)"),
         AUTH_TOKENS("auth-tokens", "PATH", "- (the client API is open)",
@@ -133,6 +148,35 @@ public final class ConfigParser {
      */
     public static Path nativeDir(List<String> args, Map<String, String> env) throws ConfigException, HelpRequested {
         return path(raw(args, env), Option.NATIVE_DIR, null);
+    }
+
+    /** The backup settings (a setting of the process beside the node's, like --native-dir). */
+    public static BackupSettings backup(List<String> args, Map<String, String> env)
+            throws ConfigException, HelpRequested {
+        Map<Option, String> raw = raw(args, env);
+        long uploadRate = size(raw, Option.BACKUP_RATE, BackupSettings.DEFAULT_UPLOAD_RATE, 0, Long.MAX_VALUE);
+        long restoreRate = size(raw, Option.RESTORE_RATE, 0, 0, Long.MAX_VALUE);
+        boolean restoring = bool(raw, Option.RESTORING, false);
+        String endpoint = raw.get(Option.BACKUP_ENDPOINT);
+        if (endpoint == null) {
+            return new BackupSettings(null, null, null, uploadRate, restoreRate, restoring);
+        }
+        String bucket = raw.get(Option.BACKUP_BUCKET);
+        Path credentials = path(raw, Option.BACKUP_CREDENTIALS, null);
+        if (bucket == null || credentials == null) {
+            throw new ConfigException(describe(Option.BACKUP_ENDPOINT) + " needs " + describe(Option.BACKUP_BUCKET)
+                    + " and " + describe(Option.BACKUP_CREDENTIALS));
+        }
+        dev.dht.node.objectstore.S3Location location;
+        try {
+            location = new dev.dht.node.objectstore.S3Location(java.net.URI.create(endpoint.trim()), bucket.trim(),
+                    raw.getOrDefault(Option.BACKUP_PREFIX, ""), raw.get(Option.BACKUP_REGION),
+                    bool(raw, Option.BACKUP_PATH_STYLE, true));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("bad backup location: " + e.getMessage());
+        }
+        return new BackupSettings(location, credentials, path(raw, Option.BACKUP_ENCRYPTION_KEY, null), uploadRate,
+                restoreRate, restoring);
     }
 
     private static Map<Option, String> raw(List<String> args, Map<String, String> env)

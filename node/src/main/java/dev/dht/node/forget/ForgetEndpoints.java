@@ -1,5 +1,6 @@
 package dev.dht.node.forget;
 
+import dev.dht.node.backup.AdminCalls;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.Membership;
@@ -94,30 +95,17 @@ public final class ForgetEndpoints {
                 return method != Request.METHOD_GET;
             }
         });
-        m.put(INTERNAL, new AdminHandler() {
-            @Override
-            public void handle(Request request, Responder responder) throws BadRequestException {
-                if (request.getHeader(Headers.INTERNAL + ":") == null) {
-                    throw new BadRequestException(INTERNAL + " is for members (X-Dht-Internal)");
-                }
-                String member = member(request);
-                if (!forgotten.test(member)) {
-                    forgotten.forget(member);
-                    log.warn("{} forgotten, as another member was told: moves no longer wait for it", member);
-                }
-                responder.send(Responses.text(Responses.OK, "forgotten " + member));
+        m.put(INTERNAL, AdminCalls.handler(null, (request, responder) -> {
+            if (request.getHeader(Headers.INTERNAL + ":") == null) {
+                throw new BadRequestException(INTERNAL + " is for members (X-Dht-Internal)");
             }
-
-            @Override
-            public boolean allows(int method) {
-                return method == Request.METHOD_POST;
+            String member = member(request);
+            if (!forgotten.test(member)) {
+                forgotten.forget(member);
+                log.warn("{} forgotten, as another member was told: moves no longer wait for it", member);
             }
-
-            @Override
-            public String allowed() {
-                return "POST";
-            }
-        });
+            responder.send(Responses.text(Responses.OK, "forgotten " + member));
+        }));
         return m;
     }
 

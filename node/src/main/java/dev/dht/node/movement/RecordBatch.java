@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * The body of {@code PUT /v0/internal/records}: records streamed during a move, as stored (timestamps and
  * tombstones included). Frames back to back: key length (4 bytes, big-endian), key, record length (4 bytes),
- * encoded record ({@link Record} layout). Repair sends records in the same frames.
+ * encoded record ({@link Record} layout). Repair sends records in the same frames, and restores the same batches
+ * (dev.dht.node.restore).
  */
 public final class RecordBatch {
     private byte[] buf = new byte[4096];

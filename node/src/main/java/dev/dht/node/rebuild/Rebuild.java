@@ -2,14 +2,13 @@ package dev.dht.node.rebuild;
 
 import dev.dht.node.config.Units;
 import dev.dht.node.http.AdminHandler;
-import dev.dht.node.http.Responder;
+import dev.dht.node.backup.AdminCalls;
 import dev.dht.node.http.Responses;
 import dev.dht.node.repair.RangePull;
 import dev.dht.node.repair.RepairException;
 import dev.dht.node.replication.ReadGate;
 import dev.dht.node.storage.SideTable;
 import dev.dht.node.topology.Json;
-import one.nio.http.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -266,30 +265,17 @@ public final class Rebuild implements ReadGate, AutoCloseable {
     }
 
     public Map<String, AdminHandler> handlers() {
-        return Map.of("/v0/admin/rebuild", new AdminHandler() {
-            @Override
-            public void handle(Request request, Responder responder) {
-                if (!request()) {
-                    responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
-                            "a rebuild is already running: see GET /v0/admin/repair"))));
-                    return;
-                }
-                Map<String, Object> out = new LinkedHashMap<>();
-                out.put("rebuilding", true);
-                out.put("note", "reads are refused until every range is pulled; see GET /v0/admin/repair");
-                responder.send(Responses.json(Responses.ACCEPTED, Json.write(out)));
+        return Map.of("/v0/admin/rebuild", AdminCalls.handler(null, (request, responder) -> {
+            if (!request()) {
+                responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
+                        "a rebuild is already running: see GET /v0/admin/repair"))));
+                return;
             }
-
-            @Override
-            public boolean allows(int method) {
-                return method == Request.METHOD_POST;
-            }
-
-            @Override
-            public String allowed() {
-                return "POST";
-            }
-        });
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("rebuilding", true);
+            out.put("note", "reads are refused until every range is pulled; see GET /v0/admin/repair");
+            responder.send(Responses.json(Responses.ACCEPTED, Json.write(out)));
+        }));
     }
 
     @Override

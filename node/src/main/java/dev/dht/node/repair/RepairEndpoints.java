@@ -1,5 +1,6 @@
 package dev.dht.node.repair;
 
+import dev.dht.node.backup.AdminCalls;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.BadRequestException;
@@ -87,41 +88,22 @@ final class RepairEndpoints {
             s.put("ring", r == null ? null : r.ringId());
             responder.send(answer(Responses.json(Responses.OK, Json.write(s))));
         });
-        m.put(STATUS, new AdminHandler() {
-            @Override
-            public void handle(Request request, Responder responder) {
-                if (request.getMethod() == Request.METHOD_POST) {
-                    int n = service.requestRounds();
-                    if (n < 0) {
-                        responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
-                                "no repair now: " + current.pausedBecause()))));
-                        return;
-                    }
-                    Map<String, Object> out = new LinkedHashMap<>();
-                    out.put("scheduled", n);
-                    out.put("note", "a round of each replica set this node coordinates; see GET " + STATUS);
-                    responder.send(Responses.json(Responses.ACCEPTED, Json.write(out)));
-                    return;
-                }
-                boolean ranges = "true".equals(request.getParameter("ranges="));
-                responder.send(Responses.json(Responses.OK, Json.write(status(ranges))));
+        // the status is read-only: open, as /v0/status is; POST schedules rounds (admin)
+        m.put(STATUS, AdminCalls.handler((request, responder) -> {
+            boolean ranges = "true".equals(request.getParameter("ranges="));
+            responder.send(Responses.json(Responses.OK, Json.write(status(ranges))));
+        }, (request, responder) -> {
+            int n = service.requestRounds();
+            if (n < 0) {
+                responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
+                        "no repair now: " + current.pausedBecause()))));
+                return;
             }
-
-            @Override
-            public boolean allows(int method) {
-                return method == Request.METHOD_GET || method == Request.METHOD_POST;
-            }
-
-            @Override
-            public boolean privileged(int method) {
-                return method == Request.METHOD_POST; // the status is read-only: open, as /v0/status is
-            }
-
-            @Override
-            public String allowed() {
-                return "GET, POST";
-            }
-        });
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("scheduled", n);
+            out.put("note", "a round of each replica set this node coordinates; see GET " + STATUS);
+            responder.send(Responses.json(Responses.ACCEPTED, Json.write(out)));
+        }));
         return m;
     }
 

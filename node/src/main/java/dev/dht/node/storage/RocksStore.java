@@ -74,6 +74,13 @@ public final class RocksStore implements Store {
      * never disagree with the records.
      */
     static final String DIGESTS = "digests";
+    /**
+     * The digest family's one entry that is not a digest, written in the same RocksDB write as the last digests of
+     * an indexing: the family is complete. Its key is empty, so it sorts before every entry (8-byte ring hash first)
+     * and no scan reaches it (they all seek to a ring hash); it lives and dies with the family it vouches for.
+     */
+    static final byte[] INDEXED = new byte[0];
+    private static final byte[] INDEXED_VALUE = {1};
     private static final List<String> KNOWN_FAMILIES = List.of(HINTS, DIGESTS, REPAIR);
 
     private static final int STRIPES = 4096;
@@ -98,6 +105,8 @@ public final class RocksStore implements Store {
     private final List<String> familyNames = new ArrayList<>();
     /** Whether the directory held no database when the store opened: a new (or wiped) data directory. */
     private final boolean createdAtOpen;
+    /** Records whose digests this open wrote; -1 when the family was already complete. */
+    private final long indexedAtOpen;
     /**
      * Write locks striped by key: last-write-wins read-compare-write must not interleave for one key. Locks, not
      * monitors: a selector thread's pass group only ever tries them (PassWriteGroup), so it never waits for one.
@@ -189,11 +198,25 @@ public final class RocksStore implements Store {
             throw new StoreException("cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
         }
         this.records = handles.get(0);
-        this.digests = handles.get(familyNames.indexOf(DIGESTS));
         this.createdAtOpen = onDisk == null;
-        if (onDisk != null && !onDisk.contains(DIGESTS) && hasAny(records)) {
-            indexExistingRecords(); // data written by a version without the digest family
+        int d = familyNames.indexOf(DIGESTS);
+        try {
+            // Complete only if the marker says so: the family is created at the open that starts indexing, so its
+            // existence proves nothing if that open died half-way.
+            if (db.get(handles.get(d), readOptions, INDEXED) == null) {
+                handles.set(d, emptied(handles.get(d)));
+                this.indexedAtOpen = indexExistingRecords(handles.get(d));
+            } else {
+                this.indexedAtOpen = -1;
+            }
+        } catch (RocksDBException | RuntimeException e) {
+            handles.forEach(ColumnFamilyHandle::close);
+            db.close();
+            closeOptions();
+            throw e instanceof StoreException se ? se
+                    : new StoreException("cannot index the digests in " + dir + ": " + e.getMessage(), e);
         }
+        this.digests = handles.get(d);
         // After a flush the last version of every key written since the one before is in the new SST only; without
         // its blocks in the cache, the next write of each key cannot compare timestamps in memory and goes to a
         // worker and the disk (the memory-only lookup in storedInMemory). The records family only: the hot path.
@@ -255,26 +278,51 @@ public final class RocksStore implements Store {
         }
     }
 
-    /** Writes the digest of every record (once, when a store of an older version is opened). */
-    private void indexExistingRecords() {
+    /**
+     * The digest family without entries: a family with no marker may hold what an indexing cut short, or a version
+     * that did not maintain it, left there (digests of records since removed), so it is dropped and made anew, not
+     * trusted. A store of the version before the marker (a whole family, no marker) is rebuilt once after the upgrade:
+     * the same entries again.
+     */
+    private ColumnFamilyHandle emptied(ColumnFamilyHandle family) throws RocksDBException {
+        if (!hasAny(family)) {
+            return family; // created at this open, or a new store
+        }
+        db.dropColumnFamily(family);
+        family.close();
+        return db.createColumnFamily(new ColumnFamilyDescriptor(DIGESTS.getBytes(StandardCharsets.UTF_8), cfOptions));
+    }
+
+    /**
+     * Writes the digest of every record into the (empty) family, then the marker in the same write as the last
+     * batch: an open that dies before it leaves no marker, and the next one starts again.
+     */
+    private long indexExistingRecords(ColumnFamilyHandle family) throws RocksDBException {
         long n = 0;
         try (ReadOptions read = new ReadOptions().setFillCache(false);
              RocksIterator it = db.newIterator(records, read);
              WriteBatch batch = new WriteBatch()) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 byte[] key = it.key();
-                batch.put(digests, Digest.entryKey(key), Digest.entryValue(Record.decode(it.value())));
+                batch.put(family, Digest.entryKey(key), Digest.entryValue(Record.decode(it.value())));
                 if (++n % 1024 == 0) {
                     db.write(writeOptions, batch);
                     batch.clear();
                 }
             }
             it.status();
+            batch.put(family, INDEXED, INDEXED_VALUE);
             db.write(writeOptions, batch);
-        } catch (RocksDBException e) {
-            throw new StoreException("cannot index the existing records: " + e.getMessage(), e);
         }
-        log.info("indexed the digests of {} existing records for repair", n);
+        if (n > 0) {
+            log.info("indexed the digests of {} existing records for repair", n);
+        }
+        return n;
+    }
+
+    /** Records whose digests this open wrote (a new store: 0); -1 when the marker said the family was complete. */
+    long indexedAtOpen() {
+        return indexedAtOpen;
     }
 
     /**
@@ -635,6 +683,20 @@ public final class RocksStore implements Store {
             return db.getLongProperty(records, name);
         } catch (RocksDBException e) {
             return -1;
+        }
+    }
+
+    /**
+     * A RocksDB checkpoint of every column family into dir (which must not exist): hard links to the SST files on
+     * the same filesystem, copies of the small files; rocksdbjni flushes the memtables first, so every write
+     * applied before the call is in the checkpoint's files. Backups upload it (dev.dht.node.backup).
+     */
+    public void checkpoint(Path target) {
+        checkOpen();
+        try (org.rocksdb.Checkpoint checkpoint = org.rocksdb.Checkpoint.create(db)) {
+            checkpoint.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw new StoreException("checkpoint into " + target + " failed: " + e.getMessage(), e);
         }
     }
 

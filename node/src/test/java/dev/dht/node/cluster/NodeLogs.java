@@ -39,6 +39,15 @@ final class NodeLogs {
         return dir.resolve(name(node) + ".log");
     }
 
+    /** Everything node i logged so far, over all its restarts. */
+    String text(int node) {
+        try {
+            return Files.readString(file(node), StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
     /** Appends a line of the harness (the process is not running yet, so nothing interleaves). */
     void harnessLine(int node, String text) {
         try {

@@ -38,9 +38,12 @@ final class ProcessCluster implements AutoCloseable {
     private final IntFunction<List<String>> extraArgs;
     private final NodeLogs logs;
     private final NodeProcess[] processes;
+    /** How long a starting node may take to be ready (60 s unless a test says otherwise). */
+    private final Duration readyBound;
 
-    private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs) {
+    private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound) {
         this.dir = dir;
+        this.readyBound = readyBound;
         this.ports = distinctFreePorts(size);
         List<String> list = new ArrayList<>();
         for (int port : ports) {
@@ -55,7 +58,12 @@ final class ProcessCluster implements AutoCloseable {
 
     /** Starts every node at once and returns when all of them are ready. */
     static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs) {
-        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs);
+        return start(dir, size, extraArgs, Duration.ofSeconds(60));
+    }
+
+    /** As {@link #start(Path, int, IntFunction)}; each start, now and later, may take up to readyBound. */
+    static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound) {
+        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, readyBound);
         try {
             cluster.startStopped();
         } catch (RuntimeException | Error e) {
@@ -137,7 +145,7 @@ final class ProcessCluster implements AutoCloseable {
 
     /** Node i again, as a member of the whole cluster; waits until it is ready. */
     void start(int i) {
-        launch(i).awaitReady();
+        launch(i).awaitReady(readyBound);
     }
 
     /** Starts every stopped node at once and waits until all of them are ready. */
@@ -148,7 +156,7 @@ final class ProcessCluster implements AutoCloseable {
                 started.add(launch(i));
             }
         }
-        started.forEach(NodeProcess::awaitReady);
+        started.forEach(p -> p.awaitReady(readyBound));
     }
 
     private NodeProcess launch(int i) {

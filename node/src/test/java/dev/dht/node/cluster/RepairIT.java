@@ -6,6 +6,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import static dev.dht.node.cluster.Reply.CREATED;
 import static dev.dht.node.cluster.TestData.randomId;
 import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Anti-entropy repair between node processes, hints off and nothing read (so neither hints nor read repair can be
@@ -25,6 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RepairIT {
     private static final int PER_KIND = 40;
+    /**
+     * A round leaves alone versions newer than its cutoff, 2 x --request-timeout (1 s) + 0.5 s behind its clock
+     * (RepairSettings.inFlightMillis: such a write may still be on its way); the round this test counts on must see
+     * every write of the test as settled. On a quiet machine the nodes restart within that window.
+     */
+    private static final Duration IN_FLIGHT = Duration.ofMillis(2 * 1000 + 500 + 200);
 
     @TempDir
     static Path dir;
@@ -59,6 +67,7 @@ class RepairIT {
         for (String id : deleted) {
             assertThat(c.node(0).delete(id, 1, 3)).as("DELETE %s at 1/3", id).isEqualTo(ACCEPTED);
         }
+        long lastWrite = System.nanoTime();
         c.startStopped();
         Map<String, Record> newest = ReplicaRecords.read(c.process(0), all);
         for (String id : all) {
@@ -73,6 +82,7 @@ class RepairIT {
         long keys = ReplicaRecords.total(c, "keysRepaired");
         long compared = ReplicaRecords.total(c, "rangesCompared");
         long outOfSync = ReplicaRecords.total(c, "rangesOutOfSync");
+        await().atMost(IN_FLIGHT.plusSeconds(5)).until(() -> System.nanoTime() - lastWrite > IN_FLIGHT.toNanos());
         assertThat(ReplicaRecords.repairRound(c)).as("3 members, RF 3: one replica set, one round").isEqualTo(1);
 
         for (int i = 0; i < 3; i++) {

@@ -160,6 +160,71 @@ class DigestFamilyTest {
                 keys.add("old" + i);
             }
             assertThat(allDigests(store)).hasSize(2500).isEqualTo(expected(store, keys));
+            assertThat(store.indexedAtOpen()).isEqualTo(2500);
+        }
+        try (RocksStore reopened = RocksStore.open(dir.resolve("old"), StorageOptions.node(4 << 20, 8 << 20))) {
+            assertThat(reopened.indexedAtOpen()).as("indexed once").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aNewStoreIsNeverIndexed() {
+        try (RocksStore store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
+            assertThat(store.indexedAtOpen()).isZero();
+            store.applyIfNewer(b("k"), Record.value(1, b("v")));
+        }
+        try (RocksStore reopened = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
+            assertThat(reopened.indexedAtOpen()).isEqualTo(-1);
+            assertThat(allDigests(reopened)).hasSize(1).isEqualTo(expected(reopened, List.of("k")));
+        }
+    }
+
+    @Test
+    void anUnmarkedFamilyIsRebuiltWithoutWhatItHeld() throws Exception {
+        // No marker (a store of the version before it, or an indexing cut short), and entries the records no longer
+        // back: a removed key's digest, an outdated version's digest.
+        List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                new ColumnFamilyDescriptor(b(RocksStore.DIGESTS)));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (RocksStore warmUp = RocksStore.open(dir.resolve("unused"), StorageOptions.node(4 << 20, 8 << 20));
+             DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+             RocksDB db = RocksDB.open(options, dir.resolve("stale").toString(), families, handles)) {
+            db.put(handles.get(0), b("kept"), Record.value(5, b("new")).encoded());
+            db.put(handles.get(1), Digest.entryKey(b("kept")), Digest.entryValue(Record.value(4, b("old"))));
+            db.put(handles.get(1), Digest.entryKey(b("removed")), Digest.entryValue(Record.value(3, b("gone"))));
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+        try (RocksStore store = RocksStore.open(dir.resolve("stale"), StorageOptions.node(4 << 20, 8 << 20))) {
+            assertThat(store.indexedAtOpen()).isEqualTo(1);
+            assertThat(allDigests(store)).isEqualTo(expected(store, List.of("kept", "removed"))).containsOnlyKeys("kept");
+            assertThat(store.digest(b("removed"))).isNull();
+        }
+    }
+
+    @Test
+    void anIndexingCutShortIsDoneAgainAtTheNextOpen() throws Exception {
+        // As a crash during the first open's indexing leaves it: records, and a digest family holding some of them.
+        List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
+                new ColumnFamilyDescriptor(b("hints")), new ColumnFamilyDescriptor(b(RocksStore.DIGESTS)));
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (RocksStore warmUp = RocksStore.open(dir.resolve("unused"), StorageOptions.node(4 << 20, 8 << 20));
+             DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+             RocksDB db = RocksDB.open(options, dir.resolve("cut").toString(), families, handles)) {
+            for (int i = 0; i < 2500; i++) {
+                Record r = Record.value(i + 1, b("x" + i));
+                db.put(handles.get(0), b("old" + i), r.encoded());
+                if (i < 1024) {
+                    db.put(handles.get(2), Digest.entryKey(b("old" + i)), Digest.entryValue(r));
+                }
+            }
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 2500; i++) {
+            keys.add("old" + i);
+        }
+        try (RocksStore store = RocksStore.open(dir.resolve("cut"), StorageOptions.node(4 << 20, 8 << 20))) {
+            assertThat(allDigests(store)).hasSize(2500).isEqualTo(expected(store, keys));
         }
     }
 }

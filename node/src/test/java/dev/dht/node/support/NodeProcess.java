@@ -98,7 +98,12 @@ public final class NodeProcess implements AutoCloseable {
 
     /** Waits until GET /v0/status answers 200; fails at once, with the log, if the process exits. */
     public NodeProcess awaitReady() {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
+        return awaitReady(Duration.ofSeconds(60));
+    }
+
+    /** As {@link #awaitReady()}, within the given bound (a node recovering a large WAL on a busy machine). */
+    public NodeProcess awaitReady(Duration bound) {
+        await().atMost(bound).pollInterval(Duration.ofMillis(50)).until(() -> {
             if (!process.isAlive()) {
                 throw new AssertionError("node exited with " + process.exitValue() + ":\n" + output());
             }

@@ -1,5 +1,7 @@
 package dev.dht.operator.crd;
 
+import dev.dht.operator.api.v1alpha1.DhtBackup;
+import dev.dht.operator.api.v1alpha1.DhtBackupSchedule;
 import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
@@ -26,7 +28,8 @@ public final class CrdPostProcessor {
 
   /** Declared printer-column order per kind. */
   static final Map<String, List<String>> COLUMNS = Map.of(DhtCluster.KIND, DhtCluster.PRINTER_COLUMNS,
-      DhtBenchmark.KIND, DhtBenchmark.PRINTER_COLUMNS);
+      DhtBenchmark.KIND, DhtBenchmark.PRINTER_COLUMNS, DhtBackup.KIND, DhtBackup.PRINTER_COLUMNS,
+      DhtBackupSchedule.KIND, DhtBackupSchedule.PRINTER_COLUMNS);
 
   private CrdPostProcessor() {}
 

@@ -55,7 +55,8 @@ public record ClusterModel(
     Optional<Affinity> affinity,
     String clusterDomain,
     String profilerImage,
-    SecurityModel security) {
+    SecurityModel security,
+    BackupModel backup) {
 
   public static ClusterModel from(DhtCluster cluster, Platform platform) {
     var meta = cluster.getMetadata();
@@ -109,7 +110,8 @@ public record ClusterModel(
         Optional.ofNullable(spec.affinity),
         platform.clusterDomain(),
         platform.runnerImage(),
-        security(cluster, platform));
+        security(cluster, platform),
+        BackupModel.from(spec.backup, spec.restoreFrom));
   }
 
   private static SecurityModel security(DhtCluster cluster, Platform platform) {
@@ -143,7 +145,7 @@ public record ClusterModel(
     return new ClusterModel(name, namespace, replicas, factor, image, imagePullPolicy, imagePullSecrets, resources,
         storageSize, storageClassName, retainOnDelete, retainOnScaleDown, heapBytes, jvmOptions, blockCacheBytes,
         writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, repair, profilerEnabled,
-        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, security);
+        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, security, backup);
   }
 
   /** The container's requests and limits; the schema default when the spec has none. */

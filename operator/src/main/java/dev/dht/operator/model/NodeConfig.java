@@ -45,6 +45,7 @@ public final class NodeConfig {
     if (model.profilerEnabled()) {
       env.put("DHT_PROFILE_DIR", PROFILE_DIR);
     }
+    env.putAll(model.backup().environment());
     env.put("JAVA_TOOL_OPTIONS", String.join(" ", jvmOptions(model)));
     return env;
   }

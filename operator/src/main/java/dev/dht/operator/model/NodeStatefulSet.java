@@ -142,6 +142,7 @@ public final class NodeStatefulSet {
           .withName(TMP_VOLUME)
           .withNewEmptyDir().withSizeLimit(new Quantity("256Mi")).endEmptyDir()
         .endVolume()
+        .addAllToVolumes(model.backup().volumes())
         .build();
   }
 
@@ -183,6 +184,7 @@ public final class NodeStatefulSet {
         .addNewVolumeMount().withName(TOPOLOGY_VOLUME).withMountPath(TOPOLOGY_DIR).withReadOnly(true).endVolumeMount()
         .addNewVolumeMount().withName(TMP_VOLUME).withMountPath("/tmp").endVolumeMount()
         .addAllToVolumeMounts(NodeSecurity.nodeMounts(model.security()))
+        .addAllToVolumeMounts(model.backup().mounts())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .build();
   }

@@ -11,6 +11,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * {@link MemberAdmin} over HTTP with the JDK client. Short timeouts: the reconcile that polls waits for the
@@ -26,71 +27,133 @@ public final class HttpMemberAdmin implements MemberAdmin {
 
   private final HttpClient client;
   private final Duration requestTimeout;
+  private final io.fabric8.kubernetes.client.KubernetesClient kubernetes;
   private final java.util.Optional<String> bearerToken;
 
   public HttpMemberAdmin() {
     this(CONNECT_TIMEOUT, REQUEST_TIMEOUT);
   }
 
+  /** @param kubernetes opens the port-forwards of privileged calls ({@link PortForwards}) */
+  public HttpMemberAdmin(io.fabric8.kubernetes.client.KubernetesClient kubernetes) {
+    this(CONNECT_TIMEOUT, REQUEST_TIMEOUT, kubernetes);
+  }
+
   public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout) {
+    this(connectTimeout, requestTimeout, null);
+  }
+
+  public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout,
+      io.fabric8.kubernetes.client.KubernetesClient kubernetes) {
     this(HttpClient.newBuilder()
         .connectTimeout(connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER)
         .version(HttpClient.Version.HTTP_1_1)
-        .build(), requestTimeout, java.util.Optional.empty());
+        .build(), requestTimeout, kubernetes, java.util.Optional.empty());
   }
 
-  private HttpMemberAdmin(HttpClient client, Duration requestTimeout, java.util.Optional<String> bearerToken) {
+  private HttpMemberAdmin(HttpClient client, Duration requestTimeout,
+      io.fabric8.kubernetes.client.KubernetesClient kubernetes, java.util.Optional<String> bearerToken) {
     this.client = client;
     this.requestTimeout = requestTimeout;
+    this.kubernetes = kubernetes;
     this.bearerToken = bearerToken;
   }
 
   @Override
   public MemberAdmin authenticated(java.util.Optional<String> bearerToken) {
-    return new HttpMemberAdmin(client, requestTimeout, bearerToken);
+    return new HttpMemberAdmin(client, requestTimeout, kubernetes, bearerToken);
   }
 
   @Override
   public CompletableFuture<MemberMovement> movement(String baseUrl) {
-    HttpRequest request;
-    try {
-      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + MOVEMENT_PATH))
-          .timeout(requestTimeout)
-          .header("Accept", "application/json")
-          .GET();
-      bearerToken.ifPresent(token -> builder.header("Authorization", "Bearer " + token));
-      request = builder.build();
-    } catch (IllegalArgumentException e) {
-      return CompletableFuture.completedFuture(MemberMovement.unknown("bad URL " + baseUrl + ": " + e.getMessage()));
-    }
-    return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-        .thenApply(HttpMemberAdmin::read)
-        .exceptionally(e -> MemberMovement.unknown(describe(e)))
-        // A last bound in case the client's own timeouts do not fire (they cover connect and response).
-        .completeOnTimeout(MemberMovement.unknown("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
-            requestTimeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+    return report(baseUrl, MOVEMENT_PATH, HttpMemberAdmin::read, MemberMovement::unknown);
   }
 
   @Override
   public CompletableFuture<MemberRepair> repair(String baseUrl) {
+    return report(baseUrl, REPAIR_PATH, r -> r.statusCode() == 200 ? MemberRepair.fromJson(r.body())
+        : MemberRepair.unknown("HTTP " + r.statusCode()), MemberRepair::unknown);
+  }
+
+  /** A member's report at {@code path}: never fails, anything but an answer is {@code unknown} saying why. */
+  private <T> CompletableFuture<T> report(String baseUrl, String path, Function<HttpResponse<String>, T> read,
+      Function<String, T> unknown) {
     HttpRequest request;
     try {
-      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + REPAIR_PATH))
+      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
           .timeout(requestTimeout)
           .header("Accept", "application/json")
           .GET();
       bearerToken.ifPresent(token -> builder.header("Authorization", "Bearer " + token));
       request = builder.build();
     } catch (IllegalArgumentException e) {
-      return CompletableFuture.completedFuture(MemberRepair.unknown("bad URL " + baseUrl + ": " + e.getMessage()));
+      return CompletableFuture.completedFuture(unknown.apply("bad URL " + baseUrl + ": " + e.getMessage()));
     }
     return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-        .thenApply(r -> r.statusCode() == 200 ? MemberRepair.fromJson(r.body())
-            : MemberRepair.unknown("HTTP " + r.statusCode()))
-        .exceptionally(e -> MemberRepair.unknown(describe(e)))
-        .completeOnTimeout(MemberRepair.unknown("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
+        .thenApply(read)
+        .exceptionally(e -> unknown.apply(describe(e)))
+        // A last bound in case the client's own timeouts do not fire (they cover connect and response).
+        .completeOnTimeout(unknown.apply("no answer within " + requestTimeout.plus(CONNECT_TIMEOUT)),
             requestTimeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  @Override
+  public CompletableFuture<AdminAnswer> call(String baseUrl, String method, String path,
+      java.util.Map<String, Object> body, Duration timeout) {
+    if (PortForwards.is(baseUrl)) {
+      if (kubernetes == null) {
+        return CompletableFuture.completedFuture(AdminAnswer.failed("no Kubernetes client to port-forward " + baseUrl));
+      }
+      PortForwards.Forward forward;
+      try {
+        forward = PortForwards.open(kubernetes, baseUrl);
+      } catch (RuntimeException e) {
+        return CompletableFuture.completedFuture(AdminAnswer.failed("port-forward " + baseUrl + ": " + describe(e)));
+      }
+      return direct(forward.baseUrl(), method, path, body, timeout).whenComplete((a, e) -> forward.close());
+    }
+    return direct(baseUrl, method, path, body, timeout);
+  }
+
+  private CompletableFuture<AdminAnswer> direct(String baseUrl, String method, String path,
+      java.util.Map<String, Object> body, Duration timeout) {
+    HttpRequest request;
+    try {
+      var publisher = body == null ? HttpRequest.BodyPublishers.noBody()
+          : HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body));
+      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
+          .timeout(timeout)
+          .header("Accept", "application/json")
+          .header("Content-Type", "application/json")
+          .method(method, publisher)
+          .build();
+    } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      return CompletableFuture.completedFuture(AdminAnswer.failed("bad call to " + baseUrl + ": " + e.getMessage()));
+    }
+    return client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+        .thenApply(HttpMemberAdmin::readAnswer)
+        .exceptionally(e -> AdminAnswer.failed(describe(e)))
+        .completeOnTimeout(AdminAnswer.failed("no answer within " + timeout.plus(CONNECT_TIMEOUT)),
+            timeout.plus(CONNECT_TIMEOUT).toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  @SuppressWarnings("unchecked")
+  static AdminAnswer readAnswer(HttpResponse<String> response) {
+    try {
+      Object parsed = JSON.readValue(response.body(), Object.class);
+      if (parsed instanceof java.util.Map<?, ?> m) {
+        return new AdminAnswer(response.statusCode(), (java.util.Map<String, Object>) m, null);
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not JSON: below
+    }
+    String body = response.body() == null ? "" : response.body().strip();
+    return new AdminAnswer(response.statusCode(), java.util.Map.of("error", "HTTP " + response.statusCode() + ": "
+        + (body.length() > MAX_PROBLEM_BODY ? body.substring(0, MAX_PROBLEM_BODY) + "..." : body)), null);
   }
 
   static MemberMovement read(HttpResponse<String> response) {

@@ -20,9 +20,15 @@ import dev.dht.operator.security.tls.SecretData;
 import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
+import dev.dht.operator.api.v1alpha1.BackupPhase;
+import dev.dht.operator.api.v1alpha1.DhtBackup;
+import dev.dht.operator.backup.reconciler.RestoreDriver;
 import dev.dht.operator.repair.RebuildHold;
 import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.scaling.FactorHold;
+import dev.dht.operator.scaling.Refusal;
+import dev.dht.operator.scaling.ScalingHold;
+import java.util.stream.IntStream;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
@@ -102,6 +108,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final RepairPolls repairPolls;
   private final Replacements replacements;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
+  private final RestoreDriver restores;
 
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
     this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
@@ -133,6 +140,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.memberAdmin = memberAdmin;
     this.memberAddresses = memberAddresses;
     this.pollInterval = pollInterval;
+    this.restores = new RestoreDriver(memberAdmin, memberAddresses);
     this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
     this.replacements = new Replacements(metrics);
   }
@@ -156,6 +164,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         })
         .build();
     caches.put(Pod.class, new InformerEventSource<>(pods, context));
+    // A running backup holds scaling: its phase changes reach the cluster it names.
+    var backups = InformerEventSourceConfiguration.from(DhtBackup.class, DhtCluster.class)
+        .withSecondaryToPrimaryMapper((DhtBackup b) -> b.getSpec() == null || b.getSpec().cluster == null ? Set.of()
+            : Set.of(new ResourceID(b.getSpec().cluster, b.getMetadata().getNamespace())))
+        .build();
+    caches.put(DhtBackup.class, new InformerEventSource<>(backups, context));
     var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
     caches.values().forEach(s -> sources.add(asSource(s)));
     return sources;
@@ -177,11 +191,14 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         now), specModel.repair(), createdAt(cluster, now), now);
 
     // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
-    var held = RebuildHold.apply(name, ScaleObservation.observe(specModel,
+    var rebuildHeld = RebuildHold.apply(name, ScaleObservation.observe(specModel,
         live(context, StatefulSet.class, Names.statefulSet(name)), liveTopology, pods,
         previous.map(s -> s.settledTopologyVersion)), repair.rebuilding());
-    var observation = held.observation();
-    var scaling = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
+    var observation = rebuildHeld.observation();
+    var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
+    // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
+    var held = ScalingHold.apply(planned, observation, hold(cluster, previous, context));
+    var scaling = held.decision();
     var factor = FactorHold.decide(specModel.replicationFactor(),
         liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
     var model = specModel.withReplicationFactor(factor.factor());
@@ -202,8 +219,15 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       }
     }
 
+    // The restore runs on the members the topology lists, not spec.replicas: a scale asked for meanwhile is held
+    // until the restore completes, so waiting for the spec's count (pods that cannot exist yet) would deadlock.
+    int members = scaling.topologyMembers();
+    boolean membersReady = statefulSet != null && scaling.membersFixed() && IntStream.range(0, members)
+        .allMatch(i -> pods.stream().anyMatch(p -> Names.pod(name, i).equals(p.getMetadata().getName())
+            && StatusCalculator.isReady(p)));
+    var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, now);
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
-        held.refusal().or(factor::refusal), repair, now);
+        held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
     SecurityConditions.apply(status, previous, security.tls(), security.certificates(), security.credentials(), now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
@@ -214,9 +238,26 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
     var next = new java.util.ArrayList<Duration>();
     security.recheckIn().ifPresent(next::add);
-    next.add(scaling.steady() && repair.rebuilding().isEmpty() && !security.waiting() ? repairPolls.steadyInterval()
-        : pollInterval);
+    next.add(scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
+        && !security.waiting() ? repairPolls.steadyInterval() : pollInterval);
     return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
+  }
+
+  /** Why the member list must not change now: a restore not done yet, or a backup of this cluster running. */
+  private static Optional<Refusal> hold(DhtCluster cluster, Optional<DhtClusterStatus> previous,
+      Context<DhtCluster> context) {
+    var restore = previous.map(s -> s.restore);
+    if (RestoreDriver.inProgress(restore)) {
+      return Optional.of(new Refusal(ScalingHold.RESTORE_REASON, "spec.replicas is held while the cluster restores"
+          + " backup " + restore.get().backupId + " (records are placed by the member list the restore started"
+          + " with); the scale runs once the restore is done"));
+    }
+    return context.getSecondaryResources(DhtBackup.class).stream()
+        .filter(b -> b.getStatus() != null && b.getStatus().phase == BackupPhase.Running)
+        .findFirst()
+        .map(b -> new Refusal(ScalingHold.BACKUP_REASON, "spec.replicas is held while DhtBackup "
+            + b.getMetadata().getName() + " runs (a record moved between two members' checkpoints could be in"
+            + " neither); the scale runs once the backup ends"));
   }
 
   /** Where the operator reaches a member's admin API. */

@@ -21,7 +21,7 @@ public record RepairView(RepairStatus status, Map<Integer, MemberRepair.Rebuild>
     String reason, String message) {
 
   /** Nothing reported yet (no member polled): repair shown as unknown. */
-  public static RepairView none(RepairSchedule schedule) {
+  public static RepairView none() {
     return new RepairView(null, Map.of(), "Unknown", "NoReports", "no member has reported on repair yet");
   }
 

@@ -28,4 +28,13 @@ public record ScaleDecision(int statefulSetReplicas, int topologyMembers, boolea
   public boolean steady() {
     return step.isEmpty();
   }
+
+  /**
+   * The member list stays as it is: no scale runs, or one is held (by a backup or a restore) with the StatefulSet
+   * and the topology at the same count. A held scale is not steady, yet a restore must go on under it: it is
+   * what releases the hold.
+   */
+  public boolean membersFixed() {
+    return steady() || (step.equals(Optional.of(ScalingStep.Held)) && statefulSetReplicas == topologyMembers);
+  }
 }

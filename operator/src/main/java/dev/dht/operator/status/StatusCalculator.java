@@ -5,6 +5,8 @@ import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.api.v1alpha1.MemberState;
 import dev.dht.operator.api.v1alpha1.MemberStatus;
 import dev.dht.operator.api.v1alpha1.Phase;
+import dev.dht.operator.api.v1alpha1.RestorePhase;
+import dev.dht.operator.api.v1alpha1.RestoreStatus;
 import dev.dht.operator.api.v1alpha1.ScalingStatus;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.Labels;
@@ -54,16 +56,19 @@ public final class StatusCalculator {
    */
   public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
       Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, Instant now) {
-    return compute(cluster, desired, statefulSet, pods, scaling, refusal,
-        RepairView.none(desired.model().repair()), now);
+    return compute(cluster, desired, statefulSet, pods, scaling, refusal, Optional.empty(),
+        RepairView.none(), now);
   }
 
   /**
+   * @param restore the progress of the restore the cluster was created with, if any (restore/RestorePlan): until it
+   *     is Completed the phase is Restoring
    * @param repair what the members report about repair and rebuilds: a rebuilding member keeps the cluster
    *               Degraded (its pod may be ready, its data is not back yet)
    */
   public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
-      Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, RepairView repair, Instant now) {
+      Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, Optional<RestoreStatus> restore,
+      RepairView repair, Instant now) {
     var model = desired.model();
     var previous = cluster.getStatus() != null ? cluster.getStatus() : new DhtClusterStatus();
     int wanted = model.replicas();
@@ -96,7 +101,12 @@ public final class StatusCalculator {
     Phase phase;
     String message;
     String readySummary = ready + "/" + wanted + " members ready";
-    if (scaling.steady() && rolledOut && ready == wanted && rebuilding.isEmpty()) {
+    boolean restoring = restore.isPresent() && restore.get().phase != RestorePhase.Completed;
+    if (restoring) {
+      phase = Phase.Restoring;
+      message = "restoring backup " + restore.get().backupId + " (" + restore.get().phase + "), no client served"
+          + " until it is done: " + (restore.get().message == null ? readySummary : restore.get().message);
+    } else if (scaling.steady() && rolledOut && ready == wanted && rebuilding.isEmpty()) {
       phase = Phase.Ready;
       message = readySummary;
     } else if (statefulSet.isEmpty() || previous.phase == null || previous.phase == Phase.Creating) {
@@ -129,6 +139,7 @@ public final class StatusCalculator {
     status.topologyVersion = desired.topologyVersion();
     status.settledTopologyVersion = scaling.settled() ? desired.topologyVersion() : previous.settledTopologyVersion;
     status.scaling = scaling.step().map(step -> scalingStatus(model.name(), wanted, scaling)).orElse(null);
+    status.restore = restore.orElse(null);
     status.repair = repair.status() != null ? repair.status() : previous.repair;
     status.members = members;
     status.conditions = new ArrayList<>(conditions(previous.conditions, phase, truncate(message), refusal,
@@ -206,6 +217,8 @@ public final class StatusCalculator {
           + " hand over";
       case MovingData -> (leaving.isEmpty() ? "" : leaving + " leaving; ") + "moving data on a topology of "
           + scaling.topologyMembers() + " members: " + movementSummary(cluster, scaling);
+      case Held -> "held at " + scaling.topologyMembers() + " members while a backup or restore runs (condition"
+          + " Refused says which); " + readySummary;
     };
   }
 
@@ -241,6 +254,7 @@ public final class StatusCalculator {
     status.topologyVersion = previous.topologyVersion;
     status.settledTopologyVersion = previous.settledTopologyVersion;
     status.scaling = previous.scaling;
+    status.restore = previous.restore;
     status.members = previous.members != null ? previous.members : new ArrayList<>();
     var refusal = Conditions.find(previous.conditions, Conditions.REFUSED)
         .filter(c -> "True".equals(c.getStatus()))
@@ -259,7 +273,8 @@ public final class StatusCalculator {
 
   static List<Condition> conditions(List<Condition> previous, Phase phase, String message,
       Optional<Refusal> refusal, Long generation, Instant now, boolean rebuilding) {
-    boolean progressing = phase == Phase.Creating || phase == Phase.Scaling || phase == Phase.Updating;
+    boolean progressing = phase == Phase.Creating || phase == Phase.Scaling || phase == Phase.Updating
+        || phase == Phase.Restoring;
     String reason = switch (phase) {
       case Ready -> "AllMembersReady";
       case Creating -> "Creating";
@@ -267,6 +282,7 @@ public final class StatusCalculator {
       case Updating -> "RollingUpdate";
       case Degraded -> rebuilding ? "MemberRebuilding" : "MembersNotReady";
       case Failed -> "ReconcileFailed";
+      case Restoring -> "Restoring";
     };
     return List.of(
         Conditions.condition(previous, Conditions.READY, phase == Phase.Ready, reason, message, generation, now),

@@ -19,16 +19,18 @@ public final class GeneratedFiles {
 
   /** Repository-relative path -> the content this build generates (the CRD from target/classes). */
   public static Map<String, String> expected() throws IOException {
-    String crd = generated(Repo.generatedCrd());
-    String benchmarkCrd = generated(Repo.generatedCrd(Repo.BENCHMARK_CRD_FILE));
-    String reference = CrdReference.render(Serialization.unmarshal(crd, CustomResourceDefinition.class)) + "\n"
-        + CrdReference.render(Serialization.unmarshal(benchmarkCrd, CustomResourceDefinition.class));
     var files = new LinkedHashMap<String, String>();
-    files.put("crds/" + Repo.CRD_FILE, crd);
-    files.put("charts/dht-operator/crds/" + Repo.CRD_FILE, crd);
-    files.put("crds/" + Repo.BENCHMARK_CRD_FILE, benchmarkCrd);
-    files.put("charts/dht-operator/crds/" + Repo.BENCHMARK_CRD_FILE, benchmarkCrd);
-    files.put("docs/crd-reference.md", reference);
+    var reference = new StringBuilder();
+    for (String file : Repo.CRD_FILES) {
+      String crd = generated(Repo.generatedCrd(file));
+      files.put("crds/" + file, crd);
+      files.put("charts/dht-operator/crds/" + file, crd);
+      if (!reference.isEmpty()) {
+        reference.append("\n");
+      }
+      reference.append(CrdReference.render(Serialization.unmarshal(crd, CustomResourceDefinition.class)));
+    }
+    files.put("docs/crd-reference.md", reference.toString());
     return files;
   }
 

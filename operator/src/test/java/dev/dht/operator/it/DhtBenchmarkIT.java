@@ -25,6 +25,7 @@ import dev.dht.operator.testing.FakeGarbageCollector;
 import dev.dht.operator.testing.FakeJobs;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.OperatorUnderTest;
 import dev.dht.operator.testing.Processes;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -59,12 +60,9 @@ class DhtBenchmarkIT {
   final KubernetesClient client = KubeApiServer.client();
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
-      .withKubernetesClient(client)
+  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
       .withReconciler(new DhtBenchmarkReconciler(PLATFORM, Clock.systemUTC(), writes))
-      .withConfigurationService(o -> o.withCloseClientOnStop(false))
-      .waitForNamespaceDeletion(false)
       .build();
 
   FakeStatefulSetController statefulSets;
@@ -135,9 +133,9 @@ class DhtBenchmarkIT {
 
     var table = Processes.kubectl("get", "dhtbench", "-n", ns).orFail("kubectl get dhtbench");
     assertThat(table.stdout().lines().findFirst().orElseThrow().split("\\s+"))
-        .containsExactly("NAME", "CLUSTER", "PHASE", "RUN", "RPS", "P99-MS", "AGE");
+        .containsExactly("NAME", "CLUSTER", "ENGINE", "PHASE", "RUN", "RPS", "P99-MS", "AGE");
     assertThat(table.stdout().lines().skip(1).findFirst().orElseThrow())
-        .matches("smoke\\s+kv\\s+Succeeded\\s+" + runId + "\\s+99.9\\s+4.2\\s+\\S+");
+        .matches("smoke\\s+kv\\s+k6\\s+Succeeded\\s+" + runId + "\\s+99.9\\s+4.2\\s+\\S+");
   }
 
   @Test

@@ -20,6 +20,7 @@ import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeGarbageCollector;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.OperatorUnderTest;
 import dev.dht.operator.testing.Processes;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -63,11 +64,8 @@ class DhtClusterIT {
   final KubernetesClient client = KubeApiServer.client();
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
-      .withKubernetesClient(client)
+  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
-      .withConfigurationService(o -> o.withCloseClientOnStop(false))
-      .waitForNamespaceDeletion(false)
       .build();
 
   FakeStatefulSetController statefulSets;

@@ -11,14 +11,13 @@ import dev.dht.operator.api.v1alpha1.Phase;
 import dev.dht.operator.api.v1alpha1.RepairSpec;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.model.Topology;
-import dev.dht.operator.nodeadmin.HttpMemberAdmin;
-import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.replacement.MemberReplacement;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeMembers;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.OperatorUnderTest;
 import dev.dht.operator.testing.Processes;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -27,7 +26,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -54,12 +52,9 @@ class RepairStatusIT {
   volatile FakeMembers members;
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
-      .withKubernetesClient(client)
-      .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes, new HttpMemberAdmin(),
-          (namespace, pod, url) -> members.adminUrl(namespace, pod, url), Duration.ofMillis(250)))
-      .withConfigurationService(o -> o.withCloseClientOnStop(false))
-      .waitForNamespaceDeletion(false)
+  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
+      .withReconciler(OperatorUnderTest.clusterReconciler(PLATFORM, writes,
+          (namespace, pod, url) -> members.adminUrl(namespace, pod, url)))
       .build();
 
   FakeStatefulSetController statefulSets;

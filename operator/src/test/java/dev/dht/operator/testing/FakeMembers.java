@@ -42,6 +42,7 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
   private final Map<Integer, Member> members = new ConcurrentHashMap<>();
   private final SharedIndexInformer<ConfigMap> topology;
   private volatile int movingPolls = 2;
+  private final FakeBackups backups = new FakeBackups();
 
   /** The state of one fake node. */
   private final class Member {
@@ -148,6 +149,9 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
         server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.ordinal)));
         server.createContext("/v0/admin/movement", exchange -> answer(exchange, member.poll()));
         server.createContext("/v0/admin/repair", exchange -> answer(exchange, member.repair()));
+        int ordinal = i;
+        server.createContext("/v0/admin/backup", exchange -> backups.serve(exchange, ordinal));
+        server.createContext("/v0/admin/restore", exchange -> backups.serve(exchange, ordinal));
         server.start();
         servers.add(server);
         urlsByPod.put(namespace + "/" + Names.pod(cluster, i), "http://127.0.0.1:" + server.getAddress().getPort());
@@ -184,6 +188,11 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     exchange.sendResponseHeaders(200, body.length);
     exchange.getResponseBody().write(body);
     exchange.close();
+  }
+
+  /** The members' backup and restore side. */
+  public FakeBackups backups() {
+    return backups;
   }
 
   /** After each change of the list, every member reports moving for this many polls (default 2). */

@@ -10,7 +10,10 @@ public final class Repo {
   public static final String CRD_FILE = "dhtclusters.dht.dev-v1.yml";
   public static final String BENCHMARK_CRD_FILE = "dhtbenchmarks.dht.dev-v1.yml";
   /** Every CRD the operator defines, as generated into crds/ and the chart. */
-  public static final java.util.List<String> CRD_FILES = java.util.List.of(CRD_FILE, BENCHMARK_CRD_FILE);
+  public static final String BACKUP_CRD_FILE = "dhtbackups.dht.dev-v1.yml";
+  public static final String BACKUP_SCHEDULE_CRD_FILE = "dhtbackupschedules.dht.dev-v1.yml";
+  public static final java.util.List<String> CRD_FILES = java.util.List.of(CRD_FILE, BENCHMARK_CRD_FILE,
+      BACKUP_CRD_FILE, BACKUP_SCHEDULE_CRD_FILE);
 
   private Repo() {}
 

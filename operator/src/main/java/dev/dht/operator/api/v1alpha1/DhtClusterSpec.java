@@ -21,6 +21,14 @@ import java.util.Map;
         + " members): lower spec.replication.factor or raise spec.replicas",
     fieldPath = ".replication.factor",
     reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.restoreFrom) || has(self.backup)",
+    message = "spec.restoreFrom needs spec.backup.storage: the store the backup is read from",
+    fieldPath = ".restoreFrom", reason = "FieldValueRequired")
+@ValidationRule(value = "has(oldSelf.restoreFrom) == has(self.restoreFrom)"
+    + " && (!has(self.restoreFrom) || oldSelf.restoreFrom == self.restoreFrom)",
+    message = "spec.restoreFrom can only be given when the cluster is created (a restore fills a new cluster):"
+        + " create a new DhtCluster to restore into",
+    fieldPath = ".restoreFrom", reason = "FieldValueForbidden")
 public class DhtClusterSpec {
   @SpecReplicas
   @Min(1)
@@ -98,4 +106,12 @@ public class DhtClusterSpec {
   @JsonPropertyDescription("Affinity of the members' pods. Default: prefer spreading members across hosts"
       + " (preferred pod anti-affinity on kubernetes.io/hostname). Setting it replaces the default.")
   public Affinity affinity;
+
+  @JsonPropertyDescription("Where DhtBackups of this cluster are stored and a restore reads from; the members get"
+      + " the store's settings and Secrets. Without it the cluster cannot be backed up.")
+  public BackupSpec backup;
+
+  @JsonPropertyDescription("Make this cluster from a backup (only at creation): the members restore it, of any"
+      + " size and replication factor, and serve clients only when it is done (phase Restoring until then).")
+  public RestoreFromSpec restoreFrom;
 }

@@ -15,7 +15,7 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("The metadata.generation this status describes.")
   public Long observedGeneration;
 
-  @JsonPropertyDescription("Creating, Ready, Scaling, Updating, Degraded or Failed.")
+  @JsonPropertyDescription("Creating, Ready, Scaling, Updating, Degraded, Failed or Restoring.")
   public Phase phase;
 
   @StatusReplicas
@@ -43,6 +43,9 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Progress of a scale in progress; absent when none runs.")
   public ScalingStatus scaling;
 
+  @JsonPropertyDescription("Progress of the restore the cluster was created with (spec.restoreFrom).")
+  public RestoreStatus restore;
+
   @JsonPropertyDescription("Repair as the members report it; absent until one answered.")
   public RepairStatus repair;
 
@@ -65,6 +68,7 @@ public class DhtClusterStatus {
         && Objects.equals(replicationFactor, s.replicationFactor) && Objects.equals(selector, s.selector)
         && Objects.equals(topologyVersion, s.topologyVersion)
         && Objects.equals(settledTopologyVersion, s.settledTopologyVersion) && Objects.equals(scaling, s.scaling)
+        && Objects.equals(restore, s.restore)
         && Objects.equals(repair, s.repair) && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
         && Objects.equals(conditions, s.conditions);
   }
@@ -72,14 +76,14 @@ public class DhtClusterStatus {
   @Override
   public int hashCode() {
     return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, settledTopologyVersion, scaling, repair, members, tls, conditions);
+        topologyVersion, settledTopologyVersion, scaling, restore, repair, members, tls, conditions);
   }
 
   @Override
   public String toString() {
     return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
         + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
-        + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", repair=" + repair
+        + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", restore=" + restore + ", repair=" + repair
         + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
   }
 }

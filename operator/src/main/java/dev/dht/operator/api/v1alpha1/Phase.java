@@ -13,5 +13,7 @@ public enum Phase {
   /** The rollout is complete but some members are not ready. */
   Degraded,
   /** The operator could not apply the desired state (see the Ready condition's message). */
-  Failed
+  Failed,
+  /** Made from a backup: the members restore it and serve no client until it is done (status.restore). */
+  Restoring
 }

@@ -24,7 +24,7 @@ public class RepairSpec {
 
   @Default(Defaults.REPAIR_RATE)
   @Size(max = 32)
-  @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+  @ValidationRule(value = ServerSpec.POSITIVE_QUANTITY,
       message = "repair.rate must be a positive Kubernetes quantity such as 4Mi")
   @JsonPropertyDescription("Bytes per second of repair and rebuild traffic (hashes and records) each member moves"
       + " at most (the node's --repair-rate). Default: 4Mi.")

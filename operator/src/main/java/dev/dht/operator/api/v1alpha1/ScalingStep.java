@@ -9,5 +9,7 @@ public enum ScalingStep {
   /** A member has handed over its data: the StatefulSet shrinks by one; the next member leaves after that. */
   RemovingMember,
   /** A pod-template rollout runs: the topology changes again once it is done (one disruption at a time). */
-  WaitingForRollout
+  WaitingForRollout,
+  /** A backup runs, or the cluster restores one: the member list stays as it is until that is done. */
+  Held
 }

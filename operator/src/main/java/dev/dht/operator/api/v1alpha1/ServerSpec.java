@@ -10,6 +10,8 @@ import io.fabric8.generator.annotation.ValidationRule;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ServerSpec {
   public static final String DURATION = "self.matches('^[0-9]+(ms|s|m|h|d)$')";
+  /** A Kubernetes quantity above zero, such as 4Mi (rates and sizes). */
+  public static final String POSITIVE_QUANTITY = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))";
 
   @Size(max = 16)
   @ValidationRule(value = DURATION, message = "server.requestTimeout must be a duration such as 500ms, 1s or 2m")

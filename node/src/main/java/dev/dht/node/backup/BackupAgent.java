@@ -1,0 +1,353 @@
+package dev.dht.node.backup;
+
+import dev.dht.node.objectstore.ObjectStoreException;
+import dev.dht.node.objectstore.Throttle;
+import dev.dht.node.storage.RocksStore;
+import dev.dht.node.storage.StoreException;
+import dev.dht.node.topology.Json;
+import dev.dht.node.topology.TopologyState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * This member's part of a backup (docs/operations.md, "Back up and restore"): on request, after the start point T0
+ * the operator fixed, it takes a RocksDB checkpoint (hard links, memtables flushed: every write applied before the
+ * request is in it), claims the checkpoint's files in its member manifest, uploads each file the store does not
+ * hold yet (by content name, throttled), and marks the manifest complete. One backup at a time, on its own thread.
+ *
+ * <p>The job is persisted in {@code <data-dir>/backup/job.json} before anything else happens, so a node restarted in
+ * the middle resumes it: with the checkpoint it had if that is whole, else with a new one (still after T0), and
+ * without uploading again what the store already holds. A node whose data directory is gone has no job: asked for
+ * its progress, it answers idle, and the operator fails the backup by name.
+ *
+ * <p>Every member must take its checkpoint in the same stable topology state: a record moved between two members'
+ * checkpoints could be missing from both. A member refuses while a move runs, and records its state's version;
+ * {@link #finish} refuses a backup whose members disagree.
+ */
+public final class BackupAgent implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(BackupAgent.class);
+    static final String DIR = "backup";
+    static final String JOB = "job.json";
+
+    private final RocksStore store;
+    private final BackupStore backups;
+    private final Supplier<TopologyState> topology;
+    private final String self;
+    private final Throttle throttle;
+    private final LongSupplier wall;
+    private final Path dir;
+    private final ContentNames names;
+    private final ExecutorService thread;
+
+    private volatile Job job;
+    private volatile String phase = "idle";
+    private volatile String error;
+    private final AtomicLong filesTotal = new AtomicLong();
+    private final AtomicLong filesDone = new AtomicLong();
+    private final AtomicLong filesReused = new AtomicLong();
+    private final AtomicLong bytesTotal = new AtomicLong();
+    private final AtomicLong bytesDone = new AtomicLong();
+    private final AtomicLong bytesUploaded = new AtomicLong();
+    private volatile boolean closed;
+
+    /** A request: which backup, its start point, this member's index. */
+    record Job(String id, long t0, int member, long startedAt) {
+        Map<String, Object> toMap(String phase, String error) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", id);
+            m.put("t0", t0);
+            m.put("member", member);
+            m.put("startedAt", startedAt);
+            m.put("phase", phase);
+            m.put("error", error);
+            return m;
+        }
+    }
+
+    /** Refused request (HTTP 409 with this message). */
+    public static final class Conflict extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Conflict(String message) {
+            super(message);
+        }
+    }
+
+    public BackupAgent(RocksStore store, BackupStore backups, Supplier<TopologyState> topology, String self,
+                       Throttle throttle, LongSupplier wall) {
+        this.store = store;
+        this.backups = backups;
+        this.topology = topology;
+        this.self = self;
+        this.throttle = throttle;
+        this.wall = wall;
+        this.dir = store.dir().resolve(DIR);
+        this.names = new ContentNames(dir.resolve("names.json"), backups);
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "dht-backup");
+            t.setDaemon(true);
+            return t;
+        });
+        resumeSaved();
+    }
+
+    public BackupStore backups() {
+        return backups;
+    }
+
+    private void resumeSaved() {
+        Path file = dir.resolve(JOB);
+        if (!Files.exists(file)) {
+            return;
+        }
+        try {
+            Map<String, Object> m = Json.parseObject(Files.readString(file, StandardCharsets.UTF_8));
+            Job saved = new Job((String) m.get("id"), (Long) m.get("t0"), ((Long) m.get("member")).intValue(),
+                    (Long) m.get("startedAt"));
+            String savedPhase = (String) m.get("phase");
+            job = saved;
+            if ("done".equals(savedPhase) || "failed".equals(savedPhase)) {
+                phase = savedPhase;
+                error = (String) m.get("error");
+                return;
+            }
+            log.info("resuming backup {} (member {}) after a restart", saved.id(), saved.member());
+            phase = "checkpointing";
+            thread.execute(() -> run(saved));
+        } catch (IOException | RuntimeException e) {
+            log.warn("cannot read the saved backup job {}: {}; no backup resumed", file, e.getMessage());
+        }
+    }
+
+    /**
+     * Starts this member's part of backup id (or confirms the one running or done: the call is idempotent).
+     *
+     * @throws Conflict another backup runs here, or a move is in progress
+     */
+    public synchronized Map<String, Object> start(String id, long t0, int member) {
+        BackupStore.checkId(id);
+        if (member < 0) {
+            throw new IllegalArgumentException("member must be 0 or more");
+        }
+        Job current = job;
+        if (current != null && current.id().equals(id)) {
+            if (current.member() != member || current.t0() != t0) {
+                throw new Conflict("backup " + id + " runs here as member " + current.member() + " with start point "
+                        + current.t0() + ", not member " + member + " at " + t0);
+            }
+            if ("failed".equals(phase)) {
+                // asked again after a failure: try again (a transient store error, say)
+                launch(current);
+            }
+            return status();
+        }
+        if (current != null && !("done".equals(phase) || "failed".equals(phase))) {
+            throw new Conflict("backup " + current.id() + " is still running on this member (" + phase + ")");
+        }
+        TopologyState s = topology.get();
+        if (s == null || s.moving()) {
+            throw new Conflict("a move of the members is in progress (" + s + "): a backup needs a stable topology;"
+                    + " ask again when the move is done");
+        }
+        Job next = new Job(id, t0, member, wall.getAsLong());
+        job = next;
+        launch(next);
+        return status();
+    }
+
+    private void launch(Job j) {
+        error = null;
+        phase = "checkpointing";
+        filesTotal.set(0);
+        filesDone.set(0);
+        filesReused.set(0);
+        bytesTotal.set(0);
+        bytesDone.set(0);
+        bytesUploaded.set(0);
+        save(j, "running", null);
+        thread.execute(() -> run(j));
+    }
+
+    private void run(Job j) {
+        try {
+            MemberManifest done = backups.member(j.id(), j.member());
+            if (done != null && done.complete() && done.self().equals(self) && done.t0() == j.t0()) {
+                finishLocal(j, done, 0);
+                return;
+            }
+            Path checkpoint = dir.resolve("checkpoint-" + j.id());
+            TopologyState before = topology.get();
+            if (before == null || before.moving()) {
+                throw new Conflict("a move of the members started (" + before + ")");
+            }
+            if (!Files.exists(checkpoint.resolve("CURRENT"))) {
+                deleteTree(checkpoint);
+                Files.createDirectories(dir);
+                store.checkpoint(checkpoint);
+            }
+            long takenAt = wall.getAsLong();
+            TopologyState after = topology.get();
+            if (after == null || after.version() != before.version()) {
+                throw new Conflict("the topology changed while the checkpoint was taken (" + before + " -> "
+                        + after + ")");
+            }
+            phase = "uploading";
+            List<Path> files;
+            try (Stream<Path> list = Files.list(checkpoint)) {
+                files = list.filter(Files::isRegularFile).sorted(Comparator.comparing(Path::toString)).toList();
+            }
+            List<MemberManifest.FileRef> refs = new ArrayList<>();
+            for (Path f : files) {
+                long size = Files.size(f);
+                refs.add(new MemberManifest.FileRef(f.getFileName().toString(), size,
+                        BackupStore.objectPath(names.of(f, size))));
+                bytesTotal.addAndGet(size);
+            }
+            filesTotal.set(refs.size());
+            long records;
+            try (var reader = new dev.dht.node.storage.CheckpointReader(checkpoint)) {
+                records = Math.max(0, reader.estimatedKeys());
+            }
+            MemberManifest manifest = new MemberManifest(j.id(), j.t0(), j.member(), self, before.version(),
+                    before.destination().urls(), takenAt, backups.codec().keyId(), records, refs, false);
+            backups.putMember(manifest); // claims the files before any upload: a prune keeps them
+            for (int i = 0; i < files.size(); i++) {
+                if (closed) {
+                    return; // resumed after the restart
+                }
+                MemberManifest.FileRef ref = refs.get(i);
+                boolean uploaded = backups.upload(files.get(i), ref.size(),
+                        ref.object().substring(BackupStore.FILES.length()), throttle, bytesUploaded::addAndGet);
+                if (!uploaded) {
+                    filesReused.incrementAndGet();
+                }
+                filesDone.incrementAndGet();
+                bytesDone.addAndGet(ref.size());
+            }
+            MemberManifest complete = manifest.completed();
+            backups.putMember(complete);
+            deleteTree(checkpoint);
+            finishLocal(j, complete, bytesUploaded.get());
+        } catch (Conflict | ObjectStoreException | StoreException | IOException | UncheckedIOException e) {
+            fail(j, e.getMessage());
+        } catch (RuntimeException e) {
+            log.error("backup {} failed", j.id(), e);
+            fail(j, e.toString());
+        }
+    }
+
+    private void finishLocal(Job j, MemberManifest m, long uploaded) {
+        filesTotal.set(m.files().size());
+        filesDone.set(m.files().size());
+        bytesTotal.set(m.bytes());
+        bytesDone.set(m.bytes());
+        phase = "done";
+        save(j, "done", null);
+        names.save();
+        log.info("backup {}: member {} stored, {} files, {} bytes ({} uploaded, the rest already in the store)",
+                j.id(), j.member(), m.files().size(), m.bytes(), uploaded);
+    }
+
+    private void fail(Job j, String message) {
+        if (closed) {
+            return;
+        }
+        error = message;
+        phase = "failed";
+        save(j, "failed", message);
+        log.warn("backup {} failed on this member: {}", j.id(), message);
+    }
+
+    private void save(Job j, String savedPhase, String savedError) {
+        try {
+            Files.createDirectories(dir);
+            Path tmp = dir.resolve(JOB + ".tmp");
+            Files.writeString(tmp, Json.write(j.toMap(savedPhase, savedError)), StandardCharsets.UTF_8);
+            Files.move(tmp, dir.resolve(JOB), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot persist the backup job in " + dir, e);
+        }
+    }
+
+    /** Whether a backup runs on this member now. */
+    public boolean running() {
+        String p = phase;
+        return "checkpointing".equals(p) || "uploading".equals(p);
+    }
+
+    /** {@code GET /v0/admin/backup}: the job and its progress. */
+    public Map<String, Object> status() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        Job j = job;
+        m.put("phase", phase);
+        m.put("id", j == null ? null : j.id());
+        m.put("t0", j == null ? null : j.t0());
+        m.put("member", j == null ? null : j.member());
+        m.put("self", self);
+        m.put("files", Map.of("total", filesTotal.get(), "done", filesDone.get(), "reused", filesReused.get()));
+        // uploaded: bytes sent so far, counted as they stream (a retried file counts again)
+        m.put("bytes", Map.of("total", bytesTotal.get(), "done", bytesDone.get(), "uploaded", bytesUploaded.get()));
+        m.put("error", error);
+        return m;
+    }
+
+    /**
+     * Marks backup id complete once every member's part is stored (see {@link BackupCompletion}).
+     *
+     * @throws Conflict naming the members that are missing or disagree
+     */
+    public BackupManifest finish(String id, int members) {
+        return BackupCompletion.finish(backups, id, members, wall.getAsLong());
+    }
+
+    /** Removes the job's leftovers after a failure the operator gave up on (its checkpoint takes disk space). */
+    public synchronized void forget(String id) {
+        Job j = job;
+        if (j != null && j.id().equals(id) && !running()) {
+            deleteTree(dir.resolve("checkpoint-" + id));
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + root, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

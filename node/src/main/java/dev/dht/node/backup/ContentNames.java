@@ -1,0 +1,73 @@
+package dev.dht.node.backup;
+
+import dev.dht.node.topology.Json;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Content names of this node's table files, remembered between backups in {@code <data-dir>/backup/names.json}.
+ * RocksDB never reuses a file number and never changes an SST or blob file once written, so a name is valid for
+ * as long as a file of that number and size exists: a later backup reads only the files that are new since the
+ * last one (MANIFEST, OPTIONS and the WAL change, and are always read).
+ */
+final class ContentNames {
+    private final Path file;
+    private final BackupStore store;
+    private final Map<String, String> known = new HashMap<>();
+
+    ContentNames(Path file, BackupStore store) {
+        this.file = file;
+        this.store = store;
+        try {
+            if (Files.exists(file)) {
+                Map<String, Object> saved = Json.parseObject(Files.readString(file, StandardCharsets.UTF_8));
+                if (String.valueOf(store.codec().keyId()).equals(saved.get("key"))) {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> names = (Map<String, Object>) saved.get("names");
+                    names.forEach((k, v) -> known.put(k, (String) v));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            known.clear(); // a cache: computing the names again costs a read of the files
+        }
+    }
+
+    /** The content name of a checkpoint file of this size. */
+    synchronized String of(Path f, long size) throws IOException {
+        String name = f.getFileName().toString();
+        boolean immutable = name.endsWith(".sst") || name.endsWith(".blob");
+        String key = name + ":" + size;
+        if (immutable && known.containsKey(key)) {
+            return known.get(key);
+        }
+        String content = store.contentName(f);
+        if (immutable) {
+            known.put(key, content);
+        }
+        return content;
+    }
+
+    /** Persists the names, keeping only those of files that still exist in the data directory. */
+    synchronized void save() {
+        Path data = file.getParent().getParent();
+        known.keySet().removeIf(k -> !Files.exists(data.resolve(k.substring(0, k.indexOf(':')))));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("key", String.valueOf(store.codec().keyId()));
+        m.put("names", new LinkedHashMap<>(known));
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, Json.write(m), StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            // a cache: the next backup computes the names again
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.dht.node.config;
+
+import dev.dht.node.objectstore.S3Location;
+
+import java.nio.file.Path;
+
+/**
+ * Where and how this node backs up and restores (docs/operations.md, "Back up and restore"): the object store, the
+ * credentials and encryption key files, and the transfer rates. Parsed by {@link ConfigParser#backup}; a setting of
+ * the process beside {@link NodeConfig}.
+ *
+ * @param location      the object store, or null when no backup is configured (the endpoints answer 409 then)
+ * @param credentials   directory with the files access-key-id and secret-access-key (a mounted Secret)
+ * @param encryptionKey file with the client-side encryption key, or null for none
+ * @param uploadRate    bytes per second a backup uploads at most (0: unthrottled)
+ * @param restoreRate   bytes per second a restore downloads at most (0: unthrottled)
+ * @param restoring     a node with a new data directory waits for a restore before it serves clients
+ */
+public record BackupSettings(S3Location location, Path credentials, Path encryptionKey, long uploadRate,
+                             long restoreRate, boolean restoring) {
+    public static final long DEFAULT_UPLOAD_RATE = 8L << 20;
+
+    public static final BackupSettings NONE = new BackupSettings(null, null, null, DEFAULT_UPLOAD_RATE, 0, false);
+
+    public boolean configured() {
+        return location != null;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.dht.node.objectstore;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Bytes per second, shared by whoever takes from it (a node's uploads, or its restore downloads): a caller that
+ * would exceed the rate sleeps. A pause lets at most a tenth of a second accumulate, so a burst after idling stays
+ * small. Backups that saturate the network were a common complaint (cassandra-medusa #409).
+ */
+public final class Throttle {
+    private static final long BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private final long bytesPerSecond;
+    private long allowedAt = System.nanoTime();
+
+    /** @param bytesPerSecond 0 or less: no limit */
+    public Throttle(long bytesPerSecond) {
+        this.bytesPerSecond = bytesPerSecond;
+    }
+
+    public static Throttle unlimited() {
+        return new Throttle(0);
+    }
+
+    public long bytesPerSecond() {
+        return bytesPerSecond;
+    }
+
+    /** Waits until n more bytes fit in the rate. */
+    public void take(long n) throws InterruptedException {
+        if (bytesPerSecond <= 0 || n <= 0) {
+            return;
+        }
+        long wait;
+        synchronized (this) {
+            long now = System.nanoTime();
+            if (allowedAt < now - BURST_NANOS) {
+                allowedAt = now - BURST_NANOS;
+            }
+            allowedAt += (long) (n * 1e9 / bytesPerSecond);
+            wait = allowedAt - now;
+        }
+        if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+        }
+    }
+}

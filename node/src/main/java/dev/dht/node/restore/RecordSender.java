@@ -1,0 +1,166 @@
+package dev.dht.node.restore;
+
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.movement.MovementEndpoints;
+import dev.dht.node.movement.RecordBatch;
+import dev.dht.node.peer.PeerCallback;
+import dev.dht.node.peer.PeerClient;
+import dev.dht.node.peer.PeerRequest;
+import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.replication.Topology;
+import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Store;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Sends records to their owners in this cluster's ring: each record to every replica of its key (the node's own
+ * copy straight into its store), as stored: timestamp and tombstone flag unchanged, applied last-write-wins
+ * ({@code applyIfNewer}) by the receivers. Batches per owner go out as the member-plane call moves use
+ * ({@code PUT /v0/internal/records}); {@link #flush} returns once every batch is acknowledged, sending failed ones
+ * again every second, so a caller that persists its position only after a flush repeats at most one slice.
+ */
+final class RecordSender {
+    static final long RETRY_MILLIS = 1000;
+
+    private final Store store;
+    private final Topology topology;
+    private final PeerClient client;
+    private final HybridLogicalClock clock;
+    private final String self;
+    private final int batchBytes;
+    private final long timeoutNanos;
+    private final Map<String, RecordBatch> batches = new HashMap<>();
+    private final List<Pending> pending = new ArrayList<>();
+    private final List<byte[]> localKeys = new ArrayList<>();
+    private final List<Record> localRecords = new ArrayList<>();
+    final AtomicLong recordsSent = new AtomicLong();
+    final AtomicLong copiesSent = new AtomicLong();
+    volatile String waitingFor;
+
+    RecordSender(Store store, Topology topology, PeerClient client, HybridLogicalClock clock, String self,
+                 int batchBytes, long timeoutNanos) {
+        this.store = store;
+        this.topology = topology;
+        this.client = client;
+        this.clock = clock;
+        this.self = self;
+        this.batchBytes = batchBytes;
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    /** Queues a record for every owner of its key; full batches go out at once. */
+    void add(byte[] key, Record record) {
+        clock.observe(record.timestamp());
+        recordsSent.incrementAndGet();
+        for (String owner : topology.view().replicasOf(key)) {
+            copiesSent.incrementAndGet();
+            if (owner.equals(self)) {
+                localKeys.add(key);
+                localRecords.add(record);
+                continue;
+            }
+            RecordBatch b = batches.computeIfAbsent(owner, o -> new RecordBatch());
+            b.add(key, record);
+            if (b.bytes() >= batchBytes) {
+                pending.add(new Pending(owner, b.toBytes()).go());
+                batches.remove(owner);
+            }
+        }
+    }
+
+    /** Bytes queued and not yet sent. */
+    long buffered() {
+        long n = 0;
+        for (RecordBatch b : batches.values()) {
+            n += b.bytes();
+        }
+        return n;
+    }
+
+    /**
+     * Applies the local copies, sends what is queued and waits until every batch is acknowledged (true), or until
+     * {@code going} turns false (false: the caller repeats the slice later).
+     */
+    boolean flush(BooleanSupplier going) throws InterruptedException {
+        if (!localKeys.isEmpty()) {
+            store.applyAllIfNewer(localKeys, localRecords);
+            localKeys.clear();
+            localRecords.clear();
+        }
+        batches.forEach((owner, b) -> pending.add(new Pending(owner, b.toBytes()).go()));
+        batches.clear();
+        List<Pending> waiting = new ArrayList<>(pending);
+        pending.clear();
+        while (!waiting.isEmpty()) {
+            List<Pending> failed = new ArrayList<>();
+            for (Pending p : waiting) {
+                if (!p.done.await(timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS)) {
+                    p.failure = p.owner + " did not answer in time";
+                }
+                if (!p.ok) {
+                    failed.add(p);
+                }
+            }
+            if (failed.isEmpty()) {
+                break;
+            }
+            waitingFor = "sending to " + failed.get(0).failure;
+            TimeUnit.MILLISECONDS.sleep(RETRY_MILLIS);
+            if (!going.getAsBoolean()) {
+                return false;
+            }
+            for (Pending p : failed) {
+                p.go();
+            }
+            waiting = failed;
+        }
+        waitingFor = null;
+        return true;
+    }
+
+    /** One batch in flight to one owner. */
+    private final class Pending implements PeerCallback {
+        final String owner;
+        final byte[] body;
+        volatile CountDownLatch done;
+        volatile boolean ok;
+        volatile String failure;
+
+        Pending(String owner, byte[] body) {
+            this.owner = owner;
+            this.body = body;
+        }
+
+        Pending go() {
+            done = new CountDownLatch(1);
+            ok = false;
+            client.send(owner, new PeerRequest("PUT", MovementEndpoints.RECORDS, clock.now(), 0, body,
+                    topology.view().requestHeader()), System.nanoTime() + timeoutNanos, this);
+            return this;
+        }
+
+        @Override
+        public void completed(PeerResponse response) {
+            if (response.clock() > 0) {
+                clock.observe(response.clock());
+            }
+            ok = response.status() == 200;
+            failure = ok ? null : owner + " answered " + response.status();
+            done.countDown();
+        }
+
+        @Override
+        public void failed(boolean timeout, String reason) {
+            failure = owner + (timeout ? " did not answer in time" : ": " + reason);
+            done.countDown();
+        }
+    }
+}

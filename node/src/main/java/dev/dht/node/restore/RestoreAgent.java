@@ -1,0 +1,383 @@
+package dev.dht.node.restore;
+
+import dev.dht.node.backup.BackupAgent;
+import dev.dht.node.backup.BackupManifest;
+import dev.dht.node.backup.BackupStore;
+import dev.dht.node.backup.MemberManifest;
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.objectstore.ObjectStoreException;
+import dev.dht.node.objectstore.Throttle;
+import dev.dht.node.peer.PeerClient;
+import dev.dht.node.replication.Topology;
+import dev.dht.node.storage.CheckpointReader;
+import dev.dht.node.storage.RangeCursor;
+import dev.dht.node.storage.Store;
+import dev.dht.node.storage.StoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+
+/**
+ * This node's share of a restore (docs/operations.md, "Back up and restore"). A backup holds one part per member of
+ * the cluster it came from, each a whole RocksDB checkpoint; share {@code j} of {@code n} is every part whose index
+ * is {@code j} modulo {@code n}, so each backed-up part is read by exactly one node of the new cluster, whatever its
+ * size. For each part the node downloads the files (checked against their content names, decrypted), opens them
+ * read-only as the database they were, and sends every record, tombstones included and never re-stamped, to the
+ * owners of its key in this cluster's ring ({@link RecordSender}); the owners keep the newest version of each key
+ * (every copy of a record at the old replication factor arrives, so a write acknowledged by a quorum wins).
+ *
+ * <p>Resumable: the parts done and the position in the part being sent (after every acknowledged slice, about once
+ * a second) are persisted in {@code <data-dir>/restore/job.json}; a restarted node goes on from there.
+ *
+ * <p>Into a live cluster (one that serves clients) a backup older than the tombstone grace is refused: a key deleted
+ * after the backup, whose tombstone has been purged since, would come back.
+ */
+public final class RestoreAgent implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RestoreAgent.class);
+    static final int SLICE_RECORDS = 2_000;
+    public static final String STATUS_PATH = "/v0/admin/restore";
+    public static final String MEMBER_STATUS_PATH = "/v0/internal/restore";
+
+    private final Store store;
+    private final BackupStore backups;
+    private final RestoreGate gate;
+    private final Topology topology;
+    private final Throttle throttle;
+    private final Duration grace;
+    private final LongSupplier wall;
+    private final Path dir;
+    private final RecordSender sender;
+    private final int batchBytes;
+    private final ExecutorService thread;
+    private final java.util.concurrent.ScheduledExecutorService learner;
+
+    private volatile RestoreJob job;
+    private volatile String phase = "idle";
+    private volatile String error;
+    private volatile int partsTotal;
+    private final AtomicLong bytesTotal = new AtomicLong();
+    private final AtomicLong bytesDownloaded = new AtomicLong();
+    private volatile boolean closed;
+
+    /**
+     * @param backups null when no object store is configured
+     */
+    public RestoreAgent(Store store, Path dataDir, BackupStore backups, RestoreGate gate, Topology topology,
+                        PeerClient client, HybridLogicalClock clock, String self, Throttle throttle,
+                        Duration grace, int batchBytes, Duration requestTimeout, LongSupplier wall) {
+        this.store = store;
+        this.backups = backups;
+        this.gate = gate;
+        this.topology = topology;
+        this.throttle = throttle;
+        this.grace = grace;
+        this.wall = wall;
+        this.batchBytes = batchBytes;
+        this.dir = dataDir.resolve(RestoreGate.DIR);
+        this.sender = new RecordSender(store, topology, client, clock, self, batchBytes, requestTimeout.toNanos());
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "dht-restore");
+            t.setDaemon(true);
+            return t;
+        });
+        this.learner = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dht-restore-learn");
+            t.setDaemon(true);
+            return t;
+        });
+        if (gate.restoring()) {
+            RestoreLearner learn = new RestoreLearner(gate, topology, client, clock, self);
+            learner.scheduleWithFixedDelay(learn::ask, 2, 2, TimeUnit.SECONDS);
+        }
+        resumeSaved();
+    }
+
+    private void resumeSaved() {
+        if (backups == null) {
+            return;
+        }
+        RestoreJob.Saved saved = RestoreJob.load(dir);
+        if (saved == null) {
+            return;
+        }
+        job = saved.job();
+        if (!"running".equals(saved.phase())) {
+            phase = saved.phase();
+            error = saved.error();
+            return;
+        }
+        log.info("resuming restore {} (share {} of {}) after a restart: {} parts done", job.id(), job.share(),
+                job.shares(), job.partsDone().size());
+        phase = "restoring";
+        RestoreJob j = job;
+        thread.execute(() -> run(j));
+    }
+
+    /**
+     * Starts (or confirms: idempotent) this node's share of restoring backup id.
+     *
+     * @throws BackupAgent.Conflict another restore runs, the topology is moving, the backup is not complete, or it
+     *                              is too old for a live cluster
+     */
+    public synchronized Map<String, Object> start(String id, int share, int shares) {
+        BackupStore.checkId(id);
+        if (shares < 1 || share < 0 || share >= shares) {
+            throw new IllegalArgumentException("share must be in 0.." + (shares - 1) + " of " + shares);
+        }
+        RestoreJob current = job;
+        if (current != null && current.id().equals(id)) {
+            if (current.share() != share || current.shares() != shares) {
+                throw new BackupAgent.Conflict("restore " + id + " runs here as share " + current.share() + " of "
+                        + current.shares() + ", not " + share + " of " + shares);
+            }
+            if ("failed".equals(phase)) {
+                launch(current);
+            }
+            return status();
+        }
+        if (current != null && ("restoring".equals(phase) || "starting".equals(phase))) {
+            throw new BackupAgent.Conflict("restore " + current.id() + " is still running on this node");
+        }
+        Topology.View v = topology.view();
+        if (!v.decided() || v.state().moving()) {
+            throw new BackupAgent.Conflict("this node has no stable topology yet (" + v.state() + "): a restore"
+                    + " places records by the cluster's ring; ask again when the members are settled");
+        }
+        BackupManifest manifest = backups.manifest(id);
+        if (manifest == null) {
+            throw new BackupAgent.Conflict("backup " + id + " is not complete in " + backups.client().location()
+                    + " (no manifest): only a complete backup can be restored");
+        }
+        long age = wall.getAsLong() - manifest.t0();
+        if (!gate.restoring() && age > grace.toMillis()) {
+            throw new BackupAgent.Conflict("backup " + id + " started " + Duration.ofMillis(age).toMinutes()
+                    + " minutes ago, more than the tombstone grace (" + grace + "): merged into this live cluster it"
+                    + " could bring back keys deleted since then whose tombstones are purged. Restore it into a new"
+                    + " cluster instead");
+        }
+        if (manifest.encryption() != null && !manifest.encryption().equals(backups.codec().keyId())) {
+            throw new BackupAgent.Conflict("backup " + id + " is encrypted with key " + manifest.encryption()
+                    + (backups.codec().keyId() == null ? ", and this node has no encryption key"
+                    : ", this node's key is " + backups.codec().keyId()) + ": wrong encryption key");
+        }
+        RestoreJob next = new RestoreJob(id, share, shares, List.of(), null, null);
+        job = next;
+        launch(next);
+        return status();
+    }
+
+    private void launch(RestoreJob j) {
+        error = null;
+        phase = "restoring";
+        save(j, "running", null);
+        thread.execute(() -> run(j));
+    }
+
+    private void run(RestoreJob start) {
+        RestoreJob j = start;
+        try {
+            BackupManifest manifest = backups.manifest(j.id());
+            if (manifest == null) {
+                throw new BackupAgent.Conflict("backup " + j.id() + " has no manifest any more");
+            }
+            List<Integer> mine = new ArrayList<>();
+            for (int i = 0; i < manifest.members().size(); i++) {
+                if (i % j.shares() == j.share()) {
+                    mine.add(i);
+                }
+            }
+            partsTotal = mine.size();
+            List<MemberManifest> parts = new ArrayList<>();
+            long total = 0;
+            for (int i : mine) {
+                MemberManifest m = backups.member(j.id(), i);
+                if (m == null || !m.complete()) {
+                    throw new BackupAgent.Conflict("backup " + j.id() + " lost member part " + i);
+                }
+                parts.add(m);
+                total += m.bytes();
+            }
+            bytesTotal.set(total);
+            for (MemberManifest part : parts) {
+                if (j.partsDone().contains(part.member())) {
+                    bytesDownloaded.addAndGet(part.bytes());
+                    continue;
+                }
+                j = restorePart(j, part);
+                if (j == null) {
+                    return; // closing: resumes after the restart
+                }
+            }
+            phase = "streamed";
+            save(j, "streamed", null);
+            deleteTree(dir.resolve(j.id()));
+            log.info("restore {}: share {} of {} sent, {} parts, {} records", j.id(), j.share(), j.shares(),
+                    parts.size(), sender.recordsSent.get());
+        } catch (BackupAgent.Conflict | ObjectStoreException | StoreException | IOException | UncheckedIOException e) {
+            fail(j, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.error("restore {} failed", j.id(), e);
+            fail(j, e.toString());
+        }
+    }
+
+    /** Downloads one part, sends its records; returns the job with the part done, or null when closing. */
+    private RestoreJob restorePart(RestoreJob j, MemberManifest part) throws IOException, InterruptedException {
+        Path local = dir.resolve(j.id()).resolve("part-" + part.member());
+        Files.createDirectories(local);
+        for (MemberManifest.FileRef f : part.files()) {
+            Path target = local.resolve(f.name());
+            if (!(Files.exists(target) && Files.size(target) == f.size())) {
+                backups.download(f.object(), f.size(), target, throttle);
+            }
+            bytesDownloaded.addAndGet(f.size());
+            if (closed) {
+                return null;
+            }
+        }
+        byte[] resume = part.member() == (j.part() == null ? -1 : j.part()) ? j.resume() : null;
+        log.info("restore {}: sending the records of part {} ({}){}", j.id(), part.member(), part.self(),
+                resume == null ? "" : " from its resume point");
+        long persistedAt = System.nanoTime();
+        try (CheckpointReader reader = new CheckpointReader(local)) {
+            while (true) {
+                byte[] last = null;
+                boolean exhausted = false;
+                int n = 0;
+                try (RangeCursor cursor = reader.records(resume == null ? new byte[0] : resume)) {
+                    while (n < SLICE_RECORDS && sender.buffered() < 4L * batchBytes) {
+                        if (!cursor.next()) {
+                            exhausted = true;
+                            break;
+                        }
+                        last = cursor.key();
+                        sender.add(last, cursor.record());
+                        n++;
+                    }
+                }
+                if (!sender.flush(() -> !closed)) {
+                    return null;
+                }
+                if (exhausted) {
+                    break;
+                }
+                resume = Arrays.copyOf(last, last.length + 1); // just after the last key sent
+                if (System.nanoTime() - persistedAt > TimeUnit.SECONDS.toNanos(1)) {
+                    j = new RestoreJob(j.id(), j.share(), j.shares(), j.partsDone(), part.member(), resume);
+                    job = j;
+                    save(j, "running", null);
+                    persistedAt = System.nanoTime();
+                }
+                if (closed) {
+                    return null;
+                }
+            }
+        }
+        List<Integer> done = new ArrayList<>(new TreeSet<>(j.partsDone()));
+        done.add(part.member());
+        j = new RestoreJob(j.id(), j.share(), j.shares(), done, null, null);
+        job = j;
+        save(j, "running", null);
+        deleteTree(local);
+        return j;
+    }
+
+    private void fail(RestoreJob j, String message) {
+        if (closed) {
+            return;
+        }
+        error = message;
+        phase = "failed";
+        save(j, "failed", message);
+        log.warn("restore {} failed on this node: {}", j.id(), message);
+    }
+
+    private void save(RestoreJob j, String savedPhase, String savedError) {
+        j.save(dir, savedPhase, savedError);
+    }
+
+    /** A restore runs (the tombstone sweeper waits: a restored tombstone must meet every copy it hides first). */
+    public boolean active() {
+        return "restoring".equals(phase) || gate.restoring();
+    }
+
+    /** Every restore of this node's share is sent; the operator then calls {@link #finish} on every member. */
+    public void finish(String id) {
+        RestoreJob j = job;
+        if (gate.restoring() && j != null && j.id().equals(id) && !"streamed".equals(phase)) {
+            throw new BackupAgent.Conflict("this node's share of restore " + id + " is " + phase
+                    + ", not streamed: finish the restore once every member has sent its share");
+        }
+        if ("restoring".equals(phase)) {
+            throw new BackupAgent.Conflict("restore " + j.id() + " still runs on this node");
+        }
+        gate.done(id);
+        if (j != null && j.id().equals(id)) {
+            phase = "done";
+            save(j, "done", null);
+        }
+    }
+
+    /** {@code GET /v0/admin/restore}. */
+    public Map<String, Object> status() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        RestoreJob j = job;
+        m.put("phase", !gate.restoring() && gate.doneId() != null && ("idle".equals(phase) || "streamed".equals(phase))
+                ? "done" : phase);
+        m.put("id", j == null ? gate.doneId() : j.id());
+        m.put("serving", !gate.restoring());
+        m.put("share", j == null ? null : j.share());
+        m.put("shares", j == null ? null : j.shares());
+        m.put("parts", Map.of("total", partsTotal, "done", j == null ? 0 : j.partsDone().size()));
+        m.put("bytes", Map.of("total", bytesTotal.get(), "downloaded", bytesDownloaded.get()));
+        m.put("records", Map.of("sent", sender.recordsSent.get(), "copies", sender.copiesSent.get()));
+        m.put("waitingFor", sender.waitingFor);
+        m.put("error", error);
+        return m;
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + root, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        learner.shutdownNow();
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

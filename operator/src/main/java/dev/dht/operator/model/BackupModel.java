@@ -1,0 +1,116 @@
+package dev.dht.operator.model;
+
+import dev.dht.operator.api.v1alpha1.BackupSpec;
+import dev.dht.operator.api.v1alpha1.RestoreFromSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A cluster's backup settings (spec.backup, spec.restoreFrom) as the members get them: DHT_BACKUP_* settings, and the
+ * credentials and encryption key Secrets mounted as files (the node re-reads rotated credentials; the operator never
+ * reads a Secret). Pure.
+ *
+ * @param storage      the store, empty when the cluster has no spec.backup
+ * @param uploadRate   bytes per second a member uploads at most
+ * @param restoreRate  bytes per second a member downloads at most during a restore (empty: unlimited)
+ * @param restoreFrom  the backup a new cluster is made from, if any
+ */
+public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<Long> restoreRate,
+    Optional<RestoreFromSpec> restoreFrom) {
+
+  public static final BackupModel NONE = new BackupModel(Optional.empty(), 8L << 20, Optional.empty(),
+      Optional.empty());
+  public static final String CREDENTIALS_VOLUME = "backup-credentials";
+  public static final String CREDENTIALS_DIR = "/etc/dht/backup/credentials";
+  public static final String ENCRYPTION_VOLUME = "backup-encryption";
+  public static final String ENCRYPTION_DIR = "/etc/dht/backup/encryption";
+  /** The node's file names in its credentials directory (dev.dht.node.objectstore.CredentialsFile). */
+  static final String ACCESS_KEY_FILE = "access-key-id";
+  static final String SECRET_KEY_FILE = "secret-access-key";
+  static final String KEY_FILE = "key";
+
+  /** The store and its Secrets. */
+  public record Storage(String endpoint, String bucket, String prefix, String region, boolean pathStyle,
+      String credentialsSecret, String accessKeyIdKey, String secretAccessKeyKey, Optional<String> keySecret,
+      String keySecretKey) {}
+
+  static BackupModel from(BackupSpec backup, RestoreFromSpec restoreFrom) {
+    if (backup == null || backup.storage == null) {
+      if (restoreFrom != null) {
+        throw new InvalidSpecException("spec.restoreFrom needs spec.backup.storage: the store to read the backup from");
+      }
+      return NONE;
+    }
+    var s = backup.storage;
+    if (s.credentialsSecret == null || s.credentialsSecret.name == null || s.credentialsSecret.name.isBlank()) {
+      throw new InvalidSpecException("spec.backup.storage.credentialsSecret.name is required");
+    }
+    var storage = new Storage(s.endpoint.replaceAll("/+$", ""), s.bucket, s.prefix == null ? "" : s.prefix,
+        s.region == null ? "us-east-1" : s.region, s.pathStyle == null || s.pathStyle,
+        s.credentialsSecret.name,
+        s.credentialsSecret.accessKeyIdKey == null ? "AWS_ACCESS_KEY_ID" : s.credentialsSecret.accessKeyIdKey,
+        s.credentialsSecret.secretAccessKeyKey == null ? "AWS_SECRET_ACCESS_KEY"
+            : s.credentialsSecret.secretAccessKeyKey,
+        s.encryptionKeySecret == null ? Optional.empty() : Optional.of(s.encryptionKeySecret.name),
+        s.encryptionKeySecret == null || s.encryptionKeySecret.key == null ? KEY_FILE : s.encryptionKeySecret.key);
+    long upload = ClusterModel.bytes("spec.backup.uploadRate", backup.uploadRate).orElse(8L << 20);
+    return new BackupModel(Optional.of(storage), upload,
+        ClusterModel.bytes("spec.backup.restoreRate", backup.restoreRate), Optional.ofNullable(restoreFrom));
+  }
+
+  /** The node's DHT_BACKUP_* settings (and DHT_RESTORING for a cluster made from a backup). */
+  public Map<String, String> environment() {
+    var env = new TreeMap<String, String>();
+    storage.ifPresent(s -> {
+      env.put("DHT_BACKUP_ENDPOINT", s.endpoint());
+      env.put("DHT_BACKUP_BUCKET", s.bucket());
+      if (!s.prefix().isEmpty()) {
+        env.put("DHT_BACKUP_PREFIX", s.prefix());
+      }
+      env.put("DHT_BACKUP_REGION", s.region());
+      env.put("DHT_BACKUP_PATH_STYLE", Boolean.toString(s.pathStyle()));
+      env.put("DHT_BACKUP_CREDENTIALS", CREDENTIALS_DIR);
+      s.keySecret().ifPresent(k -> env.put("DHT_BACKUP_ENCRYPTION_KEY", ENCRYPTION_DIR + "/" + KEY_FILE));
+      env.put("DHT_BACKUP_RATE", Long.toString(uploadRate));
+      restoreRate.ifPresent(r -> env.put("DHT_RESTORE_RATE", Long.toString(r)));
+    });
+    if (restoreFrom.isPresent()) {
+      env.put("DHT_RESTORING", "true");
+    }
+    return env;
+  }
+
+  /** The Secrets as volumes of the pod. */
+  public List<Volume> volumes() {
+    var out = new ArrayList<Volume>();
+    storage.ifPresent(s -> {
+      out.add(new VolumeBuilder().withName(CREDENTIALS_VOLUME).withNewSecret().withSecretName(s.credentialsSecret())
+          .addNewItem().withKey(s.accessKeyIdKey()).withPath(ACCESS_KEY_FILE).endItem()
+          .addNewItem().withKey(s.secretAccessKeyKey()).withPath(SECRET_KEY_FILE).endItem()
+          .withDefaultMode(0440).endSecret().build());
+      s.keySecret().ifPresent(name -> out.add(new VolumeBuilder().withName(ENCRYPTION_VOLUME).withNewSecret()
+          .withSecretName(name).addNewItem().withKey(s.keySecretKey()).withPath(KEY_FILE).endItem()
+          .withDefaultMode(0440).endSecret().build()));
+    });
+    return out;
+  }
+
+  /** Where the node container sees them (read-only). */
+  public List<VolumeMount> mounts() {
+    var out = new ArrayList<VolumeMount>();
+    storage.ifPresent(s -> {
+      out.add(new VolumeMountBuilder().withName(CREDENTIALS_VOLUME).withMountPath(CREDENTIALS_DIR)
+          .withReadOnly(true).build());
+      s.keySecret().ifPresent(k -> out.add(new VolumeMountBuilder().withName(ENCRYPTION_VOLUME)
+          .withMountPath(ENCRYPTION_DIR).withReadOnly(true).build()));
+    });
+    return out;
+  }
+}

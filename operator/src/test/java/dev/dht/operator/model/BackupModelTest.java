@@ -1,0 +1,74 @@
+package dev.dht.operator.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dht.operator.api.v1alpha1.BackupSpec;
+import dev.dht.operator.api.v1alpha1.BackupStorageSpec;
+import dev.dht.operator.api.v1alpha1.CredentialsSecretRef;
+import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
+import dev.dht.operator.api.v1alpha1.RestoreFromSpec;
+import dev.dht.operator.api.v1alpha1.SecretKeyRef;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class BackupModelTest {
+  static Consumer<DhtClusterSpec> backup(boolean encrypted, boolean restore) {
+    return spec -> {
+      spec.backup = new BackupSpec();
+      spec.backup.storage = new BackupStorageSpec();
+      spec.backup.storage.endpoint = "http://s3.storage.svc:7070/";
+      spec.backup.storage.bucket = "dht-backups";
+      spec.backup.storage.prefix = "prod/kv";
+      spec.backup.storage.credentialsSecret = new CredentialsSecretRef();
+      spec.backup.storage.credentialsSecret.name = "s3-creds";
+      if (encrypted) {
+        spec.backup.storage.encryptionKeySecret = new SecretKeyRef();
+        spec.backup.storage.encryptionKeySecret.name = "backup-key";
+      }
+      spec.backup.uploadRate = "4Mi";
+      if (restore) {
+        spec.restoreFrom = new RestoreFromSpec();
+        spec.restoreFrom.backupId = "nightly-1234abcd";
+      }
+    };
+  }
+
+  @Test
+  void theNodesGetTheStoreAsSettingsAndTheSecretsAsFiles() {
+    var desired = Clusters.desired(backup(true, false));
+    var env = desired.config().getData();
+    assertThat(env).containsEntry("DHT_BACKUP_ENDPOINT", "http://s3.storage.svc:7070")
+        .containsEntry("DHT_BACKUP_BUCKET", "dht-backups")
+        .containsEntry("DHT_BACKUP_PREFIX", "prod/kv")
+        .containsEntry("DHT_BACKUP_PATH_STYLE", "true")
+        .containsEntry("DHT_BACKUP_CREDENTIALS", BackupModel.CREDENTIALS_DIR)
+        .containsEntry("DHT_BACKUP_ENCRYPTION_KEY", BackupModel.ENCRYPTION_DIR + "/key")
+        .containsEntry("DHT_BACKUP_RATE", Long.toString(4L << 20))
+        .doesNotContainKey("DHT_RESTORING");
+    var pod = desired.statefulSet().getSpec().getTemplate().getSpec();
+    var credentials = pod.getVolumes().stream().filter(v -> v.getName().equals(BackupModel.CREDENTIALS_VOLUME))
+        .findFirst().orElseThrow().getSecret();
+    assertThat(credentials.getSecretName()).isEqualTo("s3-creds");
+    assertThat(credentials.getItems()).extracting(i -> i.getKey() + "->" + i.getPath())
+        .containsExactly("AWS_ACCESS_KEY_ID->access-key-id", "AWS_SECRET_ACCESS_KEY->secret-access-key");
+    assertThat(pod.getContainers().get(0).getVolumeMounts()).anySatisfy(m -> {
+      assertThat(m.getMountPath()).isEqualTo(BackupModel.ENCRYPTION_DIR);
+      assertThat(m.getReadOnly()).isTrue();
+    });
+  }
+
+  @Test
+  void aClusterMadeFromABackupStartsRestoringAndWithoutBackupNothingChanges() {
+    assertThat(Clusters.desired(backup(false, true)).config().getData()).containsEntry("DHT_RESTORING", "true")
+        .doesNotContainKey("DHT_BACKUP_ENCRYPTION_KEY");
+    var plain = Clusters.desired(s -> {});
+    assertThat(plain.config().getData().keySet()).noneMatch(k -> k.startsWith("DHT_BACKUP") || k.equals("DHT_RESTORING"));
+    assertThat(plain.statefulSet().getSpec().getTemplate().getSpec().getVolumes())
+        .noneMatch(v -> v.getName().startsWith("backup"));
+    assertThatThrownBy(() -> Clusters.desired(s -> {
+      s.restoreFrom = new RestoreFromSpec();
+      s.restoreFrom.backup = "x";
+    })).hasMessageContaining("spec.restoreFrom needs spec.backup.storage");
+  }
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# make bench-backup: what a backup and a restore cost. Writes docs/benchmarks/backup.json and backup.md.
+#
+#   1. an S3-compatible store (versitygw, scripts/tool.sh) on loopback; three nodes (--replication-factor 3) backing
+#      up to it, preloaded with BENCH_KEYS PUTs at 2/3 on ids drawn from 10^BENCH_KEY_DIGITS (oha, closed model);
+#   2. a fixed-rate load (oha, open model, --latency-correction): PUTs of new keys and GETs of preloaded ids at 2/3,
+#      BENCH_RATE req/s in all, spread over the three nodes, through everything below;
+#   3. BENCH_PHASE seconds of load alone ("before"); then a backup (every member at once, at the node's default
+#      --backup-rate unless BENCH_NODE_ARGS says otherwise) until every member is done ("during"), the manifest;
+#      BENCH_PHASE seconds more ("after"); the load stops;
+#   4. three fresh nodes (--restoring) restore the backup: every member its share, until all have sent it;
+#   5. the report: backup and restore MB/s (checkpoint bytes / wall time) and records/s, bytes uploaded, the
+#      load's p50/p99/p99.9 before, during and after the backup; targets: restore >= 15 MB/s, p99 during <= 1.5x
+#      the p99 before.
+#
+# Environment (defaults give the committed figures):
+#   BENCH_KEYS=1000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_PHASE=30 seconds  BENCH_TIMEOUT=900 s
+#   BENCH_NODE_ARGS="--replication-factor 3 --block-cache 256MiB"   BENCH_JAVA_OPTS="-Xms512m -Xmx512m"
+#   BENCH_OUT=docs/benchmarks   BENCH_LABEL free text   BENCH_PORT=18300 (nodes on it and the next five, the store
+#   on the sixth after it)
+. "$(dirname "$0")/lib.sh"
+
+KEYS=${BENCH_KEYS:-1000000}
+DIGITS=${BENCH_KEY_DIGITS:-6}
+RATE=${BENCH_RATE:-1000}
+PHASE=${BENCH_PHASE:-30}
+TIMEOUT=${BENCH_TIMEOUT:-900}
+PORT=${BENCH_PORT:-18300}
+S3_PORT=$((PORT + 6))
+NODE_ARGS=${BENCH_NODE_ARGS---replication-factor 3 --block-cache 256MiB}
+JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms512m -Xmx512m}
+OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
+LABEL=${BENCH_LABEL:-}
+REPLICAS=2/3
+
+JAR="$DHT_ROOT/node/target/dht-node.jar"
+[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-backup' (it builds the jar) or 'make build'"
+JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
+JAVA="$JAVA_HOME/bin/java"
+spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+JAVA_FLAGS=()
+if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+# shellcheck disable=SC2206
+JAVA_FLAGS+=($JAVA_OPTS)
+OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
+VERSITYGW=$("$DHT_ROOT/scripts/tool.sh" versitygw)
+command -v python3 >/dev/null || die "python3 is needed for the report"
+command -v curl >/dev/null || die "curl is needed"
+
+for ((i = 0; i <= 6; i++)); do
+  if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$((PORT + i))/"; then die "port $((PORT + i)) is in use"; fi
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-backup.XXXXXX")
+RAW="$WORK/raw"
+mkdir -p "$RAW" "$OUT" "$WORK/credentials"
+pids=()
+load_pids=()
+cleanup() {
+  local pid
+  for pid in "${load_pids[@]}" "${pids[@]}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
+  for pid in "${load_pids[@]}" "${pids[@]}"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK/data" "$WORK/s3"
+}
+trap cleanup EXIT
+now_ms() { date +%s%3N; }
+mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
+
+settle_load
+read -r load1 load5 load15 _ < /proc/loadavg
+{
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "load_before=$load1 $load5 $load15"
+  echo "nproc=$(nproc)"
+  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+  echo "java=$("$JAVA" -version 2>&1 | head -1)"
+  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+  echo "keys=$KEYS"; echo "rate=$RATE"; echo "phase=$PHASE"; echo "replicas=$REPLICAS"
+  echo "java_opts=$JAVA_OPTS"; echo "node_args=$NODE_ARGS"; echo "label=$LABEL"
+} > "$RAW/env.txt"
+
+# --- the store ------------------------------------------------------------------------------------------------
+ACCESS=bench-$(openssl rand -hex 4); SECRET=$(openssl rand -hex 16)
+printf '%s' "$ACCESS" > "$WORK/credentials/access-key-id"
+printf '%s' "$SECRET" > "$WORK/credentials/secret-access-key"
+mkdir -p "$WORK/s3"
+ROOT_ACCESS_KEY=$ACCESS ROOT_SECRET_KEY=$SECRET "$VERSITYGW" --port "127.0.0.1:$S3_PORT" posix "$WORK/s3" \
+  > "$RAW/versitygw.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/" && break; sleep 0.1; done
+curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user "$ACCESS:$SECRET" -X PUT \
+  -H "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" \
+  "http://127.0.0.1:$S3_PORT/bench" || die "could not create the bucket (log: $RAW/versitygw.log)"
+BACKUP_ARGS=(--backup-endpoint "http://127.0.0.1:$S3_PORT" --backup-bucket bench --backup-credentials "$WORK/credentials")
+
+# --- the nodes ------------------------------------------------------------------------------------------------
+url() { echo "http://127.0.0.1:$((PORT + $1))"; }
+list() { local i out=""; for i in "$@"; do out="$out${out:+,}$(url "$i")"; done; echo "$out"; }
+start_node() { # start_node I MEMBERS EXTRA...
+  local i=$1 members=$2; shift 2
+  # shellcheck disable=SC2086
+  "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$((PORT + i))" --data-dir "$WORK/data/node$i" --cluster "$members" \
+    --self "$(url "$i")" "${BACKUP_ARGS[@]}" $NODE_ARGS "$@" > "$WORK/node$i.log" 2>&1 &
+  pids[i]=$!
+  await_http "$((PORT + i))" /v0/status "${pids[i]}" "$WORK/node$i.log"
+}
+post() { curl -sf -X POST -H 'Content-Type: application/json' --data "$2" "$1"; }
+await_phase() { # await_phase PATH PHASE NODES...: until each node's PATH reports PHASE (fails on "failed")
+  local path=$1 phase=$2 deadline=$((SECONDS + TIMEOUT)) i p all; shift 2
+  while [ $SECONDS -lt $deadline ]; do
+    all=1
+    for i in "$@"; do
+      p=$(curl -s "$(url "$i")$path" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("phase"))')
+      [ "$p" = failed ] && die "node $i failed: $(curl -s "$(url "$i")$path")"
+      [ "$p" = "$phase" ] || all=0
+    done
+    [ $all = 1 ] && return 0
+    sleep 0.2
+  done
+  die "not $phase within ${TIMEOUT}s on $*"
+}
+
+for i in 0 1 2; do start_node "$i" "$(list 0 1 2)"; done
+
+# --- 1. preload -----------------------------------------------------------------------------------------------
+value=0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789
+connect_to=()
+for i in 0 1 2; do connect_to+=(--connect-to "127.0.0.1:$PORT:127.0.0.1:$((PORT + i))"); done
+log "preloading $KEYS PUTs at $REPLICAS"
+"$OHA" -n "$KEYS" -c 48 --no-tui --output-format json "${connect_to[@]}" -m PUT -d "$value" \
+  --rand-regex-url "$(url 0)/v0/entity\\?id=k[0-9]{$DIGITS}&replicas=$REPLICAS" > "$RAW/oha-preload.json" \
+  2> "$RAW/oha-preload.err" || die "preload failed (see $RAW/oha-preload.err)"
+for _ in $(seq 240); do # the preload's compactions end first: "before" measures the load, not the preload
+  pending=0
+  for i in 0 1 2; do
+    p=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_pending_compaction_bytes //p')
+    if [ -n "$p" ] && awk "BEGIN {exit !($p > 0)}"; then pending=1; fi
+  done
+  [ "$pending" -eq 0 ] && break
+  sleep 0.5
+done
+
+# --- 2. the fixed-rate load -----------------------------------------------------------------------------------
+half=$((RATE / 2))
+mark load_start
+"$OHA" -z 3600s -q "$half" --latency-correction -c 32 --no-tui --output-format csv -o "$RAW/load-put.csv" \
+  "${connect_to[@]}" -m PUT -d "$value" --rand-regex-url "$(url 0)/v0/entity\\?id=w[0-9a-f]{16}&replicas=$REPLICAS" \
+  2> "$RAW/load-put.err" &
+load_pids+=($!)
+"$OHA" -z 3600s -q "$half" --latency-correction -c 32 --no-tui --output-format csv -o "$RAW/load-get.csv" \
+  "${connect_to[@]}" -m GET --rand-regex-url "$(url 0)/v0/entity\\?id=k[0-9]{$DIGITS}&replicas=$REPLICAS" \
+  2> "$RAW/load-get.err" &
+load_pids+=($!)
+sleep "$PHASE"
+
+# --- 3. the backup under the load ---------------------------------------------------------------------------------
+t0=$(now_ms)
+mark backup_start
+for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench\",\"t0\":$t0,\"member\":$i}" > /dev/null \
+  || die "node $i refused the backup"; done
+await_phase /v0/admin/backup done 0 1 2
+mark backup_done
+post "$(url 0)/v0/admin/backup/finish" '{"id":"bench","members":3}' > "$RAW/backup-manifest.json" \
+  || die "finish failed"
+for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/backup" > "$RAW/backup-node$i.json"; done
+sleep "$PHASE"
+mark load_end
+for pid in "${load_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
+for pid in "${load_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+load_pids=()
+for i in 0 1 2; do kill "${pids[i]}"; wait "${pids[i]}" 2>/dev/null || true; pids[i]=""; done
+
+# --- 4. the restore into three fresh nodes ------------------------------------------------------------------------
+for i in 3 4 5; do start_node "$i" "$(list 3 4 5)" --restoring true; done
+mark restore_start
+for i in 3 4 5; do post "$(url "$i")/v0/admin/restore" "{\"id\":\"bench\",\"share\":$((i - 3)),\"shares\":3}" \
+  > /dev/null || die "node $i refused the restore"; done
+await_phase /v0/admin/restore streamed 3 4 5
+mark restore_done
+for i in 3 4 5; do
+  curl -s "$(url "$i")/v0/admin/restore" > "$RAW/restore-node$i.json"
+  post "$(url "$i")/v0/admin/restore/finish" '{"id":"bench"}' > /dev/null
+done
+curl -s -o /dev/null -w '%{http_code}' "$(url 3)/v0/entity?id=w" > "$RAW/restored-get-status.txt" || true
+for i in 0 1 2 3 4 5; do cp "$WORK/node$i.log" "$RAW/" 2>/dev/null || true; done
+read -r load1 load5 load15 _ < /proc/loadavg
+echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
+
+python3 "$DHT_ROOT/scripts/bench/backup-report.py" "$RAW" "$OUT"
+log "report: $OUT/backup.md (raw outputs in $RAW)"

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Turns the raw outputs of scripts/bench-backup.sh into docs/benchmarks/backup.json and backup.md.
+
+Usage: backup-report.py RAW_DIR OUT_DIR       (standard library only)
+"""
+import csv
+import json
+import os
+import sys
+
+PHASES = ("before", "during backup", "after")
+RESTORE_TARGET_MBS = 15.0
+P99_TARGET_RATIO = 1.5
+
+
+def kv(path):
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if "=" in line:
+                k, v = line.rstrip("\n").split("=", 1)
+                out[k] = v
+    return out
+
+
+def load_json(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def percentile(values, p):
+    if not values:
+        return None
+    i = min(len(values) - 1, max(0, int(round(p / 100.0 * len(values) + 0.5)) - 1))
+    return values[i]
+
+
+def rows(path):
+    """oha's per-request CSV: (start s since oha started, duration s, status)."""
+    out = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                try:
+                    out.append((float(r["request-start"]), float(r["request-duration"]), r.get("status", "")))
+                except (KeyError, ValueError):
+                    continue
+    return out
+
+
+def stats(rs, start, end, ok):
+    sel = [r for r in rs if start <= r[0] < end]
+    lat = sorted(r[1] * 1000 for r in sel)
+    bad = sum(1 for r in sel if r[2] not in ok)
+    secs = max(0.001, end - start)
+    return {"requests": len(sel), "rps": round(len(sel) / secs, 1), "p50_ms": percentile(lat, 50),
+            "p99_ms": percentile(lat, 99), "p999_ms": percentile(lat, 99.9), "unexpected": bad}
+
+
+def main():
+    raw, out = sys.argv[1], sys.argv[2]
+    env = kv(os.path.join(raw, "env.txt"))
+    t = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    manifest = load_json(os.path.join(raw, "backup-manifest.json"))
+    nodes = [load_json(os.path.join(raw, f"backup-node{i}.json")) for i in range(3)]
+    restores = [load_json(os.path.join(raw, f"restore-node{i}.json")) for i in (3, 4, 5)]
+    backup_s = (t["backup_done"] - t["backup_start"]) / 1000
+    restore_s = (t["restore_done"] - t["restore_start"]) / 1000
+    restored_bytes = sum(r["bytes"]["total"] for r in restores)
+    restored_records = sum(r["records"]["sent"] for r in restores)
+    backup = {"seconds": round(backup_s, 1), "bytes": manifest["bytes"],
+              "uploaded_bytes": sum(n["bytes"]["uploaded"] for n in nodes),
+              "records": manifest["records"], "mb_per_s": round(manifest["bytes"] / backup_s / 1e6, 1),
+              "records_per_s": round(manifest["records"] / backup_s)}
+    restore = {"seconds": round(restore_s, 1), "bytes": restored_bytes, "records_sent": restored_records,
+               "copies_sent": sum(r["records"]["copies"] for r in restores),
+               "mb_per_s": round(restored_bytes / restore_s / 1e6, 1),
+               "records_per_s": round(restored_records / restore_s)}
+    origin = t["load_start"] / 1000
+    bounds = [(t["load_start"] / 1000 + 5 - origin, t["backup_start"] / 1000 - origin),
+              (t["backup_start"] / 1000 - origin, t["backup_done"] / 1000 - origin),
+              (t["backup_done"] / 1000 - origin, t["load_end"] / 1000 - origin)]
+    load = {}
+    for name, ok in (("PUT", {"201"}), ("GET", {"200", "404"})):
+        rs = rows(os.path.join(raw, f"load-{name.lower()}.csv"))
+        load[name] = {phase: stats(rs, a, b, ok) for phase, (a, b) in zip(PHASES, bounds)}
+    ratios = {}
+    for name in load:
+        before, during = load[name]["before"]["p99_ms"], load[name]["during backup"]["p99_ms"]
+        ratios[name] = round(during / before, 2) if before and during else None
+    result = {"env": env, "backup": backup, "restore": restore, "load": load, "p99_during_over_before": ratios,
+              "targets": {"restore_mb_per_s": RESTORE_TARGET_MBS, "p99_ratio": P99_TARGET_RATIO},
+              "met": {"restore": restore["mb_per_s"] >= RESTORE_TARGET_MBS,
+                      "p99": all(r is not None and r <= P99_TARGET_RATIO for r in ratios.values())}}
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "backup.json"), "w", encoding="utf-8") as f:
+        json.dump(result, f, indent=2, sort_keys=True)
+    with open(os.path.join(out, "backup.md"), "w", encoding="utf-8") as f:
+        f.write(render(result))
+
+
+def ms(v):
+    return "-" if v is None else f"{v:.1f}"
+
+
+def render(r):
+    e, b, s = r["env"], r["backup"], r["restore"]
+    lines = [
+        "# Backup and restore (make bench-backup)", "",
+        f"Run {e.get('date')} on commit {e.get('commit')} ({e.get('cpu')}, {e.get('nproc')} CPUs, load before "
+        f"{e.get('load_before')}, after {e.get('load_after')}); {e.get('keys')} PUTs preloaded at "
+        f"{e.get('replicas')} on 3 nodes ({e.get('node_args')}); a fixed load of {e.get('rate')} req/s (half PUT "
+        f"of new keys, half GET of preloaded ones) through the backup. {e.get('label', '')}", "",
+        "| | seconds | bytes | MB/s | records | records/s | target |",
+        "|---|---:|---:|---:|---:|---:|---|",
+        f"| backup (3 members at once, checkpoint bytes) | {b['seconds']} | {b['bytes']} | {b['mb_per_s']} | "
+        f"{b['records']} | {b['records_per_s']} | |",
+        f"| restore (3 fresh members, every share) | {s['seconds']} | {s['bytes']} | {s['mb_per_s']} | "
+        f"{s['records_sent']} | {s['records_per_s']} | >= {r['targets']['restore_mb_per_s']} MB/s: "
+        f"{'met' if r['met']['restore'] else 'missed'} |", "",
+        f"Bytes uploaded by the backup: {b['uploaded_bytes']} (a first backup uploads everything; later ones only"
+        f" the files that are new). Record copies the restore sent to their owners: {s['copies_sent']}.", "",
+        "| load | phase | requests | req/s | p50 ms | p99 ms | p99.9 ms | unexpected |",
+        "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for name, phases in r["load"].items():
+        for phase, st in phases.items():
+            lines.append(f"| {name} | {phase} | {st['requests']} | {st['rps']} | {ms(st['p50_ms'])} | "
+                         f"{ms(st['p99_ms'])} | {ms(st['p999_ms'])} | {st['unexpected']} |")
+    lines += ["", "p99 during the backup / p99 before: " + ", ".join(
+        f"{k} {v}x" for k, v in r["p99_during_over_before"].items())
+        + f" (target <= {r['targets']['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'}).", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
