@@ -30,6 +30,7 @@ import dev.dht.operator.security.tls.TlsState;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
+import dev.dht.operator.testing.OperatorUnderTest;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import dev.dht.operator.testing.TlsMember;
 import io.fabric8.kubernetes.api.model.Event;
@@ -79,13 +80,10 @@ class SecurityIT {
   volatile String ns;
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = LocallyRunOperatorExtension.builder()
-      .withKubernetesClient(client)
+  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes, new HttpMemberAdmin(),
-          MemberAddresses.direct(), Duration.ofMillis(250), new JdkMemberTlsProbe(),
+          MemberAddresses.direct(), OperatorUnderTest.POLL_INTERVAL, new JdkMemberTlsProbe(),
           (namespace, cluster, pod) -> Map.entry("127.0.0.1", member(pod).port())))
-      .withConfigurationService(o -> o.withCloseClientOnStop(false))
-      .waitForNamespaceDeletion(false)
       .build();
 
   FakeStatefulSetController statefulSets;
