@@ -125,12 +125,15 @@ public final class HttpMemberAdmin implements MemberAdmin {
     try {
       var publisher = body == null ? HttpRequest.BodyPublishers.noBody()
           : HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body));
-      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
+      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
           .timeout(timeout)
           .header("Accept", "application/json")
           .header("Content-Type", "application/json")
-          .method(method, publisher)
-          .build();
+          .method(method, publisher);
+      // Through a port-forward the node sees loopback, which has admin rights anyway; a direct call (the status
+      // GETs) needs the token wherever the node requires tokens.
+      bearerToken.ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+      request = builder.build();
     } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
       return CompletableFuture.completedFuture(AdminAnswer.failed("bad call to " + baseUrl + ": " + e.getMessage()));
     }

@@ -225,7 +225,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     boolean membersReady = statefulSet != null && scaling.membersFixed() && IntStream.range(0, members)
         .allMatch(i -> pods.stream().anyMatch(p -> Names.pod(name, i).equals(p.getMetadata().getName())
             && StatusCalculator.isReady(p)));
-    var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, now);
+    var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
         held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
     SecurityConditions.apply(status, previous, security.tls(), security.certificates(), security.credentials(), now);

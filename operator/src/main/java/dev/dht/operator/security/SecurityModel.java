@@ -113,6 +113,12 @@ public record SecurityModel(Tls tls, Auth auth, Network network) {
     return auth.enabled() ? Optional.of(auth.credentialsSecret()) : Optional.empty();
   }
 
+  /** The Secret holding the operator's own admin token of a cluster whose client tokens are on, or empty. */
+  public static Optional<String> tokensSecret(DhtCluster cluster) {
+    var auth = auth(cluster.getSpec() != null ? cluster.getSpec().auth : null, cluster.getMetadata().getName());
+    return auth.enabled() ? Optional.of(auth.tokensSecret()) : Optional.empty();
+  }
+
   static Auth auth(AuthSpec spec, String cluster) {
     boolean enabled = spec == null || spec.enabled == null || spec.enabled;
     boolean named = spec != null && spec.secretName != null && !spec.secretName.isBlank();
