@@ -33,49 +33,29 @@ OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 LABEL=${BENCH_LABEL:-}
 REPLICAS=2/3
 
-JAR="$DHT_ROOT/node/target/dht-node.jar"
-[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-backup' (it builds the jar) or 'make build'"
-JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
-JAVA="$JAVA_HOME/bin/java"
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-JAVA_FLAGS=()
-if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
-# shellcheck disable=SC2206
-JAVA_FLAGS+=($JAVA_OPTS)
+. "$(dirname "$0")/bench/cluster-lib.sh"
+node_java bench-backup
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 VERSITYGW=$("$DHT_ROOT/scripts/tool.sh" versitygw)
 command -v python3 >/dev/null || die "python3 is needed for the report"
 command -v curl >/dev/null || die "curl is needed"
 
-for ((i = 0; i <= 6; i++)); do
-  if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$((PORT + i))/"; then die "port $((PORT + i)) is in use"; fi
-done
+ports_free $(seq "$PORT" "$S3_PORT")
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-backup.XXXXXX")
 RAW="$WORK/raw"
 mkdir -p "$RAW" "$OUT" "$WORK/credentials"
-pids=()
-load_pids=()
+s3_pid=
 cleanup() {
-  local pid
-  for pid in "${load_pids[@]}" "${pids[@]}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-  for pid in "${load_pids[@]}" "${pids[@]}"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
+  stop_pids "${load_pids[@]}" "${node_pids[@]}" "$s3_pid"
   rm -rf "$WORK/data" "$WORK/s3"
 }
 trap cleanup EXIT
-now_ms() { date +%s%3N; }
-mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
 
 settle_load
 read -r load1 load5 load15 _ < /proc/loadavg
 {
-  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "load_before=$load1 $load5 $load15"
-  echo "nproc=$(nproc)"
-  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-  echo "java=$("$JAVA" -version 2>&1 | head -1)"
-  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+  machine_env "$load1 $load5 $load15"
   echo "keys=$KEYS"; echo "rate=$RATE"; echo "phase=$PHASE"; echo "replicas=$REPLICAS"
   echo "java_opts=$JAVA_OPTS"; echo "node_args=$NODE_ARGS"; echo "label=$LABEL"
 } > "$RAW/env.txt"
@@ -87,7 +67,7 @@ printf '%s' "$SECRET" > "$WORK/credentials/secret-access-key"
 mkdir -p "$WORK/s3"
 ROOT_ACCESS_KEY=$ACCESS ROOT_SECRET_KEY=$SECRET "$VERSITYGW" --port "127.0.0.1:$S3_PORT" posix "$WORK/s3" \
   > "$RAW/versitygw.log" 2>&1 &
-pids+=($!)
+s3_pid=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/" && break; sleep 0.1; done
 curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user "$ACCESS:$SECRET" -X PUT \
   -H "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" \
@@ -95,15 +75,11 @@ curl -sf -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" --user "$ACCESS:$SECRET
 BACKUP_ARGS=(--backup-endpoint "http://127.0.0.1:$S3_PORT" --backup-bucket bench --backup-credentials "$WORK/credentials")
 
 # --- the nodes ------------------------------------------------------------------------------------------------
-url() { echo "http://127.0.0.1:$((PORT + $1))"; }
 list() { local i out=""; for i in "$@"; do out="$out${out:+,}$(url "$i")"; done; echo "$out"; }
 start_node() { # start_node I MEMBERS EXTRA...
   local i=$1 members=$2; shift 2
-  # shellcheck disable=SC2086
-  "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$((PORT + i))" --data-dir "$WORK/data/node$i" --cluster "$members" \
-    --self "$(url "$i")" "${BACKUP_ARGS[@]}" $NODE_ARGS "$@" > "$WORK/node$i.log" 2>&1 &
-  pids[i]=$!
-  await_http "$((PORT + i))" /v0/status "${pids[i]}" "$WORK/node$i.log"
+  launch_node "$i" "$WORK/node$i.log" --cluster "$members" --self "$(url "$i")" "${BACKUP_ARGS[@]}" "$@"
+  await_node "$i" "$WORK/node$i.log"
 }
 post() { curl -sf -X POST -H 'Content-Type: application/json' --data "$2" "$1"; }
 await_phase() { # await_phase PATH PHASE NODES...: until each node's PATH reports PHASE (fails on "failed")
@@ -131,15 +107,7 @@ log "preloading $KEYS PUTs at $REPLICAS"
 "$OHA" -n "$KEYS" -c 48 --no-tui --output-format json "${connect_to[@]}" -m PUT -d "$value" \
   --rand-regex-url "$(url 0)/v0/entity\\?id=k[0-9]{$DIGITS}&replicas=$REPLICAS" > "$RAW/oha-preload.json" \
   2> "$RAW/oha-preload.err" || die "preload failed (see $RAW/oha-preload.err)"
-for _ in $(seq 240); do # the preload's compactions end first: "before" measures the load, not the preload
-  pending=0
-  for i in 0 1 2; do
-    p=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_pending_compaction_bytes //p')
-    if [ -n "$p" ] && awk "BEGIN {exit !($p > 0)}"; then pending=1; fi
-  done
-  [ "$pending" -eq 0 ] && break
-  sleep 0.5
-done
+await_compactions 0 1 2 # the preload's compactions end first: "before" measures the load, not the preload
 
 # --- 2. the fixed-rate load -----------------------------------------------------------------------------------
 half=$((RATE / 2))
@@ -166,10 +134,8 @@ post "$(url 0)/v0/admin/backup/finish" '{"id":"bench","members":3}' > "$RAW/back
 for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/backup" > "$RAW/backup-node$i.json"; done
 sleep "$PHASE"
 mark load_end
-for pid in "${load_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
-for pid in "${load_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-load_pids=()
-for i in 0 1 2; do kill "${pids[i]}"; wait "${pids[i]}" 2>/dev/null || true; pids[i]=""; done
+stop_load
+for i in 0 1 2; do stop_node "$i"; done
 
 # --- 4. the restore into three fresh nodes ------------------------------------------------------------------------
 for i in 3 4 5; do start_node "$i" "$(list 3 4 5)" --restoring true; done

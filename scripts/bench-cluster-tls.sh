@@ -20,40 +20,26 @@ CONNS=${BENCH_CONNECTIONS:-64}
 RATE=${BENCH_REFERENCE_RATE:-5000}
 REPLICAS=${BENCH_REPLICAS:-2/3}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
-CLUSTER_PORT=${BENCH_CLUSTER_PORT:-18100}
+PORT=${BENCH_CLUSTER_PORT:-18100}
 NODE_ARGS=${BENCH_NODE_ARGS---block-cache 1GiB}
 JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}
 LABEL=${BENCH_LABEL:-}
 NODES=3
 
-JAR="$DHT_ROOT/node/target/dht-node.jar"
-[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-cluster' (it builds the jar) or 'make build'"
-JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
-JAVA="$JAVA_HOME/bin/java"
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-JAVA_FLAGS=()
-if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
-# shellcheck disable=SC2206
-JAVA_FLAGS+=($JAVA_OPTS)
+. "$(dirname "$0")/bench/cluster-lib.sh"
+node_java bench-cluster
 WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 PY=$("$DHT_ROOT/scripts/venv.sh")
 command -v curl >/dev/null || die "curl is needed"
-for ((i = 0; i < NODES; i++)); do
-  for port in $((CLUSTER_PORT + i)) $((CLUSTER_PORT + i + 10000)); do
-    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/"; then die "port $port is in use"; fi
-  done
-done
+ports_free $(seq "$PORT" $((PORT + NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + NODES - 1)))
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster-tls.XXXXXX")
 RAW="$WORK/raw"
 mkdir -p "$RAW" "$OUT"
-pids=()
 stop_nodes() {
-  local pid
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  pids=()
+  stop_pids "${node_pids[@]}"
+  node_pids=()
   rm -rf "$WORK/data"
 }
 trap stop_nodes EXIT
@@ -69,13 +55,7 @@ if awk "BEGIN {exit !($load1 > 1.0)}"; then
   log "warning: the machine is busy (load $load1): figures will be distorted; re-run on a quiet machine"
 fi
 {
-  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "load_before=$load1 $load5 $load15"
-  echo "nproc=$(nproc)"
-  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-  echo "java=$("$JAVA" -version 2>&1 | head -1)"
-  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+  machine_env "$load1 $load5 $load15"
   echo "rounds=$ROUNDS"
   echo "duration=$DURATION"
   echo "warmup=$WARMUP"
@@ -90,28 +70,21 @@ fi
 } > "$RAW/env.txt"
 
 members=()
-for ((i = 0; i < NODES; i++)); do members+=("http://127.0.0.1:$((CLUSTER_PORT + i))"); done
+for ((i = 0; i < NODES; i++)); do members+=("$(url "$i")"); done
 cluster=$(IFS=,; echo "${members[*]}")
-CLUSTER="http://127.0.0.1:$CLUSTER_PORT"
-CLUSTER_PORTS=$(seq -s, "$CLUSTER_PORT" $((CLUSTER_PORT + NODES - 1)))
+CLUSTER="http://127.0.0.1:$PORT"
+CLUSTER_PORTS=$(seq -s, "$PORT" $((PORT + NODES - 1)))
 S="$DHT_ROOT/scripts/bench"
 connect_to=()
 for ((i = 0; i < NODES; i++)); do
-  connect_to+=(--connect-to "127.0.0.1:$CLUSTER_PORT:127.0.0.1:$((CLUSTER_PORT + i))")
+  connect_to+=(--connect-to "127.0.0.1:$PORT:127.0.0.1:$((PORT + i))")
 done
 
 start_cluster() { # start_cluster MODE TAG: the three nodes, member plane plaintext (loopback) or TLS
   local mode=$1 tag=$2 i extra=()
   [ "$mode" = tls ] && extra=("${TLS_ARGS[@]}")
-  for ((i = 0; i < NODES; i++)); do
-    # shellcheck disable=SC2086
-    "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port $((CLUSTER_PORT + i)) --data-dir "$WORK/data/node$i" \
-      --cluster "$cluster" "${extra[@]}" $NODE_ARGS > "$RAW/$tag-node$i.log" 2>&1 &
-    pids+=($!)
-  done
-  for ((i = 0; i < NODES; i++)); do
-    await_http $((CLUSTER_PORT + i)) /v0/status "${pids[$i]}" "$RAW/$tag-node$i.log"
-  done
+  for ((i = 0; i < NODES; i++)); do launch_node "$i" "$RAW/$tag-node$i.log" --cluster "$cluster" "${extra[@]}"; done
+  for ((i = 0; i < NODES; i++)); do await_node "$i" "$RAW/$tag-node$i.log"; done
 }
 
 wrk_run() { # wrk_run NAME SECONDS SCRIPT [args...]
@@ -147,7 +120,7 @@ round() { # round N MODE: one cluster, fresh data, every measurement of one mode
   oha_run "$tag-put-rate" PUT "$CLUSTER/v0/entity\\?id=o[0-9a-f]{16}&replicas=$REPLICAS"
   oha_run "$tag-get-rate" GET "$CLUSTER$regex"
   for ((i = 0; i < NODES; i++)); do
-    curl -s "http://127.0.0.1:$((CLUSTER_PORT + i))/metrics" > "$RAW/$tag-node$i-metrics.txt"
+    curl -s "$(url "$i")/metrics" > "$RAW/$tag-node$i-metrics.txt"
   done
   stop_nodes
 }

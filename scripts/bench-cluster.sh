@@ -44,15 +44,8 @@ JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}
 LABEL=${BENCH_LABEL:-}
 NODES=3
 
-JAR="$DHT_ROOT/node/target/dht-node.jar"
-[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-cluster' (it builds the jar) or 'make build'"
-JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
-JAVA="$JAVA_HOME/bin/java"
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-JAVA_FLAGS=()
-if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
-# shellcheck disable=SC2206
-JAVA_FLAGS+=($JAVA_OPTS)
+. "$(dirname "$0")/bench/cluster-lib.sh"
+node_java bench-cluster
 
 WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
@@ -61,9 +54,7 @@ command -v curl >/dev/null || die "curl is needed"
 
 ports=("$SINGLE_PORT")
 for ((i = 0; i < NODES; i++)); do ports+=($((CLUSTER_PORT + i))); done
-for port in "${ports[@]}"; do
-  if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/"; then die "port $port is in use"; fi
-done
+ports_free "${ports[@]}"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster.XXXXXX")
 RAW="$WORK/raw"
@@ -84,13 +75,7 @@ if awk "BEGIN {exit !($load1 > 1.0)}"; then
   log "warning: the machine is busy (load $load1): figures will be distorted; re-run on a quiet machine"
 fi
 {
-  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "load_before=$load1 $load5 $load15"
-  echo "nproc=$(nproc)"
-  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-  echo "java=$("$JAVA" -version 2>&1 | head -1)"
-  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+  machine_env "$load1 $load5 $load15"
   echo "wrk=$("$WRK" -v 2>&1 | head -1)"
   echo "oha=$("$OHA" --version 2>&1 | head -1)"
   echo "duration=$DURATION"
@@ -107,8 +92,6 @@ fi
   echo "member_tls=$MEMBER_TLS"
 } > "$RAW/env.txt"
 
-# CPU time the hypervisor gave to other guests during the run (/proc/stat "steal"): a noisy neighbour shows here
-cpu_steal_sample() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; } # steal, total (jiffies)
 steal_start=$(cpu_steal_sample)
 
 # --- servers: one single node and a 3-node cluster, all started up front -------------------------------------
@@ -208,9 +191,7 @@ for ((i = 0; i < NODES; i++)); do
   curl -s "http://127.0.0.1:$((CLUSTER_PORT + i))/metrics" > "$RAW/node$i-metrics.txt"
   cp "$WORK/node$i.log" "$RAW/node$i.log"
 done
-steal_end=$(cpu_steal_sample)
-echo "steal_pct=$(awk -v a="$steal_start" -v b="$steal_end" 'BEGIN {split(a, x, " "); split(b, y, " ");
-  t = y[2] - x[2]; printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}')" >> "$RAW/env.txt"
+steal_pct_since "$steal_start" >> "$RAW/env.txt"
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 

@@ -40,15 +40,8 @@ LABEL=${BENCH_LABEL:-}
 REPLICAS=2/3
 PAUSED=2
 
-JAR="$DHT_ROOT/node/target/dht-node.jar"
-[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-pause' (it builds the jar) or 'make build'"
-JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
-JAVA="$JAVA_HOME/bin/java"
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-JAVA_FLAGS=()
-if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
-# shellcheck disable=SC2206
-JAVA_FLAGS+=($JAVA_OPTS)
+. "$(dirname "$0")/bench/cluster-lib.sh"
+node_java bench-pause
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 command -v python3 >/dev/null || die "python3 is needed to sample the nodes and write the report"
 PY=$("$DHT_ROOT/scripts/venv.sh")  # python with the reports' plotting library (matplotlib), made before the run
@@ -56,42 +49,26 @@ command -v curl >/dev/null || die "curl is needed"
 S="$DHT_ROOT/scripts/bench"
 [ $((READ_CONNECTIONS % 2)) -eq 0 ] || die "BENCH_READ_CONNECTIONS must be even (split over two nodes)"
 
-for ((i = 0; i < 3; i++)); do # the client ports and the member ports (client port + 10000, the default offset)
-  for p in $((PORT + i)) $((PORT + i + 10000)); do
-    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then die "port $p is in use"; fi
-  done
-done
+# the client ports and the member ports (client port + 10000, the default offset)
+ports_free $(seq "$PORT" $((PORT + 2))) $(seq $((PORT + 10000)) $((PORT + 10002)))
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-pause.XXXXXX")
 RAW="$WORK/raw"
 mkdir -p "$RAW" "$OUT"
-node_pids=()
-load_pids=()
 watch_pid=
 cleanup() {
-  local pid
   # a stopped node never ends on SIGTERM: continue it first, whatever state the run died in
   [ -n "${node_pids[$PAUSED]:-}" ] && kill -CONT "${node_pids[$PAUSED]}" 2>/dev/null
-  for pid in "${load_pids[@]}" $watch_pid "${node_pids[@]}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-  for pid in "${load_pids[@]}" $watch_pid "${node_pids[@]}"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
+  stop_pids "${load_pids[@]}" "$watch_pid" "${node_pids[@]}"
   rm -rf "$WORK/data"
 }
 trap cleanup EXIT
-
-now_ms() { date +%s%3N; }
-mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
 
 settle_load
 read -r load1 load5 load15 _ < /proc/loadavg
 log "load before: $load1 $load5 $load15 (nproc $(nproc))"
 {
-  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "load_before=$load1 $load5 $load15"
-  echo "nproc=$(nproc)"
-  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-  echo "java=$("$JAVA" -version 2>&1 | head -1)"
-  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+  machine_env "$load1 $load5 $load15"
   echo "oha=$("$OHA" --version 2>&1 | head -1)"
   echo "keys=$KEYS"
   echo "key_digits=$DIGITS"
@@ -107,19 +84,12 @@ log "load before: $load1 $load5 $load15 (nproc $(nproc))"
   echo "node_args=$NODE_ARGS"
   echo "label=$LABEL"
 } > "$RAW/env.txt"
-cpu_steal_sample() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; } # steal, total (jiffies)
 steal_start=$(cpu_steal_sample)
 
 # --- the nodes ------------------------------------------------------------------------------------------------
-url() { echo "http://127.0.0.1:$((PORT + $1))"; }
 members="$(url 0),$(url 1),$(url 2)"
-for i in 0 1 2; do
-  # shellcheck disable=SC2086
-  "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$((PORT + i))" --data-dir "$WORK/data/node$i" \
-    --cluster "$members" --self "$(url "$i")" $NODE_ARGS > "$WORK/node$i.log" 2>&1 &
-  node_pids[i]=$!
-done
-for i in 0 1 2; do await_http "$((PORT + i))" /v0/status "${node_pids[i]}" "$WORK/node$i.log"; done
+for i in 0 1 2; do launch_node "$i" "$WORK/node$i.log" --cluster "$members" --self "$(url "$i")"; done
+for i in 0 1 2; do await_node "$i" "$WORK/node$i.log"; done
 
 # --- 1. preload, through all three ---------------------------------------------------------------------------
 value=0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789
@@ -132,16 +102,7 @@ for i in 0 1 2; do
   preload+=($!)
 done
 for pid in "${preload[@]}"; do wait "$pid" || die "preload failed (see $RAW/oha-preload*.err)"; done
-# let the preload's flushes and compactions finish, so that "before" measures the load, not the preload
-for _ in $(seq 240); do
-  pending=0
-  for i in 0 1 2; do
-    p=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_pending_compaction_bytes //p')
-    if [ -n "$p" ] && awk "BEGIN {exit !($p > 0)}"; then pending=1; fi
-  done
-  [ "$pending" -eq 0 ] && break
-  sleep 0.5
-done
+await_compactions 0 1 2
 
 # --- 2. the load through nodes 0 and 1, and the sampler of node 2's state -------------------------------------
 total=$((BEFORE + PAUSE + AFTER + 5))
@@ -170,18 +131,14 @@ kill -CONT "${node_pids[$PAUSED]}"
 mark resume
 sleep "$AFTER"
 mark load_end
-for pid in "${load_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
-for pid in "${load_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-load_pids=()
+stop_load
 kill "$watch_pid" 2>/dev/null || true
 wait "$watch_pid" 2>/dev/null || true # it ends by the TERM just sent: not a failure
 watch_pid=
 
 for i in 0 1 2; do curl -s --max-time 10 "$(url "$i")/metrics" > "$RAW/node$i-metrics.txt" || true; done
 for i in 0 1 2; do cp "$WORK/node$i.log" "$RAW/node$i.log"; done
-steal_end=$(cpu_steal_sample)
-echo "steal_pct=$(awk -v a="$steal_start" -v b="$steal_end" 'BEGIN {split(a, x, " "); split(b, y, " ");
-  t = y[2] - x[2]; printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}')" >> "$RAW/env.txt"
+steal_pct_since "$steal_start" >> "$RAW/env.txt"
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 echo "paused_peer=$(url $PAUSED)" >> "$RAW/env.txt"

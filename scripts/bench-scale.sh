@@ -31,52 +31,30 @@ OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 LABEL=${BENCH_LABEL:-}
 REPLICAS=2/3
 
-JAR="$DHT_ROOT/node/target/dht-node.jar"
-[ -f "$JAR" ] || die "$JAR is missing: run 'make bench-scale' (it builds the jar) or 'make build'"
-JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
-JAVA="$JAVA_HOME/bin/java"
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-JAVA_FLAGS=()
-if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
-# shellcheck disable=SC2206
-JAVA_FLAGS+=($JAVA_OPTS)
+. "$(dirname "$0")/bench/cluster-lib.sh"
+node_java bench-scale
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 command -v python3 >/dev/null || die "python3 is needed to watch the moves and write the report"
 PY=$("$DHT_ROOT/scripts/venv.sh")  # python with the reports' plotting library (matplotlib), made before the run
 command -v curl >/dev/null || die "curl is needed"
 S="$DHT_ROOT/scripts/bench"
 
-for ((i = 0; i < 5; i++)); do
-  if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$((PORT + i))/"; then die "port $((PORT + i)) is in use"; fi
-done
+ports_free $(seq "$PORT" $((PORT + 4)))
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-scale.XXXXXX")
 RAW="$WORK/raw"
 mkdir -p "$RAW" "$OUT"
-node_pids=()
-load_pids=()
 cleanup() {
-  local pid
-  for pid in "${load_pids[@]}" "${node_pids[@]}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
-  for pid in "${load_pids[@]}" "${node_pids[@]}"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
+  stop_pids "${load_pids[@]}" "${node_pids[@]}"
   rm -rf "$WORK/data"
 }
 trap cleanup EXIT
-
-now_ms() { date +%s%3N; }
-mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
 
 settle_load
 read -r load1 load5 load15 _ < /proc/loadavg
 log "load before: $load1 $load5 $load15 (nproc $(nproc))"
 {
-  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "load_before=$load1 $load5 $load15"
-  echo "nproc=$(nproc)"
-  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-  echo "java=$("$JAVA" -version 2>&1 | head -1)"
-  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+  machine_env "$load1 $load5 $load15"
   echo "oha=$("$OHA" --version 2>&1 | head -1)"
   echo "keys=$KEYS"
   echo "key_digits=$DIGITS"
@@ -87,11 +65,9 @@ log "load before: $load1 $load5 $load15 (nproc $(nproc))"
   echo "node_args=$NODE_ARGS"
   echo "label=$LABEL"
 } > "$RAW/env.txt"
-cpu_steal_sample() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; } # steal, total (jiffies)
 steal_start=$(cpu_steal_sample)
 
 # --- the nodes ------------------------------------------------------------------------------------------------
-url() { echo "http://127.0.0.1:$((PORT + $1))"; }
 members() { # members N: the cluster file's content for the first N nodes
   local i; for ((i = 0; i < $1; i++)); do url "$i"; done
 }
@@ -99,16 +75,8 @@ set_members() { # set_members N: rewrite the file atomically, as the kubelet swa
   members "$1" > "$WORK/members.tmp" && mv "$WORK/members.tmp" "$WORK/members"
 }
 start_node() { # start_node I
-  local i=$1 port=$((PORT + $1))
-  # shellcheck disable=SC2086
-  "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$port" --data-dir "$WORK/data/node$i" \
-    --cluster-file "$WORK/members" --self "$(url "$i")" $NODE_ARGS > "$WORK/node$i.log" 2>&1 &
-  node_pids[i]=$!
-  await_http "$port" /v0/status "${node_pids[i]}" "$WORK/node$i.log"
-}
-stop_node() { # stop_node I: SIGTERM, wait
-  kill "${node_pids[$1]}" && wait "${node_pids[$1]}" || true
-  node_pids[$1]=""
+  launch_node "$1" "$WORK/node$1.log" --cluster-file "$WORK/members" --self "$(url "$1")"
+  await_node "$1" "$WORK/node$1.log"
 }
 watch_until_idle() { # watch_until_idle NAME MEMBERS NODES...: samples movement until all are idle with the first MEMBERS
   local name=$1 n=$2; shift 2
@@ -130,16 +98,7 @@ log "preloading $KEYS PUTs at $REPLICAS on ids k[0-9]{$DIGITS}"
 "$OHA" -n "$KEYS" -c 48 --no-tui --output-format json "${connect_to[@]}" -m PUT -d "$value" \
   --rand-regex-url "$(url 0)/v0/entity\\?id=k[0-9]{$DIGITS}&replicas=$REPLICAS" > "$RAW/oha-preload.json" \
   2> "$RAW/oha-preload.err" || die "preload failed (see $RAW/oha-preload.err)"
-# let the preload's flushes and compactions finish, so that "before" measures the load, not the preload
-for _ in $(seq 240); do
-  pending=0
-  for i in 0 1 2; do
-    p=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_pending_compaction_bytes //p')
-    if [ -n "$p" ] && awk "BEGIN {exit !($p > 0)}"; then pending=1; fi
-  done
-  [ "$pending" -eq 0 ] && break
-  sleep 0.5
-done
+await_compactions 0 1 2
 for i in 0 1 2; do curl -s "$(url "$i")/metrics" > "$RAW/node$i-metrics-preloaded.txt"; done
 
 # --- 2. the fixed-rate load, through everything that follows ---------------------------------------------------
@@ -177,15 +136,11 @@ stop_node 4
 mark down_stopped
 sleep "$PHASE"
 mark load_end
-for pid in "${load_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
-for pid in "${load_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-load_pids=()
+stop_load
 
 for i in 0 1 2; do curl -s "$(url "$i")/metrics" > "$RAW/node$i-metrics.txt"; done
 for i in 0 1 2 3 4; do cp "$WORK/node$i.log" "$RAW/node$i.log" 2>/dev/null || true; done
-steal_end=$(cpu_steal_sample)
-echo "steal_pct=$(awk -v a="$steal_start" -v b="$steal_end" 'BEGIN {split(a, x, " "); split(b, y, " ");
-  t = y[2] - x[2]; printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}')" >> "$RAW/env.txt"
+steal_pct_since "$steal_start" >> "$RAW/env.txt"
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"
 

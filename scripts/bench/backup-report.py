@@ -3,24 +3,15 @@
 
 Usage: backup-report.py RAW_DIR OUT_DIR       (standard library only)
 """
-import csv
 import json
 import os
 import sys
 
+from benchraw import kv, load_rows, window
+
 PHASES = ("before", "during backup", "after")
 RESTORE_TARGET_MBS = 15.0
 P99_TARGET_RATIO = 1.5
-
-
-def kv(path):
-    out = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if "=" in line:
-                k, v = line.rstrip("\n").split("=", 1)
-                out[k] = v
-    return out
 
 
 def load_json(path):
@@ -28,33 +19,10 @@ def load_json(path):
         return json.load(f)
 
 
-def percentile(values, p):
-    if not values:
-        return None
-    i = min(len(values) - 1, max(0, int(round(p / 100.0 * len(values) + 0.5)) - 1))
-    return values[i]
-
-
-def rows(path):
-    """oha's per-request CSV: (start s since oha started, duration s, status)."""
-    out = []
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for r in csv.DictReader(f):
-                try:
-                    out.append((float(r["request-start"]), float(r["request-duration"]), r.get("status", "")))
-                except (KeyError, ValueError):
-                    continue
-    return out
-
-
 def stats(rs, start, end, ok):
-    sel = [r for r in rs if start <= r[0] < end]
-    lat = sorted(r[1] * 1000 for r in sel)
-    bad = sum(1 for r in sel if r[2] not in ok)
-    secs = max(0.001, end - start)
-    return {"requests": len(sel), "rps": round(len(sel) / secs, 1), "p50_ms": percentile(lat, 50),
-            "p99_ms": percentile(lat, 99), "p999_ms": percentile(lat, 99.9), "unexpected": bad}
+    w = window(rs, start, end, ok)
+    return {"requests": w["requests"], "rps": round(w["rps"], 1), "p50_ms": w["p50_ms"],
+            "p99_ms": w["p99_ms"], "p999_ms": w["p999_ms"], "unexpected": w["unexpected"]}
 
 
 def main():
@@ -82,7 +50,7 @@ def main():
               (t["backup_done"] / 1000 - origin, t["load_end"] / 1000 - origin)]
     load = {}
     for name, ok in (("PUT", {"201"}), ("GET", {"200", "404"})):
-        rs = rows(os.path.join(raw, f"load-{name.lower()}.csv"))
+        rs = load_rows(os.path.join(raw, f"load-{name.lower()}.csv"))
         load[name] = {phase: stats(rs, a, b, ok) for phase, (a, b) in zip(PHASES, bounds)}
     ratios = {}
     for name in load:

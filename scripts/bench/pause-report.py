@@ -6,68 +6,17 @@ python of scripts/venv.sh).
 Usage: pause-report.py RAW_DIR OUT_DIR
        pause-report.py --render OUT_DIR   (pause.md and the plot again from OUT_DIR/pause.json)
 """
-import csv
 import json
 import os
 import sys
 
 import plots
+from benchraw import kv, load_rows, read, window
 
 OK = {"get": {"200", "404"}, "put": {"201"}}
 PHASES = ("before", "during", "after")
 P99_RATIO_TARGET = 2.0
 THROUGHPUT_TARGET = 0.8
-
-
-def read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
-
-
-def kv(path):
-    out = {}
-    for line in read(path).splitlines():
-        if "=" in line:
-            k, v = line.split("=", 1)
-            out[k] = v
-    return out
-
-
-def percentile(sorted_values, p):
-    if not sorted_values:
-        return None
-    i = min(len(sorted_values) - 1, max(0, int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
-    return sorted_values[i]
-
-
-def load_rows(path, started_s):
-    """oha's per-request CSV as (start, seconds since the epoch; duration, seconds; status)."""
-    rows = []
-    if not os.path.exists(path):
-        return rows
-    with open(path, encoding="utf-8") as f:
-        for r in csv.DictReader(f):
-            try:
-                rows.append((started_s + float(r["request-start"]), float(r["request-duration"]),
-                             r.get("status", "")))
-            except (KeyError, ValueError):
-                continue
-    return rows
-
-
-def stats(rows, start_s, end_s, ok_codes):
-    sel = [r for r in rows if start_s <= r[0] < end_s]
-    lat = sorted(r[1] * 1000 for r in sel)
-    codes = {}
-    for r in sel:
-        codes[r[2] or "error"] = codes.get(r[2] or "error", 0) + 1
-    secs = max(0.001, end_s - start_s)
-    return {
-        "requests": len(sel), "rps": len(sel) / secs, "seconds": secs,
-        "p50_ms": percentile(lat, 50), "p99_ms": percentile(lat, 99), "p999_ms": percentile(lat, 99.9),
-        "max_ms": lat[-1] if lat else None,
-        "status": codes, "unexpected": sum(v for k, v in codes.items() if k not in ok_codes),
-    }
 
 
 def per_second(rows, start_s, end_s, origin_s, ok_codes):
@@ -76,7 +25,7 @@ def per_second(rows, start_s, end_s, origin_s, ok_codes):
     out = []
     t = origin_s - int(origin_s - start_s)
     while t + 1 <= end_s:
-        x = stats(rows, t, t + 1, ok_codes)
+        x = window(rows, t, t + 1, ok_codes)
         out.append({"t_s": round(t - origin_s, 3), "rps": x["requests"], "p99_ms": x["p99_ms"],
                     "errors": x["unexpected"]})
         t += 1
@@ -144,7 +93,7 @@ def main():
     start_s, pause_s, resume_s, end_s = (tl["load_start"] / 1000.0 + warmup, tl["pause"] / 1000.0,
                                          tl["resume"] / 1000.0, tl["load_end"] / 1000.0)
     bounds = {"before": (start_s, pause_s), "during": (pause_s, resume_s), "after": (resume_s, end_s)}
-    load = {p: {op: stats(rows[op], a, b, OK[op]) for op in rows} for p, (a, b) in bounds.items()}
+    load = {p: {op: window(rows[op], a, b, OK[op]) for op in rows} for p, (a, b) in bounds.items()}
     before, during = load["before"]["get"], load["during"]["get"]
     p99_ratio = None if not before["p99_ms"] or during["p99_ms"] is None else during["p99_ms"] / before["p99_ms"]
     rps_ratio = None if not before["rps"] else during["rps"] / before["rps"]

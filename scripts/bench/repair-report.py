@@ -4,57 +4,21 @@
 Usage: repair-report.py RAW_DIR OUT_DIR
        repair-report.py --render OUT_DIR   (repair.md again from OUT_DIR/repair.json)
 """
-import csv
 import json
 import os
 import sys
 
+from benchraw import kv, load_rows, read, window
+
 MB = 1e6
 
 
-def read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
-
-
-def kv(path):
-    out = {}
-    for line in read(path).splitlines():
-        if "=" in line:
-            k, v = line.split("=", 1)
-            out[k] = v
-    return out
-
-
-def percentile(sorted_values, p):
-    if not sorted_values:
-        return None
-    i = min(len(sorted_values) - 1, max(0, int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
-    return sorted_values[i]
-
-
-def load_rows(path):
-    """oha's per-request CSV: (start seconds since oha started, duration seconds, status)."""
-    rows = []
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for r in csv.DictReader(f):
-                try:
-                    rows.append((float(r["request-start"]), float(r["request-duration"]), r.get("status", "")))
-                except (KeyError, ValueError):
-                    continue
-    return rows
-
-
 def phase_stats(rows, start_s, end_s, ok_codes):
-    sel = [r for r in rows if start_s <= r[0] < end_s]
-    lat = sorted(r[1] * 1000 for r in sel)
-    codes = {}
-    for r in sel:
-        codes[r[2] or "error"] = codes.get(r[2] or "error", 0) + 1
-    return {"requests": len(sel), "seconds": round(max(0.0, end_s - start_s), 1),
-            "p50_ms": percentile(lat, 50), "p99_ms": percentile(lat, 99), "p999_ms": percentile(lat, 99.9),
-            "unexpected": sum(v for k, v in codes.items() if k not in ok_codes), "status": codes}
+    """The window's figures that repair.json keeps, its length rounded to 0.1 s."""
+    w = window(rows, start_s, end_s, ok_codes)
+    return {"requests": w["requests"], "seconds": round(max(0.0, end_s - start_s), 1),
+            "p50_ms": w["p50_ms"], "p99_ms": w["p99_ms"], "p999_ms": w["p999_ms"],
+            "unexpected": w["unexpected"], "status": w["status"]}
 
 
 def statuses(path):

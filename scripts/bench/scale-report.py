@@ -5,64 +5,14 @@ load's latency by phase (scale-latency.svg; matplotlib: run it with the python o
 Usage: scale-report.py RAW_DIR OUT_DIR
        scale-report.py --render OUT_DIR   (scale.md and the plot again from OUT_DIR/scale.json)
 """
-import csv
 import json
 import os
 import sys
 
 import plots
+from benchraw import kv, load_rows, read, window
 
 PHASES = ("before scale-up", "during 3 -> 5", "after scale-up", "during 5 -> 3", "after scale-down")
-
-
-def read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
-
-
-def kv(path):
-    out = {}
-    for line in read(path).splitlines():
-        if "=" in line:
-            k, v = line.split("=", 1)
-            out[k] = v
-    return out
-
-
-def percentile(sorted_values, p):
-    if not sorted_values:
-        return None
-    i = min(len(sorted_values) - 1, max(0, int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
-    return sorted_values[i]
-
-
-def load_rows(path):
-    """oha's per-request CSV: (start seconds since oha started, duration seconds, status)."""
-    rows = []
-    if not os.path.exists(path):
-        return rows
-    with open(path, encoding="utf-8") as f:
-        for r in csv.DictReader(f):
-            try:
-                rows.append((float(r["request-start"]), float(r["request-duration"]), r.get("status", "")))
-            except (KeyError, ValueError):
-                continue
-    return rows
-
-
-def phase_stats(rows, start_s, end_s, ok_codes):
-    sel = [r for r in rows if start_s <= r[0] < end_s]
-    lat = sorted(r[1] * 1000 for r in sel)
-    codes = {}
-    for r in sel:
-        codes[r[2] or "error"] = codes.get(r[2] or "error", 0) + 1
-    secs = max(0.001, end_s - start_s)
-    return {
-        "requests": len(sel), "rps": len(sel) / secs, "seconds": secs,
-        "p50_ms": percentile(lat, 50), "p99_ms": percentile(lat, 99), "p999_ms": percentile(lat, 99.9),
-        "max_ms": lat[-1] if lat else None,
-        "status": codes, "unexpected": sum(v for k, v in codes.items() if k not in ok_codes),
-    }
 
 
 def watch(path):
@@ -137,7 +87,7 @@ def main():
     get = load_rows(os.path.join(raw, "load-get.csv"))
     load = {}
     for name, a, b in phases:
-        load[name] = {"put": phase_stats(put, a, b, {"201"}), "get": phase_stats(get, a, b, {"200", "404"})}
+        load[name] = {"put": window(put, a, b, {"201"}), "get": window(get, a, b, {"200", "404"})}
     moves = {
         "3 -> 5": move_figures(watch(os.path.join(raw, "watch-up.jsonl")), tl["up_file"], tl["up_idle"]),
         "5 -> 3": move_figures(watch(os.path.join(raw, "watch-down.jsonl")), tl["down_file"], tl["down_idle"]),

@@ -8,6 +8,8 @@ import shutil
 import tempfile
 import unittest
 
+from .rawfiles import oha_csv
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("pause_report", os.path.join(HERE, "..", "pause-report.py"))
 pause_report = importlib.util.module_from_spec(spec)
@@ -17,14 +19,6 @@ T0 = 1_800_000_000_000  # ms
 ENV = "date=2026-11-26T00:00:00Z\nload_before=0.1 0.2 0.3\nnproc=2\ncommit=abc1234\ndirty=0\nwarmup=2\n" \
       "before=10\npause=10\nafter=10\nread_rate=200\nread_connections=4\nwrite_rate=100\n"
 PAUSED = "http://127.0.0.1:18302"
-
-
-def oha_csv(path, rows):
-    """rows: (start s since this oha started, latency ms, status)"""
-    with open(path, "w") as f:
-        f.write("request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status\n")
-        for start, ms, status in rows:
-            f.write(f"{start},0,0,0,{ms / 1000},0,{status}\n")
 
 
 class PauseReportTest(unittest.TestCase):

@@ -8,6 +8,8 @@ import shutil
 import tempfile
 import unittest
 
+from .rawfiles import oha_csv
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("repair_report", os.path.join(HERE, "..", "repair-report.py"))
 repair_report = importlib.util.module_from_spec(spec)
@@ -27,14 +29,6 @@ def totals(**kw):
          "hashBytes": 0, "keysDeferred": 0, "keysReceived": 0}
     t.update(kw)
     return {"totals": t, "rebuild": {"state": "ready"}}
-
-
-def oha_csv(path, rows):
-    """rows: (start s since the load started, latency ms, status)"""
-    with open(path, "w") as f:
-        f.write("request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status\n")
-        for start, ms, status in rows:
-            f.write(f"{start},0,0,0,{ms / 1000},0,{status}\n")
 
 
 class RepairReportTest(unittest.TestCase):

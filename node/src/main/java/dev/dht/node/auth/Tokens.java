@@ -17,6 +17,15 @@ public final class Tokens {
     /** Shorter tokens are refused: a guessable token is no credential. */
     public static final int MIN_LENGTH = 16;
 
+    /** One digest per thread: a lookup runs on every client request that carries a token. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is always there", e);
+        }
+    });
+
     private final Map<String, Scope> scopes;
 
     private Tokens(Map<String, Scope> scopes) {
@@ -65,11 +74,6 @@ public final class Tokens {
     }
 
     private static String digest(String token) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(sha.digest(token.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is always there", e);
-        }
+        return HexFormat.of().formatHex(SHA_256.get().digest(token.getBytes(StandardCharsets.UTF_8)));
     }
 }

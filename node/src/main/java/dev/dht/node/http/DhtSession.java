@@ -40,6 +40,8 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     private final Plane plane;
     /** The peer is on this machine's loopback: it has admin rights on the client port. */
     private final boolean loopbackPeer;
+    /** The member port's TLS socket, or null for a plaintext connection (every client-port one): decided once. */
+    private final TlsSocket tls;
     /** Started and not yet written, in request order. */
     private final ArrayDeque<Slot> started = new ArrayDeque<>();
     /** Parsed and not yet started (they wait for the answers before them). */
@@ -53,12 +55,12 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     /** An error answer ends the connection: requests parsed after it are dropped. */
     private boolean ending;
 
-
     DhtSession(Socket socket, DhtServer server, Plane plane, boolean loopbackPeer) {
         super(socket, server);
         this.dhtServer = server;
         this.plane = plane;
         this.loopbackPeer = loopbackPeer;
+        this.tls = socket instanceof TlsSocket t ? t : null;
     }
 
     Plane plane() {
@@ -73,17 +75,22 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
      * A member-port TLS session: requests already read and decrypted (or whole records already read) wait, and no
      * readiness will be signalled for them: the selector loop asks after each pass over this session. Only while
      * the session reads (listens READABLE): while answers are queued it listens for writability only, and reading
-     * then would switch it back to reads and stall them; the pass that drains the queue asks again.
+     * then would switch it back to reads and stall them; the pass that drains the queue asks again. A plaintext
+     * session (the selector loop asks every session it processed) answers without taking the session's lock.
      */
     @Override
-    public synchronized boolean processBuffered(byte[] buffer) throws Exception {
-        if (!(socket instanceof TlsSocket tls) || eventsToListen != READABLE || !socket.isOpen()
-                || !tls.bufferedInput()) {
+    public boolean processBuffered(byte[] buffer) throws Exception {
+        if (tls == null) {
             return false;
         }
-        events = READABLE;
-        process(buffer);
-        return true;
+        synchronized (this) {
+            if (eventsToListen != READABLE || !socket.isOpen() || !tls.bufferedInput()) {
+                return false;
+            }
+            events = READABLE;
+            process(buffer);
+            return true;
+        }
     }
 
     @Override
@@ -325,7 +332,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     @Override
     public int checkStatus(long currentTime, long keepAlive) {
         long lastAccess = lastAccessTime;
-        if (socket instanceof TlsSocket tls && queueHead == null && handling == null
+        if (tls != null && queueHead == null && handling == null
                 && tls.generation() < dhtServer.memberTlsGeneration()) {
             return IDLE; // authenticated under TLS material that was replaced since: the peer reconnects under the new
         }
@@ -346,7 +353,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
      */
     @Override
     public void handleException(Throwable e) {
-        if (e instanceof javax.net.ssl.SSLException && socket instanceof TlsSocket) {
+        if (e instanceof javax.net.ssl.SSLException && tls != null) {
             dhtServer.memberTlsFailed(getRemoteHost(), e); // no certificate, an untrusted one, not TLS at all
         }
         if (e instanceof IOException) {

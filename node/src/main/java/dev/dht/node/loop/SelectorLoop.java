@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 
@@ -74,29 +75,38 @@ public final class SelectorLoop extends Thread {
     public void run() {
         byte[] buffer = new byte[BUFFER_SIZE];
         while (selector.isOpen()) {
-            try {
-                for (Iterator<Session> ready = selector.select(); ready.hasNext(); ) {
-                    Session session = ready.next();
-                    try {
-                        session.process(buffer);
-                        if (session instanceof BufferedInput b) {
-                            for (int i = 0; i < MAX_BUFFERED_ROUNDS && b.processBuffered(buffer); i++) {
-                                // each round reads what the socket holds already
-                            }
+            for (Iterator<Session> ready = select(); ready.hasNext(); ) {
+                Session session = ready.next();
+                try {
+                    session.process(buffer);
+                    if (session instanceof BufferedInput b) {
+                        for (int i = 0; i < MAX_BUFFERED_ROUNDS && b.processBuffered(buffer); i++) {
+                            // each round reads what the socket holds already
                         }
-                    } catch (Throwable e) {
-                        session.handleException(e);
                     }
+                } catch (Throwable e) {
+                    session.handleException(e);
                 }
-            } catch (RuntimeException e) {
-                // the selector itself threw (one-nio's JDK selector reads a key that another thread cancelled
-                // meanwhile: CancelledKeyException). Uncaught, it ended this thread and every connection on it hung
-                // (make chaos); the sessions still ready are selected again in the next pass.
-                log.warn("{}: selecting failed, next pass: {}", getName(), e.toString());
             }
             endOfPass();
         }
         endOfPass(); // closing: whatever the last pass left still gets done (and its requests answered)
+    }
+
+    /**
+     * The ready sessions, or none when the selector itself threw: one-nio 2.0.0's JavaSelector guards its JDK
+     * select() but not the pass over the selected keys after it, which reads a key's readyOps() and throws
+     * CancelledKeyException when another thread cancelled that key meanwhile. Uncaught, that ended this thread and
+     * every connection on it hung (make chaos). The keys stay selected (one-nio clears them only after that pass),
+     * so the sessions still ready come back in the next pass. A session's own failure is its handleException's.
+     */
+    private Iterator<Session> select() {
+        try {
+            return selector.select();
+        } catch (RuntimeException e) {
+            log.warn("{}: selecting failed, next pass: {}", getName(), e.toString());
+            return Collections.emptyIterator();
+        }
     }
 
     private void endOfPass() {

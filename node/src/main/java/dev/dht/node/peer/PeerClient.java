@@ -227,11 +227,16 @@ public final class PeerClient implements AutoCloseable {
 
     /**
      * A connection whose coalesced write is queued (this request joins that write), else an idle one, else a new
-     * one while under the limit, else the least busy one with room.
+     * one while under the limit, else the least busy one with room. Under TLS, while a connection to the peer is
+     * still in its handshake no other is opened: the call goes to the least busy connection with room, that one
+     * included (it is sent when the handshake is done). A handshake is CPU work at both ends; when every member
+     * of a cold cluster opened all its connections at once, every handshake was slow, and calls waited for them
+     * past their deadlines.
      */
     private PeerConnection pick(Peer peer) {
         PeerConnection best = null;
         PeerConnection idle = null;
+        PeerConnection opening = null;
         int bestPending = Integer.MAX_VALUE;
         long generation = tlsGeneration();
         int current = 0;
@@ -243,6 +248,9 @@ public final class PeerClient implements AutoCloseable {
             int p = c.pending;
             if (c.flushQueued && p < maxPipeline) {
                 return c;
+            }
+            if (c.handshakePending) {
+                opening = c;
             }
             if (p == 0) {
                 if (idle == null) {
@@ -258,7 +266,7 @@ public final class PeerClient implements AutoCloseable {
         if (idle != null) {
             return idle;
         }
-        if (current < maxConnections) {
+        if (current < maxConnections && opening == null) {
             synchronized (peer) {
                 // stale connections (older TLS material) still drain: at most as many again
                 if (current(peer, generation) < maxConnections && peer.connections.size() < 2 * maxConnections) {

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One keep-alive HTTP/1.1 connection to a peer with pipelined requests: callers encode their request into the
@@ -28,6 +29,14 @@ import java.util.List;
 final class PeerConnection {
     private static final int OUT_SIZE = 64 * 1024;
     private static final int IN_SIZE = 64 * 1024;
+    /**
+     * How long a TLS handshake may hear nothing from the peer before the connection is dropped (at least the connect
+     * timeout). Not the connect timeout itself: a handshake is CPU work at both ends (key exchange, signatures,
+     * certificate checks, on the I/O and selector threads), which on a cold JVM, with every member opening its
+     * connections at once, took seconds; dropped at the connect timeout, each connection started over and none got
+     * through (see expire).
+     */
+    private static final long HANDSHAKE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final PeerClient client;
     final PeerClient.Peer peer;
@@ -54,13 +63,21 @@ final class PeerConnection {
      * sleeps (readable without the lock by pick(), which prefers such a connection).
      */
     volatile boolean flushQueued;
+    /**
+     * A TLS connection not through its handshake yet (connecting included): PeerClient.pick opens no other
+     * connection to the peer meanwhile (readable without the lock).
+     */
+    volatile boolean handshakePending;
     private final SelectorLoop.Task flushTask = this::writeQueued;
     final long createdNanos = System.nanoTime();
     /** Last request written or answer read: an idle connection is closed before the peer's idle timeout hits. */
     private long lastActivityNanos = createdNanos;
     /** Whether an answer came back on this connection: a failure then may be a keep-alive race (see failAll). */
     private boolean answeredBefore;
-    /** When the connection last showed the peer alive (connected, or an answer read): see expire. */
+    /**
+     * When the connection last showed the peer alive (connected, an answer read, or under TLS any record read, the
+     * handshake's included): see expire.
+     */
     private long lastHeardNanos = createdNanos;
 
     PeerConnection(PeerClient client, PeerClient.Peer peer, int maxPipeline) {
@@ -70,6 +87,7 @@ final class PeerConnection {
         this.encoder = new RequestEncoder(peer.hostHeader);
         MemberTls memberTls = client.tls();
         this.tlsGeneration = memberTls == null ? 0 : memberTls.generation();
+        this.handshakePending = memberTls != null;
     }
 
     /** Queues the call; false if this connection is closed or its pipeline is full (try another). */
@@ -220,9 +238,16 @@ final class PeerConnection {
         // TLS: read on while records already read wait (no readiness would be signalled for them)
         for (int round = 0; round < 64; round++) {
             synchronized (this) {
+                long before = tls.received();
                 int n = tls.read(in);
                 if (n == TlsConnection.EOF) {
                     throw new IOException("connection closed by the peer");
+                }
+                if (tls.received() != before) {
+                    lastHeardNanos = System.nanoTime(); // handshake records too: the peer is there
+                }
+                if (handshakePending && !tls.handshaking()) {
+                    handshakePending = false;
                 }
                 if (n == TlsConnection.WANT_WRITE || out.position() > 0 || tls.pendingOutput()) {
                     flushLocked(); // handshake bytes, or requests that waited for the handshake to finish
@@ -280,6 +305,12 @@ final class PeerConnection {
      * replaced pod's old IP answers nothing, not even a refusal, and a connect there hangs for minutes). Kept,
      * such a connection took every new call to the peer and timed it out; closed, the next call opens a new
      * connection and resolves the peer's name again.
+     *
+     * <p>A connection in its TLS handshake has connected: the peer is there. Its calls still fail at their
+     * deadlines, but it is dropped only when the handshake heard nothing for {@link #HANDSHAKE_TIMEOUT_NANOS}.
+     * Dropped at the connect timeout (the request timeout, 1 s by default), a cold cluster whose handshakes took
+     * longer threw each one away and started another, from scratch, on a new connection: replicas unreachable
+     * for seconds, clients answered 504.
      */
     void expire(long nowNanos) {
         List<PeerCall> late = null;
@@ -300,10 +331,17 @@ final class PeerConnection {
             }
             pending = inflight.size();
             boolean idle = inflight.isEmpty();
+            boolean handshaking = connected && tls != null && tls.handshaking();
+            long handshakeTimeout = Math.max(HANDSHAKE_TIMEOUT_NANOS, client.connectTimeoutNanos());
             if (!connected && !closed && nowNanos - createdNanos > client.connectTimeoutNanos()) {
                 closeReason = "cannot connect to " + peer.url + " within the connect timeout";
                 failed = closeLocked();
-            } else if (late != null && connected && nowNanos - lastHeardNanos > client.connectTimeoutNanos()) {
+            } else if (handshaking && nowNanos - lastHeardNanos > handshakeTimeout) {
+                closeReason = "TLS handshake with " + peer.url + ": nothing heard for "
+                        + TimeUnit.NANOSECONDS.toSeconds(handshakeTimeout) + " s, closed";
+                failed = closeLocked();
+            } else if (late != null && connected && !handshaking
+                    && nowNanos - lastHeardNanos > client.connectTimeoutNanos()) {
                 closeReason = "no answer at all from " + peer.url + " on this connection: closed";
                 failed = closeLocked();
             } else if (idle && tlsGeneration != client.tlsGeneration()) {

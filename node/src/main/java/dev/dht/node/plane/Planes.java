@@ -11,25 +11,13 @@ import java.time.Duration;
 /**
  * The node's planes set up from its settings (docs/security.md): where members' member ports are, what guards each
  * port, and the credentials it checks (client tokens, the member port's mutual TLS). Opening refuses a
- * configuration the node cannot serve safely; closing stops the watchers of credential files.
+ * configuration the node cannot serve safely; closing stops the watchers of credential files. The member port's
+ * TLS is the member plane's ({@link MemberPlane#tls}); the guard checks the client tokens ({@link PlaneGuard}).
  */
-public final class Planes implements AutoCloseable {
+public record Planes(MemberPlane memberPlane, String memberBindAddress, ClientAuth auth, PlaneGuard guard)
+        implements AutoCloseable {
     /** How often credential files are looked at for changes. */
     static final Duration RELOAD_PERIOD = Duration.ofSeconds(1);
-
-    private final MemberPlane memberPlane;
-    private final String memberBindAddress;
-    private final ClientAuth auth;
-    private final MemberTls tls;
-    private final PlaneGuard guard;
-
-    private Planes(MemberPlane memberPlane, String memberBindAddress, ClientAuth auth, MemberTls tls) {
-        this.memberPlane = memberPlane;
-        this.memberBindAddress = memberBindAddress;
-        this.auth = auth;
-        this.tls = tls;
-        this.guard = new PlaneGuard(auth);
-    }
 
     /**
      * IllegalArgumentException (or IOException for an unreadable file) with the reason when the node must not
@@ -54,36 +42,18 @@ public final class Planes implements AutoCloseable {
             throw e;
         }
         return new Planes(new MemberPlane(s.memberPortOffset(), tls),
-                MemberPlane.bindAddress(config.self(), tls != null || s.memberInsecure()), auth, tls);
+                MemberPlane.bindAddress(config.self(), tls != null || s.memberInsecure()), auth, new PlaneGuard(auth));
     }
 
-    public MemberPlane memberPlane() {
-        return memberPlane;
-    }
-
-    /** Where the member port listens. */
-    public String memberBindAddress() {
-        return memberBindAddress;
-    }
-
-    public PlaneGuard guard() {
-        return guard;
-    }
-
-    /** The member port's mutual TLS, or null when it runs in plaintext. */
+    /** The member port's mutual TLS (the member plane's), or null when it runs in plaintext. */
     public MemberTls tls() {
-        return tls;
+        return memberPlane.tls();
     }
 
     /** For the start-up log line. */
     public String describe() {
-        return (tls != null ? "mutual TLS" : "plaintext") + " on " + memberBindAddress
+        return (tls() != null ? "mutual TLS" : "plaintext") + " on " + memberBindAddress
                 + (auth != null ? "; client tokens required" : "; client API open");
-    }
-
-    /** Client tokens, or null when the client API is open. */
-    public ClientAuth auth() {
-        return auth;
     }
 
     @Override
@@ -91,6 +61,7 @@ public final class Planes implements AutoCloseable {
         if (auth != null) {
             auth.close();
         }
+        MemberTls tls = tls();
         if (tls != null) {
             tls.close();
         }

@@ -229,8 +229,21 @@ public final class MemberTls implements AutoCloseable {
         long n = handshakeFailures.incrementAndGet();
         if (n == 1 || n % 100 == 0) {
             log.warn("member TLS handshake with {} failed ({} so far, dht_member_tls_handshake_failures_total): {}",
-                    peer, n, why.toString());
+                    peer, n, describe(why));
         }
+    }
+
+    /**
+     * The exception with its causes: the JDK's own messages are often generic ("Unexpected exception") and the
+     * reason is in the cause ("Unexpected plaintext alert received: ... user_canceled").
+     */
+    static String describe(Throwable why) {
+        StringBuilder s = new StringBuilder(why.toString());
+        int depth = 0;
+        for (Throwable c = why.getCause(); c != null && c != why && depth < 5; c = c.getCause(), depth++) {
+            s.append("; caused by ").append(c);
+        }
+        return s.toString();
     }
 
     public long handshakeFailures() {

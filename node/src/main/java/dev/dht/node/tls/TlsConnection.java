@@ -42,6 +42,8 @@ public final class TlsConnection {
     /** Ciphertext wrapped, not yet written to the socket (read mode). */
     private final ByteBuffer netOut;
     private boolean closed;
+    /** Bytes read from the socket so far (handshake records included). */
+    private long received;
 
     public TlsConnection(SSLEngine engine, SocketChannel channel) throws SSLException {
         this.engine = engine;
@@ -131,6 +133,9 @@ public final class TlsConnection {
     /** Reads ciphertext from the socket: bytes read, 0 if none, and marks the end of the stream. */
     private int fill() throws IOException {
         int n = channel.read(netIn);
+        if (n > 0) {
+            received += n;
+        }
         if (n < 0) {
             closed = true;
             try {
@@ -168,7 +173,7 @@ public final class TlsConnection {
                 continue;
             }
             if (hs == SSLEngineResult.HandshakeStatus.NEED_UNWRAP) {
-                return taken; // the peer speaks next: a read resumes the handshake
+                break; // the peer speaks next (a read resumes the handshake): what was wrapped goes out now
             }
             if (!src.hasRemaining() && hs != SSLEngineResult.HandshakeStatus.NEED_WRAP) {
                 break;
@@ -241,16 +246,32 @@ public final class TlsConnection {
         return buffered >= 5 + length;
     }
 
+    /** Bytes read from the peer so far, handshake included: it changes whenever the peer was heard from. */
+    public long received() {
+        return received;
+    }
+
     public boolean handshaking() {
         SSLEngineResult.HandshakeStatus hs = engine.getHandshakeStatus();
         return hs != SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING && hs != SSLEngineResult.HandshakeStatus.FINISHED;
     }
 
-    /** Sends close_notify if the socket takes it at once; the caller closes the channel. */
+    /**
+     * Sends close_notify if the socket takes it at once; the caller closes the channel. A handshake given up (a
+     * connection dropped before it is done) ends with the TCP close alone: closing the engine then makes it say
+     * user_canceled, unencrypted if it has no handshake keys yet, and a TLS 1.3 peer that already sent its
+     * ServerHello expects encrypted records and fails on it (JDK: SSLProtocolException "Unexpected exception",
+     * caused by "Unexpected plaintext alert received"), reported there as a handshake failure that was none.
+     * What the engine already has to send (the alert of a handshake that failed here) still goes out.
+     */
     public void closeQuietly() {
         try {
-            engine.closeOutbound();
-            wrap(EMPTY);
+            if (!handshaking()) {
+                engine.closeOutbound();
+            }
+            if (engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+                wrap(EMPTY);
+            }
             flush();
         } catch (IOException | RuntimeException ignored) {
             // closing anyway

@@ -1,13 +1,7 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.config.SecuritySettings;
-import dev.dht.node.peer.PeerCallback;
-import dev.dht.node.peer.PeerClient;
-import dev.dht.node.peer.PeerRequest;
-import dev.dht.node.peer.PeerResponse;
-import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.support.MemberCalls;
 import dev.dht.node.support.TestCertificates;
-import dev.dht.node.tls.MemberTls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,8 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -142,25 +134,8 @@ class TlsClusterIT {
     /** An internal read on the member at target, from a client holding a certificate of the CA. */
     private static String call(Path files, TestCertificates ca, String target, TestCertificates... alsoTrusted)
             throws Exception {
-        TestCertificates.Member m = ca.issue(files, "probe", Duration.ofDays(1), alsoTrusted);
-        try (MemberTls tls = MemberTls.open(m.cert(), m.key(), m.ca(), Duration.ofMinutes(1));
-             PeerClient client = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, tls), 1, 8,
-                     Duration.ofSeconds(10), Duration.ofSeconds(30))) {
-            CompletableFuture<String> result = new CompletableFuture<>();
-            client.send(target, new PeerRequest("GET", "/v0/entity?id=nothing-here", 1, 0, null, null),
-                    System.nanoTime() + TimeUnit.SECONDS.toNanos(10), new PeerCallback() {
-                        @Override
-                        public void completed(PeerResponse r) {
-                            result.complete(String.valueOf(r.status()));
-                        }
-
-                        @Override
-                        public void failed(boolean timeout, String reason) {
-                            result.complete("failed: " + reason);
-                        }
-                    });
-            return result.get(30, TimeUnit.SECONDS);
-        }
+        return MemberCalls.getWith(ca.issue(files, "probe", Duration.ofDays(1), alsoTrusted), target,
+                "/v0/entity?id=nothing-here");
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

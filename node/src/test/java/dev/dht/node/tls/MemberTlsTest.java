@@ -70,4 +70,14 @@ class MemberTlsTest {
             assertThat(tls.generation()).as("the material in force stays").isEqualTo(2);
         }
     }
+
+    @Test
+    void aHandshakeFailureIsDescribedWithItsCauses() {
+        Exception e = new javax.net.ssl.SSLProtocolException("Unexpected exception");
+        e.initCause(new java.security.GeneralSecurityException(
+                "Unexpected plaintext alert received: Level: warning; Alert: user_canceled"));
+        assertThat(MemberTls.describe(e)).isEqualTo("javax.net.ssl.SSLProtocolException: Unexpected exception; caused"
+                + " by java.security.GeneralSecurityException: Unexpected plaintext alert received: Level: warning;"
+                + " Alert: user_canceled");
+    }
 }

@@ -4,11 +4,9 @@ import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
-import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
-import dev.dht.node.peer.PeerRequest;
-import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.support.MemberCalls;
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestCertificates;
 import dev.dht.node.support.TestNode;
@@ -32,8 +30,6 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -177,33 +173,15 @@ class TlsMemberPlaneTest {
              PeerClient client = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, tls), 1, 8,
                      Duration.ofSeconds(5), Duration.ofSeconds(10))) {
             String target = "http://localhost:" + nodes.get(1).port();
-            assertThat(call(client, target, "/v0/entity?id=k1")).startsWith("failed");
+            assertThat(MemberCalls.get(client, target, "/v0/entity?id=k1")).startsWith("failed");
 
             // the same client code with a certificate of the cluster's CA is answered: the refusal is the CA's
             try (MemberTls member = MemberTls.open(files.get(0).cert(), files.get(0).key(), files.get(0).ca(),
                     Duration.ofSeconds(1));
                  PeerClient good = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, member),
                          1, 8, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
-                assertThat(call(good, target, "/v0/entity?id=nothing")).isEqualTo("404");
+                assertThat(MemberCalls.get(good, target, "/v0/entity?id=nothing")).isEqualTo("404");
             }
         }
-    }
-
-    /** One internal GET through the client: "404"/"200"... or "failed: reason". */
-    static String call(PeerClient client, String member, String target) throws Exception {
-        CompletableFuture<String> result = new CompletableFuture<>();
-        client.send(member, new PeerRequest("GET", target, 1, 0, null, null),
-                System.nanoTime() + TimeUnit.SECONDS.toNanos(10), new PeerCallback() {
-                    @Override
-                    public void completed(PeerResponse r) {
-                        result.complete(String.valueOf(r.status()));
-                    }
-
-                    @Override
-                    public void failed(boolean timeout, String reason) {
-                        result.complete("failed: " + reason);
-                    }
-                });
-        return result.get(30, TimeUnit.SECONDS);
     }
 }

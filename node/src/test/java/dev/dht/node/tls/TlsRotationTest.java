@@ -3,8 +3,7 @@ package dev.dht.node.tls;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
-import dev.dht.node.peer.PeerClient;
-import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.support.MemberCalls;
 import dev.dht.node.support.TestCertificates;
 import dev.dht.node.support.TestNode;
 import org.junit.jupiter.api.Test;
@@ -14,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-import static dev.dht.node.tls.TlsMemberPlaneTest.call;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -61,10 +59,6 @@ class TlsRotationTest {
 
     /** An internal read from a fresh client (new connections) holding the member's files. */
     private static String probe(TestCertificates.Member member, String url) throws Exception {
-        try (MemberTls tls = MemberTls.open(member.cert(), member.key(), member.ca(), Duration.ofMinutes(1));
-             PeerClient client = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, tls), 1,
-                     8, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
-            return call(client, url, "/v0/entity?id=nothing-here");
-        }
+        return MemberCalls.getWith(member, url, "/v0/entity?id=nothing-here");
     }
 }

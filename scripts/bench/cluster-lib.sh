@@ -1,0 +1,92 @@
+# shellcheck shell=bash
+# Shared by the benchmarks that start local nodes (bench-scale, bench-repair, bench-pause, bench-backup,
+# bench-cluster-tls; bench-cluster takes node_java, ports_free, machine_env and the steal sample). Source it after
+# scripts/lib.sh: `. "$(dirname "$0")/bench/cluster-lib.sh"`.
+# Node I listens on PORT+I, keeps its data in $WORK/data/nodeI and has its pid in node_pids[I]; the load
+# generators' pids go to load_pids; marks go to $RAW/timeline.txt.
+
+node_pids=()
+load_pids=()
+
+# node_java TARGET: the node's jar and a JDK >= 21: sets JAR, JAVA and JAVA_FLAGS (with $JAVA_OPTS); TARGET is
+# the make target that builds the jar, named when it is missing.
+node_java() {
+  local spec
+  JAR="$DHT_ROOT/node/target/dht-node.jar"
+  [ -f "$JAR" ] || die "$JAR is missing: run 'make $1' (it builds the jar) or 'make build'"
+  JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
+  JAVA="$JAVA_HOME/bin/java"
+  spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+  JAVA_FLAGS=()
+  if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+  # shellcheck disable=SC2206
+  JAVA_FLAGS+=($JAVA_OPTS)
+}
+
+ports_free() { # ports_free PORT...: dies if one of them answers already
+  local p
+  for p in "$@"; do
+    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then die "port $p is in use"; fi
+  done
+}
+
+url() { echo "http://127.0.0.1:$((PORT + $1))"; }
+
+# launch_node I LOG ARGS...: node I in the background (ARGS, then $NODE_ARGS), its output appended to LOG
+launch_node() {
+  local i=$1 log=$2; shift 2
+  # shellcheck disable=SC2086
+  "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$((PORT + i))" --data-dir "$WORK/data/node$i" "$@" $NODE_ARGS \
+    >> "$log" 2>&1 &
+  node_pids[i]=$!
+}
+await_node() { await_http "$((PORT + $1))" /v0/status "${node_pids[$1]}" "$2"; } # await_node I LOG
+stop_node() { kill "${node_pids[$1]}" && wait "${node_pids[$1]}" 2>/dev/null || true; node_pids[$1]=""; } # stop_node I: TERM, wait
+
+stop_pids() { # stop_pids PID...: TERM to each (empty ones skipped), then wait for each
+  local pid
+  for pid in "$@"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
+  for pid in "$@"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
+}
+stop_load() { # the load generators: INT (oha writes its output on it), wait
+  local pid
+  for pid in "${load_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
+  for pid in "${load_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  load_pids=()
+}
+
+now_ms() { date +%s%3N; }
+mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
+
+# machine_env "LOAD1 LOAD5 LOAD15": the first lines of env.txt, the machine and the build measured
+machine_env() {
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "load_before=$1"
+  echo "nproc=$(nproc)"
+  echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+  echo "java=$("$JAVA" -version 2>&1 | head -1)"
+  echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
+}
+
+# CPU time the hypervisor gave to other guests (/proc/stat "steal"): a noisy neighbour shows here
+cpu_steal_sample() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; } # steal, total (jiffies)
+steal_pct_since() { # steal_pct_since SAMPLE: the env.txt line, steal in % of all CPU time since SAMPLE
+  echo "steal_pct=$(awk -v a="$1" -v b="$(cpu_steal_sample)" 'BEGIN {split(a, x, " "); split(b, y, " ");
+    t = y[2] - x[2]; printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}')"
+}
+
+# await_compactions NODE...: up to 2 minutes until no node reports pending compaction bytes, so that a phase
+# measured after a preload measures the load, not the preload's flushes and compactions
+await_compactions() {
+  local i p pending
+  for _ in $(seq 240); do
+    pending=0
+    for i in "$@"; do
+      p=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_pending_compaction_bytes //p')
+      if [ -n "$p" ] && awk "BEGIN {exit !($p > 0)}"; then pending=1; fi
+    done
+    [ "$pending" -eq 0 ] && break
+    sleep 0.5
+  done
+}
