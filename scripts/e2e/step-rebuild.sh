@@ -1,6 +1,7 @@
 # step-rebuild.sh -> make e2e's step 10 (scripts/e2e.sh sources it and runs step10 before step 8): a member loses
 # its volume while a writer runs, and comes back rebuilt before it serves reads.
-#   1 spec.repair.rate 256Ki on "dht" (the members roll once), so that the rebuild lasts long enough to be seen
+#   1 spec.repair.rate 64Ki on "dht" (the members roll once), so that the rebuild lasts long enough to be seen (at
+#     256Ki a rebuild of step 3's keys took 10 s, 7 of them before the new pod was ready: unseen once)
 #   2 a writer Job puts keys at the default quorum; once it is under way, dht-1's PersistentVolumeClaim and pod are
 #     deleted (what a lost disk or a deleted volume does); the StatefulSet makes both anew, empty
 #   3 the member shows Rebuilding in status.members (the cluster Degraded), then Up with the cluster Ready 3/3
@@ -28,7 +29,7 @@ member_tls_secret() { if member_tls_on; then echo "$MEMBER_TLS_SECRET"; fi; }
 step10() {
   local victim=dht-1 claim=data-dht-1 uid t0 seen=0 state phase progress="" progress_now bad_phase="" text ok=1 deadline keys
   # 1 a rate low enough to watch the rebuild
-  kn patch dht dht --type merge -p '{"spec":{"repair":{"rate":"256Ki"}}}' >/dev/null \
+  kn patch dht dht --type merge -p '{"spec":{"repair":{"rate":"64Ki"}}}' >/dev/null \
     || { report 10 FAIL "kubectl patch refused spec.repair.rate"; return 1; }
   until_true 600 rebuild_rolled_out || { report 10 FAIL "the members did not roll to the repair rate: phase $(dht_field '{.status.phase}')"; return 1; }
 

@@ -17,9 +17,9 @@ import java.util.function.IntFunction;
 
 /**
  * The members' repair reports ({@code GET /v0/admin/repair}), asked of every ready member at most every
- * {@link #steadyInterval()} (30 s), or every poll interval while one rebuilds, or at once when the pods changed (a
- * replaced member starts rebuilding): repair status moves slowly, and a reconcile should not wait on the members
- * each time an event comes.
+ * {@link #steadyInterval()} (30 s), or every poll interval while one rebuilds or did not answer, or at once when
+ * the pods changed (a replaced member starts rebuilding): repair status moves slowly, and a reconcile should not wait
+ * on the members each time an event comes.
  */
 final class RepairPolls {
   /** How often a steady cluster's repair status is refreshed, in busy intervals (2 s in production: 30 s). */
@@ -60,7 +60,9 @@ final class RepairPolls {
       }
     }
     Last l = last.get(key);
-    boolean busy = l != null && l.reports().values().stream().anyMatch(MemberRepair::rebuilding);
+    // Asked again soon while one rebuilds, or did not answer (a replaced member's new pod: a rebuild of a few
+    // seconds would otherwise go unseen until the steady poll).
+    boolean busy = l != null && l.reports().values().stream().anyMatch(r -> r.rebuilding() || !r.known());
     Duration every = busy ? busyInterval : steadyInterval();
     if (l != null && l.pods().equals(podKey.toString()) && l.at().plus(every).isAfter(now)) {
       return l.reports();
