@@ -48,9 +48,7 @@ fi
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 JAVA="$JAVA_HOME/bin/java"
 # What scripts/run-local.sh adds on JDK 23+, nothing else: the JVM's own defaults (heap, GC) are part of the point.
-JAVA_FLAGS=()
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+mapfile -t JAVA_FLAGS < <(node_jdk_flags "$JAVA")
 WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 command -v curl >/dev/null || die "curl is needed"

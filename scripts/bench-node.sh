@@ -43,9 +43,7 @@ for j in "$JAR" "$BENCH_JAR"; do
 done
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 JAVA="$JAVA_HOME/bin/java"
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-JAVA_FLAGS=()
-if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+mapfile -t JAVA_FLAGS < <(node_jdk_flags "$JAVA")
 # shellcheck disable=SC2206
 JAVA_FLAGS+=($JAVA_OPTS)
 

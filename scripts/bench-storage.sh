@@ -19,9 +19,8 @@ for j in "$JAR" "$BENCH_JAR"; do
 done
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 JAVA="$JAVA_HOME/bin/java"
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-flags=(-Xms1g -Xmx1g --enable-native-access=ALL-UNNAMED)
-if [ "${spec%%.*}" -ge 23 ]; then flags+=(--sun-misc-unsafe-memory-access=allow); fi
+mapfile -t flags < <(node_jdk_flags "$JAVA")
+flags=(-Xms1g -Xmx1g --enable-native-access=ALL-UNNAMED "${flags[@]}")
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-storage.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

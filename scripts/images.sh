@@ -104,11 +104,9 @@ local_base() { # local_base NAME PACKAGES -> prints the buildah image reference
 # ---------------------------------------------------------------------------------------------------------
 # Build contexts
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found (needed for jlink)"
-java_spec=$("$JAVA_HOME/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
 java_release=$("$JAVA_HOME/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
-# JDK 23+ warns when one-nio uses sun.misc.Unsafe memory methods (JEP 471): allowed explicitly, as make run does.
-JDK_OPTS=""
-[ "${java_spec%%.*}" -ge 23 ] && JDK_OPTS="--sun-misc-unsafe-memory-access=allow"
+# What make run adds on this JDK (lib.sh, node_jdk_flags): the image's JRE is jlinked from it.
+JDK_OPTS=$(node_jdk_flags "$JAVA_HOME/bin/java" | paste -sd' ')
 
 jre_modules() { # the JDK modules the node and the operator need (jdeps over both jars) plus the extras
   local tmp jar

@@ -21,6 +21,18 @@ with_lock() {
   ) 9>"$DHT_CACHE/locks/$name.lock"
 }
 
+# Prints the specification version (21, 25, ...) of the java binary JAVA.
+java_spec() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
+
+# Prints, one per line, the flags the node's JVM needs on the JDK of the java binary JAVA: JDK 23+ warns when
+# one-nio touches sun.misc.Unsafe memory methods (JEP 471), so that is allowed explicitly there; nothing before.
+# (Native access is enabled by the jar's manifest.) Used by make run, the benchmarks and the images.
+node_jdk_flags() {
+  local v
+  v=$(java_spec "$1")
+  if [ "${v%%.*}" -ge 23 ] 2>/dev/null; then echo "--sun-misc-unsafe-memory-access=allow"; fi
+}
+
 # Prints JAVA_HOME of a JDK >= 21 (the build's language level). Prefers $JAVA_HOME when it
 # qualifies, then any JDK under /usr/lib/jvm, newest first.
 find_java_home() {
@@ -28,7 +40,7 @@ find_java_home() {
   for c in "${JAVA_HOME:-}" $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV) /opt/java/openjdk; do
     c=${c%/}
     [ -n "$c" ] && [ -x "$c/bin/javac" ] || continue
-    v=$("$c/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+    v=$(java_spec "$c/bin/java")
     if [ -n "$v" ] && [ "${v%%.*}" -ge 21 ] 2>/dev/null; then
       echo "$c"; return 0
     fi

@@ -20,11 +20,8 @@ NODES=${DHT_NODES:-3}
 BASE_PORT=${DHT_BASE_PORT:-8080}
 DATA=${DHT_RUN_DATA:-$DHT_ROOT/data}
 
-# JDK 23+ warns when one-nio touches sun.misc.Unsafe memory methods (JEP 471); allow it explicitly there.
-# (Native access is enabled by the jar's manifest.)
-JAVA_FLAGS=()
-spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+spec=$(java_spec "$JAVA")
+mapfile -t JAVA_FLAGS < <(node_jdk_flags "$JAVA")
 # shellcheck disable=SC2206
 JAVA_FLAGS+=(${DHT_JAVA_OPTS:-})
 

@@ -11,14 +11,11 @@ load_pids=()
 # node_java TARGET: the node's jar and a JDK >= 21: sets JAR, JAVA and JAVA_FLAGS (with $JAVA_OPTS); TARGET is
 # the make target that builds the jar, named when it is missing.
 node_java() {
-  local spec
   JAR="$DHT_ROOT/node/target/dht-node.jar"
   [ -f "$JAR" ] || die "$JAR is missing: run 'make $1' (it builds the jar) or 'make build'"
   JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
   JAVA="$JAVA_HOME/bin/java"
-  spec=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-  JAVA_FLAGS=()
-  if [ "${spec%%.*}" -ge 23 ]; then JAVA_FLAGS+=(--sun-misc-unsafe-memory-access=allow); fi
+  mapfile -t JAVA_FLAGS < <(node_jdk_flags "$JAVA")
   # shellcheck disable=SC2206
   JAVA_FLAGS+=($JAVA_OPTS)
 }

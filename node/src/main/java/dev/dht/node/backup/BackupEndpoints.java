@@ -1,5 +1,6 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Responder;

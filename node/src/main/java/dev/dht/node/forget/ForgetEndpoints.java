@@ -1,19 +1,19 @@
 package dev.dht.node.forget;
 
-import dev.dht.node.backup.AdminCalls;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.Membership;
+import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Headers;
+import dev.dht.node.http.QueryParams;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
-import dev.dht.node.http.QueryParams;
 import dev.dht.node.topology.Json;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.topology.TopologyState;

@@ -236,7 +236,7 @@ public final class PeerClient implements AutoCloseable {
     private PeerConnection pick(Peer peer) {
         PeerConnection best = null;
         PeerConnection idle = null;
-        PeerConnection opening = null;
+        boolean opening = false;
         int bestPending = Integer.MAX_VALUE;
         long generation = tlsGeneration();
         int current = 0;
@@ -249,9 +249,7 @@ public final class PeerClient implements AutoCloseable {
             if (c.flushQueued && p < maxPipeline) {
                 return c;
             }
-            if (c.handshakePending) {
-                opening = c;
-            }
+            opening |= c.handshakePending;
             if (p == 0) {
                 if (idle == null) {
                     idle = c;
@@ -266,7 +264,7 @@ public final class PeerClient implements AutoCloseable {
         if (idle != null) {
             return idle;
         }
-        if (current < maxConnections && opening == null) {
+        if (current < maxConnections && !opening) {
             synchronized (peer) {
                 // stale connections (older TLS material) still drain: at most as many again
                 if (current(peer, generation) < maxConnections && peer.connections.size() < 2 * maxConnections) {

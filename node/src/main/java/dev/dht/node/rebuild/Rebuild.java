@@ -1,8 +1,8 @@
 package dev.dht.node.rebuild;
 
 import dev.dht.node.config.Units;
+import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
-import dev.dht.node.backup.AdminCalls;
 import dev.dht.node.http.Responses;
 import dev.dht.node.repair.RangePull;
 import dev.dht.node.repair.RepairException;

@@ -1,7 +1,7 @@
 package dev.dht.node.repair;
 
-import dev.dht.node.backup.AdminCalls;
 import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Headers;

@@ -34,10 +34,7 @@ class ColdTlsClusterIT {
     @Test
     void aColdTlsClusterWrittenToAtOnceGivesUpNoHandshake() throws Exception {
         TestCertificates ca = TestCertificates.authority("cluster-ca");
-        List<TestCertificates.Member> files = new ArrayList<>();
-        for (int i = 0; i < NODES; i++) {
-            files.add(ca.issue(dir.resolve("tls" + i), "member-" + i));
-        }
+        List<TestCertificates.Member> files = ca.issueMembers(dir, NODES);
         try (ProcessCluster c = ProcessCluster.start(dir, NODES, i -> files.get(i).args())) {
             Map<Integer, Integer> statuses = new TreeMap<>();
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);

@@ -1,7 +1,10 @@
 package dev.dht.node.cluster;
 
+import dev.dht.node.http.Headers;
 import dev.dht.node.storage.Record;
+import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
+import dev.dht.node.support.RawHttp;
 import dev.dht.node.topology.Json;
 
 import java.io.IOException;
@@ -26,24 +29,26 @@ final class ReplicaRecords {
     private ReplicaRecords() {
     }
 
-    /** The record node holds for id, or null if it holds none; fails on any other answer (503 while rebuilding). */
+    /**
+     * The record node holds for id, or null if it holds none; fails on any other answer (503 while rebuilding). Over
+     * the member port as a member asks: in TLS with the test CA's certificate when the suite runs with
+     * {@code -Ddht.test.memberTls=true} (MemberTlsMode.connect, as ReplicaCheck reads).
+     */
     static Record read(NodeProcess node, String id) {
-        try {
-            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=" + id))
-                    .header("X-Dht-Internal", "1").GET(), Duration.ofSeconds(10));
-            if (r.statusCode() == 404) {
+        try (RawHttp http = new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
+            http.send("GET /v0/entity?id=" + id + " HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL
+                    + ": 1\r\nConnection: close\r\n\r\n");
+            RawHttp.Reply r = http.read();
+            if (r.status() == 404) {
                 return null;
             }
-            if (r.statusCode() != 200) {
-                throw new AssertionError("internal GET " + id + " on port " + node.port() + ": " + r.statusCode()
-                        + " " + new String(r.body(), StandardCharsets.UTF_8));
+            if (r.status() != 200) {
+                throw new AssertionError("internal GET " + id + " on port " + node.port() + ": " + r.status()
+                        + " " + r.bodyText());
             }
             return Record.decode(r.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 

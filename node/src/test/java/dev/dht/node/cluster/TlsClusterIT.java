@@ -31,10 +31,7 @@ class TlsClusterIT {
     void mutualTlsClusterRotatesItsCaUnderLoadWithoutARestart() throws Exception {
         TestCertificates oldCa = TestCertificates.authority("old-ca");
         TestCertificates newCa = TestCertificates.authority("new-ca");
-        List<TestCertificates.Member> files = new ArrayList<>();
-        for (int i = 0; i < NODES; i++) {
-            files.add(oldCa.issue(dir.resolve("tls" + i), "member-" + i));
-        }
+        List<TestCertificates.Member> files = oldCa.issueMembers(dir, NODES);
         // the load below is checked for failures, not for speed: a busy machine's first handshakes and a cold
         // JIT's first megabytes of AES must not count as lost writes
         try (ProcessCluster c = ProcessCluster.start(dir, NODES, i -> concat(files.get(i).args(),

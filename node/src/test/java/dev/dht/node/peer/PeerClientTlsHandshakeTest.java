@@ -4,6 +4,7 @@ import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.support.MemberCalls;
 import dev.dht.node.support.TestCertificates;
 import dev.dht.node.support.TestNode;
 import dev.dht.node.tls.MemberTls;
@@ -109,20 +110,7 @@ class PeerClientTlsHandshakeTest {
     }
 
     private static CompletableFuture<String> get(PeerClient client, String peer, long timeoutMs) {
-        CompletableFuture<String> result = new CompletableFuture<>();
-        client.send(peer, new PeerRequest("GET", "/v0/entity?id=nothing-here", 1, 0, null, null),
-                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new PeerCallback() {
-                    @Override
-                    public void completed(PeerResponse r) {
-                        result.complete(String.valueOf(r.status()));
-                    }
-
-                    @Override
-                    public void failed(boolean timeout, String reason) {
-                        result.complete("failed" + (timeout ? " (timeout)" : "") + ": " + reason);
-                    }
-                });
-        return result;
+        return MemberCalls.send(client, peer, "/v0/entity?id=nothing-here", timeoutMs);
     }
 
     /**

@@ -143,23 +143,13 @@ class DigestFamilyTest {
     @Test
     void aStoreWrittenWithoutTheFamilyIsIndexedWhenOpened() throws Exception {
         // A database as the version before wrote it: records and hints, no digest family.
-        List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(b("hints")));
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (RocksStore warmUp = RocksStore.open(dir.resolve("unused"), StorageOptions.node(4 << 20, 8 << 20));
-             DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
-             RocksDB db = RocksDB.open(options, dir.resolve("old").toString(), families, handles)) {
+        writeRaw("old", List.of("hints"), (db, families) -> {
             for (int i = 0; i < 2500; i++) {
-                db.put(handles.get(0), b("old" + i), Record.value(i + 1, b("x" + i)).encoded());
+                db.put(families.get(0), b("old" + i), Record.value(i + 1, b("x" + i)).encoded());
             }
-            handles.forEach(ColumnFamilyHandle::close);
-        }
+        });
         try (RocksStore store = RocksStore.open(dir.resolve("old"), StorageOptions.node(4 << 20, 8 << 20))) {
-            List<String> keys = new ArrayList<>();
-            for (int i = 0; i < 2500; i++) {
-                keys.add("old" + i);
-            }
-            assertThat(allDigests(store)).hasSize(2500).isEqualTo(expected(store, keys));
+            assertThat(allDigests(store)).hasSize(2500).isEqualTo(expected(store, oldKeys(2500)));
             assertThat(store.indexedAtOpen()).isEqualTo(2500);
         }
         try (RocksStore reopened = RocksStore.open(dir.resolve("old"), StorageOptions.node(4 << 20, 8 << 20))) {
@@ -183,17 +173,11 @@ class DigestFamilyTest {
     void anUnmarkedFamilyIsRebuiltWithoutWhatItHeld() throws Exception {
         // No marker (a store of the version before it, or an indexing cut short), and entries the records no longer
         // back: a removed key's digest, an outdated version's digest.
-        List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(b(RocksStore.DIGESTS)));
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (RocksStore warmUp = RocksStore.open(dir.resolve("unused"), StorageOptions.node(4 << 20, 8 << 20));
-             DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
-             RocksDB db = RocksDB.open(options, dir.resolve("stale").toString(), families, handles)) {
-            db.put(handles.get(0), b("kept"), Record.value(5, b("new")).encoded());
-            db.put(handles.get(1), Digest.entryKey(b("kept")), Digest.entryValue(Record.value(4, b("old"))));
-            db.put(handles.get(1), Digest.entryKey(b("removed")), Digest.entryValue(Record.value(3, b("gone"))));
-            handles.forEach(ColumnFamilyHandle::close);
-        }
+        writeRaw("stale", List.of(RocksStore.DIGESTS), (db, families) -> {
+            db.put(families.get(0), b("kept"), Record.value(5, b("new")).encoded());
+            db.put(families.get(1), Digest.entryKey(b("kept")), Digest.entryValue(Record.value(4, b("old"))));
+            db.put(families.get(1), Digest.entryKey(b("removed")), Digest.entryValue(Record.value(3, b("gone"))));
+        });
         try (RocksStore store = RocksStore.open(dir.resolve("stale"), StorageOptions.node(4 << 20, 8 << 20))) {
             assertThat(store.indexedAtOpen()).isEqualTo(1);
             assertThat(allDigests(store)).isEqualTo(expected(store, List.of("kept", "removed"))).containsOnlyKeys("kept");
@@ -204,27 +188,44 @@ class DigestFamilyTest {
     @Test
     void anIndexingCutShortIsDoneAgainAtTheNextOpen() throws Exception {
         // As a crash during the first open's indexing leaves it: records, and a digest family holding some of them.
-        List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY),
-                new ColumnFamilyDescriptor(b("hints")), new ColumnFamilyDescriptor(b(RocksStore.DIGESTS)));
+        writeRaw("cut", List.of("hints", RocksStore.DIGESTS), (db, families) -> {
+            for (int i = 0; i < 2500; i++) {
+                Record r = Record.value(i + 1, b("x" + i));
+                db.put(families.get(0), b("old" + i), r.encoded());
+                if (i < 1024) {
+                    db.put(families.get(2), Digest.entryKey(b("old" + i)), Digest.entryValue(r));
+                }
+            }
+        });
+        try (RocksStore store = RocksStore.open(dir.resolve("cut"), StorageOptions.node(4 << 20, 8 << 20))) {
+            assertThat(allDigests(store)).hasSize(2500).isEqualTo(expected(store, oldKeys(2500)));
+        }
+    }
+
+    /** Writes into dir/name directly, as an older version or a crash left it: the default family, then these. */
+    private void writeRaw(String name, List<String> families, RawWrites writes) throws Exception {
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
+        families.forEach(f -> descriptors.add(new ColumnFamilyDescriptor(b(f))));
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (RocksStore warmUp = RocksStore.open(dir.resolve("unused"), StorageOptions.node(4 << 20, 8 << 20));
              DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
-             RocksDB db = RocksDB.open(options, dir.resolve("cut").toString(), families, handles)) {
-            for (int i = 0; i < 2500; i++) {
-                Record r = Record.value(i + 1, b("x" + i));
-                db.put(handles.get(0), b("old" + i), r.encoded());
-                if (i < 1024) {
-                    db.put(handles.get(2), Digest.entryKey(b("old" + i)), Digest.entryValue(r));
-                }
-            }
+             RocksDB db = RocksDB.open(options, dir.resolve(name).toString(), descriptors, handles)) {
+            writes.write(db, handles);
             handles.forEach(ColumnFamilyHandle::close);
         }
+    }
+
+    interface RawWrites {
+        void write(RocksDB db, List<ColumnFamilyHandle> families) throws Exception;
+    }
+
+    /** old0 .. old(n-1): the keys the raw databases above hold. */
+    private static List<String> oldKeys(int n) {
         List<String> keys = new ArrayList<>();
-        for (int i = 0; i < 2500; i++) {
+        for (int i = 0; i < n; i++) {
             keys.add("old" + i);
         }
-        try (RocksStore store = RocksStore.open(dir.resolve("cut"), StorageOptions.node(4 << 20, 8 << 20))) {
-            assertThat(allDigests(store)).hasSize(2500).isEqualTo(expected(store, keys));
-        }
+        return keys;
     }
 }

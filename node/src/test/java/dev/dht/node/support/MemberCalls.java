@@ -17,11 +17,16 @@ public final class MemberCalls {
     private MemberCalls() {
     }
 
-    /** One internal GET through the client: "404", "200"... or "failed: reason". */
+    /** One internal GET through the client with a 10 s deadline: "404", "200"... or "failed...: reason". */
     public static String get(PeerClient client, String member, String target) throws Exception {
+        return send(client, member, target, 10_000).get(30, TimeUnit.SECONDS);
+    }
+
+    /** One internal GET through the client: "404", "200"..., "failed: reason" or "failed (timeout): reason". */
+    public static CompletableFuture<String> send(PeerClient client, String member, String target, long deadlineMs) {
         CompletableFuture<String> result = new CompletableFuture<>();
         client.send(member, new PeerRequest("GET", target, 1, 0, null, null),
-                System.nanoTime() + TimeUnit.SECONDS.toNanos(10), new PeerCallback() {
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs), new PeerCallback() {
                     @Override
                     public void completed(PeerResponse r) {
                         result.complete(String.valueOf(r.status()));
@@ -29,10 +34,10 @@ public final class MemberCalls {
 
                     @Override
                     public void failed(boolean timeout, String reason) {
-                        result.complete("failed: " + reason);
+                        result.complete("failed" + (timeout ? " (timeout)" : "") + ": " + reason);
                     }
                 });
-        return result.get(30, TimeUnit.SECONDS);
+        return result;
     }
 
     /** One internal GET from a fresh client (new connections) holding {@code files}: as {@link #get}. */

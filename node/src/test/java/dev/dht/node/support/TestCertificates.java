@@ -110,6 +110,15 @@ public final class TestCertificates {
         return issue(dir, member, Duration.ofDays(1));
     }
 
+    /** The files of members 0..count-1 of a cluster (named member-i, under dir/tls<i>), valid for a day. */
+    public java.util.List<Member> issueMembers(Path dir, int count) {
+        java.util.List<Member> files = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            files.add(issue(dir.resolve("tls" + i), "member-" + i));
+        }
+        return files;
+    }
+
     /** Rewrites only the trusted CAs of a member's files (a CA rotation's first or last phase). */
     public static void trust(Member files, TestCertificates... authorities) {
         StringBuilder ca = new StringBuilder();

@@ -1,9 +1,5 @@
-package dev.dht.node.backup;
+package dev.dht.node.http;
 
-import dev.dht.node.http.AdminHandler;
-import dev.dht.node.http.BadRequestException;
-import dev.dht.node.http.Responder;
-import dev.dht.node.http.Responses;
 import dev.dht.node.topology.Json;
 import one.nio.http.Request;
 
