@@ -123,8 +123,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   /**
    * @param memberAddresses where a member's admin API is reached (its own URL unless overridden)
    * @param pollInterval    how soon to reconcile again while a scale is in progress
-   */
-  /**
    * @param tlsProbe how the operator looks at a member's member port during a CA replacement
    * @param memberPlane where that port is, by pod (null: the member URL, or its override in memberAddresses, at the
    *     client port + the member port offset)
