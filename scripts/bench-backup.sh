@@ -18,7 +18,7 @@
 #   BENCH_NODE_ARGS="--replication-factor 3 --block-cache 256MiB"   BENCH_JAVA_OPTS="-Xms512m -Xmx512m"
 #   BENCH_OUT=docs/benchmarks   BENCH_LABEL free text   BENCH_PORT=18300 (nodes on it and the next five, the store
 #   on the sixth after it)
-#   BENCH_PROFILE=SECONDS (off by default): CPU profiles (collapsed stacks, the node's /v0/admin/profile) of node 0
+#   BENCH_CPU_PROFILE=SECONDS (off by default): CPU profiles (collapsed stacks, the node's /v0/admin/profile) of node 0
 #   during the backup and of node 3 during the restore, each for SECONDS, into the raw outputs (they cost CPU: not
 #   for the figures)
 . "$(dirname "$0")/lib.sh"
@@ -35,7 +35,7 @@ JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms512m -Xmx512m}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 LABEL=${BENCH_LABEL:-}
 REPLICAS=2/3
-PROFILE=${BENCH_PROFILE:-}
+PROFILE=${BENCH_CPU_PROFILE:-}
 
 . "$(dirname "$0")/bench/cluster-lib.sh"
 node_java bench-backup
@@ -86,7 +86,7 @@ start_node() { # start_node I MEMBERS EXTRA...
   await_node "$i" "$WORK/node$i.log"
 }
 post() { curl -sf -X POST -H 'Content-Type: application/json' --data "$2" "$1"; }
-profile() { # profile I NAME: a CPU profile of node I in the background (BENCH_PROFILE seconds), if asked for
+profile() { # profile I NAME: a CPU profile of node I in the background (BENCH_CPU_PROFILE seconds), if asked for
   [ -n "$PROFILE" ] || return 0
   curl -s -o "$RAW/profile-$2.txt" "$(url "$1")/v0/admin/profile?event=cpu&duration=${PROFILE}s&format=collapsed&interval=1ms" &
 }
