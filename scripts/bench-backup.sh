@@ -18,6 +18,9 @@
 #   BENCH_NODE_ARGS="--replication-factor 3 --block-cache 256MiB"   BENCH_JAVA_OPTS="-Xms512m -Xmx512m"
 #   BENCH_OUT=docs/benchmarks   BENCH_LABEL free text   BENCH_PORT=18300 (nodes on it and the next five, the store
 #   on the sixth after it)
+#   BENCH_CPU_PROFILE=SECONDS (off by default): CPU profiles (collapsed stacks, the node's /v0/admin/profile) of node 0
+#   during the backup and of node 3 during the restore, each for SECONDS, into the raw outputs (they cost CPU: not
+#   for the figures)
 . "$(dirname "$0")/lib.sh"
 
 KEYS=${BENCH_KEYS:-1000000}
@@ -32,6 +35,7 @@ JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms512m -Xmx512m}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 LABEL=${BENCH_LABEL:-}
 REPLICAS=2/3
+PROFILE=${BENCH_CPU_PROFILE:-}
 
 . "$(dirname "$0")/bench/cluster-lib.sh"
 node_java bench-backup
@@ -82,6 +86,10 @@ start_node() { # start_node I MEMBERS EXTRA...
   await_node "$i" "$WORK/node$i.log"
 }
 post() { curl -sf -X POST -H 'Content-Type: application/json' --data "$2" "$1"; }
+profile() { # profile I NAME: a CPU profile of node I in the background (BENCH_CPU_PROFILE seconds), if asked for
+  [ -n "$PROFILE" ] || return 0
+  curl -s -o "$RAW/profile-$2.txt" "$(url "$1")/v0/admin/profile?event=cpu&duration=${PROFILE}s&format=collapsed&interval=1ms" &
+}
 await_phase() { # await_phase PATH PHASE NODES...: until each node's PATH reports PHASE (fails on "failed")
   local path=$1 phase=$2 deadline=$((SECONDS + TIMEOUT)) i p all; shift 2
   while [ $SECONDS -lt $deadline ]; do
@@ -125,6 +133,7 @@ sleep "$PHASE"
 # --- 3. the backup under the load ---------------------------------------------------------------------------------
 t0=$(now_ms)
 mark backup_start
+profile 0 backup
 for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench\",\"t0\":$t0,\"member\":$i}" > /dev/null \
   || die "node $i refused the backup"; done
 await_phase /v0/admin/backup done 0 1 2
@@ -140,6 +149,7 @@ for i in 0 1 2; do stop_node "$i"; done
 # --- 4. the restore into three fresh nodes ------------------------------------------------------------------------
 for i in 3 4 5; do start_node "$i" "$(list 3 4 5)" --restoring true; done
 mark restore_start
+profile 3 restore
 for i in 3 4 5; do post "$(url "$i")/v0/admin/restore" "{\"id\":\"bench\",\"share\":$((i - 3)),\"shares\":3}" \
   > /dev/null || die "node $i refused the restore"; done
 await_phase /v0/admin/restore streamed 3 4 5

@@ -21,6 +21,10 @@
 #     every acknowledged key read from it alone (runs before 8; scripts/e2e/step-rebuild.sh)
 #   9 back up "dht" under a writer, delete it, restore into 5 members, read back every key (runs before 8;
 #     scripts/e2e/step-backup.sh)
+#   attack: every attack of issue 21, many times, from another namespace, an unlabelled pod and a hostNetwork
+#     pod: all refused; keys, topology and clocks unchanged, on the restored cluster when 9 ran
+#     (scripts/e2e/step-security.sh)
+#   rotate: a certificate renewal and a CA replacement under a quorum writer: 0 failed writes, no pod restarted
 #   8 kubectl delete dht + helm uninstall: nothing of ours is left but the retained PVCs
 #
 # One line per step (PASS / FAIL / NOT RUN), then "N passed, M failed, K not run". Every wait is bounded.
@@ -41,6 +45,7 @@
 . "$(dirname "$0")/e2e/step-backup.sh"
 . "$(dirname "$0")/e2e/step-rebuild.sh"
 . "$(dirname "$0")/e2e/disruption-clients.sh"
+. "$(dirname "$0")/e2e/step-security.sh"
 cd "$DHT_ROOT"
 
 NS=${E2E_NAMESPACE:-dht-e2e}
@@ -101,6 +106,14 @@ start_job() {
   local name=$1; shift
   local args="" a
   for a in "$@"; do args="$args, $(printf '%s' "$a" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')"; done
+  # JOB_MEMBER_TLS=SECRET: the Job reads a member port (mutual TLS, open to members only): the member Secret at
+  # /etc/member, on the host's network (which the NetworkPolicy does not filter; the certificate is the guard).
+  local hostnet=false vols="" mounts=""
+  if [ -n "${JOB_MEMBER_TLS:-}" ]; then
+    hostnet=true
+    vols=", {name: member-tls, secret: {secretName: $JOB_MEMBER_TLS, defaultMode: 0440}}"
+    mounts=", {name: member-tls, mountPath: /etc/member, readOnly: true}"
+  fi
   kn delete job "$name" --ignore-not-found --wait=true >/dev/null 2>&1 || true
   kn apply -f - >/dev/null <<EOF
 apiVersion: batch/v1
@@ -113,16 +126,20 @@ spec:
     spec:
       restartPolicy: Never
       enableServiceLinks: false
-      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
-      volumes: [{name: keys, configMap: {name: e2e-keys, optional: true}}]
+      hostNetwork: $hostnet
+      dnsPolicy: $([ "$hostnet" = true ] && echo ClusterFirstWithHostNet || echo ClusterFirst)
+      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
+      volumes: [{name: keys, configMap: {name: e2e-keys, optional: true}}$vols]
       containers:
       - name: check
         image: $RUNNER_IMAGE
         imagePullPolicy: IfNotPresent
         args: ["/opt/dht/py/dhtcheck.py"$args]
+        # The cluster's read-write token (spec.auth, on by default); absent Secret: no token.
+        env: [{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}]
         resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 256Mi}}
         securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
-        volumeMounts: [{name: keys, mountPath: /etc/e2e}]
+        volumeMounts: [{name: keys, mountPath: /etc/e2e}$mounts]
 EOF
 }
 job_done() { # 0 when the Job finished (either way)
@@ -171,7 +188,7 @@ EOF
 log_has() { kn logs "job/$1" 2>/dev/null | grep -q "$2"; }
 pod_replaced() { [ "$(kn get pod "$1" -o jsonpath='{.metadata.uid}' 2>/dev/null)" != "$2" ]; }
 scaled_down_to_3() { dht_is Ready 3 && ! kn get pod dht-3 >/dev/null 2>&1 && ! kn get pod dht-4 >/dev/null 2>&1; }
-owned() { kn get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null; }
+owned() { kn get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod,secret,networkpolicy -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null; }
 leftovers() {
   { owned
     k -n "$OP_NS" get deploy,pod,serviceaccount,service,role,rolebinding -l "app.kubernetes.io/instance=$RELEASE" -o name 2>/dev/null
@@ -412,8 +429,8 @@ collect() {
 
 # ---------------------------------------------------------------------------------------------------------
 chain_ok=1; installed=0
-step_fn() { case $1 in evict) echo step_evict ;; *) echo "step$1" ;; esac; }
-for s in 1 2 3 4 5 evict 6 7 10 9 8; do
+step_fn() { case $1 in evict|attack|rotate) echo "step_$1" ;; *) echo "step$1" ;; esac; }
+for s in 1 2 3 4 5 evict 6 7 10 9 attack rotate 8; do
   if [ "$s" = 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
   if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
   if [[ " $SKIP " == *" $s "* ]] && [ "$s" != 1 ] && [ "$s" != 2 ]; then report $s "NOT RUN" "skipped (E2E_SKIP)"; continue; fi

@@ -4,7 +4,7 @@
 # directory holding the binaries).
 #
 # Default CMDs: kube-apiserver kubectl etcd (what kube-api-test needs). Others the local cluster
-# (scripts/k8s/up.sh) needs: kube-controller-manager kube-scheduler kubelet kube-proxy coredns crictl.
+# (scripts/k8s/up.sh) needs: kube-controller-manager kube-scheduler kubelet kube-proxy coredns crictl kube-router.
 # Binaries land in $DHT_CACHE/kubeapitest/k8s/1.34.4-linux-amd64/, the layout kube-api-test reads.
 # Cold: ~14 min on 2 cores (kube-apiserver dominates); cached: instant.
 . "$(dirname "$0")/lib.sh"
@@ -14,6 +14,7 @@ STAGING_VERSION=v0.34.4          # every k8s.io staging module at the matching v
 ETCD_VERSION=v3.6.4              # what k8s 1.34.4 pins
 COREDNS_VERSION=v1.15.0          # cluster DNS of the local cluster
 CRI_TOOLS_VERSION=v1.34.0        # crictl: the local cluster's teardown removes pods through the CRI
+KUBE_ROUTER_VERSION=v2.1.0       # the local cluster's NetworkPolicy controller (policy only: --run-firewall)
 GO_LINE=1.24.0                   # wrapper modules' go directive (>= k8s.io/kubernetes's)
 
 API_TEST_DIR="$DHT_CACHE/kubeapitest"
@@ -73,10 +74,11 @@ build_all() {
   for c in $missing; do
     start=$SECONDS
     log "building $c (cached afterwards in $OUT)"
-    if [ "$c" = coredns ] || [ "$c" = crictl ]; then
-      # Neither go.mod has replace directives: go install builds them as published.
+    if [ "$c" = coredns ] || [ "$c" = crictl ] || [ "$c" = kube-router ]; then
+      # None of these go.mods has replace directives: go install builds them as published.
       local pkg="github.com/coredns/coredns@$COREDNS_VERSION"
       [ "$c" = crictl ] && pkg="sigs.k8s.io/cri-tools/cmd/crictl@$CRI_TOOLS_VERSION"
+      [ "$c" = kube-router ] && pkg="github.com/cloudnativelabs/kube-router/v2/cmd/kube-router@$KUBE_ROUTER_VERSION"
       mkdir -p "$WORK/go-bin"
       (cd "$WORK" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOBIN="$WORK/go-bin" go install -ldflags "-s -w" "$pkg" >&2)
       mv "$WORK/go-bin/$c" "$OUT/$c.tmp"

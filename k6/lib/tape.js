@@ -12,6 +12,7 @@
 //   DURATION    e.g. 45s (default 30s)
 //   PRE_VUS, MAX_VUS  virtual users pre-allocated / at most (default 50 / 2000)
 //   SUMMARY     where to write the run's figures as JSON (the runner reads it)
+//   DHT_TOKEN   a bearer token sent on every request (a cluster with client tokens: DhtCluster spec.auth)
 // Iterations k6 could not start on time (no free VU) are counted as dropped_iterations: the open model's
 // signal that the generator, not the server, fell behind.
 import http from 'k6/http';
@@ -29,6 +30,7 @@ const PROFILE = __ENV.PROFILE || 'const';
 const RATE = positiveInt('RATE', 100);
 const START_RATE = positiveInt('START_RATE', 1);
 const DURATION = __ENV.DURATION || '30s';
+const HEADERS = __ENV.DHT_TOKEN ? { Authorization: `Bearer ${__ENV.DHT_TOKEN}` } : {};
 
 function positiveInt(name, fallback) {
   const raw = __ENV[name];
@@ -73,11 +75,11 @@ export function recentFilled(i, salt) {
 function target(i) { return TARGETS[i % TARGETS.length]; }
 
 export function put(i, key) {
-  return http.put(`${target(i)}/v0/entity?id=${encodeURIComponent(key)}${REPLICAS}`, VALUE, { tags: { name: 'put' } });
+  return http.put(`${target(i)}/v0/entity?id=${encodeURIComponent(key)}${REPLICAS}`, VALUE, { headers: HEADERS, tags: { name: 'put' } });
 }
 
 export function get(i, key) {
-  return http.get(`${target(i)}/v0/entity?id=${encodeURIComponent(key)}${REPLICAS}`, { tags: { name: 'get' } });
+  return http.get(`${target(i)}/v0/entity?id=${encodeURIComponent(key)}${REPLICAS}`, { headers: HEADERS, tags: { name: 'get' } });
 }
 
 const COMMON = {

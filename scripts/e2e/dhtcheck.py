@@ -23,6 +23,9 @@ Standard library only: it runs in the load-runner image (python3 /opt/dht/py/dht
 
 write --stop-key K ends the writes early once key K exists (a writer that runs while the cluster scales).
 
+With DHT_TOKEN in the environment (a cluster with client tokens: the Jobs get it from the cluster's Secret) every
+request carries "Authorization: Bearer $DHT_TOKEN".
+
 Every command ends with one line "RESULT {json}" and exits 0 only if nothing failed (write: if every write
 was acknowledged, unless --allow-failures). A failure's cause is its HTTP status or, when no answer came, the
 error (ConnectionRefusedError, ConnectionResetError, RemoteDisconnected, TimeoutError, ...). Requests use the cluster's default replicas (quorum) unless
@@ -31,6 +34,8 @@ error (ConnectionRefusedError, ConnectionResetError, RemoteDisconnected, Timeout
 import argparse
 import http.client
 import json
+import os
+import ssl
 import sys
 import threading
 import time
@@ -70,15 +75,19 @@ class Client:
     reopened; never retried: a failure counts. keep_alive=False opens one per request, as a client that does not
     pool would."""
 
-    def __init__(self, base, timeout, keep_alive=True):
+    def __init__(self, base, timeout, keep_alive=True, tls=None):
         u = urllib.parse.urlsplit(base)
         self.host, self.port = u.hostname, u.port or 80
-        self.timeout, self.keep_alive, self.conn = timeout, keep_alive, None
+        self.timeout, self.keep_alive, self.conn, self.tls = timeout, keep_alive, None, tls
 
     def request(self, method, path, body=None, extra=None):
-        if self.conn is None:
+        if self.conn is None and self.tls is not None:
+            self.conn = http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.tls)
+        elif self.conn is None:
             self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         headers = {} if self.keep_alive else {"Connection": "close"}
+        if os.environ.get("DHT_TOKEN"):
+            headers["Authorization"] = "Bearer " + os.environ["DHT_TOKEN"]
         headers.update(extra or {})
         try:
             self.conn.request(method, path, body=body, headers=headers)
@@ -204,6 +213,17 @@ def watch_stop_key(a, stop):
         time.sleep(1)
 
 
+def member_tls(directory):
+    """The TLS context of a member's own certificate (tls.crt, tls.key, ca.crt in directory: the cluster's member
+    Secret), for --local reads from a member port that speaks mutual TLS; None without a directory."""
+    if not directory:
+        return None
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.load_cert_chain(os.path.join(directory, "tls.crt"), os.path.join(directory, "tls.key"))
+    ctx.load_verify_locations(os.path.join(directory, "ca.crt"))
+    return ctx
+
+
 def stored_value(record):
     """The value of a record as a member stores it (internal answers): version 1, flags (bit 0: tombstone),
     8 bytes of timestamp, the value. None for a tombstone."""
@@ -235,7 +255,7 @@ def check_read(client, a, i):
 
 def cmd_read(a):
     keys = parse_ranges(a.keys)
-    clients = [Client(a.target, a.timeout) for _ in range(a.threads)]
+    clients = [Client(a.target, a.timeout, tls=member_tls(a.member_tls)) for _ in range(a.threads)]
     counts, bad, lock = {}, [], threading.Lock()
 
     def work(t, i):
@@ -376,6 +396,9 @@ def main(argv):
     r.add_argument("--run", required=True, help="the run the values were written by")
     r.add_argument("--local", action="store_true",
                    help="read the member's own store only (--target is its member port: client port + 10000)")
+    r.add_argument("--member-tls", default="",
+                   help="with --local: a directory with the member certificate (tls.crt, tls.key, ca.crt) for a"
+                        " member port with mutual TLS (--target https://<its name in the certificate>:port)")
     wa = sub.add_parser("watch"); common(wa)
     wa.add_argument("--prefix", required=True); wa.add_argument("--keys", required=True)
     wa.add_argument("--run", required=True, help="the run the values were written by")

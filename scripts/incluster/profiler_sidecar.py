@@ -11,6 +11,11 @@ DhtBenchmark Job, a person with kubectl port-forward) can profile it through the
          when the capture ends, or the node's error (400 bad parameters, 503 no profiler)
   GET /healthz -> 200 "ok"
 
+With --tokens FILE (the node's tokens file, mounted from the cluster's Secret when its client tokens are on), a
+profile request needs "Authorization: Bearer <token>" of scope admin in that file: 401 without a token or with an
+unknown one, 403 with one of a lower scope. Profiling costs the node CPU, so it is the admin plane's. The file is
+read again when it changes (token rotation); the request to the node goes over localhost, where the node needs none.
+
 The node profiles its own JVM with async-profiler (it ships in the node image): the sidecar needs no shared
 process namespace, no ptrace and no capabilities. One capture at a time: a request that arrives while another runs
 waits for it, and a 409 from the node (a capture started elsewhere, or the previous one not yet released) is
@@ -18,7 +23,9 @@ retried, both for at most --busy-wait seconds; after that the answer is 409 with
 stops the node, and a benchmark never costs it more than one capture at a time.
 """
 import argparse
+import hmac
 import http.server
+import os
 import sys
 import threading
 import time
@@ -76,7 +83,51 @@ class Sidecar:
             return 502, "text/plain; charset=utf-8", ("the node did not answer on %s: %s" % (self.node, e)).encode()
 
 
-def handler_for(sidecar):
+class Tokens:
+    """The admin tokens of a node's tokens file ('<scope> <token>' lines, '#' comments), re-read when it changes."""
+
+    def __init__(self, path):
+        self.path, self.seen, self.scopes = path, None, {}
+        self.lock = threading.Lock()
+
+    def scope_of(self, token):
+        with self.lock:
+            try:
+                st = os.stat(self.path)
+                key = (st.st_mtime_ns, st.st_size, st.st_ino)
+                if key != self.seen:
+                    scopes = {}
+                    with open(self.path, encoding="utf-8") as f:
+                        for line in f:
+                            parts = line.split()
+                            if len(parts) == 2 and not parts[0].startswith("#"):
+                                scopes[parts[1]] = parts[0]
+                    self.scopes, self.seen = scopes, key
+            except OSError as e:
+                log("cannot read the tokens file %s: %s (keeping the tokens read before)" % (self.path, e))
+            # Compare every token in constant time: no early exit that says how close a guess came.
+            found = None
+            for known, scope in self.scopes.items():
+                if hmac.compare_digest(known.encode(), token.encode()):
+                    found = scope
+            return found
+
+
+def check_token(tokens, header):
+    """None if the request may profile, else (status, reason)."""
+    if tokens is None:
+        return None
+    if not header or not header.startswith("Bearer "):
+        return 401, "a bearer token of scope admin is needed (Authorization: Bearer <token>)"
+    scope = tokens.scope_of(header[len("Bearer "):].strip())
+    if scope is None:
+        return 401, "unknown token"
+    if scope != "admin":
+        return 403, "a token of scope %s may not profile: admin is needed" % scope
+    return None
+
+
+def handler_for(sidecar, tokens=None):
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -85,6 +136,12 @@ def handler_for(sidecar):
             if path == "/healthz":
                 self._send(200, "text/plain; charset=utf-8", b"ok\n")
             elif path == PROFILE_PATH:
+                refused = check_token(tokens, self.headers.get("Authorization"))
+                if refused:
+                    log("refused %s: %d %s" % (urllib.parse.unquote(query), refused[0], refused[1]))
+                    self._send(refused[0], "text/plain; charset=utf-8", (refused[1] + "\n").encode(),
+                               {"WWW-Authenticate": "Bearer"} if refused[0] == 401 else {})
+                    return
                 started = time.monotonic()
                 status, ctype, body = sidecar.profile(query)
                 log("%s -> %d, %d bytes in %.1fs" % (urllib.parse.unquote(query) or "(defaults)", status, len(body),
@@ -99,8 +156,10 @@ def handler_for(sidecar):
 
         do_PUT = do_DELETE = do_POST
 
-        def _send(self, status, ctype, body):
+        def _send(self, status, ctype, body, headers=None):
             self.send_response(status)
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
             self.send_header("Content-Type", ctype)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
@@ -112,8 +171,9 @@ def handler_for(sidecar):
     return Handler
 
 
-def serve(port, node, busy_wait_s, host="0.0.0.0"):
-    server = http.server.ThreadingHTTPServer((host, port), handler_for(Sidecar(node, busy_wait_s)))
+def serve(port, node, busy_wait_s, host="0.0.0.0", tokens_file=None):
+    tokens = Tokens(tokens_file) if tokens_file else None
+    server = http.server.ThreadingHTTPServer((host, port), handler_for(Sidecar(node, busy_wait_s), tokens))
     server.daemon_threads = True
     return server
 
@@ -125,8 +185,10 @@ def main(argv=None):
     p.add_argument("--node", default="http://127.0.0.1:8080", help="the node's base URL (localhost in the pod)")
     p.add_argument("--busy-wait", type=float, default=5.0,
                    help="seconds a request waits for a busy profiler before it gets 409 (default 5)")
+    p.add_argument("--tokens", default=None,
+                   help="the node's tokens file: profiling needs a bearer token of scope admin from it")
     a = p.parse_args(argv)
-    server = serve(a.port, a.node, a.busy_wait)
+    server = serve(a.port, a.node, a.busy_wait, tokens_file=a.tokens)
     log("serving %s of %s on port %d" % (PROFILE_PATH, a.node, server.server_address[1]))
     try:
         server.serve_forever()

@@ -25,7 +25,7 @@ stop() { # stop NAME [SECONDS] -> SIGTERM, then SIGKILL after SECONDS (the proce
 }
 
 # Nothing may recreate pods while they are removed.
-for c in provisioner coredns kube-scheduler kube-controller-manager kubelet; do stop "$c"; done
+for c in provisioner kube-router coredns kube-scheduler kube-controller-manager kubelet; do stop "$c"; done
 . "$DHT_ROOT/scripts/k8s/s3.sh"
 s3_stop
 
@@ -67,6 +67,12 @@ for ipt in iptables ip6tables; do
   for table in filter nat mangle; do remove_chains "$ipt" "$table"; done
 done
 
+# kube-router's ipsets (now that no rule refers to them).
+if command -v ipset >/dev/null; then
+  for set in $(ipset list -n 2>/dev/null | grep -E '^(KUBE-|kube-router)' || true); do ipset destroy "$set" 2>/dev/null || true; done
+fi
+rm -f "$K8S_DIR/netpol-checked"
+
 # Mounts under the cluster's directories (pod volumes, overlay snapshots, sandbox shm, netns), deepest first.
 umount_under() {
   local prefix=$1
@@ -100,5 +106,6 @@ if ip link show "$CNI_BRIDGE" >/dev/null 2>&1; then left+=("interface $CNI_BRIDG
 if ip -o link show type veth 2>/dev/null | grep -q "master $CNI_BRIDGE"; then left+=("veth interfaces"); fi
 if [ -n "$(iptables -S 2>/dev/null | awk '/^-N (KUBE|CNI)-/'; iptables -t nat -S 2>/dev/null | awk '/^-N (KUBE|CNI)-/')" ]; then
   left+=("iptables chains"); fi
+if command -v ipset >/dev/null && ipset list -n 2>/dev/null | grep -qE '^(KUBE-|kube-router)'; then left+=("ipsets"); fi
 if [ ${#left[@]} -gt 0 ]; then die "left behind: ${left[*]}"; fi
 log "stopped: no process, mount, interface or iptables chain of the local cluster is left"

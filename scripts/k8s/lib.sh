@@ -25,7 +25,7 @@ DNS_PORT=1053
 PAUSE_IMAGE=localhost/dht-pause:1
 
 # Components in start order; stopped in reverse.
-COMPONENTS="containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy coredns provisioner s3"
+COMPONENTS="containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy coredns kube-router provisioner s3"
 
 running() { # running NAME -> 0 if its recorded process is alive
   local pid

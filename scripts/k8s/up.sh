@@ -5,6 +5,8 @@
 #   etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy (iptables), CoreDNS:
 #       Kubernetes v1.34.4 and CoreDNS built from Go modules (scripts/kube-binaries.sh, cached)
 #   containerd + runc + CNI plugins (bridge, host-local, portmap, loopback): Debian packages
+#   kube-router v2.1.0 as the NetworkPolicy controller only (iptables + ipset beside the bridge CNI; built from Go
+#       modules like the rest), checked once per start: a deny-all policy must block a probe pod (netpol-check.sh)
 #   a dynamic volume provisioner (StorageClass dht-local, the default) and the pod sandbox image: small Go
 #       programs of this project (scripts/k8s/provisioner, scripts/k8s/pause)
 #   an S3-compatible object store for backups: versitygw on the host, http://dht-s3.default.svc:7070 from pods,
@@ -24,7 +26,7 @@ step() { log "$(printf '%3ss' $((SECONDS - START))) $*"; }
 
 # ---------------------------------------------------------------------------------------------------------
 # 1. Host packages (Debian) and binaries (Go modules, cached)
-PACKAGES="containerd runc containernetworking-plugins iptables conntrack openssl buildah ethtool"
+PACKAGES="containerd runc containernetworking-plugins iptables ipset conntrack openssl buildah ethtool"
 missing=()
 for p in $PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -38,7 +40,7 @@ CNI_BIN_DIR=/usr/lib/cni
 
 step "Kubernetes and CoreDNS binaries (scripts/kube-binaries.sh; ~10 min the first time, cached)"
 KUBE_BIN_DIR=$("$DHT_ROOT/scripts/kube-binaries.sh" --bin-dir kube-apiserver kubectl etcd kube-controller-manager \
-  kube-scheduler kubelet kube-proxy coredns crictl)
+  kube-scheduler kubelet kube-proxy coredns crictl kube-router)
 
 mkdir -p "$K8S_DIR" "$K8S_RUN" "$K8S_LOGS" "$K8S_PIDS" "$K8S_BIN" "$CNI_CONF_DIR" "$K8S_DIR/volumes"
 chmod 700 "$K8S_DIR"
@@ -253,7 +255,21 @@ start coredns "$(kube_bin coredns)" -conf "$K8S_DIR/Corefile"
 start provisioner "$PROVISIONER_BIN" --kubeconfig "$KUBECONFIG_FILE" --root "$K8S_DIR/volumes" --node "$NODE_NAME"
 
 wait_for "node $NODE_NAME" 120 kctl wait --for=condition=Ready "node/$NODE_NAME" --timeout=2s
-for c in kube-controller-manager kube-scheduler kubelet kube-proxy coredns provisioner; do alive "$c"; done
+# NetworkPolicies: started only once the kubelet has registered the Node (kube-router looks its node up at start
+# and exits without it, on a busy machine the kubelet can take a while), and waited for before this script returns:
+# nothing makes pods until then (the images and the enforcement check below come after it). The bridge CNI
+# enforces none: kube-router's firewall alone (no routing, no service proxy, no CNI) filters the pods' ingress with
+# iptables and ipsets, physdev rules for the bridge; kube-proxy stays the proxy.
+start kube-router "$(kube_bin kube-router)" --kubeconfig "$KUBECONFIG_FILE" --hostname-override "$NODE_NAME" \
+  --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false --enable-pod-egress=false \
+  --service-cluster-ip-range "$SERVICE_CIDR" --health-port 20244 --metrics-port 0
+# Healthy once its controllers run (it answers 500 before); exits early if the process dies.
+router_healthy() {
+  alive kube-router
+  python3 -c 'import urllib.request; urllib.request.urlopen("http://127.0.0.1:20244/healthz", timeout=2)'
+}
+wait_for kube-router 120 router_healthy
+for c in kube-controller-manager kube-scheduler kubelet kube-proxy coredns kube-router provisioner; do alive "$c"; done
 
 # ---------------------------------------------------------------------------------------------------------
 # 5. Cluster objects: DNS Service (CoreDNS runs on the host), the default StorageClass
@@ -289,6 +305,13 @@ s3_start "$NODE_IP"
 # ---------------------------------------------------------------------------------------------------------
 # 6. The project's images
 "$DHT_ROOT/scripts/k8s/load-images.sh"
+
+# Enforcement is checked once per kube-router process (a second make k8s-up with the same one skips it).
+if [ "$(cat "$K8S_DIR/netpol-checked" 2>/dev/null)" != "$(cat "$K8S_PIDS/kube-router.pid")" ]; then
+  step "checking that NetworkPolicies are enforced"
+  KUBE_BIN_DIR=$KUBE_BIN_DIR "$DHT_ROOT/scripts/k8s/netpol-check.sh"
+  cat "$K8S_PIDS/kube-router.pid" > "$K8S_DIR/netpol-checked"
+fi
 
 # Started through sudo: the kubeconfig belongs to the user who asked.
 if [ -n "${SUDO_UID:-}" ]; then chown "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$KUBECONFIG_FILE"; fi

@@ -102,4 +102,17 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
   verbs: ["get", "list", "watch", "create", "delete"]
+# Security (on by default for every DhtCluster): the CA, the members' certificate and the tokens in Secrets; a user's
+# own Secret named in spec.tls/spec.auth is read (get). No delete: the garbage collector removes them with the cluster.
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+# A cluster's NetworkPolicy; delete when spec.network.policies is switched off.
+- apiGroups: ["networking.k8s.io"]
+  resources: ["networkpolicies"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
+# spec.tls.mode CertManager: the Certificate (cert-manager is optional; without it these rules grant nothing).
+- apiGroups: ["cert-manager.io"]
+  resources: ["certificates"]
+  verbs: ["get", "create", "patch"]
 {{- end -}}

@@ -93,13 +93,21 @@ class Plan:
                 self.parts.append((name, method, path, True, share / len(targets)))
 
 
-def command(oha, method, url, is_file, rate, seconds, conns, body, db, out_json):
+def command(oha, method, url, is_file, rate, seconds, conns, body, db, out_json, token=None):
+    """One oha process; token: the cluster's bearer token (DHT_TOKEN, DhtCluster spec.auth), sent on every request."""
     cmd = [oha, "--no-tui", "-z", "%gs" % seconds, "-q", "%g" % rate, "--latency-correction", "-w",
            "-c", str(conns), "-m", method, "--output-format", "json", "-o", out_json, "--db-url", db]
     if method == "PUT":
         cmd += ["-d", body]
+    if token:
+        cmd += ["-H", "Authorization: Bearer " + token]
     cmd += ["--urls-from-file", url] if is_file else ["--rand-regex-url", url]
     return cmd
+
+
+def shown(cmd):
+    """The command as the log shows it: a bearer token is not written to the results."""
+    return " ".join("Authorization: Bearer ***" if a.startswith("Authorization: Bearer ") else a for a in cmd)
 
 
 class Step:
@@ -117,8 +125,8 @@ class Step:
                     if os.path.exists(p):
                         os.remove(p)
                 cmd = command(oha, method, url, is_file, part_rate, seconds, connections(part_rate), body,
-                              stem + ".db", stem + ".json")
-                log.write("$ %s\n" % " ".join(cmd))
+                              stem + ".db", stem + ".json", os.environ.get("DHT_TOKEN"))
+                log.write("$ %s\n" % shown(cmd))
                 log.flush()
                 proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
                 self.procs.append((name, part_rate, stem, proc))

@@ -25,7 +25,10 @@ def capture(url, event, seconds, path, timeout_extra=60, busy_wait=2.0):
     """One capture; returns None on success or the reason it failed. A 409 (a capture still running: the node
     answers the previous capture a moment before it takes a new one) is retried for up to busy_wait seconds."""
     ms = max(100, int(seconds * 1000))
-    req = "%s/v0/admin/profile?event=%s&duration=%dms" % (url.rstrip("/"), event, ms)
+    # A cluster with client tokens (DhtCluster spec.auth): profiling is the admin plane's; the Job gets the token.
+    token = os.environ.get("DHT_ADMIN_TOKEN")
+    req = urllib.request.Request("%s/v0/admin/profile?event=%s&duration=%dms" % (url.rstrip("/"), event, ms),
+                                 headers={"Authorization": "Bearer " + token} if token else {})
     give_up = time.time() + busy_wait
     while True:
         try:

@@ -286,6 +286,15 @@ class ClockSkew(unittest.TestCase):
         self.assertEqual(self.check([[1, -60]], self.counters(), self.counters(n1=3)).violations, [])
         self.assertEqual(len(self.check([[1, -60]], self.counters(), self.counters(n0=3)).violations), 1)
 
+    def test_a_clock_behind_whose_own_counter_is_missing_at_one_end_is_not_judged(self):
+        # seen in a 10-minute run: n0 back from a crash missed the scrape at the fault's start, refused 25,525
+        # readings meanwhile, and was reported as having refused nothing
+        before = {k: v for k, v in self.counters().items() if k != "1"}
+        r = self.check([[1, -60]], before, self.counters(n1=25525))
+        self.assertEqual(r.violations, [])
+        self.assertIn("not judged", " ".join(r.notes))
+        self.assertEqual(len(self.check([[1, -60]], self.counters(), self.counters(n0=3)).violations), 1)
+
     def test_a_clock_behind_whose_hlc_still_leads_from_an_earlier_skew_is_not_judged(self):
         earlier = (Event(0, "start", "clock", 7, {"offsets": [[1, 100]]}), Event(S // 2, "end", "clock", 7, {}))
         r = self.check([[1, -60]], self.counters(), self.counters(n0=3), extra=earlier)

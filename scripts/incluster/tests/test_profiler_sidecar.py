@@ -64,16 +64,17 @@ class FakeNode:
 
 
 class SidecarTest(unittest.TestCase):
-    def start(self, node_url, busy_wait=2.0):
-        server = profiler_sidecar.serve(0, node_url, busy_wait, host="127.0.0.1")
+    def start(self, node_url, busy_wait=2.0, tokens_file=None):
+        server = profiler_sidecar.serve(0, node_url, busy_wait, host="127.0.0.1", tokens_file=tokens_file)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
         return "http://127.0.0.1:%d" % server.server_address[1]
 
-    def get(self, url):
+    def get(self, url, token=None):
+        req = urllib.request.Request(url, headers={"Authorization": "Bearer " + token} if token else {})
         try:
-            with urllib.request.urlopen(url, timeout=30) as r:
+            with urllib.request.urlopen(req, timeout=30) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as e:
             return e.code, e.read().decode()
@@ -128,6 +129,31 @@ class SidecarTest(unittest.TestCase):
         status, body = self.get(sidecar + "/v0/admin/profile?event=cpu")
         self.assertEqual(502, status)
         self.assertIn("the node did not answer on http://127.0.0.1:9", body)
+
+    def test_with_a_tokens_file_only_an_admin_token_profiles_and_a_rotation_needs_no_restart(self):
+        import tempfile
+        node = self.node()
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "tokens")
+            with open(path, "w") as f:
+                f.write("# rendered\nread-write rw-token-0123456789\nadmin admin-token-0123456789\n")
+            sidecar = self.start(node.url, tokens_file=path)
+            url = sidecar + "/v0/admin/profile?event=cpu&duration=1s"
+            self.assertEqual(401, self.get(url)[0])
+            self.assertEqual(401, self.get(url, "guessed-token-0123456789")[0])
+            status, body = self.get(url, "rw-token-0123456789")
+            self.assertEqual(403, status)
+            self.assertIn("admin is needed", body)
+            self.assertEqual([], node.queries, "nothing refused reached the node")
+            self.assertEqual(200, self.get(url, "admin-token-0123456789")[0])
+            # A rotated file (a new admin token, the old one gone) takes effect at once.
+            time.sleep(0.01)
+            with open(path, "w") as f:
+                f.write("admin new-admin-token-0123456789\n")
+            self.assertEqual(401, self.get(url, "admin-token-0123456789")[0])
+            self.assertEqual(200, self.get(url, "new-admin-token-0123456789")[0])
+            self.assertEqual(2, len(node.queries))
+            self.assertEqual((200, "ok\n"), self.get(sidecar + "/healthz"), "health needs no token")
 
     def test_health_and_unknown_paths(self):
         sidecar = self.start(self.node().url)

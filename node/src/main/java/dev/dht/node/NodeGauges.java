@@ -5,9 +5,9 @@ import dev.dht.node.movement.MovementStats;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.PlaneGuard;
 import dev.dht.node.replication.choice.ChoiceMetrics;
-import dev.dht.node.tls.MemberTls;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreStats;
+import dev.dht.node.tls.MemberTls;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
  * @param leaseNamespace where the leader-election lease lives; empty means no leader election
  * @param memberUrls where to reach members' admin APIs instead of their own URLs: {@code <namespace>/<pod>} to a
  *     base URL (an operator outside the cluster through port-forwards; tests)
+ * @param self the operator's own pods (namespace and labels), when it runs in the cluster: the clusters'
+ *     NetworkPolicies let them in
  */
 public record OperatorSettings(
     Set<String> watchNamespaces,
@@ -26,10 +28,17 @@ public record OperatorSettings(
     int httpPort,
     Optional<String> leaseNamespace,
     String runnerImage,
-    Map<String, String> memberUrls) {
+    Map<String, String> memberUrls,
+    Optional<Platform.OperatorPeer> self) {
 
   public OperatorSettings {
     memberUrls = Map.copyOf(memberUrls);
+  }
+
+  public OperatorSettings(Set<String> watchNamespaces, String defaultNodeImage, String clusterDomain, int httpPort,
+      Optional<String> leaseNamespace, String runnerImage, Map<String, String> memberUrls) {
+    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, runnerImage, memberUrls,
+        Optional.empty());
   }
 
   /** Settings with the default runner image and members reached at their own DNS URLs. */
@@ -55,6 +64,9 @@ public record OperatorSettings(
     VARIABLES.put("DHT_OPERATOR_NAMESPACE", "the operator's own namespace, where the Lease lives");
     VARIABLES.put("DHT_OPERATOR_MEMBER_URLS", "where to reach members' admin API instead of their DNS name:"
         + " comma-separated <namespace>/<pod>=<base URL> (an operator outside the cluster; default: none)");
+    VARIABLES.put("DHT_OPERATOR_POD_LABELS", "labels of the operator's own pods, comma-separated k=v (with"
+        + " DHT_OPERATOR_NAMESPACE): the clusters' NetworkPolicies let these pods reach the members (the Helm chart"
+        + " sets both; default: none, an operator outside the cluster)");
     VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
     VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
   }
@@ -95,7 +107,33 @@ public record OperatorSettings(
     return new OperatorSettings(Set.copyOf(namespaces), image.isEmpty() ? "dht-node:" + VERSION : image,
         domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain, port, lease,
         runner.isEmpty() ? "dht-loadrunner:" + VERSION : runner,
-        parseMemberUrls(env.getOrDefault("DHT_OPERATOR_MEMBER_URLS", "")));
+        parseMemberUrls(env.getOrDefault("DHT_OPERATOR_MEMBER_URLS", "")),
+        parseSelf(env.getOrDefault("DHT_OPERATOR_POD_LABELS", ""), env.getOrDefault("DHT_OPERATOR_NAMESPACE", "")));
+  }
+
+  public static Optional<Platform.OperatorPeer> parseSelf(String labels, String namespace) {
+    var out = new java.util.LinkedHashMap<String, String>();
+    for (String entry : labels.split(",")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int eq = entry.indexOf('=');
+      String key = eq < 0 ? "" : entry.substring(0, eq).trim();
+      String value = eq < 0 ? "" : entry.substring(eq + 1).trim();
+      if (!key.matches("([a-z0-9.-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
+          || !value.matches("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?")) {
+        throw new IllegalArgumentException("DHT_OPERATOR_POD_LABELS: '" + entry.trim() + "' is not a label k=v");
+      }
+      out.put(key, value);
+    }
+    if (out.isEmpty()) {
+      return Optional.empty();
+    }
+    if (namespace.isBlank()) {
+      throw new IllegalArgumentException("DHT_OPERATOR_POD_LABELS needs DHT_OPERATOR_NAMESPACE (the operator's"
+          + " namespace; the Helm chart sets it from the pod's)");
+    }
+    return Optional.of(new Platform.OperatorPeer(namespace.trim(), out));
   }
 
   static Map<String, String> parseMemberUrls(String value) {
@@ -118,7 +156,7 @@ public record OperatorSettings(
   }
 
   public Platform platform() {
-    return new Platform(defaultNodeImage, clusterDomain, runnerImage);
+    return new Platform(defaultNodeImage, clusterDomain, runnerImage, self);
   }
 
   private static int parsePort(String value) {

@@ -40,10 +40,16 @@ class HelmChartTest {
       Map.entry("dht.dev/dhtbackupschedules/status", List.of("patch")),
       Map.entry("dht.dev/dhtbackupschedules/finalizers", List.of("update")),
       Map.entry("batch/jobs", List.of("get", "list", "watch", "create", "patch")),
-      Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create", "delete"))));
-  /** The only deletions: a member replaced on request (MemberReplacement) loses its claim and its pod. */
+      Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create", "delete")),
+      Map.entry("/secrets", List.of("get", "list", "watch", "create", "patch")),
+      Map.entry("networking.k8s.io/networkpolicies", List.of("get", "list", "watch", "create", "patch", "delete")),
+      Map.entry("cert-manager.io/certificates", List.of("get", "create", "patch"))));
+  /**
+   * The only deletions: a member replaced on request (MemberReplacement) loses its claim and its pod; a
+   * NetworkPolicy switched off is removed.
+   */
   // dhtbackups: a schedule's retention removes the DhtBackups of what it deleted from the store
-  static final List<String> DELETABLE = List.of("pods", "persistentvolumeclaims", "dhtbackups");
+  static final List<String> DELETABLE = List.of("pods", "persistentvolumeclaims", "networkpolicies", "dhtbackups");
 
   @Test
   void lintPassesStrict() {
@@ -55,15 +61,15 @@ class HelmChartTest {
   void defaultValuesWatchAllNamespacesWithAClusterRoleOfLeastPrivilege() {
     var objects = Helm.template("dht-operator", "dht-system");
     assertThat(kinds(objects)).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole", "ClusterRoleBinding",
-        "Role", "RoleBinding", "Service", "Deployment");
+        "Role", "RoleBinding", "Service", "Deployment", "NetworkPolicy");
     var role = as(find(objects, "ClusterRole"), ClusterRole.class);
     assertThat(rules(role.getRules())).isEqualTo(RULES);
     assertThat(role.getRules()).allSatisfy(r -> {
       assertThat(r.getVerbs()).doesNotContain("*", "deletecollection");
+      assertThat(r.getResources()).doesNotContain("*");
       if (r.getVerbs().contains("delete")) {
         assertThat(r.getResources()).isSubsetOf(DELETABLE);
       }
-      assertThat(r.getResources()).doesNotContain("*", "secrets");
     });
     var deployment = as(find(objects, "Deployment"), Deployment.class);
     assertThat(deployment.getMetadata().getNamespace()).isEqualTo("dht-system");
@@ -87,6 +93,32 @@ class HelmChartTest {
     assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
     assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
     assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("dht-operator");
+    // The clusters' NetworkPolicies admit the operator's pods by these labels and namespace.
+    var podLabels = deployment.getSpec().getTemplate().getMetadata().getLabels();
+    var self = OperatorSettings.parseSelf(env.get("DHT_OPERATOR_POD_LABELS"), "dht-system").orElseThrow();
+    assertThat(podLabels).containsAllEntriesOf(self.podLabels());
+    assertThat(self.podLabels()).containsOnlyKeys("app.kubernetes.io/name", "app.kubernetes.io/instance");
+  }
+
+  @Test
+  void theOperatorsOwnPolicyAdmitsOnlyItsHttpPort() {
+    var policy = as(find(Helm.template("dht-operator", "dht-system"), "NetworkPolicy"),
+        io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
+    var deployment = as(find(Helm.template("dht-operator", "dht-system"), "Deployment"), Deployment.class);
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+    assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+    assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> {
+      assertThat(rule.getPorts()).singleElement().satisfies(p -> assertThat(p.getPort().getIntVal()).isEqualTo(8081));
+      assertThat(rule.getFrom()).isNullOrEmpty();
+    });
+    var restricted = as(find(Helm.template("dht-operator", "dht-system", "--set-json",
+        "networkPolicy.metricsFrom=[{\"namespaceSelector\":{\"matchLabels\":{\"team\":\"monitoring\"}}}]"),
+        "NetworkPolicy"), io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
+    assertThat(restricted.getSpec().getIngress().get(0).getFrom()).singleElement()
+        .satisfies(p -> assertThat(p.getNamespaceSelector().getMatchLabels()).containsEntry("team", "monitoring"));
+    assertThat(kinds(Helm.template("dht-operator", "dht-system", "--set", "networkPolicy.enabled=false")))
+        .doesNotContain("NetworkPolicy");
   }
 
   @Test
@@ -133,7 +165,15 @@ class HelmChartTest {
     assertThat(spec.get("selector")).isEqualTo(Map.of("matchLabels", Map.of("app.kubernetes.io/name", "dht",
         "app.kubernetes.io/component", "node", "app.kubernetes.io/managed-by", "dht-operator")));
     assertThat(Serialization.asJson(spec.get("podMetricsEndpoints"))).contains("\"port\":\"http\"")
-        .contains("\"targetLabel\":\"dht_cluster\"");
+        .contains("\"targetLabel\":\"dht_cluster\"").doesNotContain("authorization");
+    // Clusters with client tokens serve /metrics to a read-only token: the PodMonitor can carry one.
+    var withToken = find(Helm.template("dht-operator", "dht-system", "--set", "serviceMonitor.enabled=true",
+        "--set", "serviceMonitor.authorization.type=Bearer",
+        "--set", "serviceMonitor.authorization.credentials.name=dht-metrics-token",
+        "--set", "serviceMonitor.authorization.credentials.key=token"), "PodMonitor");
+    assertThat(Serialization.asJson(withToken.getAdditionalProperties().get("spec")))
+        .contains("\"authorization\":{\"credentials\":{\"key\":\"token\",\"name\":\"dht-metrics-token\"},"
+            + "\"type\":\"Bearer\"}");
     assertThat(find(objects, "ServiceMonitor").getMetadata().getNamespace()).isEqualTo("dht-system");
     var dashboard = as(find(objects, "ConfigMap"), io.fabric8.kubernetes.api.model.ConfigMap.class);
     assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");

@@ -47,6 +47,8 @@ public final class BackupAgent implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BackupAgent.class);
     static final String DIR = "backup";
     static final String JOB = "job.json";
+    /** Files are read for their content names at this many times the upload rate. */
+    static final int HASH_PACE = 4;
 
     private final RocksStore store;
     private final BackupStore backups;
@@ -216,10 +218,12 @@ public final class BackupAgent implements AutoCloseable {
                 files = list.filter(Files::isRegularFile).sorted(Comparator.comparing(Path::toString)).toList();
             }
             List<MemberManifest.FileRef> refs = new ArrayList<>();
+            // named at a few times the upload rate: fast enough not to matter, slow enough to be no burst
+            Throttle hashing = new Throttle(throttle.bytesPerSecond() * HASH_PACE);
             for (Path f : files) {
                 long size = Files.size(f);
                 refs.add(new MemberManifest.FileRef(f.getFileName().toString(), size,
-                        BackupStore.objectPath(names.of(f, size))));
+                        BackupStore.objectPath(names.of(f, size, hashing))));
                 bytesTotal.addAndGet(size);
             }
             filesTotal.set(refs.size());

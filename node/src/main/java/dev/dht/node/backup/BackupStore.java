@@ -69,13 +69,26 @@ public final class BackupStore {
 
     /** The content name of a local file (its digest under the codec). */
     public String contentName(Path file) throws IOException {
+        return contentName(file, Throttle.unlimited());
+    }
+
+    /**
+     * {@link #contentName(Path)}, reading the file at most at pace's rate: a backup names every new file before it
+     * uploads any, and hashing a member's whole checkpoint at once is a burst of CPU and reads that the live load's
+     * tail latency pays for.
+     */
+    public String contentName(Path file, Throttle pace) throws IOException {
         ObjectCodec.Digest digest = codec.digest();
-        byte[] buf = new byte[256 << 10];
+        byte[] buf = new byte[64 << 10];
         try (InputStream in = Files.newInputStream(file)) {
             int n;
             while ((n = in.read(buf)) > 0) {
+                pace.take(n);
                 digest.update(buf, 0, n);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
         }
         return digest.finish();
     }

@@ -39,15 +39,15 @@ final class ContentNames {
         }
     }
 
-    /** The content name of a checkpoint file of this size. */
-    synchronized String of(Path f, long size) throws IOException {
+    /** The content name of a checkpoint file of this size (a file not named yet is read at pace's rate). */
+    synchronized String of(Path f, long size, dev.dht.node.objectstore.Throttle pace) throws IOException {
         String name = f.getFileName().toString();
         boolean immutable = name.endsWith(".sst") || name.endsWith(".blob");
         String key = name + ":" + size;
         if (immutable && known.containsKey(key)) {
             return known.get(key);
         }
-        String content = store.contentName(f);
+        String content = store.contentName(f, pace);
         if (immutable) {
             known.put(key, content);
         }

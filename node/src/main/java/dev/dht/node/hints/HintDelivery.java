@@ -133,15 +133,21 @@ public final class HintDelivery implements AutoCloseable {
                         new PeerCallback() {
                             @Override
                             public void completed(PeerResponse response) {
-                                if (response.clock() > 0) {
-                                    clock.observe(response.clock());
+                                try {
+                                    if (response.clock() > 0) {
+                                        clock.observe(response.clock());
+                                    }
+                                    if (Protocol.writeStored(response) || response.status() == Protocol.CONFLICT) {
+                                        hints.delivered(h);
+                                    } else {
+                                        failed.set(true);
+                                    }
+                                } catch (RuntimeException e) {
+                                    failed.set(true); // e.g. a full disk refused the delete: the hint stays
+                                    throw e;
+                                } finally {
+                                    done.countDown(); // else the round waits out its margin for nothing
                                 }
-                                if (Protocol.writeStored(response) || response.status() == Protocol.CONFLICT) {
-                                    hints.delivered(h);
-                                } else {
-                                    failed.set(true);
-                                }
-                                done.countDown();
                             }
 
                             @Override

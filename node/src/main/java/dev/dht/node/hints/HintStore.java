@@ -128,14 +128,16 @@ public final class HintStore implements HintSink {
 
     /** The hint reached its replica. */
     void delivered(Hint h) {
-        remove(h);
-        delivered.increment();
+        if (remove(h)) {
+            delivered.increment();
+        }
     }
 
     /** The hint's member left: the record went to its key's current replicas instead. */
     void rerouted(Hint h) {
-        remove(h);
-        rerouted.increment();
+        if (remove(h)) {
+            rerouted.increment();
+        }
     }
 
     public long rerouted() {
@@ -144,14 +146,23 @@ public final class HintStore implements HintSink {
 
     /** The hint is too old (or its peer left for good): dropped undelivered. */
     void expired(Hint h) {
-        remove(h);
-        dropped.increment();
+        if (remove(h)) {
+            dropped.increment();
+        }
     }
 
-    private void remove(Hint h) {
+    /**
+     * Removes the hint and counts it out, once: the same hint can be answered twice (a late answer to a round
+     * that gave up waiting, and the next round's offer), and counting both drove pending below zero.
+     */
+    private synchronized boolean remove(Hint h) {
+        if (!table.contains(h.storageKey())) {
+            return false;
+        }
         table.delete(h.storageKey());
         pending.decrementAndGet();
         bytes.addAndGet(-h.size());
+        return true;
     }
 
     public long pending() {

@@ -24,8 +24,10 @@ import java.util.function.BooleanSupplier;
  * Sends records to their owners in this cluster's ring: each record to every replica of its key (the node's own
  * copy straight into its store), as stored: timestamp and tombstone flag unchanged, applied last-write-wins
  * ({@code applyIfNewer}) by the receivers. Batches per owner go out as the member-plane call moves use
- * ({@code PUT /v0/internal/records}); {@link #flush} returns once every batch is acknowledged, sending failed ones
- * again every second, so a caller that persists its position only after a flush repeats at most one slice.
+ * ({@code PUT /v0/internal/records}). {@link #send} puts a slice of batches in flight without waiting, so the
+ * caller reads the next slice while the owners store this one; {@link #await} returns once every batch of a slice is
+ * acknowledged, sending failed ones again every second, so a caller that persists its position only after the
+ * slices before it are acknowledged repeats at most the slices in flight.
  */
 final class RecordSender {
     static final long RETRY_MILLIS = 1000;
@@ -86,10 +88,10 @@ final class RecordSender {
     }
 
     /**
-     * Applies the local copies, sends what is queued and waits until every batch is acknowledged (true), or until
-     * {@code going} turns false (false: the caller repeats the slice later).
+     * Applies the local copies and sends what is queued, without waiting: the returned slice is every batch sent
+     * since the last call. {@link #await} it before persisting a position past its records.
      */
-    boolean flush(BooleanSupplier going) throws InterruptedException {
+    Slice send() {
         if (!localKeys.isEmpty()) {
             store.applyAllIfNewer(localKeys, localRecords);
             localKeys.clear();
@@ -97,8 +99,17 @@ final class RecordSender {
         }
         batches.forEach((owner, b) -> pending.add(new Pending(owner, b.toBytes()).go()));
         batches.clear();
-        List<Pending> waiting = new ArrayList<>(pending);
+        Slice slice = new Slice(new ArrayList<>(pending));
         pending.clear();
+        return slice;
+    }
+
+    /**
+     * Waits until every batch of the slice is acknowledged (true), sending failed ones again every second, or until
+     * {@code going} turns false (false: the caller repeats the slice later).
+     */
+    boolean await(Slice slice, BooleanSupplier going) throws InterruptedException {
+        List<Pending> waiting = slice.batches;
         while (!waiting.isEmpty()) {
             List<Pending> failed = new ArrayList<>();
             for (Pending p : waiting) {
@@ -124,6 +135,20 @@ final class RecordSender {
         }
         waitingFor = null;
         return true;
+    }
+
+    /** {@link #send} and {@link #await}: every record added so far is stored by its owners (true). */
+    boolean flush(BooleanSupplier going) throws InterruptedException {
+        return await(send(), going);
+    }
+
+    /** The batches one {@link #send} put in flight. */
+    static final class Slice {
+        private final List<Pending> batches;
+
+        private Slice(List<Pending> batches) {
+            this.batches = batches;
+        }
     }
 
     /** One batch in flight to one owner. */

@@ -21,9 +21,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +54,9 @@ import java.util.stream.Stream;
  */
 public final class RestoreAgent implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RestoreAgent.class);
-    static final int SLICE_RECORDS = 2_000;
+    static final int SLICE_RECORDS = 8_192;
+    /** Slices sent and not yet acknowledged while the next is read (the owners store one while we read another). */
+    static final int IN_FLIGHT = 3;
     public static final String STATUS_PATH = "/v0/admin/restore";
     public static final String MEMBER_STATUS_PATH = "/v0/internal/restore";
 
@@ -259,30 +263,35 @@ public final class RestoreAgent implements AutoCloseable {
         log.info("restore {}: sending the records of part {} ({}){}", j.id(), part.member(), part.self(),
                 resume == null ? "" : " from its resume point");
         long persistedAt = System.nanoTime();
-        try (CheckpointReader reader = new CheckpointReader(local)) {
-            while (true) {
+        // Slices are pipelined: up to IN_FLIGHT of them travel while the next is read; the position persisted is
+        // always just after a slice that, with every slice before it, is acknowledged.
+        Deque<Sent> inFlight = new ArrayDeque<>();
+        try (CheckpointReader reader = new CheckpointReader(local);
+             RangeCursor cursor = reader.records(resume == null ? new byte[0] : resume)) {
+            boolean exhausted = false;
+            while (!exhausted) {
                 byte[] last = null;
-                boolean exhausted = false;
                 int n = 0;
-                try (RangeCursor cursor = reader.records(resume == null ? new byte[0] : resume)) {
-                    while (n < SLICE_RECORDS && sender.buffered() < 4L * batchBytes) {
-                        if (!cursor.next()) {
-                            exhausted = true;
-                            break;
-                        }
-                        last = cursor.key();
-                        sender.add(last, cursor.record());
-                        n++;
+                while (n < SLICE_RECORDS && sender.buffered() < 4L * batchBytes) {
+                    if (!cursor.next()) {
+                        exhausted = true;
+                        break;
+                    }
+                    last = cursor.key();
+                    sender.add(last, cursor.record());
+                    n++;
+                }
+                inFlight.add(new Sent(sender.send(), last == null ? null : Arrays.copyOf(last, last.length + 1)));
+                while (inFlight.size() > IN_FLIGHT || exhausted && !inFlight.isEmpty()) {
+                    Sent s = inFlight.poll();
+                    if (!sender.await(s.slice(), () -> !closed)) {
+                        return null;
+                    }
+                    if (s.resume() != null) {
+                        resume = s.resume(); // just after the last key of an acknowledged slice
                     }
                 }
-                if (!sender.flush(() -> !closed)) {
-                    return null;
-                }
-                if (exhausted) {
-                    break;
-                }
-                resume = Arrays.copyOf(last, last.length + 1); // just after the last key sent
-                if (System.nanoTime() - persistedAt > TimeUnit.SECONDS.toNanos(1)) {
+                if (resume != null && System.nanoTime() - persistedAt > TimeUnit.SECONDS.toNanos(1)) {
                     j = new RestoreJob(j.id(), j.share(), j.shares(), j.partsDone(), part.member(), resume);
                     job = j;
                     save(j, "running", null);
@@ -300,6 +309,10 @@ public final class RestoreAgent implements AutoCloseable {
         save(j, "running", null);
         deleteTree(local);
         return j;
+    }
+
+    /** A slice in flight, and the position just after its last record. */
+    private record Sent(RecordSender.Slice slice, byte[] resume) {
     }
 
     private void fail(RestoreJob j, String message) {

@@ -51,6 +51,16 @@ public final class SideTable {
         }
     }
 
+    /** Whether the table holds the key now. */
+    public boolean contains(byte[] key) {
+        owner.checkOpen();
+        try {
+            return db.get(family, key) != null;
+        } catch (RocksDBException e) {
+            throw new StoreException("read failed: " + e.getMessage(), e);
+        }
+    }
+
     /** Visits the entries whose key starts with prefix (all entries for an empty prefix), in key order. */
     public void scan(byte[] prefix, Visitor visitor) {
         scanFrom(prefix, (key, value) -> key.length >= prefix.length

@@ -3,6 +3,7 @@ package dev.dht.node.cluster;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.objectstore.S3Client;
 import dev.dht.node.storage.Record;
+import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.ObjectStoreServer;
 import org.junit.jupiter.api.AfterAll;
@@ -580,8 +581,7 @@ class BackupRestoreIT {
         Map<String, List<byte[]>> out = new HashMap<>();
         for (int i = 0; i < target.size(); i++) {
             // the member protocol, on the member port (the client port refuses X-Dht-Internal)
-            try (Pipelined p = new Pipelined(target.process(i).port()
-                    + dev.dht.node.config.SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET)) {
+            try (Pipelined p = new Pipelined(MemberTlsMode.connect(target.process(i).memberUri("/").getPort()))) {
                 for (byte[] frame : p.chunks("/v0/entities?start=%01", true)) {
                     int keyLength = ByteBuffer.wrap(frame, 0, 4).getInt();
                     String id = new String(frame, 4, keyLength, StandardCharsets.UTF_8);

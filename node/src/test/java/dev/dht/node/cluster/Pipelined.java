@@ -43,12 +43,22 @@ final class Pipelined implements AutoCloseable {
     }
 
     Pipelined(int port) throws IOException {
-        socket = new Socket();
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        this(plain(port));
+    }
+
+    /** Over a connected socket: a member port's, from MemberTlsMode.connect (TLS when the run asks for it). */
+    Pipelined(Socket socket) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout(30_000);
         socket.setTcpNoDelay(true);
         in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
         out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
+    }
+
+    private static Socket plain(int port) throws IOException {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        return s;
     }
 
     /** Sends the batch, then reads its answers in order. */

@@ -85,6 +85,52 @@ class RocksStoreTest {
         assertThat(store.applyAllIfNewer(keys, records)).as("the same batch again: nothing newer").isZero();
     }
 
+    /**
+     * What a restore's batches meet: records in the memtable, in an SST whose blocks are cached, in an SST read from
+     * disk only, and deleted by RocksDB itself over an older SST value. Each older copy is refused, each newer one
+     * stored, a stored tombstone hides an older value, and a key RocksDB deleted takes any copy.
+     */
+    @Test
+    void batchesCompareAgainstTheNewestStoredCopyWhereverItLives() {
+        store.applyIfNewer(b("disk"), Record.value(100, b("disk-kept")));
+        store.applyIfNewer(b("disk-tomb"), Record.tombstone(100));
+        store.applyIfNewer(b("purged"), Record.value(100, b("purged-old")));
+        store.flush();
+        assertThat(store.removeIfSame(b("purged"), Record.value(100, b("purged-old")))).isTrue();
+        store.applyIfNewer(b("cached"), Record.value(100, b("cached-kept")));
+        store.applyIfNewer(b("cached-tomb"), Record.tombstone(100));
+        moveToDiskOnly(); // a first SST with "disk*" and the old "purged", a second with "cached*" and its delete
+        assertThat(store.get(b("cached"))).as("loads the second SST's block into the cache").isNotNull();
+        assertThat(store.getIfInMemory(b("cached-tomb"))).isEqualTo(Record.tombstone(100));
+        assertThat(store.getIfInMemory(b("disk"))).as("on disk only").isSameAs(Store.NOT_IN_MEMORY);
+        store.applyIfNewer(b("memory"), Record.value(100, b("memory-kept")));
+
+        List<String> names = List.of("disk", "disk-tomb", "cached", "cached-tomb", "memory", "purged");
+        List<byte[]> keys = new ArrayList<>();
+        List<Record> older = new ArrayList<>();
+        for (String n : names) {
+            keys.add(b(n));
+            older.add(Record.value(99, b(n + "-older")));
+        }
+        assertThat(store.applyAllIfNewer(keys, older)).as("only the purged key takes an older copy").isEqualTo(1);
+        assertThat(store.get(b("disk")).value()).isEqualTo(b("disk-kept"));
+        assertThat(store.get(b("cached")).value()).isEqualTo(b("cached-kept"));
+        assertThat(store.get(b("memory")).value()).isEqualTo(b("memory-kept"));
+        assertThat(store.get(b("disk-tomb"))).isEqualTo(Record.tombstone(100));
+        assertThat(store.get(b("cached-tomb"))).isEqualTo(Record.tombstone(100));
+        assertThat(store.get(b("purged")).value()).isEqualTo(b("purged-older"));
+
+        moveToDiskOnly();
+        List<Record> newer = new ArrayList<>();
+        for (String n : names) {
+            newer.add(Record.value(101, b(n + "-newer")));
+        }
+        assertThat(store.applyAllIfNewer(keys, newer)).isEqualTo(names.size());
+        for (String n : names) {
+            assertThat(store.get(b(n))).isEqualTo(Record.value(101, b(n + "-newer")));
+        }
+    }
+
     @Test
     void batchesAndSingleWritesOnTheSameKeysNeverLoseTheNewest() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(3);

@@ -6,6 +6,7 @@ import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.ResourceList;
 import dev.dht.operator.api.v1alpha1.ServiceType;
+import dev.dht.operator.security.SecurityModel;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -54,6 +55,7 @@ public record ClusterModel(
     Optional<Affinity> affinity,
     String clusterDomain,
     String profilerImage,
+    SecurityModel security,
     BackupModel backup) {
 
   public static ClusterModel from(DhtCluster cluster, Platform platform) {
@@ -108,7 +110,17 @@ public record ClusterModel(
         Optional.ofNullable(spec.affinity),
         platform.clusterDomain(),
         platform.runnerImage(),
+        security(cluster, platform),
         BackupModel.from(spec.backup, spec.restoreFrom));
+  }
+
+  private static SecurityModel security(DhtCluster cluster, Platform platform) {
+    try {
+      return SecurityModel.from(cluster, Names.headlessService(cluster.getMetadata().getName()),
+          platform.clusterDomain());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSpecException(e.getMessage());
+    }
   }
 
   /** Base URLs of all members, by ordinal: the content of the topology once every member is in. */
@@ -133,7 +145,7 @@ public record ClusterModel(
     return new ClusterModel(name, namespace, replicas, factor, image, imagePullPolicy, imagePullSecrets, resources,
         storageSize, storageClassName, retainOnDelete, retainOnScaleDown, heapBytes, jvmOptions, blockCacheBytes,
         writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, repair, profilerEnabled,
-        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, backup);
+        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, security, backup);
   }
 
   /** The container's requests and limits; the schema default when the spec has none. */

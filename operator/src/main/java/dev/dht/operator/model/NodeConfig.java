@@ -18,7 +18,7 @@ public final class NodeConfig {
   public static final String PROFILE_DIR = NodeStatefulSet.DATA_DIR + "/profiles";
   /** The node's --replication-factor: it must not change while the members move data (see scaling/FactorHold). */
   public static final String REPLICATION_FACTOR = "DHT_REPLICATION_FACTOR";
-  /** The node's --member-insecure: plaintext member port on every interface (see environment). */
+  /** The node's --member-insecure: plaintext member port on every interface (spec.tls.mode Disabled only). */
   public static final String MEMBER_INSECURE = "DHT_MEMBER_INSECURE";
   /** The node's --drain-time: how long a stopping member moves its clients away before it stops listening. */
   public static final String DRAIN_TIME = "DHT_DRAIN_TIME";
@@ -30,9 +30,8 @@ public final class NodeConfig {
   public static SortedMap<String, String> environment(ClusterModel model) {
     var env = new TreeMap<String, String>();
     env.put(REPLICATION_FACTOR, Integer.toString(model.replicationFactor()));
-    // Members reach each other's member port (client port + 10000) across pods. Until the operator issues member
-    // certificates (mutual TLS, docs/security.md), that port runs in plaintext on the pod network.
-    env.put(MEMBER_INSECURE, "true");
+    // The member port's certificates (mutual TLS), or plaintext with spec.tls.mode Disabled; the tokens file.
+    env.putAll(NodeSecurity.environment(model.security()));
     env.put(DRAIN_TIME, NodeStatefulSet.DRAIN_SECONDS + "s");
     model.blockCacheBytes().ifPresent(v -> env.put("DHT_BLOCK_CACHE", Long.toString(v)));
     model.writeBufferBytes().ifPresent(v -> env.put("DHT_WRITE_BUFFER", Long.toString(v)));

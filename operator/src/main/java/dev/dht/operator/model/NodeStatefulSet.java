@@ -135,6 +135,7 @@ public final class NodeStatefulSet {
             .addNewItem().withKey(Topology.MEMBERS_KEY).withPath(Topology.MEMBERS_KEY).endItem()
           .endConfigMap()
         .endVolume()
+        .addAllToVolumes(NodeSecurity.volumes(model.security()))
         .addNewVolume()
           // The root filesystem is read-only; the JVM and async-profiler (it unpacks its native
           // library) need a writable /tmp.
@@ -163,6 +164,7 @@ public final class NodeStatefulSet {
                 .build())
         .addNewEnvFrom().withNewConfigMapRef().withName(Names.configConfigMap(name)).endConfigMapRef().endEnvFrom()
         .addNewPort().withName(Names.PORT_NAME).withContainerPort(Names.NODE_PORT).withProtocol("TCP").endPort()
+        .addToPorts(NodeSecurity.memberPort())
         .withResources(model.resources())
         // Startup allows a slow RocksDB open (recovery after a crash); liveness is lenient so that a
         // node busy under load is not killed; readiness takes a member out of the Services quickly.
@@ -181,6 +183,7 @@ public final class NodeStatefulSet {
         .addNewVolumeMount().withName(DATA_VOLUME).withMountPath(DATA_DIR).endVolumeMount()
         .addNewVolumeMount().withName(TOPOLOGY_VOLUME).withMountPath(TOPOLOGY_DIR).withReadOnly(true).endVolumeMount()
         .addNewVolumeMount().withName(TMP_VOLUME).withMountPath("/tmp").endVolumeMount()
+        .addAllToVolumeMounts(NodeSecurity.nodeMounts(model.security()))
         .addAllToVolumeMounts(model.backup().mounts())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .build();

@@ -7,10 +7,10 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 
 /** Metadata of owned objects: owned by the DhtCluster, so Kubernetes' garbage collector removes them with it. */
-final class Owners {
+public final class Owners {
   private Owners() {}
 
-  static OwnerReference ownerReference(DhtCluster cluster) {
+  public static OwnerReference ownerReference(DhtCluster cluster) {
     return new OwnerReferenceBuilder()
         .withApiVersion(cluster.getApiVersion())
         .withKind(cluster.getKind())
@@ -21,7 +21,7 @@ final class Owners {
         .build();
   }
 
-  static ObjectMeta metadata(DhtCluster cluster, String name) {
+  public static ObjectMeta metadata(DhtCluster cluster, String name) {
     return new ObjectMetaBuilder()
         .withName(name)
         .withNamespace(cluster.getMetadata().getNamespace())

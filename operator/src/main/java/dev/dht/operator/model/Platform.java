@@ -7,9 +7,23 @@ package dev.dht.operator.model;
  * @param defaultNodeImage image of clusters that do not set spec.image
  * @param clusterDomain DNS domain of the Kubernetes cluster (members' URLs end in svc.{domain})
  * @param runnerImage the load-runner image: the members' profiler sidecar and the benchmark Jobs
+ * @param operator where the operator's own pods are, when it runs in the cluster: the NetworkPolicies let them
+ *     reach the members
  */
-public record Platform(String defaultNodeImage, String clusterDomain, String runnerImage) {
+public record Platform(String defaultNodeImage, String clusterDomain, String runnerImage,
+    java.util.Optional<OperatorPeer> operator) {
   public static final String DEFAULT_CLUSTER_DOMAIN = "cluster.local";
+
+  /** The operator's pods: their namespace and labels. */
+  public record OperatorPeer(String namespace, java.util.Map<String, String> podLabels) {
+    public OperatorPeer {
+      podLabels = java.util.Map.copyOf(podLabels);
+    }
+  }
+
+  public Platform(String defaultNodeImage, String clusterDomain, String runnerImage) {
+    this(defaultNodeImage, clusterDomain, runnerImage, java.util.Optional.empty());
+  }
 
   public Platform {
     if (defaultNodeImage == null || defaultNodeImage.isBlank()) {

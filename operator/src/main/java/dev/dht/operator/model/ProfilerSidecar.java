@@ -25,12 +25,19 @@ public final class ProfilerSidecar {
   private ProfilerSidecar() {}
 
   public static Container container(ClusterModel model) {
+    var args = new java.util.ArrayList<>(java.util.List.of("--port", Integer.toString(PORT), "--node",
+        "http://127.0.0.1:" + Names.NODE_PORT));
+    if (model.security().auth().enabled()) {
+      // Callers need an admin token of the cluster (profiling is the admin plane's); it reads the nodes' file.
+      args.addAll(java.util.List.of("--tokens", NodeSecurity.tokensFile()));
+    }
     return new ContainerBuilder()
         .withName(CONTAINER)
         .withImage(model.profilerImage())
         .withImagePullPolicy(model.imagePullPolicy())
         .withCommand("python3", PROGRAM)
-        .withArgs("--port", Integer.toString(PORT), "--node", "http://127.0.0.1:" + Names.NODE_PORT)
+        .withArgs(args)
+        .withVolumeMounts(NodeSecurity.tokenMounts(model.security()))
         .addNewPort().withName(PORT_NAME).withContainerPort(PORT).withProtocol("TCP").endPort()
         .withNewResources()
           .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))

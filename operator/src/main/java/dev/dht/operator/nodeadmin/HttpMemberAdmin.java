@@ -28,6 +28,7 @@ public final class HttpMemberAdmin implements MemberAdmin {
   private final HttpClient client;
   private final Duration requestTimeout;
   private final io.fabric8.kubernetes.client.KubernetesClient kubernetes;
+  private final java.util.Optional<String> bearerToken;
 
   public HttpMemberAdmin() {
     this(CONNECT_TIMEOUT, REQUEST_TIMEOUT);
@@ -44,13 +45,24 @@ public final class HttpMemberAdmin implements MemberAdmin {
 
   public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout,
       io.fabric8.kubernetes.client.KubernetesClient kubernetes) {
-    this.kubernetes = kubernetes;
-    this.client = HttpClient.newBuilder()
+    this(HttpClient.newBuilder()
         .connectTimeout(connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER)
         .version(HttpClient.Version.HTTP_1_1)
-        .build();
+        .build(), requestTimeout, kubernetes, java.util.Optional.empty());
+  }
+
+  private HttpMemberAdmin(HttpClient client, Duration requestTimeout,
+      io.fabric8.kubernetes.client.KubernetesClient kubernetes, java.util.Optional<String> bearerToken) {
+    this.client = client;
     this.requestTimeout = requestTimeout;
+    this.kubernetes = kubernetes;
+    this.bearerToken = bearerToken;
+  }
+
+  @Override
+  public MemberAdmin authenticated(java.util.Optional<String> bearerToken) {
+    return new HttpMemberAdmin(client, requestTimeout, kubernetes, bearerToken);
   }
 
   @Override
@@ -69,11 +81,12 @@ public final class HttpMemberAdmin implements MemberAdmin {
       Function<String, T> unknown) {
     HttpRequest request;
     try {
-      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
+      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
           .timeout(requestTimeout)
           .header("Accept", "application/json")
-          .GET()
-          .build();
+          .GET();
+      bearerToken.ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+      request = builder.build();
     } catch (IllegalArgumentException e) {
       return CompletableFuture.completedFuture(unknown.apply("bad URL " + baseUrl + ": " + e.getMessage()));
     }
@@ -112,12 +125,15 @@ public final class HttpMemberAdmin implements MemberAdmin {
     try {
       var publisher = body == null ? HttpRequest.BodyPublishers.noBody()
           : HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body));
-      request = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
+      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
           .timeout(timeout)
           .header("Accept", "application/json")
           .header("Content-Type", "application/json")
-          .method(method, publisher)
-          .build();
+          .method(method, publisher);
+      // Through a port-forward the node sees loopback, which has admin rights anyway; a direct call (the status
+      // GETs) needs the token wherever the node requires tokens.
+      bearerToken.ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+      request = builder.build();
     } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
       return CompletableFuture.completedFuture(AdminAnswer.failed("bad call to " + baseUrl + ": " + e.getMessage()));
     }

@@ -47,6 +47,14 @@ public interface MemberAdmin {
     return askAll(baseUrls, this::repair);
   }
 
+  /**
+   * The same calls, carrying {@code Authorization: Bearer <token>}: the operator's own admin token of a cluster whose
+   * nodes require tokens. Implementations that send nothing over the wire may ignore it.
+   */
+  default MemberAdmin authenticated(java.util.Optional<String> bearerToken) {
+    return this;
+  }
+
   /** Asks every member at once and waits for all answers (each bounded by the timeout). */
   default <K> Map<K, MemberMovement> movements(Map<K, String> baseUrls) {
     return askAll(baseUrls, this::movement);

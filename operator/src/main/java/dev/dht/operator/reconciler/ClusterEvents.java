@@ -56,6 +56,32 @@ final class ClusterEvents {
     record(cluster, true, refused.get().getReason(), refused.get().getMessage(), now);
   }
 
+  /** A Warning when a condition turns False, or changes its reason while False (CertificatesValid, ...). */
+  void onConditionFalse(DhtCluster cluster, DhtClusterStatus next, String type, Instant now) {
+    var now_ = Conditions.find(next.conditions, type).filter(c -> "False".equals(c.getStatus()));
+    if (now_.isEmpty()) {
+      return;
+    }
+    var before = Conditions.find(cluster.getStatus() != null ? cluster.getStatus().conditions : null, type)
+        .filter(c -> "False".equals(c.getStatus()));
+    if (before.isPresent() && Objects.equals(before.get().getReason(), now_.get().getReason())) {
+      return;
+    }
+    record(cluster, true, type + "/" + now_.get().getReason(), now_.get().getMessage(), now);
+  }
+
+  /** A Normal Event on each phase of a CA replacement (status.tls.rotation). */
+  void onRotation(DhtCluster cluster, DhtClusterStatus next, Instant now) {
+    String before = cluster.getStatus() != null && cluster.getStatus().tls != null ? cluster.getStatus().tls.rotation
+        : null;
+    String after = next.tls != null ? next.tls.rotation : null;
+    if (after == null || Objects.equals(before, after) || before == null && "Steady".equals(after)) {
+      return;
+    }
+    record(cluster, false, "CertificateRotation", (before == null ? "" : before + " -> ") + after + ": "
+        + next.tls.message, now);
+  }
+
   private void record(DhtCluster cluster, boolean warning, String reason, String message, Instant now) {
     String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
     var meta = cluster.getMetadata();

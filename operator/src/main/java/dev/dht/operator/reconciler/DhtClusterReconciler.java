@@ -12,6 +12,12 @@ import dev.dht.operator.model.NodeConfig;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.model.Topology;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
+import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
+import dev.dht.operator.nodeadmin.MemberPlane;
+import dev.dht.operator.nodeadmin.MemberTlsProbe;
+import dev.dht.operator.security.SecurityNames;
+import dev.dht.operator.security.tls.SecretData;
+import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
 import dev.dht.operator.api.v1alpha1.BackupPhase;
@@ -27,10 +33,13 @@ import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
 import dev.dht.operator.scaling.ScalingPlan;
+import dev.dht.operator.status.SecurityConditions;
 import dev.dht.operator.status.StatusCalculator;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -73,13 +82,16 @@ import org.slf4j.LoggerFactory;
  * <p>Owned objects carry an owner reference to the DhtCluster, so Kubernetes' garbage collector
  * deletes them with it; there is no finalizer (deleting a cluster never waits for the operator).
  */
-@ControllerConfiguration(name = DhtClusterReconciler.NAME, fieldManager = ResourceApplier.FIELD_MANAGER)
+// Not generation-aware: an annotation (dht.dev/renew-certificate, dht.dev/replace-ca) must start a reconcile too; a
+// reconcile of an unchanged cluster writes nothing, so the extra ones cost only reads.
+@ControllerConfiguration(name = DhtClusterReconciler.NAME, fieldManager = ResourceApplier.FIELD_MANAGER,
+    generationAwareEventProcessing = false)
 public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private static final Logger log = LoggerFactory.getLogger(DhtClusterReconciler.class);
   public static final String NAME = "dhtcluster";
   /** Kinds the operator owns, each watched by one informer limited to the operator's objects. */
   static final List<Class<? extends HasMetadata>> OWNED = List.of(ServiceAccount.class, ConfigMap.class,
-      Service.class, PodDisruptionBudget.class, StatefulSet.class);
+      Service.class, PodDisruptionBudget.class, StatefulSet.class, Secret.class, NetworkPolicy.class);
 
   /** How soon a reconcile runs again while a scale is in progress (the members' progress is polled then). */
   public static final Duration SCALING_POLL_INTERVAL = Duration.ofSeconds(2);
@@ -90,6 +102,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final MemberAdmin memberAdmin;
   private final MemberAddresses memberAddresses;
   private final Duration pollInterval;
+  private final MemberTlsProbe tlsProbe;
+  private final MemberPlane memberPlane;
+  private final SecureRandom random = new SecureRandom();
   private final RepairPolls repairPolls;
   private final Replacements replacements;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
@@ -99,12 +114,24 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
   }
 
+  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
+      MemberAddresses memberAddresses, Duration pollInterval) {
+    this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(),
+        null);
+  }
+
   /**
    * @param memberAddresses where a member's admin API is reached (its own URL unless overridden)
    * @param pollInterval    how soon to reconcile again while a scale is in progress
+   * @param tlsProbe how the operator looks at a member's member port during a CA replacement
+   * @param memberPlane where that port is, by pod (null: the member URL, or its override in memberAddresses, at the
+   *     client port + the member port offset)
    */
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
-      MemberAddresses memberAddresses, Duration pollInterval) {
+      MemberAddresses memberAddresses, Duration pollInterval, MemberTlsProbe tlsProbe,
+      MemberPlane memberPlane) {
+    this.tlsProbe = tlsProbe;
+    this.memberPlane = memberPlane != null ? memberPlane : memberPlaneOf(memberAddresses);
     this.platform = platform;
     this.clock = clock;
     this.metrics = metrics;
@@ -157,15 +184,16 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     replacements.replace(cluster, pods, context.getClient());
     // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
     // and holds back a scale that has not started.
-    var repair = RepairView.of(repairPolls.reports(cluster, pods, ordinal -> adminUrl(specModel, ordinal), now),
-        specModel.repair(), createdAt(cluster, now), now);
+    var token = operatorToken(context, specModel);
+    var repair = RepairView.of(repairPolls.reports(cluster, pods, ordinal -> adminUrl(specModel, ordinal), token,
+        now), specModel.repair(), createdAt(cluster, now), now);
 
     // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
     var rebuildHeld = RebuildHold.apply(name, ScaleObservation.observe(specModel,
         live(context, StatefulSet.class, Names.statefulSet(name)), liveTopology, pods,
         previous.map(s -> s.settledTopologyVersion)), repair.rebuilding());
     var observation = rebuildHeld.observation();
-    var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation)));
+    var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
     // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
     var held = ScalingHold.apply(planned, observation, hold(cluster, previous, context));
     var scaling = held.decision();
@@ -178,6 +206,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion));
 
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
+    // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
+    var security = new SecurityStep(context.getClient(), applier, n -> live(context, Secret.class, n),
+        live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)), random, tlsProbe, memberPlane)
+        .run(cluster, model, platform, pods, clock.instant());
     StatefulSet statefulSet = null;
     for (HasMetadata object : desired.inApplyOrder()) { // the order DesiredStateTest checks: pods come last
       if (apply(applier, context, object) instanceof StatefulSet applied) {
@@ -191,17 +223,22 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     boolean membersReady = statefulSet != null && scaling.membersFixed() && IntStream.range(0, members)
         .allMatch(i -> pods.stream().anyMatch(p -> Names.pod(name, i).equals(p.getMetadata().getName())
             && StatusCalculator.isReady(p)));
-    var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, now);
+    var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
         held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
+    SecurityConditions.apply(status, previous, security.tls(), security.certificates(), security.credentials(), now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);
     // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
-    // produces no event; otherwise now and then, for the repair status.
+    // produces no event; otherwise now and then, for the repair status. Certificates are looked at again when due
+    // (or soon, while a CA replacement waits for the members).
     UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
-    return scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
-        ? control.rescheduleAfter(repairPolls.steadyInterval()) : control.rescheduleAfter(pollInterval);
+    var next = new java.util.ArrayList<Duration>();
+    security.recheckIn().ifPresent(next::add);
+    next.add(scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
+        && !security.waiting() ? repairPolls.steadyInterval() : pollInterval);
+    return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
   }
 
   /** Why the member list must not change now: a restore not done yet, or a backup of this cluster running. */
@@ -236,8 +273,28 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     }
   }
 
+  /** By default a member's member port is its DNS name (or its override) at the client port + the offset. */
+  MemberPlane memberPlaneOf(MemberAddresses addresses) {
+    return (namespace, cluster, pod) -> {
+      int ordinal = Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
+      var url = java.net.URI.create(addresses.adminUrl(namespace, pod,
+          Names.memberUrl(cluster, namespace, platform.clusterDomain(), ordinal)));
+      int port = (url.getPort() > 0 ? url.getPort() : Names.NODE_PORT) + SecurityNames.MEMBER_PORT_OFFSET;
+      return Map.entry(url.getHost(), port);
+    };
+  }
+
+  /** The operator's own admin token of a cluster whose nodes require tokens (from its Secret, once written). */
+  private static Optional<String> operatorToken(Context<DhtCluster> context, ClusterModel model) {
+    if (!model.security().auth().enabled()) {
+      return Optional.empty();
+    }
+    return live(context, Secret.class, model.security().auth().tokensSecret())
+        .flatMap(s -> SecretData.text(s, SecurityNames.OPERATOR_TOKEN_KEY));
+  }
+
   /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
-  private Map<Integer, MemberMovement> poll(ClusterModel model, List<Integer> ordinals) {
+  private Map<Integer, MemberMovement> poll(ClusterModel model, List<Integer> ordinals, Optional<String> token) {
     if (ordinals.isEmpty()) {
       return Map.of();
     }
@@ -246,7 +303,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       urls.put(ordinal, memberAddresses.adminUrl(model.namespace(), Names.pod(model.name(), ordinal),
           Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), ordinal)));
     }
-    return memberAdmin.movements(urls);
+    return memberAdmin.authenticated(token).movements(urls);
   }
 
   /** The replication factor the nodes run with now (from the live node config). */
@@ -308,6 +365,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var events = new ClusterEvents(context.getClient(), metrics);
     events.onTransition(cluster, status, now);
     events.onRefusal(cluster, status, now);
+    events.onConditionFalse(cluster, status, SecurityConditions.CERTIFICATES, now);
+    events.onConditionFalse(cluster, status, SecurityConditions.CREDENTIALS, now);
+    events.onRotation(cluster, status, now);
   }
 
   @SuppressWarnings("unchecked")

@@ -40,8 +40,9 @@ final class RepairPolls {
     return busyInterval.multipliedBy(STEADY_FACTOR);
   }
 
+  /** @param token the operator's admin token of a cluster whose nodes require tokens */
   Map<Integer, MemberRepair> reports(DhtCluster cluster, Collection<Pod> pods, IntFunction<String> adminUrl,
-      Instant now) {
+      java.util.Optional<String> token, Instant now) {
     String key = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
     var ready = new TreeMap<Integer, String>();
     var podKey = new StringBuilder();
@@ -66,7 +67,7 @@ final class RepairPolls {
     if (l != null && l.pods().equals(podKey.toString()) && l.at().plus(every).isAfter(now)) {
       return l.reports();
     }
-    Map<Integer, MemberRepair> reports = ready.isEmpty() ? Map.of() : new LinkedHashMap<>(admin.repairs(ready));
+    Map<Integer, MemberRepair> reports = ready.isEmpty() ? Map.of() : new LinkedHashMap<>(admin.authenticated(token).repairs(ready));
     last.put(key, new Last(now, podKey.toString(), reports));
     return reports;
   }

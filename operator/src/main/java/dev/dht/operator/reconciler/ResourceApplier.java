@@ -43,6 +43,12 @@ final class ResourceApplier {
     return applied;
   }
 
+  /** Counts and logs a write made elsewhere (a kind this applier cannot address, such as cert-manager's). */
+  void counted(HasMetadata written) {
+    metrics.write(written.getKind());
+    log.info("applied {} {}", written.getKind(), written.getMetadata().getName());
+  }
+
   static boolean upToDate(HasMetadata live, HasMetadata desired) {
     if (!Objects.equals(Hashing.stampOf(live), Hashing.stampOf(desired))) {
       return false;

@@ -169,4 +169,22 @@ class BenchmarkJobTest {
     assertThat(kept.getMetadata().getOwnerReferences()).isEmpty();
     assertThat(kept.getSpec().getStorageClassName()).as("the cluster's default class").isNull();
   }
+
+  @Test
+  void theJobReadsTheClustersTokensFromItsSecretWhenTheClusterRequiresThem() {
+    var model = dev.dht.operator.benchmark.model.BenchmarkModel.from(Benchmarks.benchmark(s -> {}), Benchmarks.RUNNER);
+    var withProfiler = BenchmarkJob.job(Benchmarks.benchmark(s -> {}), model,
+        target(model, Benchmarks.readyCluster(2, true)), "r1").getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(withProfiler.getEnv()).extracting(e -> e.getName() + "=" + e.getValueFrom().getSecretKeyRef().getName()
+        + "/" + e.getValueFrom().getSecretKeyRef().getKey())
+        .containsExactly("DHT_TOKEN=kv-auth/read-write", "DHT_ADMIN_TOKEN=kv-auth/admin");
+    var noProfiler = BenchmarkJob.job(Benchmarks.benchmark(s -> {}), model,
+        target(model, Benchmarks.readyCluster(2, false)), "r1").getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(noProfiler.getEnv()).extracting(e -> e.getName()).containsExactly("DHT_TOKEN");
+    var open = Benchmarks.readyCluster(2, true);
+    open.getSpec().auth = new dev.dht.operator.api.v1alpha1.AuthSpec();
+    open.getSpec().auth.enabled = false;
+    assertThat(BenchmarkJob.job(Benchmarks.benchmark(s -> {}), model, target(model, open), "r1").getSpec()
+        .getTemplate().getSpec().getContainers().get(0).getEnv()).isEmpty();
+  }
 }

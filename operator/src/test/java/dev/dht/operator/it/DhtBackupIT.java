@@ -26,6 +26,8 @@ import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.scaling.ScalingHold;
+import dev.dht.operator.security.SecurityNames;
+import dev.dht.operator.security.tls.SecretData;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeMembers;
 import dev.dht.operator.testing.FakeStatefulSetController;
@@ -157,6 +159,7 @@ class DhtBackupIT {
       assertThat(Conditions.find(s.conditions, "Complete").orElseThrow().getStatus()).isEqualTo("True");
     });
     assertThat(fake.backups().completeBackups()).containsExactly(running.backupId);
+    everyCallCarriedTheOperatorsToken("c", fake);
     awaitCluster("c", s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.readyReplicas).isEqualTo(5);
@@ -219,6 +222,7 @@ class DhtBackupIT {
     });
     assertThat(fake.backups().calls()).filteredOn(c -> c.startsWith("POST /v0/admin/restore/finish"))
         .hasSize(3);
+    everyCallCarriedTheOperatorsToken("r", fake);
   }
 
   @Test
@@ -263,6 +267,18 @@ class DhtBackupIT {
     });
     assertThat(fake.backups().calls()).filteredOn(c -> c.startsWith("POST /v0/admin/backup/prune"))
         .allSatisfy(c -> assertThat(c).contains("keepLast=3"));
+    everyCallCarriedTheOperatorsToken("s", fake);
+  }
+
+  /**
+   * Client tokens are on by default (spec.auth): a node then refuses the status GETs without a token (401), so
+   * every backup, restore and prune call carries the operator's own admin token of the cluster.
+   */
+  void everyCallCarriedTheOperatorsToken(String cluster, FakeMembers fake) {
+    var secret = client.secrets().inNamespace(ns).withName(SecurityNames.tokensSecret(cluster)).get();
+    String token = SecretData.text(secret, SecurityNames.OPERATOR_TOKEN_KEY).orElseThrow();
+    assertThat(fake.backups().authorizations()).isNotEmpty()
+        .allSatisfy(a -> assertThat(a).isEqualTo("Bearer " + token));
   }
 
   /** The schedule's clock, 30 s after hour h (counted from BASE). */

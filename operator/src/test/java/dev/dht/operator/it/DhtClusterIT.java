@@ -303,7 +303,8 @@ class DhtClusterIT {
   List<HasMetadata> owned(String name) {
     var all = new ArrayList<HasMetadata>();
     for (var kind : List.of(StatefulSet.class, Service.class, ConfigMap.class, PodDisruptionBudget.class,
-        ServiceAccount.class)) {
+        ServiceAccount.class, io.fabric8.kubernetes.api.model.Secret.class,
+        io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class)) {
       all.addAll(client.resources(kind).inNamespace(ns).withLabel(Labels.INSTANCE, name).list().getItems());
     }
     return all;
@@ -327,7 +328,9 @@ class DhtClusterIT {
     for (HasMetadata owned : owned(name)) {
       versions.put(owned.getKind() + "/" + owned.getMetadata().getName(), owned.getMetadata().getResourceVersion());
     }
-    assertThat(versions).hasSize(8);
+    // The cluster, 2 ConfigMaps, 2 Services, the StatefulSet, PDB, ServiceAccount, NetworkPolicy and 4 Secrets
+    // (CA, member certificate, credentials, tokens file).
+    assertThat(versions).hasSize(13);
     return versions;
   }
 }

@@ -59,7 +59,9 @@ class HelmChartIT {
     assertThat(admin.resources(Lease.class).inNamespace("dht-system").withName(DhtOperator.LEASE_NAME).get())
         .as("leader-election lease taken under the chart's Role").isNotNull();
     assertThat(canI(account, "patch", "statefulsets", "rbac-all")).isTrue();
-    assertThat(canI(account, "get", "secrets", "rbac-all")).isFalse();
+    assertThat(canI(account, "get", "secrets", "rbac-all")).isTrue();
+    assertThat(canI(account, "delete", "secrets", "rbac-all")).isFalse();
+    assertThat(canI(account, "delete", "networkpolicies.networking.k8s.io", "rbac-all")).isTrue();
     assertThat(canI(account, "delete", "statefulsets", "rbac-all")).isFalse();
     assertThat(canI(account, "create", "pods", "rbac-all")).isFalse();
     assertThat(canI(account, "update", "dhtclusters.dht.dev", "rbac-all")).isFalse();

@@ -69,6 +69,17 @@ class OperatorJarIT {
             assertThat(body(http, port, "/metrics"))
                 .contains("dht_operator_writes_total{kind=\"StatefulSet\"} 1.0").contains("jvm_memory_used_bytes"));
         assertThat(status(http, port, "/healthz")).isEqualTo(200);
+        // The jar issues certificates (BouncyCastle, trimmed to what it uses by the shade plugin) and reads them
+        // back: its CA and member certificate exist, and the status judges them valid.
+        await("certificates issued").atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+          var status = client.resources(DhtCluster.class).inNamespace("jar-it").withName("from-jar").get().getStatus();
+          assertThat(status).isNotNull();
+          assertThat(status.tls).isNotNull();
+          assertThat(status.tls.certificateNotAfter).isNotNull();
+          assertThat(dev.dht.operator.status.Conditions.find(status.conditions, "CertificatesValid"))
+              .hasValueSatisfying(c -> assertThat(c.getStatus()).isEqualTo("True"));
+        });
+        assertThat(client.secrets().inNamespace("jar-it").withName("from-jar-member-tls").get()).isNotNull();
       } finally {
         process.destroy(); // SIGTERM: the shutdown hook stops the operator
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("stops on SIGTERM").isTrue();

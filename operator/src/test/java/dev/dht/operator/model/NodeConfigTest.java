@@ -16,10 +16,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class NodeConfigTest {
   @Test
-  void defaultsSetOnlyTheReplicationFactorThePlaintextMemberPlaneRepairTheDrainAndTheJvm() {
+  void defaultsSetOnlyTheReplicationFactorTheMemberCertificatesTheTokensRepairTheDrainAndTheJvm() {
     var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
-    assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_INSECURE", "DHT_REPAIR_INTERVAL",
-        "DHT_REPAIR_RATE", "DHT_DRAIN_TIME", "JAVA_TOOL_OPTIONS");
+    assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_TLS_CERT", "DHT_MEMBER_TLS_KEY",
+        "DHT_MEMBER_TLS_CA", "DHT_AUTH_TOKENS", "DHT_REPAIR_INTERVAL", "DHT_REPAIR_RATE", "DHT_DRAIN_TIME",
+        "JAVA_TOOL_OPTIONS");
+    assertThat(env).containsEntry("DHT_MEMBER_TLS_CERT", "/etc/dht/member-tls/tls.crt")
+        .containsEntry("DHT_MEMBER_TLS_KEY", "/etc/dht/member-tls/tls.key")
+        .containsEntry("DHT_MEMBER_TLS_CA", "/etc/dht/member-tls/ca.crt")
+        .containsEntry("DHT_AUTH_TOKENS", "/etc/dht/auth/tokens");
     assertThat(env.get("DHT_REPLICATION_FACTOR")).isEqualTo("3");
     assertThat(env.get("DHT_REPAIR_INTERVAL")).as("on by default, 6h").isEqualTo("21600s");
     assertThat(env.get("DHT_REPAIR_RATE")).isEqualTo("4194304");

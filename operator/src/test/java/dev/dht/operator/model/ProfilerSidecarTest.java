@@ -23,7 +23,8 @@ class ProfilerSidecarTest {
     var sidecar = pod.getContainers().get(1);
     assertThat(sidecar.getImage()).as("named like the node image").isEqualTo("dht-loadrunner:test");
     assertThat(sidecar.getCommand()).containsExactly("python3", "/opt/dht/py/profiler_sidecar.py");
-    assertThat(sidecar.getArgs()).containsExactly("--port", "8079", "--node", "http://127.0.0.1:8080");
+    assertThat(sidecar.getArgs()).containsExactly("--port", "8079", "--node", "http://127.0.0.1:8080",
+        "--tokens", "/etc/dht/auth/tokens");
     assertThat(sidecar.getPorts()).singleElement().satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(8079));
     assertThat(sidecar.getReadinessProbe()).as("its state never takes the member out of the Services").isNull();
     assertThat(sidecar.getLivenessProbe()).isNull();
@@ -32,7 +33,9 @@ class ProfilerSidecarTest {
     assertThat(sidecar.getSecurityContext().getCapabilities().getAdd()).as("no ptrace: the node profiles itself")
         .isNullOrEmpty();
     assertThat(pod.getShareProcessNamespace()).isNull();
-    assertThat(sidecar.getVolumeMounts()).as("it keeps nothing: the answer carries the flamegraph").isEmpty();
+    assertThat(sidecar.getVolumeMounts()).as("it keeps nothing (the answer carries the flamegraph); it reads the"
+        + " tokens file").extracting(m -> m.getMountPath() + (m.getReadOnly() ? " ro" : "")).containsExactly(
+        "/etc/dht/auth ro");
   }
 
   @Test

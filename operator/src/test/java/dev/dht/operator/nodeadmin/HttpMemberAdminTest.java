@@ -29,6 +29,7 @@ class HttpMemberAdminTest {
   /** Short bounds where silence is the point. */
   final HttpMemberAdmin impatient = new HttpMemberAdmin(Duration.ofSeconds(10), Duration.ofMillis(300));
   final CountDownLatch release = new CountDownLatch(1);
+  final java.util.List<String> authorizations = new java.util.concurrent.CopyOnWriteArrayList<>();
   HttpServer server;
   String base;
 
@@ -39,6 +40,17 @@ class HttpMemberAdminTest {
     server.createContext("/ok/v0/admin/movement", exchange -> reply(exchange, 200, IDLE));
     server.createContext("/busy/v0/admin/movement", exchange -> reply(exchange, 503, "overloaded\n"));
     server.createContext("/html/v0/admin/movement", exchange -> reply(exchange, 200, "<html>hello</html>"));
+    // Records the Authorization header of every call (none: "-"), answers 401 without one.
+    server.createContext("/auth/", exchange -> {
+      String header = exchange.getRequestHeaders().getFirst("Authorization");
+      authorizations.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath().substring(5) + " "
+          + (header == null ? "-" : header));
+      if (header == null) {
+        reply(exchange, 401, "{\"error\":\"a token is required\"}");
+      } else {
+        reply(exchange, 200, exchange.getRequestURI().getPath().endsWith("/movement") ? IDLE : "{\"ok\":true}");
+      }
+    });
     server.createContext("/silent/v0/admin/movement", exchange -> {
       try {
         release.await(30, TimeUnit.SECONDS);
@@ -70,6 +82,28 @@ class HttpMemberAdminTest {
     assertThat(m.state()).as(String.valueOf(m.problem())).isEqualTo(MemberMovement.State.IDLE);
     assertThat(m.idleOn(java.util.List.of("http://a:8080"))).isTrue();
     assertThat(admin.movement(base + "/ok/").join().state()).as("trailing slash").isEqualTo(MemberMovement.State.IDLE);
+  }
+
+  @Test
+  void anAuthenticatedAdminSendsTheTokenOnEveryCall() {
+    var token = admin.authenticated(java.util.Optional.of("s3cret"));
+    assertThat(token.movement(base + "/auth").join().state()).isEqualTo(MemberMovement.State.IDLE);
+    token.repair(base + "/auth").join();
+    assertThat(token.call(base + "/auth", "GET", "/v0/admin/backup", null, Duration.ofSeconds(10)).join().status())
+        .isEqualTo(200);
+    assertThat(token.call(base + "/auth", "POST", "/v0/admin/restore", java.util.Map.of("id", "b1"),
+        Duration.ofSeconds(10)).join().status()).isEqualTo(200);
+    assertThat(admin.call(base + "/auth", "GET", "/v0/admin/restore", null, Duration.ofSeconds(10)).join().status())
+        .as("no token: the node's 401").isEqualTo(401);
+    assertThat(admin.authenticated(java.util.Optional.empty()).movement(base + "/auth").join().problem())
+        .startsWith("HTTP 401");
+    assertThat(authorizations).containsExactly(
+        "GET /v0/admin/movement Bearer s3cret",
+        "GET /v0/admin/repair Bearer s3cret",
+        "GET /v0/admin/backup Bearer s3cret",
+        "POST /v0/admin/restore Bearer s3cret",
+        "GET /v0/admin/restore -",
+        "GET /v0/admin/movement -");
   }
 
   @Test

@@ -55,21 +55,21 @@ class RepairPollsTest {
     String url = "http://127.0.0.1:" + member.getAddress().getPort();
     Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    var first = polls.reports(cluster, pods, i -> url, t0);
+    var first = polls.reports(cluster, pods, i -> url, java.util.Optional.empty(), t0);
     assertThat(first.get(0).known()).as("a 503 is no report").isFalse();
     assertThat(asked).hasValue(1);
 
     // a replaced member's new pod that did not answer yet may be rebuilding: asked again after the busy interval
     status = 200;
-    var second = polls.reports(cluster, pods, i -> url, t0.plus(BUSY).plusMillis(1));
+    var second = polls.reports(cluster, pods, i -> url, java.util.Optional.empty(), t0.plus(BUSY).plusMillis(1));
     assertThat(asked).hasValue(2);
     assertThat(second.get(0).known()).isTrue();
     assertThat(second.get(0).rebuilding()).isFalse();
 
     // once it answered (and rebuilds nothing), the steady interval again
-    polls.reports(cluster, pods, i -> url, t0.plus(BUSY.multipliedBy(2)).plusMillis(2));
+    polls.reports(cluster, pods, i -> url, java.util.Optional.empty(), t0.plus(BUSY.multipliedBy(2)).plusMillis(2));
     assertThat(asked).hasValue(2);
-    polls.reports(cluster, pods, i -> url, t0.plus(BUSY).plus(polls.steadyInterval()).plusMillis(2));
+    polls.reports(cluster, pods, i -> url, java.util.Optional.empty(), t0.plus(BUSY).plus(polls.steadyInterval()).plusMillis(2));
     assertThat(asked).hasValue(3);
   }
 

@@ -27,6 +27,7 @@ public final class FakeBackups {
   /** Complete backups in the fake store, in the order they completed (their start points). */
   private final Map<String, Long> complete = new ConcurrentHashMap<>();
   private final List<String> calls = new CopyOnWriteArrayList<>();
+  private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final Set<Integer> held = ConcurrentHashMap.newKeySet();
   private volatile int pollsToFinish = 2;
 
@@ -59,6 +60,11 @@ public final class FakeBackups {
     return List.copyOf(calls);
   }
 
+  /** The Authorization header of every call ("-" when none), in the order of {@link #calls()}. */
+  public List<String> authorizations() {
+    return List.copyOf(authorizations);
+  }
+
   public Set<String> completeBackups() {
     return Set.copyOf(complete.keySet());
   }
@@ -69,6 +75,8 @@ public final class FakeBackups {
     byte[] in = exchange.getRequestBody().readAllBytes();
     @SuppressWarnings("unchecked")
     Map<String, Object> body = in.length == 0 ? Map.of() : JSON.readValue(in, Map.class);
+    String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+    authorizations.add(authorization == null ? "-" : authorization);
     calls.add(method + " " + path + " " + ordinal + " " + body);
     int status = 200;
     Object answer;

@@ -20,7 +20,9 @@ public final class FakeGarbageCollector {
       io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class,
       io.fabric8.kubernetes.api.model.Pod.class,
       io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class,
-      io.fabric8.kubernetes.api.model.batch.v1.Job.class);
+      io.fabric8.kubernetes.api.model.batch.v1.Job.class,
+      io.fabric8.kubernetes.api.model.Secret.class,
+      io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
 
   private final KubernetesClient client;
   private final String namespace;

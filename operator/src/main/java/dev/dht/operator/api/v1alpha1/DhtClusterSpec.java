@@ -85,6 +85,18 @@ public class DhtClusterSpec {
   @JsonPropertyDescription("The client Service in front of all members.")
   public ServiceSpec service;
 
+  @Default("{}")
+  @JsonPropertyDescription("Mutual TLS between the members (on by default, certificates issued by the operator).")
+  public TlsSpec tls;
+
+  @Default("{}")
+  @JsonPropertyDescription("Bearer tokens on the client API (on by default, tokens in the Secret <name>-auth).")
+  public AuthSpec auth;
+
+  @Default("{}")
+  @JsonPropertyDescription("Who may reach the members' ports (a NetworkPolicy, on by default).")
+  public NetworkSpec network;
+
   @JsonPropertyDescription("Node labels a member's pod must match.")
   public Map<String, String> nodeSelector;
 

@@ -45,13 +45,18 @@ public class DhtClusterStatus {
 
   @JsonPropertyDescription("Progress of the restore the cluster was created with (spec.restoreFrom).")
   public RestoreStatus restore;
+
   @JsonPropertyDescription("Repair as the members report it; absent until one answered.")
   public RepairStatus repair;
 
   @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
   public List<MemberStatus> members = new ArrayList<>();
 
-  @JsonPropertyDescription("Ready, Progressing, Degraded, Refused and RepairOverdue, with reasons and messages.")
+  @JsonPropertyDescription("The member plane's certificates: mode, expiry dates, a CA replacement's phase.")
+  public TlsStatus tls;
+
+  @JsonPropertyDescription("Ready, Progressing, Degraded, Refused and RepairOverdue, with reasons and messages;"
+      + " CertificatesValid and CredentialsReady while TLS and client authentication are on.")
   public List<Condition> conditions = new ArrayList<>();
 
   @Override
@@ -64,14 +69,14 @@ public class DhtClusterStatus {
         && Objects.equals(topologyVersion, s.topologyVersion)
         && Objects.equals(settledTopologyVersion, s.settledTopologyVersion) && Objects.equals(scaling, s.scaling)
         && Objects.equals(restore, s.restore)
-        && Objects.equals(repair, s.repair) && Objects.equals(members, s.members)
+        && Objects.equals(repair, s.repair) && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
         && Objects.equals(conditions, s.conditions);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, settledTopologyVersion, scaling, restore, repair, members, conditions);
+        topologyVersion, settledTopologyVersion, scaling, restore, repair, members, tls, conditions);
   }
 
   @Override
@@ -79,6 +84,6 @@ public class DhtClusterStatus {
     return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
         + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
         + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", restore=" + restore + ", repair=" + repair
-        + ", members=" + members + ", conditions=" + conditions + "}";
+        + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
   }
 }

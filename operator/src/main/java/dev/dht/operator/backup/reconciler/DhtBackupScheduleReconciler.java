@@ -14,6 +14,7 @@ import dev.dht.operator.backup.SchedulePlan;
 import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
+import dev.dht.operator.nodeadmin.OperatorToken;
 import dev.dht.operator.reconciler.WriteMetrics;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -182,8 +183,8 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
       next.message = "retention waits: a backup of " + clusterName + " runs";
       return;
     }
-    var view = ClusterView.of(Optional.ofNullable(client.resources(DhtCluster.class).inNamespace(ns)
-        .withName(clusterName).get()));
+    var cluster = Optional.ofNullable(client.resources(DhtCluster.class).inNamespace(ns).withName(clusterName).get());
+    var view = ClusterView.of(cluster);
     if (view.memberPods().isEmpty()) {
       next.message = "retention waits: no member of " + clusterName + " to ask";
       return;
@@ -204,7 +205,9 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
     body.put("keepLast", keepLast);
     maxAge.ifPresent(a -> body.put("maxAgeSeconds", a.toSeconds()));
     String url = addresses.privilegedUrl(ns, view.memberPods().get(0), view.memberUrls().get(0));
-    AdminAnswer a = admin.call(url, "POST", "/v0/admin/backup/prune", body, PRUNE_TIMEOUT).join();
+    var token = cluster.flatMap(c -> OperatorToken.read(client, c));
+    AdminAnswer a = admin.authenticated(token).call(url, "POST", "/v0/admin/backup/prune", body, PRUNE_TIMEOUT)
+        .join();
     if (a.status() != 200) {
       next.message = "retention failed, tried again next time: " + a.reason();
       log.warn("schedule {}/{}: prune failed: {}", ns, schedule.getMetadata().getName(), a.reason());

@@ -4,6 +4,8 @@ import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.Tape;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -68,6 +70,7 @@ public final class BenchmarkJob {
                 .withImagePullPolicy("IfNotPresent")
                 .withCommand("python3", PROGRAM)
                 .withArgs(args(model, target, runId))
+                .withEnv(tokens(target))
                 .withNewResources()
                   // A small request so that the Job schedules next to the members on a small cluster; the engine
                   // uses what is free (no CPU limit), memory grows with the rate (k6 and oha keep every sample).
@@ -98,6 +101,27 @@ public final class BenchmarkJob {
           .endTemplate()
         .endSpec()
         .build();
+  }
+
+  /**
+   * The cluster's tokens, when it requires them: read-write for the load (k6 sends DHT_TOKEN), admin for the
+   * profiler sidecars (the runner sends DHT_ADMIN_TOKEN). Read from the credentials Secret when the pod starts, so a
+   * rotated token reaches the next run.
+   */
+  static List<EnvVar> tokens(BenchmarkTarget target) {
+    var env = new ArrayList<EnvVar>();
+    target.credentials().ifPresent(secret -> {
+      env.add(secretEnv("DHT_TOKEN", secret, "read-write", false));
+      if (!target.profilers().isEmpty()) {
+        env.add(secretEnv("DHT_ADMIN_TOKEN", secret, "admin", true));
+      }
+    });
+    return env;
+  }
+
+  private static EnvVar secretEnv(String name, String secret, String key, boolean optional) {
+    return new EnvVarBuilder().withName(name).withNewValueFrom().withNewSecretKeyRef()
+        .withName(secret).withKey(key).withOptional(optional).endSecretKeyRef().endValueFrom().build();
   }
 
   /** The program's command line: the Job's contract with scripts/incluster/benchjob.py. */

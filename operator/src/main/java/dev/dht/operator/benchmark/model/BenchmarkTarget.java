@@ -8,6 +8,7 @@ import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.TargetMode;
 import dev.dht.operator.model.Names;
 import dev.dht.operator.model.ProfilerSidecar;
+import dev.dht.operator.security.SecurityModel;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +20,15 @@ import java.util.Optional;
  *
  * @param profilers member pod name to its sidecar's base URL, by ordinal; empty when nothing is captured
  * @param note what the run will not do and why (no profiler), for status.message; empty when nothing is missing
+ * @param credentials the cluster's credentials Secret when its client tokens are on: the Job reads its tokens there
  */
 public record BenchmarkTarget(List<String> loadUrls, Map<String, String> profilers, List<ProfilerEvent> events,
-    Optional<String> note) {
+    Optional<String> note, Optional<String> credentials) {
+
+  public BenchmarkTarget(List<String> loadUrls, Map<String, String> profilers, List<ProfilerEvent> events,
+      Optional<String> note) {
+    this(loadUrls, profilers, events, note, Optional.empty());
+  }
 
   /**
    * The target of a run, or why a run cannot start yet.
@@ -58,14 +65,16 @@ public record BenchmarkTarget(List<String> loadUrls, Map<String, String> profile
     if (!profilerEnabled || events.isEmpty()) {
       String why = profilerEnabled ? "spec.profiler.events is empty"
           : "DhtCluster " + model.cluster() + " has spec.profiler.enabled false (set it to true to get flamegraphs)";
-      return Readiness.ready(new BenchmarkTarget(urls, Map.of(), List.of(), Optional.of("no flamegraphs: " + why)));
+      return Readiness.ready(new BenchmarkTarget(urls, Map.of(), List.of(), Optional.of("no flamegraphs: " + why),
+          SecurityModel.credentialsSecret(cluster)));
     }
     model.checkCapturesFit(events);
     var profilers = new LinkedHashMap<String, String>();
     for (MemberStatus member : status.members) {
       profilers.put(member.name, sidecarUrl(member.name, model.cluster(), ns, clusterDomain));
     }
-    return Readiness.ready(new BenchmarkTarget(urls, profilers, events, Optional.empty()));
+    return Readiness.ready(new BenchmarkTarget(urls, profilers, events, Optional.empty(),
+        SecurityModel.credentialsSecret(cluster)));
   }
 
   static String sidecarUrl(String pod, String cluster, String namespace, String clusterDomain) {

@@ -1,0 +1,102 @@
+package dev.dht.operator.security.tls;
+
+import dev.dht.operator.api.v1alpha1.TlsMode;
+import dev.dht.operator.api.v1alpha1.TlsStatus;
+import dev.dht.operator.security.SecurityModel;
+import dev.dht.operator.security.pki.Certificates;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+
+/**
+ * The status of a cluster's certificates and its condition CertificatesValid, from what the Secrets hold. Pure. The
+ * condition is False (and the operator records a Warning Event) when the certificate the members use is missing,
+ * unusable, or within renewBefore of its end: in mode Operator that means renewal failed or could not happen yet, in
+ * the other modes that whoever renews it has not.
+ */
+public final class TlsStatuses {
+  public static final String CONDITION = "CertificatesValid";
+
+  /** The condition's status, reason and message. */
+  public record Verdict(boolean valid, String reason, String message) {}
+
+  private TlsStatuses() {}
+
+  /**
+   * @param decision what the plan decided this round (mode Operator), if anything
+   * @param failure why the step could not be written, if it failed
+   */
+  public static TlsStatus status(SecurityModel.Tls model, TlsState state, Optional<TlsPlan.Decision> decision,
+      Optional<String> failure) {
+    var out = new TlsStatus();
+    out.mode = model.mode();
+    if (!model.enabled()) {
+      out.message = "no TLS between the members (spec.tls.mode Disabled): they run with --member-insecure";
+      return out;
+    }
+    out.secretName = model.secretName();
+    state.member().ifPresent(m -> {
+      out.certificateNotAfter = time(Certificates.notAfter(m.certificate()));
+      out.certificateFingerprint = Certificates.fingerprint(m.certificate());
+      issuer(m.certificate(), state).ifPresent(ca -> {
+        out.caNotAfter = time(Certificates.notAfter(ca));
+        out.caFingerprint = Certificates.fingerprint(ca);
+      });
+    });
+    if (model.mode() == TlsMode.Operator) {
+      decision.ifPresent(d -> out.rotation = d.rotation().name());
+    }
+    out.message = failure.map(f -> "could not write the certificates: " + f)
+        .orElse(decision.map(TlsPlan.Decision::message).orElse(null));
+    return out;
+  }
+
+  public static Verdict verdict(SecurityModel.Tls model, TlsState state, Optional<String> failure, Instant now) {
+    if (state.member().isEmpty()) {
+      String why = state.problem().orElse(switch (model.mode()) {
+        case Secret -> "Secret " + model.secretName() + " does not exist: create it with tls.crt, tls.key and ca.crt";
+        case CertManager -> "waiting for cert-manager to issue Secret " + model.secretName();
+        default -> "the members' certificate is being issued";
+      });
+      return new Verdict(false, state.problem().isPresent() ? "Invalid" : "Missing", why);
+    }
+    var cert = state.member().get().certificate();
+    Instant end = Certificates.notAfter(cert);
+    if (!Certificates.covers(cert, "member-0" + model.memberDnsName().substring(1))) {
+      return new Verdict(false, "WrongName", "the certificate in Secret " + model.secretName() + " names "
+          + Certificates.dnsNames(cert) + ", not " + model.memberDnsName() + ": members would refuse each other");
+    }
+    if (issuer(cert, state).isEmpty()) {
+      return new Verdict(false, "Untrusted", "the certificate in Secret " + model.secretName()
+          + " is not signed by a CA of its ca.crt: members would refuse each other");
+    }
+    if (!now.isBefore(end)) {
+      return new Verdict(false, "Expired", "the members' certificate expired at " + time(end));
+    }
+    if (failure.isPresent()) {
+      return new Verdict(false, "RenewalFailed", "the certificate (valid until " + time(end)
+          + ") could not be renewed or rotated: " + failure.get());
+    }
+    if (!now.isBefore(end.minus(model.renewBefore()))) {
+      return new Verdict(false, "ExpiresSoon", "the members' certificate expires at " + time(end) + ", within"
+          + " renewBefore, and was not renewed" + switch (model.mode()) {
+            case Secret -> ": put a renewed certificate into Secret " + model.secretName();
+            case CertManager -> ": see the Certificate " + model.secretName() + " (kubectl describe certificate)";
+            default -> " yet";
+          });
+    }
+    return new Verdict(true, "Valid", "the members' certificate is valid until " + time(end));
+  }
+
+  /** The CA of ca.crt (or the operator's CA) that signed the certificate. */
+  static Optional<X509Certificate> issuer(X509Certificate cert, TlsState state) {
+    var candidates = new java.util.ArrayList<>(state.trusted());
+    state.ca().ifPresent(ca -> candidates.add(0, ca.certificate()));
+    return candidates.stream().filter(ca -> Certificates.signedBy(cert, ca)).findFirst();
+  }
+
+  static String time(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+}
