@@ -249,13 +249,8 @@ final class PeerConnection {
                 if (handshakePending && !tls.handshaking()) {
                     handshakePending = false;
                 }
-                if (n == TlsConnection.WANT_WRITE || tls.pendingOutput() || (out.position() > 0 && !flushQueued)) {
-                    // handshake bytes, or requests that waited for the handshake to finish. Not requests whose
-                    // coalesced write is queued (end of the selector pass, or the I/O thread before it sleeps):
-                    // written here as answers came in, a pass's requests went out in several TLS records and
-                    // writes (PUT at 2/3: 2.03 write(2) per client request across the cluster against 1.34 in
-                    // plaintext), and the caller's thread waited on this lock meanwhile.
-                    flushLocked();
+                if (n == TlsConnection.WANT_WRITE || out.position() > 0 || tls.pendingOutput()) {
+                    flushLocked(); // handshake bytes, or requests that waited for the handshake to finish
                 }
             }
             parse();
