@@ -3,7 +3,7 @@ package dev.dht.operator.nodeadmin;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.security.SecurityModel;
 import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Optional;

@@ -19,7 +19,7 @@ import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.pki.Credential;
 import dev.dht.operator.security.tls.CertManagerCertificate;
 import dev.dht.operator.security.tls.MemberChecks;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.tls.TlsPlan;
 import dev.dht.operator.security.tls.TlsSecrets;
 import dev.dht.operator.security.tls.TlsState;

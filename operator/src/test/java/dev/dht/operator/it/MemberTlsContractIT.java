@@ -8,7 +8,7 @@ import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
 import dev.dht.operator.security.SecurityNames;
 import dev.dht.operator.security.pki.CertificateAuthority;
 import dev.dht.operator.security.pki.Credential;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.tls.TlsSecrets;
 import dev.dht.operator.testing.Repo;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import dev.dht.operator.model.Hashing;
 import dev.dht.operator.model.Owners;
 import dev.dht.operator.security.SecurityModel;
 import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.util.LinkedHashMap;
