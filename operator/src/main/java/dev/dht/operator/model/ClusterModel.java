@@ -13,6 +13,10 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,6 +61,8 @@ public record ClusterModel(
     String profilerImage,
     SecurityModel security,
     BackupModel backup) {
+
+  private static final Pattern DURATION = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
 
   public static ClusterModel from(DhtCluster cluster, Platform platform) {
     var meta = cluster.getMetadata();
@@ -204,5 +210,21 @@ public record ClusterModel(
       throw new InvalidSpecException(field + " is '" + value + "' but must be positive");
     }
     return Optional.of(amount.setScale(0, java.math.RoundingMode.CEILING).longValueExact());
+  }
+
+  /** A duration of the spec: a number and a unit, ms, s, m, h or d (the schemas' patterns allow a subset each). */
+  public static Duration duration(String field, String text) {
+    Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
+    if (!m.matches()) {
+      throw new InvalidSpecException(field + " is '" + text + "', not a duration such as 30m, 6h or 1d");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofDays(n);
+    };
   }
 }

@@ -3,10 +3,7 @@ package dev.dht.operator.model;
 import dev.dht.operator.api.v1alpha1.Defaults;
 import dev.dht.operator.api.v1alpha1.RepairSpec;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * spec.repair with its defaults applied and checked against the tombstone grace: the members repair every
@@ -17,14 +14,12 @@ import java.util.regex.Pattern;
  * @param rate     the node's --repair-rate, bytes per second
  */
 public record RepairSchedule(boolean enabled, Duration interval, long rate) {
-  private static final Pattern DURATION = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
-
   static RepairSchedule from(RepairSpec spec, Optional<String> tombstoneGrace) {
     boolean enabled = spec == null || spec.enabled == null || spec.enabled;
     String intervalText = spec != null && spec.interval != null && !spec.interval.isBlank() ? spec.interval.trim()
         : Defaults.REPAIR_INTERVAL;
-    Duration interval = duration("spec.repair.interval", intervalText);
-    Duration grace = duration("spec.server.tombstoneGrace", tombstoneGrace.orElse(Defaults.TOMBSTONE_GRACE));
+    Duration interval = ClusterModel.duration("spec.repair.interval", intervalText);
+    Duration grace = ClusterModel.duration("spec.server.tombstoneGrace", tombstoneGrace.orElse(Defaults.TOMBSTONE_GRACE));
     if (interval.isZero()) {
       throw new InvalidSpecException("spec.repair.interval is " + intervalText + ": it must be positive (to switch"
           + " repair off, set spec.repair.enabled to false)");
@@ -43,20 +38,5 @@ public record RepairSchedule(boolean enabled, Duration interval, long rate) {
   /** The node's --repair-interval: zero (only on request) when repair is off. */
   public String nodeInterval() {
     return enabled ? interval.toSeconds() + "s" : "0s";
-  }
-
-  static Duration duration(String field, String text) {
-    Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-    if (!m.matches()) {
-      throw new InvalidSpecException(field + " is '" + text + "', not a duration such as 30m, 6h or 1d");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofDays(n);
-    };
   }
 }

@@ -2,8 +2,7 @@ package dev.dht.operator.nodeadmin;
 
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.security.SecurityModel;
-import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.auth.AuthSecrets;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Optional;
@@ -28,6 +27,6 @@ public final class OperatorToken {
       return Optional.empty();
     }
     Secret live = client.secrets().inNamespace(cluster.getMetadata().getNamespace()).withName(secret.get()).get();
-    return SecretData.text(live, SecurityNames.OPERATOR_TOKEN_KEY);
+    return AuthSecrets.operatorToken(live);
   }
 }

@@ -16,7 +16,7 @@ import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
 import dev.dht.operator.nodeadmin.MemberPlane;
 import dev.dht.operator.nodeadmin.MemberTlsProbe;
 import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.auth.AuthSecrets;
 import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
@@ -290,7 +290,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       return Optional.empty();
     }
     return live(context, Secret.class, model.security().auth().tokensSecret())
-        .flatMap(s -> SecretData.text(s, SecurityNames.OPERATOR_TOKEN_KEY));
+        .flatMap(AuthSecrets::operatorToken);
   }
 
   /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */

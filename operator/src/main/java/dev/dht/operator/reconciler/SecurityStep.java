@@ -19,7 +19,7 @@ import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.pki.Credential;
 import dev.dht.operator.security.tls.CertManagerCertificate;
 import dev.dht.operator.security.tls.MemberChecks;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.tls.TlsPlan;
 import dev.dht.operator.security.tls.TlsSecrets;
 import dev.dht.operator.security.tls.TlsState;
@@ -65,12 +65,11 @@ final class SecurityStep {
   /**
    * @param certificates the condition CertificatesValid (absent with TLS off)
    * @param credentials the condition CredentialsReady (absent with authentication off)
-   * @param operatorToken the operator's admin token for the members (absent with authentication off)
    * @param recheckIn reconcile again within this, even without an event
    * @param waiting a CA replacement waits for the members: look again soon (the scaling poll interval)
    */
   record Outcome(TlsStatus tls, Optional<TlsStatuses.Verdict> certificates,
-      Optional<AuthStatuses.Verdict> credentials, Optional<String> operatorToken, Optional<Duration> recheckIn,
+      Optional<AuthStatuses.Verdict> credentials, Optional<Duration> recheckIn,
       boolean waiting) {}
 
   private final KubernetesClient client;
@@ -129,17 +128,13 @@ final class SecurityStep {
           Optional.empty(), Optional.empty());
     }
     Optional<AuthStatuses.Verdict> credentials = Optional.empty();
-    Optional<String> operatorToken = Optional.empty();
     if (security.auth().enabled()) {
-      var auth = auth(cluster, security.auth());
-      credentials = Optional.of(auth.verdict);
-      operatorToken = Optional.of(auth.operatorToken);
+      credentials = Optional.of(auth(cluster, security.auth()));
       if (!security.auth().createCredentials()) {
         recheck.add(UNWATCHED_RECHECK);
       }
     }
-    return new Outcome(tlsStatus, certificates, credentials, operatorToken,
-        recheck.stream().min(Duration::compareTo), waiting);
+    return new Outcome(tlsStatus, certificates, credentials, recheck.stream().min(Duration::compareTo), waiting);
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -313,9 +308,8 @@ final class SecurityStep {
   // ---------------------------------------------------------------------------------------------------------
   // Client tokens
 
-  private record AuthResult(AuthStatuses.Verdict verdict, String operatorToken) {}
-
-  private AuthResult auth(DhtCluster cluster, SecurityModel.Auth auth) {
+  /** Creates the default credentials once, renders the tokens file (the operator's token kept), judges them. */
+  private AuthStatuses.Verdict auth(DhtCluster cluster, SecurityModel.Auth auth) {
     var credentialsSecret = readSecret(cluster, auth.credentialsSecret());
     if (credentialsSecret.isEmpty() && auth.createCredentials()) {
       var tokens = new LinkedHashMap<String, String>();
@@ -327,11 +321,11 @@ final class SecurityStep {
     }
     var credentials = credentialsSecret.map(s -> Tokens.read(SecretData.texts(s)));
     var liveTokens = ownSecrets.apply(auth.tokensSecret());
-    String operatorToken = liveTokens.flatMap(s -> SecretData.text(s, SecurityNames.OPERATOR_TOKEN_KEY))
+    String operatorToken = liveTokens.flatMap(AuthSecrets::operatorToken)
         .filter(t -> t.length() >= Tokens.MIN_LENGTH)
         .orElseGet(() -> Tokens.generate(random));
     applier.apply(AuthSecrets.tokens(cluster, auth, credentials.orElse(new Tokens.Credentials(List.of(), Map.of())),
         operatorToken), liveTokens);
-    return new AuthResult(AuthStatuses.verdict(auth, credentials), operatorToken);
+    return AuthStatuses.verdict(auth, credentials);
   }
 }

@@ -6,6 +6,7 @@ import dev.dht.operator.api.v1alpha1.IssuerRef;
 import dev.dht.operator.api.v1alpha1.NetworkSpec;
 import dev.dht.operator.api.v1alpha1.TlsMode;
 import dev.dht.operator.api.v1alpha1.TlsSpec;
+import dev.dht.operator.model.ClusterModel;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.time.Duration;
 import java.util.List;
@@ -50,7 +51,8 @@ public record SecurityModel(Tls tls, Auth auth, Network network) {
 
   /**
    * @param headlessService the Service whose names the members have
-   * @throws IllegalArgumentException a value that cannot be used, saying what to fix
+   * @throws IllegalArgumentException a value that cannot be used, saying what to fix (a malformed duration:
+   *     {@link dev.dht.operator.model.InvalidSpecException}, as ClusterModel.duration throws it)
    */
   public static SecurityModel from(DhtCluster cluster, String headlessService, String clusterDomain) {
     var meta = cluster.getMetadata();
@@ -138,6 +140,6 @@ public record SecurityModel(Tls tls, Auth auth, Network network) {
   }
 
   private static Duration duration(String field, String value, Duration otherwise) {
-    return value == null || value.isBlank() ? otherwise : Durations.parse(field, value);
+    return value == null || value.isBlank() ? otherwise : ClusterModel.duration(field, value);
   }
 }

@@ -27,7 +27,7 @@ import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.scaling.ScalingHold;
 import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeMembers;
 import dev.dht.operator.testing.FakeStatefulSetController;

@@ -8,11 +8,10 @@ import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
 import dev.dht.operator.security.SecurityNames;
 import dev.dht.operator.security.pki.CertificateAuthority;
 import dev.dht.operator.security.pki.Credential;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.tls.TlsSecrets;
-import dev.dht.operator.testing.Repo;
+import dev.dht.operator.testing.NodeJars;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,11 +21,10 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,21 +35,23 @@ import org.junit.jupiter.api.io.TempDir;
  * certificate a member serves; a client certificate of another CA is refused by the node.
  */
 class MemberTlsContractIT {
-  static final int MEMBER_PORT_OFFSET = 10000;
+  static final int MEMBER_PORT_OFFSET = NodeJars.MEMBER_PORT_OFFSET;
   static final String NAMESPACE = "ns";
   static final String MEMBER_NAME = "kv-0.kv-headless." + NAMESPACE + ".svc.cluster.local";
 
   @TempDir Path dir;
-  final List<Process> started = new ArrayList<>();
+  NodeJars nodes;
   final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   final CertificateAuthority authority = new CertificateAuthority(new SecureRandom());
 
+  @BeforeEach
+  void nodes() {
+    nodes = new NodeJars(dir);
+  }
+
   @AfterEach
   void stop() throws InterruptedException {
-    for (Process p : started) {
-      p.destroyForcibly();
-      p.waitFor(30, TimeUnit.SECONDS);
-    }
+    nodes.close();
     http.close();
   }
 
@@ -60,11 +60,7 @@ class MemberTlsContractIT {
     try {
       replicateAndProbe();
     } catch (Throwable t) {
-      try (var logs = Files.list(dir)) {
-        for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
-          System.err.println("==== " + log.getFileName() + ":\n" + Files.readString(log));
-        }
-      }
+      nodes.printLogs();
       throw t;
     }
   }
@@ -77,17 +73,15 @@ class MemberTlsContractIT {
         now, Duration.ofDays(7));
     Path tls = memberFiles(ca, member);
 
-    int portA = freePort();
-    int portB;
-    do {
-      portB = freePort();
-    } while (portB == portA || Math.abs(portB - portA) == MEMBER_PORT_OFFSET);
+    var ports = NodeJars.twoFreePorts();
+    int portA = ports.get(0);
+    int portB = ports.get(1);
     String a = "http://localhost:" + portA;
     String b = "http://localhost:" + portB;
     Path members = dir.resolve("members");
     Files.writeString(members, a + "\n" + b + "\n");
-    start(a, members, tls);
-    start(b, members, tls);
+    nodes.start(a, members, memberTlsOptions(tls));
+    nodes.start(b, members, memberTlsOptions(tls));
     await("both members up").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
         .until(() -> status(a + "/v0/status") == 200 && status(b + "/v0/status") == 200);
 
@@ -127,20 +121,11 @@ class MemberTlsContractIT {
     return tls;
   }
 
-  void start(String url, Path members, Path tls) throws IOException {
-    Path jar = Repo.path("node/target/dht-node.jar");
-    assertThat(jar).as("the node jar, built before the operator's tests (mvn verify from the root)").exists();
-    String java = ProcessHandle.current().info().command().orElse("java");
-    int port = URI.create(url).getPort();
-    var builder = new ProcessBuilder(java, "-Xmx128m", "-jar", jar.toString(), "--port", Integer.toString(port),
-        "--data-dir", dir.resolve("data-" + port).toString(), "--cluster-file", members.toString(),
-        "--self", url,
-        "--member-tls-cert", tls.resolve(SecurityNames.TLS_CERT).toString(),
+  /** The node's member TLS options, pointing at the files as the pods mount them. */
+  static String[] memberTlsOptions(Path tls) {
+    return new String[] {"--member-tls-cert", tls.resolve(SecurityNames.TLS_CERT).toString(),
         "--member-tls-key", tls.resolve(SecurityNames.TLS_KEY).toString(),
-        "--member-tls-ca", tls.resolve(SecurityNames.CA_CERT).toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("node-" + port + ".log").toFile());
-    builder.environment().keySet().removeIf(k -> k.startsWith("DHT_"));
-    started.add(builder.start());
+        "--member-tls-ca", tls.resolve(SecurityNames.CA_CERT).toString()};
   }
 
   int status(String url) {
@@ -158,23 +143,5 @@ class MemberTlsContractIT {
   int put(String url, String value) throws IOException, InterruptedException {
     return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
         .PUT(HttpRequest.BodyPublishers.ofString(value)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-  }
-
-  /** A client port whose member port (port + offset) is free too. */
-  static int freePort() throws IOException {
-    while (true) {
-      int port;
-      try (var socket = new ServerSocket(0)) {
-        port = socket.getLocalPort();
-      }
-      if (port + MEMBER_PORT_OFFSET > 65535) {
-        continue;
-      }
-      try (var member = new ServerSocket(port + MEMBER_PORT_OFFSET)) {
-        return port;
-      } catch (IOException busy) {
-        // try another
-      }
-    }
   }
 }

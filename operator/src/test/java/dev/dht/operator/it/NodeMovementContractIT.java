@@ -8,9 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.MemberMovement.State;
-import dev.dht.operator.testing.Repo;
+import dev.dht.operator.testing.NodeJars;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,8 +20,8 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,16 +38,18 @@ class NodeMovementContractIT {
       "/keys/left", "/bytes/left", "/cleanup/pending", "/cleanup/running", "/waitingFor");
 
   @TempDir Path dir;
-  final List<Process> started = new ArrayList<>();
+  NodeJars nodes;
   final HttpMemberAdmin admin = new HttpMemberAdmin(Duration.ofSeconds(10), Duration.ofSeconds(10));
   final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
+  @BeforeEach
+  void nodes() {
+    nodes = new NodeJars(dir);
+  }
+
   @AfterEach
   void stop() throws InterruptedException {
-    for (Process p : started) {
-      p.destroyForcibly();
-      p.waitFor(30, TimeUnit.SECONDS);
-    }
+    nodes.close();
     http.close();
   }
 
@@ -57,29 +58,21 @@ class NodeMovementContractIT {
     try {
       growFromOneMemberToTwo();
     } catch (Throwable t) {
-      try (var logs = Files.list(dir)) {
-        for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
-          System.err.println("==== " + log.getFileName() + ":\n" + Files.readString(log));
-        }
-      }
+      nodes.printLogs();
       throw t;
     }
   }
 
   void growFromOneMemberToTwo() throws Exception {
     // the member that sorts first proposes the move from {a} to {a, b}: a, so that a moves while b is absent
-    int portA = freePort();
-    int portB;
-    do {
-      portB = freePort();
-    } while (Math.abs(portB - portA) == 0 || Math.abs(portB - portA) == MEMBER_PORT_OFFSET);
-    List<String> urls = new ArrayList<>(List.of("http://localhost:" + portA, "http://localhost:" + portB));
+    var ports = NodeJars.twoFreePorts();
+    List<String> urls = new ArrayList<>(ports.stream().map(p -> "http://localhost:" + p).toList());
     urls.sort(null);
     String a = urls.get(0);
     String b = urls.get(1);
     Path members = dir.resolve("members");
     writeMembers(members, List.of(a));
-    start(a, members);
+    nodes.start(a, members);
 
     await("a idle on {a}").atMost(Duration.ofSeconds(60)).until(() -> admin.movement(a).join().idleOn(List.of(a)));
     MemberMovement idle = admin.movement(a).join();
@@ -103,7 +96,7 @@ class NodeMovementContractIT {
     assertThat(moving.describe()).startsWith("moving (");
     assertEveryReadFieldIsThere(a);
 
-    start(b, members);
+    nodes.start(b, members);
     await("both idle on {a, b}").atMost(Duration.ofSeconds(120)).until(() ->
         admin.movements(java.util.Map.of(0, a, 1, b)).values().stream().allMatch(m -> m.idleOn(List.of(a, b))));
     assertThat(admin.movement(b).join().member()).isTrue();
@@ -121,46 +114,9 @@ class NodeMovementContractIT {
     }
   }
 
-  void start(String url, Path members) throws IOException {
-    Path jar = Repo.path("node/target/dht-node.jar");
-    assertThat(jar).as("the node jar, built before the operator's tests (mvn verify from the root)").exists();
-    String java = ProcessHandle.current().info().command().orElse("java");
-    int port = URI.create(url).getPort();
-    var builder = new ProcessBuilder(java, "-Xmx128m", "-jar", jar.toString(), "--port", Integer.toString(port),
-        "--data-dir", dir.resolve("data-" + port).toString(), "--cluster-file", members.toString(),
-        "--self", url)
-        .redirectErrorStream(true).redirectOutput(dir.resolve("node-" + port + ".log").toFile());
-    builder.environment().keySet().removeIf(k -> k.startsWith("DHT_"));
-    started.add(builder.start());
-  }
-
   static void writeMembers(Path file, List<String> urls) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(tmp, String.join("\n", urls) + "\n");
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-  }
-
-  /** The node's member port is its client port + this (docs/security.md): both must be free. */
-  static final int MEMBER_PORT_OFFSET = 10000;
-  static final java.util.Random RANDOM = new java.security.SecureRandom();
-
-  /** A free client port whose member port is free too, both below the ephemeral range. */
-  static int freePort() {
-    for (int attempt = 0; attempt < 1000; attempt++) {
-      int port = 12_000 + RANDOM.nextInt(32_000 - MEMBER_PORT_OFFSET - 12_000);
-      if (bindable(port) && bindable(port + MEMBER_PORT_OFFSET)) {
-        return port;
-      }
-    }
-    throw new IllegalStateException("no free port pair");
-  }
-
-  static boolean bindable(int port) {
-    try (var socket = new ServerSocket()) {
-      socket.bind(new java.net.InetSocketAddress("0.0.0.0", port));
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
   }
 }

@@ -25,7 +25,7 @@ import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.pki.Credential;
 import dev.dht.operator.security.pki.Pem;
 import dev.dht.operator.security.tls.CertManagerCertificate;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.tls.TlsState;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeStatefulSetController;

@@ -16,7 +16,6 @@ import dev.dht.operator.security.auth.AuthStatuses;
 import dev.dht.operator.security.auth.Tokens;
 import dev.dht.operator.security.network.ClusterNetworkPolicy;
 import dev.dht.operator.security.tls.CertManagerCertificate;
-import dev.dht.operator.security.tls.SecretData;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;

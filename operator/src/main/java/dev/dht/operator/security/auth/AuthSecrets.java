@@ -5,11 +5,12 @@ import dev.dht.operator.model.Hashing;
 import dev.dht.operator.model.Owners;
 import dev.dht.operator.security.SecurityModel;
 import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.security.tls.SecretData;
+import dev.dht.operator.security.SecretData;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The Secrets of client authentication. Pure: the tokens are made elsewhere.
@@ -35,6 +36,11 @@ public final class AuthSecrets {
     data.put(SecurityNames.TOKENS_KEY, Tokens.file(credentials, operatorToken));
     data.put(SecurityNames.OPERATOR_TOKEN_KEY, operatorToken);
     return secret(cluster, auth.tokensSecret(), data);
+  }
+
+  /** The operator's own admin token in the tokens Secret ({@link #tokens} writes it), if that Secret holds one. */
+  public static Optional<String> operatorToken(Secret tokens) {
+    return SecretData.text(tokens, SecurityNames.OPERATOR_TOKEN_KEY);
   }
 
   private static Secret secret(DhtCluster cluster, String name, Map<String, String> texts) {

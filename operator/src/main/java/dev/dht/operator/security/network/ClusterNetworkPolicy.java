@@ -6,6 +6,7 @@ import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.Hashing;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Names;
+import dev.dht.operator.model.NodeSecurity;
 import dev.dht.operator.model.Owners;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.model.ProfilerSidecar;
@@ -51,7 +52,7 @@ public final class ClusterNetworkPolicy {
     members.add(new NetworkPolicyPeerBuilder().withPodSelector(new LabelSelectorBuilder()
         .withMatchLabels(Labels.selector(name)).build()).build());
     operator.map(ClusterNetworkPolicy::peer).ifPresent(members::add);
-    rules.add(rule(Names.NODE_PORT + SecurityNames.MEMBER_PORT_OFFSET, members));
+    rules.add(rule(NodeSecurity.MEMBER_PORT, members));
 
     var clients = new ArrayList<>(model.security().network().clientPeers());
     if (!clients.isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.dht.operator.security.tls;
 
+import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.SecurityNames;
 import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.pki.Credential;

@@ -1,4 +1,4 @@
-package dev.dht.operator.security.tls;
+package dev.dht.operator.security;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import java.nio.charset.StandardCharsets;
