@@ -71,10 +71,10 @@ print(("; ".join(problems)) if problems else
 sys.exit(1 if problems else 0)
 EOF
 }
-# Refusals by the node itself (401/403/404/405 on the client port, not the network) in an attack result.
-node_refusals() {
-  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(n for o in d.get("by_attack", {}).values() for k, n in o.items() if k in ("http-401", "http-403")))' "$WORK/$1.json" 2>/dev/null || echo 0
-}
+# Refusals by the node itself (401/403 on the client port, not the network) in an attack result.
+node_refusals() { json "$1" 'sum(n for o in d.get("by_attack", {}).values() for k, n in o.items() if k in ("http-401", "http-403"))' || echo 0; }
+# Connections to the member port or the profiler sidecar that were not blocked, in an attack result.
+unblocked() { json "$1" 'sum(n for a, o in d.get("by_attack", {}).items() if a in ("member-port", "profiler-sidecar") for k, n in o.items() if k != "blocked")' || echo x; }
 
 step_attack() {
   local members ok=1 text keys sidecar_port=0 refusals=0 n
@@ -122,7 +122,7 @@ step_attack() {
   refusals=$(( $(node_refusals attack-other-ns) + $(node_refusals e2e-attack-unlabelled) + $(node_refusals e2e-attack-with-token) ))
   # From pods, the member port and the sidecar must be unreachable (the NetworkPolicy), not merely refused.
   for j in attack-other-ns e2e-attack-unlabelled e2e-attack-with-token; do
-    n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(v for a in ("member-port", "profiler-sidecar") for k, v in d.get("by_attack", {}).get(a, {}).items() if k != "blocked"))' "$WORK/$j.json" 2>/dev/null || echo x)
+    n=$(unblocked "$j")
     [ "$n" = 0 ] || { ok=0; lines+=("$j: $n connections to the member or sidecar port got through the NetworkPolicy"); }
   done
   text=$(printf '%s; ' "${lines[@]}")
