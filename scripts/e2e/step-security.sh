@@ -158,9 +158,8 @@ until_served() { # until_served FINGERPRINT SECONDS -> the kubelet delivers the 
 }
 
 step_rotate() {
-  local ok=1 text pods_before pods_after cert0 ca0 cert1 ca1 t0
-  pods_before=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
-    -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')
+  local ok=1 text pods_before pods_after cert0 ca0 cert1 t0
+  pods_before=$(node_pods)
   cert0=$(tls_field certificateFingerprint); ca0=$(tls_field caFingerprint)
   [ -n "$cert0" ] && [ -n "$ca0" ] || { report rotate FAIL "no certificate in the status: $(dht_field '{.status.tls}')"; return 1; }
   start_job e2e-write-rotate write --target "$SERVICE_URL" --prefix sr --count 1000000 --rate 40 --threads 2 --run "$RUN_ID" \
@@ -169,7 +168,7 @@ step_rotate() {
 
   t0=$SECONDS
   kn annotate dht dht --overwrite "dht.dev/renew-certificate=e2e-$(date +%s)" >/dev/null
-  if ! until_true 300 renewed "$cert0"; then
+  if ! until_true 300 rotated certificateFingerprint "$cert0"; then
     text="renewal: status not Steady with a new certificate after 300s: $(tls_field message)"; ok=0
   else
     cert1=$(tls_field certificateFingerprint)
@@ -182,7 +181,7 @@ step_rotate() {
 
   t0=$SECONDS
   kn annotate dht dht --overwrite "dht.dev/replace-ca=e2e-$(date +%s)" >/dev/null
-  if [ $ok -eq 1 ] && until_true 900 ca_replaced "$ca0"; then
+  if [ $ok -eq 1 ] && until_true 900 rotated caFingerprint "$ca0"; then
     cert1=$(tls_field certificateFingerprint)
     if until_served "$cert1" 300; then
       text="$text; CA replaced (trust both, re-issue, drop the old) and served in $((SECONDS - t0))s"
@@ -202,11 +201,19 @@ step_rotate() {
   run_job e2e-read-rotate 300 read --target "$SERVICE_URL" --prefix sr --keys "$(acked_keys e2e-write-rotate)" --run "$RUN_ID" || ok=0
   text="$text; writer during both: $(summary e2e-write-rotate), read back: $(summary e2e-read-rotate)"
   [ "${failed:-x}" = 0 ] && [ "${acked:-0}" -gt 0 ] 2>/dev/null || { text="$text (failed writes: ${failed:-?})"; ok=0; }
-  pods_after=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
-    -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')
+  pods_after=$(node_pods)
   [ "$pods_before" = "$pods_after" ] || { text="$text; pods restarted: $pods_before -> $pods_after"; ok=0; }
   if [ $ok -ne 1 ]; then report rotate FAIL "$text"; return 1; fi
   report rotate PASS "$text; no pod restarted"
 }
-renewed() { [ "$(tls_field rotation)" = Steady ] && [ -n "$(tls_field certificateFingerprint)" ] && [ "$(tls_field certificateFingerprint)" != "$1" ]; }
-ca_replaced() { [ "$(tls_field rotation)" = Steady ] && [ -n "$(tls_field caFingerprint)" ] && [ "$(tls_field caFingerprint)" != "$1" ]; }
+# rotated FIELD OLD -> status.tls is Steady with FIELD (certificateFingerprint, caFingerprint) set and not OLD; one
+# read of the status, so that both come from the same one
+rotated() {
+  local rotation now
+  IFS=$'\t' read -r rotation now < <(dht_field "{.status.tls.rotation}{\"\t\"}{.status.tls.$1}{\"\n\"}") || true
+  [ "$rotation" = Steady ] && [ -n "$now" ] && [ "$now" != "$2" ]
+}
+node_pods() { # each node pod's name=uid/restarts: a restart or a replacement changes it
+  kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
+    -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}'
+}
