@@ -13,8 +13,9 @@ hostNetwork pod). Standard library only: it runs in the load-runner image (pytho
            From a pod that reaches the member port (hostNetwork: NetworkPolicies do not apply to the node's own
            traffic): plaintext HTTP, TLS without a client certificate and TLS with the given certificate (another
            CA's) must each get no HTTP answer.
-  served   --members URL,... --cert F --key F --ca F
-           Mutual TLS to every member's member port with a member's credentials (the cluster's Secret): prints the
+  served   --members URL,... --member-tls DIR
+           Mutual TLS to every member's member port with a member's credentials (tls.crt, tls.key and ca.crt in DIR:
+           the cluster's Secret, as dhtcheck read --member-tls): prints the
            SHA-256 fingerprint of the certificate each member serves (a rotation has reached the node when it serves
            the new one).
   snapshot --members URL,...
@@ -37,6 +38,8 @@ import threading
 import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
+
+from dhtcheck import bearer, member_tls, result  # beside this file, in the image as here
 
 MEMBER_PORT_OFFSET = 10000
 LOGICAL_BITS = 16
@@ -78,11 +81,10 @@ def attacks(key, forged_url):
     ]
 
 
-def http_once(host, port, method, path, headers, body, token=None):
-    """'http-<status>', 'blocked:<why>' (no connection) or 'error:<why>' (connected, no answer)."""
-    headers = dict(headers)
-    if token:
-        headers["Authorization"] = "Bearer " + token
+def http_once(host, port, method, path, headers, body):
+    """'http-<status>', 'blocked:<why>' (no connection) or 'error:<why>' (connected, no answer); with DHT_TOKEN's
+    bearer header."""
+    headers = dict(headers, **bearer())
     conn = http.client.HTTPConnection(host, port, timeout=TIMEOUT)
     try:
         conn.connect()
@@ -177,11 +179,6 @@ class Listener:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
-def result(payload, ok):
-    print("RESULT " + json.dumps(payload, sort_keys=True), flush=True)
-    return 0 if ok else 1
-
-
 def tally(outcomes):
     by = {}
     for name, outcome in outcomes:
@@ -194,7 +191,7 @@ def tally(outcomes):
 def cmd_attack(a):
     members = [u for u in a.members.split(",") if u]
     keys = [k for k in a.keys.split(",") if k] or ["e2e-attack"]
-    token = os.environ.get("DHT_TOKEN") or None
+    token = bool(bearer())
     listener = None
     forged_url = "http://attacker.invalid:9"
     if a.listen:
@@ -207,11 +204,11 @@ def cmd_attack(a):
             key = keys[i % len(keys)]
             for name, method, path, headers, body in attacks(key, forged_url):
                 jobs.append((name, lambda h=host, p=port, me=method, pa=path, he=headers, b=body:
-                             http_once(h, p, me, pa, he, b, token)))
+                             http_once(h, p, me, pa, he, b)))
             jobs.append(("member-port", lambda h=host, p=port + MEMBER_PORT_OFFSET, k=key: raw_member_port(h, p, k)))
             if a.sidecar_port:
                 jobs.append(("profiler-sidecar", lambda h=host, p=a.sidecar_port: http_once(
-                    h, p, "GET", "/v0/admin/profile?event=cpu&duration=1s", {}, None, token)))
+                    h, p, "GET", "/v0/admin/profile?event=cpu&duration=1s", {}, None)))
     print("started %d attacks on %d members%s" % (len(jobs), len(members), " with a token" if token else ""),
           flush=True)
     start = time.monotonic()
@@ -224,7 +221,7 @@ def cmd_attack(a):
         hits = list(listener.hits)
     return result({"command": "attack", "sent": len(outcomes), "let_through": len(through),
                    "examples": through[:10], "by_attack": tally(outcomes), "listener_hits": hits,
-                   "with_token": bool(token), "seconds": round(time.monotonic() - start, 1)},
+                   "with_token": token, "seconds": round(time.monotonic() - start, 1)},
                   not through and not hits and len(outcomes) == len(jobs))
 
 
@@ -245,11 +242,7 @@ def cmd_memberport(a):
                   not through and not blocked)  # reached (hostNetwork) and refused by TLS each time
 
 
-def served(host, port, server_name, cert, key, ca):
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    ctx.load_cert_chain(cert, key)
-    ctx.load_verify_locations(ca)
-    ctx.check_hostname = True
+def served(host, port, server_name, ctx):
     try:
         with socket.create_connection((host, port), timeout=TIMEOUT) as raw:
             with ctx.wrap_socket(raw, server_hostname=server_name) as s:
@@ -264,10 +257,10 @@ def served(host, port, server_name, cert, key, ca):
 
 
 def cmd_served(a):
-    out = {}
+    out, ctx = {}, member_tls(a.member_tls)
     for m in [u for u in a.members.split(",") if u]:
         host, port = host_port(m, MEMBER_PORT_OFFSET)
-        out[m] = served(host, port, host, a.cert, a.key, a.ca)
+        out[m] = served(host, port, host, ctx)
     return result({"command": "served", "members": out},
                   all("fingerprint" in v and v["answered"] for v in out.values()))
 
@@ -284,8 +277,7 @@ def metric_sum(text, name):
 
 
 def cmd_snapshot(a):
-    token = os.environ.get("DHT_TOKEN")
-    headers = {"Authorization": "Bearer " + token} if token else {}
+    headers = bearer()
     out = {}
     for m in [u for u in a.members.split(",") if u]:
         host, port = host_port(m)
@@ -335,9 +327,7 @@ def main(argv):
     mp.add_argument("--key", default=None)
     se = sub.add_parser("served")
     se.add_argument("--members", required=True)
-    se.add_argument("--cert", required=True)
-    se.add_argument("--key", required=True)
-    se.add_argument("--ca", required=True)
+    se.add_argument("--member-tls", required=True, help="a directory with tls.crt, tls.key and ca.crt")
     sn = sub.add_parser("snapshot")
     sn.add_argument("--members", required=True)
     a = p.parse_args(argv)

@@ -146,7 +146,7 @@ step_attack() {
 tls_field() { dht_field "{.status.tls.$1}"; }
 serves() { # serves FINGERPRINT NAME -> 0 when every member serves the certificate with that fingerprint
   JOB_TOKEN=none JOB_MEMBER_TLS=dht-member-tls run_attack "$2" 120 served \
-    --members "$(member_list)" --cert /etc/member/tls.crt --key /etc/member/tls.key --ca /etc/member/ca.crt || return 1
+    --members "$(member_list)" --member-tls /etc/member || return 1
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if all(v.get("fingerprint") == sys.argv[2] for v in d["members"].values()) else 1)' "$WORK/$2.json" "$1"
 }
 until_served() { # until_served FINGERPRINT SECONDS -> the kubelet delivers the Secret, then the node reloads it
