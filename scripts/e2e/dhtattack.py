@@ -106,6 +106,18 @@ def let_through(outcome):
     return outcome.startswith("http-2") or outcome.startswith("http-3")
 
 
+def forged_write(s, host, key):
+    """A replica write as a member sends it, on a connected socket: 'http-<status>', or None and the bytes that
+    came back when no HTTP answer did."""
+    s.settimeout(TIMEOUT)
+    s.sendall(("PUT /v0/entity?id=%s HTTP/1.1\r\nHost: %s\r\nX-Dht-Internal: 1\r\nX-Dht-Timestamp: %d\r\n"
+               "Content-Length: 6\r\nConnection: close\r\n\r\nforged" % (key, host, END_OF_RANGE)).encode())
+    data = s.recv(64)
+    if data.startswith(b"HTTP/"):
+        return "http-" + data.split(b" ")[1].decode("ascii", "replace"), data
+    return None, data
+
+
 def raw_member_port(host, port, key):
     """A replica write in plaintext straight to the member port: blocked, or answered without success."""
     try:
@@ -113,13 +125,8 @@ def raw_member_port(host, port, key):
     except OSError as e:
         return "blocked:" + type(e).__name__
     try:
-        s.settimeout(TIMEOUT)
-        s.sendall(("PUT /v0/entity?id=%s HTTP/1.1\r\nHost: %s\r\nX-Dht-Internal: 1\r\nX-Dht-Timestamp: %d\r\n"
-                   "Content-Length: 6\r\n\r\nforged" % (key, host, END_OF_RANGE)).encode())
-        data = s.recv(64)
-        if data.startswith(b"HTTP/"):
-            return "http-" + data.split(b" ")[1].decode("ascii", "replace")
-        return "no-http" if data else "closed"
+        status, data = forged_write(s, host, key)
+        return status or ("no-http" if data else "closed")
     except OSError as e:
         return "no-http:" + type(e).__name__
     finally:
@@ -140,13 +147,7 @@ def tls_member_port(host, port, key, cert=None, keyfile=None):
         return "blocked:" + type(e).__name__
     try:
         with ctx.wrap_socket(raw, server_hostname=host) as s:
-            s.settimeout(TIMEOUT)
-            s.sendall(("PUT /v0/entity?id=%s HTTP/1.1\r\nHost: %s\r\nX-Dht-Internal: 1\r\nX-Dht-Timestamp: %d\r\n"
-                       "Content-Length: 6\r\nConnection: close\r\n\r\nforged" % (key, host, END_OF_RANGE)).encode())
-            data = s.recv(64)
-            if data.startswith(b"HTTP/"):
-                return "http-" + data.split(b" ")[1].decode("ascii", "replace")
-            return "tls-no-answer"
+            return forged_write(s, host, key)[0] or "tls-no-answer"
     except ssl.SSLError as e:
         return "tls-refused:" + (e.reason or type(e).__name__)
     except OSError as e:
