@@ -263,11 +263,9 @@ wait_for "node $NODE_NAME" 120 kctl wait --for=condition=Ready "node/$NODE_NAME"
 start kube-router "$(kube_bin kube-router)" --kubeconfig "$KUBECONFIG_FILE" --hostname-override "$NODE_NAME" \
   --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false --enable-pod-egress=false \
   --service-cluster-ip-range "$SERVICE_CIDR" --health-port 20244 --metrics-port 0
-# Healthy once its controllers run (it answers 500 before); exits early if the process dies.
-router_healthy() {
-  alive kube-router
-  python3 -c 'import urllib.request; urllib.request.urlopen("http://127.0.0.1:20244/healthz", timeout=2)'
-}
+# Healthy once its controllers run (it answers 500 before). A process that died ends the wait at once and alive
+# below says so with its log (alive inside wait_for would die with its words sent to /dev/null).
+router_healthy() { ! running kube-router || curl -sf -o /dev/null --max-time 2 http://127.0.0.1:20244/healthz; }
 wait_for kube-router 120 router_healthy
 for c in kube-controller-manager kube-scheduler kubelet kube-proxy coredns kube-router provisioner; do alive "$c"; done
 
