@@ -101,13 +101,13 @@ def clock_skew(events: list[Event], clock: ClockModel, final: FinalState | None,
                                     "ahead from its own earlier skew, so no reading was ahead of it to refuse")
                 continue
             judges = [n for n in before if n in after and (n != str(node)) == (offset > 0)]
+            who = "the other members" if offset > 0 else f"n{node} itself"
             if not judges:  # e.g. the node itself, just restarted, did not answer the scrape at the start
-                result.notes.append(f"fault {fault}: n{node} at {offset:+d} s not judged: no counters of "
-                                    f"{'the other members' if offset > 0 else 'the node itself'} at both ends")
+                result.notes.append(f"fault {fault}: n{node} at {offset:+d} s not judged: no counters of {who} "
+                                    "at both ends")
                 continue
             refused = sum(after[n].get(REFUSED, 0) - before[n].get(REFUSED, 0) for n in judges)
             checked += 1
-            who = "the other members" if offset > 0 else f"n{node} itself"
             if refused <= 0:
                 result.violations.append(Violation("clock-skew", None, f"n{node}'s clock ran {abs(offset)} s "
                                                    f"{'ahead' if offset > 0 else 'behind'} (bound {bound:g} s) "
