@@ -86,14 +86,6 @@ report() { # report STEP STATUS TEXT
 
 # ---------------------------------------------------------------------------------------------------------
 # Helpers
-until_true() { # until_true SECONDS CMD... -> 0 once CMD succeeds, 1 at the deadline
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    [ $SECONDS -lt $deadline ] || return 1
-    sleep 1
-  done
-}
-
 dht_field() { kn get dht dht -o "jsonpath=$1" 2>/dev/null; }
 dht_is() { # dht_is PHASE READY -> the DhtCluster's phase and ready count, for the current generation
   [ "$(dht_field '{.status.phase}')" = "$1" ] && [ "$(dht_field '{.status.readyReplicas}')" = "$2" ] \

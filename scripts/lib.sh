@@ -21,6 +21,15 @@ with_lock() {
   ) 9>"$DHT_CACHE/locks/$name.lock"
 }
 
+# until_true SECONDS CMD... -> 0 once CMD succeeds (its output discarded), 1 at the deadline; tries every second.
+until_true() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 1
+  done
+}
+
 # Prints the specification version (21, 25, ...) of the java binary JAVA.
 java_spec() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
 

@@ -55,13 +55,9 @@ IP=$(k get pod server -o jsonpath='{.status.podIP}')
 reaches() { # one TCP connection and an HTTP answer from the server, within 3 s
   k exec client -- python3 -c "import socket; s = socket.create_connection(('$IP', 8080), timeout=3); s.settimeout(3); s.sendall(b'GET / HTTP/1.0\r\n\r\n'); assert s.recv(12).startswith(b'HTTP/')" >/dev/null 2>&1
 }
-within() { # within SECONDS CMD... -> 0 once CMD succeeds
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do [ $SECONDS -lt $deadline ] || return 1; sleep 1; done
-}
 blocked() { ! reaches; }
 
-within 30 reaches || die "the client pod cannot reach the server pod even without a policy: pod networking is broken, the check proves nothing"
+until_true 30 reaches || die "the client pod cannot reach the server pod even without a policy: pod networking is broken, the check proves nothing"
 k apply -f - >/dev/null <<'YAML'
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -69,7 +65,7 @@ metadata: {name: deny-all}
 spec: {podSelector: {matchLabels: {app: server}}, policyTypes: [Ingress]}
 YAML
 t0=$SECONDS
-within 60 blocked || fail "a deny-all ingress policy on the server pod did not stop the client pod in 60s"
+until_true 60 blocked || fail "a deny-all ingress policy on the server pod did not stop the client pod in 60s"
 # Blocked must stay blocked (not a one-off lost packet).
 for _ in 1 2 3; do reaches && fail "the deny-all policy blocked the client once, then let it through"; done
 blocked_after=$((SECONDS - t0))
@@ -82,5 +78,5 @@ spec:
   policyTypes: [Ingress]
   ingress: [{from: [{podSelector: {matchLabels: {app: client}}}], ports: [{port: 8080, protocol: TCP}]}]
 YAML
-within 60 reaches || fail "a policy admitting the client's label did not let it through in 60s (deny-all works, selectors do not)"
+until_true 60 reaches || fail "a policy admitting the client's label did not let it through in 60s (deny-all works, selectors do not)"
 log "NetworkPolicies are enforced: a deny-all policy blocked the probe pod (in ${blocked_after}s), a policy admitting its label let it through again"
