@@ -67,15 +67,10 @@ public final class BackupStore {
         return FILES + contentName;
     }
 
-    /** The content name of a local file (its digest under the codec). */
-    public String contentName(Path file) throws IOException {
-        return contentName(file, Throttle.unlimited());
-    }
-
     /**
-     * {@link #contentName(Path)}, reading the file at most at pace's rate: a backup names every new file before it
-     * uploads any, and hashing a member's whole checkpoint at once is a burst of CPU and reads that the live load's
-     * tail latency pays for.
+     * The content name of a local file (its digest under the codec), reading the file at most at pace's rate: a
+     * backup names every new file before it uploads any, and hashing a member's whole checkpoint at once is a burst
+     * of CPU and reads that the live load's tail latency pays for.
      */
     public String contentName(Path file, Throttle pace) throws IOException {
         ObjectCodec.Digest digest = codec.digest();

@@ -1,5 +1,6 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.topology.Json;
 
 import java.io.IOException;
@@ -40,7 +41,7 @@ final class ContentNames {
     }
 
     /** The content name of a checkpoint file of this size (a file not named yet is read at pace's rate). */
-    synchronized String of(Path f, long size, dev.dht.node.objectstore.Throttle pace) throws IOException {
+    synchronized String of(Path f, long size, Throttle pace) throws IOException {
         String name = f.getFileName().toString();
         boolean immutable = name.endsWith(".sst") || name.endsWith(".blob");
         String key = name + ":" + size;

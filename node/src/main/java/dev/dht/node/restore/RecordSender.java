@@ -137,11 +137,6 @@ final class RecordSender {
         return true;
     }
 
-    /** {@link #send} and {@link #await}: every record added so far is stored by its owners (true). */
-    boolean flush(BooleanSupplier going) throws InterruptedException {
-        return await(send(), going);
-    }
-
     /** The batches one {@link #send} put in flight. */
     static final class Slice {
         private final List<Pending> batches;

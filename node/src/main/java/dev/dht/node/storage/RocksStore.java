@@ -372,13 +372,9 @@ public final class RocksStore implements Store {
             ReentrantLock lock = stripe(key);
             lock.lock();
             try {
-                // keyMayExist answers from the memtable and the bloom filters without I/O; "no" is certain,
-                // so a key never written before (the common case for new keys) costs no read at all.
-                if (db.keyMayExist(records, key, null)) {
-                    byte[] current = db.get(records, readOptions, key);
-                    if (current != null && !supersedes(encoded, current)) {
-                        return false;
-                    }
+                byte[] current = stored(key);
+                if (current != null && !supersedes(encoded, current)) {
+                    return false;
                 }
                 try (WriteBatch batch = new WriteBatch()) {
                     stage(batch, key, record);
@@ -418,7 +414,6 @@ public final class RocksStore implements Store {
         }
         try (WriteBatch batch = new WriteBatch()) {
             java.util.Map<java.nio.ByteBuffer, byte[]> pending = new java.util.HashMap<>();
-            Holder<byte[]> found = new Holder<>();
             int stored = 0;
             for (int i = from; i < to; i++) {
                 byte[] key = keys.get(i);
@@ -426,7 +421,7 @@ public final class RocksStore implements Store {
                 java.nio.ByteBuffer k = java.nio.ByteBuffer.wrap(key);
                 byte[] current = pending.get(k);
                 if (current == null) {
-                    current = stored(key, found);
+                    current = stored(key);
                 }
                 if (current != null && !supersedes(encoded, current)) {
                     continue;
@@ -449,17 +444,13 @@ public final class RocksStore implements Store {
     }
 
     /**
-     * The stored bytes of key, or null. keyMayExist answers from the memtables, the bloom filters and the block
-     * cache: "no" is certain, and a value it found there is the newest one (it looks newest first and gives up
-     * before any I/O), so only a key it could not settle in memory costs a full read. A restore sends every key
-     * once per backed-up replica: the second and third copies are found in the memtable this way, in one call.
+     * The stored bytes of key, or null: {@link #storedInMemory}'s one lookup without I/O ("no" is certain, so a new
+     * key costs no read; a value found there is the newest), and a full read only for a key that only the disk can
+     * settle. A restore sends every key once per backed-up replica: the later copies are settled in the memtable.
      */
-    private byte[] stored(byte[] key, Holder<byte[]> found) throws RocksDBException {
-        found.setValue(null);
-        if (!db.keyMayExist(records, key, found)) {
-            return null;
-        }
-        return found.getValue() != null ? found.getValue() : db.get(records, readOptions, key);
+    private byte[] stored(byte[] key) throws RocksDBException {
+        byte[] inMemory = storedInMemory(key);
+        return inMemory == ON_DISK ? db.get(records, readOptions, key) : inMemory;
     }
 
     /** The stripe locks of keys [from, to), in stripe order, each once. */

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.awaitility.Awaitility.await;
@@ -35,27 +36,25 @@ final class ReplicaRecords {
      * {@code -Ddht.test.memberTls=true} (MemberTlsMode.connect, as ReplicaCheck reads).
      */
     static Record read(NodeProcess node, String id) {
-        try (RawHttp http = new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
-            http.send("GET /v0/entity?id=" + id + " HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL
-                    + ": 1\r\nConnection: close\r\n\r\n");
-            RawHttp.Reply r = http.read();
-            if (r.status() == 404) {
-                return null;
-            }
-            if (r.status() != 200) {
-                throw new AssertionError("internal GET " + id + " on port " + node.port() + ": " + r.status()
-                        + " " + r.bodyText());
-            }
-            return Record.decode(r.body());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return read(node, List.of(id)).get(id);
     }
 
+    /** {@link #read(NodeProcess, String)} of each id, over one kept-alive connection (one TLS handshake). */
     static Map<String, Record> read(NodeProcess node, Collection<String> ids) {
         Map<String, Record> out = new LinkedHashMap<>();
-        for (String id : ids) {
-            out.put(id, read(node, id));
+        try (RawHttp http = new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
+            for (String id : ids) {
+                http.send("GET /v0/entity?id=" + id + " HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL
+                        + ": 1\r\n\r\n");
+                RawHttp.Reply r = http.read();
+                if (r.status() != 200 && r.status() != 404) {
+                    throw new AssertionError("internal GET " + id + " on port " + node.port() + ": " + r.status()
+                            + " " + r.bodyText());
+                }
+                out.put(id, r.status() == 404 ? null : Record.decode(r.body()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return out;
     }

@@ -235,6 +235,21 @@ class RocksStoreTest {
         store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20));
     }
 
+    /** One record at a time, as moves, repairs and hints apply them: a record on disk only still wins over an older copy. */
+    @Test
+    void aSingleApplyComparesAgainstARecordOnDiskOnly() {
+        store.applyIfNewer(b("disk"), Record.value(100, b("disk-kept")));
+        store.applyIfNewer(b("disk-tomb"), Record.tombstone(100));
+        moveToDiskOnly();
+        assertThat(store.getIfInMemory(b("disk"))).as("on disk only").isSameAs(Store.NOT_IN_MEMORY);
+        assertThat(store.applyIfNewer(b("disk"), Record.value(99, b("older")))).isFalse();
+        assertThat(store.applyIfNewer(b("disk-tomb"), Record.value(99, b("older")))).isFalse();
+        assertThat(store.get(b("disk")).value()).isEqualTo(b("disk-kept"));
+        assertThat(store.get(b("disk-tomb"))).isEqualTo(Record.tombstone(100));
+        assertThat(store.applyIfNewer(b("disk"), Record.value(101, b("newer")))).isTrue();
+        assertThat(store.get(b("disk"))).isEqualTo(Record.value(101, b("newer")));
+    }
+
     @Test
     void aRowCacheNeverServesAnOverwrittenRecord() {
         store.close();
