@@ -25,7 +25,8 @@ class PortInUseTest {
         try (TestNode first = TestNode.start(a)) {
             NodeConfig second = NodeConfig.defaults(first.port(), b);
             assertThatThrownBy(() -> TestNode.start(second).close())
-                    .hasRootCauseInstanceOf(BindException.class);
+                    .hasRootCauseInstanceOf(BindException.class)
+                    .hasMessageContaining("cannot listen on port " + first.port() + " (client)");
             assertThat(first.get("/v0/status").statusCode()).as("the first node still serves").isEqualTo(200);
         }
     }
@@ -41,7 +42,8 @@ class PortInUseTest {
                     s.maxClockAhead(), s.authTokens(), s.memberTls()));
             assertThat(second.memberPort()).isEqualTo(first.node().config().memberPort());
             assertThatThrownBy(() -> TestNode.start(second).close())
-                    .hasRootCauseInstanceOf(BindException.class);
+                    .hasRootCauseInstanceOf(BindException.class)
+                    .hasMessageContaining("or " + second.memberPort() + " (member)");
             assertThat(first.get("/v0/status").statusCode()).as("the first node still serves").isEqualTo(200);
         }
     }
