@@ -94,20 +94,32 @@ dht_is() { # dht_is PHASE READY -> the DhtCluster's phase and ready count, for t
 
 # run_job NAME SECONDS ARG... -> runs dhtcheck ARG... in a Job of the load-runner image, waits for it, puts its
 # log in $WORK/NAME.log and its RESULT json in $WORK/NAME.json; 0 if the Job succeeded.
+# Set before the call (start_job, finish_job, run_job):
+#   JOB_NS=NAMESPACE       the Job's namespace (default $NS)
+#   JOB_PROGRAM=FILE       another program of the image's /opt/dht/py than dhtcheck.py (e.g. dhtattack.py)
+#   JOB_TOKEN=KEY|none     DHT_TOKEN from that key of Secret dht-auth, which must then have it, or no token; unset:
+#                          the cluster's read-write token (spec.auth, on by default), none when the Secret is absent
+#   JOB_MEMBER_TLS=SECRET  the Job reads a member port (mutual TLS, open to members only): the member Secret at
+#                          /etc/member, on the host's network (which the NetworkPolicy does not filter; the
+#                          certificate is the guard)
+jn() { "$KUBECTL" -n "${JOB_NS:-$NS}" "$@"; }
 start_job() {
   local name=$1; shift
   local args="" a
   for a in "$@"; do args="$args, $(printf '%s' "$a" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')"; done
-  # JOB_MEMBER_TLS=SECRET: the Job reads a member port (mutual TLS, open to members only): the member Secret at
-  # /etc/member, on the host's network (which the NetworkPolicy does not filter; the certificate is the guard).
-  local hostnet=false vols="" mounts=""
+  local hostnet=false vols="" mounts="" token=""
   if [ -n "${JOB_MEMBER_TLS:-}" ]; then
     hostnet=true
     vols=", {name: member-tls, secret: {secretName: $JOB_MEMBER_TLS, defaultMode: 0440}}"
     mounts=", {name: member-tls, mountPath: /etc/member, readOnly: true}"
   fi
-  kn delete job "$name" --ignore-not-found --wait=true >/dev/null 2>&1 || true
-  kn apply -f - >/dev/null <<EOF
+  case ${JOB_TOKEN:-} in
+    "") token="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}, " ;;
+    none) ;;
+    *) token="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: $JOB_TOKEN}}}, " ;;
+  esac
+  jn delete job "$name" --ignore-not-found --wait=true >/dev/null 2>&1 || true
+  jn apply -f - >/dev/null <<EOF
 apiVersion: batch/v1
 kind: Job
 metadata: {name: $name, labels: {app.kubernetes.io/part-of: dht-e2e}}
@@ -118,6 +130,7 @@ spec:
     spec:
       restartPolicy: Never
       enableServiceLinks: false
+      automountServiceAccountToken: false
       hostNetwork: $hostnet
       dnsPolicy: $([ "$hostnet" = true ] && echo ClusterFirstWithHostNet || echo ClusterFirst)
       securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
@@ -126,9 +139,8 @@ spec:
       - name: check
         image: $RUNNER_IMAGE
         imagePullPolicy: IfNotPresent
-        args: ["/opt/dht/py/dhtcheck.py"$args]
-        # The cluster's read-write token (spec.auth, on by default); absent Secret: no token.
-        env: [{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}]
+        args: ["/opt/dht/py/${JOB_PROGRAM:-dhtcheck.py}"$args]
+        env: [${token}{name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]
         resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 256Mi}}
         securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
         volumeMounts: [{name: keys, mountPath: /etc/e2e}$mounts]
@@ -136,21 +148,21 @@ EOF
 }
 job_done() { # 0 when the Job finished (either way)
   local s f
-  s=$(kn get job "$1" -o jsonpath='{.status.succeeded}' 2>/dev/null)
-  f=$(kn get job "$1" -o jsonpath='{.status.failed}' 2>/dev/null)
+  s=$(jn get job "$1" -o jsonpath='{.status.succeeded}' 2>/dev/null)
+  f=$(jn get job "$1" -o jsonpath='{.status.failed}' 2>/dev/null)
   [ "${s:-0}" -gt 0 ] || [ "${f:-0}" -gt 0 ]
 }
 finish_job() { # finish_job NAME SECONDS -> waits, collects the log and the RESULT line
   local name=$1 limit=$2
   if ! until_true "$limit" job_done "$name"; then
-    kn logs "job/$name" > "$WORK/$name.log" 2>&1 || true
+    jn logs "job/$name" > "$WORK/$name.log" 2>&1 || true
     echo '{"error": "the Job did not finish in '"$limit"'s"}' > "$WORK/$name.json"
     return 1
   fi
-  kn logs "job/$name" > "$WORK/$name.log" 2>&1 || true
+  jn logs "job/$name" > "$WORK/$name.log" 2>&1 || true
   sed -n 's/^RESULT //p' "$WORK/$name.log" | tail -1 > "$WORK/$name.json"
   [ -s "$WORK/$name.json" ] || echo '{"error": "no RESULT line in the log"}' > "$WORK/$name.json"
-  [ "$(kn get job "$name" -o jsonpath='{.status.succeeded}' 2>/dev/null)" = 1 ]
+  [ "$(jn get job "$name" -o jsonpath='{.status.succeeded}' 2>/dev/null)" = 1 ]
 }
 run_job() { local name=$1 limit=$2; shift 2; start_job "$name" "$@"; finish_job "$name" "$limit"; }
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {"d": d}))' "$WORK/$1.json" "$2" 2>/dev/null; }

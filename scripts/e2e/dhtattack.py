@@ -13,8 +13,9 @@ hostNetwork pod). Standard library only: it runs in the load-runner image (pytho
            From a pod that reaches the member port (hostNetwork: NetworkPolicies do not apply to the node's own
            traffic): plaintext HTTP, TLS without a client certificate and TLS with the given certificate (another
            CA's) must each get no HTTP answer.
-  served   --members URL,... --cert F --key F --ca F
-           Mutual TLS to every member's member port with a member's credentials (the cluster's Secret): prints the
+  served   --members URL,... --member-tls DIR
+           Mutual TLS to every member's member port with a member's credentials (tls.crt, tls.key and ca.crt in DIR:
+           the cluster's Secret, as dhtcheck read --member-tls): prints the
            SHA-256 fingerprint of the certificate each member serves (a rotation has reached the node when it serves
            the new one).
   snapshot --members URL,...
@@ -37,6 +38,8 @@ import threading
 import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
+
+from dhtcheck import bearer, member_tls, result  # beside this file, in the image as here
 
 MEMBER_PORT_OFFSET = 10000
 LOGICAL_BITS = 16
@@ -78,11 +81,10 @@ def attacks(key, forged_url):
     ]
 
 
-def http_once(host, port, method, path, headers, body, token=None):
-    """'http-<status>', 'blocked:<why>' (no connection) or 'error:<why>' (connected, no answer)."""
-    headers = dict(headers)
-    if token:
-        headers["Authorization"] = "Bearer " + token
+def http_once(host, port, method, path, headers, body):
+    """'http-<status>', 'blocked:<why>' (no connection) or 'error:<why>' (connected, no answer); with DHT_TOKEN's
+    bearer header."""
+    headers = dict(headers, **bearer())
     conn = http.client.HTTPConnection(host, port, timeout=TIMEOUT)
     try:
         conn.connect()
@@ -104,6 +106,18 @@ def let_through(outcome):
     return outcome.startswith("http-2") or outcome.startswith("http-3")
 
 
+def forged_write(s, host, key):
+    """A replica write as a member sends it, on a connected socket: 'http-<status>', or None and the bytes that
+    came back when no HTTP answer did."""
+    s.settimeout(TIMEOUT)
+    s.sendall(("PUT /v0/entity?id=%s HTTP/1.1\r\nHost: %s\r\nX-Dht-Internal: 1\r\nX-Dht-Timestamp: %d\r\n"
+               "Content-Length: 6\r\nConnection: close\r\n\r\nforged" % (key, host, END_OF_RANGE)).encode())
+    data = s.recv(64)
+    if data.startswith(b"HTTP/"):
+        return "http-" + data.split(b" ")[1].decode("ascii", "replace"), data
+    return None, data
+
+
 def raw_member_port(host, port, key):
     """A replica write in plaintext straight to the member port: blocked, or answered without success."""
     try:
@@ -111,13 +125,8 @@ def raw_member_port(host, port, key):
     except OSError as e:
         return "blocked:" + type(e).__name__
     try:
-        s.settimeout(TIMEOUT)
-        s.sendall(("PUT /v0/entity?id=%s HTTP/1.1\r\nHost: %s\r\nX-Dht-Internal: 1\r\nX-Dht-Timestamp: %d\r\n"
-                   "Content-Length: 6\r\n\r\nforged" % (key, host, END_OF_RANGE)).encode())
-        data = s.recv(64)
-        if data.startswith(b"HTTP/"):
-            return "http-" + data.split(b" ")[1].decode("ascii", "replace")
-        return "no-http" if data else "closed"
+        status, data = forged_write(s, host, key)
+        return status or ("no-http" if data else "closed")
     except OSError as e:
         return "no-http:" + type(e).__name__
     finally:
@@ -138,13 +147,7 @@ def tls_member_port(host, port, key, cert=None, keyfile=None):
         return "blocked:" + type(e).__name__
     try:
         with ctx.wrap_socket(raw, server_hostname=host) as s:
-            s.settimeout(TIMEOUT)
-            s.sendall(("PUT /v0/entity?id=%s HTTP/1.1\r\nHost: %s\r\nX-Dht-Internal: 1\r\nX-Dht-Timestamp: %d\r\n"
-                       "Content-Length: 6\r\nConnection: close\r\n\r\nforged" % (key, host, END_OF_RANGE)).encode())
-            data = s.recv(64)
-            if data.startswith(b"HTTP/"):
-                return "http-" + data.split(b" ")[1].decode("ascii", "replace")
-            return "tls-no-answer"
+            return forged_write(s, host, key)[0] or "tls-no-answer"
     except ssl.SSLError as e:
         return "tls-refused:" + (e.reason or type(e).__name__)
     except OSError as e:
@@ -177,11 +180,6 @@ class Listener:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
-def result(payload, ok):
-    print("RESULT " + json.dumps(payload, sort_keys=True), flush=True)
-    return 0 if ok else 1
-
-
 def tally(outcomes):
     by = {}
     for name, outcome in outcomes:
@@ -194,7 +192,7 @@ def tally(outcomes):
 def cmd_attack(a):
     members = [u for u in a.members.split(",") if u]
     keys = [k for k in a.keys.split(",") if k] or ["e2e-attack"]
-    token = os.environ.get("DHT_TOKEN") or None
+    token = bool(bearer())
     listener = None
     forged_url = "http://attacker.invalid:9"
     if a.listen:
@@ -207,11 +205,11 @@ def cmd_attack(a):
             key = keys[i % len(keys)]
             for name, method, path, headers, body in attacks(key, forged_url):
                 jobs.append((name, lambda h=host, p=port, me=method, pa=path, he=headers, b=body:
-                             http_once(h, p, me, pa, he, b, token)))
+                             http_once(h, p, me, pa, he, b)))
             jobs.append(("member-port", lambda h=host, p=port + MEMBER_PORT_OFFSET, k=key: raw_member_port(h, p, k)))
             if a.sidecar_port:
                 jobs.append(("profiler-sidecar", lambda h=host, p=a.sidecar_port: http_once(
-                    h, p, "GET", "/v0/admin/profile?event=cpu&duration=1s", {}, None, token)))
+                    h, p, "GET", "/v0/admin/profile?event=cpu&duration=1s", {}, None)))
     print("started %d attacks on %d members%s" % (len(jobs), len(members), " with a token" if token else ""),
           flush=True)
     start = time.monotonic()
@@ -224,7 +222,7 @@ def cmd_attack(a):
         hits = list(listener.hits)
     return result({"command": "attack", "sent": len(outcomes), "let_through": len(through),
                    "examples": through[:10], "by_attack": tally(outcomes), "listener_hits": hits,
-                   "with_token": bool(token), "seconds": round(time.monotonic() - start, 1)},
+                   "with_token": token, "seconds": round(time.monotonic() - start, 1)},
                   not through and not hits and len(outcomes) == len(jobs))
 
 
@@ -245,11 +243,7 @@ def cmd_memberport(a):
                   not through and not blocked)  # reached (hostNetwork) and refused by TLS each time
 
 
-def served(host, port, server_name, cert, key, ca):
-    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    ctx.load_cert_chain(cert, key)
-    ctx.load_verify_locations(ca)
-    ctx.check_hostname = True
+def served(host, port, server_name, ctx):
     try:
         with socket.create_connection((host, port), timeout=TIMEOUT) as raw:
             with ctx.wrap_socket(raw, server_hostname=server_name) as s:
@@ -264,10 +258,10 @@ def served(host, port, server_name, cert, key, ca):
 
 
 def cmd_served(a):
-    out = {}
+    out, ctx = {}, member_tls(a.member_tls)
     for m in [u for u in a.members.split(",") if u]:
         host, port = host_port(m, MEMBER_PORT_OFFSET)
-        out[m] = served(host, port, host, a.cert, a.key, a.ca)
+        out[m] = served(host, port, host, ctx)
     return result({"command": "served", "members": out},
                   all("fingerprint" in v and v["answered"] for v in out.values()))
 
@@ -284,8 +278,7 @@ def metric_sum(text, name):
 
 
 def cmd_snapshot(a):
-    token = os.environ.get("DHT_TOKEN")
-    headers = {"Authorization": "Bearer " + token} if token else {}
+    headers = bearer()
     out = {}
     for m in [u for u in a.members.split(",") if u]:
         host, port = host_port(m)
@@ -335,9 +328,7 @@ def main(argv):
     mp.add_argument("--key", default=None)
     se = sub.add_parser("served")
     se.add_argument("--members", required=True)
-    se.add_argument("--cert", required=True)
-    se.add_argument("--key", required=True)
-    se.add_argument("--ca", required=True)
+    se.add_argument("--member-tls", required=True, help="a directory with tls.crt, tls.key and ca.crt")
     sn = sub.add_parser("snapshot")
     sn.add_argument("--members", required=True)
     a = p.parse_args(argv)

@@ -70,6 +70,12 @@ def format_ranges(indexes):
     return ",".join(out)
 
 
+def bearer():
+    """The Authorization header of DHT_TOKEN (a cluster with client tokens), or none."""
+    token = os.environ.get("DHT_TOKEN")
+    return {"Authorization": "Bearer " + token} if token else {}
+
+
 class Client:
     """One HTTP/1.1 connection, kept alive until the server says Connection: close (or a request fails), then
     reopened; never retried: a failure counts. keep_alive=False opens one per request, as a client that does not
@@ -86,8 +92,7 @@ class Client:
         elif self.conn is None:
             self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         headers = {} if self.keep_alive else {"Connection": "close"}
-        if os.environ.get("DHT_TOKEN"):
-            headers["Authorization"] = "Bearer " + os.environ["DHT_TOKEN"]
+        headers.update(bearer())
         headers.update(extra or {})
         try:
             self.conn.request(method, path, body=body, headers=headers)

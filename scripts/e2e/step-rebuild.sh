@@ -15,16 +15,7 @@ rebuild_rolled_out() {
   dht_is Ready 3 && [ "$(kn get sts dht -o jsonpath='{.status.updatedReplicas}')" = 3 ] \
     && [ "$(kn get sts dht -o jsonpath='{.status.currentRevision}')" = "$(kn get sts dht -o jsonpath='{.status.updateRevision}')" ]
 }
-# A member's member port: plaintext (spec.tls.mode Disabled), or mutual TLS under the name its certificate covers,
-# read with the member Secret (start_job's JOB_MEMBER_TLS).
 MEMBER_TLS_SECRET=dht-member-tls
-member_tls_on() { kn get secret "$MEMBER_TLS_SECRET" >/dev/null 2>&1; }
-member_port_url() {
-  if member_tls_on; then echo "https://dht-$1.dht-headless.$NS.svc.cluster.local:18080"
-  else echo "http://dht-$1.dht-headless.$NS.svc:18080"; fi
-}
-member_tls_args() { if member_tls_on; then echo --member-tls /etc/member; fi; }
-member_tls_secret() { if member_tls_on; then echo "$MEMBER_TLS_SECRET"; fi; }
 
 step10() {
   local victim=dht-1 claim=data-dht-1 uid t0 seen=0 state phase progress="" progress_now bad_phase="" text ok=1 deadline keys
@@ -80,10 +71,16 @@ step10() {
   [ -n "$keys" ] || { report 10 FAIL "$text; no key acknowledged: nothing proves anything"; return 1; }
   kn patch configmap e2e-keys --type merge -p "{\"data\":{\"step10\":\"$keys\"}}" >/dev/null \
     || { report 10 FAIL "could not store the acknowledged keys"; return 1; }
-  JOB_MEMBER_TLS=$(member_tls_secret) run_job e2e-read-rebuild 300 read --local $(member_tls_args) --target "$(member_port_url 1)" --prefix s10 --keys @/etc/e2e/step10 --run "$RUN_ID" || ok=0
+  # Its member port: plaintext (spec.tls.mode Disabled), or mutual TLS under the name its certificate covers, read
+  # with the member Secret (start_job's JOB_MEMBER_TLS).
+  local tls="" url="http://$victim.dht-headless.$NS.svc:18080" tls_args=()
+  if kn get secret "$MEMBER_TLS_SECRET" >/dev/null 2>&1; then
+    tls=$MEMBER_TLS_SECRET url="https://$victim.dht-headless.$NS.svc.cluster.local:18080" tls_args=(--member-tls /etc/member)
+  fi
+  JOB_MEMBER_TLS=$tls run_job e2e-read-rebuild 300 read --local "${tls_args[@]}" --target "$url" --prefix s10 --keys @/etc/e2e/step10 --run "$RUN_ID" || ok=0
   text="$text; read from $victim alone: $(summary e2e-read-rebuild)"
   if [ -n "${STEP3_KEYS:-}" ]; then
-    JOB_MEMBER_TLS=$(member_tls_secret) run_job e2e-read-rebuild-s3 300 read --local $(member_tls_args) --target "$(member_port_url 1)" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID" || ok=0
+    JOB_MEMBER_TLS=$tls run_job e2e-read-rebuild-s3 300 read --local "${tls_args[@]}" --target "$url" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID" || ok=0
     text="$text, step 3's keys $(summary e2e-read-rebuild-s3)"
   fi
   if [ $ok -ne 1 ]; then report 10 FAIL "$text"; return 1; fi

@@ -1,6 +1,6 @@
 # step-security.sh: make e2e's steps attack and rotate (sourced by scripts/e2e.sh; functions step_attack and
-# step_rotate use its helpers: kn, k, run_job, finish_job, summary, acked_keys, dht_field, dht_is, until_true,
-# say, report, $WORK, $NS).
+# step_rotate use its helpers: kn, k, start_job, run_job, finish_job, json, summary, acked_keys, dht_field,
+# until_true, log_has, set_keys, report, $WORK, $NS).
 #
 #  attack. The sample cluster runs as a user gets it: member TLS, client tokens and its NetworkPolicy on.
 #     Every attack of issue 21 (replica writes and deletes at the end of the clock's range, far-ahead clock
@@ -21,62 +21,9 @@ ATTACK_NS=${E2E_ATTACKER_NAMESPACE:-dht-e2e-attacker}
 ATTACK_TIMES=${E2E_ATTACK_TIMES:-20}
 MAX_CLOCK_AHEAD_MS=30000
 
-# security_job NAMESPACE NAME HOSTNET TOKEN(none|read-write) SECRET-MOUNT(-|secret:path) ARG... -> a Job of the
-# load-runner image running dhtattack.py or dhtcheck.py (the first ARG), not waited for.
-security_job() {
-  local ns=$1 name=$2 hostnet=$3 token=$4 mount=$5 args="" a env="" vols="" mounts=""
-  shift 5
-  for a in "$@"; do args="$args, $(printf '%s' "$a" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')"; done
-  args=${args#, }
-  if [ "$token" != none ]; then
-    env="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: $token}}},"
-  fi
-  if [ "$mount" != - ]; then
-    vols="volumes: [{name: creds, secret: {secretName: ${mount%%:*}, defaultMode: 0440}}]"
-    mounts="volumeMounts: [{name: creds, mountPath: ${mount#*:}, readOnly: true}]"
-  fi
-  k -n "$ns" delete job "$name" --ignore-not-found --wait=true >/dev/null 2>&1 || true
-  k -n "$ns" apply -f - >/dev/null <<EOF
-apiVersion: batch/v1
-kind: Job
-metadata: {name: $name, labels: {app.kubernetes.io/part-of: dht-e2e}}
-spec:
-  backoffLimit: 0
-  template:
-    metadata: {labels: {app.kubernetes.io/part-of: dht-e2e}}
-    spec:
-      restartPolicy: Never
-      enableServiceLinks: false
-      automountServiceAccountToken: false
-      hostNetwork: $hostnet
-      dnsPolicy: $([ "$hostnet" = true ] && echo ClusterFirstWithHostNet || echo ClusterFirst)
-      securityContext: {runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, fsGroup: 10001, seccompProfile: {type: RuntimeDefault}}
-      $vols
-      containers:
-      - name: check
-        image: $RUNNER_IMAGE
-        imagePullPolicy: IfNotPresent
-        args: [$args]
-        env: [$env {name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]
-        resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 256Mi}}
-        securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
-        $mounts
-EOF
-}
-# security_wait NAMESPACE NAME SECONDS -> waits, puts the log in $WORK/NAME.log and the RESULT in $WORK/NAME.json
-security_wait() {
-  local ns=$1 name=$2 limit=$3 s f
-  job_finished() {
-    s=$(k -n "$ns" get job "$name" -o jsonpath='{.status.succeeded}' 2>/dev/null)
-    f=$(k -n "$ns" get job "$name" -o jsonpath='{.status.failed}' 2>/dev/null)
-    [ "${s:-0}" -gt 0 ] || [ "${f:-0}" -gt 0 ]
-  }
-  until_true "$limit" job_finished || true
-  k -n "$ns" logs "job/$name" > "$WORK/$name.log" 2>&1 || true
-  sed -n 's/^RESULT //p' "$WORK/$name.log" | tail -1 > "$WORK/$name.json"
-  [ -s "$WORK/$name.json" ] || echo '{"error": "no RESULT line in the log"}' > "$WORK/$name.json"
-  [ "$(k -n "$ns" get job "$name" -o jsonpath='{.status.succeeded}' 2>/dev/null)" = 1 ]
-}
+# dhtattack.py in a Job: start_job's and run_job's, with their JOB_NS, JOB_TOKEN and JOB_MEMBER_TLS.
+start_attack() { JOB_PROGRAM=dhtattack.py start_job "$@"; }
+run_attack() { JOB_PROGRAM=dhtattack.py run_job "$@"; }
 member_list() { dht_field '{.status.members[*].url}' | tr ' ' ','; }
 attack_summary() { # attack_summary NAME -> "540 sent, 0 let through (replica-write: http-403 x60, ...)"
   python3 - "$WORK/$1.json" <<'EOF'
@@ -124,10 +71,10 @@ print(("; ".join(problems)) if problems else
 sys.exit(1 if problems else 0)
 EOF
 }
-# Refusals by the node itself (401/403/404/405 on the client port, not the network) in an attack result.
-node_refusals() {
-  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(n for o in d.get("by_attack", {}).values() for k, n in o.items() if k in ("http-401", "http-403")))' "$WORK/$1.json" 2>/dev/null || echo 0
-}
+# Refusals by the node itself (401/403 on the client port, not the network) in an attack result.
+node_refusals() { json "$1" 'sum(n for o in d.get("by_attack", {}).values() for k, n in o.items() if k in ("http-401", "http-403"))' || echo 0; }
+# Connections to the member port or the profiler sidecar that were not blocked, in an attack result.
+unblocked() { json "$1" 'sum(n for a, o in d.get("by_attack", {}).items() if a in ("member-port", "profiler-sidecar") for k, n in o.items() if k != "blocked")' || echo x; }
 
 step_attack() {
   local members ok=1 text keys sidecar_port=0 refusals=0 n
@@ -143,8 +90,8 @@ step_attack() {
   fi
   keys=$(acked_keys e2e-write-attack)
   if kn get sts dht -o jsonpath='{.spec.template.spec.containers[*].name}' | grep -qw profiler; then sidecar_port=8079; fi
-  security_job "$NS" e2e-snapshot-1 false read-write - /opt/dht/py/dhtattack.py snapshot --members "$members"
-  security_wait "$NS" e2e-snapshot-1 120 || { report attack FAIL "snapshot before: $(cat "$WORK/e2e-snapshot-1.json")"; return 1; }
+  JOB_TOKEN=read-write run_attack e2e-snapshot-1 120 snapshot --members "$members" \
+    || { report attack FAIL "snapshot before: $(cat "$WORK/e2e-snapshot-1.json")"; return 1; }
 
   # The attackers: another namespace (its own pods, a hostNetwork one with another CA's certificate), and
   # unlabelled pods in the cluster's namespace.
@@ -161,20 +108,21 @@ step_attack() {
   k -n "$ATTACK_NS" create secret generic foreign-cert --from-file=tls.crt="$pki/cert.pem" \
     --from-file=tls.key="$pki/key.pem" >/dev/null
   local common=(--members "$members" --times "$ATTACK_TIMES" --keys "sa-0,sa-1,sa-2" --sidecar-port "$sidecar_port")
-  security_job "$ATTACK_NS" attack-other-ns false none - /opt/dht/py/dhtattack.py attack "${common[@]}" --listen 8099
-  security_job "$NS" e2e-attack-unlabelled false none - /opt/dht/py/dhtattack.py attack "${common[@]}" --listen 8099
-  security_job "$NS" e2e-attack-with-token false read-write - /opt/dht/py/dhtattack.py attack "${common[@]}" --listen 8099
-  security_job "$ATTACK_NS" attack-host-network true none foreign-cert:/etc/foreign /opt/dht/py/dhtattack.py \
-    memberport --members "$members" --times "$ATTACK_TIMES" --cert /etc/foreign/tls.crt --key /etc/foreign/tls.key
+  JOB_NS=$ATTACK_NS JOB_TOKEN=none start_attack attack-other-ns attack "${common[@]}" --listen 8099
+  JOB_TOKEN=none start_attack e2e-attack-unlabelled attack "${common[@]}" --listen 8099
+  JOB_TOKEN=read-write start_attack e2e-attack-with-token attack "${common[@]}" --listen 8099
+  # On the host's network with the other CA's certificate where a member's would be (JOB_MEMBER_TLS).
+  JOB_NS=$ATTACK_NS JOB_TOKEN=none JOB_MEMBER_TLS=foreign-cert start_attack attack-host-network \
+    memberport --members "$members" --times "$ATTACK_TIMES" --cert /etc/member/tls.crt --key /etc/member/tls.key
   local lines=()
   for j in "$ATTACK_NS/attack-other-ns" "$NS/e2e-attack-unlabelled" "$NS/e2e-attack-with-token" "$ATTACK_NS/attack-host-network"; do
-    security_wait "${j%%/*}" "${j#*/}" 900 || ok=0
+    JOB_NS=${j%%/*} finish_job "${j#*/}" 900 || ok=0
     lines+=("${j#*/}: $(attack_summary "${j#*/}")")
   done
   refusals=$(( $(node_refusals attack-other-ns) + $(node_refusals e2e-attack-unlabelled) + $(node_refusals e2e-attack-with-token) ))
   # From pods, the member port and the sidecar must be unreachable (the NetworkPolicy), not merely refused.
   for j in attack-other-ns e2e-attack-unlabelled e2e-attack-with-token; do
-    n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(v for a in ("member-port", "profiler-sidecar") for k, v in d.get("by_attack", {}).get(a, {}).items() if k != "blocked"))' "$WORK/$j.json" 2>/dev/null || echo x)
+    n=$(unblocked "$j")
     [ "$n" = 0 ] || { ok=0; lines+=("$j: $n connections to the member or sidecar port got through the NetworkPolicy"); }
   done
   text=$(printf '%s; ' "${lines[@]}")
@@ -186,8 +134,7 @@ step_attack() {
     run_job e2e-read-attack-s3 300 read --target "$SERVICE_URL" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID" || ok=0
     text="$text / step 3's: $(summary e2e-read-attack-s3)"
   fi
-  security_job "$NS" e2e-snapshot-2 false read-write - /opt/dht/py/dhtattack.py snapshot --members "$members"
-  security_wait "$NS" e2e-snapshot-2 120 || ok=0
+  JOB_TOKEN=read-write run_attack e2e-snapshot-2 120 snapshot --members "$members" || ok=0
   local verdict
   verdict=$(compare_snapshots e2e-snapshot-1 e2e-snapshot-2 "$refusals") || ok=0
   text="$text; $verdict"
@@ -198,9 +145,8 @@ step_attack() {
 
 tls_field() { dht_field "{.status.tls.$1}"; }
 serves() { # serves FINGERPRINT NAME -> 0 when every member serves the certificate with that fingerprint
-  security_job "$NS" "$2" true none dht-member-tls:/etc/member /opt/dht/py/dhtattack.py served \
-    --members "$(member_list)" --cert /etc/member/tls.crt --key /etc/member/tls.key --ca /etc/member/ca.crt
-  security_wait "$NS" "$2" 120 || return 1
+  JOB_TOKEN=none JOB_MEMBER_TLS=dht-member-tls run_attack "$2" 120 served \
+    --members "$(member_list)" --member-tls /etc/member || return 1
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if all(v.get("fingerprint") == sys.argv[2] for v in d["members"].values()) else 1)' "$WORK/$2.json" "$1"
 }
 until_served() { # until_served FINGERPRINT SECONDS -> the kubelet delivers the Secret, then the node reloads it
@@ -212,9 +158,8 @@ until_served() { # until_served FINGERPRINT SECONDS -> the kubelet delivers the 
 }
 
 step_rotate() {
-  local ok=1 text pods_before pods_after cert0 ca0 cert1 ca1 t0
-  pods_before=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
-    -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')
+  local ok=1 text pods_before pods_after cert0 ca0 cert1 t0
+  pods_before=$(node_pods)
   cert0=$(tls_field certificateFingerprint); ca0=$(tls_field caFingerprint)
   [ -n "$cert0" ] && [ -n "$ca0" ] || { report rotate FAIL "no certificate in the status: $(dht_field '{.status.tls}')"; return 1; }
   start_job e2e-write-rotate write --target "$SERVICE_URL" --prefix sr --count 1000000 --rate 40 --threads 2 --run "$RUN_ID" \
@@ -223,7 +168,7 @@ step_rotate() {
 
   t0=$SECONDS
   kn annotate dht dht --overwrite "dht.dev/renew-certificate=e2e-$(date +%s)" >/dev/null
-  if ! until_true 300 renewed "$cert0"; then
+  if ! until_true 300 rotated certificateFingerprint "$cert0"; then
     text="renewal: status not Steady with a new certificate after 300s: $(tls_field message)"; ok=0
   else
     cert1=$(tls_field certificateFingerprint)
@@ -236,7 +181,7 @@ step_rotate() {
 
   t0=$SECONDS
   kn annotate dht dht --overwrite "dht.dev/replace-ca=e2e-$(date +%s)" >/dev/null
-  if [ $ok -eq 1 ] && until_true 900 ca_replaced "$ca0"; then
+  if [ $ok -eq 1 ] && until_true 900 rotated caFingerprint "$ca0"; then
     cert1=$(tls_field certificateFingerprint)
     if until_served "$cert1" 300; then
       text="$text; CA replaced (trust both, re-issue, drop the old) and served in $((SECONDS - t0))s"
@@ -256,11 +201,19 @@ step_rotate() {
   run_job e2e-read-rotate 300 read --target "$SERVICE_URL" --prefix sr --keys "$(acked_keys e2e-write-rotate)" --run "$RUN_ID" || ok=0
   text="$text; writer during both: $(summary e2e-write-rotate), read back: $(summary e2e-read-rotate)"
   [ "${failed:-x}" = 0 ] && [ "${acked:-0}" -gt 0 ] 2>/dev/null || { text="$text (failed writes: ${failed:-?})"; ok=0; }
-  pods_after=$(kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
-    -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}')
+  pods_after=$(node_pods)
   [ "$pods_before" = "$pods_after" ] || { text="$text; pods restarted: $pods_before -> $pods_after"; ok=0; }
   if [ $ok -ne 1 ]; then report rotate FAIL "$text"; return 1; fi
   report rotate PASS "$text; no pod restarted"
 }
-renewed() { [ "$(tls_field rotation)" = Steady ] && [ -n "$(tls_field certificateFingerprint)" ] && [ "$(tls_field certificateFingerprint)" != "$1" ]; }
-ca_replaced() { [ "$(tls_field rotation)" = Steady ] && [ -n "$(tls_field caFingerprint)" ] && [ "$(tls_field caFingerprint)" != "$1" ]; }
+# rotated FIELD OLD -> status.tls is Steady with FIELD (certificateFingerprint, caFingerprint) set and not OLD; one
+# read of the status, so that both come from the same one
+rotated() {
+  local rotation now
+  IFS=$'\t' read -r rotation now < <(dht_field "{.status.tls.rotation}{\"\t\"}{.status.tls.$1}{\"\n\"}") || true
+  [ "$rotation" = Steady ] && [ -n "$now" ] && [ "$now" != "$2" ]
+}
+node_pods() { # each node pod's name=uid/restarts: a restart or a replacement changes it
+  kn get pods -l app.kubernetes.io/instance=dht,app.kubernetes.io/component=node \
+    -o jsonpath='{range .items[*]}{.metadata.name}={.metadata.uid}/{.status.containerStatuses[0].restartCount} {end}'
+}

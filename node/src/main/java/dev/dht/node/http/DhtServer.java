@@ -110,12 +110,15 @@ public final class DhtServer extends HttpServer {
         AcceptorConfig acceptor = new AcceptorConfig();
         acceptor.address = "0.0.0.0";
         acceptor.port = s.port();
-        acceptor.reusePort = true;
+        // No SO_REUSEPORT (SO_REUSEADDR stays: a restart binds at once): with it, a second node started on a port a
+        // live node holds (a draining one, a second `make run`) bound too, and the kernel split the connections
+        // between the two processes, a member port's included. Now the second one fails to start.
+        acceptor.reusePort = false;
         acceptor.backlog = 1024;
         AcceptorConfig member = new AcceptorConfig();
         member.address = s.memberAddress();
         member.port = s.memberPort();
-        member.reusePort = true;
+        member.reusePort = false;
         member.backlog = 1024;
         HttpServerConfig config = new HttpServerConfig();
         config.acceptors = new AcceptorConfig[]{acceptor, member};
