@@ -11,7 +11,8 @@
 #   4. three fresh nodes (--restoring) restore the backup: every member its share, until all have sent it;
 #   5. the report: backup and restore MB/s (checkpoint bytes / wall time) and records/s, bytes uploaded, the
 #      load's p50/p99/p99.9 before, during and after the backup; targets: restore >= 15 MB/s, p99 during <= 1.5x
-#      the p99 before.
+#      the p99 before. Also the CPU (in cores) of the nodes, the object store and the load generators before and
+#      during the backup: here they all share the machine, the store included, which a deployment does not.
 #
 # Environment (defaults give the committed figures):
 #   BENCH_KEYS=1000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_PHASE=30 seconds  BENCH_TIMEOUT=900 s
@@ -90,6 +91,17 @@ profile() { # profile I NAME: a CPU profile of node I in the background (BENCH_C
   [ -n "$PROFILE" ] || return 0
   curl -s -o "$RAW/profile-$2.txt" "$(url "$1")/v0/admin/profile?event=cpu&duration=${PROFILE}s&format=collapsed&interval=1ms" &
 }
+cpu_sample() { # cpu_sample NAME: CPU ticks (user + system) so far of the nodes, the object store and the load
+  local i t pid
+  {
+    for i in 0 1 2; do echo "node$i=$(awk '{print $14 + $15}' "/proc/${node_pids[i]}/stat")"; done
+    echo "store=$(awk '{print $14 + $15}' "/proc/$s3_pid/stat")"
+    t=0
+    for pid in "${load_pids[@]}"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done
+    echo "load=$t"
+    echo "clk_tck=$(getconf CLK_TCK)"
+  } > "$RAW/cpu-$1.txt"
+}
 await_phase() { # await_phase PATH PHASE NODES...: until each node's PATH reports PHASE (fails on "failed")
   local path=$1 phase=$2 deadline=$((SECONDS + TIMEOUT)) i p all; shift 2
   while [ $SECONDS -lt $deadline ]; do
@@ -128,16 +140,19 @@ load_pids+=($!)
   "${connect_to[@]}" -m GET --rand-regex-url "$(url 0)/v0/entity\\?id=k[0-9]{$DIGITS}&replicas=$REPLICAS" \
   2> "$RAW/load-get.err" &
 load_pids+=($!)
+cpu_sample load_start
 sleep "$PHASE"
 
 # --- 3. the backup under the load ---------------------------------------------------------------------------------
 t0=$(now_ms)
 mark backup_start
+cpu_sample backup_start
 profile 0 backup
 for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench\",\"t0\":$t0,\"member\":$i}" > /dev/null \
   || die "node $i refused the backup"; done
 await_phase /v0/admin/backup done 0 1 2
 mark backup_done
+cpu_sample backup_done
 post "$(url 0)/v0/admin/backup/finish" '{"id":"bench","members":3}' > "$RAW/backup-manifest.json" \
   || die "finish failed"
 for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/backup" > "$RAW/backup-node$i.json"; done

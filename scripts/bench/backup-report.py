@@ -56,7 +56,9 @@ def main():
     for name in load:
         before, during = load[name]["before"]["p99_ms"], load[name]["during backup"]["p99_ms"]
         ratios[name] = round(during / before, 2) if before and during else None
+    cpu = cpu_cores(raw, t)
     result = {"env": env, "backup": backup, "restore": restore, "load": load, "p99_during_over_before": ratios,
+              "cpu_cores": cpu,
               "targets": {"restore_mb_per_s": RESTORE_TARGET_MBS, "p99_ratio": P99_TARGET_RATIO},
               "met": {"restore": restore["mb_per_s"] >= RESTORE_TARGET_MBS,
                       "p99": all(r is not None and r <= P99_TARGET_RATIO for r in ratios.values())}}
@@ -65,6 +67,25 @@ def main():
         json.dump(result, f, indent=2, sort_keys=True)
     with open(os.path.join(out, "backup.md"), "w", encoding="utf-8") as f:
         f.write(render(result))
+
+
+def cpu_cores(raw, t):
+    """Cores used by the nodes, the object store and the load generators before and during the backup (None when
+    the run recorded no samples)."""
+    samples = {}
+    for mark in ("load_start", "backup_start", "backup_done"):
+        path = os.path.join(raw, f"cpu-{mark}.txt")
+        if not os.path.exists(path):
+            return None
+        samples[mark] = {k: int(v) for k, v in kv(path).items()}
+    tck = samples["load_start"]["clk_tck"]
+    out = {}
+    for phase, (a, b) in (("before", ("load_start", "backup_start")), ("during backup", ("backup_start", "backup_done"))):
+        secs = (t[b] - t[a]) / 1000
+        used = {k: (samples[b][k] - samples[a][k]) / tck / secs for k in samples[a] if k != "clk_tck"}
+        out[phase] = {"nodes": round(sum(v for k, v in used.items() if k.startswith("node")), 2),
+                      "store": round(used["store"], 2), "load": round(used["load"], 2)}
+    return out
 
 
 def ms(v):
@@ -94,6 +115,13 @@ def render(r):
         for phase, st in phases.items():
             lines.append(f"| {name} | {phase} | {st['requests']} | {st['rps']} | {ms(st['p50_ms'])} | "
                          f"{ms(st['p99_ms'])} | {ms(st['p999_ms'])} | {st['unexpected']} |")
+    c = r.get("cpu_cores")
+    if c:
+        lines += ["", "CPU in cores (of " + str(e.get("nproc")) + "), before / during the backup: the three nodes "
+                  f"{c['before']['nodes']} / {c['during backup']['nodes']}, the object store "
+                  f"{c['before']['store']} / {c['during backup']['store']}, the load generators "
+                  f"{c['before']['load']} / {c['during backup']['load']} (all on this machine; a deployment's object"
+                  " store is not)."]
     lines += ["", "p99 during the backup / p99 before: " + ", ".join(
         f"{k} {v}x" for k, v in r["p99_during_over_before"].items())
         + f" (target <= {r['targets']['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'}).", ""]
