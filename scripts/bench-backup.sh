@@ -7,7 +7,8 @@
 #      BENCH_RATE req/s in all, spread over the three nodes, through everything below;
 #   3. BENCH_PHASE seconds of load alone ("before"); then a backup (every member at once, at the node's default
 #      --backup-rate unless BENCH_NODE_ARGS says otherwise) until every member is done ("during"), the manifest;
-#      BENCH_PHASE seconds more ("after"); the load stops;
+#      BENCH_PHASE seconds more ("after"); a second backup (what a scheduled one costs: warm JVMs, only the files
+#      that are new are uploaded) until every member is done ("during 2nd backup"); the load stops;
 #   4. three fresh nodes (--restoring) restore the backup: every member its share, until all have sent it;
 #   5. the report: backup and restore MB/s (checkpoint bytes / wall time) and records/s, bytes uploaded, the
 #      load's p50/p99/p99.9 before, during and after the backup; targets: restore >= 15 MB/s, p99 during <= 1.5x
@@ -102,6 +103,20 @@ cpu_sample() { # cpu_sample NAME: CPU ticks (user + system) so far of the nodes,
     echo "clk_tck=$(getconf CLK_TCK)"
   } > "$RAW/cpu-$1.txt"
 }
+await_backup() { # await_backup ID NODES...: until each node's backup job is ID and done (fails on "failed")
+  local id=$1 deadline=$((SECONDS + TIMEOUT)) i p all; shift
+  while [ $SECONDS -lt $deadline ]; do
+    all=1
+    for i in "$@"; do
+      p=$(curl -s "$(url "$i")/v0/admin/backup" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j.get("id"), j.get("phase"))')
+      [ "$p" = "$id failed" ] && die "node $i failed: $(curl -s "$(url "$i")/v0/admin/backup")"
+      [ "$p" = "$id done" ] || all=0
+    done
+    [ $all = 1 ] && return 0
+    sleep 0.2
+  done
+  die "backup $id not done within ${TIMEOUT}s on $*"
+}
 await_phase() { # await_phase PATH PHASE NODES...: until each node's PATH reports PHASE (fails on "failed")
   local path=$1 phase=$2 deadline=$((SECONDS + TIMEOUT)) i p all; shift 2
   while [ $SECONDS -lt $deadline ]; do
@@ -157,6 +172,20 @@ post "$(url 0)/v0/admin/backup/finish" '{"id":"bench","members":3}' > "$RAW/back
   || die "finish failed"
 for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/backup" > "$RAW/backup-node$i.json"; done
 sleep "$PHASE"
+
+# --- 3b. a second backup under the same load: what a scheduled one costs (warm JVMs; it uploads only new files) ---
+t1=$(now_ms)
+mark backup2_start
+cpu_sample backup2_start
+for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench-2\",\"t0\":$t1,\"member\":$i}" > /dev/null \
+  || die "node $i refused the second backup"; done
+await_backup bench-2 0 1 2
+mark backup2_done
+cpu_sample backup2_done
+post "$(url 0)/v0/admin/backup/finish" '{"id":"bench-2","members":3}' > "$RAW/backup2-manifest.json" \
+  || die "finish of the second backup failed"
+for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/backup" > "$RAW/backup2-node$i.json"; done
+sleep 5
 mark load_end
 stop_load
 for i in 0 1 2; do stop_node "$i"; done
