@@ -21,7 +21,7 @@
 #   BENCH_OUT=docs/benchmarks   BENCH_LABEL free text   BENCH_PORT=18300 (nodes on it and the next five, the store
 #   on the sixth after it)
 #   BENCH_CPU_PROFILE=SECONDS (off by default): CPU profiles (collapsed stacks, the node's /v0/admin/profile) of node 0
-#   during the backup and of node 3 during the restore, each for SECONDS, into the raw outputs (they cost CPU: not
+#   during each backup and of node 3 during the restore, each for SECONDS, into the raw outputs (they cost CPU: not
 #   for the figures)
 . "$(dirname "$0")/lib.sh"
 
@@ -177,6 +177,7 @@ sleep "$PHASE"
 t1=$(now_ms)
 mark backup2_start
 cpu_sample backup2_start
+profile 0 backup2
 for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench-2\",\"t0\":$t1,\"member\":$i}" > /dev/null \
   || die "node $i refused the second backup"; done
 await_backup bench-2 0 1 2
