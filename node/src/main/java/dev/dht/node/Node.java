@@ -186,13 +186,18 @@ public final class Node implements AutoCloseable {
             admin.putAll(rebuild.handlers());
             admin.putAll(new ForgetEndpoints(forgotten, topologyManager, membership, client, clock,
                     config.requestTimeout()).handlers());
-            this.server = listening(config, () -> new DhtServer(
-                    new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
-                            config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
-                            planes.memberBindAddress(), planes.tls()),
-                    gate.wrap(entityHandlers == null ? coordinator : entityHandlers.apply(store, clock)),
-                    gate.wrap(new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane)), admin,
-                    replicas, workers, adminPool, tracker, metrics, planes.guard()));
+            try {
+                this.server = new DhtServer(
+                        new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
+                                config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
+                                planes.memberBindAddress(), planes.tls()),
+                        gate.wrap(entityHandlers == null ? coordinator : entityHandlers.apply(store, clock)),
+                        gate.wrap(new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane)),
+                        admin, replicas, workers, adminPool, tracker, metrics, planes.guard());
+            } catch (java.net.BindException e) { // the JDK's message says only "Address already in use"
+                throw new IOException("cannot listen on port " + config.port() + " (client) or " + config.memberPort()
+                        + " (member): " + e.getMessage() + "; is another node running on them?", e);
+            }
             NodeGauges.register(this);
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
                     cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
@@ -216,21 +221,6 @@ public final class Node implements AutoCloseable {
     }
 
     /** Opens storage and starts serving. */
-    /** A server factory that may fail to bind its ports. */
-    private interface ServerFactory {
-        DhtServer create() throws IOException;
-    }
-
-    /** The server, or a failure that names the ports: the JDK's BindException says only "Address already in use". */
-    private static DhtServer listening(NodeConfig config, ServerFactory factory) throws IOException {
-        try {
-            return factory.create();
-        } catch (java.net.BindException e) {
-            throw new IOException("cannot listen on port " + config.port() + " (client) or " + config.memberPort()
-                    + " (member): " + e.getMessage() + "; is another node running on them?", e);
-        }
-    }
-
     public static Node start(NodeConfig config) throws IOException {
         return start(config, BackupSettings.NONE, null);
     }
