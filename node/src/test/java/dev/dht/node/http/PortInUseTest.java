@@ -23,11 +23,7 @@ class PortInUseTest {
     @Test
     void aSecondNodeOnTheClientPortOfALiveOneFailsToStart(@TempDir Path a, @TempDir Path b) throws Exception {
         try (TestNode first = TestNode.start(a)) {
-            NodeConfig second = NodeConfig.defaults(first.port(), b);
-            assertThatThrownBy(() -> TestNode.start(second).close())
-                    .hasRootCauseInstanceOf(BindException.class)
-                    .hasMessageContaining("cannot listen on port " + first.port() + " (client)");
-            assertThat(first.get("/v0/status").statusCode()).as("the first node still serves").isEqualTo(200);
+            refused(first, NodeConfig.defaults(first.port(), b), "cannot listen on port " + first.port() + " (client)");
         }
     }
 
@@ -41,10 +37,15 @@ class PortInUseTest {
             NodeConfig second = defaults.withSecurity(new SecuritySettings(offset, s.memberInsecure(),
                     s.maxClockAhead(), s.authTokens(), s.memberTls()));
             assertThat(second.memberPort()).isEqualTo(first.node().config().memberPort());
-            assertThatThrownBy(() -> TestNode.start(second).close())
-                    .hasRootCauseInstanceOf(BindException.class)
-                    .hasMessageContaining("or " + second.memberPort() + " (member)");
-            assertThat(first.get("/v0/status").statusCode()).as("the first node still serves").isEqualTo(200);
+            refused(first, second, "or " + second.memberPort() + " (member)");
         }
+    }
+
+    /** The second node does not start, names the port, and the first one still serves. */
+    private static void refused(TestNode first, NodeConfig second, String message) {
+        assertThatThrownBy(() -> TestNode.start(second).close())
+                .hasRootCauseInstanceOf(BindException.class)
+                .hasMessageContaining(message);
+        assertThat(first.get("/v0/status").statusCode()).as("the first node still serves").isEqualTo(200);
     }
 }
