@@ -103,33 +103,19 @@ cpu_sample() { # cpu_sample NAME: CPU ticks (user + system) so far of the nodes,
     echo "clk_tck=$(getconf CLK_TCK)"
   } > "$RAW/cpu-$1.txt"
 }
-await_backup() { # await_backup ID NODES...: until each node's backup job is ID and done (fails on "failed")
-  local id=$1 deadline=$((SECONDS + TIMEOUT)) i p all; shift
+await_phase() { # await_phase PATH ID PHASE NODES...: until each node's PATH reports job ID in PHASE (fails on "failed")
+  local path=$1 id=$2 phase=$3 deadline=$((SECONDS + TIMEOUT)) i p all; shift 3
   while [ $SECONDS -lt $deadline ]; do
     all=1
     for i in "$@"; do
-      p=$(curl -s "$(url "$i")/v0/admin/backup" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j.get("id"), j.get("phase"))')
-      [ "$p" = "$id failed" ] && die "node $i failed: $(curl -s "$(url "$i")/v0/admin/backup")"
-      [ "$p" = "$id done" ] || all=0
+      p=$(curl -s "$(url "$i")$path" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j.get("id"), j.get("phase"))')
+      [ "$p" = "$id failed" ] && die "node $i failed: $(curl -s "$(url "$i")$path")"
+      [ "$p" = "$id $phase" ] || all=0
     done
     [ $all = 1 ] && return 0
     sleep 0.2
   done
-  die "backup $id not done within ${TIMEOUT}s on $*"
-}
-await_phase() { # await_phase PATH PHASE NODES...: until each node's PATH reports PHASE (fails on "failed")
-  local path=$1 phase=$2 deadline=$((SECONDS + TIMEOUT)) i p all; shift 2
-  while [ $SECONDS -lt $deadline ]; do
-    all=1
-    for i in "$@"; do
-      p=$(curl -s "$(url "$i")$path" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("phase"))')
-      [ "$p" = failed ] && die "node $i failed: $(curl -s "$(url "$i")$path")"
-      [ "$p" = "$phase" ] || all=0
-    done
-    [ $all = 1 ] && return 0
-    sleep 0.2
-  done
-  die "not $phase within ${TIMEOUT}s on $*"
+  die "$id not $phase within ${TIMEOUT}s on $*"
 }
 
 for i in 0 1 2; do start_node "$i" "$(list 0 1 2)"; done
@@ -165,7 +151,7 @@ cpu_sample backup_start
 profile 0 backup
 for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench\",\"t0\":$t0,\"member\":$i}" > /dev/null \
   || die "node $i refused the backup"; done
-await_phase /v0/admin/backup done 0 1 2
+await_phase /v0/admin/backup bench done 0 1 2
 mark backup_done
 cpu_sample backup_done
 post "$(url 0)/v0/admin/backup/finish" '{"id":"bench","members":3}' > "$RAW/backup-manifest.json" \
@@ -180,7 +166,7 @@ cpu_sample backup2_start
 profile 0 backup2
 for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench-2\",\"t0\":$t1,\"member\":$i}" > /dev/null \
   || die "node $i refused the second backup"; done
-await_backup bench-2 0 1 2
+await_phase /v0/admin/backup bench-2 done 0 1 2
 mark backup2_done
 cpu_sample backup2_done
 post "$(url 0)/v0/admin/backup/finish" '{"id":"bench-2","members":3}' > "$RAW/backup2-manifest.json" \
@@ -197,7 +183,7 @@ mark restore_start
 profile 3 restore
 for i in 3 4 5; do post "$(url "$i")/v0/admin/restore" "{\"id\":\"bench\",\"share\":$((i - 3)),\"shares\":3}" \
   > /dev/null || die "node $i refused the restore"; done
-await_phase /v0/admin/restore streamed 3 4 5
+await_phase /v0/admin/restore bench streamed 3 4 5
 mark restore_done
 for i in 3 4 5; do
   curl -s "$(url "$i")/v0/admin/restore" > "$RAW/restore-node$i.json"
