@@ -55,21 +55,14 @@ def main():
     for name, ok in (("PUT", {"201"}), ("GET", {"200", "404"})):
         rs = load_rows(os.path.join(raw, f"load-{name.lower()}.csv"))
         load[name] = {phase: stats(rs, a, b, ok) for phase, (a, b) in zip(PHASES, bounds)}
-    ratios = {}
-    second_ratios = {}
-    for name in load:
-        before, during = load[name]["before"]["p99_ms"], load[name]["during backup"]["p99_ms"]
-        ratios[name] = round(during / before, 2) if before and during else None
-        if second:
-            during2 = load[name]["during 2nd backup"]["p99_ms"]
-            second_ratios[name] = round(during2 / before, 2) if before and during2 else None
+    ratios = p99_over_before(load, "during backup")
     backup2 = None
     if second:
         nodes2 = [load_json(os.path.join(raw, f"backup2-node{i}.json")) for i in range(3)]
         manifest2 = load_json(os.path.join(raw, "backup2-manifest.json"))
         backup2 = {"seconds": round((t["backup2_done"] - t["backup2_start"]) / 1000, 1),
                    "bytes": manifest2["bytes"], "uploaded_bytes": sum(n["bytes"]["uploaded"] for n in nodes2),
-                   "p99_during_over_before": second_ratios}
+                   "p99_during_over_before": p99_over_before(load, "during 2nd backup")}
     cpu = cpu_cores(raw, t)
     result = {"env": env, "backup": backup, "restore": restore, "load": load, "p99_during_over_before": ratios,
               "cpu_cores": cpu, "second_backup": backup2,
@@ -81,6 +74,15 @@ def main():
         json.dump(result, f, indent=2, sort_keys=True)
     with open(os.path.join(out, "backup.md"), "w", encoding="utf-8") as f:
         f.write(render(result))
+
+
+def p99_over_before(load, phase):
+    """Per load (PUT, GET): the p99 in phase over the p99 before the backup, or None when either is missing."""
+    out = {}
+    for name, phases in load.items():
+        before, during = phases["before"]["p99_ms"], phases[phase]["p99_ms"]
+        out[name] = round(during / before, 2) if before and during else None
+    return out
 
 
 def cpu_cores(raw, t):
