@@ -413,9 +413,9 @@ class BackupRestoreIT {
                 assertThat(a.status()).as("%s", a).isEqualTo(202);
             }
             if (killed >= 0) {
-                // it dies with slices in flight and comes back: its share goes on from the last slice acknowledged
-                // with every one before it, not from zero, and the checks below find nothing missing
-                // once it has persisted a position in its part (after an acknowledged slice, about once a second)
+                // Once it has persisted a position in its part (after an acknowledged slice, about once a second), it
+                // dies with slices in flight and comes back: its share goes on from that position, not from zero,
+                // and the checks below find nothing missing.
                 Path job = dir.resolve(name).resolve("node" + killed).resolve("restore").resolve("job.json");
                 await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50)).until(() ->
                         Files.exists(job) && Files.readString(job).matches("(?s).*\"resume\"\s*:\s*\".*"));
