@@ -9,7 +9,8 @@
 #      --backup-rate unless BENCH_NODE_ARGS says otherwise) until every member is done ("during"), the manifest;
 #      BENCH_PHASE seconds more ("after"); a second backup (what a scheduled one costs: warm JVMs, only the files
 #      that are new are uploaded) until every member is done ("during 2nd backup"); the load stops;
-#   4. three fresh nodes (--restoring) restore the backup: every member its share, until all have sent it;
+#   4. three fresh nodes (--restoring) restore the backup: every member its share until all have sent it, then
+#      each loads what it received; the restore's time runs until every member serves;
 #   5. the report: backup and restore MB/s (checkpoint bytes / wall time) and records/s, bytes uploaded, the
 #      load's p50/p99/p99.9 before, during and after the backup; targets: restore >= 15 MB/s, p99 during <= 1.5x
 #      the p99 before. Also the CPU (in cores) of the nodes, the object store and the load generators before and
@@ -184,11 +185,11 @@ profile 3 restore
 for i in 3 4 5; do post "$(url "$i")/v0/admin/restore" "{\"id\":\"bench\",\"share\":$((i - 3)),\"shares\":3}" \
   > /dev/null || die "node $i refused the restore"; done
 await_phase /v0/admin/restore bench streamed 3 4 5
+mark restore_streamed
+for i in 3 4 5; do post "$(url "$i")/v0/admin/restore/finish" '{"id":"bench"}' > /dev/null; done
+await_phase /v0/admin/restore bench done 3 4 5
 mark restore_done
-for i in 3 4 5; do
-  curl -s "$(url "$i")/v0/admin/restore" > "$RAW/restore-node$i.json"
-  post "$(url "$i")/v0/admin/restore/finish" '{"id":"bench"}' > /dev/null
-done
+for i in 3 4 5; do curl -s "$(url "$i")/v0/admin/restore" > "$RAW/restore-node$i.json"; done
 curl -s -o /dev/null -w '%{http_code}' "$(url 3)/v0/entity?id=w" > "$RAW/restored-get-status.txt" || true
 for i in 0 1 2 3 4 5; do cp "$WORK/node$i.log" "$RAW/" 2>/dev/null || true; done
 read -r load1 load5 load15 _ < /proc/loadavg

@@ -44,6 +44,10 @@ def main():
                "copies_sent": sum(r["records"]["copies"] for r in restores),
                "mb_per_s": round(restored_bytes / restore_s / 1e6, 1),
                "records_per_s": round(restored_records / restore_s)}
+    if "restore_streamed" in t:  # runs since the members load what they received after the shares are sent
+        restore["sending_seconds"] = round((t["restore_streamed"] - t["restore_start"]) / 1000, 1)
+        restore["loading_seconds"] = round((t["restore_done"] - t["restore_streamed"]) / 1000, 1)
+        restore["loaded_records"] = sum(r.get("load", {}).get("records", 0) for r in restores)
     origin = t["load_start"] / 1000
     second = "backup2_start" in t  # runs from before the second backup have three phases
     bounds = [(t["load_start"] / 1000 + 5 - origin, t["backup_start"] / 1000 - origin),
@@ -129,7 +133,10 @@ def render(r):
         f"{s['records_sent']} | {s['records_per_s']} | >= {r['targets']['restore_mb_per_s']} MB/s: "
         f"{'met' if r['met']['restore'] else 'missed'} |", "",
         f"Bytes uploaded by the backup: {b['uploaded_bytes']} (a first backup uploads everything; later ones only"
-        f" the files that are new). Record copies the restore sent to their owners: {s['copies_sent']}.", "",
+        f" the files that are new). Record copies the restore sent to their owners: {s['copies_sent']}."
+        + (f" The restore sent its shares in {s['sending_seconds']} s; the members then loaded what they received"
+           f" ({s['loaded_records']} records, the newest copy of each key) and served after {s['loading_seconds']} s"
+           f" more." if "sending_seconds" in s else ""), "",
         "| load | phase | requests | req/s | p50 ms | p99 ms | p99.9 ms | unexpected |",
         "|---|---|---:|---:|---:|---:|---:|---:|"]
     for name, phases in r["load"].items():

@@ -11,6 +11,8 @@ import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,10 +23,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
- * Sends records to their owners in this cluster's ring: each record to every replica of its key (the node's own
- * copy straight into its store), as stored: timestamp and tombstone flag unchanged, applied last-write-wins
- * ({@code applyIfNewer}) by the receivers. Batches per owner go out as the member-plane call moves use
- * ({@code PUT /v0/internal/records}). {@link #send} puts a slice of batches in flight without waiting, so the
+ * Sends records to their owners in this cluster's ring: each record to every replica of its key, as stored:
+ * timestamp and tombstone flag unchanged. Into a live cluster the owners apply them last-write-wins
+ * ({@code applyIfNewer}: {@code PUT /v0/internal/records}, the call moves use; the node's own copies go straight
+ * into its store). Into a new cluster ({@link #toInboxes}) every owner keeps them in its {@link Inbox} until every
+ * share is sent, then loads them whole ({@code PUT /v0/internal/restore/records?id=}; the node's own copies into
+ * its own inbox). {@link #send} puts a slice of batches in flight without waiting, so the
  * caller reads the next slice while the owners store this one; {@link #await} returns once every batch of a slice is
  * acknowledged, sending failed ones again every second, so a caller that persists its position only after the
  * slices before it are acknowledged repeats at most the slices in flight.
@@ -43,6 +47,10 @@ final class RecordSender {
     private final List<Pending> pending = new ArrayList<>();
     private final List<byte[]> localKeys = new ArrayList<>();
     private final List<Record> localRecords = new ArrayList<>();
+    /** The restore whose inboxes take the batches, or null: the owners apply them. */
+    private String inboxId;
+    private Inbox inbox;
+    private RecordBatch own = new RecordBatch();
     final AtomicLong recordsSent = new AtomicLong();
     final AtomicLong copiesSent = new AtomicLong();
     volatile String waitingFor;
@@ -58,6 +66,12 @@ final class RecordSender {
         this.timeoutNanos = timeoutNanos;
     }
 
+    /** From now on batches go to the owners' inboxes of restore id, and the node's own copies to its inbox. */
+    void toInboxes(String id, Inbox local) {
+        this.inboxId = id;
+        this.inbox = local;
+    }
+
     /** Queues a record for every owner of its key; full batches go out at once. */
     void add(byte[] key, Record record) {
         clock.observe(record.timestamp());
@@ -65,8 +79,12 @@ final class RecordSender {
         for (String owner : topology.view().replicasOf(key)) {
             copiesSent.incrementAndGet();
             if (owner.equals(self)) {
-                localKeys.add(key);
-                localRecords.add(record);
+                if (inbox != null) {
+                    own.add(key, record);
+                } else {
+                    localKeys.add(key);
+                    localRecords.add(record);
+                }
                 continue;
             }
             RecordBatch b = batches.computeIfAbsent(owner, o -> new RecordBatch());
@@ -92,6 +110,14 @@ final class RecordSender {
      * since the last call. {@link #await} it before persisting a position past its records.
      */
     Slice send() {
+        if (own.count() > 0) {
+            try {
+                inbox.take(inboxId, own.toBytes());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot keep this node's own copies: " + e.getMessage(), e);
+            }
+            own = new RecordBatch();
+        }
         if (!localKeys.isEmpty()) {
             store.applyAllIfNewer(localKeys, localRecords);
             localKeys.clear();
@@ -162,7 +188,8 @@ final class RecordSender {
         Pending go() {
             done = new CountDownLatch(1);
             ok = false;
-            client.send(owner, new PeerRequest("PUT", MovementEndpoints.RECORDS, clock.now(), 0, body,
+            String path = inboxId == null ? MovementEndpoints.RECORDS : RestoreEndpoints.RECORDS + "?id=" + inboxId;
+            client.send(owner, new PeerRequest("PUT", path, clock.now(), 0, body,
                     topology.view().requestHeader()), System.nanoTime() + timeoutNanos, this);
             return this;
         }

@@ -5,37 +5,29 @@ import dev.dht.node.backup.BackupManifest;
 import dev.dht.node.backup.BackupStore;
 import dev.dht.node.backup.MemberManifest;
 import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.io.Directories;
 import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.replication.Topology;
-import dev.dht.node.storage.CheckpointReader;
-import dev.dht.node.storage.RangeCursor;
-import dev.dht.node.storage.Store;
+import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 
 /**
  * This node's share of a restore (docs/operations.md, "Back up and restore"). A backup holds one part per member of
@@ -46,6 +38,12 @@ import java.util.stream.Stream;
  * owners of its key in this cluster's ring ({@link RecordSender}); the owners keep the newest version of each key
  * (every copy of a record at the old replication factor arrives, so a write acknowledged by a quorum wins).
  *
+ * <p>Into a new cluster (every member waits for the restore: {@link RestoreGate}) the owners keep what they receive
+ * in their {@link Inbox} while the shares are sent; once every member has sent its share the operator calls
+ * {@link #finish} and each member loads its inbox whole (phase {@code loading}, then {@code loaded}); a member serves
+ * once every member has loaded ({@link RestoreLearner} asks them), so no write can reach a member that has not.
+ * Into a live cluster the owners apply each record as it comes ({@code applyIfNewer}).
+ *
  * <p>Resumable: the parts done and the position in the part being sent (after every acknowledged slice, about once
  * a second) are persisted in {@code <data-dir>/restore/job.json}; a restarted node goes on from there.
  *
@@ -54,22 +52,19 @@ import java.util.stream.Stream;
  */
 public final class RestoreAgent implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RestoreAgent.class);
-    static final int SLICE_RECORDS = 8_192;
-    /** Slices sent and not yet acknowledged while the next is read (the owners store one while we read another). */
-    static final int IN_FLIGHT = 3;
     public static final String STATUS_PATH = "/v0/admin/restore";
     public static final String MEMBER_STATUS_PATH = "/v0/internal/restore";
 
-    private final Store store;
+    private final RocksStore store;
+    private final Inbox inbox;
     private final BackupStore backups;
     private final RestoreGate gate;
     private final Topology topology;
-    private final Throttle throttle;
     private final Duration grace;
     private final LongSupplier wall;
     private final Path dir;
     private final RecordSender sender;
-    private final int batchBytes;
+    private final PartStreamer streamer;
     private final ExecutorService thread;
     private final java.util.concurrent.ScheduledExecutorService learner;
 
@@ -84,19 +79,23 @@ public final class RestoreAgent implements AutoCloseable {
     /**
      * @param backups null when no object store is configured
      */
-    public RestoreAgent(Store store, Path dataDir, BackupStore backups, RestoreGate gate, Topology topology,
+    public RestoreAgent(RocksStore store, Path dataDir, BackupStore backups, RestoreGate gate, Topology topology,
                         PeerClient client, HybridLogicalClock clock, String self, Throttle throttle,
                         Duration grace, int batchBytes, Duration requestTimeout, LongSupplier wall) {
         this.store = store;
         this.backups = backups;
         this.gate = gate;
         this.topology = topology;
-        this.throttle = throttle;
         this.grace = grace;
         this.wall = wall;
-        this.batchBytes = batchBytes;
         this.dir = dataDir.resolve(RestoreGate.DIR);
         this.sender = new RecordSender(store, topology, client, clock, self, batchBytes, requestTimeout.toNanos());
+        this.inbox = new Inbox(dir, clock::observe, Inbox.sortBytes(Runtime.getRuntime().maxMemory()));
+        this.streamer = new PartStreamer(backups, throttle, sender, batchBytes, dir, bytesDownloaded, () -> closed,
+                j -> {
+                    job = j;
+                    save(j, "running", null);
+                });
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "dht-restore");
             t.setDaemon(true);
@@ -108,8 +107,9 @@ public final class RestoreAgent implements AutoCloseable {
             return t;
         });
         if (gate.restoring()) {
-            RestoreLearner learn = new RestoreLearner(gate, topology, client, clock, self);
-            learner.scheduleWithFixedDelay(learn::ask, 2, 2, TimeUnit.SECONDS);
+            RestoreLearner learn = new RestoreLearner(gate, topology, client, clock, self, this::local,
+                    this::finishLearnt, this::served);
+            learner.scheduleWithFixedDelay(learn::ask, 500, 500, TimeUnit.MILLISECONDS);
         }
         resumeSaved();
     }
@@ -123,10 +123,27 @@ public final class RestoreAgent implements AutoCloseable {
             return;
         }
         job = saved.job();
-        if (!"running".equals(saved.phase())) {
-            phase = saved.phase();
-            error = saved.error();
-            return;
+        RestoreJob resumed = job;
+        switch (saved.phase()) {
+            case "running" -> {
+                // below
+            }
+            case "loading" -> {
+                log.info("restore {}: loading what this node received again after a restart", resumed.id());
+                phase = "loading";
+                thread.execute(() -> load(resumed));
+                return;
+            }
+            case "loaded" -> {
+                phase = "loaded";
+                deleteReceived(resumed.id()); // a restart between the save and the delete
+                return;
+            }
+            default -> {
+                phase = saved.phase();
+                error = saved.error();
+                return;
+            }
         }
         log.info("resuming restore {} (share {} of {}) after a restart: {} parts done", job.id(), job.share(),
                 job.shares(), job.partsDone().size());
@@ -220,19 +237,22 @@ public final class RestoreAgent implements AutoCloseable {
                 total += m.bytes();
             }
             bytesTotal.set(total);
+            if (gate.restoring()) {
+                sender.toInboxes(j.id(), inbox);
+            }
             for (MemberManifest part : parts) {
                 if (j.partsDone().contains(part.member())) {
                     bytesDownloaded.addAndGet(part.bytes());
                     continue;
                 }
-                j = restorePart(j, part);
+                j = streamer.stream(j, part);
                 if (j == null) {
                     return; // closing: resumes after the restart
                 }
             }
             phase = "streamed";
             save(j, "streamed", null);
-            deleteTree(dir.resolve(j.id()));
+            Directories.deleteTree(dir.resolve(j.id()));
             log.info("restore {}: share {} of {} sent, {} parts, {} records", j.id(), j.share(), j.shares(),
                     parts.size(), sender.recordsSent.get());
         } catch (BackupAgent.Conflict | ObjectStoreException | StoreException | IOException | UncheckedIOException e) {
@@ -243,76 +263,6 @@ public final class RestoreAgent implements AutoCloseable {
             log.error("restore {} failed", j.id(), e);
             fail(j, e.toString());
         }
-    }
-
-    /** Downloads one part, sends its records; returns the job with the part done, or null when closing. */
-    private RestoreJob restorePart(RestoreJob j, MemberManifest part) throws IOException, InterruptedException {
-        Path local = dir.resolve(j.id()).resolve("part-" + part.member());
-        Files.createDirectories(local);
-        for (MemberManifest.FileRef f : part.files()) {
-            Path target = local.resolve(f.name());
-            if (!(Files.exists(target) && Files.size(target) == f.size())) {
-                backups.download(f.object(), f.size(), target, throttle);
-            }
-            bytesDownloaded.addAndGet(f.size());
-            if (closed) {
-                return null;
-            }
-        }
-        byte[] resume = part.member() == (j.part() == null ? -1 : j.part()) ? j.resume() : null;
-        log.info("restore {}: sending the records of part {} ({}){}", j.id(), part.member(), part.self(),
-                resume == null ? "" : " from its resume point");
-        long persistedAt = System.nanoTime();
-        // Slices are pipelined: up to IN_FLIGHT of them travel while the next is read; the position persisted is
-        // always just after a slice that, with every slice before it, is acknowledged.
-        Deque<Sent> inFlight = new ArrayDeque<>();
-        try (CheckpointReader reader = new CheckpointReader(local);
-             RangeCursor cursor = reader.records(resume == null ? new byte[0] : resume)) {
-            boolean exhausted = false;
-            while (!exhausted) {
-                byte[] last = null;
-                int n = 0;
-                while (n < SLICE_RECORDS && sender.buffered() < 4L * batchBytes) {
-                    if (!cursor.next()) {
-                        exhausted = true;
-                        break;
-                    }
-                    last = cursor.key();
-                    sender.add(last, cursor.record());
-                    n++;
-                }
-                inFlight.add(new Sent(sender.send(), last == null ? null : Arrays.copyOf(last, last.length + 1)));
-                while (inFlight.size() > IN_FLIGHT || exhausted && !inFlight.isEmpty()) {
-                    Sent s = inFlight.poll();
-                    if (!sender.await(s.slice(), () -> !closed)) {
-                        return null;
-                    }
-                    if (s.resume() != null) {
-                        resume = s.resume(); // just after the last key of an acknowledged slice
-                    }
-                }
-                if (resume != null && System.nanoTime() - persistedAt > TimeUnit.SECONDS.toNanos(1)) {
-                    j = new RestoreJob(j.id(), j.share(), j.shares(), j.partsDone(), part.member(), resume);
-                    job = j;
-                    save(j, "running", null);
-                    persistedAt = System.nanoTime();
-                }
-                if (closed) {
-                    return null;
-                }
-            }
-        }
-        List<Integer> done = new ArrayList<>(new TreeSet<>(j.partsDone()));
-        done.add(part.member());
-        j = new RestoreJob(j.id(), j.share(), j.shares(), done, null, null);
-        job = j;
-        save(j, "running", null);
-        deleteTree(local);
-        return j;
-    }
-
-    /** A slice in flight, and the position just after its last record. */
-    private record Sent(RecordSender.Slice slice, byte[] resume) {
     }
 
     private void fail(RestoreJob j, String message) {
@@ -334,12 +284,29 @@ public final class RestoreAgent implements AutoCloseable {
         return "restoring".equals(phase) || gate.restoring();
     }
 
-    /** Every restore of this node's share is sent; the operator then calls {@link #finish} on every member. */
-    public void finish(String id) {
+    /**
+     * Every member has sent its share (the operator calls this on every member). Into a live cluster: done. Into a new
+     * one: this member loads what it received (idempotent), then serves once every member has loaded.
+     */
+    public synchronized void finish(String id) {
         RestoreJob j = job;
-        if (gate.restoring() && j != null && j.id().equals(id) && !"streamed".equals(phase)) {
-            throw new BackupAgent.Conflict("this node's share of restore " + id + " is " + phase
-                    + ", not streamed: finish the restore once every member has sent its share");
+        if (gate.restoring() && j != null && j.id().equals(id)) {
+            switch (phase) {
+                case "streamed" -> startLoad(j);
+                case "loading", "loaded" -> {
+                    // under way: the call is repeated until every member serves
+                }
+                case "failed" -> {
+                    if (!loadFailed) {
+                        throw new BackupAgent.Conflict("this node's share of restore " + id + " failed (" + error
+                                + "): ask for the share again first");
+                    }
+                    startLoad(j);
+                }
+                default -> throw new BackupAgent.Conflict("this node's share of restore " + id + " is " + phase
+                        + ", not streamed: finish the restore once every member has sent its share");
+            }
+            return;
         }
         if ("restoring".equals(phase)) {
             throw new BackupAgent.Conflict("restore " + j.id() + " still runs on this node");
@@ -349,6 +316,76 @@ public final class RestoreAgent implements AutoCloseable {
             phase = "done";
             save(j, "done", null);
         }
+    }
+
+    private volatile boolean loadFailed;
+
+    private void startLoad(RestoreJob j) {
+        error = null;
+        loadFailed = false;
+        phase = "loading";
+        save(j, "loading", null);
+        thread.execute(() -> load(j));
+    }
+
+    /** Loads what this node received for the restore into its store (the journal goes once "loaded" is saved). */
+    private void load(RestoreJob j) {
+        try {
+            inbox.load(j.id(), store);
+            phase = "loaded";
+            save(j, "loaded", null);
+            deleteReceived(j.id());
+        } catch (IOException | UncheckedIOException | StoreException | IllegalArgumentException e) {
+            loadFailed = true;
+            fail(j, "loading the records received failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            log.error("restore {}: loading failed", j.id(), e);
+            loadFailed = true;
+            fail(j, "loading the records received failed: " + e);
+        }
+    }
+
+    private void deleteReceived(String id) {
+        try {
+            inbox.delete(id);
+        } catch (IOException e) {
+            log.warn("restore {}: cannot delete the records received, loaded already: {}", id, e.getMessage());
+        }
+    }
+
+    /** This member's restore, for {@link RestoreLearner}: the id and phase (null id: none). */
+    RestoreLearner.Local local() {
+        RestoreJob j = job;
+        return new RestoreLearner.Local(j == null ? null : j.id(), phase);
+    }
+
+    /** The other members finish restore id and this one missed the call: it finishes too. */
+    private void finishLearnt(String id) {
+        try {
+            finish(id);
+        } catch (BackupAgent.Conflict e) {
+            log.debug("restore {}: not finishing yet: {}", id, e.getMessage());
+        }
+    }
+
+    /** Every member has loaded restore id (or serves): serve clients. */
+    private synchronized void served(String id) {
+        RestoreJob j = job;
+        gate.done(id);
+        if (j != null && j.id().equals(id)) {
+            phase = "done";
+            save(j, "done", null);
+        }
+    }
+
+    /** A batch another member (or this one) sent for restore id: kept in the inbox until every share is sent. */
+    RestoreBatches.Checked receive(String id, byte[] body) throws IOException {
+        BackupStore.checkId(id);
+        if (!gate.restoring()) {
+            throw new BackupAgent.Conflict("this member serves clients: records of a restore into a live cluster are"
+                    + " applied as they come (" + dev.dht.node.movement.MovementEndpoints.RECORDS + ")");
+        }
+        return inbox.take(id, body);
     }
 
     /** {@code GET /v0/admin/restore}. */
@@ -364,22 +401,12 @@ public final class RestoreAgent implements AutoCloseable {
         m.put("parts", Map.of("total", partsTotal, "done", j == null ? 0 : j.partsDone().size()));
         m.put("bytes", Map.of("total", bytesTotal.get(), "downloaded", bytesDownloaded.get()));
         m.put("records", Map.of("sent", sender.recordsSent.get(), "copies", sender.copiesSent.get()));
+        if (j != null) {
+            m.putAll(inbox.status(j.id()));
+        }
         m.put("waitingFor", sender.waitingFor);
         m.put("error", error);
         return m;
-    }
-
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + root, e);
-        }
     }
 
     @Override
@@ -387,6 +414,7 @@ public final class RestoreAgent implements AutoCloseable {
         closed = true;
         learner.shutdownNow();
         thread.shutdownNow();
+        inbox.close();
         try {
             thread.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -9,6 +9,8 @@ import dev.dht.node.http.Responses;
 import dev.dht.node.objectstore.ObjectStoreException;
 import one.nio.http.Request;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -19,6 +21,8 @@ import java.util.Map;
  *   POST /v0/admin/restore          {"id", "share", "shares"}: restore this node's share of a backup (202)
  *   POST /v0/admin/restore/finish   {"id"}: every share is sent; serve clients from now on
  *   GET  /v0/internal/restore       the same status, on the member plane (members waiting for a restore ask it)
+ *   PUT  /v0/internal/restore/records?id=   records a member sends for a restore into a new cluster: kept in
+ *                                   this member's inbox until every share is sent (member plane, on a worker)
  * </pre>
  */
 public final class RestoreEndpoints {
@@ -26,6 +30,7 @@ public final class RestoreEndpoints {
     public static final String FINISH = "/v0/admin/restore/finish";
     /** The same status for the other members (member plane): a member waiting for a restore asks if it is done. */
     public static final String MEMBERS = RestoreAgent.MEMBER_STATUS_PATH;
+    public static final String RECORDS = "/v0/internal/restore/records";
 
     private final RestoreAgent agent;
     private final boolean configured;
@@ -43,6 +48,27 @@ public final class RestoreEndpoints {
         m.put(FINISH, AdminCalls.handler(null, guarded(this::finish)));
         m.put(MEMBERS, AdminCalls.handler(
                 (request, responder) -> AdminCalls.json(responder, Responses.OK, agent.status()), null));
+        m.put(RECORDS, new AdminHandler() {
+            @Override
+            public void handle(Request request, Responder responder) throws BadRequestException {
+                records(request, responder);
+            }
+
+            @Override
+            public boolean allows(int method) {
+                return method == Request.METHOD_PUT;
+            }
+
+            @Override
+            public String allowed() {
+                return "PUT";
+            }
+
+            @Override
+            public boolean onWorkers() {
+                return true; // it writes to the disk
+            }
+        });
         return m;
     }
 
@@ -74,6 +100,25 @@ public final class RestoreEndpoints {
             throw new BadRequestException("\"share\" must be in 0..shares-1 and \"shares\" the node count");
         }
         AdminCalls.json(responder, Responses.ACCEPTED, agent.start(id, (int) share, (int) shares));
+    }
+
+    private void records(Request request, Responder responder) throws BadRequestException {
+        String id = request.getParameter("id=");
+        byte[] body = request.getBody() == null ? new byte[0] : request.getBody();
+        RestoreBatches.Checked kept;
+        try {
+            kept = agent.receive(id, body);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequestException("not a batch of a restore: " + e.getMessage());
+        } catch (BackupAgent.Conflict | IllegalStateException e) {
+            responder.send(Responses.text(Responses.CONFLICT, e.getMessage()));
+            return;
+        } catch (IOException | UncheckedIOException e) {
+            responder.send(Responses.text(Responses.SERVICE_UNAVAILABLE, "cannot keep the records: " + e.getMessage()));
+            return;
+        }
+        responder.send(Responses.text(Responses.OK, "kept " + kept.count() + " records" + (kept.refused() == 0 ? ""
+                : "; " + kept.refused() + " refused: stamped beyond --max-clock-ahead")));
     }
 
     private void finish(Request request, Responder responder) throws BadRequestException {

@@ -45,16 +45,34 @@ public final class Record {
 
     /** Wraps bytes read from storage (no copy). */
     public static Record decode(byte[] encoded) {
-        if (encoded.length < HEADER_SIZE) {
-            throw new CorruptRecordException("record of " + encoded.length + " bytes is shorter than its header");
-        }
-        if (encoded[0] != VERSION) {
-            throw new CorruptRecordException("unknown record format version " + encoded[0]);
-        }
-        if ((encoded[1] & FLAG_TOMBSTONE) != 0 && encoded.length != HEADER_SIZE) {
-            throw new CorruptRecordException("tombstone carries " + (encoded.length - HEADER_SIZE) + " value bytes");
-        }
+        check(encoded, 0, encoded.length);
         return new Record(encoded);
+    }
+
+    /**
+     * Checks an encoded record in place (as {@link #decode} does, without wrapping it).
+     *
+     * @throws CorruptRecordException it is not a record this version can read
+     */
+    public static void check(byte[] a, int offset, int length) {
+        if (length < HEADER_SIZE) {
+            throw new CorruptRecordException("record of " + length + " bytes is shorter than its header");
+        }
+        if (a[offset] != VERSION) {
+            throw new CorruptRecordException("unknown record format version " + a[offset]);
+        }
+        if ((a[offset + 1] & FLAG_TOMBSTONE) != 0 && length != HEADER_SIZE) {
+            throw new CorruptRecordException("tombstone carries " + (length - HEADER_SIZE) + " value bytes");
+        }
+    }
+
+    /** The timestamp of the encoded record at offset (checked by {@link #check}). */
+    public static long timestampAt(byte[] a, int offset) {
+        long ts = 0;
+        for (int i = 0; i < 8; i++) {
+            ts = (ts << 8) | (a[offset + 2 + i] & 0xFF);
+        }
+        return ts;
     }
 
     private static void writeHeader(byte[] e, long timestamp, boolean tombstone) {
@@ -67,11 +85,7 @@ public final class Record {
 
     /** Reads only the timestamp of an encoded record (for the last-write-wins check). */
     static long timestampOf(byte[] encoded) {
-        long ts = 0;
-        for (int i = 0; i < 8; i++) {
-            ts = (ts << 8) | (encoded[2 + i] & 0xFF);
-        }
-        return ts;
+        return timestampAt(encoded, 0);
     }
 
     public long timestamp() {
@@ -117,15 +131,21 @@ public final class Record {
     }
 
     static int compareEncoded(byte[] a, byte[] b) {
-        int c = Long.compare(timestampOf(a), timestampOf(b));
+        return compareEncoded(a, 0, a.length, b, 0, b.length);
+    }
+
+    /** {@link #supersedes}'s order between two encoded records given as ranges (checked by {@link #check}). */
+    public static int compareEncoded(byte[] a, int aOffset, int aLength, byte[] b, int bOffset, int bLength) {
+        int c = Long.compare(timestampAt(a, aOffset), timestampAt(b, bOffset));
         if (c != 0) {
             return c;
         }
-        c = Integer.compare(a[1] & FLAG_TOMBSTONE, b[1] & FLAG_TOMBSTONE);
+        c = Integer.compare(a[aOffset + 1] & FLAG_TOMBSTONE, b[bOffset + 1] & FLAG_TOMBSTONE);
         if (c != 0) {
             return c;
         }
-        return Arrays.compareUnsigned(a, HEADER_SIZE, a.length, b, HEADER_SIZE, b.length);
+        return Arrays.compareUnsigned(a, aOffset + HEADER_SIZE, aOffset + aLength,
+                b, bOffset + HEADER_SIZE, bOffset + bLength);
     }
 
     @Override

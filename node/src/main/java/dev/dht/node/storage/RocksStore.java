@@ -2,6 +2,7 @@ package dev.dht.node.storage;
 
 import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.natives.NativeLibraries;
+import dev.dht.node.sorting.SortedCursor;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -703,6 +704,22 @@ public final class RocksStore implements Store {
             checkpoint.createCheckpoint(target.toString());
         } catch (RocksDBException e) {
             throw new StoreException("checkpoint into " + target + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Loads records sorted by key, one per key, as table files ingested whole, with their digests; a stored record
+     * that supersedes an incoming one stays ({@link SortedIngest}: nothing may write these keys meanwhile).
+     *
+     * @param work      a directory of its own on the store's filesystem, for the files and the digests' sort
+     * @param sortBytes memory for sorting the digests
+     */
+    public SortedIngest.Result ingestSorted(SortedCursor incoming, Path work, int sortBytes) {
+        checkOpen();
+        try (Options table = new Options(dbOptions, cfOptions)) {
+            return new SortedIngest(db, records, digests, table, work).load(incoming, sortBytes);
+        } catch (RocksDBException | IOException | IllegalArgumentException e) { // CorruptRecordException included
+            throw new StoreException("loading sorted records failed: " + e.getMessage(), e);
         }
     }
 

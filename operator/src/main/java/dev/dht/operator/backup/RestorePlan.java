@@ -13,7 +13,8 @@ import java.util.Optional;
  * The restore of a cluster made from a backup, step by step from the members' reports ({@code GET
  * /v0/admin/restore}), pure. Member {@code i} of {@code n} restores share {@code i}: the backed-up parts whose index
  * is {@code i} modulo {@code n}, so every part is read once whatever the sizes. Once every member has sent its share,
- * each is told to serve ({@code POST /v0/admin/restore/finish}); until then no member serves clients.
+ * each is told to finish ({@code POST /v0/admin/restore/finish}): it loads what it received ({@code loading}, then
+ * {@code loaded}) and serves once every member has loaded; until then no member serves clients.
  */
 public final class RestorePlan {
   public static final int MAX_RETRIES = 3;
@@ -90,6 +91,9 @@ public final class RestorePlan {
       } else if (ours && "streamed".equals(phase)) {
         streamed++;
         finish.add(i);
+      } else if (ours && ("loading".equals(phase) || "loaded".equals(phase))) {
+        streamed++; // finished: loading what it received, then serving once every member has loaded
+        waiting.add(pod + " " + phase);
       } else if (ours && "failed".equals(phase)) {
         int n = retries.getOrDefault(i, 0);
         if (n >= MAX_RETRIES) {
@@ -123,7 +127,8 @@ public final class RestorePlan {
     }
     s.phase = RestorePhase.Running;
     boolean allStreamed = streamed == members.size();
-    s.message = allStreamed ? "every share sent: the members start serving"
+    s.message = allStreamed ? "every share sent: the members load what they received, then serve"
+        + (waiting.isEmpty() ? "" : " (" + String.join(", ", waiting) + ")")
         : streamed + "/" + members.size() + " members sent their share, " + partsDone + "/" + partsTotal
             + " parts, " + bytes + "/" + bytesTotal + " bytes, " + records + " records"
             + (waiting.isEmpty() ? "" : "; " + String.join(", ", waiting));

@@ -106,6 +106,12 @@ class BackupPlansTest {
         Optional.of(first.status()), Map.of(), NOW);
     assertThat(sent.finish()).containsExactly(0, 1);
     assertThat(sent.status().recordsSent).isEqualTo(300);
+    var loading = RestorePlan.next("b1", PODS, Map.of(0, restoreReport("b1", "loading", false),
+        1, restoreReport("b1", "streamed", false), 2, restoreReport("b1", "loaded", false)),
+        Optional.of(sent.status()), Map.of(), NOW);
+    assertThat(loading.finish()).as("only the member not finished yet is asked again").containsExactly(1);
+    assertThat(loading.status().phase).isEqualTo(RestorePhase.Running);
+    assertThat(loading.status().message).contains("load what they received").contains("c-0 loading");
     var done = RestorePlan.next("b1", PODS, Map.of(0, restoreReport("b1", "done", true),
         1, restoreReport("b1", "done", true), 2, restoreReport("b1", "done", true)),
         Optional.of(sent.status()), Map.of(), NOW);

@@ -15,8 +15,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The backup and restore endpoints of {@link FakeMembers}, scripted as the node answers them (node/backup,
  * node/restore): a member asked to back up (or restore) reports progress for a few polls, or as long as a test
- * holds it, then done (streamed); finish checks every member is done; prune deletes the complete candidates beyond
- * keepLast, newest kept (the node's Retention). The calls are recorded for the tests.
+ * holds it, then done (streamed); finish checks every member is done; a restore finished loads (one poll), then
+ * waits until every member loaded, then serves; prune deletes the complete candidates beyond keepLast, newest kept
+ * (the node's Retention). The calls are recorded for the tests.
  */
 public final class FakeBackups {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,6 +25,8 @@ public final class FakeBackups {
   private final Map<Integer, Job> backupJobs = new ConcurrentHashMap<>();
   private final Map<Integer, Job> restoreJobs = new ConcurrentHashMap<>();
   private final Map<Integer, Boolean> serving = new ConcurrentHashMap<>();
+  /** Polls of each member since its restore was finished. */
+  private final Map<Integer, Integer> sinceFinish = new ConcurrentHashMap<>();
   /** Complete backups in the fake store, in the order they completed (their start points). */
   private final Map<String, Long> complete = new ConcurrentHashMap<>();
   private final List<String> calls = new CopyOnWriteArrayList<>();
@@ -111,7 +114,7 @@ public final class FakeBackups {
           answer = restoreStatus(ordinal);
         }
         case "POST /v0/admin/restore/finish" -> {
-          serving.put(ordinal, true);
+          sinceFinish.putIfAbsent(ordinal, 0);
           answer = restoreStatus(ordinal);
         }
         default -> {
@@ -159,8 +162,19 @@ public final class FakeBackups {
       job.polls++;
     }
     boolean streamed = job.polls >= pollsToFinish;
+    String phase = streamed ? "streamed" : "restoring";
+    if (!isServing && sinceFinish.containsKey(ordinal)) {
+      int polls = sinceFinish.merge(ordinal, 1, Integer::sum);
+      boolean everyMemberLoaded = restoreJobs.keySet().stream().allMatch(i -> sinceFinish.getOrDefault(i, 0) >= 2);
+      phase = polls < 2 ? "loading" : "loaded";
+      if (everyMemberLoaded) {
+        serving.put(ordinal, true);
+        isServing = true;
+        m.put("serving", true);
+      }
+    }
     m.put("id", job.id);
-    m.put("phase", isServing ? "done" : streamed ? "streamed" : "restoring");
+    m.put("phase", isServing ? "done" : phase);
     m.put("parts", Map.of("done", streamed ? 1 : 0, "total", 1));
     m.put("bytes", Map.of("downloaded", streamed ? 1000 : 100, "total", 1000));
     m.put("records", Map.of("sent", streamed ? 5000 : 500));
