@@ -38,8 +38,9 @@ import java.util.stream.Stream;
  *     is in a listed file within its listed size, or already in a table file of step 2. A WAL created after step 2
  *     holds only later writes; all column families share the WAL, so replaying it keeps them in step.
  * </ol>
- * Every listed WAL but the last was closed before the listing (the next one exists), so its listed size is whole;
- * the last may still be written, and its copy can end inside a record. A read-only open replays in point-in-time
+ * Every listed WAL but the last was closed before the listing (the next one exists): its listed size is whole and
+ * it never changes again (WAL files are not recycled), so it is linked as the table files are; the last may still be
+ * written: it is copied up to its listed size, and the copy can end inside a record. A read-only open replays in point-in-time
  * recovery mode ({@link CheckpointReader}), which drops a record cut at the end of the last WAL.
  *
  * <p>Copying the WAL costs its size in I/O and upload, and a read-only open holds what it replays in memory: above
@@ -133,9 +134,14 @@ final class LiveCheckpoint {
             if (manifest == null) {
                 throw new IOException("RocksDB listed no MANIFEST among the live files " + live.files);
             }
-            for (LogFile wal : wals) {
+            for (int i = 0; i < wals.size(); i++) {
+                LogFile wal = wals.get(i);
                 String name = Path.of(wal.pathName()).getFileName().toString();
-                copy(source.resolve(name), dir.resolve(name), wal.sizeFileBytes());
+                if (i < wals.size() - 1) {
+                    link(source.resolve(name), dir.resolve(name)); // closed: never written again (no recycling)
+                } else {
+                    copy(source.resolve(name), dir.resolve(name), wal.sizeFileBytes()); // the one still written
+                }
             }
             write(dir.resolve("CURRENT"), manifest + "\n");
             forceDirectory(dir);
