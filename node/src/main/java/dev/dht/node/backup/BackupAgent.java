@@ -30,9 +30,10 @@ import java.util.stream.Stream;
 
 /**
  * This member's part of a backup (docs/operations.md, "Back up and restore"): on request, after the start point T0
- * the operator fixed, it takes a RocksDB checkpoint (hard links, memtables flushed: every write applied before the
- * request is in it), claims the checkpoint's files in its member manifest, uploads each file the store does not
- * hold yet (by content name, throttled), and marks the manifest complete. One backup at a time, on its own thread.
+ * the operator fixed, it takes a RocksDB checkpoint (table files hard-linked, the WAL copied, nothing flushed: every
+ * write applied before the request is in it; {@link RocksStore#checkpoint}), claims the checkpoint's files in its
+ * member manifest, uploads each file the store does not hold yet (by content name, throttled), and marks the manifest
+ * complete. One backup at a time, on its own thread.
  *
  * <p>The job is persisted in {@code <data-dir>/backup/job.json} before anything else happens, so a node restarted in
  * the middle resumes it: with the checkpoint it had if that is whole, else with a new one (still after T0), and
@@ -207,6 +208,8 @@ public final class BackupAgent implements AutoCloseable {
                 store.checkpoint(checkpoint);
             }
             long takenAt = wall.getAsLong();
+            // the live store's estimate, not the checkpoint's: opening it would replay its WAL on this serving member
+            long records = Math.max(0, store.stats().estimatedKeys());
             TopologyState after = topology.get();
             if (after == null || after.version() != before.version()) {
                 throw new Conflict("the topology changed while the checkpoint was taken (" + before + " -> "
@@ -227,10 +230,6 @@ public final class BackupAgent implements AutoCloseable {
                 bytesTotal.addAndGet(size);
             }
             filesTotal.set(refs.size());
-            long records;
-            try (var reader = new dev.dht.node.storage.CheckpointReader(checkpoint)) {
-                records = Math.max(0, reader.estimatedKeys());
-            }
             MemberManifest manifest = new MemberManifest(j.id(), j.t0(), j.member(), self, before.version(),
                     before.destination().urls(), takenAt, backups.codec().keyId(), records, refs, false);
             backups.putMember(manifest); // claims the files before any upload: a prune keeps them

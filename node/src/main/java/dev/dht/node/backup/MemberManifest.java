@@ -20,7 +20,8 @@ import java.util.Map;
  * @param members         that state's member list
  * @param takenAt         when the checkpoint was taken (the member's wall clock)
  * @param encryption      key id of the encryption, or null
- * @param records         RocksDB's estimate of the records in the checkpoint
+ * @param records         RocksDB's estimate of the member's records when it took the checkpoint (or resumed the
+ *                        upload)
  * @param files           the checkpoint's files
  * @param complete        every file is stored
  */

@@ -85,8 +85,11 @@ class BackupRestoreIT {
         credentials = ObjectStoreServer.writeCredentials(dir.resolve("credentials"), ObjectStoreServer.ACCESS_KEY,
                 ObjectStoreServer.SECRET_KEY);
         key = Files.writeString(dir.resolve("key"), KEY_TEXT + "\n");
-        // 2 MiB/s per member: the main backup's upload lasts long enough to kill a member in the middle of it
-        source = ProcessCluster.start(dir.resolve("source"), 3, i -> backupArgs(key, "--backup-rate", "2MiB"), READY);
+        // 2 MiB/s per member: the main backup's upload lasts long enough to kill a member in the middle of it.
+        // 4 MiB memtables: the checkpoints (which do not flush) hold table files and WAL both, as a loaded member's do;
+        // with the default 64 MiB these keys never leave the memtables and every backup is WAL only.
+        source = ProcessCluster.start(dir.resolve("source"), 3,
+                i -> backupArgs(key, "--backup-rate", "2MiB", "--write-buffer", "4MiB"), READY);
     }
 
     @AfterAll
@@ -333,6 +336,9 @@ class BackupRestoreIT {
                 String json = new String(s3.get("backups/" + id + "/members/" + m + ".json"), StandardCharsets.UTF_8);
                 var manifest = dev.dht.node.backup.MemberManifest.fromJson(json.getBytes(StandardCharsets.UTF_8));
                 assertThat(manifest.complete()).isTrue();
+                assertThat(manifest.files()).as("backup %s, member %d: table files and WAL both", id, m)
+                        .extracting(dev.dht.node.backup.MemberManifest.FileRef::name)
+                        .anyMatch(n -> n.endsWith(".sst")).anyMatch(n -> n.endsWith(".log"));
                 manifest.files().forEach(f -> referenced.add(f.object()));
             }
         }
