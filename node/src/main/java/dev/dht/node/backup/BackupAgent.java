@@ -1,5 +1,6 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.io.Directories;
 import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.storage.RocksStore;
@@ -203,7 +204,7 @@ public final class BackupAgent implements AutoCloseable {
                 throw new Conflict("a move of the members started (" + before + ")");
             }
             if (!Files.exists(checkpoint.resolve("CURRENT"))) {
-                deleteTree(checkpoint);
+                Directories.deleteTree(checkpoint);
                 Files.createDirectories(dir);
                 store.checkpoint(checkpoint);
             }
@@ -248,7 +249,7 @@ public final class BackupAgent implements AutoCloseable {
             }
             MemberManifest complete = manifest.completed();
             backups.putMember(complete);
-            deleteTree(checkpoint);
+            Directories.deleteTree(checkpoint);
             finishLocal(j, complete, bytesUploaded.get());
         } catch (Conflict | ObjectStoreException | StoreException | IOException | UncheckedIOException e) {
             fail(j, e.getMessage());
@@ -326,20 +327,7 @@ public final class BackupAgent implements AutoCloseable {
     public synchronized void forget(String id) {
         Job j = job;
         if (j != null && j.id().equals(id) && !running()) {
-            deleteTree(dir.resolve("checkpoint-" + id));
-        }
-    }
-
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + root, e);
+            Directories.deleteTree(dir.resolve("checkpoint-" + id));
         }
     }
 

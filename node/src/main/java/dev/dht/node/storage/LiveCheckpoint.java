@@ -1,12 +1,12 @@
 package dev.dht.node.storage;
 
+import dev.dht.node.io.Directories;
 import org.rocksdb.LogFile;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WalFileType;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * A checkpoint of an open RocksDB that does not flush its memtables: the table files as they are (hard links), and
@@ -75,17 +73,17 @@ final class LiveCheckpoint {
             throw new IOException(target + " exists");
         }
         Path staging = target.resolveSibling(target.getFileName() + ".tmp");
-        deleteTree(staging); // left by a process that died in the middle
+        Directories.deleteTree(staging); // left by a process that died in the middle
         Files.createDirectories(staging);
         Outcome outcome;
         try {
             outcome = copyInto(staging);
         } catch (RocksDBException | IOException | RuntimeException e) {
-            deleteTree(staging);
+            Directories.deleteTree(staging);
             throw e;
         }
         if (outcome == null) { // the WAL is too large to copy: flush instead
-            deleteTree(staging);
+            Directories.deleteTree(staging);
             try (org.rocksdb.Checkpoint checkpoint = org.rocksdb.Checkpoint.create(db)) {
                 checkpoint.createCheckpoint(target.toString());
             }
@@ -191,16 +189,4 @@ final class LiveCheckpoint {
         }
     }
 
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-    }
 }
