@@ -311,6 +311,10 @@ public final class RestoreAgent implements AutoCloseable {
         if ("restoring".equals(phase)) {
             throw new BackupAgent.Conflict("restore " + j.id() + " still runs on this node");
         }
+        if (gate.restoring() && inbox.records(id) > 0) {
+            throw new BackupAgent.Conflict("this node holds records received for restore " + id + " but was not"
+                    + " asked for its share of it: ask for the share first (POST " + STATUS_PATH + "), then finish");
+        }
         gate.done(id);
         if (j != null && j.id().equals(id)) {
             phase = "done";

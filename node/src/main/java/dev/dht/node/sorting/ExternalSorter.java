@@ -16,6 +16,9 @@ import java.util.List;
  * <p>Not thread-safe. {@link #close} deletes the directory's run files.
  */
 public final class ExternalSorter implements AutoCloseable {
+    private static final int MIN_READ_BUFFER = 16 << 10;
+    private static final int MAX_READ_BUFFER = 256 << 10;
+
     private final Path dir;
     private final Slab slab;
     private final Resolver resolver;
@@ -81,9 +84,12 @@ public final class ExternalSorter implements AutoCloseable {
         sorted = true;
         slab.sort();
         List<SortedCursor> sources = new ArrayList<>();
+        // the merge reads every run at once: their buffers share about the sort's memory
+        int buffer = runs.isEmpty() ? 0 : Math.max(MIN_READ_BUFFER, Math.min(MAX_READ_BUFFER,
+                slab.capacity() / runs.size()));
         try {
             for (Path run : runs) {
-                sources.add(RunFile.read(run));
+                sources.add(RunFile.read(run, buffer));
             }
         } catch (IOException e) {
             sources.forEach(SortedCursor::close);

@@ -17,7 +17,6 @@ import java.util.Arrays;
  */
 final class RunFile {
     private static final int WRITE_BUFFER = 1 << 20;
-    static final int READ_BUFFER = 256 << 10;
 
     private RunFile() {
     }
@@ -39,10 +38,10 @@ final class RunFile {
         return n;
     }
 
-    /** Reads a run back, in order. */
-    static SortedCursor read(Path file) throws IOException {
+    /** Reads a run back, in order, through a buffer of bufferBytes. */
+    static SortedCursor read(Path file, int bufferBytes) throws IOException {
         InputStream is = Files.newInputStream(file);
-        DataInputStream in = new DataInputStream(new BufferedInputStream(is, READ_BUFFER));
+        DataInputStream in = new DataInputStream(new BufferedInputStream(is, bufferBytes));
         return new SortedCursor() {
             private byte[] key = new byte[64];
             private byte[] value = new byte[256];
