@@ -1,7 +1,6 @@
 package dev.dht.node.restore;
 
 import dev.dht.node.io.Directories;
-import dev.dht.node.sorting.ExternalSorter;
 import dev.dht.node.sorting.Resolver;
 import dev.dht.node.sorting.SortedCursor;
 import dev.dht.node.storage.Record;
@@ -22,8 +21,8 @@ import java.util.function.LongPredicate;
 /**
  * The records this member receives for restores into a new cluster, by restore id: each batch checked and appended
  * to that restore's journal ({@link ReceivedRecords}) as it arrives, from the other members and from this member's
- * own share; once every share is sent, {@link #load} sorts them (the newest copy of each key wins, timestamps and
- * tombstones as stored) and the store ingests the result whole.
+ * own share; once every share is sent, {@link #load} reads them back in key order keeping the newest copy of each key
+ * (timestamps and tombstones as stored: {@link FrameMerge}) and the store ingests the result whole.
  */
 final class Inbox implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Inbox.class);
@@ -101,11 +100,8 @@ final class Inbox implements AutoCloseable {
         Path work = dir.resolve("load-" + id);
         Directories.deleteTree(work);
         SortedIngest.Result result;
-        try (ExternalSorter sort = new ExternalSorter(work.resolve("sort"), sortBytes, NEWEST)) {
-            received.load(sort);
-            try (SortedCursor sorted = sort.sorted()) {
-                result = store.ingestSorted(sorted, work.resolve("tables"), sortBytes);
-            }
+        try (SortedCursor sorted = received.sorted(NEWEST, work.resolve("sort"), sortBytes)) {
+            result = store.ingestSorted(sorted, work.resolve("tables"), sortBytes);
         }
         Directories.deleteTree(work);
         lastLoad = result;

@@ -1,29 +1,28 @@
 package dev.dht.node.restore;
 
 import dev.dht.node.io.Directories;
-import dev.dht.node.sorting.ExternalSorter;
+import dev.dht.node.sorting.Resolver;
+import dev.dht.node.sorting.SortedCursor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
  * What this member received for a restore into a new cluster, kept until every share is sent: the record batches
  * (the body of a records call: see {@code movement.RecordBatch}) appended as they come to one journal in the data
  * directory, {@code <data-dir>/restore/received-<id>/journal}. A batch is acknowledged once appended (write(2), no
- * fsync: as the WAL, it survives the death of the process). Then {@link #load} puts every record into a sort, and
- * the store ingests the result whole (dev.dht.node.storage.SortedIngest): no lookup and no memtable insert per copy,
- * which is what made restores slow.
+ * fsync: as the WAL, it survives the death of the process). Then {@link #sorted} reads the records back in key order,
+ * the newest copy of each key ({@link FrameMerge}), and the store ingests them whole
+ * (dev.dht.node.storage.SortedIngest): no lookup and no memtable insert per copy, which is what made restores slow.
  *
  * <p>Frames: magic {@code DHTJ}, the payload's length and CRC32C (4-byte ints), the payload. A frame cut short by the
  * death of the process (its batch was never acknowledged: the sender sends it again) is cut off when the journal is
@@ -42,8 +41,9 @@ final class ReceivedRecords implements AutoCloseable {
     private final Path journal;
     private final FileChannel channel;
     private long bytes;
-    private long batches;
     private long records;
+    /** Where each frame is, and its first and last key: what the merge needs to read them in order. */
+    private final List<Frame> frames = new ArrayList<>();
     /** Loading began: no more batches are taken (a late copy of one already taken is refused, not lost). */
     private boolean sealed;
 
@@ -62,6 +62,15 @@ final class ReceivedRecords implements AutoCloseable {
         }
         channel.position(valid);
         this.bytes = valid;
+    }
+
+    /**
+     * A frame of the journal: its payload's place and the keys it spans (a batch's keys ascend).
+     *
+     * @param offset where its header starts
+     * @param length its payload's length
+     */
+    record Frame(long offset, int length, byte[] first, byte[] last) {
     }
 
     /** Opens (or creates) the journal of restore id under the restore directory. */
@@ -104,11 +113,15 @@ final class ReceivedRecords implements AutoCloseable {
             if (crc(payload.array(), length) != header.getInt(8)) {
                 break;
             }
-            batches++;
             records += RestoreBatches.count(payload.array(), length);
+            frames.add(frame(at, payload.array(), length));
             at += HEADER + length;
         }
         return at;
+    }
+
+    private static Frame frame(long offset, byte[] batch, int length) {
+        return new Frame(offset, length, RestoreBatches.firstKey(batch), RestoreBatches.lastKey(batch, length));
     }
 
     private static int crc(byte[] a, int length) {
@@ -140,20 +153,21 @@ final class ReceivedRecords implements AutoCloseable {
             throw e;
         }
         bytes += HEADER + length;
-        batches++;
         records += count;
+        frames.add(frame(start, batch, length));
     }
 
     synchronized long bytes() {
         return bytes;
     }
 
-    synchronized long batches() {
-        return batches;
-    }
-
     synchronized long records() {
         return records;
+    }
+
+    /** The frames so far, in the order they were appended. */
+    synchronized List<Frame> frames() {
+        return List.copyOf(frames);
     }
 
     /** No more batches are taken from now on. */
@@ -161,39 +175,36 @@ final class ReceivedRecords implements AutoCloseable {
         sealed = true;
     }
 
-    /** Adds every record received to the sort (key, encoded record); refuses a frame that fails its checksum. */
-    void load(ExternalSorter sort) throws IOException {
+    /**
+     * Every record received, in key order, one per key: the one the resolver prefers (a sort in sortDir, within
+     * sortBytes, if the frames overlap too much to merge: see {@link FrameMerge}). Seals the journal.
+     */
+    SortedCursor sorted(Resolver resolver, Path sortDir, int sortBytes) throws IOException {
         seal();
-        long end;
-        synchronized (this) {
-            end = bytes;
+        return FrameMerge.sorted(this, frames(), resolver, sortDir, sortBytes);
+    }
+
+    /** The payload of a frame into buffer (grown if needed: the one returned); refuses one that fails its checksum. */
+    byte[] read(Frame f, byte[] buffer) throws IOException {
+        byte[] b = buffer.length >= f.length() ? buffer : new byte[Math.max(f.length(), buffer.length * 2)];
+        ByteBuffer header = ByteBuffer.allocate(HEADER);
+        readFully(header, f.offset());
+        ByteBuffer payload = ByteBuffer.wrap(b, 0, f.length());
+        readFully(payload, f.offset() + HEADER);
+        if (header.getInt(0) != MAGIC || header.getInt(4) != f.length() || crc(b, f.length()) != header.getInt(8)) {
+            throw new IOException("the journal of restore " + id + " is corrupt at byte " + f.offset());
         }
-        try (InputStream file = Files.newInputStream(journal);
-             DataInputStream in = new DataInputStream(new BufferedInputStream(file, 1 << 20))) {
-            byte[] payload = new byte[0];
-            long at = 0;
-            while (at < end) {
-                int magic;
-                try {
-                    magic = in.readInt();
-                } catch (EOFException e) {
-                    throw new IOException("the journal of restore " + id + " ends at " + at + " of " + end + " bytes");
-                }
-                int length = in.readInt();
-                int crc = in.readInt();
-                if (magic != MAGIC || length < 0 || length > MAX_FRAME) {
-                    throw new IOException("the journal of restore " + id + " is corrupt at byte " + at);
-                }
-                if (payload.length < length) {
-                    payload = new byte[Math.max(length, payload.length * 2)];
-                }
-                in.readFully(payload, 0, length);
-                if (crc(payload, length) != crc) {
-                    throw new IOException("the journal of restore " + id + " fails its checksum at byte " + at);
-                }
-                RestoreBatches.forEach(payload, length, sort::add);
-                at += HEADER + length;
+        return b;
+    }
+
+    private void readFully(ByteBuffer into, long at) throws IOException {
+        long position = at;
+        while (into.hasRemaining()) {
+            int n = channel.read(into, position);
+            if (n < 0) {
+                throw new IOException("the journal of restore " + id + " ends before byte " + position);
             }
+            position += n;
         }
     }
 

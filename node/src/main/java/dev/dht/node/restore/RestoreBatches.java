@@ -91,6 +91,25 @@ final class RestoreBatches {
         return Arrays.copyOf(kept, n);
     }
 
+    /** The first key of a batch (checked, not empty). */
+    static byte[] firstKey(byte[] batch) {
+        return Arrays.copyOfRange(batch, 4, 4 + getInt(batch, 0));
+    }
+
+    /** The last key of a batch of length bytes (checked, not empty). */
+    static byte[] lastKey(byte[] batch, int length) {
+        int p = 0;
+        int key = 0;
+        int keyLength = 0;
+        while (p < length) {
+            keyLength = getInt(batch, p);
+            key = p + 4;
+            p = key + keyLength;
+            p += 4 + getInt(batch, p);
+        }
+        return Arrays.copyOfRange(batch, key, key + keyLength);
+    }
+
     /** The records of a batch kept in a journal (checked when it arrived). */
     static int count(byte[] batch, int length) {
         int n = 0;

@@ -97,7 +97,7 @@ public final class ExternalSorter implements AutoCloseable {
         }
         sources.add(slab.cursor(resolver));
         open.addAll(sources);
-        return sources.size() == 1 ? sources.get(0) : new MergeCursor(sources, resolver);
+        return SortedCursor.merge(sources, resolver);
     }
 
     @Override
