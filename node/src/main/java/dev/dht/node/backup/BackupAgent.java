@@ -1,6 +1,5 @@
 package dev.dht.node.backup;
 
-import dev.dht.node.io.Directories;
 import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.storage.RocksStore;
@@ -203,8 +202,8 @@ public final class BackupAgent implements AutoCloseable {
             if (before == null || before.moving()) {
                 throw new Conflict("a move of the members started (" + before + ")");
             }
-            if (!Files.exists(checkpoint.resolve("CURRENT"))) {
-                Directories.deleteTree(checkpoint);
+            if (!RocksStore.checkpointIntact(checkpoint)) { // none, cut short, or from before the machine restarted
+                RocksStore.deleteCheckpoint(checkpoint);
                 Files.createDirectories(dir);
                 store.checkpoint(checkpoint);
             }
@@ -249,7 +248,7 @@ public final class BackupAgent implements AutoCloseable {
             }
             MemberManifest complete = manifest.completed();
             backups.putMember(complete);
-            Directories.deleteTree(checkpoint);
+            RocksStore.deleteCheckpoint(checkpoint);
             finishLocal(j, complete, bytesUploaded.get());
         } catch (Conflict | ObjectStoreException | StoreException | IOException | UncheckedIOException e) {
             fail(j, e.getMessage());
@@ -327,7 +326,7 @@ public final class BackupAgent implements AutoCloseable {
     public synchronized void forget(String id) {
         Job j = job;
         if (j != null && j.id().equals(id) && !running()) {
-            Directories.deleteTree(dir.resolve("checkpoint-" + id));
+            RocksStore.deleteCheckpoint(dir.resolve("checkpoint-" + id));
         }
     }
 

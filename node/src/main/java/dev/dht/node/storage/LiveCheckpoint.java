@@ -50,6 +50,9 @@ final class LiveCheckpoint {
     record Outcome(boolean flushed, int tableFiles, int walFiles, long walBytes) {
     }
 
+    /** This boot of the machine (Linux), or null: then every copy is synced instead (see {@link #intact}). */
+    private static final String BOOT = bootId();
+
     private final RocksDB db;
     private final Path source;
     private final long walLimit;
@@ -87,11 +90,13 @@ final class LiveCheckpoint {
             try (org.rocksdb.Checkpoint checkpoint = org.rocksdb.Checkpoint.create(db)) {
                 checkpoint.createCheckpoint(target.toString());
             }
+            markBoot(target);
             return new Outcome(true, 0, 0, 0);
         }
         // whole or absent: a job resumed after a crash trusts a checkpoint that has its CURRENT
         Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
         forceDirectory(target.getParent());
+        markBoot(target);
         return outcome;
     }
 
@@ -149,6 +154,44 @@ final class LiveCheckpoint {
         }
     }
 
+    /**
+     * Whether a checkpoint left by an earlier process can be used as it is: it has its CURRENT (it was renamed whole)
+     * and the machine has not restarted since. Its copies are not synced (a checkpoint lives only until it is uploaded,
+     * and syncing a WAL copy on every member at once stalled the live load's writes): the death of the process keeps
+     * them in the page cache, a restart of the machine may not, so then the backup takes a new one.
+     */
+    static boolean intact(Path target) {
+        if (!Files.exists(target.resolve("CURRENT"))) {
+            return false;
+        }
+        if (BOOT == null) {
+            return true; // copies synced
+        }
+        try {
+            return BOOT.equals(Files.readString(bootMarker(target), StandardCharsets.UTF_8).trim());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Where the boot a checkpoint was taken in is written (beside it: only the checkpoint is uploaded). */
+    static Path bootMarker(Path target) {
+        return target.resolveSibling(target.getFileName() + ".boot");
+    }
+
+    private static void markBoot(Path target) throws IOException {
+        Files.writeString(bootMarker(target), BOOT == null ? "" : BOOT, StandardCharsets.UTF_8);
+    }
+
+    private static String bootId() {
+        try {
+            String id = Files.readString(Path.of("/proc/sys/kernel/random/boot_id"), StandardCharsets.US_ASCII).trim();
+            return id.isEmpty() ? null : id;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     private static void link(Path from, Path to) throws IOException {
         try {
             Files.createLink(to, from);
@@ -157,7 +200,7 @@ final class LiveCheckpoint {
         }
     }
 
-    /** The first size bytes of from, synced: a resumed backup must not find a short copy behind a whole CURRENT. */
+    /** The first size bytes of from (synced only where the boot is unknown: {@link #intact}). */
     private static void copy(Path from, Path to, long size) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -169,7 +212,9 @@ final class LiveCheckpoint {
                 }
                 done += n;
             }
-            out.force(true);
+            if (BOOT == null) {
+                out.force(true);
+            }
         }
     }
 
@@ -179,11 +224,16 @@ final class LiveCheckpoint {
             while (bytes.hasRemaining()) {
                 out.write(bytes);
             }
-            out.force(true);
+            if (BOOT == null) {
+                out.force(true);
+            }
         }
     }
 
     private static void forceDirectory(Path dir) throws IOException {
+        if (BOOT != null) {
+            return;
+        }
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         }

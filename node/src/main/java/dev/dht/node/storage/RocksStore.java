@@ -713,6 +713,24 @@ public final class RocksStore implements Store {
         checkpoint(target, CHECKPOINT_WAL_LIMIT, () -> { });
     }
 
+    /**
+     * Whether a checkpoint taken earlier (by a process that died) can be used as it is: whole, and taken since the
+     * machine last started ({@link LiveCheckpoint#intact}). If not, delete it and take another.
+     */
+    public static boolean checkpointIntact(Path target) {
+        return LiveCheckpoint.intact(target);
+    }
+
+    /** Deletes a checkpoint and what marks it. */
+    public static void deleteCheckpoint(Path target) {
+        dev.dht.node.io.Directories.deleteTree(target);
+        try {
+            Files.deleteIfExists(LiveCheckpoint.bootMarker(target));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot delete " + LiveCheckpoint.bootMarker(target), e);
+        }
+    }
+
     LiveCheckpoint.Outcome checkpoint(Path target, long walLimit, Runnable afterLiveFiles) {
         checkOpen();
         try {

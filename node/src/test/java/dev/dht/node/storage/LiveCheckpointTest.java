@@ -89,6 +89,26 @@ class LiveCheckpointTest {
     }
 
     @Test
+    void aCheckpointIsTrustedAgainOnlyWholeAndFromThisBootOfTheMachine() throws IOException {
+        store.applyIfNewer(b("k"), Record.value(10, b("v")));
+        Path ck = tmp.resolve("ck");
+        assertThat(RocksStore.checkpointIntact(ck)).as("none yet").isFalse();
+        store.checkpoint(ck, NO_LIMIT, NOTHING);
+        assertThat(RocksStore.checkpointIntact(ck)).isTrue();
+        Path marker = LiveCheckpoint.bootMarker(ck);
+        assertThat(Files.readString(marker).trim()).as("the boot it was taken in")
+                .isEqualTo(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
+        Files.writeString(marker, "another-boot");
+        assertThat(RocksStore.checkpointIntact(ck)).as("taken before the machine restarted: copies not synced")
+                .isFalse();
+        Files.delete(marker);
+        assertThat(RocksStore.checkpointIntact(ck)).isFalse();
+        RocksStore.deleteCheckpoint(ck);
+        assertThat(ck).doesNotExist();
+        assertThat(marker).doesNotExist();
+    }
+
+    @Test
     void overTheWalLimitItFlushesAndTheCheckpointStillHoldsEverything() {
         Map<String, Record> expected = new TreeMap<>();
         for (int i = 0; i < 100; i++) {
