@@ -1,5 +1,6 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.natives.BackgroundPriority;
 import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.storage.RocksStore;
@@ -106,7 +107,10 @@ public final class BackupAgent implements AutoCloseable {
         this.dir = store.dir().resolve(DIR);
         this.names = new ContentNames(dir.resolve("names.json"), backups);
         this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "dht-backup");
+            Thread t = new Thread(() -> {
+                BackgroundPriority.lowerCurrentThread(); // hashing and reading files: the live load goes first
+                r.run();
+            }, "dht-backup");
             t.setDaemon(true);
             return t;
         });

@@ -1,5 +1,6 @@
 package dev.dht.node.objectstore;
 
+import dev.dht.node.natives.BackgroundPriority;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.w3c.dom.Document;
@@ -37,6 +38,7 @@ public final class S3Client {
     static final int ATTEMPTS = 5;
     private static final long FIRST_BACKOFF_MS = 250;
 
+    private static final java.util.concurrent.atomic.AtomicInteger WORKERS = new java.util.concurrent.atomic.AtomicInteger();
     private final S3Location location;
     private final Supplier<Credentials> credentials;
     private final HttpClient http;
@@ -50,11 +52,22 @@ public final class S3Client {
         this.location = location;
         this.credentials = credentials;
         this.timeout = timeout;
+        // Uploads and downloads are background work: the client's threads run at a low CPU priority, its workers
+        // (ours) and its selector (the JDK's own thread).
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5))
                 .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                    Thread t = new Thread(() -> {
+                        BackgroundPriority.lowerCurrentThread();
+                        r.run();
+                    }, "dht-s3-" + WORKERS.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }))
                 .build();
+        BackgroundPriority.lowerThreads("HttpClient-");
     }
 
     public S3Location location() {

@@ -148,6 +148,11 @@ public final class RocksStore implements Store {
                 .setMaxOpenFiles(o.maxOpenFiles())
                 .setMaxBackgroundJobs(Math.max(2, Runtime.getRuntime().availableProcessors()))
                 .setBytesPerSync(1 << 20)
+                // The WAL is kept until every family has flushed what it holds: a side family written rarely (hints,
+                // repair) or in small entries (digests) held it back to RocksDB's default bound, several GB here, which
+                // a restart replays and a backup (LiveCheckpoint) copies. Two memtables' worth: the records' own
+                // flushes are never hurried, the side families flush when it is reached.
+                .setMaxTotalWalSize(2 * o.writeBuffer())
                 .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
                 .setKeepLogFileNum(5)
                 .setMaxLogFileSize(16 << 20);

@@ -109,6 +109,20 @@ class LiveCheckpointTest {
     }
 
     @Test
+    void aRarelyWrittenSideFamilyDoesNotHoldTheWalBackBeyondTwoMemtables() {
+        store.sideTable(RocksStore.HINTS).put(b("one-hint"), b("x")); // never written again: its memtable never fills
+        byte[] value = new byte[512];
+        for (int i = 0; i < 40_000; i++) { // about 22 MB of records through 4 MiB memtables
+            value[0] = (byte) i;
+            store.applyIfNewer(b(key(i)), Record.value(10, value));
+        }
+        LiveCheckpoint.Outcome outcome = store.checkpoint(tmp.resolve("ck"), NO_LIMIT, NOTHING);
+        // two memtables' worth (8 MiB) plus the WAL file being written when the bound was reached
+        assertThat(outcome.walBytes()).as("WAL in the checkpoint").isLessThan(16L << 20);
+        assertThat(read(tmp.resolve("ck"))).hasSize(40_000);
+    }
+
+    @Test
     void overTheWalLimitItFlushesAndTheCheckpointStillHoldsEverything() {
         Map<String, Record> expected = new TreeMap<>();
         for (int i = 0; i < 100; i++) {

@@ -1,0 +1,139 @@
+package dev.dht.node.natives;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Array;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Runs the node's background threads (a backup's hashing and uploads) at nice 19, as RocksDB runs its compactions
+ * (RocksStore): they still take every idle cycle, but a request thread that wakes up preempts them at once instead of
+ * waiting for the end of their time slice. On a small machine that is the difference between a backup the live load
+ * does not notice and one that doubles its p99 (docs/operations.md, "Measured cost").
+ *
+ * <p>Linux's {@code setpriority(PRIO_PROCESS, tid, 19)} through the foreign function API, looked up at run time
+ * (final since JDK 22; the node is built for 21). Elsewhere, or on JDK 21, the threads keep the normal priority and
+ * the node says so once.
+ */
+public final class BackgroundPriority {
+    private static final Logger log = LoggerFactory.getLogger(BackgroundPriority.class);
+    static final int NICE = 19;
+    private static final int PRIO_PROCESS = 0;
+    private static final MethodHandle SETPRIORITY = setpriority();
+    private static volatile boolean told;
+
+    private BackgroundPriority() {
+    }
+
+    /** Whether threads can be lowered here (Linux, JDK 22 or newer). */
+    public static boolean available() {
+        return SETPRIORITY != null;
+    }
+
+    /** Lowers the calling thread; false (nothing changed) where that is not available. */
+    public static boolean lowerCurrentThread() {
+        Integer tid = currentTid();
+        return tid != null && lower(tid);
+    }
+
+    /**
+     * Lowers every thread of this process whose name starts with prefix (as the kernel keeps it: its first 15
+     * characters): threads a library starts itself, such as the JDK HTTP client's selector. Returns how many.
+     */
+    public static int lowerThreads(String prefix) {
+        if (SETPRIORITY == null) {
+            unavailable();
+            return 0;
+        }
+        String kept = prefix.length() > 15 ? prefix.substring(0, 15) : prefix;
+        int n = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim();
+                } catch (java.io.IOException gone) {
+                    continue; // the thread ended meanwhile
+                }
+                if (name.startsWith(kept) && lower(Integer.parseInt(task.getFileName().toString()))) {
+                    n++;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            log.debug("cannot list this process's threads: {}", e.toString());
+        }
+        return n;
+    }
+
+    private static boolean lower(int tid) {
+        if (SETPRIORITY == null) {
+            unavailable();
+            return false;
+        }
+        try {
+            return (int) SETPRIORITY.invokeWithArguments(PRIO_PROCESS, tid, NICE) == 0;
+        } catch (Throwable e) {
+            log.debug("setpriority({}) failed: {}", tid, e.toString());
+            return false;
+        }
+    }
+
+    /** The kernel's id of the calling thread (/proc/thread-self names it), or null. */
+    static Integer currentTid() {
+        try {
+            Path link = Files.readSymbolicLink(Path.of("/proc/thread-self")); // "<pid>/task/<tid>"
+            return Integer.parseInt(link.getFileName().toString());
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static void unavailable() {
+        if (!told) {
+            told = true;
+            log.info("background threads (backups) run at the normal CPU priority: lowering them needs Linux and a"
+                    + " JDK 22 or newer (this is {} {})", System.getProperty("os.name"), Runtime.version());
+        }
+    }
+
+    /** setpriority(int, id_t, int) as a method handle, or null where the foreign function API cannot give it. */
+    private static MethodHandle setpriority() {
+        if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")
+                || Runtime.version().feature() < 22) {
+            return null;
+        }
+        try {
+            Class<?> linkerClass = Class.forName("java.lang.foreign.Linker");
+            Class<?> optionClass = Class.forName("java.lang.foreign.Linker$Option");
+            Class<?> layoutClass = Class.forName("java.lang.foreign.MemoryLayout");
+            Class<?> descriptorClass = Class.forName("java.lang.foreign.FunctionDescriptor");
+            Class<?> segmentClass = Class.forName("java.lang.foreign.MemorySegment");
+            Object linker = linkerClass.getMethod("nativeLinker").invoke(null);
+            Object lookup = linkerClass.getMethod("defaultLookup").invoke(linker);
+            Optional<?> symbol = (Optional<?>) Class.forName("java.lang.foreign.SymbolLookup")
+                    .getMethod("find", String.class).invoke(lookup, "setpriority");
+            if (symbol.isEmpty()) {
+                return null;
+            }
+            Object javaInt = Class.forName("java.lang.foreign.ValueLayout").getField("JAVA_INT").get(null);
+            Object arguments = Array.newInstance(layoutClass, 3);
+            for (int i = 0; i < 3; i++) {
+                Array.set(arguments, i, javaInt);
+            }
+            Object descriptor = descriptorClass.getMethod("of", layoutClass, arguments.getClass())
+                    .invoke(null, javaInt, arguments);
+            Object noOptions = Array.newInstance(optionClass, 0);
+            return (MethodHandle) linkerClass.getMethod("downcallHandle", segmentClass, descriptorClass,
+                    noOptions.getClass()).invoke(linker, symbol.get(), descriptor, noOptions);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            log.debug("no setpriority through the foreign function API: {}", e.toString());
+            return null;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.dht.node.natives;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Background threads really run at nice 19 where the node can lower them (Linux, JDK 22+), and only they do. */
+class BackgroundPriorityTest {
+    /** The nice value of a thread of this process, from the kernel (field 19 of its stat). */
+    private static int nice(int tid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"), StandardCharsets.US_ASCII);
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Integer.parseInt(fields[16]); // fields after the name start at the 3rd: nice is the 19th
+    }
+
+    private static boolean supported() {
+        return System.getProperty("os.name").toLowerCase().contains("linux") && Runtime.version().feature() >= 22;
+    }
+
+    @Test
+    void onLinuxWithAJdkOf22OrNewerItIsAvailable() {
+        assertThat(BackgroundPriority.available()).isEqualTo(supported());
+    }
+
+    @Test
+    void aLoweredThreadRunsAtNice19AndTheOthersKeepTheirs() throws Exception {
+        if (!supported()) {
+            assertThat(BackgroundPriority.lowerCurrentThread()).isFalse();
+            return;
+        }
+        AtomicInteger tid = new AtomicInteger();
+        AtomicInteger niceSeen = new AtomicInteger(-100);
+        CountDownLatch done = new CountDownLatch(1);
+        Thread t = new Thread(() -> {
+            assertThat(BackgroundPriority.lowerCurrentThread()).isTrue();
+            tid.set(BackgroundPriority.currentTid());
+            try {
+                niceSeen.set(nice(tid.get()));
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+            done.countDown();
+        }, "dht-test-lowered");
+        t.start();
+        done.await();
+        t.join();
+        assertThat(niceSeen.get()).isEqualTo(BackgroundPriority.NICE);
+        assertThat(nice(BackgroundPriority.currentTid())).as("the test's own thread").isEqualTo(0);
+    }
+
+    @Test
+    void threadsAreLoweredByNameAsTheKernelKeepsIt() throws Exception {
+        if (!supported()) {
+            return;
+        }
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch stop = new CountDownLatch(1);
+        AtomicInteger tid = new AtomicInteger();
+        Thread t = new Thread(() -> {
+            tid.set(BackgroundPriority.currentTid());
+            started.countDown();
+            try {
+                stop.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "dht-named-for-the-test-longer-than-15");
+        t.start();
+        started.await();
+        try {
+            assertThat(nice(tid.get())).isEqualTo(0);
+            assertThat(BackgroundPriority.lowerThreads("dht-named-for-the-test-longer-than-15")).isEqualTo(1);
+            assertThat(nice(tid.get())).isEqualTo(BackgroundPriority.NICE);
+        } finally {
+            stop.countDown();
+            t.join();
+        }
+    }
+}
