@@ -14,7 +14,8 @@
 #   5. the report: backup and restore MB/s (checkpoint bytes / wall time) and records/s, bytes uploaded, the
 #      load's p50/p99/p99.9 before, during and after the backup; targets: restore >= 15 MB/s, p99 during <= 1.5x
 #      the p99 before. Also the CPU (in cores) of the nodes, the object store and the load generators before and
-#      during the backup: here they all share the machine, the store included, which a deployment does not.
+#      during the backup: here they all share the machine, the store included, which a deployment does not (the
+#      store runs at nice 19 with its objects in /dev/shm when there is room: BENCH_STORE_DIR puts them elsewhere).
 #
 # Environment (defaults give the committed figures):
 #   BENCH_KEYS=1000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_PHASE=30 seconds  BENCH_TIMEOUT=900 s
@@ -53,9 +54,10 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-backup.XXXXXX")
 RAW="$WORK/raw"
 mkdir -p "$RAW" "$OUT" "$WORK/credentials"
 s3_pid=
+S3_SHM=
 cleanup() {
   stop_pids "${load_pids[@]}" "${node_pids[@]}" "$s3_pid"
-  rm -rf "$WORK/data" "$WORK/s3"
+  rm -rf "$WORK/data" "$WORK/s3" ${S3_SHM:+"$S3_SHM"}
 }
 trap cleanup EXIT
 
@@ -71,8 +73,18 @@ read -r load1 load5 load15 _ < /proc/loadavg
 ACCESS=bench-$(openssl rand -hex 4); SECRET=$(openssl rand -hex 16)
 printf '%s' "$ACCESS" > "$WORK/credentials/access-key-id"
 printf '%s' "$SECRET" > "$WORK/credentials/secret-access-key"
-mkdir -p "$WORK/s3"
-ROOT_ACCESS_KEY=$ACCESS ROOT_SECRET_KEY=$SECRET "$VERSITYGW" --port "127.0.0.1:$S3_PORT" posix "$WORK/s3" \
+# A deployment's object store runs on other machines. Here it shares the nodes' CPUs and disk: it runs at nice 19,
+# and keeps its objects in memory when /dev/shm has room (BENCH_STORE_DIR to choose), so that what the load pays
+# during a backup is the backup's, not the store's disk writes beside the nodes' WAL.
+S3_DIR=${BENCH_STORE_DIR:-}
+if [ -z "$S3_DIR" ]; then
+  S3_DIR=$WORK/s3
+  shm_free=$(df -k --output=avail /dev/shm 2>/dev/null | tail -1 || echo 0)
+  if [ "${shm_free:-0}" -gt $((4 << 20)) ]; then S3_SHM=$(mktemp -d /dev/shm/dht-bench-backup-s3.XXXXXX); S3_DIR=$S3_SHM; fi
+fi
+echo "store_dir=$S3_DIR" >> "$RAW/env.txt"
+mkdir -p "$S3_DIR"
+ROOT_ACCESS_KEY=$ACCESS ROOT_SECRET_KEY=$SECRET nice -n 19 "$VERSITYGW" --port "127.0.0.1:$S3_PORT" posix "$S3_DIR" \
   > "$RAW/versitygw.log" 2>&1 &
 s3_pid=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/" && break; sleep 0.1; done

@@ -113,6 +113,13 @@ def cpu_cores(raw, t):
     return out
 
 
+def store_note(e):
+    d = e.get("store_dir")
+    if not d:
+        return ""  # runs from before the store was set apart
+    return f" The store ran at nice 19 with its objects {'in memory' if d.startswith('/dev/shm') else 'on disk'} ({d})."
+
+
 def ms(v):
     return "-" if v is None else f"{v:.1f}"
 
@@ -149,7 +156,8 @@ def render(r):
                   f"{c['before']['nodes']} / {c['during backup']['nodes']}, the object store "
                   f"{c['before']['store']} / {c['during backup']['store']}, the load generators "
                   f"{c['before']['load']} / {c['during backup']['load']} (all on this machine; a deployment's object"
-                  " store is not)."]
+                  " store is not)."
+                  + store_note(e)]
     lines += ["", "p99 during the backup / p99 before: " + ", ".join(
         f"{k} {v}x" for k, v in r["p99_during_over_before"].items())
         + f" (target <= {r['targets']['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'})."]
