@@ -1,6 +1,7 @@
 package dev.dht.node.backup;
 
 import dev.dht.node.natives.BackgroundPriority;
+import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.storage.RocksStore;
@@ -114,7 +115,27 @@ public final class BackupAgent implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        thread.execute(this::probe); // before a resumed job, on the same thread
         resumeSaved();
+    }
+
+    /**
+     * At start: one call to the store and the content hash of a buffer. It says at once whether backups can work
+     * (a wrong bucket or credentials show in the log, not only at the first backup), and the node loads the S3
+     * client's and the hash's classes now, not in the middle of the first backup, where loading them stalled the
+     * live load (docs/operations.md, "Measured cost").
+     */
+    private void probe() {
+        try {
+            backups.client().probe();
+            log.info("object store {}: reachable, credentials taken", backups.client().location());
+        } catch (ObjectStoreException | UncheckedIOException e) {
+            log.warn("object store {} not usable at start, backups will fail until it is: {}",
+                    backups.client().location(), e.getMessage());
+        }
+        ObjectCodec.Digest digest = backups.codec().digest();
+        digest.update(new byte[64 << 10], 0, 64 << 10);
+        digest.finish();
     }
 
     public BackupStore backups() {

@@ -169,6 +169,22 @@ public final class S3Client {
     }
 
     /** Every object whose path starts with pathPrefix, in key order (all pages). */
+    /**
+     * One LIST of at most one key under the prefix: whether the bucket is there and the credentials are taken.
+     *
+     * @throws ObjectStoreException with S3's code when not
+     */
+    public void probe() {
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("list-type", "2");
+        query.put("max-keys", "1");
+        query.put("prefix", location.key(""));
+        Reply r = call("GET", null, query, Body.EMPTY, timeout);
+        if (r.status != 200) {
+            throw r.error("LIST " + location);
+        }
+    }
+
     public List<ObjectInfo> list(String pathPrefix) {
         List<ObjectInfo> out = new ArrayList<>();
         String token = null;

@@ -54,6 +54,14 @@ class S3ClientTest {
     }
 
     @Test
+    void aProbeSaysWhetherTheBucketIsThereAndTheCredentialsTaken() {
+        server.client("probed", "p").probe(); // the bucket exists (client() makes it): no exception
+        S3Client missing = new S3Client(server.location("no-such-bucket", "p"),
+                () -> new Credentials(ObjectStoreServer.ACCESS_KEY, ObjectStoreServer.SECRET_KEY), Duration.ofSeconds(10));
+        assertThatThrownBy(missing::probe).isInstanceOf(ObjectStoreException.class).hasMessageContaining("NoSuchBucket");
+    }
+
+    @Test
     void streamsLargeObjectsThroughTheThrottle() throws Exception {
         S3Client c = server.client("stream", "");
         byte[] data = new byte[3 << 20];
