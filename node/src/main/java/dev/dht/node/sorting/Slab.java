@@ -53,51 +53,85 @@ final class Slab {
     }
 
     /**
-     * Sorts the index by key: a natural merge sort, which finds the ascending runs already there first (entries often
-     * arrive as sorted batches: then a sort costs a merge of the batches, not a full sort). Stable.
+     * Sorts the index by key, stably. Entries that arrive as sorted batches (a few long ascending runs) are merged as
+     * the runs they are; entries in no order (a sort by ring hash, whose keys start with 8 random bytes) are first
+     * spread by their first two bytes, 65,536 buckets in one counting pass, and each bucket sorted on its own: a few
+     * comparisons per entry instead of one per level of a merge sort.
      */
     void sort() {
         if (count < 2) {
             return;
         }
-        int[] bounds = new int[count + 1];
-        int runs = 0;
-        bounds[runs++] = 0;
+        int runs = 1;
         for (int i = 1; i < count; i++) {
             if (compare(starts[i - 1], starts[i]) > 0) {
-                bounds[runs++] = i;
+                runs++;
             }
         }
-        bounds[runs] = count;
-        int[] src = starts;
-        int[] dst = new int[starts.length];
-        while (runs > 1) {
-            int merged = 0;
-            for (int r = 0; r < runs; r += 2) {
-                int lo = bounds[r];
-                int mid = bounds[Math.min(r + 1, runs)];
-                int hi = bounds[Math.min(r + 2, runs)];
-                merge(src, dst, lo, mid, hi);
-                bounds[merged++] = lo;
-            }
-            bounds[merged] = count;
-            runs = merged;
-            int[] t = src;
-            src = dst;
-            dst = t;
+        int[] scratch = new int[count];
+        if (runs <= Math.max(1, count / 64)) {
+            mergeSort(starts, scratch, 0, count);
+            return;
         }
-        starts = src;
+        int[] bucketStart = new int[BUCKETS + 1];
+        for (int i = 0; i < count; i++) {
+            bucketStart[bucket(starts[i]) + 1]++;
+        }
+        for (int b = 0; b < BUCKETS; b++) {
+            bucketStart[b + 1] += bucketStart[b];
+        }
+        int[] next = java.util.Arrays.copyOf(bucketStart, BUCKETS);
+        for (int i = 0; i < count; i++) {
+            scratch[next[bucket(starts[i])]++] = starts[i];
+        }
+        System.arraycopy(scratch, 0, starts, 0, count);
+        for (int b = 0; b < BUCKETS; b++) {
+            if (bucketStart[b + 1] - bucketStart[b] > 1) {
+                mergeSort(starts, scratch, bucketStart[b], bucketStart[b + 1]);
+            }
+        }
     }
 
-    private void merge(int[] src, int[] dst, int lo, int mid, int hi) {
-        int i = lo;
-        int j = mid;
-        int k = lo;
-        while (i < mid && j < hi) {
-            dst[k++] = compare(src[j], src[i]) < 0 ? src[j++] : src[i++];
+    private static final int BUCKETS = 1 << 16;
+
+    /** The key's first two bytes (a byte the key does not have counts as 0: the sort within the bucket decides). */
+    private int bucket(int entry) {
+        int length = getInt(entry);
+        int key = entry + HEADER;
+        int hi = length > 0 ? data[key] & 0xFF : 0;
+        int lo = length > 1 ? data[key + 1] & 0xFF : 0;
+        return hi << 8 | lo;
+    }
+
+    /** Sorts a[from, to) stably, scratch as large; short ranges by insertion, ascending runs found as they are. */
+    private void mergeSort(int[] a, int[] scratch, int from, int to) {
+        if (to - from <= 16) {
+            for (int i = from + 1; i < to; i++) {
+                int v = a[i];
+                int j = i - 1;
+                while (j >= from && compare(a[j], v) > 0) {
+                    a[j + 1] = a[j];
+                    j--;
+                }
+                a[j + 1] = v;
+            }
+            return;
         }
-        System.arraycopy(src, i, dst, k, mid - i);
-        System.arraycopy(src, j, dst, k + (mid - i), hi - j);
+        int mid = (from + to) >>> 1;
+        mergeSort(a, scratch, from, mid);
+        mergeSort(a, scratch, mid, to);
+        if (compare(a[mid - 1], a[mid]) <= 0) {
+            return; // already in order: sorted batches cost one comparison per pair of halves
+        }
+        System.arraycopy(a, from, scratch, from, to - from);
+        int i = from;
+        int j = mid;
+        int k = from;
+        while (i < mid && j < to) {
+            a[k++] = compare(scratch[j], scratch[i]) < 0 ? scratch[j++] : scratch[i++];
+        }
+        System.arraycopy(scratch, i, a, k, mid - i);
+        System.arraycopy(scratch, j, a, k + (mid - i), to - j);
     }
 
     private int compare(int a, int b) {
