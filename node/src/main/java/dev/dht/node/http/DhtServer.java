@@ -47,6 +47,9 @@ import java.util.Map;
  * serve (403 with the reason).
  */
 public final class DhtServer extends HttpServer {
+    /** How long an idle connection of the member plane is kept (a client's: the idle timeout). */
+    public static final long MEMBER_IDLE_MILLIS = java.util.concurrent.TimeUnit.MINUTES.toMillis(10);
+
     private static final Logger log = LoggerFactory.getLogger(DhtServer.class);
 
     public static final String STATUS = "/v0/status";
