@@ -34,6 +34,34 @@ public interface AdminHandler {
         return false;
     }
 
+    /**
+     * A member-plane PUT that writes what it receives (records a move or a restore streams): on the request workers,
+     * since it may wait for the disk.
+     */
+    static AdminHandler writing(AdminHandler handler) {
+        return new AdminHandler() {
+            @Override
+            public void handle(Request request, Responder responder) throws BadRequestException {
+                handler.handle(request, responder);
+            }
+
+            @Override
+            public boolean allows(int method) {
+                return method == Request.METHOD_PUT;
+            }
+
+            @Override
+            public String allowed() {
+                return "PUT";
+            }
+
+            @Override
+            public boolean onWorkers() {
+                return true;
+            }
+        };
+    }
+
     /** A read-only status endpoint (GET): open to every client of the client port, as /v0/status is. */
     static AdminHandler status(AdminHandler handler) {
         return new AdminHandler() {

@@ -81,27 +81,7 @@ public final class MovementEndpoints {
                 return "POST";
             }
         });
-        m.put(RECORDS, new AdminHandler() {
-            @Override
-            public void handle(Request request, Responder responder) throws BadRequestException {
-                records(request, responder);
-            }
-
-            @Override
-            public boolean allows(int method) {
-                return method == Request.METHOD_PUT;
-            }
-
-            @Override
-            public String allowed() {
-                return "PUT";
-            }
-
-            @Override
-            public boolean onWorkers() {
-                return true;
-            }
-        });
+        m.put(RECORDS, AdminHandler.writing(this::records));
         return m;
     }
 

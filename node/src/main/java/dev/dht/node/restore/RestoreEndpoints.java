@@ -48,27 +48,7 @@ public final class RestoreEndpoints {
         m.put(FINISH, AdminCalls.handler(null, guarded(this::finish)));
         m.put(MEMBERS, AdminCalls.handler(
                 (request, responder) -> AdminCalls.json(responder, Responses.OK, agent.status()), null));
-        m.put(RECORDS, new AdminHandler() {
-            @Override
-            public void handle(Request request, Responder responder) throws BadRequestException {
-                records(request, responder);
-            }
-
-            @Override
-            public boolean allows(int method) {
-                return method == Request.METHOD_PUT;
-            }
-
-            @Override
-            public String allowed() {
-                return "PUT";
-            }
-
-            @Override
-            public boolean onWorkers() {
-                return true; // it writes to the disk
-            }
-        });
+        m.put(RECORDS, AdminHandler.writing(this::records));
         return m;
     }
 
