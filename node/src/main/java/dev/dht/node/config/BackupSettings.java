@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * @param credentials   directory with the files access-key-id and secret-access-key (a mounted Secret)
  * @param encryptionKey file with the client-side encryption key, or null for none
  * @param uploadRate    bytes per second a backup uploads at most (0: unthrottled)
- * @param restoreRate   bytes per second a restore downloads at most (0: unthrottled)
+ * @param restoreRate   bytes per second a restore downloads, and sends to the owners, at most (0: unthrottled)
  * @param restoring     a node with a new data directory waits for a restore before it serves clients
  */
 public record BackupSettings(S3Location location, Path credentials, Path encryptionKey, long uploadRate,

@@ -78,6 +78,8 @@ final class PartStreamer {
         byte[] resume = part.member() == (j.part() == null ? -1 : j.part()) ? j.resume() : null;
         log.info("restore {}: sending the records of part {} ({}){}", j.id(), part.member(), part.self(),
                 resume == null ? "" : " from its resume point");
+        // The first acknowledged slice's position is persisted at once, later ones about once a second
+        boolean persisted = false;
         long persistedAt = System.nanoTime();
         // Slices are pipelined: up to IN_FLIGHT of them travel while the next is read; the position persisted is
         // always just after a slice that, with every slice before it, is acknowledged.
@@ -97,6 +99,7 @@ final class PartStreamer {
                     sender.add(last, cursor.record());
                     n++;
                 }
+                throttle.take(sender.buffered()); // --restore-rate bounds what the restore sends, as what it downloads
                 inFlight.add(new Sent(sender.send(), last == null ? null : Arrays.copyOf(last, last.length + 1)));
                 while (inFlight.size() > IN_FLIGHT || exhausted && !inFlight.isEmpty()) {
                     Sent s = inFlight.poll();
@@ -107,9 +110,10 @@ final class PartStreamer {
                         resume = s.resume(); // just after the last key of an acknowledged slice
                     }
                 }
-                if (resume != null && System.nanoTime() - persistedAt > TimeUnit.SECONDS.toNanos(1)) {
+                if (resume != null && (!persisted || System.nanoTime() - persistedAt > TimeUnit.SECONDS.toNanos(1))) {
                     j = new RestoreJob(j.id(), j.share(), j.shares(), j.partsDone(), part.member(), resume);
                     progress.accept(j);
+                    persisted = true;
                     persistedAt = System.nanoTime();
                 }
                 if (closed.getAsBoolean()) {

@@ -407,8 +407,11 @@ class BackupRestoreIT {
         // Repair on request only, and no hints: a tombstone goes once a repair round ran the propagation delay after
         // it was written (with hints that delay includes the hint age, 3 h: see docs/cluster.md, the repair gate)
         try (ProcessCluster target = ProcessCluster.start(dir.resolve(name), size,
+                // The member to be killed restores at 2 MiB/s (download and send), so that its share takes seconds
+                // and it surely dies in the middle: unthrottled, a part can be sent in about a second
                 i -> backupArgs(key, "--restoring", "true", "--replication-factor", String.valueOf(rf),
-                        "--tombstone-grace", GRACE.toSeconds() + "s", "--repair-interval", "0s", "--hints", "false"),
+                        "--tombstone-grace", GRACE.toSeconds() + "s", "--repair-interval", "0s", "--hints", "false",
+                        "--restore-rate", i == killed ? "2MiB" : "0"),
                 READY)) {
             assertThat(target.node(0).get("k0000001").status()).as("no client served before the restore")
                     .isEqualTo(503);
