@@ -117,16 +117,13 @@ cpu_sample() { # cpu_sample NAME: CPU ticks (user + system) so far of the nodes,
   } > "$RAW/cpu-$1.txt"
 }
 await_phase() { # await_phase PATH ID PHASE NODES...: until each node's PATH reports job ID in PHASE (fails on "failed")
-  # One curl per node and poll, the answer read by bash: a python3 per poll (about 0.1 s of CPU each, three every
-  # 0.2 s) was the heaviest thing running during a backup, and the load measured in that window paid for it.
   local path=$1 id=$2 phase=$3 deadline=$((SECONDS + TIMEOUT)) i s p all; shift 3
   while [ $SECONDS -lt $deadline ]; do
     all=1
     for i in "$@"; do
       s=$(curl -s "$(url "$i")$path")
       p=
-      [[ $s =~ \"id\":\"([^\"]*)\" ]] && [ "${BASH_REMATCH[1]}" = "$id" ] && [[ $s =~ \"phase\":\"([a-z]*)\" ]] \
-        && p=${BASH_REMATCH[1]}
+      [ "$(json_field '"id":"([^"]*)"' <<<"$s")" = "$id" ] && p=$(json_field '"phase":"([a-z]*)"' <<<"$s")
       [ "$p" = failed ] && die "node $i failed: $s"
       [ "$p" = "$phase" ] || all=0
     done

@@ -86,16 +86,10 @@ status_all() { # status_all NAME: every node's GET /v0/admin/repair, one JSON ob
   local i
   for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/repair"; echo; done > "$RAW/repair-$1.jsonl"
 }
-# The status is read with curl and bash alone: a python3 per poll (about 0.1 s of CPU each, three every 0.5 s) ran
-# only while a round or a rebuild ran, and the load measured then paid for it.
-field() { # field REGEX: the first group of REGEX in the JSON on stdin (empty if absent)
-  local s; s=$(cat)
-  [[ $s =~ $1 ]] && printf '%s' "${BASH_REMATCH[1]}"
-}
 rounds_done() { # sum of completed rounds over the nodes
   local i sum=0 n
   for i in 0 1 2; do
-    n=$(curl -s "$(url "$i")/v0/admin/repair" | field '"totals":\{"rounds":([0-9]+)')
+    n=$(curl -s "$(url "$i")/v0/admin/repair" | json_field '"totals":\{"rounds":([0-9]+)')
     sum=$((sum + ${n:-0}))
   done
   echo "$sum"
@@ -104,7 +98,7 @@ repair_round() { # repair_round NAME: POST on each node, wait until every schedu
   local before scheduled=0 i n deadline
   before=$(rounds_done)
   for i in 0 1 2; do
-    n=$(curl -s -X POST "$(url "$i")/v0/admin/repair" | field '"scheduled":([0-9]+)')
+    n=$(curl -s -X POST "$(url "$i")/v0/admin/repair" | json_field '"scheduled":([0-9]+)')
     scheduled=$((scheduled + ${n:-0}))
   done
   deadline=$((SECONDS + TIMEOUT))
@@ -113,7 +107,7 @@ repair_round() { # repair_round NAME: POST on each node, wait until every schedu
     sleep 0.5
   done
 }
-rebuild_state() { curl -s "$(url 2)/v0/admin/repair" | field '"rebuild":\{"state":"([a-z-]*)"'; }
+rebuild_state() { curl -s "$(url 2)/v0/admin/repair" | json_field '"rebuild":\{"state":"([a-z-]*)"'; }
 
 for i in 0 1 2; do start_node "$i"; done
 
