@@ -117,14 +117,11 @@ public final class Node implements AutoCloseable {
             opened = Planes.open(config);
             this.planes = opened;
             MemberPlane plane = planes.memberPlane();
-            // Idle member connections close at half the time the peers keep them (DhtServer.MEMBER_IDLE_MILLIS,
-            // at least the idle timeout): well before the peers drop them, and rarely enough that opening them
-            // again (a TLS handshake at both ends) is no steady cost. Under a load that comes and goes they closed
-            // every 15 s and every GET that met a handshake on its way waited for it: p99 1.2 ms -> 15 ms
-            // (docs/security.md, "What TLS costs").
+            // Idle member connections close at half the time the peers keep them: well before the peers drop
+            // them, and rarely enough that opening them again is no steady cost. Under a load that comes and goes
+            // they closed every 15 s and every GET that met a handshake on its way waited for it: p99 1.2 -> 15 ms.
             client = new PeerClient(plane, PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
-                    Duration.ofMillis(Math.max(config.idleTimeout().toMillis(),
-                            DhtServer.MEMBER_IDLE_MILLIS) / 2));
+                    Duration.ofMillis(DhtServer.memberIdleMillis(config.idleTimeout().toMillis()) / 2));
             this.peers = client;
             // A cluster file can change, so its members move data and agree on a topology state (persisted in the
             // data directory); a static --cluster list is one stable state for the life of the process.

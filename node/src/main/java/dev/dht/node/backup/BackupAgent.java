@@ -107,14 +107,8 @@ public final class BackupAgent implements AutoCloseable {
         this.wall = wall;
         this.dir = store.dir().resolve(DIR);
         this.names = new ContentNames(dir.resolve("names.json"), backups);
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(() -> {
-                BackgroundPriority.lowerCurrentThread(); // hashing and reading files: the live load goes first
-                r.run();
-            }, "dht-backup");
-            t.setDaemon(true);
-            return t;
-        });
+        // hashing and reading files: the live load goes first
+        this.thread = Executors.newSingleThreadExecutor(BackgroundPriority.threadFactory("dht-backup", false));
         thread.execute(this::probe); // before a resumed job, on the same thread
         resumeSaved();
     }

@@ -47,8 +47,16 @@ import java.util.Map;
  * serve (403 with the reason).
  */
 public final class DhtServer extends HttpServer {
-    /** How long an idle connection of the member plane is kept (a client's: the idle timeout). */
-    public static final long MEMBER_IDLE_MILLIS = java.util.concurrent.TimeUnit.MINUTES.toMillis(10);
+    private static final long MEMBER_IDLE_MILLIS = java.util.concurrent.TimeUnit.MINUTES.toMillis(10);
+
+    /**
+     * How long an idle connection of the member plane is kept: 10 minutes, or the clients' idle timeout if longer.
+     * A member's connections are few and cost a TLS handshake at both ends to open again; PeerClient closes its own
+     * idle ones first, at half this (docs/security.md, "What TLS costs").
+     */
+    public static long memberIdleMillis(long clientIdleMillis) {
+        return Math.max(clientIdleMillis, MEMBER_IDLE_MILLIS);
+    }
 
     private static final Logger log = LoggerFactory.getLogger(DhtServer.class);
 

@@ -344,9 +344,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
             // request's own timeout, not by the keep-alive (one-nio would drop it after 8 x keep-alive).
             return ACTIVE;
         }
-        // A member's connections are few and cost a TLS handshake to open again: they stay far longer than a
-        // client's (PeerClient closes its own idle ones first, at half this).
-        long limit = plane == Plane.MEMBER ? Math.max(keepAlive, DhtServer.MEMBER_IDLE_MILLIS) : keepAlive;
+        long limit = plane == Plane.MEMBER ? DhtServer.memberIdleMillis(keepAlive) : keepAlive;
         return lastAccess < currentTime - limit ? IDLE : ACTIVE;
     }
 

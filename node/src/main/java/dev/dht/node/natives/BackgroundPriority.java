@@ -42,6 +42,19 @@ public final class BackgroundPriority {
         return tid != null && lower(tid);
     }
 
+    /** Daemon threads named name (with -N after it when numbered) that lower themselves before they run. */
+    public static java.util.concurrent.ThreadFactory threadFactory(String name, boolean numbered) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return r -> {
+            Thread t = new Thread(() -> {
+                lowerCurrentThread();
+                r.run();
+            }, numbered ? name + "-" + n.incrementAndGet() : name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
     /**
      * Lowers every thread of this process whose name starts with prefix (as the kernel keeps it: its first 15
      * characters): threads a library starts itself, such as the JDK HTTP client's selector. Returns how many.

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -38,7 +39,6 @@ public final class S3Client {
     static final int ATTEMPTS = 5;
     private static final long FIRST_BACKOFF_MS = 250;
 
-    private static final java.util.concurrent.atomic.AtomicInteger WORKERS = new java.util.concurrent.atomic.AtomicInteger();
     private final S3Location location;
     private final Supplier<Credentials> credentials;
     private final HttpClient http;
@@ -58,14 +58,7 @@ public final class S3Client {
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5))
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
-                    Thread t = new Thread(() -> {
-                        BackgroundPriority.lowerCurrentThread();
-                        r.run();
-                    }, "dht-s3-" + WORKERS.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                }))
+                .executor(Executors.newCachedThreadPool(BackgroundPriority.threadFactory("dht-s3", true)))
                 .build();
         BackgroundPriority.lowerThreads("HttpClient-");
     }
@@ -168,7 +161,6 @@ public final class S3Client {
         throw last;
     }
 
-    /** Every object whose path starts with pathPrefix, in key order (all pages). */
     /**
      * One LIST of at most one key under the prefix: whether the bucket is there and the credentials are taken.
      *
@@ -185,6 +177,7 @@ public final class S3Client {
         }
     }
 
+    /** Every object whose path starts with pathPrefix, in key order (all pages). */
     public List<ObjectInfo> list(String pathPrefix) {
         List<ObjectInfo> out = new ArrayList<>();
         String token = null;

@@ -71,6 +71,8 @@ public final class RestoreAgent implements AutoCloseable {
     private volatile RestoreJob job;
     private volatile String phase = "idle";
     private volatile String error;
+    /** The last failure was the load's (a new finish loads again), not the share's (it must be asked for again). */
+    private volatile boolean loadFailed;
     private volatile int partsTotal;
     private final AtomicLong bytesTotal = new AtomicLong();
     private final AtomicLong bytesDownloaded = new AtomicLong();
@@ -315,14 +317,8 @@ public final class RestoreAgent implements AutoCloseable {
             throw new BackupAgent.Conflict("this node holds records received for restore " + id + " but was not"
                     + " asked for its share of it: ask for the share first (POST " + STATUS_PATH + "), then finish");
         }
-        gate.done(id);
-        if (j != null && j.id().equals(id)) {
-            phase = "done";
-            save(j, "done", null);
-        }
+        served(id);
     }
-
-    private volatile boolean loadFailed;
 
     private void startLoad(RestoreJob j) {
         error = null;
@@ -372,7 +368,7 @@ public final class RestoreAgent implements AutoCloseable {
         }
     }
 
-    /** Every member has loaded restore id (or serves): serve clients. */
+    /** Restore id is done here (every member has loaded it, or it went into a live cluster): serve clients. */
     private synchronized void served(String id) {
         RestoreJob j = job;
         gate.done(id);

@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -158,9 +157,6 @@ final class RestoreLearner {
                 serve.accept(d.getValue());
             }
             case FINISH -> {
-                if (!Objects.equals(d.getValue(), local.get().id())) {
-                    return;
-                }
                 log.info("restore {}: the other members are finishing it: loading what this node received",
                         d.getValue());
                 finish.accept(d.getValue());

@@ -21,9 +21,8 @@ final class RunFile {
     private RunFile() {
     }
 
-    /** Writes every entry of the cursor; returns how many. */
-    static long write(Path file, SortedCursor entries) throws IOException {
-        long n = 0;
+    /** Writes every entry of the cursor. */
+    static void write(Path file, SortedCursor entries) throws IOException {
         try (OutputStream os = Files.newOutputStream(file);
              DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, WRITE_BUFFER))) {
             while (entries.next()) {
@@ -31,11 +30,9 @@ final class RunFile {
                 out.writeInt(entries.valueLength());
                 out.write(entries.keyBuffer(), entries.keyOffset(), entries.keyLength());
                 out.write(entries.valueBuffer(), entries.valueOffset(), entries.valueLength());
-                n++;
             }
             out.writeInt(-1);
         }
-        return n;
     }
 
     /** Reads a run back, in order, through a buffer of bufferBytes. */

@@ -31,10 +31,6 @@ final class Slab {
         return (long) used + size(keyLength, valueLength) <= data.length;
     }
 
-    int count() {
-        return count;
-    }
-
     void add(byte[] key, int keyOffset, int keyLength, byte[] value, int valueOffset, int valueLength) {
         if (count == starts.length) {
             starts = Arrays.copyOf(starts, count * 2);
@@ -80,7 +76,7 @@ final class Slab {
         for (int b = 0; b < BUCKETS; b++) {
             bucketStart[b + 1] += bucketStart[b];
         }
-        int[] next = java.util.Arrays.copyOf(bucketStart, BUCKETS);
+        int[] next = Arrays.copyOf(bucketStart, BUCKETS);
         for (int i = 0; i < count; i++) {
             scratch[next[bucket(starts[i])]++] = starts[i];
         }

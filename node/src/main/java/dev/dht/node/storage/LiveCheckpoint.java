@@ -59,10 +59,6 @@ final class LiveCheckpoint {
     /** Runs once the live files are known and before the WAL is listed: tests end a flush there. */
     private final Runnable afterLiveFiles;
 
-    LiveCheckpoint(RocksDB db, Path source, long walLimit) {
-        this(db, source, walLimit, () -> { });
-    }
-
     LiveCheckpoint(RocksDB db, Path source, long walLimit, Runnable afterLiveFiles) {
         this.db = db;
         this.source = source;
@@ -171,6 +167,17 @@ final class LiveCheckpoint {
             return BOOT.equals(Files.readString(bootMarker(target), StandardCharsets.UTF_8).trim());
         } catch (IOException e) {
             return false;
+        }
+    }
+
+    /** Deletes a checkpoint and its boot marker. */
+    static void delete(Path target) {
+        Directories.deleteTree(target);
+        Path marker = bootMarker(target);
+        try {
+            Files.deleteIfExists(marker);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot delete " + marker, e);
         }
     }
 

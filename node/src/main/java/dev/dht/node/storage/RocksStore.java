@@ -728,12 +728,7 @@ public final class RocksStore implements Store {
 
     /** Deletes a checkpoint and what marks it. */
     public static void deleteCheckpoint(Path target) {
-        dev.dht.node.io.Directories.deleteTree(target);
-        try {
-            Files.deleteIfExists(LiveCheckpoint.bootMarker(target));
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot delete " + LiveCheckpoint.bootMarker(target), e);
-        }
+        LiveCheckpoint.delete(target);
     }
 
     LiveCheckpoint.Outcome checkpoint(Path target, long walLimit, Runnable afterLiveFiles) {

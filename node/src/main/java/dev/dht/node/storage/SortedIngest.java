@@ -40,8 +40,9 @@ public final class SortedIngest {
     static final long FILE_BYTES = 64L << 20;
     private static final int SIZE_CHECK_EVERY = 256;
 
-    /** What a load did. */
     /**
+     * What a load did.
+     *
      * @param loaded     records written
      * @param keptStored incoming records left out: the store held a newer version
      * @param files      table files ingested (both families)
@@ -55,7 +56,6 @@ public final class SortedIngest {
     private final ColumnFamilyHandle digests;
     private final Options tableOptions;
     private final Path work;
-    private final List<String> files = new ArrayList<>();
     private long bytes;
 
     SortedIngest(RocksDB db, ColumnFamilyHandle records, ColumnFamilyHandle digests, Options tableOptions, Path work) {
@@ -87,6 +87,8 @@ public final class SortedIngest {
              RocksIterator stored = db.newIterator(records, read);
              TableFiles writer = new TableFiles("records")) {
             stored.seekToFirst();
+            // the stored key under the iterator (one copy out of RocksDB per step, not per comparison)
+            byte[] storedKey = stored.isValid() ? stored.key() : null;
             byte[] previous = null;
             while (incoming.next()) {
                 byte[] key = Arrays.copyOfRange(incoming.keyBuffer(), incoming.keyOffset(),
@@ -97,10 +99,11 @@ public final class SortedIngest {
                 previous = key;
                 Record record = Record.decode(Arrays.copyOfRange(incoming.valueBuffer(), incoming.valueOffset(),
                         incoming.valueOffset() + incoming.valueLength()));
-                while (stored.isValid() && Arrays.compareUnsigned(stored.key(), key) < 0) {
+                while (storedKey != null && Arrays.compareUnsigned(storedKey, key) < 0) {
                     stored.next();
+                    storedKey = stored.isValid() ? stored.key() : null;
                 }
-                if (stored.isValid() && Arrays.equals(stored.key(), key)
+                if (storedKey != null && Arrays.equals(storedKey, key)
                         && !RocksStore.supersedes(record.encoded(), stored.value())) {
                     kept++;
                     continue;
@@ -132,7 +135,7 @@ public final class SortedIngest {
                 db.ingestExternalFile(digests, digestFiles, ingest);
             }
         }
-        return new Result(loaded, kept, files.size(), bytes);
+        return new Result(loaded, kept, recordFiles.size() + digestFiles.size(), bytes);
     }
 
     /** Sorted table files of one family, cut at {@link #FILE_BYTES}. */
@@ -174,7 +177,6 @@ public final class SortedIngest {
 
         List<String> finish() throws RocksDBException, IOException {
             finishFile();
-            files.addAll(done);
             return List.copyOf(done);
         }
 
