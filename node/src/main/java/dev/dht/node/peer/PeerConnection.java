@@ -46,7 +46,12 @@ final class PeerConnection {
     private long nextCall;
     private final ResponseParser parser = new ResponseParser();
     private final ByteBuffer in = ByteBuffer.allocate(IN_SIZE);
-    private ByteBuffer out = ByteBuffer.allocateDirect(OUT_SIZE);
+    /**
+     * Requests encoded, not yet written. Direct for plaintext (the socket write copies nothing); on the heap under
+     * TLS, where it is the engine's input: the JDK's AES-GCM works on arrays in place, but with a direct input or
+     * output buffer it copies through arrays it allocates for every record.
+     */
+    private ByteBuffer out;
     private final RequestEncoder encoder;
     private SocketChannel channel;
     /** The member port's TLS over the channel, or null for plaintext (guarded by this, like out). */
@@ -88,6 +93,7 @@ final class PeerConnection {
         MemberTls memberTls = client.tls();
         this.tlsGeneration = memberTls == null ? 0 : memberTls.generation();
         this.handshakePending = memberTls != null;
+        this.out = memberTls == null ? ByteBuffer.allocateDirect(OUT_SIZE) : ByteBuffer.allocate(OUT_SIZE);
     }
 
     /** Queues the call; false if this connection is closed or its pipeline is full (try another). */

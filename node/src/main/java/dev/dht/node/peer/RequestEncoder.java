@@ -81,7 +81,8 @@ final class RequestEncoder {
         if (out.remaining() >= bytes) {
             return out;
         }
-        ByteBuffer bigger = ByteBuffer.allocateDirect(Math.max(out.capacity() * 2, out.position() + bytes));
+        int capacity = Math.max(out.capacity() * 2, out.position() + bytes);
+        ByteBuffer bigger = out.isDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
         out.flip();
         bigger.put(out);
         return bigger;
