@@ -15,7 +15,7 @@
 #      load's p50/p99/p99.9 before, during and after the backup; targets: restore >= 15 MB/s, p99 during <= 1.5x
 #      the p99 before. Also the CPU (in cores) of the nodes, the object store and the load generators before and
 #      during the backup: here they all share the machine, the store included, which a deployment does not (the
-#      store runs at nice 19 with its objects in /dev/shm when there is room: BENCH_STORE_DIR puts them elsewhere).
+#      store runs under SCHED_IDLE with its objects in /dev/shm when there is room: BENCH_STORE_DIR puts them elsewhere).
 #
 # Environment (defaults give the committed figures):
 #   BENCH_KEYS=1000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_PHASE=30 seconds  BENCH_TIMEOUT=900 s
@@ -73,8 +73,10 @@ read -r load1 load5 load15 _ < /proc/loadavg
 ACCESS=bench-$(openssl rand -hex 4); SECRET=$(openssl rand -hex 16)
 printf '%s' "$ACCESS" > "$WORK/credentials/access-key-id"
 printf '%s' "$SECRET" > "$WORK/credentials/secret-access-key"
-# A deployment's object store runs on other machines. Here it shares the nodes' CPUs and disk: it runs at nice 19,
-# and keeps its objects in memory when /dev/shm has room (BENCH_STORE_DIR to choose), so that what the load pays
+# A deployment's object store runs on other machines. Here it shares the nodes' CPUs and disk: it runs under
+# SCHED_IDLE (chrt --idle; nice 19 where chrt is missing), as the node's backup threads do, so that a request
+# thread waking up preempts it at once (under nice 19 alone it may wait for the store's time slice to end), and keeps
+# its objects in memory when /dev/shm has room (BENCH_STORE_DIR to choose), so that what the load pays
 # during a backup is the backup's, not the store's disk writes beside the nodes' WAL.
 S3_DIR=${BENCH_STORE_DIR:-}
 if [ -z "$S3_DIR" ]; then
@@ -84,7 +86,10 @@ if [ -z "$S3_DIR" ]; then
 fi
 echo "store_dir=$S3_DIR" >> "$RAW/env.txt"
 mkdir -p "$S3_DIR"
-ROOT_ACCESS_KEY=$ACCESS ROOT_SECRET_KEY=$SECRET nice -n 19 "$VERSITYGW" --port "127.0.0.1:$S3_PORT" posix "$S3_DIR" \
+LOWER=(nice -n 19)
+command -v chrt >/dev/null && LOWER=(chrt --idle 0 nice -n 19)
+echo "store_priority=${LOWER[*]}" >> "$RAW/env.txt"
+ROOT_ACCESS_KEY=$ACCESS ROOT_SECRET_KEY=$SECRET "${LOWER[@]}" "$VERSITYGW" --port "127.0.0.1:$S3_PORT" posix "$S3_DIR" \
   > "$RAW/versitygw.log" 2>&1 &
 s3_pid=$!
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$S3_PORT/" && break; sleep 0.1; done

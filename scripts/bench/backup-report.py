@@ -117,7 +117,8 @@ def store_note(e):
     d = e.get("store_dir")
     if not d:
         return ""  # runs from before the store was set apart
-    return f" The store ran at nice 19 with its objects {'in memory' if d.startswith('/dev/shm') else 'on disk'} ({d})."
+    prio = "under SCHED_IDLE" if "chrt" in e.get("store_priority", "") else "at nice 19"
+    return f" The store ran {prio} with its objects {'in memory' if d.startswith('/dev/shm') else 'on disk'} ({d})."
 
 
 def ms(v):

@@ -11,13 +11,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Background threads really run at nice 19 where the node can lower them (Linux, JDK 22+), and only they do. */
+/**
+ * Background threads really run under SCHED_IDLE, at nice 19, where the node can lower them (Linux, JDK 22+), and only
+ * they do.
+ */
 class BackgroundPriorityTest {
     /** The nice value of a thread of this process, from the kernel (field 19 of its stat). */
     private static int nice(int tid) throws IOException {
+        return statField(tid, 19);
+    }
+
+    /** The scheduling policy of a thread of this process, from the kernel (field 41 of its stat; 0 SCHED_OTHER). */
+    private static int policy(int tid) throws IOException {
+        return statField(tid, 41);
+    }
+
+    private static int statField(int tid, int field) throws IOException {
         String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"), StandardCharsets.US_ASCII);
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Integer.parseInt(fields[16]); // fields after the name start at the 3rd: nice is the 19th
+        return Integer.parseInt(fields[field - 3]); // fields after the name start at the 3rd
     }
 
     private static boolean supported() {
@@ -30,19 +42,21 @@ class BackgroundPriorityTest {
     }
 
     @Test
-    void aLoweredThreadRunsAtNice19AndTheOthersKeepTheirs() throws Exception {
+    void aLoweredThreadRunsUnderSchedIdleAtNice19AndTheOthersKeepTheirs() throws Exception {
         if (!supported()) {
             assertThat(BackgroundPriority.lowerCurrentThread()).isFalse();
             return;
         }
         AtomicInteger tid = new AtomicInteger();
         AtomicInteger niceSeen = new AtomicInteger(-100);
+        AtomicInteger policySeen = new AtomicInteger(-1);
         CountDownLatch done = new CountDownLatch(1);
         Thread t = new Thread(() -> {
             assertThat(BackgroundPriority.lowerCurrentThread()).isTrue();
             tid.set(BackgroundPriority.currentTid());
             try {
                 niceSeen.set(nice(tid.get()));
+                policySeen.set(policy(tid.get()));
             } catch (IOException e) {
                 throw new RuntimeException(e);
             }
@@ -52,7 +66,9 @@ class BackgroundPriorityTest {
         done.await();
         t.join();
         assertThat(niceSeen.get()).isEqualTo(BackgroundPriority.NICE);
+        assertThat(policySeen.get()).isEqualTo(BackgroundPriority.SCHED_IDLE);
         assertThat(nice(BackgroundPriority.currentTid())).as("the test's own thread").isEqualTo(0);
+        assertThat(policy(BackgroundPriority.currentTid())).as("the test's own thread").isEqualTo(0);
     }
 
     @Test
@@ -76,8 +92,10 @@ class BackgroundPriorityTest {
         started.await();
         try {
             assertThat(nice(tid.get())).isEqualTo(0);
+            assertThat(policy(tid.get())).isEqualTo(0);
             assertThat(BackgroundPriority.lowerThreads("dht-named-for-the-test-longer-than-15")).isEqualTo(1);
             assertThat(nice(tid.get())).isEqualTo(BackgroundPriority.NICE);
+            assertThat(policy(tid.get())).isEqualTo(BackgroundPriority.SCHED_IDLE);
         } finally {
             stop.countDown();
             t.join();
