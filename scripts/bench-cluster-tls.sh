@@ -6,7 +6,15 @@
 # --latency-correction, PUT then GET). Writes docs/benchmarks/cluster-tls.json and cluster-tls.md: per round and
 # mode, the means, and the TLS cost against the targets (at most 15% less throughput, at most 1.2x p99).
 #
-# Environment: BENCH_ROUNDS=2 (pairs)   BENCH_DURATION=30   BENCH_WARMUP=10 (seconds)   BENCH_THREADS=3
+# Warm-ups: each round's cluster is new, and the JDK's TLS code (SSLEngine, AES-GCM) takes the JIT longer than the
+# plaintext path: in the 20 s after a 10 s warm-up, compilation was 15-20% of a TLS node's CPU samples (6% in
+# plaintext); after a 40 s one it was 1.5% (4%), and TLS's PUT throughput was within 1% of plaintext's (29.1k and
+# 29.3k req/s; 14-30% below it after 10 s, same build, single runs). So the PUT warm-up is
+# 30 s (GET's half of it), for both modes. Each fixed-rate run is also preceded by 5 s at the same rate, unrecorded:
+# the first second of a new request shape (oha's keys and bodies) ran at 2-10x the p50 in both modes while the JIT
+# caught up, and that one second held about half of a 30 s run's requests above p99.
+#
+# Environment: BENCH_ROUNDS=2 (pairs)   BENCH_DURATION=30   BENCH_WARMUP=30 (seconds)   BENCH_RATE_WARMUP=5   BENCH_THREADS=3
 #   BENCH_CONNECTIONS=64   BENCH_REFERENCE_RATE=5000 (req/s of the fixed-rate runs)   BENCH_REPLICAS=2/3
 #   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next two; the
 #   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL
@@ -14,7 +22,8 @@
 
 ROUNDS=${BENCH_ROUNDS:-2}
 DURATION=${BENCH_DURATION:-30}
-WARMUP=${BENCH_WARMUP:-10}
+WARMUP=${BENCH_WARMUP:-30}
+RATE_WARMUP=${BENCH_RATE_WARMUP:-5}
 THREADS=${BENCH_THREADS:-3}
 CONNS=${BENCH_CONNECTIONS:-64}
 RATE=${BENCH_REFERENCE_RATE:-5000}
@@ -59,6 +68,7 @@ fi
   echo "rounds=$ROUNDS"
   echo "duration=$DURATION"
   echo "warmup=$WARMUP"
+  echo "rate_warmup=$RATE_WARMUP"
   echo "threads=$THREADS"
   echo "connections=$CONNS"
   echo "reference_rate=$RATE"
@@ -97,6 +107,11 @@ wrk_run() { # wrk_run NAME SECONDS SCRIPT [args...]
 oha_run() { # oha_run NAME METHOD URL-REGEX
   local name=$1 method=$2 url=$3 body=()
   [ "$method" = PUT ] && body=(-d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
+  if [ "$RATE_WARMUP" -gt 0 ]; then
+    log "oha $name warm-up at $RATE/s (${RATE_WARMUP}s, not recorded)"
+    "$OHA" -z "${RATE_WARMUP}s" -q "$RATE" --latency-correction -c "$CONNS" --no-tui --output-format quiet \
+      "${connect_to[@]}" -m "$method" "${body[@]}" --rand-regex-url "$url" > /dev/null 2>&1 || true
+  fi
   log "oha $name at $RATE/s (${DURATION}s)"
   "$OHA" -z "${DURATION}s" -q "$RATE" --latency-correction -c "$CONNS" --no-tui --output-format json \
     "${connect_to[@]}" -m "$method" "${body[@]}" --rand-regex-url "$url" \

@@ -95,11 +95,12 @@ def markdown(r):
         "plane in plaintext (loopback) or in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 certificates); the modes "
         "alternate, %s rounds each. Maximum throughput: wrk, %s threads, %s connections spread over the nodes, %s s "
         "after a %s s warm-up, PUT of unique keys then GET over them. Latency: oha at %s req/s (open model, "
-        "--latency-correction), %s s each, PUT then GET. Load before/after: %s / %s."
+        "--latency-correction), %s s each after %s s at the rate unrecorded, PUT then GET. Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), env.get("replicas"), env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"),
-           env.get("reference_rate"), env.get("duration"), env.get("load_before"), env.get("load_after")),
+           env.get("reference_rate"), env.get("duration"), env.get("rate_warmup", "0"), env.get("load_before"),
+           env.get("load_after")),
         "",
         "| round | member plane | PUT req/s | GET req/s | PUT p99 ms at %s/s | GET p99 ms at %s/s | replica call "
         "errors | TLS handshake failures |" % (env.get("reference_rate"), env.get("reference_rate")),
