@@ -126,9 +126,10 @@ await_phase() { # await_phase PATH ID PHASE NODES...: until each node's PATH rep
   while [ $SECONDS -lt $deadline ]; do
     all=1
     for i in "$@"; do
-      s=$(curl -s "$(url "$i")$path")
-      p=
-      [ "$(json_field '"id":"([^"]*)"' <<<"$s")" = "$id" ] && p=$(json_field '"phase":"([a-z]*)"' <<<"$s")
+      http_get $((PORT + i)) "$path" || true # no process per poll: see http_get
+      s=$HTTP_BODY p=
+      [[ $s =~ \"id\":\"([^\"]*)\" ]] && [ "${BASH_REMATCH[1]}" = "$id" ] \
+        && [[ $s =~ \"phase\":\"([a-z]*)\" ]] && p=${BASH_REMATCH[1]}
       [ "$p" = failed ] && die "node $i failed: $s"
       [ "$p" = "$phase" ] || all=0
     done
