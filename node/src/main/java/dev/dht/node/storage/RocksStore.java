@@ -148,10 +148,6 @@ public final class RocksStore implements Store {
                 .setMaxOpenFiles(o.maxOpenFiles())
                 .setMaxBackgroundJobs(Math.max(2, Runtime.getRuntime().availableProcessors()))
                 .setBytesPerSync(1 << 20)
-                // The WAL's pages are written back as they fill too (asynchronously, sync_file_range), not left to
-                // the kernel's periodic writeback: that wrote tens of MB at once every ~30 s under a steady write
-                // load, and WAL appends stalled behind it for a few hundred ms (the fixed-rate p99's worst seconds).
-                .setWalBytesPerSync(1 << 20)
                 // The WAL is kept until every family has flushed what it holds: a side family written rarely (hints,
                 // repair) or in small entries (digests) held it back to RocksDB's default bound, several GB here, which
                 // a restart replays and a backup (LiveCheckpoint) copies. Two memtables' worth: the records' own
