@@ -126,11 +126,11 @@ await_phase() { # await_phase PATH ID PHASE NODES...: until each node's PATH rep
   while [ $SECONDS -lt $deadline ]; do
     all=1
     for i in "$@"; do
-      http_get $((PORT + i)) "$path" || true # no process per poll: see http_get
-      s=$HTTP_BODY p=
-      [[ $s =~ \"id\":\"([^\"]*)\" ]] && [ "${BASH_REMATCH[1]}" = "$id" ] \
-        && [[ $s =~ \"phase\":\"([a-z]*)\" ]] && p=${BASH_REMATCH[1]}
-      [ "$p" = failed ] && die "node $i failed: $s"
+      http_request GET $((PORT + i)) "$path" || true # no process per poll: see http_request
+      p=
+      body_field '"id":"([^"]*)"'
+      [ "$FIELD" = "$id" ] && body_field '"phase":"([a-z]*)"' && p=$FIELD
+      [ "$p" = failed ] && die "node $i failed: $HTTP_BODY"
       [ "$p" = "$phase" ] || all=0
     done
     [ $all = 1 ] && return 0

@@ -86,28 +86,34 @@ status_all() { # status_all NAME: every node's GET /v0/admin/repair, one JSON ob
   local i
   for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/repair"; echo; done > "$RAW/repair-$1.jsonl"
 }
-rounds_done() { # sum of completed rounds over the nodes
-  local i sum=0 n
+rounds_done() { # ROUNDS: the sum of completed rounds over the nodes (polls start no process: see http_request)
+  local i
+  ROUNDS=0
   for i in 0 1 2; do
-    n=$(curl -s "$(url "$i")/v0/admin/repair" | json_field '"totals":\{"rounds":([0-9]+)')
-    sum=$((sum + ${n:-0}))
+    http_request GET $((PORT + i)) /v0/admin/repair || true
+    body_field '"totals":\{"rounds":([0-9]+)'
+    ROUNDS=$((ROUNDS + ${FIELD:-0}))
   done
-  echo "$sum"
 }
 repair_round() { # repair_round NAME: POST on each node, wait until every scheduled round is done
-  local before scheduled=0 i n deadline
-  before=$(rounds_done)
+  local before scheduled=0 i deadline
+  rounds_done
+  before=$ROUNDS
   for i in 0 1 2; do
-    n=$(curl -s -X POST "$(url "$i")/v0/admin/repair" | json_field '"scheduled":([0-9]+)')
-    scheduled=$((scheduled + ${n:-0}))
+    http_request POST $((PORT + i)) /v0/admin/repair || true
+    body_field '"scheduled":([0-9]+)'
+    scheduled=$((scheduled + ${FIELD:-0}))
   done
   deadline=$((SECONDS + TIMEOUT))
-  until [ "$(rounds_done)" -ge $((before + scheduled)) ]; do
+  until rounds_done; [ "$ROUNDS" -ge $((before + scheduled)) ]; do
     [ $SECONDS -lt $deadline ] || die "the repair round $1 did not end within ${TIMEOUT}s (logs in $WORK)"
     sleep 0.5
   done
 }
-rebuild_state() { curl -s "$(url 2)/v0/admin/repair" | json_field '"rebuild":\{"state":"([a-z-]*)"'; }
+rebuild_state() { # FIELD: node 2's rebuild state
+  http_request GET $((PORT + 2)) /v0/admin/repair || true
+  body_field '"rebuild":\{"state":"([a-z-]*)"'
+}
 
 for i in 0 1 2; do start_node "$i"; done
 
@@ -165,7 +171,7 @@ rm -rf "$WORK/data/node2"
 mark rebuild_start
 start_node 2
 deadline=$((SECONDS + TIMEOUT))
-until [ "$(rebuild_state)" = ready ]; do
+until rebuild_state; [ "$FIELD" = ready ]; do
   [ $SECONDS -lt $deadline ] || die "the rebuild did not end within ${TIMEOUT}s (logs in $WORK)"
   sleep 0.25
 done

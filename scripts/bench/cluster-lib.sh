@@ -52,26 +52,25 @@ stop_load() { # the load generators: INT (oha writes its output on it), wait
   load_pids=()
 }
 
-# json_field REGEX: the first group of REGEX in the JSON on stdin, empty if absent. Status polls read the nodes'
-# answers with bash alone: a python3 per poll (about 0.1 s of CPU each) ran only while a backup or a repair did, and
-# the load measured in that window paid for it.
-json_field() {
-  local s; s=$(cat)
-  [[ $s =~ $1 ]] && printf '%s' "${BASH_REMATCH[1]}"
-}
-# http_get PORT PATH: GET http://127.0.0.1:PORT/PATH into HTTP_BODY (empty on failure) without starting a process:
-# bash's /dev/tcp. A poll that forks curl and a subshell per match (about 30 processes a second for three nodes at
-# 0.5 s) raised a 1000 req/s load's p99 from 0.8-1.0 ms to 1.7-2.5 ms on 2 cores, by itself, in the very window the
-# poll watches (a backup's); the load must not pay for the watching.
-http_get() {
+# http_request METHOD PORT PATH: the answer's body of http://127.0.0.1:PORT/PATH into HTTP_BODY (empty on failure),
+# without starting a process: bash's /dev/tcp. Status polls run while a backup, a repair or a rebuild does, in the
+# very window the load is measured: a poll that forked curl and a subshell per match (about 30 processes a second for
+# three nodes at 0.5 s) raised a 1000 req/s load's p99 from 0.8-1.0 ms to 1.7-2.5 ms on 2 cores, by itself (and a
+# python3 per poll before it cost more); the load must not pay for the watching.
+http_request() {
   local line body=""
   HTTP_BODY=""
-  { exec {HTTP_FD}<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
-  printf 'GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$2" >&"$HTTP_FD"
+  { exec {HTTP_FD}<>"/dev/tcp/127.0.0.1/$2"; } 2>/dev/null || return 1
+  printf '%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n' "$1" "$3" >&"$HTTP_FD"
   while IFS= read -r -t 10 line <&"$HTTP_FD" && [ "${line%$'\r'}" != "" ]; do :; done
   while IFS= read -r -t 10 line <&"$HTTP_FD" || [ -n "$line" ]; do body+=$line; done
   exec {HTTP_FD}<&-
   HTTP_BODY=$body
+}
+# body_field REGEX: the first group of REGEX in HTTP_BODY into FIELD (empty if absent), without a subshell
+body_field() {
+  FIELD=""
+  if [[ $HTTP_BODY =~ $1 ]]; then FIELD=${BASH_REMATCH[1]}; fi
 }
 now_ms() { date +%s%3N; }
 mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
