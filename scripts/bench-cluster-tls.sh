@@ -105,16 +105,16 @@ wrk_run() { # wrk_run NAME SECONDS SCRIPT [args...]
     > "$RAW/wrk-$name.txt" 2>&1
 }
 oha_run() { # oha_run NAME METHOD URL-REGEX
-  local name=$1 method=$2 url=$3 body=()
-  [ "$method" = PUT ] && body=(-d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
+  local name=$1 method=$2 url=$3 load=()
+  load=(-q "$RATE" --latency-correction -c "$CONNS" --no-tui "${connect_to[@]}" -m "$method")
+  [ "$method" = PUT ] && load+=(-d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
+  load+=(--rand-regex-url "$url")
   if [ "$RATE_WARMUP" -gt 0 ]; then
     log "oha $name warm-up at $RATE/s (${RATE_WARMUP}s, not recorded)"
-    "$OHA" -z "${RATE_WARMUP}s" -q "$RATE" --latency-correction -c "$CONNS" --no-tui --output-format quiet \
-      "${connect_to[@]}" -m "$method" "${body[@]}" --rand-regex-url "$url" > /dev/null 2>&1 || true
+    "$OHA" -z "${RATE_WARMUP}s" --output-format quiet "${load[@]}" > /dev/null 2>&1 || true
   fi
   log "oha $name at $RATE/s (${DURATION}s)"
-  "$OHA" -z "${DURATION}s" -q "$RATE" --latency-correction -c "$CONNS" --no-tui --output-format json \
-    "${connect_to[@]}" -m "$method" "${body[@]}" --rand-regex-url "$url" \
+  "$OHA" -z "${DURATION}s" --output-format json "${load[@]}" \
     > "$RAW/oha-$name.json" 2> "$RAW/oha-$name.err" || log "oha $name exited with $?"
 }
 
