@@ -5,16 +5,13 @@ import org.slf4j.LoggerFactory;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Runs the node's background threads (a backup's hashing and uploads, the S3 client's threads) under Linux's
- * {@code SCHED_IDLE} policy, at nice 19 as well: they still take every idle cycle, but a request thread that wakes up
- * preempts them at once.
+ * Runs the node's background threads (a backup's hashing and uploads) under Linux's {@code SCHED_IDLE} policy, at
+ * nice 19 as well: they still take every idle cycle, but a request thread that wakes up preempts them at once.
  *
  * <p>Nice 19 alone does not give that. Under the kernel's EEVDF scheduler (6.6 and newer) a waking nice-0 thread may
  * wait for a nice-19 thread's time slice to end: on 2 vCPUs a nice-19 {@code sha256sum} loop raised a 5000 req/s
@@ -65,35 +62,6 @@ public final class BackgroundPriority {
             t.setDaemon(true);
             return t;
         };
-    }
-
-    /**
-     * Lowers every thread of this process whose name starts with prefix (as the kernel keeps it: its first 15
-     * characters): threads a library starts itself, such as the JDK HTTP client's selector. Returns how many.
-     */
-    public static int lowerThreads(String prefix) {
-        if (SETPRIORITY == null) {
-            unavailable();
-            return 0;
-        }
-        String kept = prefix.length() > 15 ? prefix.substring(0, 15) : prefix;
-        int n = 0;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-            for (Path task : tasks) {
-                String name;
-                try {
-                    name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim();
-                } catch (java.io.IOException gone) {
-                    continue; // the thread ended meanwhile
-                }
-                if (name.startsWith(kept) && lower(Integer.parseInt(task.getFileName().toString()))) {
-                    n++;
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            log.debug("cannot list this process's threads: {}", e.toString());
-        }
-        return n;
     }
 
     private static boolean lower(int tid) {

@@ -1,6 +1,5 @@
 package dev.dht.node.objectstore;
 
-import dev.dht.node.natives.BackgroundPriority;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.w3c.dom.Document;
@@ -13,9 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,14 +20,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The S3 calls backups need (put, get, head, list, delete, create bucket), signed with SigV4 over the JDK's HTTP
- * client: no jars (the AWS SDK v2 brings 32-46 of them, 8.6-15 MB; MinIO's client 22 jars, 22 MB: docs/operations.md,
- * "Back up and restore"). Every call is idempotent (objects are named by content or by backup), so failures without
+ * The S3 calls backups need (put, get, head, list, delete, create bucket), signed with SigV4, over HTTP/1.1 on blocking
+ * sockets ({@link Http1Transport}: the JDK's HttpClient made the JIT compile hundreds of methods at a node's first
+ * backup, beside the live load). No jars: the AWS SDK v2 brings 32-46 of them, 8.6-15 MB; MinIO's client 22 jars,
+ * 22 MB (docs/operations.md, "Back up and restore"). Every call is idempotent (objects are named by content or by backup), so failures without
  * an answer, 5xx and 429 are retried with backoff; other errors fail at once with S3's code and message.
  */
 public final class S3Client {
@@ -41,7 +37,7 @@ public final class S3Client {
 
     private final S3Location location;
     private final Supplier<Credentials> credentials;
-    private final HttpClient http;
+    private final Http1Transport http;
     private final Duration timeout;
 
     /** One listed object. */
@@ -52,15 +48,8 @@ public final class S3Client {
         this.location = location;
         this.credentials = credentials;
         this.timeout = timeout;
-        // Uploads and downloads are background work: the client's threads run at a low CPU priority, its workers
-        // (ours) and its selector (the JDK's own thread).
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Executors.newCachedThreadPool(BackgroundPriority.threadFactory("dht-s3", true)))
-                .build();
-        BackgroundPriority.lowerThreads("HttpClient-");
+        this.http = new Http1Transport(location.endpoint(), location.pathStyle() ? location.endpoint().getHost()
+                : location.bucket() + "." + location.endpoint().getHost(), Duration.ofSeconds(5));
     }
 
     public S3Location location() {
@@ -137,22 +126,18 @@ public final class S3Client {
         ObjectStoreException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
-                HttpRequest request = request("GET", location.key(path), Map.of(), SigV4.EMPTY_SHA256,
-                        HttpRequest.BodyPublishers.noBody(), Duration.ofMinutes(10));
-                HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-                if (response.statusCode() == 200) {
+                Http1Transport.Response response = send("GET", location.key(path), Map.of(), SigV4.EMPTY_SHA256,
+                        Body.EMPTY, Duration.ofMinutes(10));
+                if (response.status() == 200) {
                     return response.body();
                 }
                 byte[] error;
                 try (InputStream in = response.body()) {
                     error = in.readAllBytes();
                 }
-                last = new Reply(response.statusCode(), error, 0).error("GET " + path);
-            } catch (IOException e) {
+                last = new Reply(response.status(), error, 0).error("GET " + path);
+            } catch (IOException | UncheckedIOException e) {
                 last = new ObjectStoreException("GET " + path + " from " + location + ": " + e, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ObjectStoreException("interrupted", e);
             }
             if (!last.retryable() || !backoff(attempt)) {
                 throw last;
@@ -221,14 +206,14 @@ public final class S3Client {
         InputStream open() throws IOException;
     }
 
-    private record Body(byte[] bytes, IoSupplier stream, long length, Throttle throttle) {
+    private record Body(byte[] bytes, IoSupplier stream, long length, Throttle throttle)
+            implements Http1Transport.Body {
         static final Body EMPTY = new Body(new byte[0], null, 0, null);
 
         static Body of(byte[] bytes) {
             return new Body(bytes, null, bytes.length, null);
         }
 
-        /** An empty stream is {@link #EMPTY}: no body (the JDK's fromPublisher refuses a content length of 0). */
         static Body stream(IoSupplier open, long length, Throttle throttle) {
             return length == 0 ? EMPTY : new Body(null, open, length, throttle);
         }
@@ -237,18 +222,9 @@ public final class S3Client {
             return bytes == null ? SigV4.UNSIGNED_PAYLOAD : SigV4.sha256Hex(bytes);
         }
 
-        HttpRequest.BodyPublisher publisher() {
-            if (bytes != null) {
-                return bytes.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(bytes);
-            }
-            return HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(() -> {
-                try {
-                    return new ThrottledInput(stream.open(), throttle);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }), length);
+        @Override
+        public InputStream open() throws IOException {
+            return bytes != null ? new ByteArrayInputStream(bytes) : new ThrottledInput(stream.open(), throttle);
         }
     }
 
@@ -280,10 +256,12 @@ public final class S3Client {
         ObjectStoreException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
-                HttpRequest request = request(method, key, query, body.sha256(), body.publisher(), callTimeout);
-                HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-                Reply reply = new Reply(response.statusCode(), response.body(),
-                        response.headers().firstValueAsLong("Content-Length").orElse(-1));
+                Http1Transport.Response response = send(method, key, query, body.sha256(), body, callTimeout);
+                byte[] content;
+                try (InputStream in = response.body()) {
+                    content = in.readAllBytes();
+                }
+                Reply reply = new Reply(response.status(), content, response.contentLength());
                 if (reply.status < 500 && reply.status != 429) {
                     return reply;
                 }
@@ -291,9 +269,6 @@ public final class S3Client {
             } catch (IOException | UncheckedIOException e) {
                 last = new ObjectStoreException(method + " " + (key == null ? location.bucket() : key) + " at "
                         + location.endpoint() + ": " + e, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ObjectStoreException("interrupted", e);
             }
             if (!last.retryable() || !backoff(attempt)) {
                 throw last;
@@ -317,8 +292,8 @@ public final class S3Client {
         }
     }
 
-    private HttpRequest request(String method, String key, Map<String, String> query, String payloadSha256,
-                                HttpRequest.BodyPublisher body, Duration callTimeout) {
+    private Http1Transport.Response send(String method, String key, Map<String, String> query,
+                                         String payloadSha256, Body body, Duration callTimeout) throws IOException {
         URI endpoint = location.endpoint();
         String host = endpoint.getHost();
         String path;
@@ -331,16 +306,13 @@ public final class S3Client {
         int port = endpoint.getPort();
         boolean defaultPort = port == -1 || port == 80 && "http".equals(endpoint.getScheme())
                 || port == 443 && "https".equals(endpoint.getScheme());
-        // The JDK sends Host as host[:port], the port only when it is not the scheme's default: sign the same.
+        // Host is host[:port], the port only when it is not the scheme's default, and signed as sent.
         String hostHeader = defaultPort ? host : host + ":" + port;
         String canonicalQuery = SigV4.canonicalQuery(query);
-        URI uri = URI.create(endpoint.getScheme() + "://" + hostHeader + path
-                + (canonicalQuery.isEmpty() ? "" : "?" + canonicalQuery));
         Map<String, String> signed = SigV4.sign(method, hostHeader, path, query, payloadSha256, credentials.get(),
                 location.region(), ZonedDateTime.now());
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(callTimeout).method(method, body);
-        signed.forEach(b::header);
-        return b.build();
+        return http.exchange(method, path + (canonicalQuery.isEmpty() ? "" : "?" + canonicalQuery), hostHeader,
+                signed, body, callTimeout);
     }
 
     static Document xml(byte[] body) {

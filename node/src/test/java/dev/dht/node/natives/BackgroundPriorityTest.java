@@ -70,35 +70,4 @@ class BackgroundPriorityTest {
         assertThat(nice(BackgroundPriority.currentTid())).as("the test's own thread").isEqualTo(0);
         assertThat(policy(BackgroundPriority.currentTid())).as("the test's own thread").isEqualTo(0);
     }
-
-    @Test
-    void threadsAreLoweredByNameAsTheKernelKeepsIt() throws Exception {
-        if (!supported()) {
-            return;
-        }
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch stop = new CountDownLatch(1);
-        AtomicInteger tid = new AtomicInteger();
-        Thread t = new Thread(() -> {
-            tid.set(BackgroundPriority.currentTid());
-            started.countDown();
-            try {
-                stop.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "dht-named-for-the-test-longer-than-15");
-        t.start();
-        started.await();
-        try {
-            assertThat(nice(tid.get())).isEqualTo(0);
-            assertThat(policy(tid.get())).isEqualTo(0);
-            assertThat(BackgroundPriority.lowerThreads("dht-named-for-the-test-longer-than-15")).isEqualTo(1);
-            assertThat(nice(tid.get())).isEqualTo(BackgroundPriority.NICE);
-            assertThat(policy(tid.get())).isEqualTo(BackgroundPriority.SCHED_IDLE);
-        } finally {
-            stop.countDown();
-            t.join();
-        }
-    }
 }

@@ -78,6 +78,17 @@ public final class TestCertificates {
      * CA and the {@code alsoTrusted} ones), each replaced atomically.
      */
     public Member issue(Path dir, String member, Duration validFor, TestCertificates... alsoTrusted) {
+        return issue(dir, member, validFor, new GeneralName[]{new GeneralName(GeneralName.dNSName, "localhost"),
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1")}, alsoTrusted);
+    }
+
+    /** Issues a certificate valid for a day that names only the host dnsName (a server elsewhere, for a test). */
+    public Member issueNaming(Path dir, String member, String dnsName) {
+        return issue(dir, member, Duration.ofDays(1), new GeneralName[]{new GeneralName(GeneralName.dNSName, dnsName)});
+    }
+
+    private Member issue(Path dir, String member, Duration validFor, GeneralName[] names,
+                         TestCertificates... alsoTrusted) {
         KeyPair memberKey = keyPair();
         try {
             var builder = new JcaX509v3CertificateBuilder(certificate.getSubject(), serial(), from(), until(validFor),
@@ -86,9 +97,7 @@ public final class TestCertificates {
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
                     .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(new KeyPurposeId[]{
                             KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
-                    .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[]{
-                            new GeneralName(GeneralName.dNSName, "localhost"),
-                            new GeneralName(GeneralName.iPAddress, "127.0.0.1")}));
+                    .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
             X509CertificateHolder cert = builder.build(signer(key));
             Files.createDirectories(dir);
             StringBuilder ca = new StringBuilder(pem("CERTIFICATE", certificate.getEncoded()));
