@@ -50,7 +50,9 @@ def main():
         restore["loaded_records"] = sum(r.get("load", {}).get("records", 0) for r in restores)
     origin = t["load_start"] / 1000
     second = "backup2_start" in t  # runs from before the second backup have three phases
-    bounds = [(t["load_start"] / 1000 + 5 - origin, t["backup_start"] / 1000 - origin),
+    # "before" starts after the load's warm-up (runs before before_start: 5 s after the load started)
+    before = t["before_start"] / 1000 if "before_start" in t else t["load_start"] / 1000 + 5
+    bounds = [(before - origin, t["backup_start"] / 1000 - origin),
               (t["backup_start"] / 1000 - origin, t["backup_done"] / 1000 - origin),
               (t["backup_done"] / 1000 - origin, t["backup2_start" if second else "load_end"] / 1000 - origin)]
     if second:
@@ -93,16 +95,17 @@ def cpu_cores(raw, t):
     """Cores used by the nodes, the object store and the load generators before and during the backup (None when
     the run recorded no samples)."""
     samples = {}
-    for mark in ("load_start", "backup_start", "backup_done", "backup2_start", "backup2_done"):
+    for mark in ("load_start", "before_start", "backup_start", "backup_done", "backup2_start", "backup2_done"):
         path = os.path.join(raw, f"cpu-{mark}.txt")
         if not os.path.exists(path):
-            if mark.startswith("backup2"):
+            if mark.startswith("backup2") or mark == "before_start":
                 continue
             return None
         samples[mark] = {k: int(v) for k, v in kv(path).items()}
     tck = samples["load_start"]["clk_tck"]
     out = {}
-    phases = [("before", ("load_start", "backup_start")), ("during backup", ("backup_start", "backup_done"))]
+    first = "before_start" if os.path.exists(os.path.join(raw, "cpu-before_start.txt")) else "load_start"
+    phases = [("before", (first, "backup_start")), ("during backup", ("backup_start", "backup_done"))]
     if "backup2_done" in samples:
         phases.append(("during 2nd backup", ("backup2_start", "backup2_done")))
     for phase, (a, b) in phases:
@@ -132,7 +135,11 @@ def render(r):
         f"Run {e.get('date')} on commit {e.get('commit')} ({e.get('cpu')}, {e.get('nproc')} CPUs, load before "
         f"{e.get('load_before')}, after {e.get('load_after')}); {e.get('keys')} PUTs preloaded at "
         f"{e.get('replicas')} on 3 nodes ({e.get('node_args')}); a fixed load of {e.get('rate')} req/s (half PUT "
-        f"of new keys, half GET of preloaded ones) through the backup. {e.get('label', '')}", "",
+        f"of new keys, half GET of preloaded ones) through the backup"
+        + (f", measured after {e['load_warmup']} s of it (\"before\" is the {e.get('phase')} s after that); the"
+           f" members' backup status polled every 0.5 s all along, as the operator polls them"
+           if e.get("load_warmup") else "")
+        + f". {e.get('label', '')}", "",
         "| | seconds | bytes | MB/s | records | records/s | target |",
         "|---|---:|---:|---:|---:|---:|---|",
         f"| backup (3 members at once, checkpoint bytes) | {b['seconds']} | {b['bytes']} | {b['mb_per_s']} | "
