@@ -40,7 +40,7 @@ final class Http1Transport {
     /** An idle connection older than this is closed, not reused: servers drop idle ones (S3 after about 20 s). */
     private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** A response's status line and headers, at most. */
-    private static final int MAX_HEAD = 64 << 10;
+    static final int MAX_HEAD = 64 << 10;
     /** Closes the socket of an exchange that overran its timeout (a blocking write has no timeout of its own). */
     private static final ScheduledExecutorService DEADLINES =
             Executors.newSingleThreadScheduledExecutor(BackgroundPriority.threadFactory("dht-s3-deadline", false));
@@ -171,8 +171,21 @@ final class Http1Transport {
         }
     }
 
+    /** What a response body needs of its connection. */
+    interface Wire {
+        InputStream in();
+
+        /** One CRLF-ended line, without its end, within budget[0] bytes (which it lowers). */
+        String line(int[] budget) throws IOException;
+
+        /** The body was read to its end: the connection may carry the next exchange if reusable. */
+        void done(boolean reusable);
+
+        void close();
+    }
+
     /** One socket, one exchange at a time. */
-    private final class Connection {
+    private final class Connection implements Wire {
         private final Socket socket;
         private final InputStream in;
         private final OutputStream out;
@@ -276,9 +289,9 @@ final class Http1Transport {
                         && !h.getOrDefault("connection", "").toLowerCase(Locale.ROOT).contains("close");
                 InputStream body;
                 if ("HEAD".equals(method) || code == 204 || code == 304) {
-                    body = new BodyStream(this, 0, false, keep);
+                    body = new ResponseBody(this, 0, false, keep);
                 } else if (h.getOrDefault("transfer-encoding", "").toLowerCase(Locale.ROOT).contains("chunked")) {
-                    body = new BodyStream(this, -1, true, keep);
+                    body = new ResponseBody(this, -1, true, keep);
                 } else if (h.containsKey("content-length")) {
                     long n;
                     try {
@@ -286,16 +299,21 @@ final class Http1Transport {
                     } catch (NumberFormatException e) {
                         throw new IOException("bad Content-Length: " + truncate(h.get("content-length")));
                     }
-                    body = new BodyStream(this, n, false, keep);
+                    body = new ResponseBody(this, n, false, keep);
                 } else {
-                    body = new BodyStream(this, -1, false, false); // until the server closes
+                    body = new ResponseBody(this, -1, false, false); // until the server closes
                 }
                 return new Response(code, h, body);
             }
         }
 
-        /** One CRLF-ended line of a head, without its end. */
-        String line(int[] budget) throws IOException {
+        @Override
+        public InputStream in() {
+            return in;
+        }
+
+        @Override
+        public String line(int[] budget) throws IOException {
             ByteArrayOutputStream b = new ByteArrayOutputStream(64);
             for (;;) {
                 int c = in.read();
@@ -315,7 +333,8 @@ final class Http1Transport {
             }
         }
 
-        void done(boolean keep) {
+        @Override
+        public void done(boolean keep) {
             if (keep) {
                 release(this);
             } else {
@@ -323,7 +342,8 @@ final class Http1Transport {
             }
         }
 
-        void close() {
+        @Override
+        public void close() {
             try {
                 socket.close();
             } catch (IOException ignored) {
@@ -332,113 +352,7 @@ final class Http1Transport {
         }
     }
 
-    /**
-     * A response body: a known length, chunked, or until the server closes. At its end the connection goes back to
-     * the pool (if it may); closed before its end, the connection is closed.
-     */
-    private static final class BodyStream extends InputStream {
-        private final Connection c;
-        private final boolean chunked;
-        private final boolean keep;
-        /** Bytes left in the body (known length) or in the current chunk; -1: until EOF, or no chunk read yet. */
-        private long left;
-        private boolean ended;
-
-        BodyStream(Connection c, long length, boolean chunked, boolean keep) {
-            this.c = c;
-            this.chunked = chunked;
-            this.keep = keep;
-            this.left = length;
-            if (length == 0 && !chunked) {
-                end(true);
-            }
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (ended) {
-                return -1;
-            }
-            if (len == 0) {
-                return 0;
-            }
-            if (chunked && left <= 0) {
-                if (left == 0) {
-                    crlf(); // the end of the previous chunk
-                }
-                left = chunkSize();
-                if (left == 0) {
-                    int[] budget = {MAX_HEAD};
-                    while (!c.line(budget).isEmpty()) {
-                        // trailers: none expected, none kept
-                    }
-                    end(true);
-                    return -1;
-                }
-            }
-            int want = left < 0 ? len : (int) Math.min(len, left);
-            int n = c.in.read(b, off, want);
-            if (n < 0) {
-                if (left < 0 && !chunked) {
-                    end(false); // a body delimited by the close
-                    return -1;
-                }
-                c.close();
-                ended = true;
-                throw new IOException("the object store closed the connection " + left + " bytes before the body's end");
-            }
-            if (left > 0) {
-                left -= n;
-                if (left == 0 && !chunked) {
-                    end(true);
-                }
-            }
-            return n;
-        }
-
-        private long chunkSize() throws IOException {
-            String line = c.line(new int[] {MAX_HEAD});
-            int semi = line.indexOf(';');
-            String hex = (semi < 0 ? line : line.substring(0, semi)).trim();
-            try {
-                long n = Long.parseLong(hex, 16);
-                if (n < 0) {
-                    throw new NumberFormatException();
-                }
-                return n;
-            } catch (NumberFormatException e) {
-                throw new IOException("bad chunk size: " + truncate(line));
-            }
-        }
-
-        private void crlf() throws IOException {
-            if (!c.line(new int[] {2}).isEmpty()) {
-                throw new IOException("a chunk longer than its size");
-            }
-        }
-
-        private void end(boolean reusable) {
-            ended = true;
-            c.done(reusable && keep);
-        }
-
-        @Override
-        public void close() {
-            if (!ended) {
-                ended = true;
-                c.close(); // the rest unread: this connection cannot carry another exchange
-            }
-        }
-    }
-
-    private static String truncate(String s) {
+    static String truncate(String s) {
         return s.length() > 200 ? s.substring(0, 200) + "..." : s;
     }
 }
