@@ -24,11 +24,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The S3 calls backups need (put, get, head, list, delete, create bucket), signed with SigV4, over HTTP/1.1 on blocking
- * sockets ({@link Http1Transport}: the JDK's HttpClient made the JIT compile hundreds of methods at a node's first
- * backup, beside the live load). No jars: the AWS SDK v2 brings 32-46 of them, 8.6-15 MB; MinIO's client 22 jars,
- * 22 MB (docs/operations.md, "Back up and restore"). Every call is idempotent (objects are named by content or by backup), so failures without
- * an answer, 5xx and 429 are retried with backoff; other errors fail at once with S3's code and message.
+ * The S3 calls backups need (put, get, head, list, delete, create bucket), signed with SigV4, over HTTP/1.1 on
+ * blocking sockets ({@link Http1Transport}: the JDK's HttpClient made the JIT compile hundreds of methods at a node's
+ * first backup, beside the live load). No jars: the AWS SDK v2 brings 32-46 of them, 8.6-15 MB; MinIO's client 22
+ * jars, 22 MB (docs/operations.md, "Back up and restore"). Every call is idempotent (objects are named by content or
+ * by backup), so failures without an answer, 5xx and 429 are retried with backoff; other errors fail at once with
+ * S3's code and message.
  */
 public final class S3Client {
     private static final Logger log = LoggerFactory.getLogger(S3Client.class);
