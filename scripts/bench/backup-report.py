@@ -104,7 +104,7 @@ def cpu_cores(raw, t):
         samples[mark] = {k: int(v) for k, v in kv(path).items()}
     tck = samples["load_start"]["clk_tck"]
     out = {}
-    first = "before_start" if os.path.exists(os.path.join(raw, "cpu-before_start.txt")) else "load_start"
+    first = "before_start" if "before_start" in samples else "load_start"
     phases = [("before", (first, "backup_start")), ("during backup", ("backup_start", "backup_done"))]
     if "backup2_done" in samples:
         phases.append(("during 2nd backup", ("backup2_start", "backup2_done")))

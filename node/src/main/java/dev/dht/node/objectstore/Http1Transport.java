@@ -77,18 +77,10 @@ final class Http1Transport {
     }
 
     /**
-     * An answer: its status, its headers (names in lower case) and its body. Read the body to its end (the
-     * connection is then kept for the next call) or close it.
+     * An answer: its status, its Content-Length (-1: none, or not a number), its headers (names in lower case) and its
+     * body. Read the body to its end (the connection is then kept for the next call) or close it.
      */
-    record Response(int status, Map<String, String> headers, InputStream body) {
-        long contentLength() {
-            String v = headers.get("content-length");
-            try {
-                return v == null ? -1 : Long.parseLong(v.trim());
-            } catch (NumberFormatException e) {
-                return -1;
-            }
-        }
+    record Response(int status, long contentLength, Map<String, String> headers, InputStream body) {
     }
 
     /**
@@ -218,8 +210,7 @@ final class Http1Transport {
                     }
                 }
                 out.flush();
-                Response r = readHead(method);
-                return r;
+                return readHead(method);
             } catch (IOException e) {
                 if (timedOut) {
                     SocketTimeoutException t = new SocketTimeoutException(method + " " + target
@@ -287,23 +278,21 @@ final class Http1Transport {
                 }
                 boolean keep = !status.startsWith("HTTP/1.0")
                         && !h.getOrDefault("connection", "").toLowerCase(Locale.ROOT).contains("close");
+                Long length = number(h.get("content-length")); // parsed once: the body and the answer use it
                 InputStream body;
                 if ("HEAD".equals(method) || code == 204 || code == 304) {
                     body = new ResponseBody(this, 0, false, keep);
                 } else if (h.getOrDefault("transfer-encoding", "").toLowerCase(Locale.ROOT).contains("chunked")) {
                     body = new ResponseBody(this, -1, true, keep);
                 } else if (h.containsKey("content-length")) {
-                    long n;
-                    try {
-                        n = Long.parseLong(h.get("content-length").trim());
-                    } catch (NumberFormatException e) {
+                    if (length == null) {
                         throw new IOException("bad Content-Length: " + truncate(h.get("content-length")));
                     }
-                    body = new ResponseBody(this, n, false, keep);
+                    body = new ResponseBody(this, length, false, keep);
                 } else {
                     body = new ResponseBody(this, -1, false, false); // until the server closes
                 }
-                return new Response(code, h, body);
+                return new Response(code, length == null ? -1 : length, h, body);
             }
         }
 
@@ -349,6 +338,15 @@ final class Http1Transport {
             } catch (IOException ignored) {
                 // nothing to do
             }
+        }
+    }
+
+    /** A header's number, or null when it is absent or not one. */
+    private static Long number(String value) {
+        try {
+            return value == null ? null : Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 
