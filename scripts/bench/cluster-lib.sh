@@ -96,7 +96,8 @@ steal_pct_since() { # steal_pct_since SAMPLE: the env.txt line, steal in % of al
 # await_compactions NODE...: up to 2 minutes until no node reports pending compaction bytes, so that a phase
 # measured after a preload measures the load, not the preload's flushes and compactions
 await_compactions() {
-  local i p pending
+  local i p pending start polls=0
+  start=$(now_ms)
   for _ in $(seq 240); do
     pending=0
     for i in "$@"; do
@@ -104,6 +105,8 @@ await_compactions() {
       if [ -n "$p" ] && awk "BEGIN {exit !($p > 0)}"; then pending=1; fi
     done
     [ "$pending" -eq 0 ] && break
+    polls=$((polls + 1))
     sleep 0.5
   done
+  [ "$polls" -eq 0 ] || log "waited $(( ($(now_ms) - start) / 1000 )) s for compactions to end"
 }
