@@ -66,7 +66,7 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 	scripts/bench-scale.sh
 .PHONY: bench-scale
 
-bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones: MB/s, records/s, the load's p99 before/during; writes docs/benchmarks/backup.*
+bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones (BENCH_ROUNDS=3 rounds, medians judged): MB/s, records/s, the load's p99 before/during; writes docs/benchmarks/backup.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-backup.sh
 .PHONY: bench-backup

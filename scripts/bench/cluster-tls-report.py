@@ -64,12 +64,7 @@ def collect(raw):
         plain, tls = means["plain"], means["tls"]
         rps = op + "_rps"
         p99 = op + "_p99_ms"
-        # a round's own ratio: one slow round weighs on a ratio of means as much as all the others together
-        by_round = {}
-        for x in rounds:
-            by_round.setdefault(x["round"], {})[x["mode"]] = x[p99]
-        ratios = [v["tls"] / v["plain"] for _, v in sorted(by_round.items())
-                  if v.get("plain") and v.get("tls")]
+        ratios = round_ratios(rounds, p99)
         cost[op] = {
             "throughput_loss": 1 - tls[rps] / plain[rps] if plain[rps] and tls[rps] else None,
             "p99_ratio": tls[p99] / plain[p99] if plain[p99] and tls[p99] else None,
@@ -78,6 +73,15 @@ def collect(raw):
         }
     return {"env": env, "rounds": rounds, "means": means, "cost": cost,
             "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
+
+
+def round_ratios(rounds, key):
+    """TLS over plaintext of key, round by round (a round's two clusters ran one after the other): one slow round
+    weighs on a ratio of means as much as all the others together."""
+    by_round = {}
+    for x in rounds:
+        by_round.setdefault(x["round"], {})[x["mode"]] = x[key]
+    return [v["tls"] / v["plain"] for _, v in sorted(by_round.items()) if v.get("plain") and v.get("tls")]
 
 
 def median(values):

@@ -1,0 +1,111 @@
+"""The reports that judge over rounds: backup-report.py --rounds (make bench-backup) takes the median of the rounds'
+first-backup p99 ratios and restore rates, and shows the median round's tables; cluster-tls-report.py (make
+bench-cluster-tls) pairs each round's TLS cluster with its plaintext one. Known answers, written here."""
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))  # backup-report.py imports benchraw
+
+
+def load(name, file):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, "..", file))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+backup_report = load("backup_report", "backup-report.py")
+cluster_tls_report = load("cluster_tls_report", "cluster-tls-report.py")
+
+
+def run(date, put_ratio, get_ratio, restore_mbs):
+    """One round's backup.json as backup-report.py writes it (the fields the rounds' report reads)."""
+    phases = {"before": {"p99_ms": 1.0}, "during backup": {"p99_ms": None}}
+
+    def load_of(ratio):
+        p = json.loads(json.dumps(phases))
+        p["during backup"]["p99_ms"] = ratio
+        for extra in ("after", "during 2nd backup"):
+            p[extra] = {"requests": 1, "rps": 1.0, "p50_ms": 0.3, "p99_ms": 0.9, "p999_ms": 2.0, "unexpected": 0}
+        for k in ("before", "during backup"):
+            p[k].update({"requests": 1, "rps": 1.0, "p50_ms": 0.3, "p999_ms": 2.0, "unexpected": 0})
+        return p
+    return {"env": {"date": date, "commit": "abc1234", "nproc": "2"},
+            "backup": {"seconds": 10.0, "bytes": 100, "uploaded_bytes": 100, "records": 10, "mb_per_s": 19.0,
+                       "records_per_s": 1},
+            "restore": {"seconds": 9.0, "bytes": 100, "records_sent": 10, "copies_sent": 30,
+                        "mb_per_s": restore_mbs, "records_per_s": 1},
+            "load": {"PUT": load_of(put_ratio), "GET": load_of(get_ratio)},
+            "p99_during_over_before": {"PUT": put_ratio, "GET": get_ratio},
+            "cpu_cores": None, "second_backup": None,
+            "targets": {"restore_mb_per_s": 15.0, "p99_ratio": 1.5},
+            "met": {"restore": restore_mbs >= 15.0, "p99": put_ratio <= 1.5 and get_ratio <= 1.5}}
+
+
+class BackupRoundsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dht-rounds-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def report(self, *runs):
+        dirs = []
+        for i, r in enumerate(runs):
+            d = os.path.join(self.tmp, "round-%d" % (i + 1))
+            os.makedirs(d)
+            with open(os.path.join(d, "backup.json"), "w") as f:
+                json.dump(r, f)
+            dirs.append(d)
+        out = os.path.join(self.tmp, "out")
+        sys.argv = ["backup-report.py", "--rounds", out] + dirs
+        backup_report.main()
+        with open(os.path.join(out, "backup.json")) as f, open(os.path.join(out, "backup.md")) as g:
+            return json.load(f), g.read()
+
+    def test_medians_are_judged_and_the_median_round_is_shown(self):
+        result, md = self.report(run("r1", 1.2, 1.9, 14.0), run("r2", 1.6, 1.4, 20.0), run("r3", 1.3, 1.7, 22.0))
+        self.assertEqual({"PUT": 1.3, "GET": 1.7}, result["median"]["p99_during_over_before"])
+        self.assertEqual(20.0, result["median"]["restore_mb_per_s"])
+        self.assertFalse(result["met"]["p99"])  # GET's median is over 1.5x, although round 2 alone is within it
+        self.assertTrue(result["met"]["restore"])  # round 1 alone is not
+        # larger ratios 1.9, 1.6, 1.7: the median one is round 3's
+        self.assertEqual(3, result["shown_round"])
+        self.assertEqual("r3", result["env"]["date"])
+        self.assertEqual([1, 2, 3], [x["round"] for x in result["rounds"]])
+        self.assertIn("target <= 1.5x: missed", md)
+        self.assertIn("| 1 | r1 |", md)
+        self.assertIn("in this round (the target is judged on the rounds' median", md)
+
+    def test_one_bad_round_does_not_decide(self):
+        result, md = self.report(run("r1", 1.1, 1.2, 20.0), run("r2", 2.4, 2.6, 20.0), run("r3", 1.3, 1.4, 20.0))
+        self.assertEqual({"PUT": 1.3, "GET": 1.4}, result["median"]["p99_during_over_before"])
+        self.assertTrue(result["met"]["p99"])
+        self.assertIn("target <= 1.5x: met", md)
+
+
+class ClusterTlsRoundsTest(unittest.TestCase):
+    def test_each_round_pairs_its_own_clusters(self):
+        rounds = [{"round": 1, "mode": "plain", "get_p99_ms": 2.0}, {"round": 1, "mode": "tls", "get_p99_ms": 1.0},
+                  {"round": 2, "mode": "tls", "get_p99_ms": 1.5}, {"round": 2, "mode": "plain", "get_p99_ms": 1.0},
+                  {"round": 3, "mode": "plain", "get_p99_ms": 1.0}, {"round": 3, "mode": "tls", "get_p99_ms": 1.3}]
+        ratios = cluster_tls_report.round_ratios(rounds, "get_p99_ms")
+        self.assertEqual([0.5, 1.5, 1.3], ratios)
+        self.assertEqual(1.3, cluster_tls_report.median(ratios))
+        # the ratio of means would call this 1.27x; the rounds say 1.3x
+        self.assertEqual(1.5, cluster_tls_report.median([1.0, 2.0]))
+
+    def test_a_round_without_both_modes_is_left_out(self):
+        rounds = [{"round": 1, "mode": "plain", "get_p99_ms": 1.0}, {"round": 1, "mode": "tls", "get_p99_ms": None},
+                  {"round": 2, "mode": "plain", "get_p99_ms": 1.0}, {"round": 2, "mode": "tls", "get_p99_ms": 1.1}]
+        self.assertEqual([1.1], cluster_tls_report.round_ratios(rounds, "get_p99_ms"))
+
+
+if __name__ == "__main__":
+    unittest.main()
