@@ -1,29 +1,41 @@
 #!/usr/bin/env bash
 # make bench-cluster-tls (or make bench-cluster BENCH_MEMBER_TLS=both): what mutual TLS on the member plane costs a 3-node cluster at
-# replicas=2/3. The same cluster runs with a plaintext member plane and with TLS, same commit and host, in
-# interleaved rounds (plain, tls, then tls, plain, ...: a drift of the machine falls on both), each round on fresh
-# data: maximum throughput (wrk, closed model, PUT then GET) and latency at a fixed rate (oha, open model with
-# --latency-correction, PUT then GET). Writes docs/benchmarks/cluster-tls.json and cluster-tls.md: per round and
-# mode, the means, and the TLS cost against the targets (at most 15% less throughput, at most 1.2x p99).
+# replicas=2/3. Two clusters of the same commit run side by side on this host, one with a plaintext member plane and
+# one with TLS, on fresh data each round:
+#   - maximum throughput: wrk (closed model), PUT then GET, one cluster after the other (which goes first alternates
+#     by round), the other idle meanwhile;
+#   - latency at a fixed rate: oha (open model, --latency-correction), PUT then GET, in BENCH_SLICES slices of
+#     BENCH_SLICE seconds per cluster, the clusters taking turns (ABBA...): a minute of the machine running slower
+#     falls on both modes. One 30 s run per mode and round (the earlier design) gave round-to-round GET p99 ratios of
+#     0.51x-1.40x, and one round 6.7x (its TLS cluster slow over all of its 30 s, the plaintext one measured minutes
+#     earlier): the runs measured the machine's moments as much as the member plane.
+# Writes docs/benchmarks/cluster-tls.json and cluster-tls.md: per round and mode, the throughput, and the p99 over
+# every request of the mode's slices; the TLS cost against the targets (at most 15% less throughput, at most 1.2x
+# p99), the p99 ratio over every request of every round and round by round.
 #
-# Warm-ups: each round's cluster is new, and the JDK's TLS code (SSLEngine, AES-GCM) takes the JIT longer than the
+# Warm-ups: each round's clusters are new, and the JDK's TLS code (SSLEngine, AES-GCM) takes the JIT longer than the
 # plaintext path: in the 20 s after a 10 s warm-up, compilation was 15-20% of a TLS node's CPU samples (6% in
 # plaintext); after a 40 s one it was 1.5% (4%), and TLS's PUT throughput was within 1% of plaintext's (29.1k and
 # 29.3k req/s; 14-30% below it after 10 s, same build, single runs). So the PUT warm-up is
-# 30 s (GET's half of it), for both modes. Each fixed-rate run is also preceded by 5 s at the same rate, unrecorded:
-# the first second of a new request shape (oha's keys and bodies) ran at 2-10x the p50 in both modes while the JIT
-# caught up, and that one second held about half of a 30 s run's requests above p99.
+# 30 s (GET's half of it), for both modes. The fixed-rate slices of an operation are preceded by 5 s at the same
+# rate on each cluster, unrecorded: the first second of a new request shape (oha's keys and bodies) ran at 2-10x the
+# p50 in both modes while the JIT caught up, and that one second held about half of a 30 s run's requests above p99.
+# Every node has decided it starts a new cluster before any load (a node still deciding when writes arrive sees data
+# on the others and rebuilds: seconds without reads, in an earlier round's warm-up).
 #
-# Environment: BENCH_ROUNDS=2 (pairs)   BENCH_DURATION=30   BENCH_WARMUP=30 (seconds)   BENCH_RATE_WARMUP=5   BENCH_THREADS=3
-#   BENCH_CONNECTIONS=64   BENCH_REFERENCE_RATE=5000 (req/s of the fixed-rate runs)   BENCH_REPLICAS=2/3
-#   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next two; the
+# Environment: BENCH_ROUNDS=3   BENCH_DURATION=30   BENCH_WARMUP=30 (seconds)   BENCH_RATE_WARMUP=5
+#   BENCH_SLICES=3   BENCH_SLICE=10 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
+#   BENCH_REFERENCE_RATE=5000 (req/s of the fixed-rate slices)   BENCH_REPLICAS=2/3
+#   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next five; the
 #   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL
 . "$(dirname "$0")/lib.sh"
 
-ROUNDS=${BENCH_ROUNDS:-2}
+ROUNDS=${BENCH_ROUNDS:-3}
 DURATION=${BENCH_DURATION:-30}
 WARMUP=${BENCH_WARMUP:-30}
 RATE_WARMUP=${BENCH_RATE_WARMUP:-5}
+SLICES=${BENCH_SLICES:-3}
+SLICE=${BENCH_SLICE:-10}
 THREADS=${BENCH_THREADS:-3}
 CONNS=${BENCH_CONNECTIONS:-64}
 RATE=${BENCH_REFERENCE_RATE:-5000}
@@ -41,7 +53,7 @@ WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 PY=$("$DHT_ROOT/scripts/venv.sh")
 command -v curl >/dev/null || die "curl is needed"
-ports_free $(seq "$PORT" $((PORT + NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + NODES - 1)))
+ports_free $(seq "$PORT" $((PORT + 2 * NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + 2 * NODES - 1)))
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster-tls.XXXXXX")
 RAW="$WORK/raw"
@@ -69,6 +81,8 @@ fi
   echo "duration=$DURATION"
   echo "warmup=$WARMUP"
   echo "rate_warmup=$RATE_WARMUP"
+  echo "slices=$SLICES"
+  echo "slice=$SLICE"
   echo "threads=$THREADS"
   echo "connections=$CONNS"
   echo "reference_rate=$RATE"
@@ -79,73 +93,116 @@ fi
   echo "label=$LABEL"
 } > "$RAW/env.txt"
 
-members=()
-for ((i = 0; i < NODES; i++)); do members+=("$(url "$i")"); done
-cluster=$(IFS=,; echo "${members[*]}")
-CLUSTER="http://127.0.0.1:$PORT"
-CLUSTER_PORTS=$(seq -s, "$PORT" $((PORT + NODES - 1)))
+# Two clusters of three nodes side by side, plaintext (nodes 0-2) and TLS (nodes 3-5); only one is loaded at a time
+plain_members=(); tls_members=()
+for ((i = 0; i < NODES; i++)); do plain_members+=("$(url "$i")"); tls_members+=("$(url $((i + NODES)))"); done
 S="$DHT_ROOT/scripts/bench"
-connect_to=()
-for ((i = 0; i < NODES; i++)); do
-  connect_to+=(--connect-to "127.0.0.1:$PORT:127.0.0.1:$((PORT + i))")
-done
+first_node() { [ "$1" = tls ] && echo "$NODES" || echo 0; } # first_node MODE: the index of the cluster's node 0
+cluster_ports() { local f; f=$(first_node "$1"); seq -s, $((PORT + f)) $((PORT + f + NODES - 1)); }
+cluster_url() { echo "http://127.0.0.1:$((PORT + $(first_node "$1")))"; }
+connect_to() { # connect_to MODE: oha's requests to the cluster's first port spread over its nodes
+  local i f; f=$(first_node "$1")
+  for ((i = 0; i < NODES; i++)); do echo "--connect-to"; echo "127.0.0.1:$((PORT + f)):127.0.0.1:$((PORT + f + i))"; done
+}
+cluster_nodes() { local f; f=$(first_node "$1"); seq "$f" $((f + NODES - 1)); }
 
-start_cluster() { # start_cluster MODE TAG: the three nodes, member plane plaintext (loopback) or TLS
-  local mode=$1 tag=$2 i extra=()
-  [ "$mode" = tls ] && extra=("${TLS_ARGS[@]}")
-  for ((i = 0; i < NODES; i++)); do launch_node "$i" "$RAW/$tag-node$i.log" --cluster "$cluster" "${extra[@]}"; done
-  for ((i = 0; i < NODES; i++)); do await_node "$i" "$RAW/$tag-node$i.log"; done
+start_cluster() { # start_cluster MODE TAG: three nodes, member plane plaintext (loopback) or TLS
+  local mode=$1 tag=$2 i f list extra=()
+  f=$(first_node "$mode")
+  if [ "$mode" = tls ]; then extra=("${TLS_ARGS[@]}"); list=$(IFS=,; echo "${tls_members[*]}")
+  else list=$(IFS=,; echo "${plain_members[*]}"); fi
+  for ((i = f; i < f + NODES; i++)); do launch_node "$i" "$RAW/$tag-node$((i - f)).log" --cluster "$list" "${extra[@]}"; done
+}
+await_cluster() { # await_cluster MODE TAG: every node answers and has decided it is part of a new cluster (no rebuild)
+  local mode=$1 tag=$2 i f state
+  f=$(first_node "$mode")
+  for ((i = f; i < f + NODES; i++)); do await_node "$i" "$RAW/$tag-node$((i - f)).log"; done
+  # a node still deciding when the load starts sees data on the others and rebuilds it (seconds without reads)
+  for ((i = f; i < f + NODES; i++)); do
+    for _ in $(seq 120); do
+      state=$(curl -s "$(url "$i")/v0/admin/repair" | sed -n 's/.*"rebuild":{"state":"\([a-z]*\)".*/\1/p')
+      [ "$state" = ready ] && break
+      sleep 0.5
+    done
+    [ "$state" = ready ] || die "node $i did not decide in 60 s (rebuild state '$state')"
+  done
 }
 
-wrk_run() { # wrk_run NAME SECONDS SCRIPT [args...]
-  local name=$1 secs=$2 script=$3; shift 3
+wrk_run() { # wrk_run MODE NAME SECONDS SCRIPT [args...]
+  local mode=$1 name=$2 secs=$3 script=$4; shift 4
   log "wrk $name (${secs}s)"
-  BENCH_PORTS="$CLUSTER_PORTS" BENCH_REPLICAS="$REPLICAS" \
-    "$WRK" -t"$THREADS" -c"$CONNS" -d"${secs}s" --latency -s "$S/$script" "$CLUSTER" -- "$@" \
+  BENCH_PORTS="$(cluster_ports "$mode")" BENCH_REPLICAS="$REPLICAS" \
+    "$WRK" -t"$THREADS" -c"$CONNS" -d"${secs}s" --latency -s "$S/$script" "$(cluster_url "$mode")" -- "$@" \
     > "$RAW/wrk-$name.txt" 2>&1
 }
-oha_run() { # oha_run NAME METHOD URL-REGEX
-  local name=$1 method=$2 url=$3 load=()
-  load=(-q "$RATE" --latency-correction -c "$CONNS" --no-tui "${connect_to[@]}" -m "$method")
-  [ "$method" = PUT ] && load+=(-d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
-  load+=(--rand-regex-url "$url")
-  if [ "$RATE_WARMUP" -gt 0 ]; then
-    log "oha $name warm-up at $RATE/s (${RATE_WARMUP}s, not recorded)"
-    "$OHA" -z "${RATE_WARMUP}s" --output-format quiet "${load[@]}" > /dev/null 2>&1 || true
+oha_load() { # oha_load MODE OP: oha's arguments for the fixed-rate load of OP on the cluster of MODE
+  local mode=$1 op=$2 base
+  base=$(cluster_url "$mode")
+  mapfile -t hops < <(connect_to "$mode")
+  load=(-q "$RATE" --latency-correction -c "$CONNS" --no-tui "${hops[@]}")
+  if [ "$op" = put ]; then
+    load+=(-m PUT -d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
+    load+=(--rand-regex-url "$base/v0/entity\\?id=o[0-9a-f]{16}&replicas=$REPLICAS")
+  else
+    load+=(-m GET --rand-regex-url "$base${get_regex[$mode]}")
   fi
-  log "oha $name at $RATE/s (${DURATION}s)"
-  "$OHA" -z "${DURATION}s" --output-format json "${load[@]}" \
-    > "$RAW/oha-$name.json" 2> "$RAW/oha-$name.err" || log "oha $name exited with $?"
+}
+oha_warmup() { # oha_warmup MODE OP TAG: RATE_WARMUP seconds at the rate, not recorded
+  local load hops
+  [ "$RATE_WARMUP" -gt 0 ] || return 0
+  oha_load "$1" "$2"
+  log "oha $3 warm-up at $RATE/s (${RATE_WARMUP}s, not recorded)"
+  "$OHA" -z "${RATE_WARMUP}s" --output-format quiet "${load[@]}" > /dev/null 2>&1 || true
+}
+oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request into $RAW/oha-NAME.csv
+  local load hops
+  oha_load "$1" "$2"
+  log "oha $3 at $RATE/s (${SLICE}s)"
+  "$OHA" -z "${SLICE}s" --output-format csv -o "$RAW/oha-$3.csv" "${load[@]}" 2> "$RAW/oha-$3.err" \
+    || log "oha $3 exited with $?"
 }
 
-round() { # round N MODE: one cluster, fresh data, every measurement of one mode
-  local n=$1 mode=$2 tag="r$1-$2" keys digits zeros regex
-  log "round $n: member plane $mode"
-  start_cluster "$mode" "$tag"
-  wrk_run "$tag-warmup-put" "$WARMUP" wrk-cluster-put.lua w
-  wrk_run "$tag-put" "$DURATION" wrk-cluster-put.lua t
+max_throughput() { # max_throughput N MODE: wrk PUT then GET on the cluster of MODE; sets get_regex[MODE]
+  local n=$1 mode=$2 tag="r$1-$2" keys digits zeros
+  wrk_run "$mode" "$tag-warmup-put" "$WARMUP" wrk-cluster-put.lua w
+  wrk_run "$mode" "$tag-put" "$DURATION" wrk-cluster-put.lua t
   keys=$(sed -n 's/^KEYS_PER_THREAD //p' "$RAW/wrk-$tag-put.txt")
   [ -n "$keys" ] || die "the PUT run $tag reported no keys (see $RAW/wrk-$tag-put.txt)"
   keys=$((keys - CONNS))
-  wrk_run "$tag-warmup-get" $(((WARMUP + 1) / 2)) wrk-cluster-get.lua "$THREADS" "$keys"
-  wrk_run "$tag-get" "$DURATION" wrk-cluster-get.lua "$THREADS" "$keys"
+  wrk_run "$mode" "$tag-warmup-get" $(((WARMUP + 1) / 2)) wrk-cluster-get.lua "$THREADS" "$keys"
+  wrk_run "$mode" "$tag-get" "$DURATION" wrk-cluster-get.lua "$THREADS" "$keys"
   digits=${#keys}; digits=$((digits - 1)); [ "$digits" -ge 2 ] || die "too few keys written ($keys)"
   zeros=$(printf '0%.0s' $(seq $((10 - digits))))
-  regex="/v0/entity\\?id=t[0-$((THREADS - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}&replicas=$REPLICAS"
-  # the maximum-throughput runs leave a compaction backlog of a size that differs from round to round (and from
-  # mode to mode): the fixed-rate runs measure the member plane, not what remains of it
-  await_compactions 0 1 2
-  oha_run "$tag-put-rate" PUT "$CLUSTER/v0/entity\\?id=o[0-9a-f]{16}&replicas=$REPLICAS"
-  await_compactions 0 1 2
-  oha_run "$tag-get-rate" GET "$CLUSTER$regex"
-  for ((i = 0; i < NODES; i++)); do
-    curl -s "$(url "$i")/metrics" > "$RAW/$tag-node$i-metrics.txt"
+  get_regex[$mode]="/v0/entity\\?id=t[0-$((THREADS - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}&replicas=$REPLICAS"
+}
+
+declare -A get_regex
+round() { # round N FIRST SECOND: both clusters on fresh data; FIRST is measured first, and first in odd slices
+  local n=$1 first=$2 second=$3 op s mode order
+  log "round $n: both clusters, $first first"
+  start_cluster plain "r$n-plain"; start_cluster tls "r$n-tls"
+  await_cluster plain "r$n-plain"; await_cluster tls "r$n-tls"
+  for mode in "$first" "$second"; do max_throughput "$n" "$mode"; done
+  # the maximum-throughput runs leave a compaction backlog of a size that differs by round and mode: the fixed-rate
+  # slices measure the member plane, not what remains of it
+  await_compactions $(cluster_nodes plain) $(cluster_nodes tls)
+  for op in put get; do
+    for mode in "$first" "$second"; do oha_warmup "$mode" "$op" "r$n-$mode-$op-rate"; done
+    for ((s = 1; s <= SLICES; s++)); do
+      if ((s % 2 == 1)); then order=("$first" "$second"); else order=("$second" "$first"); fi
+      for mode in "${order[@]}"; do oha_slice "$mode" "$op" "r$n-$mode-$op-rate-s$s"; done
+    done
+  done
+  for mode in plain tls; do
+    for ((i = 0; i < NODES; i++)); do
+      curl -s "$(url $(($(first_node "$mode") + i)))/metrics" > "$RAW/r$n-$mode-node$i-metrics.txt"
+    done
   done
   stop_nodes
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
-  if ((r % 2 == 1)); then round "$r" plain; round "$r" tls; else round "$r" tls; round "$r" plain; fi
+  if ((r % 2 == 1)); then round "$r" plain tls; else round "$r" tls plain; fi
 done
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"

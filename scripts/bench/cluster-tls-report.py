@@ -12,6 +12,8 @@ import os
 import re
 import sys
 
+from benchraw import load_rows, percentile
+
 _spec = importlib.util.spec_from_file_location(
     "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
 nr = importlib.util.module_from_spec(_spec)
@@ -39,26 +41,47 @@ def mean(values):
     return sum(values) / len(values) if values else None
 
 
+def slices(raw, tag, op, count):
+    """Every request of the fixed-rate slices of op in a round's cluster: (latencies in ms, sorted; requests that did
+    not get the expected status)."""
+    ok = "201" if op == "put" else "200"
+    lat, failed = [], 0
+    for k in range(1, count + 1):
+        for _, duration, status in load_rows(os.path.join(raw, "oha-%s-%s-rate-s%d.csv" % (tag, op, k))):
+            lat.append(duration * 1000)
+            failed += status != ok
+    lat.sort()
+    return lat, failed
+
+
 def collect(raw):
     env = nr.env(raw)
     nodes = int(env.get("nodes", "3"))
-    rounds = []
+    count = int(env.get("slices", "1"))
+    rounds, pooled = [], {(m, op): [] for m in MODES for op in ("put", "get")}
     for n in range(1, int(env.get("rounds", "1")) + 1):
         for mode in MODES:
             tag = "r%d-%s" % (n, mode)
             put, get = nr.wrk(raw, tag + "-put"), nr.wrk(raw, tag + "-get")
-            put_rate, get_rate = nr.oha(raw, tag + "-put-rate"), nr.oha(raw, tag + "-get-rate")
-            rounds.append({
-                "round": n, "mode": mode,
-                "put_rps": put and put["rps"], "get_rps": get and get["rps"],
-                "put_p99_ms": put_rate and put_rate["p99_ms"], "get_p99_ms": get_rate and get_rate["p99_ms"],
-                "put_rate_rps": put_rate and put_rate["rps"], "get_rate_rps": get_rate and get_rate["rps"],
+            row = {"round": n, "mode": mode, "put_rps": put and put["rps"], "get_rps": get and get["rps"]}
+            for op in ("put", "get"):
+                lat, failed = slices(raw, tag, op, count)
+                pooled[(mode, op)].extend(lat)
+                row.update({op + "_p50_ms": percentile(lat, 50), op + "_p99_ms": percentile(lat, 99),
+                            op + "_rate_requests": len(lat), op + "_rate_failed": failed})
+            row.update({
                 "handshake_failures": metric_sum(raw, tag, nodes, r"dht_member_tls_handshake_failures_total "),
                 "replica_call_errors": metric_sum(raw, tag, nodes,
                                                   r'dht_replica_calls_total\{outcome="(error|timeout)"\}'),
             })
-    means = {mode: {k: mean([r[k] for r in rounds if r["mode"] == mode])
-                    for k in ("put_rps", "get_rps", "put_p99_ms", "get_p99_ms")} for mode in MODES}
+            rounds.append(row)
+    overall = {}
+    for (mode, op), lat in pooled.items():
+        lat.sort()
+        overall.setdefault(mode, {})[op + "_p99_ms"] = percentile(lat, 99)
+        overall[mode][op + "_requests"] = len(lat)
+    means = {mode: {k: mean([r[k] for r in rounds if r["mode"] == mode]) for k in ("put_rps", "get_rps")}
+             for mode in MODES}
     cost = {}
     for op in ("put", "get"):
         plain, tls = means["plain"], means["tls"]
@@ -67,11 +90,13 @@ def collect(raw):
         ratios = round_ratios(rounds, p99)
         cost[op] = {
             "throughput_loss": 1 - tls[rps] / plain[rps] if plain[rps] and tls[rps] else None,
-            "p99_ratio": tls[p99] / plain[p99] if plain[p99] and tls[p99] else None,
+            # over every request of every round: one round's slow minute weighs as its requests do
+            "p99_ratio": (overall["tls"][p99] / overall["plain"][p99]
+                          if overall["plain"][p99] and overall["tls"][p99] else None),
             "p99_ratios_by_round": ratios,
             "p99_ratio_median": median(ratios),
         }
-    return {"env": env, "rounds": rounds, "means": means, "cost": cost,
+    return {"env": env, "rounds": rounds, "means": means, "overall": overall, "cost": cost,
             "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
 
 
@@ -107,36 +132,41 @@ def verdict(value, limit, ratio):
 
 def markdown(r):
     env = r["env"]
+    rate = env.get("reference_rate")
     lines = [
         "# Mutual TLS on the member plane: what it costs a 3-node cluster",
         "",
         "Written by `make bench-cluster-tls` (scripts/bench-cluster-tls.sh) on %s, commit %s%s, "
-        "%s CPUs (%s), %s. A 3-node cluster on one machine at replicas=%s, started fresh for each run, its member "
-        "plane in plaintext (loopback) or in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 certificates); the modes "
-        "alternate, %s rounds each. Maximum throughput: wrk, %s threads, %s connections spread over the nodes, %s s "
-        "after a %s s warm-up, PUT of unique keys then GET over them. Latency: oha at %s req/s (open model, "
-        "--latency-correction), %s s each after %s s at the rate unrecorded, PUT then GET. Load before/after: %s / %s."
+        "%s CPUs (%s), %s. Two 3-node clusters side by side on one machine at replicas=%s, one with its member plane "
+        "in plaintext (loopback), one in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 certificates), both started "
+        "fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
+        "spread over the nodes, %s s after a %s s warm-up, PUT of unique keys then GET over them, one cluster after "
+        "the other. Latency: oha at %s req/s (open model, --latency-correction), PUT then GET, in %s slices of %s s "
+        "per cluster, the clusters taking turns, after %s s at the rate unrecorded on each. Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), env.get("replicas"), env.get("rounds"),
-           env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"),
-           env.get("reference_rate"), env.get("duration"), env.get("rate_warmup", "0"), env.get("load_before"),
+           env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,
+           env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"), env.get("load_before"),
            env.get("load_after")),
         "",
-        "| round | member plane | PUT req/s | GET req/s | PUT p99 ms at %s/s | GET p99 ms at %s/s | replica call "
-        "errors | TLS handshake failures |" % (env.get("reference_rate"), env.get("reference_rate")),
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| round | member plane | PUT req/s | GET req/s | PUT p50 / p99 ms at %s/s | GET p50 / p99 ms at %s/s | "
+        "failed at the rate | replica call errors | TLS handshake failures |" % (rate, rate),
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for x in r["rounds"]:
-        lines.append("| %d | %s | %s | %s | %s | %s | %d | %d |" % (
-            x["round"], x["mode"], fmt(x["put_rps"], 0), fmt(x["get_rps"], 0), fmt(x["put_p99_ms"]),
-            fmt(x["get_p99_ms"]), x["replica_call_errors"], x["handshake_failures"]))
+        lines.append("| %d | %s | %s | %s | %s / %s | %s / %s | %d | %d | %d |" % (
+            x["round"], x["mode"], fmt(x["put_rps"], 0), fmt(x["get_rps"], 0), fmt(x["put_p50_ms"]),
+            fmt(x["put_p99_ms"]), fmt(x["get_p50_ms"]), fmt(x["get_p99_ms"]),
+            x["put_rate_failed"] + x["get_rate_failed"], x["replica_call_errors"], x["handshake_failures"]))
     for mode in MODES:
-        m = r["means"][mode]
-        lines.append("| mean | %s | %s | %s | %s | %s | | |" % (
-            mode, fmt(m["put_rps"], 0), fmt(m["get_rps"], 0), fmt(m["put_p99_ms"]), fmt(m["get_p99_ms"])))
+        m, o = r["means"][mode], r["overall"][mode]
+        lines.append("| all | %s | %s (mean) | %s (mean) | %s (%d requests) | %s (%d requests) | | | |" % (
+            mode, fmt(m["put_rps"], 0), fmt(m["get_rps"], 0), fmt(o["put_p99_ms"]), o["put_requests"],
+            fmt(o["get_p99_ms"]), o["get_requests"]))
     t = r["targets"]
-    lines += ["", "TLS cost (means; the p99 ratio also round by round, TLS against the plaintext cluster of the same "
-              "round, and their median: the target counts as met only when both are within it):", ""]
+    lines += ["", "TLS cost: throughput over the rounds' means; the p99 over every request of every round, and round by "
+              "round (TLS against the plaintext cluster of the same round) with the median of those: the p99 target "
+              "counts as met only when both are within it.", ""]
     for op in ("put", "get"):
         c = r["cost"][op]
         by_round = c.get("p99_ratios_by_round") or []

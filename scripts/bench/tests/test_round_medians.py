@@ -109,3 +109,51 @@ class ClusterTlsRoundsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ClusterTlsSlicesTest(unittest.TestCase):
+    """collect() on raw outputs of two rounds, two slices of 100 requests per cluster and operation: the p99 of a round
+    is over its slices' requests, the overall p99 over every round's, and the verdict needs both the overall ratio
+    and the rounds' median within the target."""
+
+    def setUp(self):
+        from .rawfiles import oha_csv
+        self.raw = tempfile.mkdtemp(prefix="dht-cluster-tls-test-")
+        with open(os.path.join(self.raw, "env.txt"), "w") as f:
+            f.write("date=2026-11-29T00:00:00Z\ncommit=abc1234\ndirty=0\nrounds=2\nslices=2\nslice=10\nnodes=3\n"
+                    "reference_rate=5000\nreplicas=2/3\n")
+        # GET tails (5% of a round's requests at this many ms, the rest at 1 ms): p99 of the round
+        tails = {(1, "plain"): 2.0, (1, "tls"): 2.4, (2, "plain"): None, (2, "tls"): 1.5}
+        for (n, mode), tail in tails.items():
+            with open(os.path.join(self.raw, "wrk-r%d-%s-put.txt" % (n, mode)), "w") as f:
+                f.write("Requests/sec: %d\n" % (1000 if mode == "plain" else 900))
+            with open(os.path.join(self.raw, "wrk-r%d-%s-get.txt" % (n, mode)), "w") as f:
+                f.write("Requests/sec: 2000\n")
+            for k in (1, 2):
+                prefix = os.path.join(self.raw, "oha-r%d-%s-" % (n, mode))
+                oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
+                rows = [(i / 100, tail if tail and i % 20 == 0 else 1.0, "200") for i in range(100)]
+                if (n, mode, k) == (2, "tls", 2):
+                    rows[50] = (0.5, 1.0, "500")
+                oha_csv(prefix + "get-rate-s%d.csv" % k, rows)
+
+    def tearDown(self):
+        shutil.rmtree(self.raw)
+
+    def test_pooled_and_by_round(self):
+        r = cluster_tls_report.collect(self.raw)
+        by = {(x["round"], x["mode"]): x for x in r["rounds"]}
+        self.assertEqual(2.0, by[(1, "plain")]["get_p99_ms"])
+        self.assertEqual(1.0, by[(2, "plain")]["get_p99_ms"])
+        self.assertEqual(200, by[(1, "tls")]["get_rate_requests"])
+        self.assertEqual(1, by[(2, "tls")]["get_rate_failed"])
+        self.assertEqual(400, r["overall"]["tls"]["get_requests"])
+        # every round: plain 10 of 400 requests at 2.0 ms, TLS 10 at 2.4 and 10 at 1.5: the top 1% is 2.4 against 2.0
+        self.assertAlmostEqual(1.2, r["cost"]["get"]["p99_ratio"])
+        self.assertEqual([1.2, 1.5], [round(v, 2) for v in r["cost"]["get"]["p99_ratios_by_round"]])
+        self.assertAlmostEqual(1.35, r["cost"]["get"]["p99_ratio_median"])
+        self.assertAlmostEqual(0.1, r["cost"]["put"]["throughput_loss"])
+        md = cluster_tls_report.markdown(r)
+        get_line = [line for line in md.splitlines() if line.startswith("- **GET**")][0]
+        self.assertIn("1.20x (target <= 1.2x: met); by round 1.20x, 1.50x, median 1.35x (target <= 1.2x: **missed**)",
+                      get_line)
