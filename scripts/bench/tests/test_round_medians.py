@@ -153,7 +153,13 @@ class ClusterTlsSlicesTest(unittest.TestCase):
         self.assertEqual([1.2, 1.5], [round(v, 2) for v in r["cost"]["get"]["p99_ratios_by_round"]])
         self.assertAlmostEqual(1.35, r["cost"]["get"]["p99_ratio_median"])
         self.assertAlmostEqual(0.1, r["cost"]["put"]["throughput_loss"])
+        # each slice of 100 requests has 5 in its tail: its p99 is the tail, or 1 ms without one
+        self.assertEqual([2.0, 2.0, 1.0, 1.0], r["overall"]["plain"]["get_slice_p99s_ms"])
+        self.assertEqual(1.5, r["overall"]["plain"]["get_slice_p99_median_ms"])
+        self.assertEqual(1.95, r["overall"]["tls"]["get_slice_p99_median_ms"])  # 2.4, 2.4, 1.5, 1.5
+        self.assertAlmostEqual(1.3, r["cost"]["get"]["slice_p99_median_ratio"])
         md = cluster_tls_report.markdown(r)
         get_line = [line for line in md.splitlines() if line.startswith("- **GET**")][0]
-        self.assertIn("1.20x (target <= 1.2x: met); by round 1.20x, 1.50x, median 1.35x (target <= 1.2x: **missed**)",
-                      get_line)
+        self.assertIn("1.20x (target <= 1.2x: met); by round 1.20x, 1.50x, median 1.35x (target <= 1.2x: **missed**);"
+                      " median slice 1.30x (target <= 1.2x: **missed**)", get_line)
+        self.assertIn("- GET tls: 2.40, 2.40, 1.50, 1.50 (median 1.95)", md)
