@@ -51,7 +51,7 @@ bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (w
 	if [ "$${BENCH_MEMBER_TLS:-off}" != both ]; then scripts/bench-defaults.sh cluster; fi
 .PHONY: bench-cluster
 
-bench-cluster-tls: ## The member plane's TLS cost: a 3-node cluster with plaintext and mutual-TLS member ports, interleaved; writes docs/benchmarks/cluster-tls.*
+bench-cluster-tls: ## The member plane's TLS cost: 3-node clusters with plaintext and mutual-TLS member ports side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-cluster-tls.sh
 .PHONY: bench-cluster-tls
