@@ -114,18 +114,10 @@ start_cluster() { # start_cluster MODE TAG: three nodes, member plane plaintext 
   for ((i = f; i < f + NODES; i++)); do launch_node "$i" "$RAW/$tag-node$((i - f)).log" --cluster "$list" "${extra[@]}"; done
 }
 await_cluster() { # await_cluster MODE TAG: every node answers and has decided it is part of a new cluster (no rebuild)
-  local mode=$1 tag=$2 i f state
+  local mode=$1 tag=$2 i f
   f=$(first_node "$mode")
   for ((i = f; i < f + NODES; i++)); do await_node "$i" "$RAW/$tag-node$((i - f)).log"; done
-  # a node still deciding when the load starts sees data on the others and rebuilds it (seconds without reads)
-  for ((i = f; i < f + NODES; i++)); do
-    for _ in $(seq 120); do
-      state=$(curl -s "$(url "$i")/v0/admin/repair" | sed -n 's/.*"rebuild":{"state":"\([a-z]*\)".*/\1/p')
-      [ "$state" = ready ] && break
-      sleep 0.5
-    done
-    [ "$state" = ready ] || die "node $i did not decide in 60 s (rebuild state '$state')"
-  done
+  await_rebuilt $(cluster_nodes "$mode")
 }
 
 wrk_run() { # wrk_run MODE NAME SECONDS SCRIPT [args...]

@@ -110,10 +110,6 @@ repair_round() { # repair_round NAME: POST on each node, wait until every schedu
     sleep 0.5
   done
 }
-rebuild_state() { # FIELD: node 2's rebuild state
-  http_request GET $((PORT + 2)) /v0/admin/repair || true
-  body_field '"rebuild":\{"state":"([a-z-]*)"'
-}
 
 for i in 0 1 2; do start_node "$i"; done
 
@@ -171,7 +167,7 @@ rm -rf "$WORK/data/node2"
 mark rebuild_start
 start_node 2
 deadline=$((SECONDS + TIMEOUT))
-until rebuild_state; [ "$FIELD" = ready ]; do
+until rebuild_state 2; [ "$FIELD" = ready ]; do
   [ $SECONDS -lt $deadline ] || die "the rebuild did not end within ${TIMEOUT}s (logs in $WORK)"
   sleep 0.25
 done

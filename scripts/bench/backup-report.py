@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from benchraw import kv, load_rows, window
+from benchraw import kv, load_rows, median, window
 
 PHASES = ("before", "during backup", "after", "during 2nd backup")
 RESTORE_TARGET_MBS = 15.0
@@ -42,14 +42,6 @@ def write(result, out):
         f.write(render(result))
 
 
-def median(values):
-    values = sorted(v for v in values if v is not None)
-    if not values:
-        return None
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else round((values[mid - 1] + values[mid]) / 2, 2)
-
-
 def over_rounds(results):
     """The rounds' medians are judged; the detailed tables are those of the round whose first-backup p99 ratio (the
     larger of PUT's and GET's) is the median one."""
@@ -58,7 +50,7 @@ def over_rounds(results):
     ranked = sorted(range(len(results)), key=lambda i: worst(results[i]))
     shown = ranked[(len(ranked) - 1) // 2]
     result = dict(results[shown])
-    ratios = {name: median([r["p99_during_over_before"].get(name) for r in results])
+    ratios = {name: two_places(median([r["p99_during_over_before"].get(name) for r in results]))
               for name in results[0]["p99_during_over_before"]}
     restore_mbs = median([r["restore"]["mb_per_s"] for r in results])
     result["shown_round"] = shown + 1
@@ -75,6 +67,10 @@ def over_rounds(results):
     result["met"] = {"restore": restore_mbs is not None and restore_mbs >= RESTORE_TARGET_MBS,
                      "p99": all(v is not None and v <= P99_TARGET_RATIO for v in ratios.values())}
     return result
+
+
+def two_places(v):
+    return None if v is None else round(v, 2)
 
 
 def one_run(raw):

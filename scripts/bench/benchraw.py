@@ -30,6 +30,15 @@ def percentile(sorted_values, p):
     return sorted_values[i]
 
 
+def median(values):
+    """The median of the values that are not None (the mean of the middle two for an even count), or None."""
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return None
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
 def load_rows(path, offset_s=0.0):
     """oha's per-request CSV as (start, duration, status) tuples: start in seconds since oha started plus offset_s
     (its start on the wall clock, to pool several ohas), duration in seconds. A missing file has no rows."""

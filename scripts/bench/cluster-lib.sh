@@ -72,6 +72,23 @@ body_field() {
   FIELD=""
   if [[ $HTTP_BODY =~ $1 ]]; then FIELD=${BASH_REMATCH[1]}; fi
 }
+rebuild_state() { # rebuild_state I: node I's rebuild state (deciding, rebuilding, ready) into FIELD
+  http_request GET $((PORT + $1)) /v0/admin/repair || true
+  body_field '"rebuild":\{"state":"([a-z-]*)"'
+}
+# await_rebuilt NODE...: up to 60 s until every node's rebuild state is "ready". A node of a new cluster still
+# deciding when writes arrive sees data on the others and rebuilds (seconds without reads): wait before loading.
+await_rebuilt() {
+  local i
+  for i in "$@"; do
+    for _ in $(seq 120); do
+      rebuild_state "$i"
+      [ "$FIELD" = ready ] && break
+      sleep 0.5
+    done
+    [ "$FIELD" = ready ] || die "node $i did not decide in 60 s (rebuild state '$FIELD')"
+  done
+}
 now_ms() { date +%s%3N; }
 mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
 

@@ -12,7 +12,7 @@ import os
 import re
 import sys
 
-from benchraw import load_rows, percentile
+from benchraw import load_rows, median, percentile
 
 _spec = importlib.util.spec_from_file_location(
     "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
@@ -98,19 +98,19 @@ def collect(raw):
         cost[op] = {
             "throughput_loss": 1 - tls[rps] / plain[rps] if plain[rps] and tls[rps] else None,
             # over every request of every round: one round's slow minute weighs as its requests do
-            "p99_ratio": (overall["tls"][p99] / overall["plain"][p99]
-                          if overall["plain"][p99] and overall["tls"][p99] else None),
+            "p99_ratio": quotient(overall["tls"][p99], overall["plain"][p99]),
             "p99_ratios_by_round": ratios,
             "p99_ratio_median": median(ratios),
             # the typical slice: a few slices hold most requests above p99 (a flush, a pause), in either mode
-            "slice_p99_median_ratio": ratio(overall["tls"][op + "_slice_p99_median_ms"],
-                                            overall["plain"][op + "_slice_p99_median_ms"]),
+            "slice_p99_median_ratio": quotient(overall["tls"][op + "_slice_p99_median_ms"],
+                                               overall["plain"][op + "_slice_p99_median_ms"]),
         }
     return {"env": env, "rounds": rounds, "means": means, "overall": overall, "cost": cost,
             "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
 
 
-def ratio(a, b):
+def quotient(a, b):
+    """a / b, or None when either is missing (or b is 0)."""
     return a / b if a and b else None
 
 
@@ -120,15 +120,8 @@ def round_ratios(rounds, key):
     by_round = {}
     for x in rounds:
         by_round.setdefault(x["round"], {})[x["mode"]] = x[key]
-    return [v["tls"] / v["plain"] for _, v in sorted(by_round.items()) if v.get("plain") and v.get("tls")]
-
-
-def median(values):
-    values = sorted(values)
-    if not values:
-        return None
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+    ratios = (quotient(v.get("tls"), v.get("plain")) for _, v in sorted(by_round.items()))
+    return [q for q in ratios if q is not None]
 
 
 def fmt(v, digits=2):

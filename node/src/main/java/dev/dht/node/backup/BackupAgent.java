@@ -52,8 +52,8 @@ public final class BackupAgent implements AutoCloseable {
     static final String JOB = "job.json";
     /** Files are read for their content names at this many times the upload rate. */
     static final int HASH_PACE = 4;
-    /** Hashes of 1 MiB each at start (see {@link #probe}). */
-    static final int WARM_HASH_ROUNDS = 16;
+    /** Bytes hashed at start (see {@link #probe}). */
+    static final int WARM_HASH_BYTES = 16 << 20;
 
     private final RocksStore store;
     private final BackupStore backups;
@@ -133,13 +133,11 @@ public final class BackupAgent implements AutoCloseable {
         // instructions now: with one buffer, it compiled it in the first backup, 0.06 s of C2 work per node
         // beside the live load, half of the C2 work of that backup (JFR, make bench-backup). About 10 ms here.
         byte[] block = new byte[64 << 10];
-        for (int round = 0; round < WARM_HASH_ROUNDS; round++) {
-            ObjectCodec.Digest digest = backups.codec().digest();
-            for (int i = 0; i < 16; i++) {
-                digest.update(block, 0, block.length);
-            }
-            digest.finish();
+        ObjectCodec.Digest digest = backups.codec().digest();
+        for (int hashed = 0; hashed < WARM_HASH_BYTES; hashed += block.length) {
+            digest.update(block, 0, block.length);
         }
+        digest.finish();
     }
 
     public BackupStore backups() {
