@@ -146,12 +146,24 @@ oha_warmup() { # oha_warmup MODE OP TAG: RATE_WARMUP seconds at the rate, not re
   log "oha $3 warm-up at $RATE/s (${RATE_WARMUP}s, not recorded)"
   "$OHA" -z "${RATE_WARMUP}s" --output-format quiet "${load[@]}" > /dev/null 2>&1 || true
 }
+flushed_bytes() { # flushed_bytes MODE: table bytes the cluster's memtable flushes have written so far (all nodes)
+  local i sum=0 v
+  for i in $(cluster_nodes "$1"); do
+    v=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_flush_write_bytes_total \([0-9.eE+]*\)$/\1/p')
+    sum=$(awk -v a="$sum" -v b="${v:-0}" 'BEGIN { printf "%.0f", a + b }')
+  done
+  echo "$sum"
+}
 oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request into $RAW/oha-NAME.csv
-  local load hops
+  local load hops before
   oha_load "$1" "$2"
   log "oha $3 at $RATE/s (${SLICE}s)"
+  before=$(flushed_bytes "$1")
   "$OHA" -z "${SLICE}s" --output-format csv -o "$RAW/oha-$3.csv" "${load[@]}" 2> "$RAW/oha-$3.err" \
     || log "oha $3 exited with $?"
+  # whether a member flushed a memtable during the slice: the three replicas get the same writes, so they flush
+  # together, about a core for a second on this machine, in either mode (the report marks those slices)
+  echo "$before $(flushed_bytes "$1")" > "$RAW/oha-$3.flush"
 }
 
 max_throughput() { # max_throughput N MODE: wrk PUT then GET on the cluster of MODE; sets get_regex[MODE]

@@ -163,3 +163,23 @@ class ClusterTlsSlicesTest(unittest.TestCase):
         self.assertIn("1.20x (target <= 1.2x: met); by round 1.20x, 1.50x, median 1.35x (target <= 1.2x: **missed**);"
                       " median slice 1.30x (target <= 1.2x: **missed**)", get_line)
         self.assertIn("- GET tls: 2.40, 2.40, 1.50, 1.50 (median 1.95)", md)
+
+    def test_slices_with_a_flush_are_marked_and_left_out_of_the_quiet_median(self):
+        # round 1's slices saw a flush (the counter moved) in both modes; round 2's did not
+        for n in (1, 2):
+            for mode in ("plain", "tls"):
+                for k in (1, 2):
+                    with open(os.path.join(self.raw, "oha-r%d-%s-get-rate-s%d.flush" % (n, mode, k)), "w") as f:
+                        f.write("1000 %d\n" % (5000 if n == 1 else 1000))
+        r = cluster_tls_report.collect(self.raw)
+        self.assertEqual([True, True, False, False], r["overall"]["tls"]["get_slice_flushed"])
+        self.assertEqual(1.0, r["overall"]["plain"]["get_quiet_slice_p99_median_ms"])  # round 2's: 1.0, 1.0
+        self.assertEqual(1.5, r["overall"]["tls"]["get_quiet_slice_p99_median_ms"])  # round 2's: 1.5, 1.5
+        self.assertAlmostEqual(1.5, r["cost"]["get"]["quiet_slice_p99_median_ratio"])
+        self.assertIsNone(r["cost"]["put"]["quiet_slice_p99_median_ratio"])  # PUT slices recorded no counter
+        md = cluster_tls_report.markdown(r)
+        self.assertIn("- GET tls: 2.40*, 2.40*, 1.50, 1.50 (median 1.95; without the * slices 1.50)", md)
+        get_line = [line for line in md.splitlines() if line.startswith("- **GET**")][0]
+        self.assertIn("median slice without a flush 1.50x (shown, not judged)", get_line)
+        # the verdict is the three judged views' alone
+        self.assertIn("median slice 1.30x (target <= 1.2x: **missed**)", get_line)

@@ -89,6 +89,12 @@ final class NodeGauges {
         metrics.counter("dht_rocksdb_block_cache_misses", "Block cache misses", () -> stats.get().blockCacheMisses());
         metrics.gauge("dht_rocksdb_block_cache_usage_bytes", "Bytes held by the block cache",
                 () -> stats.get().blockCacheUsageBytes());
+        // A flush or compaction takes CPU from requests on a small machine: these say when one ran (a latency
+        // spike that coincides with one on several members at once is the machine, not the request path).
+        metrics.counter("dht_rocksdb_flush_write_bytes", "Table bytes written by memtable flushes",
+                () -> stats.get().flushWriteBytes());
+        metrics.counter("dht_rocksdb_compaction_write_bytes", "Table bytes written by compactions",
+                () -> stats.get().compactionWriteBytes());
         metrics.gauge("dht_rocksdb_write_stopped", "1 while RocksDB stops writes (compaction behind)",
                 () -> stats.get().writeStopped());
         metrics.gauge("dht_range_streams_open", "Range responses being streamed (open iterators)",

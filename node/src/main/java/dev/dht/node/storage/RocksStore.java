@@ -685,7 +685,7 @@ public final class RocksStore implements Store {
     @Override
     public StoreStats stats() {
         if (closed) {
-            return new StoreStats(0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return new StoreStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
         long hits = statistics == null ? 0 : statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT);
         long misses = statistics == null ? 0 : statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS);
@@ -697,7 +697,9 @@ public final class RocksStore implements Store {
                 hits, misses,
                 blockCache.getUsage(),
                 longProperty("rocksdb.is-write-stopped"),
-                openCursors.size());
+                openCursors.size(),
+                statistics == null ? 0 : statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES),
+                statistics == null ? 0 : statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES));
     }
 
     long longProperty(String name) {

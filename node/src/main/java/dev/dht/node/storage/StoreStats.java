@@ -12,6 +12,8 @@ package dev.dht.node.storage;
  * @param blockCacheUsageBytes   rocksdb.block-cache-usage
  * @param writeStopped           rocksdb.is-write-stopped (1 = writes stalled)
  * @param openCursors            range scans in progress
+ * @param flushWriteBytes        ticker FLUSH_WRITE_BYTES (table bytes memtable flushes wrote since start)
+ * @param compactionWriteBytes   ticker COMPACT_WRITE_BYTES (table bytes compactions wrote since start)
  */
 public record StoreStats(
         long memtableBytes,
@@ -22,7 +24,9 @@ public record StoreStats(
         long blockCacheMisses,
         long blockCacheUsageBytes,
         long writeStopped,
-        int openCursors) {
+        int openCursors,
+        long flushWriteBytes,
+        long compactionWriteBytes) {
 
     /** Hits / (hits + misses), 0 before the first block read. */
     public double blockCacheHitRatio() {
