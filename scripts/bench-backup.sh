@@ -162,6 +162,7 @@ await_phase() { # await_phase PATH ID PHASE NODES...: until each node's PATH rep
 }
 
 for i in 0 1 2; do start_node "$i" "$(list 0 1 2)"; done
+await_rebuilt 0 1 2 # every node has decided the cluster is new before the preload writes
 
 # The members' backup status, polled every 0.5 s from their start to the load's end, as the operator polls every
 # member's admin endpoints all along (its repair poll; await_phase polls too while a backup runs). Without it the

@@ -90,6 +90,7 @@ steal_start=$(cpu_steal_sample)
 members="$(url 0),$(url 1),$(url 2)"
 for i in 0 1 2; do launch_node "$i" "$WORK/node$i.log" --cluster "$members" --self "$(url "$i")"; done
 for i in 0 1 2; do await_node "$i" "$WORK/node$i.log"; done
+await_rebuilt 0 1 2 # every node has decided the cluster is new before the preload writes
 
 # --- 1. preload, through all three ---------------------------------------------------------------------------
 value=0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789

@@ -88,6 +88,7 @@ watch_until_idle() { # watch_until_idle NAME MEMBERS NODES...: samples movement 
 
 set_members 3
 for i in 0 1 2; do start_node "$i"; done
+await_rebuilt 0 1 2 # every node has decided the cluster is new before the preload writes
 watch_until_idle start 3 0 1 2
 
 # --- 1. preload ----------------------------------------------------------------------------------------------

@@ -384,5 +384,10 @@ class RocksStoreTest {
         assertThat(s.estimatedKeys()).isPositive();
         assertThat(s.pendingCompactionBytes()).isNotNegative();
         assertThat(s.writeStopped()).isZero();
+        assertThat(s.flushWriteBytes()).as("nothing flushed yet").isZero();
+
+        store.flush();
+        assertThat(store.stats().flushWriteBytes()).as("the flush's table bytes").isPositive();
+        assertThat(store.stats().compactionWriteBytes()).isNotNegative();
     }
 }
