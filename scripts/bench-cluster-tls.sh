@@ -147,12 +147,9 @@ oha_warmup() { # oha_warmup MODE OP TAG: RATE_WARMUP seconds at the rate, not re
   "$OHA" -z "${RATE_WARMUP}s" --output-format quiet "${load[@]}" > /dev/null 2>&1 || true
 }
 flushed_bytes() { # flushed_bytes MODE: table bytes the cluster's memtable flushes have written so far (all nodes)
-  local i sum=0 v
-  for i in $(cluster_nodes "$1"); do
-    v=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_flush_write_bytes_total \([0-9.eE+]*\)$/\1/p')
-    sum=$(awk -v a="$sum" -v b="${v:-0}" 'BEGIN { printf "%.0f", a + b }')
-  done
-  echo "$sum"
+  local i values=()
+  for i in $(cluster_nodes "$1"); do metric_value "$i" dht_rocksdb_flush_write_bytes_total; values+=("${FIELD:-0}"); done
+  awk 'BEGIN { for (i = 1; i < ARGC; i++) s += ARGV[i]; printf "%.0f\n", s }' "${values[@]}"
 }
 oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request into $RAW/oha-NAME.csv
   local load hops before

@@ -72,6 +72,12 @@ body_field() {
   FIELD=""
   if [[ $HTTP_BODY =~ $1 ]]; then FIELD=${BASH_REMATCH[1]}; fi
 }
+# metric_value I NAME: node I's sample of the unlabelled metric NAME into FIELD (empty if absent). http_request joins
+# the lines, so the sample is NAME, a space and a number, wherever it starts.
+metric_value() {
+  http_request GET $((PORT + $1)) /metrics || true
+  body_field "$2 (-?[0-9][0-9.eE+-]*)"
+}
 rebuild_state() { # rebuild_state I: node I's rebuild state (deciding, rebuilding, ready) into FIELD
   http_request GET $((PORT + $1)) /v0/admin/repair || true
   body_field '"rebuild":\{"state":"([a-z-]*)"'
@@ -113,13 +119,13 @@ steal_pct_since() { # steal_pct_since SAMPLE: the env.txt line, steal in % of al
 # await_compactions NODE...: up to 2 minutes until no node reports pending compaction bytes, so that a phase
 # measured after a preload measures the load, not the preload's flushes and compactions
 await_compactions() {
-  local i p pending start polls=0
+  local i pending start polls=0
   start=$(now_ms)
   for _ in $(seq 240); do
     pending=0
     for i in "$@"; do
-      p=$(curl -s "$(url "$i")/metrics" | sed -n 's/^dht_rocksdb_pending_compaction_bytes //p')
-      if [ -n "$p" ] && awk "BEGIN {exit !($p > 0)}"; then pending=1; fi
+      metric_value "$i" dht_rocksdb_pending_compaction_bytes
+      if [ -n "$FIELD" ] && [[ ! $FIELD =~ ^0(\.0*)?$ ]]; then pending=1; fi
     done
     [ "$pending" -eq 0 ] && break
     polls=$((polls + 1))

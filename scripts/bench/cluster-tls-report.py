@@ -103,7 +103,7 @@ def collect(raw):
         overall[mode][op + "_slice_p99_median_ms"] = median(slice_p99s[(mode, op)])
         overall[mode][op + "_slice_flushed"] = slice_flushes[(mode, op)]
         quiet = [p for p, f in zip(slice_p99s[(mode, op)], slice_flushes[(mode, op)]) if f is False]
-        overall[mode][op + "_quiet_slice_p99_median_ms"] = median(quiet) if quiet else None
+        overall[mode][op + "_quiet_slice_p99_median_ms"] = median(quiet)
     means = {mode: {k: mean([r[k] for r in rounds if r["mode"] == mode]) for k in ("put_rps", "get_rps")}
              for mode in MODES}
     cost = {}

@@ -687,19 +687,22 @@ public final class RocksStore implements Store {
         if (closed) {
             return new StoreStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
-        long hits = statistics == null ? 0 : statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT);
-        long misses = statistics == null ? 0 : statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS);
         return new StoreStats(
                 longProperty("rocksdb.cur-size-all-mem-tables"),
                 longProperty("rocksdb.estimate-pending-compaction-bytes"),
                 longProperty("rocksdb.live-sst-files-size"),
                 longProperty("rocksdb.estimate-num-keys"),
-                hits, misses,
+                ticker(TickerType.BLOCK_CACHE_HIT), ticker(TickerType.BLOCK_CACHE_MISS),
                 blockCache.getUsage(),
                 longProperty("rocksdb.is-write-stopped"),
                 openCursors.size(),
-                statistics == null ? 0 : statistics.getTickerCount(TickerType.FLUSH_WRITE_BYTES),
-                statistics == null ? 0 : statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES));
+                ticker(TickerType.FLUSH_WRITE_BYTES),
+                ticker(TickerType.COMPACT_WRITE_BYTES));
+    }
+
+    /** A statistics ticker since the store opened; 0 when statistics are off. */
+    private long ticker(TickerType type) {
+        return statistics == null ? 0 : statistics.getTickerCount(type);
     }
 
     long longProperty(String name) {
