@@ -202,7 +202,7 @@ def markdown(r):
                 for i, v in enumerate(o.get(op + "_slice_p99s_ms", []))), fmt(o.get(op + "_slice_p99_median_ms")),
                 "" if o.get(op + "_quiet_slice_p99_median_ms") is None
                 else "; without the * slices %s" % fmt(o.get(op + "_quiet_slice_p99_median_ms"))))
-    if any(r["overall"][m].get(op + "_slice_flushed") for m in MODES for op in ("put", "get")):
+    if any(any(r["overall"][m].get(op + "_slice_flushed") or []) for m in MODES for op in ("put", "get")):
         lines += ["", "\\* a member of the loaded cluster flushed a memtable during the slice (its flush counter "
                   "moved). The three replicas get the same writes and flush within a second of each other: about a "
                   "core of the machine's two, in either mode."]

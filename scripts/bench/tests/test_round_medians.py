@@ -183,3 +183,9 @@ class ClusterTlsSlicesTest(unittest.TestCase):
         self.assertIn("median slice without a flush 1.50x (shown, not judged)", get_line)
         # the verdict is the three judged views' alone
         self.assertIn("median slice 1.30x (target <= 1.2x: **missed**)", get_line)
+
+    def test_no_flush_note_when_no_slice_is_marked(self):
+        # raw outputs of a run that recorded no flush counter: nothing marked, so no note about marks
+        md = cluster_tls_report.markdown(cluster_tls_report.collect(self.raw))
+        self.assertNotIn("flushed a memtable during the slice", md)
+        self.assertNotIn("*", md.split("in the order run:")[1].split("TLS cost:")[0])
