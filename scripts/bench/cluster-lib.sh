@@ -125,7 +125,7 @@ await_compactions() {
     pending=0
     for i in "$@"; do
       metric_value "$i" dht_rocksdb_pending_compaction_bytes
-      if [ -n "$FIELD" ] && [[ ! $FIELD =~ ^0(\.0*)?$ ]]; then pending=1; fi
+      if [ -n "$FIELD" ] && [[ ! $FIELD =~ ^(-.*|0(\.0*)?)$ ]]; then pending=1; fi # -1: no figure
     done
     [ "$pending" -eq 0 ] && break
     polls=$((polls + 1))
