@@ -16,14 +16,15 @@
 # Warm-ups: each round's clusters are new, and the JDK's TLS code (SSLEngine, AES-GCM) takes the JIT longer than the
 # plaintext path: in the 20 s after a 10 s warm-up, compilation was 15-20% of a TLS node's CPU samples (6% in
 # plaintext); after a 40 s one it was 1.5% (4%), and TLS's PUT throughput was within 1% of plaintext's (29.1k and
-# 29.3k req/s; 14-30% below it after 10 s, same build, single runs). So the PUT warm-up is
-# 30 s (GET's half of it), for both modes. The fixed-rate slices of an operation are preceded by 5 s at the same
+# 29.3k req/s; 14-30% below it after 10 s, same build, single runs). So the PUT warm-up is at least
+# 30 s (GET's half of it), for both modes, and goes on while the cluster's JIT still works (warm_up). The fixed-rate slices of an operation are preceded by 5 s at the same
 # rate on each cluster, unrecorded: the first second of a new request shape (oha's keys and bodies) ran at 2-10x the
 # p50 in both modes while the JIT caught up, and that one second held about half of a 30 s run's requests above p99.
 # Every node has decided it starts a new cluster before any load (a node still deciding when writes arrive sees data
 # on the others and rebuilds: seconds without reads, in an earlier round's warm-up).
 #
 # Environment: BENCH_ROUNDS=3   BENCH_DURATION=30   BENCH_WARMUP=30 (seconds)   BENCH_RATE_WARMUP=5
+#   BENCH_JIT_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_JIT_MAX=60 (the warm-up goes on in steps while the JIT works: warm_up)
 #   BENCH_SLICES=3   BENCH_SLICE=10 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
 #   BENCH_REFERENCE_RATE=5000 (req/s of the fixed-rate slices)   BENCH_REPLICAS=2/3
 #   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next five; the
@@ -33,6 +34,9 @@
 ROUNDS=${BENCH_ROUNDS:-3}
 DURATION=${BENCH_DURATION:-30}
 WARMUP=${BENCH_WARMUP:-30}
+JIT_STEP=${BENCH_JIT_STEP:-5}
+JIT_QUIET=${BENCH_JIT_QUIET:-0.15}
+JIT_MAX=${BENCH_JIT_MAX:-60}
 RATE_WARMUP=${BENCH_RATE_WARMUP:-5}
 SLICES=${BENCH_SLICES:-3}
 SLICE=${BENCH_SLICE:-10}
@@ -80,6 +84,9 @@ fi
   echo "rounds=$ROUNDS"
   echo "duration=$DURATION"
   echo "warmup=$WARMUP"
+  echo "jit_step=$JIT_STEP"
+  echo "jit_quiet=$JIT_QUIET"
+  echo "jit_max=$JIT_MAX"
   echo "rate_warmup=$RATE_WARMUP"
   echo "slices=$SLICES"
   echo "slice=$SLICE"
@@ -163,15 +170,48 @@ oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request int
   echo "$before $(flushed_bytes "$1")" > "$RAW/oha-$3.flush"
 }
 
+jit_seconds() { # jit_seconds MODE: seconds the cluster's JIT compilers have worked so far (all nodes)
+  local i values=()
+  for i in $(cluster_nodes "$1"); do metric_value "$i" jvm_compilation_time_seconds_total; values+=("${FIELD:-0}"); done
+  awk 'BEGIN { for (i = 1; i < ARGC; i++) s += ARGV[i]; printf "%.3f\n", s }' "${values[@]}"
+}
+# warm_up MODE NAME SECONDS SCRIPT [args...]: wrk for SECONDS, then in JIT_STEP steps while the cluster's compilers
+# worked more than JIT_QUIET seconds in the last step (at most JIT_MAX seconds more). A fixed warm-up left C2
+# compiling through the measured run in some rounds and not in others (13% of a TLS node's CPU samples 27 s into a
+# 3000 PUT/s load, 8% of a plaintext one's): each round's JVMs are new, and the maximum measured what the JIT had
+# done by then. Writes "seconds warmed, compile seconds in the last step" to $RAW/wrk-NAME.warm.
+warm_up() {
+  local mode=$1 name=$2 secs=$3 before after step=0 extra=0; shift 3
+  before=$(jit_seconds "$mode")
+  wrk_run "$mode" "$name" "$secs" "$@"
+  after=$(jit_seconds "$mode")
+  while awk -v a="$before" -v b="$after" -v q="$JIT_QUIET" 'BEGIN { exit !(b - a > q) }' \
+      && [ "$extra" -lt "$JIT_MAX" ]; do
+    before=$after
+    step=$((step + 1))
+    wrk_run "$mode" "$name-$step" "$JIT_STEP" "$@"
+    extra=$((extra + JIT_STEP))
+    after=$(jit_seconds "$mode")
+  done
+  echo "$((secs + extra)) $(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.3f", b - a }')" > "$RAW/wrk-$name.warm"
+  log "warm-up $name: $((secs + extra)) s, the JIT's last step $(cut -d' ' -f2 "$RAW/wrk-$name.warm") s"
+}
+measured() { # measured MODE NAME SECONDS SCRIPT [args...]: wrk_run, with the cluster's compile seconds before and after
+  local mode=$1 name=$2 before
+  before=$(jit_seconds "$mode")
+  wrk_run "$@"
+  echo "$before $(jit_seconds "$mode")" > "$RAW/wrk-$name.jit"
+}
+
 max_throughput() { # max_throughput N MODE: wrk PUT then GET on the cluster of MODE; sets get_regex[MODE]
   local n=$1 mode=$2 tag="r$1-$2" keys digits zeros
-  wrk_run "$mode" "$tag-warmup-put" "$WARMUP" wrk-cluster-put.lua w
-  wrk_run "$mode" "$tag-put" "$DURATION" wrk-cluster-put.lua t
+  warm_up "$mode" "$tag-warmup-put" "$WARMUP" wrk-cluster-put.lua w
+  measured "$mode" "$tag-put" "$DURATION" wrk-cluster-put.lua t
   keys=$(sed -n 's/^KEYS_PER_THREAD //p' "$RAW/wrk-$tag-put.txt")
   [ -n "$keys" ] || die "the PUT run $tag reported no keys (see $RAW/wrk-$tag-put.txt)"
   keys=$((keys - CONNS))
-  wrk_run "$mode" "$tag-warmup-get" $(((WARMUP + 1) / 2)) wrk-cluster-get.lua "$THREADS" "$keys"
-  wrk_run "$mode" "$tag-get" "$DURATION" wrk-cluster-get.lua "$THREADS" "$keys"
+  warm_up "$mode" "$tag-warmup-get" $(((WARMUP + 1) / 2)) wrk-cluster-get.lua "$THREADS" "$keys"
+  measured "$mode" "$tag-get" "$DURATION" wrk-cluster-get.lua "$THREADS" "$keys"
   digits=${#keys}; digits=$((digits - 1)); [ "$digits" -ge 2 ] || die "too few keys written ($keys)"
   zeros=$(printf '0%.0s' $(seq $((10 - digits))))
   get_regex[$mode]="/v0/entity\\?id=t[0-$((THREADS - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}&replicas=$REPLICAS"

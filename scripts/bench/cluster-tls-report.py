@@ -51,6 +51,22 @@ def flushed(raw, name):
     return after > before
 
 
+def numbers(raw, name):
+    """The numbers of a small file the bench wrote (a .warm or .jit file), or None when the run did not write it."""
+    path = os.path.join(raw, name)
+    return [float(v) for v in nr.read(path).split()] if os.path.exists(path) else None
+
+
+def warm_and_jit(raw, tag, op):
+    """The maximum run of op in a round's cluster: how long it was warmed (the warm-up goes on while the JIT works),
+    what the cluster's compilers did in the warm-up's last step, and in the measured run itself (seconds of compiling
+    over the three nodes); None for each the run did not record."""
+    warm = numbers(raw, "wrk-%s-warmup-%s.warm" % (tag, op))
+    jit = numbers(raw, "wrk-%s-%s.jit" % (tag, op))
+    return {op + "_warmup_s": warm[0] if warm else None, op + "_warmup_last_jit_s": warm[1] if warm else None,
+            op + "_run_jit_s": jit[1] - jit[0] if jit else None}
+
+
 def slices(raw, tag, op, count):
     """Every request of the fixed-rate slices of op in a round's cluster: (latencies in ms, sorted; requests that did
     not get the expected status; each slice's p99; whether a member flushed during each slice)."""
@@ -81,6 +97,8 @@ def collect(raw):
             tag = "r%d-%s" % (n, mode)
             put, get = nr.wrk(raw, tag + "-put"), nr.wrk(raw, tag + "-get")
             row = {"round": n, "mode": mode, "put_rps": put and put["rps"], "get_rps": get and get["rps"]}
+            for op in ("put", "get"):
+                row.update(warm_and_jit(raw, tag, op))
             for op in ("put", "get"):
                 lat, failed, p99s, flushes = slices(raw, tag, op, count)
                 pooled[(mode, op)].extend(lat)
@@ -191,6 +209,18 @@ def markdown(r):
         lines.append("| all | %s | %s (mean) | %s (mean) | %s (%d requests) | %s (%d requests) | | | |" % (
             mode, fmt(m["put_rps"], 0), fmt(m["get_rps"], 0), fmt(o["put_p99_ms"]), o["put_requests"],
             fmt(o["get_p99_ms"]), o["get_requests"]))
+    if any(x.get("put_warmup_s") is not None for x in r["rounds"]):
+        lines += ["", "The JIT around the maximum runs: a warm-up of at least %s s (PUT; GET half of it) goes on in %s-s "
+                  "steps while the cluster's compilers worked more than %s s in the last one (at most %s s more); "
+                  "seconds of compiling over the cluster's three nodes." % (
+                      env.get("warmup"), env.get("jit_step"), env.get("jit_quiet"), env.get("jit_max")), "",
+                  "| round | member plane | PUT warm-up s | JIT s, its last step | JIT s in the PUT run | GET warm-up s "
+                  "| JIT s, its last step | JIT s in the GET run |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for x in r["rounds"]:
+            lines.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                x["round"], x["mode"], fmt(x.get("put_warmup_s"), 0), fmt(x.get("put_warmup_last_jit_s")),
+                fmt(x.get("put_run_jit_s")), fmt(x.get("get_warmup_s"), 0), fmt(x.get("get_warmup_last_jit_s")),
+                fmt(x.get("get_run_jit_s"))))
     t = r["targets"]
     lines += ["", "Each slice's p99 (ms), all rounds, in the order run:", ""]
     for op in ("put", "get"):

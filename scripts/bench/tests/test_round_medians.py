@@ -189,3 +189,28 @@ class ClusterTlsSlicesTest(unittest.TestCase):
         md = cluster_tls_report.markdown(cluster_tls_report.collect(self.raw))
         self.assertNotIn("flushed a memtable during the slice", md)
         self.assertNotIn("*", md.split("in the order run:")[1].split("TLS cost:")[0])
+
+    def test_warm_up_and_jit_per_round(self):
+        # round 1 recorded its warm-ups and the compile seconds around its runs; round 2 (an older run) did not
+        files = {"wrk-r1-plain-warmup-put.warm": "30 0.080", "wrk-r1-tls-warmup-put.warm": "45 0.120",
+                 "wrk-r1-plain-put.jit": "10.500 10.600", "wrk-r1-tls-put.jit": "12.000 12.450",
+                 "wrk-r1-plain-warmup-get.warm": "15 0.010", "wrk-r1-tls-warmup-get.warm": "20 0.140",
+                 "wrk-r1-plain-get.jit": "11.000 11.050", "wrk-r1-tls-get.jit": "13.000 13.025"}
+        for name, text in files.items():
+            with open(os.path.join(self.raw, name), "w") as f:
+                f.write(text + "\n")
+        r = cluster_tls_report.collect(self.raw)
+        by = {(x["round"], x["mode"]): x for x in r["rounds"]}
+        self.assertEqual(45.0, by[(1, "tls")]["put_warmup_s"])
+        self.assertAlmostEqual(0.12, by[(1, "tls")]["put_warmup_last_jit_s"])
+        self.assertAlmostEqual(0.45, by[(1, "tls")]["put_run_jit_s"])
+        self.assertAlmostEqual(0.05, by[(1, "plain")]["get_run_jit_s"])
+        self.assertIsNone(by[(2, "tls")]["put_warmup_s"])
+        self.assertIsNone(by[(2, "plain")]["get_run_jit_s"])
+        md = cluster_tls_report.markdown(r)
+        self.assertIn("| 1 | tls | 45 | 0.12 | 0.45 | 20 | 0.14 | 0.03 |", md)
+        self.assertIn("| 2 | plain |  |  |  |  |  |  |", md)
+
+    def test_no_jit_table_without_warm_up_records(self):
+        md = cluster_tls_report.markdown(cluster_tls_report.collect(self.raw))
+        self.assertNotIn("The JIT around the maximum runs", md)
