@@ -186,8 +186,8 @@ def markdown(r):
         "%s CPUs (%s), %s. Two 3-node clusters side by side on one machine at replicas=%s, one with its member plane "
         "in plaintext (loopback), one in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 certificates), both started "
         "fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
-        "spread over the nodes, %s s after a %s s warm-up, PUT of unique keys then GET over them, one cluster after "
-        "the other. Latency: oha at %s req/s (open model, --latency-correction), PUT then GET, in %s slices of %s s "
+        "spread over the nodes, %s s after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
+        "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, --latency-correction), PUT then GET, in %s slices of %s s "
         "per cluster, the clusters taking turns, after %s s at the rate unrecorded on each. Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), env.get("replicas"), env.get("rounds"),
