@@ -78,6 +78,14 @@ metric_value() {
   http_request GET $((PORT + $1)) /metrics || true
   body_field "$2 (-?[0-9][0-9.eE+-]*)"
 }
+# flush_memtables NODE...: each node writes its memtables out (POST /v0/admin/flush answers once they are on disk)
+flush_memtables() {
+  local i
+  for i in "$@"; do
+    http_request POST $((PORT + i)) /v0/admin/flush || die "node $i: POST /v0/admin/flush got no answer"
+    [[ $HTTP_BODY == *'"flushed":true'* ]] || die "node $i: POST /v0/admin/flush answered '$HTTP_BODY'"
+  done
+}
 rebuild_state() { # rebuild_state I: node I's rebuild state (deciding, rebuilding, ready) into FIELD
   http_request GET $((PORT + $1)) /v0/admin/repair || true
   body_field '"rebuild":\{"state":"([a-z-]*)"'

@@ -188,11 +188,13 @@ def markdown(r):
         "fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
         "spread over the nodes, %s s after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
         "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, --latency-correction), PUT then GET, in %s slices of %s s "
-        "per cluster, the clusters taking turns, after %s s at the rate unrecorded on each. Load before/after: %s / %s."
+        "per cluster, the clusters taking turns, after %s s at the rate unrecorded on each%s. Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), env.get("replicas"), env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,
-           env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"), env.get("load_before"),
+           env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"),
+           "; before them every member of both clusters flushed its memtables and finished its compactions"
+           if env.get("flushed_before_rate") == "1" else "", env.get("load_before"),
            env.get("load_after")),
         "",
         "| round | member plane | PUT req/s | GET req/s | PUT p50 / p99 ms at %s/s | GET p50 / p99 ms at %s/s | "

@@ -214,3 +214,10 @@ class ClusterTlsSlicesTest(unittest.TestCase):
     def test_no_jit_table_without_warm_up_records(self):
         md = cluster_tls_report.markdown(cluster_tls_report.collect(self.raw))
         self.assertNotIn("The JIT around the maximum runs", md)
+
+    def test_the_header_says_the_memtables_were_flushed_only_when_they_were(self):
+        self.assertNotIn("flushed its memtables", cluster_tls_report.markdown(cluster_tls_report.collect(self.raw)))
+        with open(os.path.join(self.raw, "env.txt"), "a") as f:
+            f.write("flushed_before_rate=1\n")
+        self.assertIn("before them every member of both clusters flushed its memtables",
+                      cluster_tls_report.markdown(cluster_tls_report.collect(self.raw)))

@@ -1,6 +1,7 @@
 package dev.dht.node;
 
 import dev.dht.node.natives.NativeLibraries;
+import dev.dht.node.api.FlushEndpoint;
 import dev.dht.node.api.MetricsEndpoint;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterFileWatcher;
@@ -182,6 +183,7 @@ public final class Node implements AutoCloseable {
             admin.putAll(new RestoreEndpoints(restore, backupStore != null).handlers());
             admin.put(DhtServer.METRICS, new MetricsEndpoint(metrics));
             admin.put(DhtServer.ADMIN_PREFIX + "profile", profiler);
+            admin.putAll(FlushEndpoint.handlers(store));
             admin.putAll(new MovementEndpoints(topologyManager, movementStatus, movementStats, movement, store, clock)
                     .handlers());
             admin.putAll(repair.handlers());

@@ -111,6 +111,7 @@ class PlanesTest {
         InetAddress external = Addresses.external();
         assertThat(rawStatus(external, node.port(), "GET /v0/admin/profile?event=cpu&duration=1s")).isEqualTo(403);
         assertThat(rawStatus(external, node.port(), "POST /v0/admin/cleanup")).isEqualTo(403);
+        assertThat(rawStatus(external, node.port(), "POST /v0/admin/flush")).isEqualTo(403);
         // read-only status stays open to every client
         assertThat(rawStatus(external, node.port(), "GET /v0/admin/movement")).isEqualTo(200);
         assertThat(rawStatus(external, node.port(), "GET /metrics")).isEqualTo(200);
