@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * POST /v0/admin/flush (admin: a loopback peer or an admin token): writes the node's memtables out to table files
- * and answers when they are on disk, as Cassandra's {@code nodetool flush} does. For maintenance (a node about to be
- * stopped replays no WAL on its next start) and for benchmarks: the replicas of a key get the same writes and flush
+ * and answers when they are on disk, as Cassandra's {@code nodetool flush} does. For maintenance (a node stopped right
+ * after has little WAL to replay on its next start) and for benchmarks: the replicas of a key get the same writes and flush
  * together, so a measurement that starts with flushed memtables on every member does not draw a flush another
  * measurement does not.
  */
