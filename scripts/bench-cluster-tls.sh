@@ -16,9 +16,9 @@
 # Warm-ups: each round's clusters are new, and the JDK's TLS code (SSLEngine, AES-GCM) takes the JIT longer than the
 # plaintext path: in the 20 s after a 10 s warm-up, compilation was 15-20% of a TLS node's CPU samples (6% in
 # plaintext); after a 40 s one it was 1.5% (4%), and TLS's PUT throughput was within 1% of plaintext's (29.1k and
-# 29.3k req/s; 14-30% below it after 10 s, same build, single runs). So the PUT warm-up is at least
-# 30 s (GET's half of it), for both modes, and goes on while the cluster's JIT still works (warm_up). The fixed-rate slices of an operation are preceded by 5 s at the same
-# rate on each cluster, unrecorded: the first second of a new request shape (oha's keys and bodies) ran at 2-10x the
+# 29.3k req/s; 14-30% below it after 10 s, same build, single runs). So the PUT warm-up is at least 30 s (GET's half
+# of it), for both modes, and goes on while the cluster's JIT still works (warm_up). The fixed-rate slices of an
+# operation are preceded by 5 s at the same rate on each cluster, unrecorded: the first second of a new request shape (oha's keys and bodies) ran at 2-10x the
 # p50 in both modes while the JIT caught up, and that one second held about half of a 30 s run's requests above p99.
 # Every node has decided it starts a new cluster before any load (a node still deciding when writes arrive sees data
 # on the others and rebuilds: seconds without reads, in an earlier round's warm-up).
@@ -154,11 +154,15 @@ oha_warmup() { # oha_warmup MODE OP TAG: RATE_WARMUP seconds at the rate, not re
   log "oha $3 warm-up at $RATE/s (${RATE_WARMUP}s, not recorded)"
   "$OHA" -z "${RATE_WARMUP}s" --output-format quiet "${load[@]}" > /dev/null 2>&1 || true
 }
-flushed_bytes() { # flushed_bytes MODE: table bytes the cluster's memtable flushes have written so far (all nodes)
+cluster_sum() { # cluster_sum MODE NAME FORMAT: the metric NAME summed over the cluster's nodes, printed with FORMAT
   local i values=()
-  for i in $(cluster_nodes "$1"); do metric_value "$i" dht_rocksdb_flush_write_bytes_total; values+=("${FIELD:-0}"); done
-  awk 'BEGIN { for (i = 1; i < ARGC; i++) s += ARGV[i]; printf "%.0f\n", s }' "${values[@]}"
+  for i in $(cluster_nodes "$1"); do metric_value "$i" "$2"; values+=("${FIELD:-0}"); done
+  awk -v f="$3" 'BEGIN { for (i = 1; i < ARGC; i++) s += ARGV[i]; printf f "\n", s }' "${values[@]}"
 }
+# flushed_bytes MODE: table bytes the cluster's memtable flushes have written so far (all nodes)
+flushed_bytes() { cluster_sum "$1" dht_rocksdb_flush_write_bytes_total %.0f; }
+# jit_seconds MODE: seconds the cluster's JIT compilers have worked so far (all nodes)
+jit_seconds() { cluster_sum "$1" jvm_compilation_time_seconds_total %.3f; }
 oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request into $RAW/oha-NAME.csv
   local load hops before
   oha_load "$1" "$2"
@@ -171,11 +175,6 @@ oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request int
   echo "$before $(flushed_bytes "$1")" > "$RAW/oha-$3.flush"
 }
 
-jit_seconds() { # jit_seconds MODE: seconds the cluster's JIT compilers have worked so far (all nodes)
-  local i values=()
-  for i in $(cluster_nodes "$1"); do metric_value "$i" jvm_compilation_time_seconds_total; values+=("${FIELD:-0}"); done
-  awk 'BEGIN { for (i = 1; i < ARGC; i++) s += ARGV[i]; printf "%.3f\n", s }' "${values[@]}"
-}
 # warm_up MODE NAME SECONDS SCRIPT [args...]: wrk for SECONDS, then in JIT_STEP steps while the cluster's compilers
 # worked more than JIT_QUIET seconds in the last step (at most JIT_MAX seconds more). A fixed warm-up left C2
 # compiling through the measured run in some rounds and not in others (13% of a TLS node's CPU samples 27 s into a
