@@ -41,20 +41,17 @@ def mean(values):
     return sum(values) / len(values) if values else None
 
 
+def numbers(raw, name):
+    """The numbers of a small file the bench wrote (.flush, .warm, .jit), or None when the run did not write it."""
+    path = os.path.join(raw, name)
+    return [float(v) for v in nr.read(path).split()] if os.path.exists(path) else None
+
+
 def flushed(raw, name):
     """Whether the cluster's members wrote flushed tables during slice name (the bench's .flush file: the bytes
     before and after); None when the run did not record it."""
-    path = os.path.join(raw, "oha-%s.flush" % name)
-    if not os.path.exists(path):
-        return None
-    before, after = (float(v) for v in nr.read(path).split())
-    return after > before
-
-
-def numbers(raw, name):
-    """The numbers of a small file the bench wrote (a .warm or .jit file), or None when the run did not write it."""
-    path = os.path.join(raw, name)
-    return [float(v) for v in nr.read(path).split()] if os.path.exists(path) else None
+    counter = numbers(raw, "oha-%s.flush" % name)
+    return None if counter is None else counter[1] > counter[0]
 
 
 def warm_and_jit(raw, tag, op):
@@ -99,7 +96,6 @@ def collect(raw):
             row = {"round": n, "mode": mode, "put_rps": put and put["rps"], "get_rps": get and get["rps"]}
             for op in ("put", "get"):
                 row.update(warm_and_jit(raw, tag, op))
-            for op in ("put", "get"):
                 lat, failed, p99s, flushes = slices(raw, tag, op, count)
                 pooled[(mode, op)].extend(lat)
                 slice_p99s[(mode, op)].extend(p99s)
@@ -187,8 +183,9 @@ def markdown(r):
         "in plaintext (loopback), one in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 certificates), both started "
         "fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
         "spread over the nodes, %s s after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
-        "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, --latency-correction), PUT then GET, in %s slices of %s s "
-        "per cluster, the clusters taking turns, after %s s at the rate unrecorded on each%s. Load before/after: %s / %s."
+        "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, "
+        "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s at "
+        "the rate unrecorded on each%s. Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), env.get("replicas"), env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,

@@ -140,9 +140,13 @@ class ClusterTlsSlicesTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.raw)
 
-    def test_pooled_and_by_round(self):
+    def collect(self):
+        """The report's result, and its rounds by (round, mode)."""
         r = cluster_tls_report.collect(self.raw)
-        by = {(x["round"], x["mode"]): x for x in r["rounds"]}
+        return r, {(x["round"], x["mode"]): x for x in r["rounds"]}
+
+    def test_pooled_and_by_round(self):
+        r, by = self.collect()
         self.assertEqual(2.0, by[(1, "plain")]["get_p99_ms"])
         self.assertEqual(1.0, by[(2, "plain")]["get_p99_ms"])
         self.assertEqual(200, by[(1, "tls")]["get_rate_requests"])
@@ -199,8 +203,7 @@ class ClusterTlsSlicesTest(unittest.TestCase):
         for name, text in files.items():
             with open(os.path.join(self.raw, name), "w") as f:
                 f.write(text + "\n")
-        r = cluster_tls_report.collect(self.raw)
-        by = {(x["round"], x["mode"]): x for x in r["rounds"]}
+        r, by = self.collect()
         self.assertEqual(45.0, by[(1, "tls")]["put_warmup_s"])
         self.assertAlmostEqual(0.12, by[(1, "tls")]["put_warmup_last_jit_s"])
         self.assertAlmostEqual(0.45, by[(1, "tls")]["put_run_jit_s"])

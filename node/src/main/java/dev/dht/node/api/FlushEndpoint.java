@@ -12,9 +12,9 @@ import java.util.Map;
 
 /**
  * POST /v0/admin/flush (admin: a loopback peer or an admin token): writes the node's memtables out to table files
- * and answers when they are on disk, as Cassandra's {@code nodetool flush} does. For maintenance (a node stopped right
- * after has little WAL to replay on its next start) and for benchmarks: the replicas of a key get the same writes and flush
- * together, so a measurement that starts with flushed memtables on every member does not draw a flush another
+ * and answers when they are on disk, as Cassandra's {@code nodetool flush} does. For maintenance (a node stopped
+ * right after has little WAL to replay on its next start) and for benchmarks: the replicas of a key get the same
+ * writes and flush together, so a measurement that starts with flushed memtables on every member does not draw a flush another
  * measurement does not.
  */
 public final class FlushEndpoint {
@@ -26,14 +26,13 @@ public final class FlushEndpoint {
     public static Map<String, AdminHandler> handlers(RocksStore store) {
         return Map.of(PATH, AdminCalls.handler(null, (request, responder) -> {
             long start = System.nanoTime();
-            Map<String, Object> out = new LinkedHashMap<>();
             try {
                 store.flush();
             } catch (StoreException e) {
-                out.put("error", e.getMessage());
-                responder.send(Responses.json(Responses.INTERNAL_ERROR, Json.write(out)));
+                responder.send(Responses.json(Responses.INTERNAL_ERROR, Json.write(Map.of("error", e.getMessage()))));
                 return;
             }
+            Map<String, Object> out = new LinkedHashMap<>();
             out.put("flushed", true);
             out.put("millis", (System.nanoTime() - start) / 1_000_000);
             responder.send(Responses.json(Responses.OK, Json.write(out)));
