@@ -13,9 +13,11 @@
 #      each loads what it received; the restore's time runs until every member serves;
 #   5. the report: backup and restore MB/s (checkpoint bytes / wall time) and records/s, bytes uploaded, the
 #      load's p50/p99/p99.9 before, during and after the backup; targets: restore >= 15 MB/s, p99 during <= 1.5x
-#      the p99 before. Also the CPU (in cores) of the nodes, the object store and the load generators before and
-#      during the backup: here they all share the machine, the store included, which a deployment does not (the
-#      store runs under SCHED_IDLE with its objects in /dev/shm when there is room: BENCH_STORE_DIR puts them elsewhere).
+#      the p99 before, and beside it the same ratio for every window as long as the backup in "before" and "after"
+#      (no backup in them: how far the ratio moves with nothing changed). Also the CPU (in cores) of the nodes, the
+#      object store and the load generators before and during the backup: here they all share the machine, the
+#      store included, which a deployment does not (the store runs under SCHED_IDLE with its objects in /dev/shm
+#      when there is room: BENCH_STORE_DIR puts them elsewhere).
 #
 # Environment (defaults give the committed figures):
 #   BENCH_KEYS=1000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_LOAD_WARMUP=20 and BENCH_PHASE=30 seconds

@@ -62,6 +62,7 @@ def over_rounds(results):
         "p99_during_ms": {k: v["during backup"]["p99_ms"] for k, v in r["load"].items()},
         "p99_during_over_before": r["p99_during_over_before"],
         "second_p99_during_over_before": (r.get("second_backup") or {}).get("p99_during_over_before"),
+        "quiet_windows": r.get("quiet_windows"),
     } for i, r in enumerate(results)]
     result["median"] = {"p99_during_over_before": ratios, "restore_mb_per_s": restore_mbs}
     result["met"] = {"restore": restore_mbs is not None and restore_mbs >= RESTORE_TARGET_MBS,
@@ -109,6 +110,7 @@ def one_run(raw):
         rs = load_rows(os.path.join(raw, f"load-{name.lower()}.csv"))
         load[name] = {phase: stats(rs, a, b, ok) for phase, (a, b) in zip(PHASES, bounds)}
     ratios = p99_over_before(load, "during backup")
+    quiet = quiet_windows(load_dir=raw, bounds=[bounds[0], bounds[2]], length=backup_s, before=load)
     backup2 = None
     if second:
         nodes2 = [load_json(os.path.join(raw, f"backup2-node{i}.json")) for i in range(3)]
@@ -118,11 +120,40 @@ def one_run(raw):
                    "p99_during_over_before": p99_over_before(load, "during 2nd backup")}
     cpu = cpu_cores(raw, t)
     result = {"env": env, "backup": backup, "restore": restore, "load": load, "p99_during_over_before": ratios,
-              "cpu_cores": cpu, "second_backup": backup2,
+              "cpu_cores": cpu, "second_backup": backup2, "quiet_windows": quiet,
               "targets": {"restore_mb_per_s": RESTORE_TARGET_MBS, "p99_ratio": P99_TARGET_RATIO},
               "met": {"restore": restore["mb_per_s"] >= RESTORE_TARGET_MBS,
                       "p99": all(r is not None and r <= P99_TARGET_RATIO for r in ratios.values())}}
     return result
+
+
+def quiet_windows(load_dir, bounds, length, before):
+    """How far the judged ratio moves with no backup at all: the p99 of every whole window as long as the backup
+    inside "before" and "after" (both without a backup), over the same "before" p99 as the backup's ratio. A p99 of
+    some thousand requests on a shared 2-CPU machine moves with nothing changed; this is its spread in the same run."""
+    if length <= 0:
+        return None
+    out = {"seconds": round(length, 1)}
+    for name, ok in (("PUT", {"201"}), ("GET", {"200", "404"})):
+        rs = load_rows(os.path.join(load_dir, f"load-{name.lower()}.csv"))
+        base = before[name]["before"]["p99_ms"]
+        ratios = []
+        for a, b in bounds:
+            start = a
+            while start + length <= b:
+                p99 = window(rs, start, start + length, ok)["p99_ms"]
+                if p99 and base:
+                    ratios.append(round(p99 / base, 2))
+                start += length
+        out[name] = ratios
+    return out
+
+
+def quiet_range(q):
+    """'PUT 0.8x-1.6x / GET ...' from quiet_windows' ratios, or None."""
+    if not q or not any(q.get(k) for k in ("PUT", "GET")):
+        return None
+    return " / ".join(f"{k} {min(q[k])}x-{max(q[k])}x" for k in ("PUT", "GET") if q.get(k))
 
 
 def p99_over_before(load, phase):
@@ -186,12 +217,13 @@ def rounds_section(r):
              " targets are judged on the medians of the rounds. The tables after this one are round "
              f"{r['shown_round']}'s (the median round by its larger first-backup p99 ratio).", "",
              "| round | started | backup s | backup MB/s | restore MB/s | p99 before ms | p99 during backup ms | "
-             "p99 during / before | same, 2nd backup |",
-             "|---|---|---:|---:|---:|---|---|---|---|"]
+             "p99 during / before | same, 2nd backup | no backup: windows as long, same 'before' |",
+             "|---|---|---:|---:|---:|---|---|---|---|---|"]
     for x in rounds:
         lines.append(f"| {x['round']} | {x['date']} | {x['backup_s']} | {x['backup_mb_per_s']} | "
                      f"{x['restore_mb_per_s']} | {pair(x, 'p99_before_ms')} | {pair(x, 'p99_during_ms')} | "
-                     f"{ratio(x['p99_during_over_before'])} | {ratio(x['second_p99_during_over_before'])} |")
+                     f"{ratio(x['p99_during_over_before'])} | {ratio(x['second_p99_during_over_before'])} | "
+                     f"{quiet_range(x.get('quiet_windows')) or '-'} |")
     lines += ["", f"Medians: restore {m['restore_mb_per_s']} MB/s (target >= {t['restore_mb_per_s']} MB/s: "
               f"{'met' if r['met']['restore'] else 'missed'}); p99 during the first backup / p99 before "
               f"{ratio(m['p99_during_over_before'])} (target <= {t['p99_ratio']}x: "
@@ -243,6 +275,13 @@ def render(r):
         f"{k} {v}x" for k, v in r["p99_during_over_before"].items())
         + (" in this round (the target is judged on the rounds' median, above)." if "rounds" in r
            else f" (target <= {r['targets']['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'}).")]
+    q = r.get("quiet_windows")
+    if quiet_range(q):
+        lines += ["", f"The same ratio with no backup at all: the p99 of each whole {q['seconds']}-s window (the"
+                  " backup's length) of \"before\" and \"after\" over the same \"before\" p99: "
+                  + ", ".join(f"{k} {', '.join(f'{v}x' for v in q[k])}" for k in ("PUT", "GET") if q.get(k))
+                  + ". How far a p99 of this many requests moves on this machine with nothing changed: the backup's"
+                  " ratio is read against it (shown, not judged)."]
     b2 = r.get("second_backup")
     if b2:
         c2 = (c or {}).get("during 2nd backup")

@@ -9,6 +9,8 @@ import sys
 import tempfile
 import unittest
 
+from .rawfiles import oha_csv
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))  # backup-report.py imports benchraw
 
@@ -88,6 +90,36 @@ class BackupRoundsTest(unittest.TestCase):
         self.assertEqual({"PUT": 1.3, "GET": 1.4}, result["median"]["p99_during_over_before"])
         self.assertTrue(result["met"]["p99"])
         self.assertIn("target <= 1.5x: met", md)
+
+
+class BackupQuietWindowsTest(unittest.TestCase):
+    """The ratio with no backup: every whole window as long as the backup in "before" and "after", over "before"."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dht-quiet-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_each_whole_window_over_the_before_p99(self):
+        # 100 requests a second; in [0, 30) ("before") the seconds 10-19 have one slow request in each ten
+        rows = []
+        for ms_ in range(0, 50000, 10):
+            t = ms_ / 1000
+            slow = 10 <= t < 20 and ms_ % 100 == 0
+            rows.append((t, 4.0 if slow else 1.0, "201"))
+        for op in ("put", "get"):
+            oha_csv(os.path.join(self.tmp, f"load-{op}.csv"), rows)
+        before = {k: {"before": {"p99_ms": 2.0}} for k in ("PUT", "GET")}
+        # windows of 10 s: before [0,10) [10,20) [20,30); after [35,45) (the rest of [35,50) is not a whole one)
+        q = backup_report.quiet_windows(self.tmp, [(0, 30), (35, 50)], 10.0, before)
+        self.assertEqual(10.0, q["seconds"])
+        self.assertEqual([0.5, 2.0, 0.5, 0.5], q["PUT"])  # p99 1 ms, 4 ms, 1 ms, 1 ms over 2 ms
+        self.assertEqual("PUT 0.5x-2.0x / GET 0.5x-2.0x", backup_report.quiet_range(q))
+
+    def test_none_without_a_window(self):
+        self.assertIsNone(backup_report.quiet_range(None))
+        self.assertIsNone(backup_report.quiet_range({"seconds": 10.0, "PUT": [], "GET": []}))
 
 
 class ClusterTlsRoundsTest(unittest.TestCase):
