@@ -11,6 +11,8 @@ import sys
 from benchraw import kv, load_rows, median, window
 
 PHASES = ("before", "during backup", "after", "during 2nd backup")
+# the two loads and the statuses each expects
+LOADS = (("PUT", {"201"}), ("GET", {"200", "404"}))
 RESTORE_TARGET_MBS = 15.0
 P99_TARGET_RATIO = 1.5
 
@@ -105,12 +107,12 @@ def one_run(raw):
               (t["backup_done"] / 1000 - origin, t["backup2_start" if second else "load_end"] / 1000 - origin)]
     if second:
         bounds.append((t["backup2_start"] / 1000 - origin, t["backup2_done"] / 1000 - origin))
-    load = {}
-    for name, ok in (("PUT", {"201"}), ("GET", {"200", "404"})):
-        rs = load_rows(os.path.join(raw, f"load-{name.lower()}.csv"))
-        load[name] = {phase: stats(rs, a, b, ok) for phase, (a, b) in zip(PHASES, bounds)}
+    rows = {name: load_rows(os.path.join(raw, f"load-{name.lower()}.csv")) for name, _ in LOADS}
+    load = {name: {phase: stats(rows[name], a, b, ok) for phase, (a, b) in zip(PHASES, bounds)}
+            for name, ok in LOADS}
     ratios = p99_over_before(load, "during backup")
-    quiet = quiet_windows(load_dir=raw, bounds=[bounds[0], bounds[2]], length=backup_s, before=load)
+    quiet = quiet_windows(rows, [bounds[0], bounds[2]], backup_s,
+                          {name: phases["before"]["p99_ms"] for name, phases in load.items()})
     backup2 = None
     if second:
         nodes2 = [load_json(os.path.join(raw, f"backup2-node{i}.json")) for i in range(3)]
@@ -127,33 +129,32 @@ def one_run(raw):
     return result
 
 
-def quiet_windows(load_dir, bounds, length, before):
+def quiet_windows(rows, bounds, length, before_p99):
     """How far the judged ratio moves with no backup at all: the p99 of every whole window as long as the backup
-    inside "before" and "after" (both without a backup), over the same "before" p99 as the backup's ratio. A p99 of
-    some thousand requests on a shared 2-CPU machine moves with nothing changed; this is its spread in the same run."""
+    inside bounds ("before" and "after", both without a backup), over the same "before" p99 as the backup's ratio.
+    A p99 of some thousand requests on a shared 2-CPU machine moves with nothing changed; this is its spread in the
+    same run. rows: each load's requests (load_rows); before_p99: each load's p99 before the backup."""
     if length <= 0:
         return None
     out = {"seconds": round(length, 1)}
-    for name, ok in (("PUT", {"201"}), ("GET", {"200", "404"})):
-        rs = load_rows(os.path.join(load_dir, f"load-{name.lower()}.csv"))
-        base = before[name]["before"]["p99_ms"]
-        ratios = []
-        for a, b in bounds:
-            start = a
-            while start + length <= b:
-                p99 = window(rs, start, start + length, ok)["p99_ms"]
-                if p99 and base:
-                    ratios.append(round(p99 / base, 2))
-                start += length
-        out[name] = ratios
+    starts = []
+    for a, b in bounds:
+        start = a
+        while start + length <= b:
+            starts.append(start)
+            start += length
+    for name, ok in LOADS:
+        p99s = (window(rows[name], start, start + length, ok)["p99_ms"] for start in starts)
+        base = before_p99[name]
+        out[name] = [round(p99 / base, 2) for p99 in p99s if p99 and base]
     return out
 
 
 def quiet_range(q):
     """'PUT 0.8x-1.6x / GET ...' from quiet_windows' ratios, or None."""
-    if not q or not any(q.get(k) for k in ("PUT", "GET")):
+    if not q or not any(q.get(k) for k, _ in LOADS):
         return None
-    return " / ".join(f"{k} {min(q[k])}x-{max(q[k])}x" for k in ("PUT", "GET") if q.get(k))
+    return " / ".join(f"{k} {min(q[k])}x-{max(q[k])}x" for k, _ in LOADS if q.get(k))
 
 
 def p99_over_before(load, phase):
@@ -279,7 +280,7 @@ def render(r):
     if quiet_range(q):
         lines += ["", f"The same ratio with no backup at all: the p99 of each whole {q['seconds']}-s window (the"
                   " backup's length) of \"before\" and \"after\" over the same \"before\" p99: "
-                  + ", ".join(f"{k} {', '.join(f'{v}x' for v in q[k])}" for k in ("PUT", "GET") if q.get(k))
+                  + ", ".join(f"{k} {', '.join(f'{v}x' for v in q[k])}" for k, _ in LOADS if q.get(k))
                   + ". How far a p99 of this many requests moves on this machine with nothing changed: the backup's"
                   " ratio is read against it (shown, not judged)."]
     b2 = r.get("second_backup")

@@ -184,8 +184,8 @@ def markdown(r):
         "fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
         "spread over the nodes, %s s after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
         "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, "
-        "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s at "
-        "the rate unrecorded on each%s. Load before/after: %s / %s."
+        "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s "
+        "at the rate unrecorded on each%s. Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), env.get("replicas"), env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,

@@ -1,4 +1,18 @@
-"""Raw outputs written for the report tests, in the formats the benchmark scripts leave behind."""
+"""Raw outputs written for the report tests, in the formats the benchmark scripts leave behind, and the temporary
+directory they are written to."""
+import shutil
+import tempfile
+import unittest
+
+
+class TempDirTest(unittest.TestCase):
+    """A test case with a fresh temporary directory, self.tmp, removed after each test."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dht-bench-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
 
 
 def oha_csv(path, rows):

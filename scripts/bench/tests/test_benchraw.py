@@ -2,22 +2,15 @@
 (unparsable rows skipped, several ohas pooled by an offset) and a window's figures (percentiles,
 statuses, the ones outside the expected codes)."""
 import os
-import shutil
-import tempfile
 import unittest
 
 import benchraw
 
+from . import rawfiles
 from .rawfiles import oha_csv
 
 
-class BenchRawTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="dht-benchraw-test-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
-
+class BenchRawTest(rawfiles.TempDirTest):
     def test_kv_keeps_everything_after_the_first_equals_sign(self):
         path = os.path.join(self.tmp, "env.txt")
         with open(path, "w") as f:

@@ -9,6 +9,7 @@ import sys
 import tempfile
 import unittest
 
+from . import rawfiles
 from .rawfiles import oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,13 +51,7 @@ def run(date, put_ratio, get_ratio, restore_mbs):
             "met": {"restore": restore_mbs >= 15.0, "p99": put_ratio <= 1.5 and get_ratio <= 1.5}}
 
 
-class BackupRoundsTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="dht-rounds-test-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
-
+class BackupRoundsTest(rawfiles.TempDirTest):
     def report(self, *runs):
         dirs = []
         for i, r in enumerate(runs):
@@ -92,14 +87,8 @@ class BackupRoundsTest(unittest.TestCase):
         self.assertIn("target <= 1.5x: met", md)
 
 
-class BackupQuietWindowsTest(unittest.TestCase):
+class BackupQuietWindowsTest(rawfiles.TempDirTest):
     """The ratio with no backup: every whole window as long as the backup in "before" and "after", over "before"."""
-
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="dht-quiet-test-")
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
 
     def test_each_whole_window_over_the_before_p99(self):
         # 100 requests a second; in [0, 30) ("before") the seconds 10-19 have one slow request in each ten
@@ -108,11 +97,13 @@ class BackupQuietWindowsTest(unittest.TestCase):
             t = ms_ / 1000
             slow = 10 <= t < 20 and ms_ % 100 == 0
             rows.append((t, 4.0 if slow else 1.0, "201"))
-        for op in ("put", "get"):
-            oha_csv(os.path.join(self.tmp, f"load-{op}.csv"), rows)
-        before = {k: {"before": {"p99_ms": 2.0}} for k in ("PUT", "GET")}
+        loads = {}
+        for name in ("PUT", "GET"):
+            path = os.path.join(self.tmp, f"load-{name.lower()}.csv")
+            oha_csv(path, rows)
+            loads[name] = backup_report.load_rows(path)  # as one_run reads them
         # windows of 10 s: before [0,10) [10,20) [20,30); after [35,45) (the rest of [35,50) is not a whole one)
-        q = backup_report.quiet_windows(self.tmp, [(0, 30), (35, 50)], 10.0, before)
+        q = backup_report.quiet_windows(loads, [(0, 30), (35, 50)], 10.0, {"PUT": 2.0, "GET": 2.0})
         self.assertEqual(10.0, q["seconds"])
         self.assertEqual([0.5, 2.0, 0.5, 0.5], q["PUT"])  # p99 1 ms, 4 ms, 1 ms, 1 ms over 2 ms
         self.assertEqual("PUT 0.5x-2.0x / GET 0.5x-2.0x", backup_report.quiet_range(q))
@@ -139,17 +130,12 @@ class ClusterTlsRoundsTest(unittest.TestCase):
         self.assertEqual([1.1], cluster_tls_report.round_ratios(rounds, "get_p99_ms"))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class ClusterTlsSlicesTest(unittest.TestCase):
     """collect() on raw outputs of two rounds, two slices of 100 requests per cluster and operation: the p99 of a round
     is over its slices' requests, the overall p99 over every round's, and the verdict needs both the overall ratio
     and the rounds' median within the target."""
 
     def setUp(self):
-        from .rawfiles import oha_csv
         self.raw = tempfile.mkdtemp(prefix="dht-cluster-tls-test-")
         with open(os.path.join(self.raw, "env.txt"), "w") as f:
             f.write("date=2026-11-29T00:00:00Z\ncommit=abc1234\ndirty=0\nrounds=2\nslices=2\nslice=10\nnodes=3\n"
@@ -256,3 +242,7 @@ class ClusterTlsSlicesTest(unittest.TestCase):
             f.write("flushed_before_rate=1\n")
         self.assertIn("before them every member of both clusters flushed its memtables",
                       cluster_tls_report.markdown(cluster_tls_report.collect(self.raw)))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -14,8 +14,8 @@ import java.util.Map;
  * POST /v0/admin/flush (admin: a loopback peer or an admin token): writes the node's memtables out to table files
  * and answers when they are on disk, as Cassandra's {@code nodetool flush} does. For maintenance (a node stopped
  * right after has little WAL to replay on its next start) and for benchmarks: the replicas of a key get the same
- * writes and flush together, so a measurement that starts with flushed memtables on every member does not draw a flush another
- * measurement does not.
+ * writes and flush together, so a measurement that starts with flushed memtables on every member does not draw a
+ * flush another measurement does not.
  */
 public final class FlushEndpoint {
     public static final String PATH = "/v0/admin/flush";
