@@ -5,7 +5,9 @@
 #      up to it, preloaded with BENCH_KEYS PUTs at 2/3 on ids drawn from 10^BENCH_KEY_DIGITS (oha, closed model);
 #   2. a fixed-rate load (oha, open model, --latency-correction): PUTs of new keys and GETs of preloaded ids at 2/3,
 #      BENCH_RATE req/s in all, spread over the three nodes, through everything below;
-#   3. BENCH_LOAD_WARMUP seconds of load not measured, BENCH_PHASE seconds of load alone ("before"); then a backup (every member at once, at the node's default
+#   3. BENCH_LOAD_WARMUP seconds of load not measured, longer while the nodes are not steady yet (steady_load: their
+#      JIT still compiles, or a flush or compaction of the preload still writes), BENCH_PHASE seconds of load alone
+#      ("before"); then a backup (every member at once, at the node's default
 #      --backup-rate unless BENCH_NODE_ARGS says otherwise) until every member is done ("during"), the manifest;
 #      BENCH_PHASE seconds more ("after"); a second backup (what a scheduled one costs: warm JVMs, only the files
 #      that are new are uploaded) until every member is done ("during 2nd backup"); the load stops;
@@ -20,7 +22,9 @@
 #      when there is room: BENCH_STORE_DIR puts them elsewhere).
 #
 # Environment (defaults give the committed figures):
-#   BENCH_KEYS=1000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_LOAD_WARMUP=20 and BENCH_PHASE=30 seconds
+#   BENCH_KEYS=3000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_LOAD_WARMUP=20 and BENCH_PHASE=60 seconds
+#   (1M keys made a 10-s backup: a p99 over 5,000 requests per load, which moved 0.5x-1.5x with no backup at all;
+#   3M make it about 26 s)  BENCH_STEADY_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_STEADY_MAX=60 (steady_load)
 #   BENCH_TIMEOUT=900 s
 #   BENCH_NODE_ARGS="--replication-factor 3 --block-cache 256MiB"   BENCH_JAVA_OPTS="-Xms512m -Xmx512m"
 #   BENCH_OUT=docs/benchmarks   BENCH_LABEL free text   BENCH_PORT=18300 (nodes on it and the next five, the store
@@ -49,11 +53,14 @@ if [ "$ROUNDS" -gt 1 ]; then
   exit 0
 fi
 
-KEYS=${BENCH_KEYS:-1000000}
+KEYS=${BENCH_KEYS:-3000000}
 DIGITS=${BENCH_KEY_DIGITS:-6}
 RATE=${BENCH_RATE:-1000}
-PHASE=${BENCH_PHASE:-30}
+PHASE=${BENCH_PHASE:-60}
 WARMUP=${BENCH_LOAD_WARMUP:-20}
+STEADY_STEP=${BENCH_STEADY_STEP:-5}
+JIT_QUIET=${BENCH_JIT_QUIET:-0.15}
+STEADY_MAX=${BENCH_STEADY_MAX:-60}
 TIMEOUT=${BENCH_TIMEOUT:-900}
 PORT=${BENCH_PORT:-18300}
 S3_PORT=$((PORT + 6))
@@ -145,6 +152,41 @@ cpu_sample() { # cpu_sample NAME: CPU ticks (user + system) so far of the nodes,
     echo "clk_tck=$(getconf CLK_TCK)"
   } > "$RAW/cpu-$1.txt"
 }
+# node_work: what the three nodes did beside requests so far: WORK_JIT (seconds their JIT compilers worked) and
+# WORK_BYTES (table bytes their flushes and compactions wrote), one /metrics read per node
+node_work() {
+  local i jit=() bytes=()
+  for i in 0 1 2; do
+    http_request GET $((PORT + i)) /metrics || true
+    body_field "jvm_compilation_time_seconds_total (-?[0-9][0-9.eE+-]*)"; jit+=("${FIELD:-0}")
+    body_field "dht_rocksdb_flush_write_bytes_total (-?[0-9][0-9.eE+-]*)"; bytes+=("${FIELD:-0}")
+    body_field "dht_rocksdb_compaction_write_bytes_total (-?[0-9][0-9.eE+-]*)"; bytes+=("${FIELD:-0}")
+  done
+  WORK_JIT=$(awk 'BEGIN { for (i = 1; i < ARGC; i++) s += ARGV[i]; printf "%.3f", s }' "${jit[@]}")
+  WORK_BYTES=$(awk 'BEGIN { for (i = 1; i < ARGC; i++) s += ARGV[i]; printf "%.0f", s }' "${bytes[@]}")
+}
+work_sample() { node_work; printf 'jit=%s\nwritten=%s\n' "$WORK_JIT" "$WORK_BYTES" > "$RAW/work-$1.txt"; } # work_sample NAME
+# steady_load: the load's warm-up goes on in STEADY_STEP steps while, in the last one, the nodes' JIT compiled more
+# than JIT_QUIET s or their flushes and compactions wrote anything (at most STEADY_MAX s more). With 3M keys the
+# preload's compactions ran on after its pending bytes read 0 (await_compactions) and the GET path was still
+# compiling: "before" had the nodes 0.08-0.14 cores busier than "after" and a p99 1.3-2x after's, which flattered
+# the ratio over it.
+steady_load() {
+  local extra=0 jit bytes
+  node_work; jit=$WORK_JIT; bytes=$WORK_BYTES
+  while [ "$extra" -lt "$STEADY_MAX" ]; do
+    sleep "$STEADY_STEP"
+    extra=$((extra + STEADY_STEP))
+    node_work
+    if awk -v a="$jit" -v b="$WORK_JIT" -v q="$JIT_QUIET" 'BEGIN { exit !(b - a <= q) }' \
+        && [ "$WORK_BYTES" = "$bytes" ]; then
+      break
+    fi
+    jit=$WORK_JIT; bytes=$WORK_BYTES
+  done
+  echo "steady_wait=$extra" >> "$RAW/env.txt"
+  log "the load ran $((WARMUP + extra)) s before \"before\" (the nodes steady after $extra s more)"
+}
 await_phase() { # await_phase PATH ID PHASE NODES...: until each node's PATH reports job ID in PHASE (fails on "failed")
   local path=$1 id=$2 phase=$3 deadline=$((SECONDS + TIMEOUT)) i s p all; shift 3
   while [ $SECONDS -lt $deadline ]; do
@@ -207,20 +249,24 @@ cpu_sample load_start
 # the load's own warm-up (the GET path's first compiles: the preload only wrote) is not "before": that p99 was 1.3-2x
 # the steady one, and flattered every ratio over it
 sleep "$WARMUP"
+steady_load
 mark before_start
 cpu_sample before_start
+work_sample before_start
 sleep "$PHASE"
 
 # --- 3. the backup under the load ---------------------------------------------------------------------------------
 t0=$(now_ms)
 mark backup_start
 cpu_sample backup_start
+work_sample backup_start
 profile 0 backup
 for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench\",\"t0\":$t0,\"member\":$i}" > /dev/null \
   || die "node $i refused the backup"; done
 await_phase /v0/admin/backup bench done 0 1 2
 mark backup_done
 cpu_sample backup_done
+work_sample backup_done
 post "$(url 0)/v0/admin/backup/finish" '{"id":"bench","members":3}' > "$RAW/backup-manifest.json" \
   || die "finish failed"
 for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/backup" > "$RAW/backup-node$i.json"; done
@@ -230,12 +276,14 @@ sleep "$PHASE"
 t1=$(now_ms)
 mark backup2_start
 cpu_sample backup2_start
+work_sample backup2_start
 profile 0 backup2
 for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench-2\",\"t0\":$t1,\"member\":$i}" > /dev/null \
   || die "node $i refused the second backup"; done
 await_phase /v0/admin/backup bench-2 done 0 1 2
 mark backup2_done
 cpu_sample backup2_done
+work_sample backup2_done
 post "$(url 0)/v0/admin/backup/finish" '{"id":"bench-2","members":3}' > "$RAW/backup2-manifest.json" \
   || die "finish of the second backup failed"
 for i in 0 1 2; do curl -s "$(url "$i")/v0/admin/backup" > "$RAW/backup2-node$i.json"; done

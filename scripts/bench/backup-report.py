@@ -64,9 +64,14 @@ def over_rounds(results):
         "p99_during_ms": {k: v["during backup"]["p99_ms"] for k, v in r["load"].items()},
         "p99_during_over_before": r["p99_during_over_before"],
         "second_p99_during_over_before": (r.get("second_backup") or {}).get("p99_during_over_before"),
+        "p99_during_over_after": r.get("p99_during_over_after"),
         "quiet_windows": r.get("quiet_windows"),
     } for i, r in enumerate(results)]
     result["median"] = {"p99_during_over_before": ratios, "restore_mb_per_s": restore_mbs}
+    if all(r.get("p99_during_over_after") for r in results):
+        result["median"]["p99_during_over_after"] = {
+            name: two_places(median([r["p99_during_over_after"].get(name) for r in results]))
+            for name in results[0]["p99_during_over_after"]}
     result["met"] = {"restore": restore_mbs is not None and restore_mbs >= RESTORE_TARGET_MBS,
                      "p99": all(v is not None and v <= P99_TARGET_RATIO for v in ratios.values())}
     return result
@@ -110,7 +115,7 @@ def one_run(raw):
     rows = {name: load_rows(os.path.join(raw, f"load-{name.lower()}.csv")) for name, _ in LOADS}
     load = {name: {phase: stats(rows[name], a, b, ok) for phase, (a, b) in zip(PHASES, bounds)}
             for name, ok in LOADS}
-    ratios = p99_over_before(load, "during backup")
+    ratios = p99_ratio(load, "during backup", "before")
     quiet = quiet_windows(rows, [bounds[0], bounds[2]], backup_s,
                           {name: phases["before"]["p99_ms"] for name, phases in load.items()})
     backup2 = None
@@ -119,10 +124,11 @@ def one_run(raw):
         manifest2 = load_json(os.path.join(raw, "backup2-manifest.json"))
         backup2 = {"seconds": round((t["backup2_done"] - t["backup2_start"]) / 1000, 1),
                    "bytes": manifest2["bytes"], "uploaded_bytes": sum(n["bytes"]["uploaded"] for n in nodes2),
-                   "p99_during_over_before": p99_over_before(load, "during 2nd backup")}
+                   "p99_during_over_before": p99_ratio(load, "during 2nd backup", "before")}
     cpu = cpu_cores(raw, t)
     result = {"env": env, "backup": backup, "restore": restore, "load": load, "p99_during_over_before": ratios,
-              "cpu_cores": cpu, "second_backup": backup2, "quiet_windows": quiet,
+              "p99_during_over_after": p99_ratio(load, "during backup", "after"),
+              "cpu_cores": cpu, "node_work": node_work(raw, t), "second_backup": backup2, "quiet_windows": quiet,
               "targets": {"restore_mb_per_s": RESTORE_TARGET_MBS, "p99_ratio": P99_TARGET_RATIO},
               "met": {"restore": restore["mb_per_s"] >= RESTORE_TARGET_MBS,
                       "p99": all(r is not None and r <= P99_TARGET_RATIO for r in ratios.values())}}
@@ -157,13 +163,37 @@ def quiet_range(q):
     return " / ".join(f"{k} {min(q[k])}x-{max(q[k])}x" for k, _ in LOADS if q.get(k))
 
 
-def p99_over_before(load, phase):
-    """Per load (PUT, GET): the p99 in phase over the p99 before the backup, or None when either is missing."""
+def p99_ratio(load, phase, base):
+    """Per load (PUT, GET): the p99 in phase over the p99 in base, or None when either is missing."""
     out = {}
     for name, phases in load.items():
-        before, during = phases["before"]["p99_ms"], phases[phase]["p99_ms"]
-        out[name] = round(during / before, 2) if before and during else None
+        under, over = phases[base]["p99_ms"], phases[phase]["p99_ms"]
+        out[name] = round(over / under, 2) if under and over else None
     return out
+
+
+# the phases between samples: (name, first mark, last mark)
+WORK_PHASES = (("before", "before_start", "backup_start"), ("during backup", "backup_start", "backup_done"),
+               ("after", "backup_done", "backup2_start"), ("during 2nd backup", "backup2_start", "backup2_done"))
+
+
+def node_work(raw, t):
+    """What the three nodes did beside requests in each phase: seconds of JIT compiling per second, and MB per second
+    their flushes and compactions wrote (None for runs that did not sample it). A "before" busier than "after" is
+    no steady baseline."""
+    samples = {}
+    for _, a, b in WORK_PHASES:
+        for mark in (a, b):
+            path = os.path.join(raw, f"work-{mark}.txt")
+            if mark not in samples and os.path.exists(path):
+                samples[mark] = {k: float(v) for k, v in kv(path).items()}
+    out = {}
+    for phase, a, b in WORK_PHASES:
+        if a in samples and b in samples:
+            secs = (t[b] - t[a]) / 1000
+            out[phase] = {"jit_s_per_s": round((samples[b]["jit"] - samples[a]["jit"]) / secs, 3),
+                          "written_mb_per_s": round((samples[b]["written"] - samples[a]["written"]) / secs / 1e6, 2)}
+    return out or None
 
 
 def cpu_cores(raw, t):
@@ -182,7 +212,8 @@ def cpu_cores(raw, t):
     first = "before_start" if "before_start" in samples else "load_start"
     phases = [("before", (first, "backup_start")), ("during backup", ("backup_start", "backup_done"))]
     if "backup2_done" in samples:
-        phases.append(("during 2nd backup", ("backup2_start", "backup2_done")))
+        phases += [("after", ("backup_done", "backup2_start")),
+                   ("during 2nd backup", ("backup2_start", "backup2_done"))]
     for phase, (a, b) in phases:
         secs = (t[b] - t[a]) / 1000
         used = {k: (samples[b][k] - samples[a][k]) / tck / secs for k in samples[a] if k != "clk_tck"}
@@ -197,6 +228,14 @@ def store_note(e):
         return ""  # runs from before the store was set apart
     prio = "under SCHED_IDLE" if "chrt" in e.get("store_priority", "") else "at nice 19"
     return f" The store ran {prio} with its objects {'in memory' if d.startswith('/dev/shm') else 'on disk'} ({d})."
+
+
+def warmup(e):
+    steady = e.get("steady_wait")
+    if steady is None:
+        return f"{e['load_warmup']} s"
+    return (f"{int(e['load_warmup']) + int(steady)} s ({e['load_warmup']} s, then {steady} s more until the nodes'"
+            " JIT was quiet and no flush or compaction wrote)")
 
 
 def ms(v):
@@ -218,17 +257,20 @@ def rounds_section(r):
              " targets are judged on the medians of the rounds. The tables after this one are round "
              f"{r['shown_round']}'s (the median round by its larger first-backup p99 ratio).", "",
              "| round | started | backup s | backup MB/s | restore MB/s | p99 before ms | p99 during backup ms | "
-             "p99 during / before | same, 2nd backup | no backup: windows as long, same 'before' |",
-             "|---|---|---:|---:|---:|---|---|---|---|---|"]
+             "p99 during / before | same, 2nd backup | no backup: windows as long, same 'before' | "
+             "p99 during / after (shown) |",
+             "|---|---|---:|---:|---:|---|---|---|---|---|---|"]
     for x in rounds:
         lines.append(f"| {x['round']} | {x['date']} | {x['backup_s']} | {x['backup_mb_per_s']} | "
                      f"{x['restore_mb_per_s']} | {pair(x, 'p99_before_ms')} | {pair(x, 'p99_during_ms')} | "
                      f"{ratio(x['p99_during_over_before'])} | {ratio(x['second_p99_during_over_before'])} | "
-                     f"{quiet_range(x.get('quiet_windows')) or '-'} |")
+                     f"{quiet_range(x.get('quiet_windows')) or '-'} | {ratio(x.get('p99_during_over_after'))} |")
     lines += ["", f"Medians: restore {m['restore_mb_per_s']} MB/s (target >= {t['restore_mb_per_s']} MB/s: "
               f"{'met' if r['met']['restore'] else 'missed'}); p99 during the first backup / p99 before "
               f"{ratio(m['p99_during_over_before'])} (target <= {t['p99_ratio']}x: "
-              f"{'met' if r['met']['p99'] else 'missed'}).", ""]
+              f"{'met' if r['met']['p99'] else 'missed'})"
+              + (f"; over the p99 after it (shown, not judged) {ratio(m['p99_during_over_after'])}"
+                 if m.get("p99_during_over_after") else "") + ".", ""]
     return lines
 
 
@@ -240,7 +282,7 @@ def render(r):
         f"{e.get('load_before')}, after {e.get('load_after')}); {e.get('keys')} PUTs preloaded at "
         f"{e.get('replicas')} on 3 nodes ({e.get('node_args')}); a fixed load of {e.get('rate')} req/s (half PUT "
         f"of new keys, half GET of preloaded ones) through the backup"
-        + (f", measured after {e['load_warmup']} s of it (\"before\" is the {e.get('phase')} s after that); the"
+        + (f", measured after {warmup(e)} of it (\"before\" is the {e.get('phase')} s after that); the"
            f" members' backup status polled every 0.5 s all along, as the operator polls them"
            if e.get("load_warmup") else "")
         + f". {e.get('label', '')}", "",
@@ -271,11 +313,20 @@ def render(r):
                   f"{c['before']['store']} / {c['during backup']['store']}, the load generators "
                   f"{c['before']['load']} / {c['during backup']['load']} (all on this machine; a deployment's object"
                   " store is not)."
+                  + (f" After the backup, the nodes used {c['after']['nodes']}." if "after" in c else "")
                   + store_note(e)]
+    w = r.get("node_work")
+    if w:
+        lines += ["", "Beside requests, per second, the nodes' JIT compiling (s) and what their flushes and compactions"
+                  " wrote (MB): " + ", ".join(f"{phase} {v['jit_s_per_s']} s / {v['written_mb_per_s']} MB"
+                                              for phase, v in w.items()) + "."]
     lines += ["", "p99 during the backup / p99 before: " + ", ".join(
         f"{k} {v}x" for k, v in r["p99_during_over_before"].items())
         + (" in this round (the target is judged on the rounds' median, above)." if "rounds" in r
-           else f" (target <= {r['targets']['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'}).")]
+           else f" (target <= {r['targets']['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'}).")
+        + (" Over the p99 after it (shown, not judged): " + ", ".join(
+            f"{k} {v}x" for k, v in r["p99_during_over_after"].items()) + "."
+           if r.get("p99_during_over_after") else "")]
     q = r.get("quiet_windows")
     if quiet_range(q):
         lines += ["", f"The same ratio with no backup at all: the p99 of each whole {q['seconds']}-s window (the"
