@@ -86,6 +86,50 @@ class BackupRoundsTest(rawfiles.TempDirTest):
         self.assertTrue(result["met"]["p99"])
         self.assertIn("target <= 1.5x: met", md)
 
+    def test_the_ratio_over_after_is_shown_not_judged(self):
+        runs = [run("r1", 1.2, 1.3, 20.0), run("r2", 1.1, 1.2, 20.0), run("r3", 1.4, 1.0, 20.0)]
+        for r, after in zip(runs, (2.5, 3.0, 1.8)):
+            r["p99_during_over_after"] = {"PUT": after, "GET": after + 0.1}
+        result, md = self.report(*runs)
+        self.assertEqual({"PUT": 2.5, "GET": 2.6}, result["median"]["p99_during_over_after"])
+        self.assertTrue(result["met"]["p99"])  # judged on "before" alone: the issue's measure
+        self.assertIn("over the p99 after it (shown, not judged) PUT 2.5x / GET 2.6x", md)
+        self.assertIn("| PUT 3.0x / GET 3.1x |", md)  # round 2's row
+
+    def test_rounds_from_before_the_ratio_over_after(self):
+        result, md = self.report(run("r1", 1.2, 1.3, 20.0), run("r2", 1.1, 1.2, 20.0))
+        self.assertNotIn("p99_during_over_after", result["median"])
+        self.assertNotIn("shown, not judged", md)
+
+
+class BackupNodeWorkTest(rawfiles.TempDirTest):
+    """node_work: the nodes' JIT seconds and flush/compaction bytes per second of each phase, from the samples."""
+
+    def sample(self, mark, jit, written):
+        with open(os.path.join(self.tmp, f"work-{mark}.txt"), "w") as f:
+            f.write(f"jit={jit}\nwritten={written}\n")
+
+    def test_rates_per_phase(self):
+        t = {"before_start": 0, "backup_start": 60000, "backup_done": 80000, "backup2_start": 140000,
+             "backup2_done": 150000}
+        self.sample("before_start", 10.0, 5e6)
+        self.sample("backup_start", 13.0, 5e6 + 60e6)  # 0.05 s/s, 1 MB/s
+        self.sample("backup_done", 17.0, 5e6 + 60e6)  # 0.2 s/s, nothing written
+        self.sample("backup2_start", 18.2, 5e6 + 60e6)  # 0.02 s/s
+        self.sample("backup2_done", 19.2, 5e6 + 80e6)  # 0.1 s/s, 2 MB/s
+        w = backup_report.node_work(self.tmp, t)
+        self.assertEqual({"before": {"jit_s_per_s": 0.05, "written_mb_per_s": 1.0},
+                          "during backup": {"jit_s_per_s": 0.2, "written_mb_per_s": 0.0},
+                          "after": {"jit_s_per_s": 0.02, "written_mb_per_s": 0.0},
+                          "during 2nd backup": {"jit_s_per_s": 0.1, "written_mb_per_s": 2.0}}, w)
+
+    def test_runs_without_samples(self):
+        t = {"before_start": 0, "backup_start": 60000, "backup_done": 80000}
+        self.assertIsNone(backup_report.node_work(self.tmp, t))
+        self.sample("before_start", 1.0, 0)
+        self.sample("backup_start", 4.0, 0)
+        self.assertEqual(["before"], list(backup_report.node_work(self.tmp, t)))
+
 
 class BackupQuietWindowsTest(rawfiles.TempDirTest):
     """The ratio with no backup: every whole window as long as the backup in "before" and "after", over "before"."""
