@@ -318,8 +318,8 @@ def render(r):
     w = r.get("node_work")
     if w:
         lines += ["", "Beside requests, per second, the nodes' JIT compiling (s) and what their flushes and compactions"
-                  " wrote (MB): " + ", ".join(f"{phase} {v['jit_s_per_s']} s / {v['written_mb_per_s']} MB"
-                                              for phase, v in w.items()) + "."]
+                  " wrote (MB): " + ", ".join(f"{phase} {w[phase]['jit_s_per_s']} s / {w[phase]['written_mb_per_s']} MB"
+                                              for phase, _, _ in WORK_PHASES if phase in w) + "."]
     lines += ["", "p99 during the backup / p99 before: " + ", ".join(
         f"{k} {v}x" for k, v in r["p99_during_over_before"].items())
         + (" in this round (the target is judged on the rounds' median, above)." if "rounds" in r
