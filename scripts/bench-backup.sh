@@ -169,7 +169,7 @@ work_sample() { node_work; printf 'jit=%s\nwritten=%s\n' "$WORK_JIT" "$WORK_BYTE
 # steady_load: the load's warm-up goes on in STEADY_STEP steps while, in the last one, the nodes' JIT compiled more
 # than JIT_QUIET s or their flushes and compactions wrote anything (at most STEADY_MAX s more). With 3M keys the
 # preload's compactions ran on after its pending bytes read 0 (await_compactions) and the GET path was still
-# compiling: "before" had the nodes 0.08-0.14 cores busier than "after" and a p99 1.3-2x after's, which flattered
+# compiling: "before" had the nodes 0.08-0.14 cores busier than "after" and a p99 1.2-2.3x after's, which flattered
 # the ratio over it.
 steady_load() {
   local extra=0 jit bytes
