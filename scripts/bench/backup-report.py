@@ -181,12 +181,9 @@ def node_work(raw, t):
     """What the three nodes did beside requests in each phase: seconds of JIT compiling per second, and MB per second
     their flushes and compactions wrote (None for runs that did not sample it). A "before" busier than "after" is
     no steady baseline."""
-    samples = {}
-    for _, a, b in WORK_PHASES:
-        for mark in (a, b):
-            path = os.path.join(raw, f"work-{mark}.txt")
-            if mark not in samples and os.path.exists(path):
-                samples[mark] = {k: float(v) for k, v in kv(path).items()}
+    paths = {mark: os.path.join(raw, f"work-{mark}.txt") for _, a, b in WORK_PHASES for mark in (a, b)}
+    samples = {mark: {k: float(v) for k, v in kv(path).items()} for mark, path in paths.items()
+               if os.path.exists(path)}
     out = {}
     for phase, a, b in WORK_PHASES:
         if a in samples and b in samples:
