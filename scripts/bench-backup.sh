@@ -24,7 +24,8 @@
 # Environment (defaults give the committed figures):
 #   BENCH_KEYS=3000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_LOAD_WARMUP=20 and BENCH_PHASE=60 seconds
 #   (1M keys made a 10-s backup: a p99 over 5,000 requests per load, which moved 0.5x-1.5x with no backup at all;
-#   3M make it about 26 s)  BENCH_STEADY_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_STEADY_MAX=60 (steady_load)
+#   3M make it about 26 s)  BENCH_STEADY_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_STEADY_QUIET=3 BENCH_STEADY_MAX=90
+#   (steady_load)
 #   BENCH_TIMEOUT=900 s
 #   BENCH_NODE_ARGS="--replication-factor 3 --block-cache 256MiB"   BENCH_JAVA_OPTS="-Xms512m -Xmx512m"
 #   BENCH_OUT=docs/benchmarks   BENCH_LABEL free text   BENCH_PORT=18300 (nodes on it and the next five, the store
@@ -60,7 +61,8 @@ PHASE=${BENCH_PHASE:-60}
 WARMUP=${BENCH_LOAD_WARMUP:-20}
 STEADY_STEP=${BENCH_STEADY_STEP:-5}
 JIT_QUIET=${BENCH_JIT_QUIET:-0.15}
-STEADY_MAX=${BENCH_STEADY_MAX:-60}
+STEADY_MAX=${BENCH_STEADY_MAX:-90}
+STEADY_QUIET=${BENCH_STEADY_QUIET:-3}
 TIMEOUT=${BENCH_TIMEOUT:-900}
 PORT=${BENCH_PORT:-18300}
 S3_PORT=$((PORT + 6))
@@ -164,13 +166,14 @@ node_work() {
   read -r WORK_JIT WORK_BYTES <<< "$out"
 }
 work_sample() { node_work; printf 'jit=%s\nwritten=%s\n' "$WORK_JIT" "$WORK_BYTES" > "$RAW/work-$1.txt"; } # work_sample NAME
-# steady_load: the load's warm-up goes on in STEADY_STEP steps while, in the last one, the nodes' JIT compiled more
-# than JIT_QUIET s or their flushes and compactions wrote anything (at most STEADY_MAX s more). With 3M keys the
-# preload's compactions ran on after its pending bytes read 0 (await_compactions) and the GET path was still
-# compiling: "before" had the nodes 0.08-0.14 cores busier than "after" and a p99 1.2-2.3x after's, which flattered
-# the ratio over it.
+# steady_load: the load's warm-up goes on in STEADY_STEP steps until STEADY_QUIET steps in a row were quiet: the
+# nodes' JIT compiled at most JIT_QUIET s in each and their flushes and compactions wrote nothing (at most STEADY_MAX s
+# more). With 3M keys the preload's compactions ran on after its pending bytes read 0 (await_compactions) and the GET
+# path was still compiling: "before" had the nodes 0.08-0.14 cores busier than "after" and a p99 1.2-2.3x after's,
+# which flattered the ratio over it. One quiet step was not proof: in a round after d082cbf the JIT paused for one
+# step and then compiled 0.059 s per second through "before" (0.004 after).
 steady_load() {
-  local extra=0 jit bytes
+  local extra=0 quiet=0 jit bytes
   node_work; jit=$WORK_JIT; bytes=$WORK_BYTES
   while [ "$extra" -lt "$STEADY_MAX" ]; do
     sleep "$STEADY_STEP"
@@ -178,12 +181,16 @@ steady_load() {
     node_work
     if awk -v a="$jit" -v b="$WORK_JIT" -v q="$JIT_QUIET" 'BEGIN { exit !(b - a <= q) }' \
         && [ "$WORK_BYTES" = "$bytes" ]; then
-      break
+      quiet=$((quiet + 1))
+      [ "$quiet" -ge "$STEADY_QUIET" ] && break
+    else
+      quiet=0
     fi
     jit=$WORK_JIT; bytes=$WORK_BYTES
   done
   echo "steady_wait=$extra" >> "$RAW/env.txt"
-  log "the load ran $((WARMUP + extra)) s before \"before\" (the nodes steady after $extra s more)"
+  echo "steady_quiet_steps=$quiet" >> "$RAW/env.txt"; echo "steady_quiet_wanted=$STEADY_QUIET" >> "$RAW/env.txt"
+  log "the load ran $((WARMUP + extra)) s before \"before\" ($extra s more; $quiet quiet steps in a row at the end)"
 }
 await_phase() { # await_phase PATH ID PHASE NODES...: until each node's PATH reports job ID in PHASE (fails on "failed")
   local path=$1 id=$2 phase=$3 deadline=$((SECONDS + TIMEOUT)) i s p all; shift 3

@@ -131,6 +131,25 @@ class BackupNodeWorkTest(rawfiles.TempDirTest):
         self.assertEqual(["before"], list(backup_report.node_work(self.tmp, t)))
 
 
+class BackupWarmupTest(unittest.TestCase):
+    """The header's warm-up: how long the load ran before "before", and whether the nodes were steady by then."""
+
+    def test_steady_after_quiet_steps_in_a_row(self):
+        e = {"load_warmup": "20", "steady_wait": "25", "steady_quiet_steps": "3", "steady_quiet_wanted": "3"}
+        self.assertEqual("45 s (20 s, then 25 s more, until the nodes' JIT was quiet and no flush or compaction"
+                         " wrote in 3 steps in a row)", backup_report.warmup(e))
+
+    def test_a_run_that_never_got_steady_says_so(self):
+        e = {"load_warmup": "20", "steady_wait": "90", "steady_quiet_steps": "1", "steady_quiet_wanted": "3"}
+        text = backup_report.warmup(e)
+        self.assertIn("NOT steady", text)
+        self.assertIn("only 1 quiet step of 3", text)
+
+    def test_older_runs(self):
+        self.assertEqual("20 s", backup_report.warmup({"load_warmup": "20"}))
+        self.assertIn("then 35 s more until", backup_report.warmup({"load_warmup": "20", "steady_wait": "35"}))
+
+
 class BackupQuietWindowsTest(rawfiles.TempDirTest):
     """The ratio with no backup: every whole window as long as the backup in "before" and "after", over "before"."""
 
