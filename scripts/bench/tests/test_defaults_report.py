@@ -3,9 +3,9 @@ percentiles, wrk text parsed into throughput, the ratios and the goal verdicts i
 import importlib.util
 import json
 import os
-import shutil
-import tempfile
 import unittest
+
+from .rawfiles import TempDirTest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("defaults_report", os.path.join(HERE, "..", "defaults-report.py"))
@@ -39,17 +39,14 @@ def wrk_txt(path, rps, p99="3.00ms", non2xx=0):
         f.write(WRK.format(rps=rps, p99=p99, non2xx=f"  Non-2xx or 3xx responses: {non2xx}\n" if non2xx else ""))
 
 
-class DefaultsReportTest(unittest.TestCase):
+class DefaultsReportTest(TempDirTest):
     def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="dht-defaults-test-")
+        super().setUp()
         self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
         os.makedirs(self.raw)
         os.makedirs(self.out)
         with open(os.path.join(self.raw, "env.txt"), "w") as f:
             f.write(ENV)
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
 
     def write_node_raw(self):
         # 1000 requests a round: latencies 1..1000 x scale ms, so p99 = 991 x scale (index int(1000 * .99) = 990)

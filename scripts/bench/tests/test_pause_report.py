@@ -4,11 +4,9 @@ per-second rows aligned on the pause, and the coordinators' view of the paused n
 import importlib.util
 import json
 import os
-import shutil
-import tempfile
 import unittest
 
-from .rawfiles import oha_csv
+from .rawfiles import TempDirTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("pause_report", os.path.join(HERE, "..", "pause-report.py"))
@@ -21,9 +19,9 @@ ENV = "date=2026-11-26T00:00:00Z\nload_before=0.1 0.2 0.3\nnproc=2\ncommit=abc12
 PAUSED = "http://127.0.0.1:18302"
 
 
-class PauseReportTest(unittest.TestCase):
+class PauseReportTest(TempDirTest):
     def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="dht-pause-test-")
+        super().setUp()
         self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
         os.makedirs(self.raw)
         os.makedirs(self.out)
@@ -34,9 +32,6 @@ class PauseReportTest(unittest.TestCase):
                  "load_start": T0 + 1000, "pause": T0 + 11_000, "resume": T0 + 21_000, "load_end": T0 + 31_000}
         with open(os.path.join(self.raw, "timeline.txt"), "w") as f:
             f.writelines(f"{k}={v}\n" for k, v in marks.items())
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
 
     def write_load(self, during_get_ms, during_get_every):
         """100 GETs a second per node (1 ms each) by wall-clock time, except during the pause: one in

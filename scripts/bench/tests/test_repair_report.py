@@ -4,11 +4,9 @@ and the fixed load's latency cut into phases at the timeline's marks, each p99 a
 import importlib.util
 import json
 import os
-import shutil
-import tempfile
 import unittest
 
-from .rawfiles import oha_csv
+from .rawfiles import TempDirTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("repair_report", os.path.join(HERE, "..", "repair-report.py"))
@@ -31,9 +29,9 @@ def totals(**kw):
     return {"totals": t, "rebuild": {"state": "ready"}}
 
 
-class RepairReportTest(unittest.TestCase):
+class RepairReportTest(TempDirTest):
     def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="dht-repair-test-")
+        super().setUp()
         self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
         os.makedirs(self.raw)
         os.makedirs(self.out)
@@ -72,9 +70,6 @@ class RepairReportTest(unittest.TestCase):
             gets.append((t, 1.0, "503" if k == 1500 else ("200" if k % 2 else "404")))
         oha_csv(os.path.join(self.raw, "load-put.csv"), puts)
         oha_csv(os.path.join(self.raw, "load-get.csv"), gets)
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
 
     def report(self):
         self.assertEqual(repair_report.main(["repair-report.py", self.raw, self.out]), 0)

@@ -2,11 +2,12 @@
 import json
 import os
 import shutil
-import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 
 import report
+
+from .rawfiles import TempDirTest
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "runs")
 TAPES = ("put-unique", "put-overwrite", "get-uniform", "get-recent", "mixed")
@@ -18,14 +19,11 @@ def svg_lines(path):
     return [e for e in root.iter() if e.tag.endswith("path") and "stroke-linecap" in (e.get("style") or "")]
 
 
-class ReportTest(unittest.TestCase):
+class ReportTest(TempDirTest):
     def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="dht-report-test-")
+        super().setUp()
         for run in ("const", "ramp"):
             shutil.copytree(os.path.join(DATA, run), os.path.join(self.tmp, run))
-
-    def tearDown(self):
-        shutil.rmtree(self.tmp)
 
     def summary(self, run):
         with open(os.path.join(self.tmp, run, "summary.json"), encoding="utf-8") as f:

@@ -4,13 +4,11 @@ bench-cluster-tls) pairs each round's TLS cluster with its plaintext one. Known 
 import importlib.util
 import json
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 from . import rawfiles
-from .rawfiles import oha_csv
+from .rawfiles import TempDirTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))  # backup-report.py imports benchraw
@@ -51,7 +49,7 @@ def run(date, put_ratio, get_ratio, restore_mbs):
             "met": {"restore": restore_mbs >= 15.0, "p99": put_ratio <= 1.5 and get_ratio <= 1.5}}
 
 
-class BackupRoundsTest(rawfiles.TempDirTest):
+class BackupRoundsTest(TempDirTest):
     def report(self, *runs):
         dirs = []
         for i, r in enumerate(runs):
@@ -102,7 +100,7 @@ class BackupRoundsTest(rawfiles.TempDirTest):
         self.assertNotIn("shown, not judged", md)
 
 
-class BackupNodeWorkTest(rawfiles.TempDirTest):
+class BackupNodeWorkTest(TempDirTest):
     """node_work: the nodes' JIT seconds and flush/compaction bytes per second of each phase, from the samples."""
 
     def sample(self, mark, jit, written):
@@ -150,7 +148,7 @@ class BackupWarmupTest(unittest.TestCase):
         self.assertIn("then 35 s more until", backup_report.warmup({"load_warmup": "20", "steady_wait": "35"}))
 
 
-class BackupQuietWindowsTest(rawfiles.TempDirTest):
+class BackupQuietWindowsTest(TempDirTest):
     """The ratio with no backup: every whole window as long as the backup in "before" and "after", over "before"."""
 
     def test_each_whole_window_over_the_before_p99(self):
@@ -193,13 +191,14 @@ class ClusterTlsRoundsTest(unittest.TestCase):
         self.assertEqual([1.1], cluster_tls_report.round_ratios(rounds, "get_p99_ms"))
 
 
-class ClusterTlsSlicesTest(unittest.TestCase):
+class ClusterTlsSlicesTest(TempDirTest):
     """collect() on raw outputs of two rounds, two slices of 100 requests per cluster and operation: the p99 of a round
     is over its slices' requests, the overall p99 over every round's, and the verdict needs both the overall ratio
     and the rounds' median within the target."""
 
     def setUp(self):
-        self.raw = tempfile.mkdtemp(prefix="dht-cluster-tls-test-")
+        super().setUp()
+        self.raw = self.tmp
         with open(os.path.join(self.raw, "env.txt"), "w") as f:
             f.write("date=2026-11-29T00:00:00Z\ncommit=abc1234\ndirty=0\nrounds=2\nslices=2\nslice=10\nnodes=3\n"
                     "reference_rate=5000\nreplicas=2/3\n")
@@ -217,9 +216,6 @@ class ClusterTlsSlicesTest(unittest.TestCase):
                 if (n, mode, k) == (2, "tls", 2):
                     rows[50] = (0.5, 1.0, "500")
                 oha_csv(prefix + "get-rate-s%d.csv" % k, rows)
-
-    def tearDown(self):
-        shutil.rmtree(self.raw)
 
     def collect(self):
         """The report's result, and its rounds by (round, mode)."""
