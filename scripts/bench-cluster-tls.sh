@@ -97,7 +97,7 @@ fi
   echo "replicas=$REPLICAS"
   echo "nodes=$NODES"
   echo "java_opts=$JAVA_OPTS"
-  echo "node_args=$NODE_ARGS"
+  echo "node_args=$NODE_ARGS"; echo "scheduled_repair=off"
   echo "label=$LABEL"
 } > "$RAW/env.txt"
 
@@ -114,10 +114,14 @@ connect_to() { # connect_to MODE: oha's requests to the cluster's first port spr
 }
 cluster_nodes() { local f; f=$(first_node "$1"); seq "$f" $((f + NODES - 1)); }
 
+# --repair-interval 0: no scheduled anti-entropy round. A node's first one starts at a random moment of its first 10
+# minutes (RepairService.firstDelay), inside a round of this bench, and hashes everything the maximum runs wrote: on
+# this shared machine that falls in a random run of either cluster (in make bench-backup such a round raised the
+# load's p99 per 5 s to 5-20 ms for 5-8 s, at random in the rounds of 56fd223). The bench measures the member plane.
 start_cluster() { # start_cluster MODE TAG: three nodes, member plane plaintext (loopback) or TLS
-  local mode=$1 tag=$2 i f list extra=()
+  local mode=$1 tag=$2 i f list extra=(--repair-interval 0)
   f=$(first_node "$mode")
-  if [ "$mode" = tls ]; then extra=("${TLS_ARGS[@]}"); list=$(IFS=,; echo "${tls_members[*]}")
+  if [ "$mode" = tls ]; then extra+=("${TLS_ARGS[@]}"); list=$(IFS=,; echo "${tls_members[*]}")
   else list=$(IFS=,; echo "${plain_members[*]}"); fi
   for ((i = f; i < f + NODES; i++)); do launch_node "$i" "$RAW/$tag-node$((i - f)).log" --cluster "$list" "${extra[@]}"; done
 }
