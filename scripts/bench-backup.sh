@@ -133,13 +133,13 @@ BACKUP_ARGS=(--backup-endpoint "http://127.0.0.1:$S3_PORT" --backup-bucket bench
 
 # --- the nodes ------------------------------------------------------------------------------------------------
 list() { local i out=""; for i in "$@"; do out="$out${out:+,}$(url "$i")"; done; echo "$out"; }
-# --repair-interval 0: no scheduled anti-entropy round (one on request only). A node's first round starts at a
+# --repair-interval 0s: no scheduled anti-entropy round (one on request only). A node's first round starts at a
 # random moment of its first 10 minutes (RepairService.firstDelay), which is this whole bench: in the rounds of
 # 56fd223 it hashed the 3M keys for 5-8 s inside "before" (rounds 2 and 3: the load's p99 per 5 s rose to 5-20 ms) or
 # at the backup's start (round 1), so each round measured wherever the repair fell. The bench measures the backup.
 start_node() { # start_node I MEMBERS EXTRA...
   local i=$1 members=$2; shift 2
-  launch_node "$i" "$WORK/node$i.log" --cluster "$members" --self "$(url "$i")" --repair-interval 0 \
+  launch_node "$i" "$WORK/node$i.log" --cluster "$members" --self "$(url "$i")" --repair-interval 0s \
     "${BACKUP_ARGS[@]}" "$@"
   await_node "$i" "$WORK/node$i.log"
 }

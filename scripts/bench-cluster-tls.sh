@@ -114,12 +114,12 @@ connect_to() { # connect_to MODE: oha's requests to the cluster's first port spr
 }
 cluster_nodes() { local f; f=$(first_node "$1"); seq "$f" $((f + NODES - 1)); }
 
-# --repair-interval 0: no scheduled anti-entropy round. A node's first one starts at a random moment of its first 10
+# --repair-interval 0s: no scheduled anti-entropy round. A node's first one starts at a random moment of its first 10
 # minutes (RepairService.firstDelay), inside a round of this bench, and hashes everything the maximum runs wrote: on
 # this shared machine that falls in a random run of either cluster (in make bench-backup such a round raised the
 # load's p99 per 5 s to 5-20 ms for 5-8 s, at random in the rounds of 56fd223). The bench measures the member plane.
 start_cluster() { # start_cluster MODE TAG: three nodes, member plane plaintext (loopback) or TLS
-  local mode=$1 tag=$2 i f list extra=(--repair-interval 0)
+  local mode=$1 tag=$2 i f list extra=(--repair-interval 0s)
   f=$(first_node "$mode")
   if [ "$mode" = tls ]; then extra+=("${TLS_ARGS[@]}"); list=$(IFS=,; echo "${tls_members[*]}")
   else list=$(IFS=,; echo "${plain_members[*]}"); fi
