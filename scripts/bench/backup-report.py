@@ -231,17 +231,15 @@ def warmup(e):
     steady = e.get("steady_wait")
     if steady is None:
         return f"{e['load_warmup']} s"
-    total = int(e["load_warmup"]) + int(steady)
+    head = f"{int(e['load_warmup']) + int(steady)} s ({e['load_warmup']} s, then {steady} s more"
     quiet = e.get("steady_quiet_steps")
     if quiet is None:  # runs from before steady_load asked for quiet steps in a row
-        return (f"{total} s ({e['load_warmup']} s, then {steady} s more until the nodes'"
-                " JIT was quiet and no flush or compaction wrote)")
-    want = e.get("steady_quiet_wanted", "3")
+        return head + " until the nodes' JIT was quiet and no flush or compaction wrote)"
+    want = e["steady_quiet_wanted"]
     if int(quiet) < int(want):
-        return (f"{total} s ({e['load_warmup']} s, then {steady} s more: the nodes were NOT steady, only {quiet} quiet"
-                f" {'step' if quiet == '1' else 'steps'} of {want} at the end)")
-    return (f"{total} s ({e['load_warmup']} s, then {steady} s more, until the nodes' JIT was quiet and no flush or"
-            f" compaction wrote in {quiet} steps in a row)")
+        steps = "step" if quiet == "1" else "steps"
+        return head + f": the nodes were NOT steady, only {quiet} quiet {steps} of {want} at the end)"
+    return head + f", until the nodes' JIT was quiet and no flush or compaction wrote in {quiet} steps in a row)"
 
 
 def ms(v):

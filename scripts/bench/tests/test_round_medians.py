@@ -7,7 +7,6 @@ import os
 import sys
 import unittest
 
-from . import rawfiles
 from .rawfiles import TempDirTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -198,19 +197,18 @@ class ClusterTlsSlicesTest(TempDirTest):
 
     def setUp(self):
         super().setUp()
-        self.raw = self.tmp
-        with open(os.path.join(self.raw, "env.txt"), "w") as f:
+        with open(os.path.join(self.tmp, "env.txt"), "w") as f:
             f.write("date=2026-11-29T00:00:00Z\ncommit=abc1234\ndirty=0\nrounds=2\nslices=2\nslice=10\nnodes=3\n"
                     "reference_rate=5000\nreplicas=2/3\n")
         # GET tails (5% of a round's requests at this many ms, the rest at 1 ms): p99 of the round
         tails = {(1, "plain"): 2.0, (1, "tls"): 2.4, (2, "plain"): None, (2, "tls"): 1.5}
         for (n, mode), tail in tails.items():
-            with open(os.path.join(self.raw, "wrk-r%d-%s-put.txt" % (n, mode)), "w") as f:
+            with open(os.path.join(self.tmp, "wrk-r%d-%s-put.txt" % (n, mode)), "w") as f:
                 f.write("Requests/sec: %d\n" % (1000 if mode == "plain" else 900))
-            with open(os.path.join(self.raw, "wrk-r%d-%s-get.txt" % (n, mode)), "w") as f:
+            with open(os.path.join(self.tmp, "wrk-r%d-%s-get.txt" % (n, mode)), "w") as f:
                 f.write("Requests/sec: 2000\n")
             for k in (1, 2):
-                prefix = os.path.join(self.raw, "oha-r%d-%s-" % (n, mode))
+                prefix = os.path.join(self.tmp, "oha-r%d-%s-" % (n, mode))
                 oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
                 rows = [(i / 100, tail if tail and i % 20 == 0 else 1.0, "200") for i in range(100)]
                 if (n, mode, k) == (2, "tls", 2):
@@ -219,7 +217,7 @@ class ClusterTlsSlicesTest(TempDirTest):
 
     def collect(self):
         """The report's result, and its rounds by (round, mode)."""
-        r = cluster_tls_report.collect(self.raw)
+        r = cluster_tls_report.collect(self.tmp)
         return r, {(x["round"], x["mode"]): x for x in r["rounds"]}
 
     def test_pooled_and_by_round(self):
@@ -250,9 +248,9 @@ class ClusterTlsSlicesTest(TempDirTest):
         for n in (1, 2):
             for mode in ("plain", "tls"):
                 for k in (1, 2):
-                    with open(os.path.join(self.raw, "oha-r%d-%s-get-rate-s%d.flush" % (n, mode, k)), "w") as f:
+                    with open(os.path.join(self.tmp, "oha-r%d-%s-get-rate-s%d.flush" % (n, mode, k)), "w") as f:
                         f.write("1000 %d\n" % (5000 if n == 1 else 1000))
-        r = cluster_tls_report.collect(self.raw)
+        r = cluster_tls_report.collect(self.tmp)
         self.assertEqual([True, True, False, False], r["overall"]["tls"]["get_slice_flushed"])
         self.assertEqual(1.0, r["overall"]["plain"]["get_quiet_slice_p99_median_ms"])  # round 2's: 1.0, 1.0
         self.assertEqual(1.5, r["overall"]["tls"]["get_quiet_slice_p99_median_ms"])  # round 2's: 1.5, 1.5
@@ -267,7 +265,7 @@ class ClusterTlsSlicesTest(TempDirTest):
 
     def test_no_flush_note_when_no_slice_is_marked(self):
         # raw outputs of a run that recorded no flush counter: nothing marked, so no note about marks
-        md = cluster_tls_report.markdown(cluster_tls_report.collect(self.raw))
+        md = cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp))
         self.assertNotIn("flushed a memtable during the slice", md)
         self.assertNotIn("*", md.split("in the order run:")[1].split("TLS cost:")[0])
 
@@ -278,7 +276,7 @@ class ClusterTlsSlicesTest(TempDirTest):
                  "wrk-r1-plain-warmup-get.warm": "15 0.010", "wrk-r1-tls-warmup-get.warm": "20 0.140",
                  "wrk-r1-plain-get.jit": "11.000 11.050", "wrk-r1-tls-get.jit": "13.000 13.025"}
         for name, text in files.items():
-            with open(os.path.join(self.raw, name), "w") as f:
+            with open(os.path.join(self.tmp, name), "w") as f:
                 f.write(text + "\n")
         r, by = self.collect()
         self.assertEqual(45.0, by[(1, "tls")]["put_warmup_s"])
@@ -292,15 +290,15 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertIn("| 2 | plain |  |  |  |  |  |  |", md)
 
     def test_no_jit_table_without_warm_up_records(self):
-        md = cluster_tls_report.markdown(cluster_tls_report.collect(self.raw))
+        md = cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp))
         self.assertNotIn("The JIT around the maximum runs", md)
 
     def test_the_header_says_the_memtables_were_flushed_only_when_they_were(self):
-        self.assertNotIn("flushed its memtables", cluster_tls_report.markdown(cluster_tls_report.collect(self.raw)))
-        with open(os.path.join(self.raw, "env.txt"), "a") as f:
+        self.assertNotIn("flushed its memtables", cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp)))
+        with open(os.path.join(self.tmp, "env.txt"), "a") as f:
             f.write("flushed_before_rate=1\n")
         self.assertIn("before them every member of both clusters flushed its memtables",
-                      cluster_tls_report.markdown(cluster_tls_report.collect(self.raw)))
+                      cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp)))
 
 
 if __name__ == "__main__":
