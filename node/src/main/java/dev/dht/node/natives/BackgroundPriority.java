@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Runs the node's background threads (a backup's hashing and uploads) under Linux's {@code SCHED_IDLE} policy, at
- * nice 19 as well: they still take every idle cycle, but a request thread that wakes up preempts them at once.
+ * Runs the node's background threads (a backup's hashing and uploads, repair's scans of the store) under Linux's
+ * {@code SCHED_IDLE} policy, at nice 19 as well: they still take every idle cycle, but a request thread that wakes up
+ * preempts them at once.
  *
  * <p>Nice 19 alone does not give that. Under the kernel's EEVDF scheduler (6.6 and newer) a waking nice-0 thread may
  * wait for a nice-19 thread's time slice to end: on 2 vCPUs a nice-19 {@code sha256sum} loop raised a 5000 req/s
@@ -86,8 +87,8 @@ public final class BackgroundPriority {
         }
         if (!idle && niced && !toldNiceOnly) {
             toldNiceOnly = true;
-            log.info("background threads (backups) run at nice 19 but not under SCHED_IDLE here: the live load's"
-                    + " latency may rise while they run");
+            log.info("background threads (backups, repair scans) run at nice 19 but not under SCHED_IDLE here: the live"
+                    + " load's latency may rise while they run");
         }
         return idle || niced;
     }
@@ -105,8 +106,8 @@ public final class BackgroundPriority {
     private static void unavailable() {
         if (!told) {
             told = true;
-            log.info("background threads (backups) run at the normal CPU priority: lowering them needs Linux and a"
-                    + " JDK 22 or newer (this is {} {})", System.getProperty("os.name"), Runtime.version());
+            log.info("background threads (backups, repair scans) run at the normal CPU priority: lowering them needs"
+                    + " Linux and a JDK 22 or newer (this is {} {})", System.getProperty("os.name"), Runtime.version());
         }
     }
 

@@ -102,7 +102,8 @@ public final class RangePull {
             }
             long[] horizons = new long[e.getValue().size()];
             java.util.Arrays.fill(horizons, Long.MIN_VALUE); // everything, tombstones included
-            Reconciliation.Result res = new Reconciliation(store, peers, r, e.getKey(), true, Long.MAX_VALUE, stats)
+            Reconciliation.Result res = new Reconciliation(store, peers, r, e.getKey(), true, Long.MAX_VALUE, stats,
+                    LocalScans.INLINE)
                     .run(e.getValue(), horizons);
             keys += res.keysRepaired();
             bytes += res.bytesRepaired();

@@ -49,15 +49,18 @@ final class Reconciliation {
     private final List<String> members;
     private final boolean pullOnly;
     private final long cutoff;
+    private final LocalScans scans;
 
     /**
      * @param members  every replica of the arcs, this node included
      * @param pullOnly a rebuild: only this node receives
      * @param cutoff   versions newer than this timestamp are left alone (Long.MAX_VALUE: none)
+     * @param scans    where this node's own hashes and digests are computed
      */
     Reconciliation(Store store, RepairPeers peers, RepairRanges ranges, List<String> members, boolean pullOnly,
-                   long cutoff, RepairStats stats) {
+                   long cutoff, RepairStats stats, LocalScans scans) {
         this.store = store;
+        this.scans = scans;
         this.transfer = new RecordTransfer(store, peers, ranges.ringId(), ranges.self(), members, stats);
         this.peers = peers;
         this.ranges = ranges;
@@ -149,11 +152,13 @@ final class Reconciliation {
         List<List<RepairWire.Summary>> out = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             if (calls.get(i) == null) {
-                List<RepairWire.Summary> local = new ArrayList<>(queries.size());
-                for (RepairWire.Query q : queries) {
-                    local.add(RangeSummaries.summarize(store, q));
-                }
-                out.add(local);
+                out.add(scans.run(() -> {
+                    List<RepairWire.Summary> local = new ArrayList<>(queries.size());
+                    for (RepairWire.Query q : queries) {
+                        local.add(RangeSummaries.summarize(store, q));
+                    }
+                    return local;
+                }));
             } else {
                 try {
                     out.add(RepairWire.readSummaries(calls.get(i).body(), queries.size()));
@@ -212,11 +217,13 @@ final class Reconciliation {
             List<List<RepairWire.Listing>> byMember = new ArrayList<>();
             for (int i = 0; i < members.size(); i++) {
                 if (calls.get(i) == null) {
-                    List<RepairWire.Listing> local = new ArrayList<>();
-                    for (RepairWire.Query q : queries) {
-                        local.add(RangeSummaries.list(store, q, cap));
-                    }
-                    byMember.add(local);
+                    byMember.add(scans.run(() -> {
+                        List<RepairWire.Listing> local = new ArrayList<>();
+                        for (RepairWire.Query q : queries) {
+                            local.add(RangeSummaries.list(store, q, cap));
+                        }
+                        return local;
+                    }));
                 } else {
                     try {
                         byMember.add(RepairWire.readListings(calls.get(i).body(), queries.size()));

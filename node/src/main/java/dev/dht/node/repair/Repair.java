@@ -26,6 +26,9 @@ public final class Repair implements AutoCloseable {
     private final RepairService service;
     private final RepairEndpoints endpoints;
     private final RangePull pull;
+    /** A coordinator's own scans, and those it asks of this node: each on its own SCHED_IDLE thread. */
+    private final BackgroundScans ownScans = new BackgroundScans("dht-repair-scan", 1, null);
+    private final BackgroundScans peerScans = new BackgroundScans("dht-repair-peer", 8, "dht-repair-ans");
 
     /**
      * @param table   the store's repair family
@@ -38,8 +41,9 @@ public final class Repair implements AutoCloseable {
         RepairPeers peers = new RepairPeers(client, clock, current::requestHeader, settings.callTimeout(),
                 new Throttle(settings.rate()), stats);
         this.service = new RepairService(store, current, history, new RoundLog(table), peers, stats, settings, clock,
-                wall, gate);
-        this.endpoints = new RepairEndpoints(store, clock, current, history, stats, service, settings, gate, rebuild);
+                wall, gate, ownScans);
+        this.endpoints = new RepairEndpoints(store, clock, current, history, stats, service, settings, gate, rebuild,
+                peerScans);
         // a rebuild pulls at its own pace (the same rate), not sharing the coordinator's budget
         this.pull = new RangePull(store, current, new RepairPeers(client, clock, current::requestHeader,
                 settings.callTimeout(), new Throttle(settings.rate()), stats), stats);
@@ -123,5 +127,7 @@ public final class Repair implements AutoCloseable {
     @Override
     public void close() {
         service.close();
+        ownScans.close();
+        peerScans.close();
     }
 }

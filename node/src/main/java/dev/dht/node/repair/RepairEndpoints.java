@@ -26,9 +26,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Repair's HTTP side (docs/cluster.md, "Repair: the protocol"). Between members ({@code X-Dht-Internal}, on the
- * workers: they scan the store), each naming the member set it was computed for ({@code ?ring=}); a node on
- * another set, or in a move, answers 409 and the step is retried later:
+ * Repair's HTTP side (docs/cluster.md, "Repair: the protocol"). Between members ({@code X-Dht-Internal}; hashes
+ * and digests scan the store on {@link BackgroundScans}, the rest on the workers), each naming the member set it was
+ * computed for ({@code ?ring=}); a node on another set, or in a move, answers 409 and the step is retried later:
  * <pre>
  *   POST /v0/internal/repair/hashes    span query -> count and hash per span
  *   POST /v0/internal/repair/digests   span query -> the digests per span
@@ -52,10 +52,12 @@ final class RepairEndpoints {
     private final RepairSettings settings;
     private final ReadGate gate;
     private final Supplier<Map<String, Object>> rebuild;
+    /** The hashes and digests calls scan the store: off the workers, at background priority. */
+    private final BackgroundScans scans;
 
     RepairEndpoints(Store store, HybridLogicalClock clock, CurrentRanges current, RepairHistory history,
                     RepairStats stats, RepairService service, RepairSettings settings, ReadGate gate,
-                    Supplier<Map<String, Object>> rebuild) {
+                    Supplier<Map<String, Object>> rebuild, BackgroundScans scans) {
         this.store = store;
         this.clock = clock;
         this.current = current;
@@ -65,20 +67,21 @@ final class RepairEndpoints {
         this.settings = settings;
         this.gate = gate;
         this.rebuild = rebuild;
+        this.scans = scans;
     }
 
-    /** An internal call: on the workers, with a body. */
+    /** An internal call, with a body: taken on the workers (and run there, or on the background scans). */
     private interface Internal {
         Response handle(Request request, RepairRanges ranges, ByteBuffer body) throws BadRequestException;
     }
 
     Map<String, AdminHandler> handlers() {
         Map<String, AdminHandler> m = new LinkedHashMap<>();
-        m.put(RepairPeers.HASHES, internal(Request.METHOD_POST, this::hashes));
-        m.put(RepairPeers.DIGESTS, internal(Request.METHOD_POST, this::digests));
-        m.put(RepairPeers.FETCH, internal(Request.METHOD_POST, this::fetch));
-        m.put(RepairPeers.RECORDS, internal(Request.METHOD_PUT, this::records));
-        m.put(RepairPeers.DONE, internal(Request.METHOD_POST, this::done));
+        m.put(RepairPeers.HASHES, internal(Request.METHOD_POST, this::hashes, true));
+        m.put(RepairPeers.DIGESTS, internal(Request.METHOD_POST, this::digests, true));
+        m.put(RepairPeers.FETCH, internal(Request.METHOD_POST, this::fetch, false));
+        m.put(RepairPeers.RECORDS, internal(Request.METHOD_PUT, this::records, false));
+        m.put(RepairPeers.DONE, internal(Request.METHOD_POST, this::done, false));
         m.put(RepairPeers.STATE, (request, responder) -> {
             requireInternal(request);
             Map<String, Object> s = new LinkedHashMap<>();
@@ -107,7 +110,8 @@ final class RepairEndpoints {
         return m;
     }
 
-    private AdminHandler internal(int method, Internal handler) {
+    /** @param scan the call scans the store: it runs on {@link BackgroundScans}, not on the worker that took it */
+    private AdminHandler internal(int method, Internal handler, boolean scan) {
         return new AdminHandler() {
             @Override
             public void handle(Request request, Responder responder) throws BadRequestException {
@@ -125,13 +129,23 @@ final class RepairEndpoints {
                 }
                 history.use(r);
                 byte[] body = request.getBody() == null ? new byte[0] : request.getBody();
-                Response response;
-                try {
-                    response = handler.handle(request, r, ByteBuffer.wrap(body));
-                } catch (IllegalArgumentException | java.nio.BufferUnderflowException e) {
-                    throw new BadRequestException("malformed repair body: " + e.getMessage());
+                if (!scan) {
+                    responder.send(answer(run(handler, request, r, body)));
+                    return;
                 }
-                responder.send(answer(response));
+                boolean queued = scans.submit(() -> {
+                    try {
+                        return run(handler, request, r, body);
+                    } catch (BadRequestException e) {
+                        return Responses.text(e.status(), e.getMessage());
+                    } catch (RuntimeException e) {
+                        return Responses.text(Responses.INTERNAL_ERROR, "repair scan failed: " + e);
+                    }
+                }, response -> responder.send(answer(response)));
+                if (!queued) {
+                    responder.send(answer(Responses.text(Responses.SERVICE_UNAVAILABLE,
+                            "repair scans queued here already; the round tries again later")));
+                }
             }
 
             @Override
@@ -149,6 +163,15 @@ final class RepairEndpoints {
                 return true;
             }
         };
+    }
+
+    private static Response run(Internal handler, Request request, RepairRanges r, byte[] body)
+            throws BadRequestException {
+        try {
+            return handler.handle(request, r, ByteBuffer.wrap(body));
+        } catch (IllegalArgumentException | java.nio.BufferUnderflowException e) {
+            throw new BadRequestException("malformed repair body: " + e.getMessage());
+        }
     }
 
     private static void requireInternal(Request request) throws BadRequestException {

@@ -35,6 +35,8 @@ public final class RepairService implements AutoCloseable {
     private final HybridLogicalClock clock;
     private final LongSupplier wall;
     private final ReadGate gate;
+    /** Where a round hashes and lists this node's arcs (this thread keeps the normal priority: it calls peers). */
+    private final LocalScans scans;
     private final Thread thread;
     private final long startedAt;
     /** A first round starts this long after start at the earliest: spreads the members' first rounds. */
@@ -46,7 +48,7 @@ public final class RepairService implements AutoCloseable {
 
     RepairService(Store store, CurrentRanges current, RepairHistory history, RoundLog rounds, RepairPeers peers,
                   RepairStats stats, RepairSettings settings, HybridLogicalClock clock, LongSupplier wall,
-                  ReadGate gate) {
+                  ReadGate gate, LocalScans scans) {
         this.store = store;
         this.current = current;
         this.history = history;
@@ -57,6 +59,7 @@ public final class RepairService implements AutoCloseable {
         this.clock = clock;
         this.wall = wall;
         this.gate = gate;
+        this.scans = scans;
         this.startedAt = wall.getAsLong();
         long interval = settings.interval().toMillis();
         this.firstDelay = interval <= 0 ? 0 : ThreadLocalRandom.current().nextLong(Math.min(interval, 600_000) + 1);
@@ -203,7 +206,7 @@ public final class RepairService implements AutoCloseable {
                 Reconciliation.Result res;
                 long cutoff = clock.now() - (settings.inFlightMillis() << 16);
                 try {
-                    res = new Reconciliation(store, peers, r, g.members(), false, cutoff, stats)
+                    res = new Reconciliation(store, peers, r, g.members(), false, cutoff, stats, scans)
                             .run(arcs, horizons(arcs));
                 } catch (RepairException ex) {
                     fail(g, ex.getMessage());

@@ -1,6 +1,8 @@
 package dev.dht.node.cluster;
 
+import dev.dht.node.natives.BackgroundPriority;
 import dev.dht.node.storage.Record;
+import dev.dht.node.support.ThreadPolicies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,6 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 import static dev.dht.node.cluster.Reply.ACCEPTED;
 import static dev.dht.node.cluster.Reply.CREATED;
@@ -110,6 +114,35 @@ class RepairIT {
         for (int i = 0; i < 3; i++) {
             assertThat(ReplicaRecords.read(c.process(i), all)).isEqualTo(newest);
         }
+        scansRanInTheBackground(c);
+    }
+
+    /**
+     * The rounds hashed and listed the store on repair's background threads, under SCHED_IDLE where the node can
+     * lower threads: the coordinator's own ranges on dht-repair-scan, what it asked of the others on dht-repair-peer.
+     * Every other thread, the repair thread that calls the peers and the one that sends the answers included, kept
+     * the normal policy (docs/cluster.md, "Repair (anti-entropy)", Priority).
+     */
+    private static void scansRanInTheBackground(ProcessCluster c) {
+        int lowered = BackgroundPriority.available() ? ThreadPolicies.SCHED_IDLE : ThreadPolicies.SCHED_OTHER;
+        Set<String> background = Set.of("dht-repair-scan", "dht-repair-peer");
+        Map<String, List<Integer>> scans = new TreeMap<>();
+        for (int i = 0; i < 3; i++) {
+            Map<String, List<Integer>> threads = ThreadPolicies.of(c.process(i).process().pid());
+            assertThat(threads.get("dht-repair")).as("node %d's repair thread", i)
+                    .containsOnly(ThreadPolicies.SCHED_OTHER);
+            for (Map.Entry<String, List<Integer>> t : threads.entrySet()) {
+                if (background.contains(t.getKey())) {
+                    scans.computeIfAbsent(t.getKey(), n -> new ArrayList<>()).addAll(t.getValue());
+                } else {
+                    assertThat(t.getValue()).as("node %d's %s threads", i, t.getKey())
+                            .containsOnly(ThreadPolicies.SCHED_OTHER);
+                }
+            }
+        }
+        assertThat(scans.get("dht-repair-scan")).as("the coordinator's scans").isNotEmpty().containsOnly(lowered);
+        assertThat(scans.get("dht-repair-peer")).as("the scans asked of the other replicas").hasSizeGreaterThan(1)
+                .containsOnly(lowered);
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
