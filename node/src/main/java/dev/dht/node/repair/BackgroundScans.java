@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * One thread under {@code SCHED_IDLE} ({@link BackgroundPriority}) where repair scans the local store: hashes and
  * digests of whole ranges, for a round this node coordinates or for a coordinator that asked. Hashing a store of
  * millions of keys takes seconds of CPU; on the request workers and the repair thread, at normal priority, a round
- * raised a 1000 req/s load's p99 1.7-2x (docs/benchmarks/repair.md). Here it takes only CPU no request wants, and a
+ * raised a 1000 req/s load's p99 1.7-2x (docs/cluster.md, "Cost"). Here it takes only CPU no request wants, and a
  * node saturated by clients starves it: the coordinator's call times out and the round is tried again later.
  *
  * <p>Only the scan runs here, never what takes a lock a request needs too: answers to peers are sent, and calls to
@@ -60,24 +60,25 @@ final class BackgroundScans implements LocalScans, AutoCloseable {
      */
     <T> boolean submit(Supplier<T> scan, Consumer<T> then) {
         try {
-            executor.execute(() -> {
-                T result = scan.get();
-                try {
-                    sender.execute(() -> {
-                        try {
-                            then.accept(result);
-                        } catch (RuntimeException e) {
-                            // never let the sender's thread die: its replacement would be made by a scan thread
-                            log.warn("repair answer not handed on: {}", e.toString());
-                        }
-                    });
-                } catch (RejectedExecutionException closed) {
-                    // closing: the caller's connection goes with the node
-                }
-            });
+            executor.execute(() -> handOn(scan.get(), then));
             return true;
         } catch (RejectedExecutionException e) {
             return false;
+        }
+    }
+
+    private <T> void handOn(T result, Consumer<T> then) {
+        try {
+            sender.execute(() -> {
+                try {
+                    then.accept(result);
+                } catch (RuntimeException e) {
+                    // never let the sender's thread die: its replacement would be made by a scan thread
+                    log.warn("repair answer not handed on: {}", e.toString());
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            // closing: the caller's connection goes with the node
         }
     }
 

@@ -26,7 +26,7 @@ public final class Repair implements AutoCloseable {
     private final RepairService service;
     private final RepairEndpoints endpoints;
     private final RangePull pull;
-    /** A coordinator's own scans, and those it asks of this node: each on its own SCHED_IDLE thread. */
+    /** The scans of the rounds this node coordinates, and those coordinators ask of it: each on a SCHED_IDLE thread. */
     private final BackgroundScans ownScans = new BackgroundScans("dht-repair-scan", 1, null);
     private final BackgroundScans peerScans = new BackgroundScans("dht-repair-peer", 8, "dht-repair-ans");
 

@@ -16,6 +16,8 @@ import dev.dht.node.storage.Store;
 import dev.dht.node.topology.Json;
 import one.nio.http.Request;
 import one.nio.http.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +43,7 @@ import java.util.function.Supplier;
  * {@code POST /v0/admin/repair} (a round of every replica set this node coordinates, now).
  */
 final class RepairEndpoints {
+    private static final Logger log = LoggerFactory.getLogger(RepairEndpoints.class);
     static final String STATUS = "/v0/admin/repair";
 
     private final Store store;
@@ -139,6 +142,7 @@ final class RepairEndpoints {
                     } catch (BadRequestException e) {
                         return Responses.text(e.status(), e.getMessage());
                     } catch (RuntimeException e) {
+                        log.error("repair scan failed: {}", e.toString(), e); // as a worker's failure is logged
                         return Responses.text(Responses.INTERNAL_ERROR, "repair scan failed: " + e);
                     }
                 }, response -> responder.send(answer(response)));

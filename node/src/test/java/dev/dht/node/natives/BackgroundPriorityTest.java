@@ -1,10 +1,9 @@
 package dev.dht.node.natives;
 
+import dev.dht.node.support.ThreadPolicies;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,9 +26,7 @@ class BackgroundPriorityTest {
     }
 
     private static int statField(int tid, int field) throws IOException {
-        String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"), StandardCharsets.US_ASCII);
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Integer.parseInt(fields[field - 3]); // fields after the name start at the 3rd
+        return ThreadPolicies.statField(Path.of("/proc/self/task/" + tid), field);
     }
 
     private static boolean supported() {

@@ -30,10 +30,7 @@ public final class ThreadPolicies {
             for (Path task : tasks.toList()) {
                 try {
                     String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
-                    String stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    int policy = Integer.parseInt(fields[41 - 3]); // the fields after the name start at the 3rd
-                    out.computeIfAbsent(name, n -> new ArrayList<>()).add(policy);
+                    out.computeIfAbsent(name, n -> new ArrayList<>()).add(statField(task, 41));
                 } catch (NoSuchFileException ended) {
                     // the thread ended meanwhile
                 }
@@ -42,5 +39,12 @@ public final class ThreadPolicies {
             throw new UncheckedIOException(e);
         }
         return out;
+    }
+
+    /** Field {@code field} (1-based, as proc(5) numbers them) of a thread's stat, its task directory given. */
+    public static int statField(Path task, int field) throws IOException {
+        String stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // the name may hold spaces
+        return Integer.parseInt(fields[field - 3]); // the fields after the name start at the 3rd
     }
 }
