@@ -421,7 +421,7 @@ collect() {
   [ -n "$ART" ] || ART="$DHT_ROOT/build/e2e/$(date -u +%Y%m%dT%H%M%SZ)"
   local dir="$ART/step-$1" ns pod
   mkdir -p "$dir"
-  cp "$WORK"/*.log "$WORK"/*.json "$dir/" 2>/dev/null || true
+  cp "$WORK"/*.log "$WORK"/*.json "$WORK"/*.txt "$dir/" 2>/dev/null || true
   for ns in "$OP_NS" "$NS"; do
     k -n "$ns" get all,pvc,configmap,dht -o wide > "$dir/$ns-objects.txt" 2>&1 || true
     k -n "$ns" get events --sort-by=.lastTimestamp > "$dir/$ns-events.txt" 2>&1 || true

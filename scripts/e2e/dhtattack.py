@@ -47,6 +47,19 @@ LOGICAL_BITS = 16
 END_OF_RANGE = 2 ** 63 - 2
 YEARS_AHEAD = (int(time.time() * 1000) + 2173 * 365 * 86_400_000) << LOGICAL_BITS
 TIMEOUT = 4.0
+# Every connection the member port or the sidecar accepted: where from, to where, when and what came back, so that
+# a NetworkPolicy's miss can be traced to a pod address and a moment (kube-router's log, conntrack).
+CONNECTED, CONNECTED_LOCK = [], threading.Lock()
+
+
+def note_connected(s, outcome, data=b""):
+    try:
+        source, peer = "%s:%d" % s.getsockname()[:2], "%s:%d" % s.getpeername()[:2]
+    except OSError:
+        source = peer = "?"
+    with CONNECTED_LOCK:
+        CONNECTED.append({"from": source, "to": peer, "outcome": outcome, "first_bytes": data[:8].hex(),
+                          "at": time.strftime("%H:%M:%S", time.gmtime()) + ".%03dZ" % (time.time() % 1 * 1000)})
 
 
 def host_port(url, offset=0):
@@ -81,9 +94,9 @@ def attacks(key, forged_url):
     ]
 
 
-def http_once(host, port, method, path, headers, body):
+def http_once(host, port, method, path, headers, body, note=False):
     """'http-<status>', 'blocked:<why>' (no connection) or 'error:<why>' (connected, no answer); with DHT_TOKEN's
-    bearer header."""
+    bearer header. note: a connection is recorded in CONNECTED."""
     headers = dict(headers, **bearer())
     conn = http.client.HTTPConnection(host, port, timeout=TIMEOUT)
     try:
@@ -91,15 +104,19 @@ def http_once(host, port, method, path, headers, body):
     except OSError as e:
         conn.close()
         return "blocked:" + type(e).__name__
+    outcome, sock = None, conn.sock
     try:
         conn.request(method, path, body=body, headers=headers)
         resp = conn.getresponse()
         resp.read()
-        return "http-%d" % resp.status
+        outcome = "http-%d" % resp.status
     except (OSError, http.client.HTTPException) as e:
-        return "error:" + type(e).__name__
+        outcome = "error:" + type(e).__name__
     finally:
+        if note:
+            note_connected(sock, outcome)
         conn.close()
+    return outcome
 
 
 def let_through(outcome):
@@ -124,13 +141,16 @@ def raw_member_port(host, port, key):
         s = socket.create_connection((host, port), timeout=TIMEOUT)
     except OSError as e:
         return "blocked:" + type(e).__name__
+    outcome, data = None, b""
     try:
         status, data = forged_write(s, host, key)
-        return status or ("no-http" if data else "closed")
+        outcome = status or ("no-http" if data else "closed")
     except OSError as e:
-        return "no-http:" + type(e).__name__
+        outcome = "no-http:" + type(e).__name__
     finally:
+        note_connected(s, outcome, data)
         s.close()
+    return outcome
 
 
 def tls_member_port(host, port, key, cert=None, keyfile=None):
@@ -209,7 +229,7 @@ def cmd_attack(a):
             jobs.append(("member-port", lambda h=host, p=port + MEMBER_PORT_OFFSET, k=key: raw_member_port(h, p, k)))
             if a.sidecar_port:
                 jobs.append(("profiler-sidecar", lambda h=host, p=a.sidecar_port: http_once(
-                    h, p, "GET", "/v0/admin/profile?event=cpu&duration=1s", {}, None)))
+                    h, p, "GET", "/v0/admin/profile?event=cpu&duration=1s", {}, None, note=True)))
     print("started %d attacks on %d members%s" % (len(jobs), len(members), " with a token" if token else ""),
           flush=True)
     start = time.monotonic()
@@ -222,6 +242,7 @@ def cmd_attack(a):
         hits = list(listener.hits)
     return result({"command": "attack", "sent": len(outcomes), "let_through": len(through),
                    "examples": through[:10], "by_attack": tally(outcomes), "listener_hits": hits,
+                   "member_port_connected": CONNECTED[:20],
                    "with_token": token, "seconds": round(time.monotonic() - start, 1)},
                   not through and not hits and len(outcomes) == len(jobs))
 

@@ -73,6 +73,18 @@ EOF
 }
 # Refusals by the node itself (401/403 on the client port, not the network) in an attack result.
 node_refusals() { json "$1" 'sum(n for o in d.get("by_attack", {}).values() for k, n in o.items() if k in ("http-401", "http-403"))' || echo 0; }
+# Those connections themselves (from, to, when, outcome), at most 5, for the step's line.
+connected() { json "$1" '"; ".join("%(from)s->%(to)s at %(at)s: %(outcome)s" % c for c in d.get("member_port_connected", [])[:5])' || true; }
+# When a NetworkPolicy missed, what the host enforced then (root on the local cluster only: elsewhere nothing).
+save_netfilter() {
+  local out="$WORK/attack-netfilter.txt" logs="${DHT_CACHE_DIR:-$HOME/.cache/dht}/k8s/logs/kube-router.log"
+  { date -u +%H:%M:%SZ
+    for c in "iptables-save -t filter" "ipset list" "conntrack -L -p tcp"; do
+      echo "## $c"; $c 2>&1 | head -3000 || true
+    done
+    echo "## kube-router log"; tail -n 400 "$logs" 2>&1 || true; } > "$out" 2>&1
+  say "saved the host's filter rules, ipsets, connections and kube-router's log at the miss (attack-netfilter.txt in the diagnostics)"
+}
 # Connections to the member port or the profiler sidecar that were not blocked, in an attack result.
 unblocked() { json "$1" 'sum(n for a, o in d.get("by_attack", {}).items() if a in ("member-port", "profiler-sidecar") for k, n in o.items() if k != "blocked")' || echo x; }
 
@@ -123,8 +135,9 @@ step_attack() {
   # From pods, the member port and the sidecar must be unreachable (the NetworkPolicy), not merely refused.
   for j in attack-other-ns e2e-attack-unlabelled e2e-attack-with-token; do
     n=$(unblocked "$j")
-    [ "$n" = 0 ] || { ok=0; lines+=("$j: $n connections to the member or sidecar port got through the NetworkPolicy"); }
+    [ "$n" = 0 ] || { ok=0; lines+=("$j: $n connections to the member or sidecar port got through the NetworkPolicy ($(connected "$j"))"); }
   done
+  [ $ok = 1 ] || save_netfilter
   text=$(printf '%s; ' "${lines[@]}")
 
   set_keys "$STEP3_KEYS" "$STEP4_KEYS"

@@ -259,10 +259,11 @@ wait_for "node $NODE_NAME" 120 kctl wait --for=condition=Ready "node/$NODE_NAME"
 # and exits without it, on a busy machine the kubelet can take a while), and waited for before this script returns:
 # nothing makes pods until then (the images and the enforcement check below come after it). The bridge CNI
 # enforces none: kube-router's firewall alone (no routing, no service proxy, no CNI) filters the pods' ingress with
-# iptables and ipsets, physdev rules for the bridge; kube-proxy stays the proxy.
+# iptables and ipsets, physdev rules for the bridge; kube-proxy stays the proxy. --v=1 logs each sync's start and
+# length: the attack step of make e2e matches a connection a policy let through against them.
 start kube-router "$(kube_bin kube-router)" --kubeconfig "$KUBECONFIG_FILE" --hostname-override "$NODE_NAME" \
   --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false --enable-pod-egress=false \
-  --service-cluster-ip-range "$SERVICE_CIDR" --health-port 20244 --metrics-port 0
+  --service-cluster-ip-range "$SERVICE_CIDR" --health-port 20244 --metrics-port 0 --v=1
 # Healthy once its controllers run (it answers 500 before). A process that died ends the wait at once and alive
 # below says so with its log (alive inside wait_for would die with its words sent to /dev/null).
 router_healthy() { ! running kube-router || curl -sf -o /dev/null --max-time 2 http://127.0.0.1:20244/healthz; }

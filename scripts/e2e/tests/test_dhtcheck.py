@@ -2,40 +2,15 @@
 on a free loopback port."""
 import json
 import os
-import random
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
-import urllib.request
+
+from tests.nodeproc import Node, free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DHTCHECK = os.path.join(HERE, "..", "dhtcheck.py")
-
-
-MEMBER_PORT_OFFSET = 10000  # the node's member port is its client port + this (docs/security.md)
-
-
-def bindable(port):
-    with socket.socket() as s:
-        try:
-            s.bind(("0.0.0.0", port))
-            return True
-        except OSError:
-            return False
-
-
-def free_port():
-    """A free client port whose member port is free too, both below the ephemeral range."""
-    rng = random.SystemRandom()
-    for _ in range(1000):
-        port = rng.randrange(12000, 32000 - MEMBER_PORT_OFFSET)
-        if bindable(port) and bindable(port + MEMBER_PORT_OFFSET):
-            return port
-    raise AssertionError("no free port pair")
 
 
 def dhtcheck(*args):
@@ -48,39 +23,12 @@ def dhtcheck(*args):
 class DhtcheckTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        jar = os.environ.get("DHT_NODE_JAR", "")
-        if not os.path.isfile(jar):
-            raise AssertionError(f"DHT_NODE_JAR must name the packaged node jar (got {jar!r})")
-        cls.dir = tempfile.mkdtemp(prefix="dhtcheck-test")
-        cls.port = free_port()
-        cls.url = f"http://127.0.0.1:{cls.port}"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("DHT_")}
-        cls.log = open(os.path.join(cls.dir, "node.log"), "w")
-        cls.node = subprocess.Popen([os.environ.get("JAVA", "java"), "-Xmx128m", "-jar", jar, "--port", str(cls.port),
-                                     "--data-dir", os.path.join(cls.dir, "data")],
-                                    stdout=cls.log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(cls.url + "/v0/status", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if cls.node.poll() is not None or time.monotonic() > deadline:
-                text = open(os.path.join(cls.dir, "node.log")).read()
-                cls.tearDownClass()
-                raise AssertionError("the node did not start:\n" + text)
-            time.sleep(0.2)
+        cls.node = Node()
+        cls.url = cls.node.url
 
     @classmethod
     def tearDownClass(cls):
-        cls.node.terminate()
-        cls.node.wait(30)
-        cls.log.close()
-        if cls.node.returncode not in (0, 143, -15):
-            print(open(os.path.join(cls.dir, "node.log")).read(), file=sys.stderr)
-        shutil.rmtree(cls.dir, ignore_errors=True)
+        cls.node.stop()
 
     def test_a_value_an_earlier_run_left_reads_wrong(self):
         code, res, out = dhtcheck("write", "--target", self.url, "--prefix", "r", "--count", "20", "--run", "one")

@@ -9,9 +9,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * make e2e's checker (scripts/e2e/dhtcheck.py, which its Jobs run) passes its own tests against the real node jar,
- * so that make test covers what the e2e steps count: values of this run only, failures by cause, acknowledgements
- * per second, a member's metric sample.
+ * make e2e's checker and attacker (scripts/e2e/dhtcheck.py and dhtattack.py, which its Jobs run) pass their own
+ * tests against the real node jar, so that make test covers what the e2e steps count: values of this run only,
+ * failures by cause, acknowledgements per second, a member's metric sample; every attack refused by a node with
+ * member TLS, each connection to its member port recorded, and a plaintext member port reported as answering.
  */
 class DhtcheckIT {
   @Test
@@ -23,6 +24,6 @@ class DhtcheckIT {
         Map.of("PYTHONDONTWRITEBYTECODE", "1", "DHT_NODE_JAR", jar.toString(), "JAVA", java),
         Repo.path("scripts/e2e"));
     assertThat(result.exitCode()).as("python3 -m unittest in scripts/e2e:\n" + result.stderr()).isZero();
-    assertThat(result.stderr()).contains("Ran 4 tests").contains("\nOK");
+    assertThat(result.stderr()).contains("Ran 7 tests").contains("\nOK");
   }
 }
