@@ -2,12 +2,11 @@
 scripts/run-local.sh on a free port), with each engine: the runner's summary is parsed and checked, flamegraphs
 included; with oha also a short ramp (its staircase and the saturation point). Needs the jar (mvn package), k6
 ($K6, or scripts/tool.sh k6 installs it) and oha ($OHA, or scripts/tool.sh oha)."""
+import importlib.util
 import json
 import os
-import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -21,26 +20,16 @@ JAR = os.path.join(ROOT, "node", "target", "dht-node.jar")
 TAPES = ("put-unique", "put-overwrite", "get-uniform", "get-recent", "mixed")
 
 
-MEMBER_PORT_OFFSET = 10000  # the node's member port is its client port + this (docs/security.md)
+def _nodeproc():
+    """The e2e tools' test helper, for its free_port (a client port whose member port is free too)."""
+    path = os.path.join(ROOT, "scripts", "e2e", "tests", "nodeproc.py")
+    spec = importlib.util.spec_from_file_location("nodeproc", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def bindable(port):
-    with socket.socket() as s:
-        try:
-            s.bind(("0.0.0.0", port))
-            return True
-        except OSError:
-            return False
-
-
-def free_port():
-    """A free client port whose member port is free too, both below the ephemeral range."""
-    rng = random.SystemRandom()
-    for _ in range(1000):
-        port = rng.randrange(12000, 32000 - MEMBER_PORT_OFFSET)
-        if bindable(port) and bindable(port + MEMBER_PORT_OFFSET):
-            return port
-    raise AssertionError("no free port pair")
+free_port = _nodeproc().free_port
 
 
 def ready(url):
