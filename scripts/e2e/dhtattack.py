@@ -57,9 +57,10 @@ def note_connected(s, outcome, data=b""):
         source, peer = "%s:%d" % s.getsockname()[:2], "%s:%d" % s.getpeername()[:2]
     except OSError:
         source = peer = "?"
+    now = time.time()  # one reading: the second and its milliseconds must agree
     with CONNECTED_LOCK:
         CONNECTED.append({"from": source, "to": peer, "outcome": outcome, "first_bytes": data[:8].hex(),
-                          "at": time.strftime("%H:%M:%S", time.gmtime()) + ".%03dZ" % (time.time() % 1 * 1000)})
+                          "at": time.strftime("%H:%M:%S", time.gmtime(now)) + ".%03dZ" % (now % 1 * 1000)})
 
 
 def host_port(url, offset=0):

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,17 +40,18 @@ class BackgroundScansTest {
         List<Integer> handedOn = new CopyOnWriteArrayList<>();
         List<Integer> senderPolicies = new CopyOnWriteArrayList<>();
         CountDownLatch done = new CountDownLatch(1 + QUEUE);
+        Consumer<Integer> handOn = n -> {
+            handedOn.add(n);
+            senderPolicies.add(policy());
+            done.countDown();
+        };
         try (BackgroundScans scans = new BackgroundScans("dht-test-scan", QUEUE, "dht-test-send")) {
             boolean first = scans.submit(() -> {
                 running.countDown();
                 await(release);
                 scanPolicies.add(policy());
                 return 0;
-            }, n -> {
-                handedOn.add(n);
-                senderPolicies.add(policy());
-                done.countDown();
-            });
+            }, handOn);
             assertThat(first).isTrue();
             assertThat(running.await(10, TimeUnit.SECONDS)).as("the first scan runs").isTrue();
             for (int i = 1; i <= QUEUE; i++) {
@@ -57,11 +59,7 @@ class BackgroundScansTest {
                 assertThat(scans.submit(() -> {
                     scanPolicies.add(policy());
                     return n;
-                }, m -> {
-                    handedOn.add(m);
-                    senderPolicies.add(policy());
-                    done.countDown();
-                })).as("scan %d waits in the queue", i).isTrue();
+                }, handOn)).as("scan %d waits in the queue", i).isTrue();
             }
             assertThat(scans.submit(() -> -1, handedOn::add)).as("the queue is full: refused").isFalse();
 
