@@ -1,7 +1,6 @@
 package dev.dht.node.backup;
 
 import dev.dht.node.natives.BackgroundPriority;
-import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.storage.RocksStore;
@@ -18,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +50,6 @@ public final class BackupAgent implements AutoCloseable {
     static final String JOB = "job.json";
     /** Files are read for their content names at this many times the upload rate. */
     static final int HASH_PACE = 4;
-    /** Bytes hashed at start (see {@link #probe}). */
-    static final int WARM_HASH_BYTES = 16 << 20;
 
     private final RocksStore store;
     private final BackupStore backups;
@@ -75,6 +71,8 @@ public final class BackupAgent implements AutoCloseable {
     private final AtomicLong bytesDone = new AtomicLong();
     private final AtomicLong bytesUploaded = new AtomicLong();
     private volatile boolean closed;
+    /** The start-up rehearsal's outcome, once it ran. */
+    private volatile BackupRehearsal.Outcome rehearsal;
 
     /** A request: which backup, its start point, this member's index. */
     record Job(String id, long t0, int member, long startedAt) {
@@ -111,34 +109,9 @@ public final class BackupAgent implements AutoCloseable {
         this.names = new ContentNames(dir.resolve("names.json"), backups);
         // hashing and reading files: the live load goes first
         this.thread = Executors.newSingleThreadExecutor(BackgroundPriority.threadFactory("dht-backup", false));
-        thread.execute(this::probe); // before a resumed job, on the same thread
+        // before a resumed job, on the same thread: the store probed, the JIT warmed up for the first backup
+        thread.execute(() -> rehearsal = new BackupRehearsal(backups, names, throttle, dir).run());
         resumeSaved();
-    }
-
-    /**
-     * At start: one call to the store and the content hash of a buffer. It says at once whether backups can work
-     * (a wrong bucket or credentials show in the log, not only at the first backup), and the node loads the S3
-     * client's and the hash's classes now, not in the middle of the first backup, where loading them stalled the
-     * live load (docs/operations.md, "Measured cost").
-     */
-    private void probe() {
-        try {
-            backups.client().probe();
-            log.info("object store {}: reachable, credentials taken", backups.client().location());
-        } catch (ObjectStoreException | UncheckedIOException e) {
-            log.warn("object store {} not usable at start, backups will fail until it is: {}",
-                    backups.client().location(), e.getMessage());
-        }
-        // Enough bytes (in the 64 KiB reads a backup hashes with) for the JIT to compile the hash with the CPU's SHA
-        // instructions now: with one buffer, it compiled it in the first backup, 0.06 s of C2 work per node
-        // beside the live load, half of the C2 work of that backup (JFR, make bench-backup). Under 0.15 s here, once
-        // per start, on this SCHED_IDLE thread (a cold JVM hashed 16 MiB in 78-120 ms on the 2-core machine).
-        byte[] block = new byte[64 << 10];
-        ObjectCodec.Digest digest = backups.codec().digest();
-        for (int hashed = 0; hashed < WARM_HASH_BYTES; hashed += block.length) {
-            digest.update(block, 0, block.length);
-        }
-        digest.finish();
     }
 
     public BackupStore backups() {
@@ -244,10 +217,7 @@ public final class BackupAgent implements AutoCloseable {
                         + after + ")");
             }
             phase = "uploading";
-            List<Path> files;
-            try (Stream<Path> list = Files.list(checkpoint)) {
-                files = list.filter(Files::isRegularFile).sorted(Comparator.comparing(Path::toString)).toList();
-            }
+            List<Path> files = files(checkpoint);
             List<MemberManifest.FileRef> refs = new ArrayList<>();
             // named at a few times the upload rate: fast enough not to matter, slow enough to be no burst
             Throttle hashing = new Throttle(throttle.bytesPerSecond() * HASH_PACE);
@@ -310,13 +280,34 @@ public final class BackupAgent implements AutoCloseable {
 
     private void save(Job j, String savedPhase, String savedError) {
         try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(JOB + ".tmp");
-            Files.writeString(tmp, Json.write(j.toMap(savedPhase, savedError)), StandardCharsets.UTF_8);
-            Files.move(tmp, dir.resolve(JOB), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            writeAtomically(dir.resolve(JOB), Json.write(j.toMap(savedPhase, savedError)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot persist the backup job in " + dir, e);
         }
+    }
+
+    /** Writes file whole or not at all (a sibling renamed over it). */
+    static void writeAtomically(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * A checkpoint's files in the order they are uploaded: by name, in Path's own order (not Comparator.comparing's
+     * lambda, which the live load's code shares: a third key type in it made the JIT drop its compiled form in the
+     * first backup).
+     */
+    static List<Path> files(Path checkpoint) throws IOException {
+        try (Stream<Path> list = Files.list(checkpoint)) {
+            return list.filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+
+    /** The start-up rehearsal's outcome ({@link BackupRehearsal}), or null while it has not run. */
+    BackupRehearsal.Outcome rehearsal() {
+        return rehearsal;
     }
 
     /** Whether a backup runs on this member now. */

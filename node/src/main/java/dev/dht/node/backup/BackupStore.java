@@ -23,6 +23,7 @@ import java.util.TreeSet;
  *   files/&lt;content name&gt;                  a checkpoint file, stored once whatever backups share it
  *   backups/&lt;id&gt;/members/&lt;index&gt;.json   a member's part (MemberManifest), written first with complete=false
  *   backups/&lt;id&gt;/manifest.json           written last: the backup is complete (BackupManifest)
+ *   rehearsals/&lt;content name&gt;             a node's start-up rehearsal (BackupRehearsal), deleted at once
  * </pre>
  * Content names are digests of the plain bytes ({@link ObjectCodec#digest}), so an SST file that a later backup
  * still has is not uploaded again, and a downloaded file is checked against its name.
@@ -30,6 +31,8 @@ import java.util.TreeSet;
 public final class BackupStore {
     public static final String FILES = "files/";
     public static final String BACKUPS = "backups/";
+    /** A node's start-up rehearsal of an upload ({@link BackupRehearsal}): nothing names it, it is deleted at once. */
+    public static final String REHEARSALS = "rehearsals/";
 
     private final S3Client client;
     private final ObjectCodec codec;
@@ -94,22 +97,50 @@ public final class BackupStore {
      */
     public boolean upload(Path file, long size, String contentName, Throttle throttle,
                           java.util.function.LongConsumer progress) {
-        String path = objectPath(contentName);
+        return store(objectPath(contentName), file, size, throttle, progress);
+    }
+
+    /**
+     * An upload as {@link #upload} makes it, of a file of the node's own, to an object under {@link #REHEARSALS} that
+     * is deleted at once: {@link BackupRehearsal} runs it at start. Bytes sent are counted into progress.
+     */
+    void rehearse(Path file, long size, String contentName, Throttle throttle,
+                  java.util.function.LongConsumer progress) {
+        String path = REHEARSALS + contentName;
+        try {
+            store(path, file, size, throttle, progress);
+        } finally {
+            client.delete(path);
+        }
+    }
+
+    private boolean store(String path, Path file, long size, Throttle throttle,
+                          java.util.function.LongConsumer progress) {
         long stored = codec.storedLength(size);
         if (client.size(path) == stored) {
             return false;
         }
-        client.put(path, stored, () -> codec.encode(new java.io.FilterInputStream(Files.newInputStream(file)) {
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                int n = super.read(b, off, len);
-                if (n > 0) {
-                    progress.accept(n);
-                }
-                return n;
-            }
-        }), throttle);
+        client.put(path, stored, () -> codec.encode(new Counted(Files.newInputStream(file), progress)), throttle);
         return true;
+    }
+
+    /** A file's bytes, counted as they are read. */
+    private static final class Counted extends java.io.FilterInputStream {
+        private final java.util.function.LongConsumer progress;
+
+        Counted(InputStream in, java.util.function.LongConsumer progress) {
+            super(in);
+            this.progress = progress;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                progress.accept(n);
+            }
+            return n;
+        }
     }
 
     /**
