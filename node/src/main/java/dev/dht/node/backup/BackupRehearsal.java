@@ -13,6 +13,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,6 +38,11 @@ final class BackupRehearsal {
     static final int FILE_BYTES = 4 << 20;
     /** Where under the backup directory the rehearsal stages its files (removed when it ends). */
     static final String DIR = "rehearsal";
+    /**
+     * A rehearsal object older than this was left by a member stopped in the middle of its rehearsal (one lasts about
+     * a second; an hour leaves room for the store's clock and a slow store).
+     */
+    static final Duration LEFTOVER_AGE = Duration.ofHours(1);
 
     /** What a rehearsal did: whether the store answered, the bytes sent, and why it stopped if it failed. */
     record Outcome(boolean reachable, long bytesUploaded, String error) {
@@ -104,7 +111,7 @@ final class BackupRehearsal {
     /**
      * A backup's steps, through the same code, on a stage of two files: the job written as {@link BackupAgent} writes
      * it, the files listed and sorted, named, uploaded at the node's rate (a HEAD, then a streamed PUT) and deleted, the
-     * content names saved.
+     * content names saved. First, rehearsal objects left by stopped members are deleted.
      */
     private Outcome rehearse() {
         Path stage = backupDir.resolve(DIR);
@@ -115,6 +122,11 @@ final class BackupRehearsal {
             BackupAgent.writeAtomically(stage.resolve(BackupAgent.JOB),
                     Json.write(new BackupAgent.Job("rehearsal", 0L, 0, 0L).toMap("running", null)));
             writeRandom(stage.resolve("rehearsal.bin"));
+            int swept = backups.sweepRehearsals(Instant.now().minus(LEFTOVER_AGE));
+            if (swept > 0) {
+                log.info("backup rehearsal: deleted {} rehearsal objects left by members stopped in the middle of one",
+                        swept);
+            }
             Throttle hashing = new Throttle(throttle.bytesPerSecond() * BackupAgent.HASH_PACE);
             for (Path f : BackupAgent.files(stage)) {
                 long size = Files.size(f);

@@ -114,6 +114,21 @@ public final class BackupStore {
         }
     }
 
+    /**
+     * Deletes the rehearsal objects last modified before olderThan: a member killed in the middle of its rehearsal
+     * leaves one, and the next rehearsal of any member removes it. Returns how many.
+     */
+    int sweepRehearsals(java.time.Instant olderThan) {
+        int deleted = 0;
+        for (S3Client.ObjectInfo o : client.list(REHEARSALS)) {
+            if (o.lastModified().isBefore(olderThan)) {
+                client.delete(o.path());
+                deleted++;
+            }
+        }
+        return deleted;
+    }
+
     private boolean store(String path, Path file, long size, Throttle throttle,
                           java.util.function.LongConsumer progress) {
         long stored = codec.storedLength(size);

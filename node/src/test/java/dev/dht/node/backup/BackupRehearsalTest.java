@@ -17,7 +17,9 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -62,6 +64,25 @@ class BackupRehearsalTest {
                 p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyDirectory());
         assertThat(backupDir.resolve(BackupRehearsal.DIR)).as("its stage removed, a leftover included")
                 .doesNotExist();
+    }
+
+    @Test
+    void deletesWhatAStoppedMemberLeftButNotAFreshOne(@TempDir Path dir) throws Exception {
+        S3Client client = server.client("leftovers", "p");
+        BackupStore backups = new BackupStore(client, ObjectCodec.PLAIN);
+        client.put(BackupStore.REHEARSALS + "old", new byte[] {1});
+        client.put(BackupStore.REHEARSALS + "running", new byte[] {2}); // another member's, rehearsing now
+        // versitygw stores an object as a plain file and reports its modification time
+        Files.setLastModifiedTime(server.root().resolve("leftovers/p/" + BackupStore.REHEARSALS + "old"),
+                FileTime.from(Instant.now().minus(BackupRehearsal.LEFTOVER_AGE).minusSeconds(60)));
+        assertThat(client.list(BackupStore.REHEARSALS)).hasSize(2);
+
+        BackupRehearsal.Outcome o = new BackupRehearsal(backups,
+                new ContentNames(dir.resolve("names.json"), backups), new Throttle(RATE), dir).run();
+
+        assertThat(o.error()).isNull();
+        assertThat(client.list("")).extracting(S3Client.ObjectInfo::path)
+                .containsExactly(BackupStore.REHEARSALS + "running");
     }
 
     @Test
