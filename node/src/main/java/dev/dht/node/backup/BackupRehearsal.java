@@ -25,10 +25,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Why a rehearsal: the first backup of a node's life ran JDK code that the live load runs too down branches the
  * JIT had compiled away for the load (the deoptimization log of {@code make bench-backup}: {@code String(Charset,
  * byte[])}, {@code HashMap.getOrDefault}, {@code Buffer.limit}, {@code Comparator.comparing}'s lambda, file writes
- * through the socket writes' {@code IOUtil}, ...). Each such trap made the compiled method not entrant, so the load
+ * through the socket writes' {@code IOUtil}, ...). Most such traps made the compiled method not entrant, so the load
  * ran it interpreted or in C1 until C2 compiled it again, up to seconds later, and the recompiles ran beside the load
  * (docs/operations.md, "Measured cost"). A trap is remembered in the method's profile and the branch is compiled in
- * from then on: taken here, at start and under SCHED_IDLE, the traps and recompiles come before any load.
+ * from then on: taken here, at start and under SCHED_IDLE, those traps come before any load. Not all of them: a
+ * branch the load's code is compiled without only after this ran (a socket write the store is slow to take, say)
+ * still traps in the first backup; the docs list those seen.
  */
 final class BackupRehearsal {
     private static final Logger log = LoggerFactory.getLogger(BackupRehearsal.class);
