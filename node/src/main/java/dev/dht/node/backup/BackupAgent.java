@@ -1,5 +1,6 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.natives.BackgroundPriority;
 import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.objectstore.Throttle;
@@ -15,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -280,18 +280,10 @@ public final class BackupAgent implements AutoCloseable {
 
     private void save(Job j, String savedPhase, String savedError) {
         try {
-            writeAtomically(dir.resolve(JOB), Json.write(j.toMap(savedPhase, savedError)));
+            AtomicFiles.writeString(dir.resolve(JOB), Json.write(j.toMap(savedPhase, savedError)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot persist the backup job in " + dir, e);
         }
-    }
-
-    /** Writes file whole or not at all (a sibling renamed over it). */
-    static void writeAtomically(Path file, String text) throws IOException {
-        Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.io.Directories;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStoreException;
@@ -121,7 +122,7 @@ final class BackupRehearsal {
         try {
             Directories.deleteTree(stage); // left by a node stopped in the middle
             Files.createDirectories(stage);
-            BackupAgent.writeAtomically(stage.resolve(BackupAgent.JOB),
+            AtomicFiles.writeString(stage.resolve(BackupAgent.JOB),
                     Json.write(new BackupAgent.Job("rehearsal", 0L, 0, 0L).toMap("running", null)));
             writeRandom(stage.resolve("rehearsal.bin"));
             int swept = backups.sweepRehearsals(Instant.now().minus(LEFTOVER_AGE));
@@ -153,12 +154,7 @@ final class BackupRehearsal {
         SplittableRandom random = new SplittableRandom();
         try (OutputStream out = Files.newOutputStream(file)) {
             for (int written = 0; written < FILE_BYTES; written += block.length) {
-                for (int i = 0; i < block.length; i += 8) {
-                    long r = random.nextLong();
-                    for (int b = 0; b < 8; b++) {
-                        block[i + b] = (byte) (r >>> (8 * b));
-                    }
-                }
+                random.nextBytes(block);
                 out.write(block);
             }
         }

@@ -5,17 +5,20 @@ import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.objectstore.S3Client;
 import dev.dht.node.objectstore.Throttle;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 
 /**
  * The backups' layout in the object store, under the configured prefix:
@@ -96,7 +99,7 @@ public final class BackupStore {
      * gets the file's bytes as they are read for sending (again on a retry).
      */
     public boolean upload(Path file, long size, String contentName, Throttle throttle,
-                          java.util.function.LongConsumer progress) {
+                          LongConsumer progress) {
         return store(objectPath(contentName), file, size, throttle, progress);
     }
 
@@ -105,7 +108,7 @@ public final class BackupStore {
      * is deleted at once: {@link BackupRehearsal} runs it at start. Bytes sent are counted into progress.
      */
     void rehearse(Path file, long size, String contentName, Throttle throttle,
-                  java.util.function.LongConsumer progress) {
+                  LongConsumer progress) {
         String path = REHEARSALS + contentName;
         try {
             store(path, file, size, throttle, progress);
@@ -118,7 +121,7 @@ public final class BackupStore {
      * Deletes the rehearsal objects last modified before olderThan: a member killed in the middle of its rehearsal
      * leaves one, and the next rehearsal of any member removes it. Returns how many.
      */
-    int sweepRehearsals(java.time.Instant olderThan) {
+    int sweepRehearsals(Instant olderThan) {
         int deleted = 0;
         for (S3Client.ObjectInfo o : client.list(REHEARSALS)) {
             if (o.lastModified().isBefore(olderThan)) {
@@ -130,7 +133,7 @@ public final class BackupStore {
     }
 
     private boolean store(String path, Path file, long size, Throttle throttle,
-                          java.util.function.LongConsumer progress) {
+                          LongConsumer progress) {
         long stored = codec.storedLength(size);
         if (client.size(path) == stored) {
             return false;
@@ -140,10 +143,10 @@ public final class BackupStore {
     }
 
     /** A file's bytes, counted as they are read. */
-    private static final class Counted extends java.io.FilterInputStream {
-        private final java.util.function.LongConsumer progress;
+    private static final class Counted extends FilterInputStream {
+        private final LongConsumer progress;
 
-        Counted(InputStream in, java.util.function.LongConsumer progress) {
+        Counted(InputStream in, LongConsumer progress) {
             super(in);
             this.progress = progress;
         }

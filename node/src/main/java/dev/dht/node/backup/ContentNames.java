@@ -1,5 +1,6 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.topology.Json;
 
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -63,10 +63,7 @@ final class ContentNames {
         m.put("key", String.valueOf(store.codec().keyId()));
         m.put("names", new LinkedHashMap<>(known));
         try {
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, Json.write(m), StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.writeString(file, Json.write(m));
         } catch (IOException e) {
             // a cache: the next backup computes the names again
         }

@@ -1,5 +1,6 @@
 package dev.dht.node.restore;
 
+import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.http.EntityHandler;
 import dev.dht.node.http.EntityRequest;
 import dev.dht.node.http.InlineResponder;
@@ -15,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -91,13 +91,10 @@ public final class RestoreGate {
 
     private void save(String phase, String id) {
         try {
-            Files.createDirectories(file.getParent());
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("phase", phase);
             m.put("id", id);
-            Path tmp = file.resolveSibling(FILE + ".tmp");
-            Files.writeString(tmp, Json.write(m), StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.writeString(file, Json.write(m));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot persist the restore state in " + file, e);
         }

@@ -1,5 +1,6 @@
 package dev.dht.node.restore;
 
+import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.topology.Json;
 
 import java.io.IOException;
@@ -7,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -36,10 +36,7 @@ record RestoreJob(String id, int share, int shares, List<Integer> partsDone, Int
         m.put("part", part);
         m.put("resume", resume == null ? null : Base64.getEncoder().encodeToString(resume));
         try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(FILE + ".tmp");
-            Files.writeString(tmp, Json.write(m), StandardCharsets.UTF_8);
-            Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.writeString(dir.resolve(FILE), Json.write(m));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot persist the restore job in " + dir, e);
         }
