@@ -99,7 +99,7 @@ read -r load1 load5 load15 _ < /proc/loadavg
 {
   machine_env "$load1 $load5 $load15"
   echo "keys=$KEYS"; echo "rate=$RATE"; echo "phase=$PHASE"; echo "load_warmup=$WARMUP"; echo "replicas=$REPLICAS"
-  echo "java_opts=$JAVA_OPTS"; echo "node_args=$NODE_ARGS"; echo "label=$LABEL"; echo "scheduled_repair=off"
+  echo "java_opts=$JAVA_OPTS"; echo "java_flags=${JAVA_FLAGS[*]}"; echo "node_args=$NODE_ARGS"; echo "label=$LABEL"; echo "scheduled_repair=off"
 } > "$RAW/env.txt"
 
 # --- the store ------------------------------------------------------------------------------------------------

@@ -285,6 +285,7 @@ def render(r):
         f"Run {e.get('date')} on commit {e.get('commit')} ({e.get('cpu')}, {e.get('nproc')} CPUs, load before "
         f"{e.get('load_before')}, after {e.get('load_after')}); {e.get('keys')} PUTs preloaded at "
         f"{e.get('replicas')} on 3 nodes ({e.get('node_args')}"
+        + (f"; JVM {e.get('java_flags')}" if e.get("java_flags") else "")
         + ("; no scheduled repair round: --repair-interval 0s" if e.get("scheduled_repair") == "off" else "")
         + f"); a fixed load of {e.get('rate')} req/s (half PUT "
         f"of new keys, half GET of preloaded ones) through the backup"
