@@ -47,8 +47,8 @@ if [[ " ${PARTS[*]} " == *" node "* ]]; then # the bare server: benchmark code i
 fi
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 JAVA="$JAVA_HOME/bin/java"
-# What scripts/run-local.sh adds (node_jvm_flags), nothing else: the JVM's own defaults (heap, GC) are part of the point.
-mapfile -t JAVA_FLAGS < <(node_jvm_flags "$JAVA")
+# What scripts/run-local.sh adds on JDK 23+, nothing else: the JVM's own defaults (heap, GC) are part of the point.
+mapfile -t JAVA_FLAGS < <(node_jdk_flags "$JAVA")
 WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 command -v curl >/dev/null || die "curl is needed"

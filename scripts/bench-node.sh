@@ -43,7 +43,7 @@ for j in "$JAR" "$BENCH_JAR"; do
 done
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 JAVA="$JAVA_HOME/bin/java"
-mapfile -t JAVA_FLAGS < <(node_jvm_flags "$JAVA")
+mapfile -t JAVA_FLAGS < <(node_jdk_flags "$JAVA")
 # shellcheck disable=SC2206
 JAVA_FLAGS+=($JAVA_OPTS)
 

@@ -42,19 +42,6 @@ node_jdk_flags() {
   if [ "${v%%.*}" -ge 23 ] 2>/dev/null; then echo "--sun-misc-unsafe-memory-access=allow"; fi
 }
 
-# Prints, one per line, the JVM flags a node runs with: node_jdk_flags, and -XX:PerMethodTrapLimit=0. C2 compiles
-# a branch or a receiver type its profile never saw as a trap back into the interpreter; the first backup, repair or
-# admin call then takes such traps in JDK code the request path shares (IOUtil.writeFromNativeBuffer's class check,
-# Buffer.limit, HashMap.getOrDefault...) and the request path runs interpreted and is compiled again, under load
-# (bench-backup, 1M-key round: 30 C2 methods dropped during the first backup, the nodes' JIT at 0.16 s/s; with the
-# flag 0 and 0.04). With it C2 compiles such paths as code instead. One node's closed-model throughput did not move
-# (docs/operations.md, "Measured cost"). Used by make run, the benchmarks and the node image; a DhtCluster's
-# spec.jvm.options can set it back (-XX:PerMethodTrapLimit=100, the JVM's default).
-node_jvm_flags() {
-  node_jdk_flags "$1"
-  echo "-XX:PerMethodTrapLimit=0"
-}
-
 # Prints JAVA_HOME of a JDK >= 21 (the build's language level). Prefers $JAVA_HOME when it
 # qualifies, then any JDK under /usr/lib/jvm, newest first.
 find_java_home() {

@@ -21,7 +21,7 @@ BASE_PORT=${DHT_BASE_PORT:-8080}
 DATA=${DHT_RUN_DATA:-$DHT_ROOT/data}
 
 spec=$(java_spec "$JAVA")
-mapfile -t JAVA_FLAGS < <(node_jvm_flags "$JAVA")
+mapfile -t JAVA_FLAGS < <(node_jdk_flags "$JAVA")
 # shellcheck disable=SC2206
 JAVA_FLAGS+=(${DHT_JAVA_OPTS:-})
 

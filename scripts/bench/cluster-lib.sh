@@ -15,7 +15,7 @@ node_java() {
   [ -f "$JAR" ] || die "$JAR is missing: run 'make $1' (it builds the jar) or 'make build'"
   JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
   JAVA="$JAVA_HOME/bin/java"
-  mapfile -t JAVA_FLAGS < <(node_jvm_flags "$JAVA")
+  mapfile -t JAVA_FLAGS < <(node_jdk_flags "$JAVA")
   # shellcheck disable=SC2206
   JAVA_FLAGS+=($JAVA_OPTS)
 }

@@ -24,7 +24,6 @@ public final class NodeConfig {
   public static final String DRAIN_TIME = "DHT_DRAIN_TIME";
   /** Default heap share of the memory limit: RocksDB's block cache and memtables are native memory. */
   static final String DEFAULT_HEAP = "-XX:MaxRAMPercentage=40.0";
-  static final String PER_METHOD_TRAP_LIMIT = "-XX:PerMethodTrapLimit=0";
 
   private NodeConfig() {}
 
@@ -61,10 +60,6 @@ public final class NodeConfig {
         () -> options.add(DEFAULT_HEAP));
     // Let Kubernetes restart a node that ran out of heap instead of limping on.
     options.add("-XX:+ExitOnOutOfMemoryError");
-    // C2 compiles branches and receiver types it has not seen as code, not as traps into the interpreter: else the
-    // first backup or repair takes such traps in JDK code the request path shares and the request path runs
-    // interpreted under load until compiled again (scripts/lib.sh, node_jvm_flags, says what was measured).
-    options.add(PER_METHOD_TRAP_LIMIT);
     if (model.profilerEnabled()) {
       // async-profiler attributes samples to the right frames only with these.
       options.add("-XX:+UnlockDiagnosticVMOptions");

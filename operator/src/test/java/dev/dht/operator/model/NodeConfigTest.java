@@ -29,8 +29,7 @@ class NodeConfigTest {
     assertThat(env.get("DHT_REPAIR_INTERVAL")).as("on by default, 6h").isEqualTo("21600s");
     assertThat(env.get("DHT_REPAIR_RATE")).isEqualTo("4194304");
     assertThat(env.get("DHT_DRAIN_TIME")).isEqualTo("5s");
-    assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError"
-        + " -XX:PerMethodTrapLimit=0");
+    assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError");
   }
 
   @Test
@@ -70,7 +69,7 @@ class NodeConfigTest {
         .containsEntry("DHT_REPAIR_RATE", "1048576")
         .containsEntry("DHT_PROFILE_DIR", "/var/lib/dht/profiles")
         .containsEntry("JAVA_TOOL_OPTIONS", "-Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError"
-            + " -XX:PerMethodTrapLimit=0 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:+UseZGC");
+            + " -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:+UseZGC");
   }
 
   @Test
