@@ -16,10 +16,10 @@
 #   5. the report: backup and restore MB/s (checkpoint bytes / wall time) and records/s, bytes uploaded, the
 #      load's p50/p99/p99.9 before, during and after the backup; targets: restore >= 15 MB/s, p99 during <= 1.5x
 #      the p99 before, and beside it the same ratio for every window as long as the backup in "before" and "after"
-#      (no backup in them: how far the ratio moves with nothing changed). Also the CPU (in cores) of the nodes, the
-#      object store and the load generators before and during the backup: here they all share the machine, the
-#      store included, which a deployment does not (the store runs under SCHED_IDLE with its objects in /dev/shm
-#      when there is room: BENCH_STORE_DIR puts them elsewhere).
+#      (no backup in them: how far the ratio moves with nothing changed). Also the CPU (in cores) of the nodes (and
+#      of their selector threads, which serve the requests), the object store and the load generators in each
+#      phase: here they all share the machine, the store included, which a deployment does not (the store runs
+#      under SCHED_IDLE with its objects in /dev/shm when there is room: BENCH_STORE_DIR puts them elsewhere).
 #
 # Environment (defaults give the committed figures):
 #   BENCH_KEYS=3000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_LOAD_WARMUP=20 and BENCH_PHASE=60 seconds
@@ -149,9 +149,20 @@ profile() { # profile I NAME: a CPU profile of node I in the background (BENCH_C
   curl -s -o "$RAW/profile-$2.txt" "$(url "$1")/v0/admin/profile?event=cpu&duration=${PROFILE}s&format=collapsed&interval=1ms" &
 }
 cpu_sample() { # cpu_sample NAME: CPU ticks (user + system) so far of the nodes, the object store and the load
-  local i t pid
+  local i t pid x
   {
     for i in 0 1 2; do echo "node$i=$(awk '{print $14 + $15}' "/proc/${node_pids[i]}/stat")"; done
+    # the one-nio selector threads, which serve and answer the requests: the same load costing them more CPU during a
+    # backup is the request path itself slowed (per-thread sampling, docs/operations.md "Measured cost")
+    t=0
+    for i in 0 1 2; do
+      for pid in "/proc/${node_pids[i]}"/task/*; do
+        [[ $(cat "$pid/comm" 2>/dev/null) == dht-selector* ]] || continue
+        x=$(cut -d')' -f2 "$pid/stat" 2>/dev/null | awk '{print $12 + $13}')
+        t=$((t + ${x:-0}))
+      done
+    done
+    echo "selectors=$t"
     echo "store=$(awk '{print $14 + $15}' "/proc/$s3_pid/stat")"
     t=0
     for pid in "${load_pids[@]}"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done

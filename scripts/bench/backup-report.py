@@ -216,6 +216,8 @@ def cpu_cores(raw, t):
         used = {k: (samples[b][k] - samples[a][k]) / tck / secs for k in samples[a] if k != "clk_tck"}
         out[phase] = {"nodes": round(sum(v for k, v in used.items() if k.startswith("node")), 2),
                       "store": round(used["store"], 2), "load": round(used["load"], 2)}
+        if "selectors" in used:  # runs from before they were sampled have none
+            out[phase]["selectors"] = round(used["selectors"], 3)
     return out
 
 
@@ -321,6 +323,9 @@ def render(r):
                   f"{c['before']['load']} / {c['during backup']['load']} (all on this machine; a deployment's object"
                   " store is not)."
                   + (f" After the backup, the nodes used {c['after']['nodes']}." if "after" in c else "")
+                  + (" Of the nodes' cores, their selector threads (which serve the requests) used "
+                     + " / ".join(f"{c[p]['selectors']} {p}" for p in c if "selectors" in c[p]) + "."
+                     if "selectors" in c.get("before", {}) else "")
                   + store_note(e)]
     w = r.get("node_work")
     if w:
