@@ -45,15 +45,19 @@ def write(result, out):
 
 
 def over_rounds(results):
-    """The rounds' medians are judged; the detailed tables are those of the round whose first-backup p99 ratio (the
-    larger of PUT's and GET's) is the median one."""
-    def worst(r):
-        return max(v for v in r["p99_during_over_before"].values() if v is not None)
-    ranked = sorted(range(len(results)), key=lambda i: worst(results[i]))
+    """The rounds' medians are judged; the detailed tables are those of the round whose judged p99 ratio (the
+    larger of PUT's and GET's: the paired windows' pooled one, or the first backup's in runs without pairs) is the
+    median one."""
+    judged = [judged_ratios(r["p99_during_over_before"], r.get("paired")) for r in results]
+
+    def worst(i):
+        return max(v for v in judged[i].values() if v is not None)
+    ranked = sorted(range(len(results)), key=worst)
     shown = ranked[(len(ranked) - 1) // 2]
     result = dict(results[shown])
-    ratios = {name: two_places(median([r["p99_during_over_before"].get(name) for r in results]))
-              for name in results[0]["p99_during_over_before"]}
+    ratios = {name: two_places(median([j.get(name) for j in judged])) for name in judged[0]}
+    first = {name: two_places(median([r["p99_during_over_before"].get(name) for r in results]))
+             for name in results[0]["p99_during_over_before"]}
     restore_mbs = median([r["restore"]["mb_per_s"] for r in results])
     result["shown_round"] = shown + 1
     result["rounds"] = [{
@@ -66,8 +70,10 @@ def over_rounds(results):
         "second_p99_during_over_before": (r.get("second_backup") or {}).get("p99_during_over_before"),
         "p99_during_over_after": r.get("p99_during_over_after"),
         "quiet_windows": r.get("quiet_windows"),
+        "paired": r.get("paired"),
     } for i, r in enumerate(results)]
-    result["median"] = {"p99_during_over_before": ratios, "restore_mb_per_s": restore_mbs}
+    result["median"] = {"p99_judged": ratios, "p99_during_over_before": first, "restore_mb_per_s": restore_mbs,
+                        "paired": all(r.get("paired") for r in results)}
     if all(r.get("p99_during_over_after") for r in results):
         result["median"]["p99_during_over_after"] = {
             name: two_places(median([r["p99_during_over_after"].get(name) for r in results]))
@@ -126,13 +132,86 @@ def one_run(raw):
                    "bytes": manifest2["bytes"], "uploaded_bytes": sum(n["bytes"]["uploaded"] for n in nodes2),
                    "p99_during_over_before": p99_ratio(load, "during 2nd backup", "before")}
     cpu = cpu_cores(raw, t)
+    pairs = paired(rows, t, origin, cpu_samples(raw))
     result = {"env": env, "backup": backup, "restore": restore, "load": load, "p99_during_over_before": ratios,
               "p99_during_over_after": p99_ratio(load, "during backup", "after"),
               "cpu_cores": cpu, "node_work": node_work(raw, t), "second_backup": backup2, "quiet_windows": quiet,
+              "paired": pairs,
               "targets": {"restore_mb_per_s": RESTORE_TARGET_MBS, "p99_ratio": P99_TARGET_RATIO},
               "met": {"restore": restore["mb_per_s"] >= RESTORE_TARGET_MBS,
-                      "p99": all(r is not None and r <= P99_TARGET_RATIO for r in ratios.values())}}
+                      "p99": all(r is not None and r <= P99_TARGET_RATIO
+                                 for r in judged_ratios(ratios, pairs).values())}}
     return result
+
+
+def judged_ratios(first, pairs):
+    """The p99 ratios the target is judged on: the paired windows' pooled ratio where the run made them, else (runs
+    from before them) the first backup's."""
+    if pairs:
+        return {name: pairs[name]["ratio"] for name, _ in LOADS}
+    return first
+
+
+def paired(rows, t, origin, samples):
+    """The backups and the quiet windows before them, pooled (bench-backup.sh, "paired windows"): pair 0 is the first
+    backup and the last stretch of "before" as long as it; pair k the k-th full backup and the quiet window before
+    it. Per load: the p99 of every request in the quiet windows and of every request during the backups, their
+    ratio (judged), and each pair's own ratio (shown). None for runs without pairs."""
+    if "quiet1_start" not in t:
+        return None
+    first = (t["backup_done"] - t["backup_start"]) / 1000
+    start = t.get("before_start", t["load_start"]) / 1000
+    quiet = [(max(start, t["backup_start"] / 1000 - first), t["backup_start"] / 1000)]
+    backups = [(t["backup_start"] / 1000, t["backup_done"] / 1000)]
+    marks = [("backup_start", "backup_start", "backup_done")]
+    k = 1
+    while f"full{k}_done" in t:
+        quiet.append((t[f"quiet{k}_start"] / 1000, t[f"full{k}_start"] / 1000))
+        backups.append((t[f"full{k}_start"] / 1000, t[f"full{k}_done"] / 1000))
+        marks.append((f"quiet{k}_start", f"full{k}_start", f"full{k}_done"))
+        k += 1
+    quiet = [(a - origin, b - origin) for a, b in quiet]
+    backups = [(a - origin, b - origin) for a, b in backups]
+    out = {"pairs": len(backups), "quiet_s": [round(b - a, 1) for a, b in quiet],
+           "backup_s": [round(b - a, 1) for a, b in backups]}
+    for name, ok in LOADS:
+        q, b = pooled(rows[name], quiet, ok), pooled(rows[name], backups, ok)
+        per_pair = []
+        for qw, bw in zip(quiet, backups):
+            under, over = window(rows[name], *qw, ok)["p99_ms"], window(rows[name], *bw, ok)["p99_ms"]
+            per_pair.append(round(over / under, 2) if under and over else None)
+        out[name] = {"quiet": q, "backups": b, "per_pair": per_pair,
+                     "ratio": round(b["p99_ms"] / q["p99_ms"], 2) if q["p99_ms"] and b["p99_ms"] else None}
+    # the selector threads' cores in the quiet windows and during the backups (pair 0's quiet window has no sample
+    # of its own: "before" stands for it)
+    if samples and all(m in samples for _, a, b in marks[1:] for m in (a, b)):
+        tck = next(iter(samples.values()))["clk_tck"]
+
+        def cores(spans):
+            ticks = sum(samples[b].get("selectors", 0) - samples[a].get("selectors", 0) for a, b in spans)
+            return round(ticks / tck / sum((t[b] - t[a]) / 1000 for a, b in spans), 3)
+        spans_q = [(q, f) for q, f, _ in marks[1:]]
+        spans_b = [(f, d) for _, f, d in marks[1:]]
+        if "selectors" in samples[spans_q[0][0]]:
+            out["selector_cores"] = {"quiet": cores(spans_q), "backups": cores(spans_b)}
+    return out
+
+
+def pooled(rows, spans, ok):
+    """The requests that started in any of spans, as window() reports them (count, p50/p99/p99.9, unexpected)."""
+    sel = [r for r in rows if any(a <= r[0] < b for a, b in spans)]
+    w = window(sel, float("-inf"), float("inf"), ok)
+    return {"requests": w["requests"], "p50_ms": w["p50_ms"], "p99_ms": w["p99_ms"], "p999_ms": w["p999_ms"],
+            "unexpected": w["unexpected"]}
+
+
+def cpu_samples(raw):
+    """Every cpu-*.txt of the run, by mark."""
+    out = {}
+    for f in os.listdir(raw):
+        if f.startswith("cpu-") and f.endswith(".txt"):
+            out[f[4:-4]] = {k: int(v) for k, v in kv(os.path.join(raw, f)).items()}
+    return out
 
 
 def quiet_windows(rows, bounds, length, before_p99):
@@ -264,20 +343,40 @@ def rounds_section(r):
              f"{r['shown_round']}'s (the median round by its larger first-backup p99 ratio).", "",
              "| round | started | backup s | backup MB/s | restore MB/s | p99 before ms | p99 during backup ms | "
              "p99 during / before | same, 2nd backup | no backup: windows as long, same 'before' | "
-             "p99 during / after (shown) |",
-             "|---|---|---:|---:|---:|---|---|---|---|---|---|"]
+             "p99 during / after (shown) | paired: p99 during the backups / quiet before them | each pair |",
+             "|---|---|---:|---:|---:|---|---|---|---|---|---|---|---|"]
     for x in rounds:
         lines.append(f"| {x['round']} | {x['date']} | {x['backup_s']} | {x['backup_mb_per_s']} | "
                      f"{x['restore_mb_per_s']} | {pair(x, 'p99_before_ms')} | {pair(x, 'p99_during_ms')} | "
                      f"{ratio(x['p99_during_over_before'])} | {ratio(x['second_p99_during_over_before'])} | "
-                     f"{quiet_range(x.get('quiet_windows')) or '-'} | {ratio(x.get('p99_during_over_after'))} |")
+                     f"{quiet_range(x.get('quiet_windows')) or '-'} | {ratio(x.get('p99_during_over_after'))} | "
+                     f"{paired_cell(x.get('paired'))} | {per_pair_cell(x.get('paired'))} |")
+    if m.get("paired"):
+        judged = (f"p99 during the backups / p99 in the quiet windows before them, every pair's requests pooled "
+                  f"{ratio(m['p99_judged'])} (target <= {t['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'});"
+                  f" the first backup alone over its \"before\" (shown) {ratio(m['p99_during_over_before'])}")
+    else:
+        judged = (f"p99 during the first backup / p99 before {ratio(m['p99_during_over_before'])} (target <= "
+                  f"{t['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'})")
     lines += ["", f"Medians: restore {m['restore_mb_per_s']} MB/s (target >= {t['restore_mb_per_s']} MB/s: "
-              f"{'met' if r['met']['restore'] else 'missed'}); p99 during the first backup / p99 before "
-              f"{ratio(m['p99_during_over_before'])} (target <= {t['p99_ratio']}x: "
-              f"{'met' if r['met']['p99'] else 'missed'})"
-              + (f"; over the p99 after it (shown, not judged) {ratio(m['p99_during_over_after'])}"
+              f"{'met' if r['met']['restore'] else 'missed'}); " + judged
+              + (f"; the first backup over the p99 after it (shown, not judged) {ratio(m['p99_during_over_after'])}"
                  if m.get("p99_during_over_after") else "") + ".", ""]
     return lines
+
+
+def paired_cell(p):
+    """'GET 3.1 / 2.9 ms = 1.07x, PUT ...' for a round's paired windows, or '-'."""
+    if not p:
+        return "-"
+    return ", ".join(f"{k} {ms(p[k]['backups']['p99_ms'])} / {ms(p[k]['quiet']['p99_ms'])} ms = {p[k]['ratio']}x"
+                     for k, _ in LOADS)
+
+
+def per_pair_cell(p):
+    if not p:
+        return "-"
+    return "; ".join(f"{k} " + " ".join(f"{v}x" for v in p[k]["per_pair"]) for k, _ in LOADS)
 
 
 def render(r):
@@ -334,7 +433,8 @@ def render(r):
                                               for phase, _, _ in WORK_PHASES if phase in w) + "."]
     lines += ["", "p99 during the backup / p99 before: " + ", ".join(
         f"{k} {v}x" for k, v in r["p99_during_over_before"].items())
-        + (" in this round (the target is judged on the rounds' median, above)." if "rounds" in r
+        + (" (shown: the target is judged on the paired windows, below)." if r.get("paired")
+           else " in this round (the target is judged on the rounds' median, above)." if "rounds" in r
            else f" (target <= {r['targets']['p99_ratio']}x: {'met' if r['met']['p99'] else 'missed'}).")
         + (" Over the p99 after it (shown, not judged): " + ", ".join(
             f"{k} {v}x" for k, v in r["p99_during_over_after"].items()) + "."
@@ -346,6 +446,28 @@ def render(r):
                   + ", ".join(f"{k} {', '.join(f'{v}x' for v in q[k])}" for k, _ in LOADS if q.get(k))
                   + ". How far a p99 of this many requests moves on this machine with nothing changed: the backup's"
                   " ratio is read against it (shown, not judged)."]
+    p = r.get("paired")
+    if p:
+        sel = p.get("selector_cores")
+        lines += ["", f"Paired windows (judged): {p['pairs']} backups, each after a quiet window as long as the first"
+                  " backup: the first backup after the last stretch of \"before\", then "
+                  f"{p['pairs'] - 1} full ones (the store's files set aside before each, so that every file was"
+                  f" uploaded again) of {', '.join(str(v) for v in p['backup_s'][1:])} s after quiet windows of "
+                  f"{', '.join(str(v) for v in p['quiet_s'][1:])} s, {r['env'].get('pair_gap', '?')} s after each"
+                  " backup not measured. Every request of the quiet windows pooled against every request of the"
+                  " backups:", "",
+                  "| load | requests quiet / during | p50 ms quiet / during | p99 ms quiet / during | "
+                  "p99.9 ms quiet / during | p99 ratio | each pair's p99 ratio | unexpected |",
+                  "|---|---:|---:|---:|---:|---:|---|---:|"]
+        for k, _ in LOADS:
+            q, b = p[k]["quiet"], p[k]["backups"]
+            lines.append(f"| {k} | {q['requests']} / {b['requests']} | {ms(q['p50_ms'])} / {ms(b['p50_ms'])} | "
+                         f"{ms(q['p99_ms'])} / {ms(b['p99_ms'])} | {ms(q['p999_ms'])} / {ms(b['p999_ms'])} | "
+                         f"{p[k]['ratio']}x | {' '.join(f'{v}x' for v in p[k]['per_pair'])} | "
+                         f"{q['unexpected'] + b['unexpected']} |")
+        if sel:
+            lines += ["", f"The nodes' selector threads used {sel['quiet']} cores in the quiet windows of the full"
+                      f" backups and {sel['backups']} during them."]
     b2 = r.get("second_backup")
     if b2:
         c2 = (c or {}).get("during 2nd backup")
@@ -354,7 +476,8 @@ def render(r):
                   f"{b2['bytes']}; p99 during it / p99 before: " + ", ".join(
                       f"{k} {v}x" for k, v in b2["p99_during_over_before"].items())
                   + (f"; CPU during it: nodes {c2['nodes']}, object store {c2['store']}, load generators "
-                     f"{c2['load']} cores" if c2 else "") + ". The target is judged on the first backup."]
+                     f"{c2['load']} cores" if c2 else "") + ". The target is judged on the paired windows"
+                  + (" (above)." if p else ", or in runs without them on the first backup.")]
     lines += [""]
     return "\n".join(lines)
 

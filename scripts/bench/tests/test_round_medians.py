@@ -99,6 +99,78 @@ class BackupRoundsTest(TempDirTest):
         self.assertNotIn("shown, not judged", md)
 
 
+def paired_of(put_ratio, get_ratio):
+    """A round's paired windows as backup-report.py's paired() writes them (the fields the rounds' report reads)."""
+    def one(ratio):
+        w = {"requests": 100, "p50_ms": 0.3, "p99_ms": 1.0, "p999_ms": 2.0, "unexpected": 0}
+        return {"quiet": w, "backups": dict(w, p99_ms=ratio), "per_pair": [ratio, ratio], "ratio": ratio}
+    return {"pairs": 2, "quiet_s": [10.0, 10.0], "backup_s": [10.0, 9.0], "PUT": one(put_ratio), "GET": one(get_ratio)}
+
+
+class BackupPairedRoundsTest(TempDirTest):
+    """Where the rounds made paired windows, their pooled ratio is judged, not the first backup's alone."""
+    report = BackupRoundsTest.report
+
+    def test_the_paired_ratio_is_judged(self):
+        runs = [run("r1", 2.5, 2.6, 20.0), run("r2", 1.0, 1.1, 20.0), run("r3", 3.0, 0.9, 20.0)]
+        for r, (put, get) in zip(runs, ((1.2, 1.3), (1.6, 1.7), (1.1, 1.4))):
+            r["paired"] = paired_of(put, get)
+        result, md = self.report(*runs)
+        self.assertEqual({"PUT": 1.2, "GET": 1.4}, result["median"]["p99_judged"])
+        self.assertEqual({"PUT": 2.5, "GET": 1.1}, result["median"]["p99_during_over_before"])  # shown
+        self.assertTrue(result["met"]["p99"])  # the first backups' PUT median (2.5x) would have missed
+        self.assertEqual(3, result["shown_round"])  # larger paired ratios 1.3, 1.7, 1.4: round 3's is the median
+        self.assertIn("every pair's requests pooled PUT 1.2x / GET 1.4x (target <= 1.5x: met)", md)
+        self.assertIn("PUT 1.6 / 1.0 ms = 1.6x", md)  # round 2's cell
+
+    def test_a_paired_miss_is_a_miss(self):
+        runs = [run("r1", 1.0, 1.0, 20.0), run("r2", 1.0, 1.0, 20.0), run("r3", 1.0, 1.0, 20.0)]
+        for r in runs:
+            r["paired"] = paired_of(1.2, 1.8)
+        result, md = self.report(*runs)
+        self.assertFalse(result["met"]["p99"])
+        self.assertIn("(target <= 1.5x: missed)", md)
+
+
+class BackupPairedWindowsTest(unittest.TestCase):
+    """paired(): the first backup after the last stretch of "before" as long as it, then each full backup after its
+    quiet window; every request of the quiet windows pooled against every request of the backups."""
+
+    def test_pooled_and_per_pair(self):
+        t = {"load_start": 0, "before_start": 10000, "backup_start": 70000, "backup_done": 80000,
+             "quiet1_start": 100000, "full1_start": 110000, "full1_done": 120000,
+             "quiet2_start": 130000, "full2_start": 140000, "full2_done": 150000}
+        rows = []
+
+        def fill(a, b, ms, slow_every=None, slow_ms=None):
+            for i in range(int(a * 100), int(b * 100)):  # 100 requests a second
+                d = slow_ms if slow_every and i % slow_every == 0 else ms
+                rows.append((i / 100, d / 1000, "200"))
+        fill(10, 60, 9.0)  # "before", outside pair 0's quiet window (60-70 s): must not count
+        fill(60, 70, 1.0)
+        fill(70, 80, 3.0)  # the first backup
+        fill(100, 110, 1.0, 50, 5.0)  # quiet 1: 2% at 5 ms
+        fill(110, 120, 1.0)  # full 1: fast
+        fill(130, 140, 1.0)
+        fill(140, 150, 2.0)
+        p = backup_report.paired({"PUT": rows, "GET": rows}, t, 0, {})
+        self.assertEqual(3, p["pairs"])
+        self.assertEqual([10.0, 10.0, 10.0], p["quiet_s"])
+        g = p["GET"]
+        self.assertEqual(3000, g["quiet"]["requests"])
+        self.assertEqual(3000, g["backups"]["requests"])
+        # quiet: 2980 at 1 ms, 20 at 5 ms -> p99 (rank 2971) 1 ms; backups: 1000 each at 3, 1, 2 ms -> p99 3 ms
+        self.assertAlmostEqual(1.0, g["quiet"]["p99_ms"])
+        self.assertAlmostEqual(3.0, g["backups"]["p99_ms"])
+        self.assertEqual(3.0, g["ratio"])
+        self.assertEqual([3.0, 0.2, 2.0], g["per_pair"])  # quiet 1's p99 is 5 ms: 1/5
+        self.assertNotIn("selector_cores", p)
+
+    def test_runs_without_pairs(self):
+        t = {"load_start": 0, "before_start": 10000, "backup_start": 70000, "backup_done": 80000}
+        self.assertIsNone(backup_report.paired({"PUT": [], "GET": []}, t, 0, {}))
+
+
 class BackupNodeWorkTest(TempDirTest):
     """node_work: the nodes' JIT seconds and flush/compaction bytes per second of each phase, from the samples."""
 
