@@ -37,7 +37,7 @@ final class BackupRehearsal {
     private static final Logger log = LoggerFactory.getLogger(BackupRehearsal.class);
     /** Bytes hashed at start, in a backup's 64 KiB reads (see {@link #warmHash}). */
     static final int WARM_HASH_BYTES = 16 << 20;
-    /** The rehearsal file's bytes: uploaded at the node's --backup-rate, as a backup's are (half a second at 8MiB). */
+    /** The rehearsal file's bytes: uploaded at the node's --backup-rate, as a backup's are (a second at 4MiB). */
     static final int FILE_BYTES = 4 << 20;
     /** Where under the backup directory the rehearsal stages its files (removed when it ends). */
     static final String DIR = "rehearsal";

@@ -85,7 +85,7 @@ public final class ConfigParser {
                 "directory with the files access-key-id and secret-access-key (re-read when they change)"),
         BACKUP_ENCRYPTION_KEY("backup-encryption-key", "FILE", "-",
                 "encrypt backed-up files on this node with the key in FILE (AES-256-GCM); restores need it too"),
-        BACKUP_RATE("backup-rate", "SIZE", "8MiB", "bytes a backup uploads per second at most (0: unthrottled)"),
+        BACKUP_RATE("backup-rate", "SIZE", "4MiB", "bytes a backup uploads per second at most (0: unthrottled)"),
         RESTORE_RATE("restore-rate", "SIZE", "0", "bytes a restore downloads, and sends to the owners, per second at most (0: unthrottled)"),
         RESTORING("restoring", "true|false", "false",
                 "with a new data directory, serve no client until a restore is done (a cluster made from a backup)"),

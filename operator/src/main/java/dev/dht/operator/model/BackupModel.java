@@ -25,7 +25,7 @@ import java.util.TreeMap;
 public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<Long> restoreRate,
     Optional<RestoreFromSpec> restoreFrom) {
 
-  public static final BackupModel NONE = new BackupModel(Optional.empty(), 8L << 20, Optional.empty(),
+  public static final BackupModel NONE = new BackupModel(Optional.empty(), 4L << 20, Optional.empty(),
       Optional.empty());
   public static final String CREDENTIALS_VOLUME = "backup-credentials";
   public static final String CREDENTIALS_DIR = "/etc/dht/backup/credentials";
@@ -60,7 +60,7 @@ public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<L
             : s.credentialsSecret.secretAccessKeyKey,
         s.encryptionKeySecret == null ? Optional.empty() : Optional.of(s.encryptionKeySecret.name),
         s.encryptionKeySecret == null || s.encryptionKeySecret.key == null ? KEY_FILE : s.encryptionKeySecret.key);
-    long upload = ClusterModel.bytes("spec.backup.uploadRate", backup.uploadRate).orElse(8L << 20);
+    long upload = ClusterModel.bytes("spec.backup.uploadRate", backup.uploadRate).orElse(4L << 20);
     return new BackupModel(Optional.of(storage), upload,
         ClusterModel.bytes("spec.backup.restoreRate", backup.restoreRate), Optional.ofNullable(restoreFrom));
   }

@@ -18,7 +18,7 @@ public class BackupSpec {
   @Default(Defaults.BACKUP_UPLOAD_RATE)
   @Size(max = 32)
   @ValidationRule(value = ServerSpec.POSITIVE_QUANTITY,
-      message = "backup.uploadRate must be a positive quantity of bytes per second such as 8Mi")
+      message = "backup.uploadRate must be a positive quantity of bytes per second such as 4Mi")
   @JsonPropertyDescription("Bytes per second each member uploads at most during a backup (a backup must not"
       + " saturate the network under a live load).")
   public String uploadRate;

@@ -16,7 +16,7 @@ public final class Defaults {
   public static final String RESOURCES =
       "{\"requests\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"limits\":{\"memory\":\"1Gi\"}}";
   public static final String STORAGE_SIZE = "10Gi";
-  public static final String BACKUP_UPLOAD_RATE = "8Mi";
+  public static final String BACKUP_UPLOAD_RATE = "4Mi";
   public static final int BACKUP_KEEP_LAST = 7;
   public static final boolean RETAIN_ON_DELETE = true;
   public static final boolean RETAIN_ON_SCALE_DOWN = false;
