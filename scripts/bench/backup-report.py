@@ -323,6 +323,11 @@ def warmup(e):
     return head + f", until the nodes' JIT was quiet and no flush or compaction wrote in {quiet} steps in a row)"
 
 
+def in_order(phases):
+    """The phases present, in the run's order (a report read back from JSON has them sorted by name)."""
+    return [p for p in PHASES if p in phases] + [p for p in phases if p not in PHASES]
+
+
 def ms(v):
     return "-" if v is None else f"{v:.1f}"
 
@@ -411,7 +416,8 @@ def render(r):
         "| load | phase | requests | req/s | p50 ms | p99 ms | p99.9 ms | unexpected |",
         "|---|---|---:|---:|---:|---:|---:|---:|"]
     for name, phases in r["load"].items():
-        for phase, st in phases.items():
+        for phase in in_order(phases):
+            st = phases[phase]
             lines.append(f"| {name} | {phase} | {st['requests']} | {st['rps']} | {ms(st['p50_ms'])} | "
                          f"{ms(st['p99_ms'])} | {ms(st['p999_ms'])} | {st['unexpected']} |")
     c = r.get("cpu_cores")
@@ -423,7 +429,7 @@ def render(r):
                   " store is not)."
                   + (f" After the backup, the nodes used {c['after']['nodes']}." if "after" in c else "")
                   + (" Of the nodes' cores, their selector threads (which serve the requests) used "
-                     + " / ".join(f"{c[p]['selectors']} {p}" for p in c if "selectors" in c[p]) + "."
+                     + " / ".join(f"{c[p]['selectors']} {p}" for p in in_order(c) if "selectors" in c[p]) + "."
                      if "selectors" in c.get("before", {}) else "")
                   + store_note(e)]
     w = r.get("node_work")
