@@ -28,7 +28,7 @@
 # Environment (defaults give the committed figures):
 #   BENCH_KEYS=3000000  BENCH_KEY_DIGITS=6  BENCH_RATE=1000  BENCH_LOAD_WARMUP=20 and BENCH_PHASE=60 seconds
 #   (1M keys made a 10-s backup: a p99 over 5,000 requests per load, which moved 0.5x-1.5x with no backup at all;
-#   3M make it about 26 s)  BENCH_STEADY_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_STEADY_QUIET=3 BENCH_STEADY_MAX=90
+#   3M make it about 53 s at the default --backup-rate, 4MiB; 26 s at 8MiB)  BENCH_STEADY_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_STEADY_QUIET=3 BENCH_STEADY_MAX=90
 #   (steady_load)
 #   BENCH_TIMEOUT=900 s
 #   BENCH_NODE_ARGS="--replication-factor 3 --block-cache 256MiB"   BENCH_JAVA_OPTS="-Xms512m -Xmx512m"

@@ -345,7 +345,7 @@ def rounds_section(r):
         return " / ".join(f"{k} {v}x" for k, v in (d or {}).items()) or "-"
     lines = [f"{len(rounds)} rounds, one after the other, each on fresh nodes, a fresh store and fresh data; the"
              " targets are judged on the medians of the rounds. The tables after this one are round "
-             f"{r['shown_round']}'s (the median round by its larger first-backup p99 ratio).", "",
+             f"{r['shown_round']}'s (the median round by its larger judged p99 ratio).", "",
              "| round | started | backup s | backup MB/s | restore MB/s | p99 before ms | p99 during backup ms | "
              "p99 during / before | same, 2nd backup | no backup: windows as long, same 'before' | "
              "p99 during / after (shown) | paired: p99 during the backups / quiet before them | each pair |",
