@@ -233,6 +233,14 @@ await_phase() { # await_phase PATH ID PHASE NODES...: until each node's PATH rep
   die "$id not $phase within ${TIMEOUT}s on $*"
 }
 
+# backup_all ID T0: every member backs up ID from start point T0 (ms), until all are done
+backup_all() {
+  local i
+  for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"$1\",\"t0\":$2,\"member\":$i}" > /dev/null \
+    || die "node $i refused backup $1"; done
+  await_phase /v0/admin/backup "$1" done 0 1 2
+}
+
 for i in 0 1 2; do start_node "$i" "$(list 0 1 2)"; done
 await_rebuilt 0 1 2 # every node has decided the cluster is new before the preload writes
 
@@ -289,9 +297,7 @@ mark backup_start
 cpu_sample backup_start
 work_sample backup_start
 profile 0 backup
-for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench\",\"t0\":$t0,\"member\":$i}" > /dev/null \
-  || die "node $i refused the backup"; done
-await_phase /v0/admin/backup bench done 0 1 2
+backup_all bench "$t0"
 mark backup_done
 cpu_sample backup_done
 work_sample backup_done
@@ -306,9 +312,7 @@ mark backup2_start
 cpu_sample backup2_start
 work_sample backup2_start
 profile 0 backup2
-for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"bench-2\",\"t0\":$t1,\"member\":$i}" > /dev/null \
-  || die "node $i refused the second backup"; done
-await_phase /v0/admin/backup bench-2 done 0 1 2
+backup_all bench-2 "$t1"
 mark backup2_done
 cpu_sample backup2_done
 work_sample backup2_done
@@ -340,9 +344,7 @@ if [ "$PAIRS" -gt 0 ]; then
     tk=$(now_ms)
     mark "full${k}_start"
     cpu_sample "full${k}_start"
-    for i in 0 1 2; do post "$(url "$i")/v0/admin/backup" "{\"id\":\"full-$k\",\"t0\":$tk,\"member\":$i}" > /dev/null \
-      || die "node $i refused full backup $k"; done
-    await_phase /v0/admin/backup "full-$k" done 0 1 2
+    backup_all "full-$k" "$tk"
     mark "full${k}_done"
     cpu_sample "full${k}_done"
     curl -s "$(url 0)/v0/admin/backup" > "$RAW/full$k-node0.json"

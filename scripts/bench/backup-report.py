@@ -131,8 +131,9 @@ def one_run(raw):
         backup2 = {"seconds": round((t["backup2_done"] - t["backup2_start"]) / 1000, 1),
                    "bytes": manifest2["bytes"], "uploaded_bytes": sum(n["bytes"]["uploaded"] for n in nodes2),
                    "p99_during_over_before": p99_ratio(load, "during 2nd backup", "before")}
-    cpu = cpu_cores(raw, t)
-    pairs = paired(rows, t, origin, cpu_samples(raw))
+    samples = cpu_samples(raw)
+    cpu = cpu_cores(samples, t)
+    pairs = paired(rows, t, origin, samples)
     result = {"env": env, "backup": backup, "restore": restore, "load": load, "p99_during_over_before": ratios,
               "p99_during_over_after": p99_ratio(load, "during backup", "after"),
               "cpu_cores": cpu, "node_work": node_work(raw, t), "second_backup": backup2, "quiet_windows": quiet,
@@ -163,12 +164,12 @@ def paired(rows, t, origin, samples):
     start = t.get("before_start", t["load_start"]) / 1000
     quiet = [(max(start, t["backup_start"] / 1000 - first), t["backup_start"] / 1000)]
     backups = [(t["backup_start"] / 1000, t["backup_done"] / 1000)]
-    marks = [("backup_start", "backup_start", "backup_done")]
+    marks = []  # (quiet start, backup start, backup done) of the full backups
     k = 1
     while f"full{k}_done" in t:
+        marks.append((f"quiet{k}_start", f"full{k}_start", f"full{k}_done"))
         quiet.append((t[f"quiet{k}_start"] / 1000, t[f"full{k}_start"] / 1000))
         backups.append((t[f"full{k}_start"] / 1000, t[f"full{k}_done"] / 1000))
-        marks.append((f"quiet{k}_start", f"full{k}_start", f"full{k}_done"))
         k += 1
     quiet = [(a - origin, b - origin) for a, b in quiet]
     backups = [(a - origin, b - origin) for a, b in backups]
@@ -184,16 +185,14 @@ def paired(rows, t, origin, samples):
                      "ratio": round(b["p99_ms"] / q["p99_ms"], 2) if q["p99_ms"] and b["p99_ms"] else None}
     # the selector threads' cores in the quiet windows and during the backups (pair 0's quiet window has no sample
     # of its own: "before" stands for it)
-    if samples and all(m in samples for _, a, b in marks[1:] for m in (a, b)):
-        tck = next(iter(samples.values()))["clk_tck"]
+    if marks and all("selectors" in samples.get(m, {}) for triple in marks for m in triple):
+        tck = samples[marks[0][0]]["clk_tck"]
 
         def cores(spans):
-            ticks = sum(samples[b].get("selectors", 0) - samples[a].get("selectors", 0) for a, b in spans)
+            ticks = sum(samples[b]["selectors"] - samples[a]["selectors"] for a, b in spans)
             return round(ticks / tck / sum((t[b] - t[a]) / 1000 for a, b in spans), 3)
-        spans_q = [(q, f) for q, f, _ in marks[1:]]
-        spans_b = [(f, d) for _, f, d in marks[1:]]
-        if "selectors" in samples[spans_q[0][0]]:
-            out["selector_cores"] = {"quiet": cores(spans_q), "backups": cores(spans_b)}
+        out["selector_cores"] = {"quiet": cores([(q, f) for q, f, _ in marks]),
+                                 "backups": cores([(f, d) for _, f, d in marks])}
     return out
 
 
@@ -272,17 +271,11 @@ def node_work(raw, t):
     return out or None
 
 
-def cpu_cores(raw, t):
+def cpu_cores(samples, t):
     """Cores used by the nodes, the object store and the load generators before and during the backup (None when
-    the run recorded no samples)."""
-    samples = {}
-    for mark in ("load_start", "before_start", "backup_start", "backup_done", "backup2_start", "backup2_done"):
-        path = os.path.join(raw, f"cpu-{mark}.txt")
-        if not os.path.exists(path):
-            if mark.startswith("backup2") or mark == "before_start":
-                continue
-            return None
-        samples[mark] = {k: int(v) for k, v in kv(path).items()}
+    the run recorded no samples). samples: cpu_samples()."""
+    if any(m not in samples for m in ("load_start", "backup_start", "backup_done")):
+        return None
     tck = samples["load_start"]["clk_tck"]
     out = {}
     first = "before_start" if "before_start" in samples else "load_start"

@@ -1,6 +1,7 @@
 package dev.dht.operator.model;
 
 import dev.dht.operator.api.v1alpha1.BackupSpec;
+import dev.dht.operator.api.v1alpha1.Defaults;
 import dev.dht.operator.api.v1alpha1.RestoreFromSpec;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -25,7 +26,10 @@ import java.util.TreeMap;
 public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<Long> restoreRate,
     Optional<RestoreFromSpec> restoreFrom) {
 
-  public static final BackupModel NONE = new BackupModel(Optional.empty(), 4L << 20, Optional.empty(),
+  /** The CRD's default (Defaults.BACKUP_UPLOAD_RATE) in bytes: for a spec that names no rate, and for no backup. */
+  static final long DEFAULT_UPLOAD_RATE =
+      ClusterModel.bytes("spec.backup.uploadRate", Defaults.BACKUP_UPLOAD_RATE).orElseThrow();
+  public static final BackupModel NONE = new BackupModel(Optional.empty(), DEFAULT_UPLOAD_RATE, Optional.empty(),
       Optional.empty());
   public static final String CREDENTIALS_VOLUME = "backup-credentials";
   public static final String CREDENTIALS_DIR = "/etc/dht/backup/credentials";
@@ -60,7 +64,7 @@ public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<L
             : s.credentialsSecret.secretAccessKeyKey,
         s.encryptionKeySecret == null ? Optional.empty() : Optional.of(s.encryptionKeySecret.name),
         s.encryptionKeySecret == null || s.encryptionKeySecret.key == null ? KEY_FILE : s.encryptionKeySecret.key);
-    long upload = ClusterModel.bytes("spec.backup.uploadRate", backup.uploadRate).orElse(4L << 20);
+    long upload = ClusterModel.bytes("spec.backup.uploadRate", backup.uploadRate).orElse(DEFAULT_UPLOAD_RATE);
     return new BackupModel(Optional.of(storage), upload,
         ClusterModel.bytes("spec.backup.restoreRate", backup.restoreRate), Optional.ofNullable(restoreFrom));
   }
