@@ -19,6 +19,7 @@ _spec = importlib.util.spec_from_file_location(
 node_report = importlib.util.module_from_spec(_spec)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # node-report imports plots.py beside it
 _spec.loader.exec_module(node_report)
+from harness import profiles  # noqa: E402 (beside this file: the path above)
 
 # The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
 GOALS = {
@@ -153,14 +154,8 @@ def cluster_part(raw, out):
 
 def coordinator_breakdown(raw, name):
     """The entry node's profile in the tuned report's categories, with the replica calls as one more."""
-    saved = node_report.CATEGORIES
-    at = [c for c, _ in saved].index("handoff to workers (queue, park/unpark)")
-    node_report.CATEGORIES = saved[:at] + [("replica calls (peer client: send, read, parse)", ["dev/dht/node/peer/"])] \
-        + saved[at:]
-    try:
-        return node_report.profile_breakdown(raw, name)
-    finally:
-        node_report.CATEGORIES = saved
+    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
+    return profiles.breakdown(path, profiles.cluster_categories()) if os.path.exists(path) else None
 
 
 def without_home(breakdown):

@@ -13,31 +13,15 @@ import shutil
 import sys
 
 import plots
+from harness import profiles
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
 TARGET_GET = 0.85
 TARGET_P99_MS = 3.0  # at 70% load, issue 2
 TARGET_P999_MS = 10.0
 
-# Where CPU time goes: the first rule whose substring appears in a stack takes the sample (order matters:
-# a RocksDB call inside a worker counts as RocksDB, not as "worker").
-CATEGORIES = [
-    ("RocksDB background (flush, compaction)", ["rocksdb::ThreadPoolImpl"]),
-    ("RocksDB write (WAL + memtable)", ["RocksDB.put", "RocksDB.write", "writeWithoutStall"]),
-    ("RocksDB read / LWW check", ["RocksDB.get", "RocksDB.keyMayExist"]),
-    ("write group (end of selector pass)", ["PassWriteGroup"]),
-    ("response write (socket send)", ["sendResponse", "Session.write", "sendChunked", "processWrite",
-                                      "DhtSession.uncork"]),
-    ("handoff to workers (queue, park/unpark)", ["ThreadPoolExecutor.execute", "ThreadPoolExecutor.getTask",
-                                                 "LockSupport", "WorkerPool"]),
-    ("metrics", ["NodeMetrics", "io/prometheus"]),
-    ("request handling (codec, routing)", ["EntityHandler", "DhtServer.handleRequest",
-                                           "DhtSession.handleParsedRequest", "Record."]),
-    ("selector: read + HTTP parse", ["processRead", "processHttpBuffer", "HttpSession"]),
-    ("selector: epoll wait/select", ["epoll_wait", "EPollSelectorImpl", "JavaSelector.select"]),
-    ("GC", ["GCTaskThread", "G1", "GangWorker", "WorkerThread::run", "ConcurrentGCThread"]),
-    ("JIT compiler", ["CompileBroker", "C2Compiler", "C1Compiler", "CompilerThread"]),
-]
+# Where CPU time goes: harness/profiles.py (one table for every report).
+CATEGORIES = profiles.CATEGORIES
 
 
 def read(path):
@@ -116,34 +100,7 @@ def k6(raw, name):
 
 def profile_breakdown(raw, name):
     path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
-    if not os.path.exists(path):
-        return None
-    totals = {c: 0 for c, _ in CATEGORIES}
-    totals["other"] = 0
-    total = 0
-    leaf = {}
-    for line in read(path).splitlines():
-        stack, _, n = line.rpartition(" ")
-        if not n.isdigit():
-            continue
-        n = int(n)
-        total += n
-        for cat, keys in CATEGORIES:
-            if any(k in stack for k in keys):
-                totals[cat] += n
-                break
-        else:
-            totals["other"] += n
-        frame = stack.split(";")[-1]
-        leaf[frame] = leaf.get(frame, 0) + n
-    if total == 0:
-        return None
-    top = sorted(leaf.items(), key=lambda kv: -kv[1])[:12]
-    return {
-        "samples": total,
-        "share": {k: round(v / total, 4) for k, v in totals.items()},
-        "top_self": [{"frame": f, "share": round(c / total, 4)} for f, c in top],
-    }
+    return profiles.breakdown(path, CATEGORIES) if os.path.exists(path) else None
 
 
 def fmt(v, digits=2):
