@@ -18,6 +18,7 @@ def arguments(argv):
     a.add_argument("--base-jar", required=True)
     a.add_argument("--head-jar", required=True)
     a.add_argument("--bench-jar", required=True, help="dht-bench.jar: the reference servers")
+    a.add_argument("--refs-jar", help="the node jar the reference servers run with (default: --head-jar)")
     a.add_argument("--java", required=True)
     a.add_argument("--java-flags", default="")
     a.add_argument("--node-args", default="")

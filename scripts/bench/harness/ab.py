@@ -84,7 +84,7 @@ def node_servers(s, variant, jar, shape, data_root):
 
 
 def ref_server(s, ref, data_root):
-    cp = "%s:%s" % (s.bench_jar, s.head_jar)
+    cp = "%s:%s" % (s.bench_jar, s.refs_jar or s.head_jar)
     flags = [s.java] + s.java_flags.split() + ["-cp", cp]
     if ref == "bare":
         return servers.Server("bare", flags + ["dev.dht.bench.BareServer", str(s.port + 3)], s.port + 3, "/", True)
