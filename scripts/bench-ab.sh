@@ -14,7 +14,7 @@
 #   BENCH_JAVA_OPTS (every server's JVM) BENCH_NODE_ARGS="--block-cache 1GiB" BENCH_OUT BENCH_WORK (raw outputs)
 . "$(dirname "$0")/lib.sh"
 
-BASE_REF=${1:?usage: bench-ab.sh BASE [HEAD] (commits, branches or tags; no HEAD: this checkout's build)}
+BASE_REF=${1:?usage: bench-ab.sh BASE [HEAD] (commits, branches or tags; no HEAD: the build of this checkout)}
 HEAD_REF=${2:-}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks/ab}
 JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints}
