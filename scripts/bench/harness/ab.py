@@ -5,7 +5,8 @@ alternating rounds, as data below:
   and three members at replicas=2/3 with every connection on one entry node; each shape's servers run during its
   own phase only (the others' idle JVMs would share the cores);
 - cases: PUT and GET, closed model (wrk: the maximum throughput) and a fixed rate (oha, --latency-correction: p99,
-  p99.9); with every window the CPU its servers used, per request;
+  p99.9); with every window the CPU its servers used, per request, until they were idle again (a window's writes
+  are flushed and compacted after it: that work is counted with the window, and never runs inside the next one);
 - per phase: a preload of a fixed key set (GETs read it, fixed-rate PUTs overwrite it; closed-model PUTs write new
   keys), a warm-up round of short windows (the JIT compiles every path measured; not judged), then the rounds: in
   each, every case runs on every server of the shape one after the other, in one order in odd rounds and the
@@ -15,6 +16,7 @@ alternating rounds, as data below:
 
 Everything measured goes into one JSON (abreport.py judges it and writes the report).
 """
+import functools
 import json
 import os
 import shutil
@@ -31,6 +33,10 @@ NODES = ("base", "head")
 REFS = ("bare", "rocks")  # beside one node only: BareServer, BareRocksServer (bench/)
 THREADS, CONNECTIONS = 2, 64
 REPLICAS = "2/3"
+# After a window, its side must be this idle (cores per process, over one sample) before the next window starts, at
+# most this long. An idle node uses under 0.01 cores (3 idle members of either build: 0.025 together); a flush or a
+# compaction takes a whole core.
+SETTLE_CORES, SETTLE_SAMPLE_S, SETTLE_MAX_S = 0.04, 1.0, 90.0
 
 
 def log(msg):
@@ -57,12 +63,13 @@ class Settings:
                 raise SystemExit("unknown reference %r (%s)" % (r, ", ".join(REFS)))
 
 
+@functools.lru_cache(maxsize=None)
 def repair_flags(java, jar):
     """--repair-interval 0s for a node that has repair: its first round starts at a random minute of the first ten
     and would land in one window of one side; a request-path A/B measures requests (repair's own cost:
     make bench-repair)."""
     out = subprocess.run([java, "-jar", jar, "--help"], capture_output=True, text=True, timeout=60).stdout
-    return ["--repair-interval", "0s"] if "--repair-interval" in out else []
+    return ("--repair-interval", "0s") if "--repair-interval" in out else ()
 
 
 def node_servers(s, variant, jar, shape, data_root):
@@ -72,7 +79,7 @@ def node_servers(s, variant, jar, shape, data_root):
     count = 1 if shape == "single" else 3
     ports = [base + i for i in range(count)]
     members = ",".join("http://127.0.0.1:%d" % p for p in ports)
-    extra = repair_flags(s.java, jar) + s.node_args.split()
+    extra = list(repair_flags(s.java, jar)) + s.node_args.split()
     out = []
     for i, p in enumerate(ports):
         name = "%s-%s%s" % (variant, shape, "" if count == 1 else i)
@@ -150,10 +157,13 @@ class Phase:
             fig = load.oha(self.s.oha, url, method, self.rate, seconds, CONNECTIONS,
                            os.path.join(self.raw, name + ".oha.json"))
             requests = fig and fig["ok"] + fig["non_2xx"]
-        cpu = load.cpu_seconds([p.pid for p in procs]) - cpu0
+        during = load.cpu_seconds([p.pid for p in procs]) - cpu0
         st1, tot1 = load.steal_and_total()
+        settle_s = self.settle(procs)
+        cpu = load.cpu_seconds([p.pid for p in procs]) - cpu0
         w = {"shape": self.shape, "case": case[0], "side": side, "round": r, "seconds": seconds,
-             "started": round(t0, 3), "figures": fig or {}, "cpu_s": round(cpu, 3),
+             "started": round(t0, 3), "figures": fig or {}, "cpu_s": round(cpu, 3), "cpu_during_s": round(during, 3),
+             "settle_s": round(settle_s, 1),
              "steal_pct": round(100.0 * (st1 - st0) / (tot1 - tot0), 2) if tot1 > tot0 else None}
         if fig and requests:
             w["figures"]["cpu_us_per_req"] = 1e6 * cpu / requests
@@ -161,6 +171,22 @@ class Phase:
         if not fig or bad:
             log("window %s: %s" % (name, "no figures" if not fig else "%d errors or non-2xx answers" % bad))
         return w
+
+    def settle(self, procs):
+        """Waits until the side's processes are idle (SETTLE_CORES each over a sample of SETTLE_SAMPLE_S), at most
+        SETTLE_MAX_S; returns the seconds waited. What a window leaves behind (its writes' flushes and compactions,
+        the JIT) then runs before the next window, not inside it, and is counted in the CPU of the window that
+        caused it."""
+        pids = [p.pid for p in procs]
+        t0 = time.monotonic()
+        last = load.cpu_seconds(pids)
+        while time.monotonic() - t0 < SETTLE_MAX_S:
+            time.sleep(SETTLE_SAMPLE_S)
+            now = load.cpu_seconds(pids)
+            if now - last < SETTLE_CORES * len(pids) * SETTLE_SAMPLE_S:
+                break
+            last = now
+        return time.monotonic() - t0
 
     def run_round(self, r, seconds):
         for case in self.s.cases:

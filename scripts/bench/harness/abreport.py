@@ -226,8 +226,10 @@ def render(s, out_dir, name):
               "build under the same load in two consecutive rounds, of either side.",
               "- **better / worse**: the median ratio is beyond the noise floor and every round is on the same side; "
               "anything else is **not separable here**: this machine cannot tell the two apart with this run.",
-              "- CPU per request is the CPU time the side's processes (all three members in a cluster) used during "
-              "the window over the requests answered in it.", ""]
+              "- CPU per request is the CPU time the side's processes (all three members in a cluster) used from the "
+              "start of the window until they were idle again (its writes' flushes and compactions included), over "
+              "the requests answered in it. The next window starts only then, so none inherits another's "
+              "background work.", ""]
     with open(os.path.join(out_dir, name + ".md"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     rows = [("%s %s %s" % (SHAPES[r["shape"]].split(",")[0], r["case"], FIGURES[r["figure"]][0]), r["ratios"],
@@ -254,8 +256,8 @@ def write(raw_path, out_dir, name):
         raw = json.load(f)
     raw["raw_dir"] = os.path.join(os.path.dirname(os.path.abspath(raw_path)), "raw")
     s = summarise(raw)
-    s["windows"] = [{k: w[k] for k in ("shape", "case", "side", "round", "figures", "cpu_s", "steal_pct", "started")}
-                    for w in raw["windows"]]
+    keep = ("shape", "case", "side", "round", "figures", "cpu_s", "cpu_during_s", "settle_s", "steal_pct", "started")
+    s["windows"] = [{k: w[k] for k in keep if k in w} for w in raw["windows"]]
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, name + ".json"), "w", encoding="utf-8") as f:
         json.dump(s, f, indent=1, sort_keys=True)
