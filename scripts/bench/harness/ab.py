@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import subprocess
+import threading
 import time
 
 from . import load, servers, walstats
@@ -209,27 +210,36 @@ class Phase:
 
     def profile(self, events, seconds):
         """cpu/alloc profiles of the entry node (and of a replica in the cluster) of each side during one more
-        closed-model PUT window each (collapsed stacks into raw/; not counted in the figures)."""
+        closed-model PUT window each (collapsed stacks into raw/; not counted in the figures). A capture starts a
+        second into the window and ends a second before it: the report turns its samples into CPU per request with
+        the window's rate."""
+        capture = seconds - 2
         for side in NODES:
             if side not in self.sides:
                 continue
             procs = self.sides[side][:2]
             for event in events:
-                threads = [(p, os.path.join(self.raw, "profile-%s-put-%s-%s.collapsed" % (self.shape, p.name, event)))
-                           for p in procs]
-                caps = [subprocess.Popen(["curl", "-s", "-o", path, "%s/v0/admin/profile?event=%s&duration=%ds"
-                                          "&format=collapsed%s" % (p.url, event, seconds - 3,
-                                                                   "&interval=1ms" if event == "cpu" else "")])
-                        for p, path in threads]
-                time.sleep(1)
-                self.window(99, CASES[0], side, seconds)
+                files = [(p, os.path.join(self.raw, "profile-%s-put-%s-%s.collapsed" % (self.shape, p.name, event)))
+                         for p in procs]
+                caps = []
+
+                def start():
+                    for p, path in files:
+                        caps.append(subprocess.Popen(
+                            ["curl", "-s", "-o", path, "%s/v0/admin/profile?event=%s&duration=%ds&format=collapsed%s"
+                             % (p.url, event, capture, "&interval=1ms" if event == "cpu" else "")]))
+                timer = threading.Timer(1.0, start)
+                timer.start()
+                w = self.window(99, CASES[0], side, seconds)
+                timer.join()
                 for c in caps:
                     c.wait()
-                for p, path in threads:
+                requests = w["figures"].get("requests") or 0
+                for p, path in files:
                     self.result["profiles"].append({"shape": self.shape, "side": side, "node": p.name,
-                                                    "event": event, "file": os.path.basename(path)})
+                                                    "event": event, "file": os.path.basename(path),
+                                                    "requests_captured": requests * capture / seconds})
                 log("profiled %s %s %s" % (self.shape, side, event))
-
 
 def run(s):
     os.makedirs(s.work, exist_ok=True)

@@ -103,7 +103,11 @@ def summarise(raw):
         path = os.path.join(raw.get("raw_dir", ""), p["file"])
         if p["event"] == "cpu" and os.path.exists(path):
             cats = profiles.CATEGORIES if p["shape"] == "single" else profiles.cluster_categories()
-            out["profiles"][p["node"]] = dict(profiles.breakdown(path, cats) or {}, side=p["side"], shape=p["shape"])
+            b = profiles.breakdown(path, cats) or {}
+            if b and p.get("requests_captured"):
+                # a cpu sample is 1 ms of CPU: shares become microseconds of this node's CPU per request
+                b["us_per_request"] = 1000.0 * b["samples"] / p["requests_captured"]
+            out["profiles"][p["node"]] = dict(b, side=p["side"], shape=p["shape"])
     return out
 
 
@@ -208,16 +212,24 @@ def render(s, out_dir, name):
     if s["profiles"]:
         nodes = sorted(s["profiles"])
         cats = [c for c, _ in profiles.cluster_categories()] + ["other"]
+        per_req = all(s["profiles"][n].get("us_per_request") for n in nodes)
         lines += ["", "## Where the CPU goes in a closed-model PUT window", "",
                   "cpu profiles (async-profiler through each node's `/v0/admin/profile`, 1 ms of CPU per sample) "
-                  "during one more window each, not counted above; shares of each node's samples.", "",
+                  "during one more window each, not counted above; %s" % (
+                      "microseconds of each node's CPU per client request (its samples over the requests the window "
+                      "answered while the capture ran), what the flush and compaction threads did meanwhile included."
+                      if per_req else "shares of each node's samples."), "",
                   "| category | %s |" % " | ".join(nodes), "|---|%s" % ("---:|" * len(nodes))]
         lines.append("| samples | %s |" % " | ".join(str(s["profiles"][n].get("samples", "-")) for n in nodes))
+        if per_req:
+            lines.append("| **all** | %s |" % " | ".join("**%.1f**" % s["profiles"][n]["us_per_request"]
+                                                         for n in nodes))
         for c in cats:
             shares = [s["profiles"][n].get("share", {}).get(c) for n in nodes]
             if any(shares):
-                lines.append("| %s | %s |" % (c, " | ".join("-" if v is None else "%.1f%%" % (100 * v)
-                                                             for v in shares)))
+                cells = ["-" if v is None else ("%.2f" % (v * s["profiles"][n]["us_per_request"]) if per_req
+                                                else "%.1f%%" % (100 * v)) for v, n in zip(shares, nodes)]
+                lines.append("| %s | %s |" % (c, " | ".join(cells)))
     lines += ["", "## How to read it", "",
               "- In each round every case ran on each side one right after the other, the order reversed every other "
               "round; a round's **ratio** pairs the two windows of that round, so what drifts slowly (the "
