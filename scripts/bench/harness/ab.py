@@ -11,8 +11,8 @@ alternating rounds, as data below:
   keys), a warm-up round of short windows (the JIT compiles every path measured; not judged), then the rounds: in
   each, every case runs on every server of the shape one after the other, in one order in odd rounds and the
   reverse in even ones, so that neither side always goes first;
-- after the rounds, each node's WAL (what its writes cost RocksDB: harness.walstats) and, when asked, cpu and alloc
-  profiles of a PUT window on the entry node and on a replica (not counted in the figures).
+- each node's WAL after the last closed-model PUT window (what its writes cost RocksDB: harness.walstats) and, when
+  asked, cpu and alloc profiles of one more PUT window on the entry node and on a replica (not counted).
 
 Everything measured goes into one JSON (abreport.py judges it and writes the report).
 """
@@ -160,6 +160,8 @@ class Phase:
             requests = fig and fig["ok"] + fig["non_2xx"]
         during = load.cpu_seconds([p.pid for p in procs]) - cpu0
         st1, tot1 = load.steal_and_total()
+        if case[0] == "put-closed" and r == self.s.rounds:
+            self.wal(side)  # before the memtables are flushed and the WAL they were written to is deleted
         settle_s = self.settle(procs)
         cpu = load.cpu_seconds([p.pid for p in procs]) - cpu0
         w = {"shape": self.shape, "case": case[0], "side": side, "round": r, "seconds": seconds,
@@ -199,14 +201,15 @@ class Phase:
                                                "%.0f req/s" % f["rps"] if case[2] == "closed" and f.get("rps")
                                                else "p99 %.2f ms" % f["p99_ms"] if f.get("p99_ms") else "-"))
 
-    def wal(self):
-        """Each node's WAL after the rounds: RocksDB writes, memtable inserts and bytes per record write."""
-        for side, procs in self.sides.items():
-            for p in procs:
-                if p.data_dir and os.path.isdir(p.data_dir):
-                    st = walstats.stats(p.data_dir)
-                    if st:
-                        self.result["wal"][p.name] = dict(st, shape=self.shape, side=side)
+    def wal(self, side):
+        """What the side's writes cost RocksDB, from each of its nodes' WAL (harness.walstats): RocksDB writes,
+        memtable inserts and bytes per record write. Read right after the last round's closed-model PUT window, whose
+        records the WAL still holds."""
+        for p in self.sides[side]:
+            if p.data_dir and os.path.isdir(p.data_dir):
+                st = walstats.stats(p.data_dir)
+                if st:
+                    self.result["wal"][p.name] = dict(st, shape=self.shape, side=side)
 
     def profile(self, events, seconds):
         """cpu/alloc profiles of the entry node (and of a replica in the cluster) of each side during one more
@@ -271,7 +274,6 @@ def run(s):
             phase.run_round(0, s.warmup_window)
             for r in range(1, s.rounds + 1):
                 phase.run_round(r, s.window)
-            phase.wal()
             if s.profile:
                 phase.profile([e for e in s.profile.split(",") if e], s.window)
         shutil.rmtree(data_root, ignore_errors=True)
