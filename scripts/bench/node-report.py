@@ -8,12 +8,11 @@ with the python of scripts/venv.sh.
 """
 import json
 import os
-import re
 import shutil
 import sys
 
 import plots
-from harness import profiles
+from harness import load, profiles
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
 TARGET_GET = 0.85
@@ -38,32 +37,15 @@ def env(raw):
     return out
 
 
-def ms(text):
-    """'1.23ms' / '812.00us' / '1.01s' -> milliseconds"""
-    m = re.match(r"([\d.]+)(us|ms|s|m)$", text.strip())
-    if not m:
-        return None
-    v, unit = float(m.group(1)), m.group(2)
-    return {"us": v / 1000, "ms": v, "s": v * 1000, "m": v * 60000}[unit]
-
-
 def wrk(raw, name):
+    """A wrk run's figures (harness/load.py reads wrk's report), or None if it did not run."""
     path = os.path.join(raw, "wrk-%s.txt" % name)
     if not os.path.exists(path):
         return None
-    t = read(path)
-    r = {"rps": float(re.search(r"Requests/sec:\s*([\d.]+)", t).group(1))}
-    for p in ("50", "75", "90", "99"):
-        m = re.search(r"^\s+%s%%\s+(\S+)" % p, t, re.M)
-        r["p%s_ms" % p] = ms(m.group(1)) if m else None
-    m = re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", t)
-    r["max_ms"] = ms(m.group(1)) if m else None
-    m = re.search(r"(\d+) requests in", t)
-    r["requests"] = int(m.group(1)) if m else None
-    m = re.search(r"Non-2xx or 3xx responses: (\d+)", t)
-    r["non_2xx"] = int(m.group(1)) if m else 0
-    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", t)
-    r["socket_errors"] = sum(int(x) for x in m.groups()) if m else 0
+    r = load.parse_wrk(read(path))
+    if r is None:
+        raise SystemExit("no throughput in %s" % path)
+    r.pop("keys_per_thread", None)  # the PUT scripts' own line: bench-node.sh reads it, the report does not
     return r
 
 

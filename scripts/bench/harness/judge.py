@@ -13,18 +13,10 @@ reference server) run one right after the other, in alternating order, under the
 
 Standard library only.
 """
+from benchraw import median  # noqa: F401 (the reports' median: harness users take it from here)
 BETTER = "better"
 WORSE = "worse"
 NOT_SEPARABLE = "not separable here"
-
-
-def median(values):
-    """The median of the values that are not None (the mean of the middle two for an even count), or None."""
-    values = sorted(v for v in values if v is not None)
-    if not values:
-        return None
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
 def change(a, b):
