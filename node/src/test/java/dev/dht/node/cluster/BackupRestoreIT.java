@@ -1,7 +1,7 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.clock.HybridLogicalClock;
-import dev.dht.node.objectstore.S3Client;
+import dev.dht.node.objectstore.ObjectStore;
 import dev.dht.node.storage.Record;
 import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
@@ -68,7 +68,7 @@ class BackupRestoreIT {
     @TempDir
     static Path dir;
     static ObjectStoreServer store;
-    static S3Client s3;
+    static ObjectStore s3;
     static ProcessCluster source;
     static final History history = new History();
     static final List<String> backupIds = new ArrayList<>();
