@@ -100,6 +100,8 @@ public final class Node implements AutoCloseable {
     final ProfileHandler profiler;
     final DhtServer server;
     private final BackupAgent backup;
+    /** The object store client (null without one), closed after the backup and restore that use it. */
+    private final BackupStore backupStore;
     private final RestoreAgent restore;
     final Planes planes;
     private boolean closed;
@@ -171,7 +173,7 @@ public final class Node implements AutoCloseable {
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
             // Backups and restores (dev.dht.node.backup, dev.dht.node.restore): a node of a cluster made from a
             // backup serves no client until the restore is done.
-            BackupStore backupStore = backupStore(backupSettings);
+            this.backupStore = backupStore(backupSettings);
             RestoreGate gate = new RestoreGate(config.dataDir(), backupSettings.restoring(), isEmpty(store));
             this.backup = backupStore == null ? null : new BackupAgent(store, backupStore, topologyManager::state,
                     config.self(), new Throttle(backupSettings.uploadRate()), backupSettings.partSize(), wall);
@@ -419,6 +421,9 @@ public final class Node implements AutoCloseable {
             backup.close();
         }
         restore.close();
+        if (backupStore != null) {
+            backupStore.client().close();
+        }
         rebuild.close();
         repair.close();
         peers.close();

@@ -144,8 +144,8 @@ public final class BackupAgent implements AutoCloseable {
                 log.info("object store {}: reachable, bucket present, credentials taken", backups.client().location());
             }
             check = new StoreCheck(true, wall.getAsLong(), null);
-        } catch (ObjectStoreException e) {
-            if (!e.getMessage().equals(check.error())) {
+        } catch (ObjectStoreException | IllegalStateException | IllegalArgumentException e) {
+            if (!String.valueOf(e.getMessage()).equals(check.error())) {
                 log.warn("object store not usable, backups and restores fail until it is (checked again every {} s):"
                         + " {}", PROBE_AGAIN_SECONDS, e.getMessage());
             }

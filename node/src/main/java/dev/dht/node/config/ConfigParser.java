@@ -86,7 +86,8 @@ public final class ConfigParser {
                 "directory with the files access-key-id, secret-access-key and optionally session-token (re-read"
                         + " when they change)"),
         BACKUP_ENCRYPTION_KEY("backup-encryption-key", "FILE", "-",
-                "encrypt backed-up files on this node with the key in FILE (AES-256-GCM); restores need it too"),
+                "encrypt backed-up files on this node with the key in FILE (Tink's AES-GCM-HKDF streaming format);"
+                        + " restores need it too"),
         BACKUP_RATE("backup-rate", "SIZE", "4MiB", "bytes a backup uploads per second at most (0: unthrottled)"),
         BACKUP_PART_SIZE("backup-part-size", "SIZE", "16MiB",
                 "files larger than this are uploaded in parts of this size (at least 5MiB), resumed after a restart"),
