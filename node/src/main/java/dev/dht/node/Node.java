@@ -33,10 +33,10 @@ import dev.dht.node.movement.MovementLoop;
 import dev.dht.node.movement.MovementSettings;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.movement.MovementStatus;
-import dev.dht.node.objectstore.CredentialsFile;
 import dev.dht.node.objectstore.Encryption;
 import dev.dht.node.objectstore.ObjectCodec;
-import dev.dht.node.objectstore.S3Client;
+import dev.dht.node.objectstore.S3ObjectStore;
+import dev.dht.node.objectstore.StoreCredentials;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.restore.RestoreAgent;
 import dev.dht.node.restore.RestoreEndpoints;
@@ -100,6 +100,8 @@ public final class Node implements AutoCloseable {
     final ProfileHandler profiler;
     final DhtServer server;
     private final BackupAgent backup;
+    /** The object store client (null without one), closed after the backup and restore that use it. */
+    private final BackupStore backupStore;
     private final RestoreAgent restore;
     final Planes planes;
     private boolean closed;
@@ -171,10 +173,10 @@ public final class Node implements AutoCloseable {
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
             // Backups and restores (dev.dht.node.backup, dev.dht.node.restore): a node of a cluster made from a
             // backup serves no client until the restore is done.
-            BackupStore backupStore = backupStore(backupSettings);
+            this.backupStore = backupStore(backupSettings);
             RestoreGate gate = new RestoreGate(config.dataDir(), backupSettings.restoring(), isEmpty(store));
             this.backup = backupStore == null ? null : new BackupAgent(store, backupStore, topologyManager::state,
-                    config.self(), new Throttle(backupSettings.uploadRate()), wall);
+                    config.self(), new Throttle(backupSettings.uploadRate()), backupSettings.partSize(), wall);
             this.restore = new RestoreAgent(store, config.dataDir(), backupStore, gate, topology, client, clock,
                     config.self(), new Throttle(backupSettings.restoreRate()), config.tombstoneGrace(),
                     cs.moveBatch(), config.requestTimeout(), wall);
@@ -239,8 +241,7 @@ public final class Node implements AutoCloseable {
             return null;
         }
         ObjectCodec codec = s.encryptionKey() == null ? ObjectCodec.PLAIN : Encryption.fromFile(s.encryptionKey());
-        return new BackupStore(new S3Client(s.location(), new CredentialsFile(s.credentials()), Duration.ofMinutes(2)),
-                codec);
+        return new BackupStore(new S3ObjectStore(s.location(), StoreCredentials.of(s.credentials())), codec);
     }
 
     private static boolean isEmpty(Store store) {
@@ -420,6 +421,9 @@ public final class Node implements AutoCloseable {
             backup.close();
         }
         restore.close();
+        if (backupStore != null) {
+            backupStore.client().close();
+        }
         rebuild.close();
         repair.close();
         peers.close();

@@ -78,14 +78,19 @@ public final class ConfigParser {
                 "S3-compatible object store for backups and restores, http(s)://host[:port]"),
         BACKUP_BUCKET("backup-bucket", "NAME", "-", "the bucket backups are written to and restored from"),
         BACKUP_PREFIX("backup-prefix", "PATH", "-", "key prefix inside the bucket"),
-        BACKUP_REGION("backup-region", "NAME", "us-east-1", "signing region of the object store"),
+        BACKUP_REGION("backup-region", "NAME", "- (AWS_REGION, the profile's, else us-east-1; S3's redirect names"
+                + " the bucket's)", "signing region of the object store"),
         BACKUP_PATH_STYLE("backup-path-style", "true|false", "true",
                 "endpoint/bucket/key (true) or bucket.endpoint/key (false, AWS's virtual-hosted style)"),
-        BACKUP_CREDENTIALS("backup-credentials", "DIR", "-",
-                "directory with the files access-key-id and secret-access-key (re-read when they change)"),
+        BACKUP_CREDENTIALS("backup-credentials", "DIR", "- (the AWS SDK's default credential chain)",
+                "directory with the files access-key-id, secret-access-key and optionally session-token (re-read"
+                        + " when they change)"),
         BACKUP_ENCRYPTION_KEY("backup-encryption-key", "FILE", "-",
-                "encrypt backed-up files on this node with the key in FILE (AES-256-GCM); restores need it too"),
+                "encrypt backed-up files on this node with the key in FILE (Tink's AES-GCM-HKDF streaming format);"
+                        + " restores need it too"),
         BACKUP_RATE("backup-rate", "SIZE", "4MiB", "bytes a backup uploads per second at most (0: unthrottled)"),
+        BACKUP_PART_SIZE("backup-part-size", "SIZE", "16MiB",
+                "files larger than this are uploaded in parts of this size (at least 5MiB), resumed after a restart"),
         RESTORE_RATE("restore-rate", "SIZE", "0", "bytes a restore downloads, and sends to the owners, per second at most (0: unthrottled)"),
         RESTORING("restoring", "true|false", "false",
                 "with a new data directory, serve no client until a restore is done (a cluster made from a backup)"),
@@ -155,17 +160,18 @@ public final class ConfigParser {
             throws ConfigException, HelpRequested {
         Map<Option, String> raw = raw(args, env);
         long uploadRate = size(raw, Option.BACKUP_RATE, BackupSettings.DEFAULT_UPLOAD_RATE, 0, Long.MAX_VALUE);
+        long partSize = size(raw, Option.BACKUP_PART_SIZE, BackupSettings.DEFAULT_PART_SIZE,
+                BackupSettings.MIN_PART_SIZE, 5L << 30);
         long restoreRate = size(raw, Option.RESTORE_RATE, 0, 0, Long.MAX_VALUE);
         boolean restoring = bool(raw, Option.RESTORING, false);
         String endpoint = raw.get(Option.BACKUP_ENDPOINT);
         if (endpoint == null) {
-            return new BackupSettings(null, null, null, uploadRate, restoreRate, restoring);
+            return new BackupSettings(null, null, null, uploadRate, partSize, restoreRate, restoring);
         }
         String bucket = raw.get(Option.BACKUP_BUCKET);
         Path credentials = path(raw, Option.BACKUP_CREDENTIALS, null);
-        if (bucket == null || credentials == null) {
-            throw new ConfigException(describe(Option.BACKUP_ENDPOINT) + " needs " + describe(Option.BACKUP_BUCKET)
-                    + " and " + describe(Option.BACKUP_CREDENTIALS));
+        if (bucket == null) {
+            throw new ConfigException(describe(Option.BACKUP_ENDPOINT) + " needs " + describe(Option.BACKUP_BUCKET));
         }
         dev.dht.node.objectstore.S3Location location;
         try {
@@ -176,7 +182,7 @@ public final class ConfigParser {
             throw new ConfigException("bad backup location: " + e.getMessage());
         }
         return new BackupSettings(location, credentials, path(raw, Option.BACKUP_ENCRYPTION_KEY, null), uploadRate,
-                restoreRate, restoring);
+                partSize, restoreRate, restoring);
     }
 
     private static Map<Option, String> raw(List<String> args, Map<String, String> env)

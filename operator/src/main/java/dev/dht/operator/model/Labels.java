@@ -21,6 +21,11 @@ public final class Labels {
   public static final String DESIRED_HASH = "dht.dev/desired-hash";
   /** Hash of the rendered node config on the pod template: a change rolls the pods one at a time. */
   public static final String CONFIG_HASH = "dht.dev/config-hash";
+  /**
+   * On the pod template: the hash of the ServiceAccount's cloud identity annotations, so that a changed role rolls the
+   * pods (the cloud's webhook injects the identity only into new pods).
+   */
+  public static final String IDENTITY_HASH = "dht.dev/cloud-identity-hash";
   /** Version of the member list in the topology ConfigMap. */
   public static final String TOPOLOGY_VERSION = "dht.dev/topology-version";
 

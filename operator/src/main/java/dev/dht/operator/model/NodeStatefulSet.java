@@ -70,6 +70,10 @@ public final class NodeStatefulSet {
     var metadata = Owners.metadata(cluster, Names.statefulSet(name));
     var podAnnotations = new LinkedHashMap<String, String>();
     podAnnotations.put(Labels.CONFIG_HASH, configHash);
+    var identity = model.backup().serviceAccountAnnotations();
+    if (!identity.isEmpty()) {
+      podAnnotations.put(Labels.IDENTITY_HASH, NodeConfig.hash(identity));
+    }
     return new StatefulSetBuilder()
         .withMetadata(metadata)
         .withNewSpec()

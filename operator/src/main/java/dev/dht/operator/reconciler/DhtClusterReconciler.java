@@ -25,6 +25,7 @@ import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.backup.reconciler.RestoreDriver;
 import dev.dht.operator.repair.RebuildHold;
 import dev.dht.operator.repair.RepairView;
+import dev.dht.operator.backup.StoreView;
 import dev.dht.operator.scaling.FactorHold;
 import dev.dht.operator.scaling.Refusal;
 import dev.dht.operator.scaling.ScalingHold;
@@ -33,6 +34,7 @@ import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
 import dev.dht.operator.scaling.ScalingPlan;
+import dev.dht.operator.status.Conditions;
 import dev.dht.operator.status.SecurityConditions;
 import dev.dht.operator.status.StatusCalculator;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -106,6 +108,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final MemberPlane memberPlane;
   private final SecureRandom random = new SecureRandom();
   private final RepairPolls repairPolls;
+  private final StorePolls storePolls;
   private final Replacements replacements;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
   private final RestoreDriver restores;
@@ -140,6 +143,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.pollInterval = pollInterval;
     this.restores = new RestoreDriver(memberAdmin, memberAddresses);
     this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
+    this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
     this.replacements = new Replacements(metrics);
   }
 
@@ -227,6 +231,14 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
         held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
     SecurityConditions.apply(status, previous, security.tls(), security.certificates(), security.credentials(), now);
+    if (specModel.backup().storage().isPresent()) {
+      // what the members say of the object store: a wrong credential shows before any backup runs
+      var store = storePolls.view(cluster, specModel.replicas(), pods, ordinal -> adminUrl(specModel, ordinal), token,
+          now);
+      String message = store.message().length() > 1024 ? store.message().substring(0, 1024) + "..." : store.message();
+      status.conditions.add(Conditions.condition(previous.map(s -> s.conditions).orElse(List.of()),
+          StoreView.CONDITION, store.status(), store.reason(), message, status.observedGeneration, now));
+    }
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);

@@ -40,35 +40,46 @@ final class RepairPolls {
     return busyInterval.multipliedBy(STEADY_FACTOR);
   }
 
+  /** A cluster's ready members' admin URLs by ordinal, and a key that changes when its pods do. */
+  record ReadyMembers(String cluster, Map<Integer, String> urls, String podKey) {
+    static ReadyMembers of(DhtCluster cluster, Collection<Pod> pods, IntFunction<String> adminUrl) {
+      var ready = new TreeMap<Integer, String>();
+      var podKey = new StringBuilder();
+      String prefix = Names.statefulSet(cluster.getMetadata().getName()) + "-";
+      for (Pod pod : pods) {
+        String name = pod.getMetadata().getName();
+        if (name.startsWith(prefix) && PodReadiness.isReady(pod)) {
+          try {
+            int ordinal = Integer.parseInt(name.substring(prefix.length()));
+            ready.put(ordinal, adminUrl.apply(ordinal));
+            podKey.append(ordinal).append(':').append(pod.getMetadata().getUid()).append(',');
+          } catch (NumberFormatException ignored) {
+            // not one of this cluster's members
+          }
+        }
+      }
+      return new ReadyMembers(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName(), ready,
+          podKey.toString());
+    }
+  }
+
   /** @param token the operator's admin token of a cluster whose nodes require tokens */
   Map<Integer, MemberRepair> reports(DhtCluster cluster, Collection<Pod> pods, IntFunction<String> adminUrl,
       java.util.Optional<String> token, Instant now) {
-    String key = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
-    var ready = new TreeMap<Integer, String>();
-    var podKey = new StringBuilder();
-    String prefix = Names.statefulSet(cluster.getMetadata().getName()) + "-";
-    for (Pod pod : pods) {
-      String name = pod.getMetadata().getName();
-      if (name.startsWith(prefix) && PodReadiness.isReady(pod)) {
-        try {
-          int ordinal = Integer.parseInt(name.substring(prefix.length()));
-          ready.put(ordinal, adminUrl.apply(ordinal));
-          podKey.append(ordinal).append(':').append(pod.getMetadata().getUid()).append(',');
-        } catch (NumberFormatException ignored) {
-          // not one of this cluster's members
-        }
-      }
-    }
+    var members = ReadyMembers.of(cluster, pods, adminUrl);
+    String key = members.cluster();
+    var ready = members.urls();
+    var podKey = members.podKey();
     Last l = last.get(key);
     // Asked again soon while one rebuilds, or did not answer (a replaced member's new pod: a rebuild of a few
     // seconds would otherwise go unseen until the steady poll).
     boolean busy = l != null && l.reports().values().stream().anyMatch(r -> r.rebuilding() || !r.known());
     Duration every = busy ? busyInterval : steadyInterval();
-    if (l != null && l.pods().equals(podKey.toString()) && l.at().plus(every).isAfter(now)) {
+    if (l != null && l.pods().equals(podKey) && l.at().plus(every).isAfter(now)) {
       return l.reports();
     }
     Map<Integer, MemberRepair> reports = ready.isEmpty() ? Map.of() : new LinkedHashMap<>(admin.authenticated(token).repairs(ready));
-    last.put(key, new Last(now, podKey.toString(), reports));
+    last.put(key, new Last(now, podKey, reports));
     return reports;
   }
 }

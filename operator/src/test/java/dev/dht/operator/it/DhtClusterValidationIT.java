@@ -65,7 +65,14 @@ class DhtClusterValidationIT {
         Arguments.of("unknown pull policy", "imagePullPolicy: Sometimes", "Unsupported value: \"Sometimes\""),
         Arguments.of("unknown service type", "service: {type: ExternalName}", "Unsupported value: \"ExternalName\""),
         Arguments.of("unknown profiler event", "profiler: {events: [cache-misses]}",
-            "Unsupported value: \"cache-misses\""));
+            "Unsupported value: \"cache-misses\""),
+        Arguments.of("backup storage with both a Secret and a cloud identity",
+            "backup: {storage: {endpoint: 'https://s3.eu-west-1.amazonaws.com', bucket: dht-backups,"
+                + " credentialsSecret: {name: s3}, cloudIdentity: {}}}",
+            "spec.backup.storage needs one of credentialsSecret (static keys) or cloudIdentity"),
+        Arguments.of("backup storage with neither a Secret nor a cloud identity",
+            "backup: {storage: {endpoint: 'https://s3.eu-west-1.amazonaws.com', bucket: dht-backups}}",
+            "spec.backup.storage needs one of credentialsSecret (static keys) or cloudIdentity"));
   }
 
   @ParameterizedTest(name = "{0}")

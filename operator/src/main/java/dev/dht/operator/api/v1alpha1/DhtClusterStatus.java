@@ -56,6 +56,7 @@ public class DhtClusterStatus {
   public TlsStatus tls;
 
   @JsonPropertyDescription("Ready, Progressing, Degraded, Refused and RepairOverdue, with reasons and messages;"
+      + " BackupStore with spec.backup (False: a member cannot use the object store, and why);"
       + " CertificatesValid and CredentialsReady while TLS and client authentication are on.")
   public List<Condition> conditions = new ArrayList<>();
 
