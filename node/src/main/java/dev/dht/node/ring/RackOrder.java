@@ -1,6 +1,7 @@
 package dev.dht.node.ring;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -61,6 +62,23 @@ final class RackOrder {
             }
             roundFor[want] = r;
         }
+    }
+
+    /** Each member's rack by index (names sorted), or null without racks; every member needs one if any has. */
+    static String[] racksOf(String[] names, Map<String, String> racks) {
+        if (racks.isEmpty()) {
+            return null;
+        }
+        String[] out = new String[names.length];
+        for (int m = 0; m < names.length; m++) {
+            String rack = racks.get(names[m]);
+            if (rack == null || rack.isBlank()) {
+                throw new IllegalArgumentException("member " + names[m] + " has no rack (racks are given for "
+                        + racks.keySet() + "): give every member a rack, or none");
+            }
+            out[m] = rack;
+        }
+        return out;
     }
 
     int racks() {

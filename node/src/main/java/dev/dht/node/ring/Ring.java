@@ -153,7 +153,7 @@ public final class Ring {
         }
         this.names = sorted.toArray(new String[0]);
         this.memberSet = Collections.unmodifiableSortedSet(sorted);
-        this.rackOfMember = racksOf(names, Objects.requireNonNull(racks, "racks"));
+        this.rackOfMember = RackOrder.racksOf(names, Objects.requireNonNull(racks, "racks"));
         RackOrder order = rackOfMember == null ? null : new RackOrder(rackOfMember);
         this.rackOrder = order == null || order.trivial() ? null : order;
         this.vnodesPerMember = vnodesPerMember;
@@ -204,22 +204,6 @@ public final class Ring {
         }
         start[buckets] = points.length;
         return start;
-    }
-
-    private static String[] racksOf(String[] names, Map<String, String> racks) {
-        if (racks.isEmpty()) {
-            return null;
-        }
-        String[] out = new String[names.length];
-        for (int m = 0; m < names.length; m++) {
-            String rack = racks.get(names[m]);
-            if (rack == null || rack.isBlank()) {
-                throw new IllegalArgumentException("member " + names[m] + " has no rack (racks are given for "
-                        + racks.keySet() + "): give every member a rack, or none");
-            }
-            out[m] = rack;
-        }
-        return out;
     }
 
     private void precomputeLists() {
@@ -346,7 +330,7 @@ public final class Ring {
 
     /** How many distinct racks the members are in (without racks: one per member). */
     public int rackCount() {
-        return rackOfMember == null ? names.length : (int) Arrays.stream(rackOfMember).distinct().count();
+        return rackOfMember == null ? names.length : new RackOrder(rackOfMember).racks();
     }
 
     /** The index of this member, or -1 if it is not one. */
