@@ -26,15 +26,7 @@ class RacksOnIT {
 
     @Test
     void turningRacksOnUnderLoadMovesTheChangedReplicasAndLosesNothing() throws Exception {
-        try (ScalingCluster c = new ScalingCluster(dir, 3, i -> List.of("--replication-factor", "2"))) {
-            long[] logStart = c.logs().lengths();
-            try {
-                run(c);
-            } catch (Throwable t) {
-                System.err.println("==== what the nodes logged:\n" + c.logs().since(logStart));
-                throw t;
-            }
-        }
+        ScalingCluster.run(dir, 3, i -> List.of("--replication-factor", "2"), RacksOnIT::run);
     }
 
     private static void run(ScalingCluster c) throws Exception {

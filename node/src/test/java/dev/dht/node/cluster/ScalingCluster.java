@@ -63,6 +63,23 @@ final class ScalingCluster implements AutoCloseable {
         this.sharedFile = dir.resolve("members");
     }
 
+    /** A scenario on a cluster of this capacity, closed after it; what the nodes logged is printed if it fails. */
+    interface Scenario {
+        void run(ScalingCluster c) throws Exception;
+    }
+
+    static void run(Path dir, int capacity, IntFunction<List<String>> extraArgs, Scenario scenario) throws Exception {
+        try (ScalingCluster c = new ScalingCluster(dir, capacity, extraArgs)) {
+            long[] logStart = c.logs().lengths();
+            try {
+                scenario.run(c);
+            } catch (Throwable t) {
+                System.err.println("==== what the nodes logged:\n" + c.logs().since(logStart));
+                throw t;
+            }
+        }
+    }
+
     String url(int i) {
         return urls.get(i);
     }
