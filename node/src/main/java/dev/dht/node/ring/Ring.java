@@ -170,7 +170,7 @@ public final class Ring {
 
         this.depth = Math.min(n, Math.max(MIN_DEPTH, tableBudget / total));
         this.table = new char[total * depth];
-        precomputeLists();
+        ArcLists.fill(owners, names.length, rackOrder, depth, table);
     }
 
     /** Fills points/owners sorted by (point, member, vnode): the last two only break (astronomically rare) ties. */
@@ -206,34 +206,6 @@ public final class Ring {
         return start;
     }
 
-    private void precomputeLists() {
-        if (rackOrder != null) {
-            RackOrder.Scratch scratch = rackOrder.scratch();
-            int[] list = new int[depth];
-            for (int arc = 0; arc < points.length; arc++) {
-                rackOrder.walk(owners, arc, depth, scratch, list);
-                for (int i = 0, base = arc * depth; i < depth; i++) {
-                    table[base + i] = (char) list[i];
-                }
-            }
-            return;
-        }
-        int total = points.length;
-        int[] seenAt = new int[names.length];
-        Arrays.fill(seenAt, -1);
-        for (int arc = 0; arc < total; arc++) {
-            int base = arc * depth;
-            int found = 0;
-            for (int p = arc; found < depth; p = p + 1 == total ? 0 : p + 1) {
-                int m = owners[p];
-                if (seenAt[m] != arc) {
-                    seenAt[m] = arc;
-                    table[base + found++] = (char) m;
-                }
-            }
-        }
-    }
-
     /** The ring coordinate of a key: XXH64 of its bytes, seed 0. Hash once, then use the {@code long} lookups. */
     public static long keyHash(byte[] key) {
         return XxHash64.hash(key);
@@ -263,7 +235,7 @@ public final class Ring {
             return new ReplicaList(arc * depth, from);
         }
         int[] indexes = new int[from];
-        walk(arc, from, indexes);
+        ArcLists.walk(owners, arc, from, rackOrder, indexes);
         String[] result = new String[from];
         for (int i = 0; i < from; i++) {
             result[i] = names[indexes[i]];
@@ -294,7 +266,7 @@ public final class Ring {
                 out[i] = table[base + i];
             }
         } else {
-            walk(arc, from, out);
+            ArcLists.walk(owners, arc, from, rackOrder, out);
         }
     }
 
@@ -405,25 +377,6 @@ public final class Ring {
 
     private int bucketOf(long hash) {
         return (int) (hash >>> shift);
-    }
-
-    /** Lists longer than the precomputed depth (huge clusters only): walk clockwise, skipping members seen. */
-    private void walk(int arc, int from, int[] out) {
-        if (rackOrder != null) {
-            rackOrder.walk(owners, arc, from, rackOrder.scratch(), out);
-            return;
-        }
-        int found = 0;
-        for (int p = arc; found < from; p = p + 1 == points.length ? 0 : p + 1) {
-            int m = owners[p];
-            boolean seen = false;
-            for (int i = 0; i < found && !seen; i++) {
-                seen = out[i] == m;
-            }
-            if (!seen) {
-                out[found++] = m;
-            }
-        }
     }
 
     private void checkFrom(int from) {
