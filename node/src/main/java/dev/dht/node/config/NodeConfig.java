@@ -183,12 +183,6 @@ public record NodeConfig(
                 idleTimeout, sendTimeout, shutdownGrace, cluster, newSecurity, drainTime, rack);
     }
 
-    public NodeConfig withRack(RackSettings newRack) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, newRack);
-    }
-
     /** The port of this node's member plane (docs/security.md). */
     public int memberPort() {
         return port + security.memberPortOffset();
