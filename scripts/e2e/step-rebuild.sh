@@ -16,11 +16,13 @@ rebuild_rolled_out() {
     && [ "$(kn get sts dht -o jsonpath='{.status.currentRevision}')" = "$(kn get sts dht -o jsonpath='{.status.updateRevision}')" ]
 }
 MEMBER_TLS_SECRET=dht-member-tls
+# Low enough to watch the rebuild (1 above); step 5's roll carries it when both run (scripts/e2e.sh, roll_settings).
+REBUILD_REPAIR_RATE=64Ki
 
 step10() {
   local victim=dht-1 claim=data-dht-1 uid t0 seen=0 state phase progress="" progress_now bad_phase="" text ok=1 deadline keys
   # 1 a rate low enough to watch the rebuild
-  kn patch dht dht --type merge -p '{"spec":{"repair":{"rate":"64Ki"}}}' >/dev/null \
+  kn patch dht dht --type merge -p '{"spec":{"repair":{"rate":"'$REBUILD_REPAIR_RATE'"}}}' >/dev/null \
     || { report 10 FAIL "kubectl patch refused spec.repair.rate"; return 1; }
   until_true 600 rebuild_rolled_out || { report 10 FAIL "the members did not roll to the repair rate: phase $(dht_field '{.status.phase}')"; return 1; }
 
