@@ -79,10 +79,15 @@ step10() {
   if kn get secret "$MEMBER_TLS_SECRET" >/dev/null 2>&1; then
     tls=$MEMBER_TLS_SECRET url="https://$victim.dht-headless.$NS.svc.cluster.local:18080" tls_args=(--member-tls /etc/member)
   fi
-  JOB_MEMBER_TLS=$tls run_job e2e-read-rebuild 300 read --local "${tls_args[@]}" --target "$url" --prefix s10 --keys @/etc/e2e/step10 --run "$RUN_ID" || ok=0
+  # the two reads at once (independent Jobs)
+  JOB_MEMBER_TLS=$tls start_job e2e-read-rebuild read --local "${tls_args[@]}" --target "$url" --prefix s10 --keys @/etc/e2e/step10 --run "$RUN_ID"
+  if [ -n "${STEP3_KEYS:-}" ]; then
+    JOB_MEMBER_TLS=$tls start_job e2e-read-rebuild-s3 read --local "${tls_args[@]}" --target "$url" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID"
+  fi
+  finish_job e2e-read-rebuild 300 || ok=0
   text="$text; read from $victim alone: $(summary e2e-read-rebuild)"
   if [ -n "${STEP3_KEYS:-}" ]; then
-    JOB_MEMBER_TLS=$tls run_job e2e-read-rebuild-s3 300 read --local "${tls_args[@]}" --target "$url" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID" || ok=0
+    finish_job e2e-read-rebuild-s3 300 || ok=0
     text="$text, step 3's keys $(summary e2e-read-rebuild-s3)"
   fi
   if [ $ok -ne 1 ]; then report 10 FAIL "$text"; return 1; fi
