@@ -27,12 +27,13 @@ public final class ScalingHold {
     if (hold.isEmpty() || observation.statefulSetReplicas().isEmpty() || observation.topology().isEmpty()) {
       return new Held(decision, Optional.empty());
     }
-    boolean changes = decision.statefulSetReplicas() != observation.replicas()
-        || decision.topologyMembers() != observation.members();
+    var replicas = observation.statefulSetReplicas().get();
+    var members = observation.topologyMembers();
+    boolean changes = !decision.statefulSetReplicas().equals(replicas) || !decision.topologyMembers().equals(members);
     if (!changes) {
       return new Held(decision, Optional.empty());
     }
-    return new Held(new ScaleDecision(observation.replicas(), observation.members(), observation.settled(),
+    return new Held(new ScaleDecision(replicas, members, members, observation.settled(),
         Optional.of(ScalingStep.Held), List.of(), decision.reports()), hold);
   }
 }
