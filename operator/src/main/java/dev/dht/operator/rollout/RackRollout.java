@@ -22,8 +22,9 @@ public final class RackRollout {
   private RackRollout() {}
 
   /**
-   * The racks that must wait: a new template is pending for them (the desired one differs from the live one, or
-   * the live StatefulSet has not rolled it out yet) while some rack before them is not done.
+   * The racks that must wait: a new template is pending for them (the desired one differs from the live one, the
+   * controller has not seen the live spec yet, or has not rolled it out) while some rack before them is not done.
+   * A spec the controller has not seen counts as pending: its old status would otherwise release a rack just held.
    *
    * @param racks        the racks in order
    * @param live         their live StatefulSets, by rack (a rack without one is new: nothing to roll)
@@ -37,7 +38,8 @@ public final class RackRollout {
       if (sts == null) {
         continue;
       }
-      boolean pending = !Objects.equals(desiredHashes.get(rack), templateHash(sts)) || !revisionsAgree(sts);
+      boolean pending = !Objects.equals(desiredHashes.get(rack), templateHash(sts)) || !observed(sts)
+          || !revisionsAgree(sts);
       if (pending && blocked) {
         held.add(rack);
       }
