@@ -49,6 +49,7 @@ import dev.dht.node.repair.CurrentRanges;
 import dev.dht.node.repair.Repair;
 import dev.dht.node.repair.RepairSettings;
 import dev.dht.node.storage.Record;
+import dev.dht.node.topology.RackIdentity;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
@@ -80,6 +81,7 @@ public final class Node implements AutoCloseable {
     final RocksStore store;
     final HybridLogicalClock clock;
     final Membership membership;
+    final RackIdentity rackIdentity;
     private final ClusterFileWatcher clusterWatcher;
     private final Topology topology;
     final TopologyManager topologyManager;
@@ -107,6 +109,8 @@ public final class Node implements AutoCloseable {
     private Node(NodeConfig config, BackupSettings backupSettings,
                  BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers) throws IOException {
         this.config = config;
+        // before anything opens the data directory: a member that runs in another rack than before refuses to start
+        this.rackIdentity = RackIdentity.open(config.dataDir(), config.rack().declared(), config.rack().acceptChange());
         this.store = RocksStore.open(config.dataDir(), StorageOptions.node(config.writeBuffer(), config.blockCache()));
         PeerClient client = null;
         Planes opened = null;
@@ -136,6 +140,7 @@ public final class Node implements AutoCloseable {
                         config.requestTimeout());
             }
             client.observeAnswers(topologyManager);
+            topologyManager.onInstall(state -> rackIdentity.placed(config.self(), state));
             ClusterSettings cs = config.cluster();
             this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;
             this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
@@ -151,7 +156,8 @@ public final class Node implements AutoCloseable {
                     new RepairSettings(cs.repairInterval(), cs.repairRate(), config.tombstoneGrace(),
                             propagation(config), config.requestTimeout()), rebuild, rebuild::report);
             this.clusterWatcher = config.clusterFile() == null ? null
-                    : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
+                    : new ClusterFileWatcher(config.clusterFile(), membership, config.rack().declared(),
+                    Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
             this.tracker = new RequestTracker(metrics);
             this.adminPool = new WorkerPool("dht-admin", 2, 16);

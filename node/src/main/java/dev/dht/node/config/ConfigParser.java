@@ -25,11 +25,15 @@ public final class ConfigParser {
         PORT("port", "N", String.valueOf(NodeConfig.DEFAULT_PORT),
                 "client port: the API, /metrics, status; admin operations from loopback"),
         DATA_DIR("data-dir", "PATH", "./data", "RocksDB directory (created if missing)"),
-        CLUSTER("cluster", "URL,URL,...", "http://localhost:<port>",
-                "every member's base URL, itself included; order does not matter"),
+        CLUSTER("cluster", "[RACK=]URL,...", "http://localhost:<port>",
+                "every member's base URL, itself included, each with its rack or none; order does not matter"),
         CLUSTER_FILE("cluster-file", "PATH", "-",
-                "one base URL a line ('#' comments); re-read when its content changes (instead of --cluster)"),
+                "one [RACK=]URL a line ('#' comments); re-read when its content changes (instead of --cluster)"),
         SELF("self", "URL", "the member on localhost/127.0.0.1 with this port", "which member this process is"),
+        RACK("rack", "NAME", "- (the member list's)",
+                "the rack (failure domain) this member declares; must match the member list's"),
+        ACCEPT_RACK_CHANGE("accept-rack-change", "true|false", "false",
+                "start even if the rack differs from the one this data directory last ran in (a deliberate move)"),
         REPLICATION_FACTOR("replication-factor", "N", "cluster size",
                 "default 'from' of a request (ack = from/2+1); a request may ask up to the cluster size"),
         REQUEST_TIMEOUT("request-timeout", "DUR", "1s", "coordinator deadline for replica answers (cluster)"),
@@ -253,6 +257,7 @@ public final class ConfigParser {
             }
         }
 
+        RackSettings rack = rack(raw, members, self);
         int rf = intIn(raw, Option.REPLICATION_FACTOR, 0, 1, 1024);
         Duration requestTimeout = duration(raw, Option.REQUEST_TIMEOUT, Duration.ofSeconds(1));
         int workers = intIn(raw, Option.WORKERS, NodeConfig.defaultWorkers(), 1, 4096);
@@ -289,7 +294,29 @@ public final class ConfigParser {
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
                 selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
                 new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
-                        (int) moveBatch, repairInterval, repairRate), security, drain);
+                        (int) moveBatch, repairInterval, repairRate), security, drain, rack);
+    }
+
+    /** --rack and --accept-rack-change; a rack the member list gives this member must be the declared one. */
+    private static RackSettings rack(Map<Option, String> raw, ClusterMembers members, String self)
+            throws ConfigException {
+        String declared = raw.get(Option.RACK);
+        if (declared != null) {
+            try {
+                ClusterMembers.checkRack(declared.trim());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("bad value for " + describe(Option.RACK) + ": " + e.getMessage());
+            }
+            declared = declared.trim();
+        }
+        String listed = members.rackOf(self);
+        if (declared != null && listed != null && !listed.equals(declared)) {
+            throw new ConfigException("this member (" + self + ") declares rack '" + declared + "' ("
+                    + describe(Option.RACK) + ") but the member list puts it in rack '" + listed
+                    + "': make them agree (on Kubernetes the pod's rack label and the topology ConfigMap come from"
+                    + " the same DhtCluster rack)");
+        }
+        return new RackSettings(declared, bool(raw, Option.ACCEPT_RACK_CHANGE, false));
     }
 
     /** The planes' settings (docs/security.md); the member list must be servable with them. */
