@@ -16,6 +16,8 @@
 #   6 scale to 5, then back to 3 while a writer and a reader run: after each step every member is idle on the new
 #     member list and every key of steps 3 and 4 reads back; then every key the writer got acknowledged (all of
 #     them: 0 failed) reads back, and the reader read only right values
+#   racks: a DhtCluster of 3 racks x 2 members pinned to the node's zone; every pod of one rack deleted at once under
+#     a writer and a reader at quorum: 0 failed requests, every key reads back (scripts/e2e/step-racks.sh)
 #   7 a DhtBenchmark runs and leaves its flamegraphs in the results volume
 #  10 dht-1's volume and pod deleted under a writer: it shows Rebuilding, ends Up with the cluster Ready, and holds
 #     every acknowledged key read from it alone (runs before 8; scripts/e2e/step-rebuild.sh)
@@ -46,6 +48,7 @@
 . "$(dirname "$0")/e2e/step-rebuild.sh"
 . "$(dirname "$0")/e2e/disruption-clients.sh"
 . "$(dirname "$0")/e2e/step-security.sh"
+. "$(dirname "$0")/e2e/step-racks.sh"
 cd "$DHT_ROOT"
 
 NS=${E2E_NAMESPACE:-dht-e2e}
@@ -436,8 +439,8 @@ collect() {
 
 # ---------------------------------------------------------------------------------------------------------
 chain_ok=1; installed=0
-step_fn() { case $1 in evict|attack|rotate) echo "step_$1" ;; *) echo "step$1" ;; esac; }
-for s in 1 2 3 4 5 evict 6 7 10 9 attack rotate 8; do
+step_fn() { case $1 in evict|attack|rotate|racks) echo "step_$1" ;; *) echo "step$1" ;; esac; }
+for s in 1 2 3 4 5 evict 6 racks 7 10 9 attack rotate 8; do
   if [ "$s" = 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
   if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
   if [[ " $SKIP " == *" $s "* ]] && [ "$s" != 1 ] && [ "$s" != 2 ]; then report $s "NOT RUN" "skipped (E2E_SKIP)"; continue; fi
