@@ -63,7 +63,7 @@ spec:
   - {name: c, zone: $zone}
   resources: {requests: {cpu: 100m, memory: 640Mi}, limits: {memory: 640Mi}}
   jvm: {heap: 256Mi}
-  rocksdb: {blockCacheSize: 64Mi}
+  rocksdb: {blockCacheSize: 64Mi, writeBufferSize: 16Mi}
   storage: {size: 1Gi, retainOnDelete: false}
   auth: {secretName: dht-auth}     # the tokens of "dht": the Jobs carry its read-write token
 EOF

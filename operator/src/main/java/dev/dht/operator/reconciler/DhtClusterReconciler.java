@@ -20,7 +20,6 @@ import dev.dht.operator.security.auth.AuthSecrets;
 import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
-import dev.dht.operator.api.v1alpha1.BackupPhase;
 import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.backup.reconciler.RestoreDriver;
 import dev.dht.operator.repair.RebuildHold;
@@ -203,19 +202,17 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var observation = rebuildHeld.observation();
     var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
     // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
-    var held = ScalingHold.apply(planned, observation, hold(cluster, previous, context));
+    var held = ScalingHold.apply(planned, observation, ScalingHold.reason(previous.map(s -> s.restore),
+        context.getSecondaryResources(DhtBackup.class)));
     var scaling = held.decision();
     var factor = FactorHold.decide(specModel.replicationFactor(),
         liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
     var model = specModel.withReplicationFactor(factor.factor());
     long topologyVersion = Topology.version(model.topologyLines(scaling.topologyMembers()), liveTopology,
         previous.map(s -> s.topologyVersion));
-    var shape = new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion);
     // Racks roll one after the other (rollout/RackRollout): a later rack's new template waits behind the partition.
-    var unheld = DesiredState.of(cluster, model, shape);
-    var rollHeld = RackRollout.held(model.rackNames(), liveSets, unheld.templateHashes());
-    var desired = rollHeld.isEmpty() ? unheld : DesiredState.of(cluster, model, new ClusterShape(
-        shape.statefulSetReplicas(), shape.topologyMembers(), topologyVersion, rollHeld));
+    var desired = RackRollout.desiredState(cluster, model, new ClusterShape(scaling.statefulSetReplicas(),
+        scaling.topologyMembers(), topologyVersion), liveSets);
 
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
     // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
@@ -251,23 +248,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     next.add(scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
         && !security.waiting() ? repairPolls.steadyInterval() : pollInterval);
     return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
-  }
-
-  /** Why the member list must not change now: a restore not done yet, or a backup of this cluster running. */
-  private static Optional<Refusal> hold(DhtCluster cluster, Optional<DhtClusterStatus> previous,
-      Context<DhtCluster> context) {
-    var restore = previous.map(s -> s.restore);
-    if (RestoreDriver.inProgress(restore)) {
-      return Optional.of(new Refusal(ScalingHold.RESTORE_REASON, "spec.replicas is held while the cluster restores"
-          + " backup " + restore.get().backupId + " (records are placed by the member list the restore started"
-          + " with); the scale runs once the restore is done"));
-    }
-    return context.getSecondaryResources(DhtBackup.class).stream()
-        .filter(b -> b.getStatus() != null && b.getStatus().phase == BackupPhase.Running)
-        .findFirst()
-        .map(b -> new Refusal(ScalingHold.BACKUP_REASON, "spec.replicas is held while DhtBackup "
-            + b.getMetadata().getName() + " runs (a record moved between two members' checkpoints could be in"
-            + " neither); the scale runs once the backup ends"));
   }
 
   /** Where the operator reaches a member's admin API. */

@@ -1,5 +1,9 @@
 package dev.dht.operator.rollout;
 
+import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.model.ClusterModel;
+import dev.dht.operator.model.ClusterShape;
+import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Layout;
 import dev.dht.operator.model.Names;
@@ -22,9 +26,10 @@ public final class RackRollout {
   private RackRollout() {}
 
   /**
-   * The racks that must wait: a new template is pending for them (the desired one differs from the live one, the
-   * controller has not seen the live spec yet, or has not rolled it out) while some rack before them is not done.
-   * A spec the controller has not seen counts as pending: its old status would otherwise release a rack just held.
+   * The racks that must wait: a new template is pending for them (the desired one differs from the live one, or the
+   * controller has not rolled it out, or has not yet seen the spec of a rack held back) while some rack before them
+   * is not done. A held rack's spec the controller has not seen counts as pending: its old status would otherwise
+   * release the rack a moment after it was held. A replica change alone holds nothing.
    *
    * @param racks        the racks in order
    * @param live         their live StatefulSets, by rack (a rack without one is new: nothing to roll)
@@ -38,14 +43,28 @@ public final class RackRollout {
       if (sts == null) {
         continue;
       }
-      boolean pending = !Objects.equals(desiredHashes.get(rack), templateHash(sts)) || !observed(sts)
-          || !revisionsAgree(sts);
+      boolean pending = !Objects.equals(desiredHashes.get(rack), templateHash(sts)) || !revisionsAgree(sts)
+          || !observed(sts) && partition(sts) > 0;
       if (pending && blocked) {
         held.add(rack);
       }
       blocked |= pending || !done(sts);
     }
     return held;
+  }
+
+  /**
+   * The desired objects with the racks that must wait held behind their partition (a second build only then: the
+   * template, hence its hash, does not depend on the partition).
+   *
+   * @param live the live StatefulSets of the spec's racks, by rack
+   */
+  public static DesiredState desiredState(DhtCluster cluster, ClusterModel model, ClusterShape shape,
+      Map<String, StatefulSet> live) {
+    var unheld = DesiredState.of(cluster, model, shape);
+    var held = held(model.rackNames(), live, unheld.templateHashes());
+    return held.isEmpty() ? unheld : DesiredState.of(cluster, model, new ClusterShape(shape.statefulSetReplicas(),
+        shape.topologyMembers(), shape.topologyVersion(), held));
   }
 
   /** Rolled and serving: the controller saw the latest spec, every pod runs its revision, all ready and available. */
@@ -97,6 +116,11 @@ public final class RackRollout {
     var status = sts.getStatus();
     return status == null || status.getCurrentRevision() == null
         || status.getCurrentRevision().equals(status.getUpdateRevision());
+  }
+
+  private static int partition(StatefulSet sts) {
+    var strategy = sts.getSpec().getUpdateStrategy();
+    return strategy == null || strategy.getRollingUpdate() == null ? 0 : count(strategy.getRollingUpdate().getPartition());
   }
 
   private static int count(Integer value) {

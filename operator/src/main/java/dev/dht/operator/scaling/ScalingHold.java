@@ -1,6 +1,11 @@
 package dev.dht.operator.scaling;
 
+import dev.dht.operator.api.v1alpha1.BackupPhase;
+import dev.dht.operator.api.v1alpha1.DhtBackup;
+import dev.dht.operator.api.v1alpha1.RestorePhase;
+import dev.dht.operator.api.v1alpha1.RestoreStatus;
 import dev.dht.operator.api.v1alpha1.ScalingStep;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,6 +19,26 @@ public final class ScalingHold {
   public static final String RESTORE_REASON = "ScalingHeldByRestore";
 
   private ScalingHold() {}
+
+  /**
+   * Why the member list must not change now: a restore not done yet, or a backup of this cluster running.
+   *
+   * @param restore the cluster's restore status (spec.restoreFrom), if any
+   * @param backups the DhtBackups naming the cluster
+   */
+  public static Optional<Refusal> reason(Optional<RestoreStatus> restore, Collection<DhtBackup> backups) {
+    if (restore.isPresent() && restore.get().phase != RestorePhase.Completed) {
+      return Optional.of(new Refusal(RESTORE_REASON, "spec.replicas is held while the cluster restores"
+          + " backup " + restore.get().backupId + " (records are placed by the member list the restore started"
+          + " with); the scale runs once the restore is done"));
+    }
+    return backups.stream()
+        .filter(b -> b.getStatus() != null && b.getStatus().phase == BackupPhase.Running)
+        .findFirst()
+        .map(b -> new Refusal(BACKUP_REASON, "spec.replicas is held while DhtBackup "
+            + b.getMetadata().getName() + " runs (a record moved between two members' checkpoints could be in"
+            + " neither); the scale runs once the backup ends"));
+  }
 
   /** The held decision and the refusal that explains it. */
   public record Held(ScaleDecision decision, Optional<Refusal> refusal) {}

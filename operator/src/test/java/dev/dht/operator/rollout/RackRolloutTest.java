@@ -59,6 +59,20 @@ class RackRolloutTest {
   }
 
   @Test
+  void aHeldRackStaysHeldUntilTheControllerHasSeenItsSpecButAScaleAloneHoldsNothing() {
+    var aRolling = sts("a", "new", "r1", "r2", 2);
+    var bJustHeld = new StatefulSetBuilder(sts("b", "new", "r1", "r1", 3)).editMetadata().withGeneration(3L).endMetadata()
+        .editSpec().withNewUpdateStrategy().withNewRollingUpdate().withPartition(3).endRollingUpdate()
+        .endUpdateStrategy().endSpec().build();
+    assertThat(RackRollout.held(ABC, live(aRolling, bJustHeld, sts("c", "new", "r1", "r2", 3)), NEW))
+        .as("b's old status says rolled out; its spec holds it").containsExactly("b", "c");
+    var bScaled = new StatefulSetBuilder(sts("b", "new", "r2", "r2", 3)).editMetadata().withGeneration(3L).endMetadata()
+        .build();
+    assertThat(RackRollout.held(ABC, live(sts("a", "new", "r2", "r2", 2), bScaled, sts("c", "new", "r2", "r2", 3)),
+        NEW)).as("a scale, no new template: no partition written").isEmpty();
+  }
+
+  @Test
   void aNewRackHasNothingToRoll() {
     assertThat(RackRollout.held(ABC, Map.of(), NEW)).isEmpty();
   }
