@@ -48,7 +48,7 @@ step_racks() { # runs the check, then removes rk and the zone label it added, wh
 }
 
 racks_check() { # racks_check ZONE
-  local zone=$1 t0=$SECONDS uids deleted_at t_loss text ok=1 writer after
+  local zone=$1 t0=$SECONDS uids deleted_at t_loss back last text ok=1 writer after
   kn apply -f - >/dev/null <<EOF || { report racks FAIL "kubectl apply refused the racked DhtCluster"; return 1; }
 apiVersion: dht.dev/v1alpha1
 kind: DhtCluster
@@ -94,13 +94,15 @@ EOF
   if ! until_true 300 rk_rack_b_replaced "$uids" || ! until_true 120 rk_ready; then
     report racks FAIL "$text; rack b did not come back within 420s: phase $(rk_field '{.status.phase}')"; return 1
   fi
-  # Let the writer go on a moment against the whole cluster again, then stop both.
-  sleep 5
+  back=$((SECONDS - t_loss))
+  # The writer goes on against the whole cluster again (500 more writes), then both stop.
+  last=$(kn logs job/e2e-racks-write 2>/dev/null | sed -n 's/^progress \([0-9]*\).*/\1/p' | tail -1)
+  until_true 120 log_has e2e-racks-write "^progress $(( (${last:-0} / 500 + 1) * 500 ))\b" || true
   run_job e2e-racks-stop 60 put --target "$(RK_URL)" --key e2e-stop-racks >/dev/null || true
   finish_job e2e-racks-write 120 || true
   finish_job e2e-racks-watch 120 || ok=0
   writer=$(json e2e-racks-write "d['written'] > 0 and d['failed'] == 0"); after=$(acked_after e2e-racks-write "$deleted_at")
-  text="$text; rack b (2 pods) deleted at once, Ready again $((SECONDS - t_loss))s later;"
+  text="$text; rack b (2 pods) deleted at once, Ready again ${back}s later;"
   text="$text writer at quorum: $(summary e2e-racks-write), $after of them after the loss; reader at quorum: $(summary e2e-racks-watch)"
   [ "$writer" = True ] && [ "${after:-0}" -gt 0 ] || ok=0
   rk_keys stepr "$(acked_keys e2e-racks-write)"
