@@ -4,7 +4,7 @@
 # must be in the cluster (make k8s-up / make kind-up load them).
 #
 #   1 helm install the operator (chart + CRD); its pod becomes ready
-# Then two lanes at once, each on its own DhtCluster "dht" in its own namespace (most of a step's time is waiting
+# Then three lanes at once, each on its own DhtCluster "dht" in its own namespace (most of a step's time is waiting
 # for probes, drains and the kubelet, which the lanes overlap; issue 48):
 #   lane A, $E2E_NAMESPACE (dht-e2e): the sample as users apply it, and every planned disruption
 #   2 kubectl apply manifests/dhtcluster-sample.yaml; the DhtCluster is Ready with 3/3 members
@@ -30,6 +30,9 @@
 #   attack: every attack of issue 21, many times, from another namespace, an unlabelled pod and a hostNetwork
 #     pod: all refused; keys, topology and clocks unchanged, on the restored cluster (scripts/e2e/step-security.sh)
 #   rotate: a certificate renewal and a CA replacement under a quorum writer: 0 failed writes, no pod restarted
+#   lane C, $E2E_NAMESPACE-c:
+#   racks: a DhtCluster of 3 racks x 2 members pinned to the node's zone; every pod of one rack deleted at once under
+#     a writer and a reader at quorum: 0 failed requests, every key reads back (scripts/e2e/step-racks.sh)
 # and when both lanes are done
 #   8 kubectl delete dht (both) + helm uninstall: nothing of ours is left but the retained PVCs
 #
@@ -53,6 +56,7 @@
 . "$(dirname "$0")/e2e/step-rebuild.sh"
 . "$(dirname "$0")/e2e/disruption-clients.sh"
 . "$(dirname "$0")/e2e/step-security.sh"
+. "$(dirname "$0")/e2e/step-racks.sh"
 cd "$DHT_ROOT"
 
 NS=${E2E_NAMESPACE:-dht-e2e}
@@ -210,7 +214,7 @@ pod_replaced() { [ "$(kn get pod "$1" -o jsonpath='{.metadata.uid}' 2>/dev/null)
 scaled_down_to_3() { dht_is Ready 3 && ! kn get pod dht-3 >/dev/null 2>&1 && ! kn get pod dht-4 >/dev/null 2>&1; }
 owned() { # what the operator made, in both lanes' namespaces
   local ns
-  for ns in "$NS" "$NS_B"; do
+  for ns in "$NS" "$NS_B" "$NS_C"; do
     k -n "$ns" get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod,secret,networkpolicy -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null | sed "s|^|$ns/|"
   done
 }
@@ -229,16 +233,17 @@ set_keys() { # set_keys STEP3 STEP4 [STEP6]: the key ranges the reader Jobs chec
 
 cleanup() {
   local ns
-  for ns in "$NS" "$NS_B"; do k -n "$ns" delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true; done
+  for ns in "$NS" "$NS_B" "$NS_C"; do k -n "$ns" delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true; done
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || true
-  k delete namespace "$NS" "$NS_B" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
+  k delete namespace "$NS" "$NS_B" "$NS_C" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
   k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------------------------------------------------
 NS_B="${NS}-b"
-say "cluster: $(k config current-context 2>/dev/null || echo '?'), images *:$TAG, namespaces $OP_NS, $NS (lane A) and $NS_B (lane B)"
-if k get namespace "$NS" >/dev/null 2>&1 || k get namespace "$NS_B" >/dev/null 2>&1 || k get namespace "$OP_NS" >/dev/null 2>&1 \
+NS_C="${NS}-c"
+say "cluster: $(k config current-context 2>/dev/null || echo '?'), images *:$TAG, namespaces $OP_NS, $NS (lane A), $NS_B (lane B) and $NS_C (lane C)"
+if k get namespace "$NS" >/dev/null 2>&1 || k get namespace "$NS_B" >/dev/null 2>&1 || k get namespace "$NS_C" >/dev/null 2>&1 || k get namespace "$OP_NS" >/dev/null 2>&1 \
    || k get crd dhtclusters.dht.dev >/dev/null 2>&1; then
   say "removing what an earlier run left"
   cleanup
@@ -433,7 +438,7 @@ step7() {
 
 step8() {
   local left ns
-  for ns in "$NS" "$NS_B"; do
+  for ns in "$NS" "$NS_B" "$NS_C"; do
     k -n "$ns" get dht dht >/dev/null 2>&1 || continue
     k -n "$ns" delete dht dht --wait=true --timeout=120s >/dev/null 2>&1 || { report 8 FAIL "kubectl delete dht did not finish in $ns"; return 1; }
   done
@@ -442,7 +447,7 @@ step8() {
   until_true 120 nothing_left || true
   left=$(leftovers)
   local pvcs
-  pvcs=$(for ns in "$NS" "$NS_B"; do k -n "$ns" get pvc -o name 2>/dev/null | sed "s|^|$ns/|"; done | tr '\n' ' ')
+  pvcs=$(for ns in "$NS" "$NS_B" "$NS_C"; do k -n "$ns" get pvc -o name 2>/dev/null | sed "s|^|$ns/|"; done | tr '\n' ' ')
   if [ -n "${left// /}" ]; then report 8 FAIL "left behind: $left"; return 1; fi
   report 8 PASS "deleted and uninstalled: nothing left but the retained PVCs (${pvcs:-none})"
 }
@@ -491,7 +496,7 @@ step_time() { # step_time STEP SECONDS EXIT
   say "[time] e2e step $1: $2 s"
   [ -z "${DHT_TIMINGS:-}" ] || printf 'e2e step %s\t%s\t\t%s\n' "$1" "$2" "$3" >> "$DHT_TIMINGS"
 }
-step_fn() { case $1 in evict|attack|rotate) echo "step_$1" ;; *) echo "step$1" ;; esac; }
+step_fn() { case $1 in evict|attack|rotate|racks) echo "step_$1" ;; *) echo "step$1" ;; esac; }
 ready_any() { [ "$(dht_field '{.status.phase}')" = Ready ] && [ "$(dht_field '{.status.observedGeneration}')" = "$(dht_field '{.metadata.generation}')" ]; }
 # run_lane STEP... -> runs the steps in order on this lane's cluster ($NS). The first step makes the cluster: when it
 # fails nothing later runs; after another failure the rest run only if the cluster is Ready again.
@@ -520,11 +525,12 @@ lane_wanted() { local s; for s in "$@"; do [[ " $SKIP " == *" $s "* ]] || return
 # drains, a kubelet's sync), so the lanes overlap it; each step still runs alone on its own cluster.
 LANE_A="2 3 4 5 evict 6"
 LANE_B="2b 3b 7 10 9 attack rotate"
+LANE_C="racks"
 installed=0
 t0=$SECONDS; rc=0; step1 || rc=$?; step_time 1 $((SECONDS - t0)) $rc
 if [ $rc -ne 0 ]; then
   collect 1
-  for s in $LANE_A $LANE_B; do report "$s" "NOT RUN" "step 1 failed"; done
+  for s in $LANE_A $LANE_B $LANE_C; do report "$s" "NOT RUN" "step 1 failed"; done
 else
   installed=1
   lane_b_pid=""
@@ -536,9 +542,18 @@ else
   else
     for s in $LANE_B; do report "$s" "NOT RUN" "skipped (E2E_SKIP)"; done
   fi
+  lane_c_pid=""
+  if lane_wanted $LANE_C; then
+    ( NS=$NS_C; WORK="$WORK/c"; mkdir -p "$WORK"; LANE=C; k create namespace "$NS" >/dev/null 2>&1 || true
+      run_lane $LANE_C ) &
+    lane_c_pid=$!
+  else
+    for s in $LANE_C; do report "$s" "NOT RUN" "skipped (E2E_SKIP)"; done
+  fi
   # shellcheck disable=SC2086
   if lane_wanted ${LANE_A#2 }; then (LANE=A; run_lane $LANE_A); else for s in $LANE_A; do report "$s" "NOT RUN" "skipped (E2E_SKIP)"; done; fi
   [ -z "$lane_b_pid" ] || wait "$lane_b_pid" || true
+  [ -z "$lane_c_pid" ] || wait "$lane_c_pid" || true
 fi
 if [ $installed -eq 1 ]; then
   t0=$SECONDS; rc=0; step8 || rc=$?; step_time 8 $((SECONDS - t0)) $rc
@@ -548,7 +563,7 @@ fi
 if [ -d "$ART" ]; then say "diagnostics of the failed steps: $ART"; fi
 
 if [ "${E2E_KEEP:-0}" = 1 ]; then
-  say "E2E_KEEP=1: leaving namespaces $OP_NS, $NS and $NS_B in place"
+  say "E2E_KEEP=1: leaving namespaces $OP_NS, $NS, $NS_B and $NS_C in place"
 else
   cleanup
 fi

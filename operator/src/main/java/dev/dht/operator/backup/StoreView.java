@@ -2,7 +2,6 @@ package dev.dht.operator.backup;
 
 import dev.dht.operator.nodeadmin.AdminAnswer;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,8 +18,8 @@ import java.util.Map;
 public record StoreView(String status, String reason, String message) {
   public static final String CONDITION = "BackupStore";
 
-  /** @param reports by ordinal; pods the members' pod names, by ordinal */
-  public static StoreView of(Map<Integer, AdminAnswer> reports, List<String> pods) {
+  /** @param reports the members' answers by pod name */
+  public static StoreView of(Map<String, AdminAnswer> reports) {
     var failing = new ArrayList<String>();
     int usable = 0;
     for (var e : reports.entrySet()) {
@@ -28,7 +27,7 @@ public record StoreView(String status, String reason, String message) {
       if (r == null || !r.answered() || r.status() != 200 || !(r.json().get("store") instanceof Map<?, ?> store)) {
         continue;
       }
-      String pod = e.getKey() < pods.size() ? pods.get(e.getKey()) : "member " + e.getKey();
+      String pod = e.getKey();
       if (Boolean.FALSE.equals(store.get("ok"))) {
         failing.add(pod + ": " + store.get("error"));
       } else if (Boolean.TRUE.equals(store.get("ok"))) {

@@ -2,7 +2,8 @@ package dev.dht.operator.reconciler;
 
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.backup.StoreView;
-import dev.dht.operator.model.Names;
+import dev.dht.operator.model.Member;
+import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAdmin;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
@@ -11,8 +12,8 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntFunction;
-import java.util.stream.IntStream;
+import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The members' view of the object store ({@code GET /v0/admin/backup}'s {@code store}) for a cluster with
@@ -33,18 +34,19 @@ final class StorePolls {
     this.every = every;
   }
 
-  StoreView view(DhtCluster cluster, int replicas, Collection<Pod> pods, IntFunction<String> adminUrl,
+  StoreView view(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl,
       Optional<String> token, Instant now) {
     var members = RepairPolls.ReadyMembers.of(cluster, pods, adminUrl);
     Last l = last.get(members.cluster());
     if (l != null && l.pods().equals(members.podKey()) && l.at().plus(every).isAfter(now)) {
       return l.view();
     }
-    var reports = members.urls().isEmpty() ? Map.<Integer, dev.dht.operator.nodeadmin.AdminAnswer>of()
-        : admin.authenticated(token).callAll(members.urls(), "GET", "/v0/admin/backup", i -> null, CALL_TIMEOUT);
+    var reports = members.urls().isEmpty() ? Map.<Member, AdminAnswer>of()
+        : admin.authenticated(token).callAll(members.urls(), "GET", "/v0/admin/backup", m -> null, CALL_TIMEOUT);
     String name = cluster.getMetadata().getName();
-    var view = StoreView.of(reports, IntStream.range(0, Math.max(replicas, reports.size()))
-        .mapToObj(i -> Names.pod(name, i)).toList());
+    var byPod = new TreeMap<String, AdminAnswer>();
+    reports.forEach((member, answer) -> byPod.put(member.pod(name), answer));
+    var view = StoreView.of(byPod);
     last.put(members.cluster(), new Last(now, members.podKey(), view));
     return view;
   }
