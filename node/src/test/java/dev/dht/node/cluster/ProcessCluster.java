@@ -34,6 +34,8 @@ final class ProcessCluster implements AutoCloseable {
     private final Path dir;
     private final int[] ports;
     private final List<String> urls;
+    /** Each member's entry in the member list: its URL, or RACK=URL. */
+    private final List<String> entries;
     private final Ring ring;
     private final IntFunction<List<String>> extraArgs;
     private final NodeLogs logs;
@@ -41,7 +43,8 @@ final class ProcessCluster implements AutoCloseable {
     /** How long a starting node may take to be ready (60 s unless a test says otherwise). */
     private final Duration readyBound;
 
-    private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound) {
+    private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound,
+                           IntFunction<String> racks) {
         this.dir = dir;
         this.readyBound = readyBound;
         this.ports = distinctFreePorts(size);
@@ -50,7 +53,13 @@ final class ProcessCluster implements AutoCloseable {
             list.add("http://localhost:" + port);
         }
         this.urls = List.copyOf(list);
-        this.ring = new Ring(ClusterMembers.of(urls).urls());
+        List<String> named = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            named.add(racks == null ? urls.get(i) : racks.apply(i) + "=" + urls.get(i));
+        }
+        this.entries = List.copyOf(named);
+        ClusterMembers members = ClusterMembers.parseList(String.join(",", entries));
+        this.ring = new Ring(members.urls(), members.racks());
         this.extraArgs = extraArgs;
         this.logs = new NodeLogs(dir.resolve("logs"), urls);
         this.processes = new NodeProcess[size];
@@ -63,7 +72,13 @@ final class ProcessCluster implements AutoCloseable {
 
     /** As {@link #start(Path, int, IntFunction)}; each start, now and later, may take up to readyBound. */
     static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound) {
-        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, readyBound);
+        return start(dir, size, extraArgs, readyBound, null);
+    }
+
+    /** As {@link #start(Path, int, IntFunction, Duration)}, node i in rack racks(i) (null: no racks). */
+    static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound,
+                                IntFunction<String> racks) {
+        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, readyBound, racks);
         try {
             cluster.startStopped();
         } catch (RuntimeException | Error e) {
@@ -88,6 +103,11 @@ final class ProcessCluster implements AutoCloseable {
 
     int size() {
         return ports.length;
+    }
+
+    /** The members (with their racks) as every node is told them. */
+    ClusterMembers members() {
+        return ClusterMembers.parseList(String.join(",", entries));
     }
 
     String url(int i) {
@@ -135,7 +155,7 @@ final class ProcessCluster implements AutoCloseable {
 
     /** The member list as node i is told it: rotated by i, reversed for odd i. */
     private String membersAsSeenBy(int i) {
-        List<String> list = new ArrayList<>(urls);
+        List<String> list = new ArrayList<>(entries);
         Collections.rotate(list, -i);
         if (i % 2 == 1) {
             Collections.reverse(list);
@@ -175,7 +195,7 @@ final class ProcessCluster implements AutoCloseable {
         if (processes[i] != null) {
             throw new IllegalStateException("node " + i + " is running; stop it first");
         }
-        NodeProcess alone = spawn(i, url(i));
+        NodeProcess alone = spawn(i, entries.get(i));
         try {
             return alone.awaitReady();
         } catch (RuntimeException | Error e) {
