@@ -257,7 +257,9 @@ public final class RocksStore implements Store {
      * the family first when it holds many entries. The format on disk is the same (WAL entries, table files).
      */
     private static ColumnFamilyOptions digestFamilyOptions(StorageOptions o, BlockBasedTableConfig table) {
-        return familyOptions(o, table).setMemTableConfig(new VectorMemTableConfig());
+        ColumnFamilyOptions f = familyOptions(o, table);
+        // RocksDB refuses a vector memtable with concurrent memtable writes (a StoreBench preset; never the node's)
+        return o.concurrentMemtableWrite() ? f : f.setMemTableConfig(new VectorMemTableConfig());
     }
 
     /** Whether flushes of the records family put their blocks into the block cache (options asked and RocksDB took). */
@@ -683,18 +685,26 @@ public final class RocksStore implements Store {
     static final long SCAN_FLUSH_ENTRIES = 16_384;
 
     private DigestCursor digestCursor(byte[] from, long toHash) {
+        // upper bound: the first entry of toHash + 1, none when toHash is the top of the space
+        return new RocksDigestCursor(digestFamilyCursor(from, toHash == -1L ? null : Digest.hashPrefix(toHash + 1)));
+    }
+
+    @Override
+    public DigestScan digestScan() {
+        return new RocksDigestScan(digestFamilyCursor(Digest.hashPrefix(0), null));
+    }
+
+    private RocksRangeCursor digestFamilyCursor(byte[] from, byte[] to) {
         if (closed) {
             throw new StoreException("store is closed", null);
         }
         flushDigestsBeforeScan();
-        // upper bound: the first entry of toHash + 1, none when toHash is the top of the space
-        byte[] to = toHash == -1L ? null : Digest.hashPrefix(toHash + 1);
         RocksRangeCursor cursor = new RocksRangeCursor(db, digests, from, to, openCursors::remove);
         openCursors.add(cursor);
         if (closed) {
             cursor.close();
         }
-        return new RocksDigestCursor(cursor);
+        return cursor;
     }
 
     /**

@@ -84,6 +84,12 @@ public interface Store extends AutoCloseable {
      */
     DigestCursor digests(long fromHash, long toHash);
 
+    /**
+     * One view of the digest family for many spans in a row ({@link DigestScan}): what a batch of repair queries
+     * reads, at the cost of one iterator instead of one per span.
+     */
+    DigestScan digestScan();
+
     /** {@link #digests} from just after the entry (hash, key): the next page of a scan. */
     DigestCursor digestsAfter(long hash, byte[] key, long toHash);
 

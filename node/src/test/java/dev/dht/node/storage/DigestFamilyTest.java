@@ -212,6 +212,80 @@ class DigestFamilyTest {
         assertThat(factories.get("default")).isEqualTo("SkipListFactory");
     }
 
+    /**
+     * RocksDB inserts into a vector memtable from one writer thread only and refuses to open it with concurrent
+     * memtable writes: a store with them (StoreBench's RocksDB-defaults preset, never the node) keeps a skiplist for
+     * the digests.
+     */
+    @Test
+    void withConcurrentMemtableWritesTheDigestsKeepASkiplist() {
+        StorageOptions concurrent = StorageOptions.rocksDefaults(4 << 20, 8 << 20);
+        assertThat(concurrent.concurrentMemtableWrite()).isTrue();
+        try (RocksStore store = RocksStore.open(dir, concurrent)) {
+            store.applyIfNewer(b("k"), Record.value(1, b("v")));
+            assertThat(allDigests(store)).isEqualTo(expected(store, List.of("k")));
+        }
+    }
+
+    /**
+     * A repair batch reads thousands of spans through one {@link DigestScan}: the same entries as a cursor per span,
+     * the wrap to the top of the space included, from the memtable and the tables alike; and one sort of the vector
+     * memtable for the batch, not one per span (an iterator per span: 16 s for 3072 spans over 16k entries here).
+     */
+    @Test
+    void aScanOfManySpansReadsWhatACursorPerSpanReadsAndSortsTheMemtableOnce() {
+        try (RocksStore store = RocksStore.open(dir, StorageOptions.node(64 << 20, 8 << 20))) {
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                keys.add("flushed" + i);
+                store.applyIfNewer(b("flushed" + i), Record.value(1, b("v")));
+            }
+            store.flush();
+            int inMemory = (int) RocksStore.SCAN_FLUSH_ENTRIES - 3000;
+            for (int i = 0; i < inMemory; i++) {
+                keys.add("memory" + i);
+                store.applyIfNewer(b("memory" + i), i % 7 == 0 ? Record.tombstone(2) : Record.value(2, b("w")));
+            }
+            int spans = 3072;
+            long step = Long.divideUnsigned(-1L, spans);
+            List<long[]> tiles = new ArrayList<>();
+            for (int s = 0; s < spans; s++) {
+                tiles.add(new long[] {s * step, s == spans - 1 ? -1L : (s + 1) * step - 1});
+            }
+            long started = System.nanoTime();
+            List<List<Digest>> batched = new ArrayList<>();
+            try (DigestScan scan = store.digestScan()) {
+                store.applyIfNewer(b("after the scan began"), Record.value(3, b("x")));
+                for (long[] t : tiles) {
+                    batched.add(read(scan.digests(t[0], t[1])));
+                }
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            assertThat(store.digestEntriesInMemory()).as("not flushed: the scan sorted the memtable")
+                    .isGreaterThan(inMemory);
+            Map<String, Digest> union = new TreeMap<>();
+            for (List<Digest> l : batched) {
+                l.forEach(d -> union.put(new String(d.key(), StandardCharsets.UTF_8), d));
+            }
+            assertThat(union).as("every key once, as the scan was made").isEqualTo(expected(store, keys));
+            for (int s = 0; s < spans; s += 97) {
+                assertThat(batched.get(s)).as("span " + s)
+                        .isEqualTo(read(store.digests(tiles.get(s)[0], tiles.get(s)[1])));
+            }
+            assertThat(seconds).as("%d spans over %d entries in one scan", spans, inMemory).isLessThan(4.0);
+        }
+    }
+
+    private static List<Digest> read(DigestCursor c) {
+        List<Digest> out = new ArrayList<>();
+        try (c) {
+            while (c.next()) {
+                out.add(c.digest());
+            }
+        }
+        return out;
+    }
+
     @Test
     void aStoreWrittenWithoutTheFamilyIsIndexedWhenOpened() throws Exception {
         // A database as the version before wrote it: records and hints, no digest family.
