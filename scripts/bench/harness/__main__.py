@@ -1,5 +1,6 @@
 """python -m harness ab ...       the A/B scenario, then its report (scripts/bench-ab.sh passes the jars and tools)
-python -m harness report RAW OUT NAME    the report of a run again from its raw ab.json
+python -m harness report RAW... OUT NAME the report of a run from its raw ab.json (or of runs of one scenario, one
+                                         shape each: scripts/bench-ab.sh runs each shape on its own)
 python -m harness render OUT NAME        NAME.md and NAME.svg again from OUT/NAME.json
 """
 import argparse
@@ -40,8 +41,9 @@ def arguments(argv):
     a.add_argument("--cases", default="put-closed,get-closed,put-rate,get-rate")
     a.add_argument("--profile", default="", help="events to profile after the rounds (cpu,alloc); '' for none")
     a.add_argument("--meta", action="append", default=[], metavar="KEY=VALUE")
-    r = sub.add_parser("report", help="the report of a run again from its raw ab.json")
-    r.add_argument("raw")
+    a.add_argument("--raw-only", action="store_true", help="write WORK/ab.json only, no report")
+    r = sub.add_parser("report", help="the report of a run (or of one run per shape) from the raw ab.json")
+    r.add_argument("raw", nargs="+")
     r.add_argument("out")
     r.add_argument("name")
     d = sub.add_parser("render", help="NAME.md and NAME.svg again from OUT/NAME.json")
@@ -58,8 +60,9 @@ def main(argv):
             raise SystemExit("--keys must be a power of ten, at least 10 (got %d)" % keys)
         a.meta = dict(kv.split("=", 1) for kv in a.meta if "=" in kv)
         raw = ab.run(ab.Settings(a))
-        abreport.write(raw, a.out, a.name)
-        print("[bench-ab] report: %s" % os.path.join(a.out, a.name + ".md"))
+        if not a.raw_only:
+            abreport.write([raw], a.out, a.name)
+            print("[bench-ab] report: %s" % os.path.join(a.out, a.name + ".md"))
     elif a.command == "report":
         abreport.write(a.raw, a.out, a.name)
     else:

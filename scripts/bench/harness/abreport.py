@@ -62,6 +62,8 @@ def summarise(raw):
     """The judged figures: A/B rows, targets, reference ratios, WAL, profile breakdowns."""
     out = {"meta": raw["meta"], "params": raw["params"], "load": raw.get("load", {}), "ab": [], "targets": [],
            "references": [], "wal": raw.get("wal", {}), "profiles": {}}
+    if raw.get("runs"):
+        out["runs"] = raw["runs"]
     steal = [w["steal_pct"] for w in raw["windows"] if w.get("steal_pct") is not None]
     out["steal_pct"] = {"median": judge.median(steal), "max": max(steal) if steal else None}
     errors = sum(w["figures"].get("non_2xx", 0) + w["figures"].get("socket_errors", 0) + w["figures"].get("errors", 0)
@@ -153,7 +155,7 @@ def render(s, out_dir, name):
         "| base | `%s` %s |" % (m.get("base", "-"), m.get("base_subject", "")),
         "| head | `%s` %s |" % (m.get("head", "-"), m.get("head_subject", "")),
         "| rounds | %d rounds of %d-s windows after a warm-up round of %d-s windows; sides alternate, reversed "
-        "every other round |" % (p["rounds"], p["window_s"], p["warmup_window_s"]),
+        "every other round%s |" % (p["rounds"], p["window_s"], p["warmup_window_s"], _runs(s)),
         "| load | wrk %d threads x %d connections (closed model); oha at %d req/s (one node) and %d req/s (3 "
         "members), %d connections, `--latency-correction`; %d preloaded keys (GETs read them, fixed-rate PUTs "
         "overwrite them, closed-model PUTs write new keys), 100-byte values |" % (
@@ -249,6 +251,16 @@ def render(s, out_dir, name):
     plots.ab_ratios(os.path.join(out_dir, name + ".svg"), "head / base, per round (band: noise floor)", rows)
 
 
+def _runs(s):
+    runs = s.get("runs")
+    if not runs:
+        return ""
+    return "; one run per shape, the machine's lock released between them: %s" % "; ".join(
+        "%s from %s (load before %s, after %s)" % (" and ".join(SHAPES[x] for x in r["shapes"]), r["date"] or "-",
+                                                  r["load"].get("before", "-"), r["load"].get("after", "-"))
+        for r in runs)
+
+
 def _num(v):
     return "-" if v is None else "%.1f" % v
 
@@ -263,10 +275,35 @@ def _verdict(v):
     return "**%s**" % v if v in (judge.BETTER, judge.WORSE, "met", "missed") else v
 
 
-def write(raw_path, out_dir, name):
-    with open(raw_path, encoding="utf-8") as f:
-        raw = json.load(f)
-    raw["raw_dir"] = os.path.join(os.path.dirname(os.path.abspath(raw_path)), "raw")
+def merge(raws):
+    """One scenario's raw figures from its runs, one shape each (scripts/bench-ab.sh runs each shape on its own, so
+    that a machine's lock is released between them): the same parameters but the shapes, every window, WAL and
+    profile (profile files with their run's directory), the load before the first run and after the last."""
+    first = raws[0]
+    for r in raws[1:]:
+        differ = [k for k in first["params"] if k != "shapes" and r["params"].get(k) != first["params"][k]]
+        if differ:
+            raise ValueError("the runs differ in %s: not one scenario" % ", ".join(differ))
+    out = dict(first, params=dict(first["params"], shapes=[x for r in raws for x in r["params"]["shapes"]]),
+               windows=[w for r in raws for w in r["windows"]], warmup=[w for r in raws for w in r["warmup"]],
+               wal={k: v for r in raws for k, v in r["wal"].items()},
+               profiles=[dict(p, file=os.path.join(r.get("raw_dir", ""), p["file"]))
+                         for r in raws for p in r["profiles"]],
+               load={"before": first["load"].get("before"), "after": raws[-1]["load"].get("after")})
+    if len(raws) > 1:
+        out["runs"] = [{"shapes": r["params"]["shapes"], "date": r["meta"].get("date"), "load": r["load"]}
+                       for r in raws]
+    return out
+
+
+def write(raw_paths, out_dir, name):
+    raws = []
+    for path in raw_paths:
+        with open(path, encoding="utf-8") as f:
+            raw = json.load(f)
+        raw["raw_dir"] = os.path.join(os.path.dirname(os.path.abspath(path)), "raw")
+        raws.append(raw)
+    raw = merge(raws)
     s = summarise(raw)
     keep = ("shape", "case", "side", "round", "figures", "cpu_s", "cpu_during_s", "settle_s", "steal_pct", "started")
     s["windows"] = [{k: w[k] for k in keep if k in w} for w in raw["windows"]]

@@ -1,6 +1,7 @@
 """The A/B report's judgement (harness/judge.py, harness/abreport.py): a difference is called better or worse only
 beyond the spread of identical windows of the same run and with every round on its side; anything else is "not
 separable here". Figures written here with known answers."""
+import json
 import os
 import unittest
 
@@ -142,6 +143,32 @@ class ReportTest(TempDirTest):
         self.assertIn("| 3 members at 2/3 through one entry node / one node, PUT | **0.442**", md)
         self.assertIn("| head-single | 1000 | 0.140 | 1.000 | 130.0 | 0: 1000 | 3 |", md)
         self.assertTrue(os.path.getsize(os.path.join(self.tmp, "ab.svg")) > 1000)
+
+    def test_one_run_per_shape_reports_as_one_run(self):
+        """bench-ab.sh runs each shape on its own (a lock released between them): the report of the two runs
+        judges every figure as the report of one run with both shapes does, and says when each ran."""
+        whole = self.raw()
+        parts = []
+        for shape, date in (("single", "T1"), ("cluster", "T2")):
+            part = json.loads(json.dumps(whole))
+            part["params"]["shapes"] = [shape]
+            part["windows"] = [w for w in whole["windows"] if w["shape"] == shape]
+            part["wal"] = {k: v for k, v in whole["wal"].items() if k.endswith(shape)}
+            part.update(warmup=[], profiles=[], load={"before": "1.0", "after": "2.0"},
+                        meta=dict(whole["meta"], date=date))
+            parts.append(part)
+        merged = abreport.summarise(abreport.merge(parts))
+        one = abreport.summarise(dict(whole, warmup=[], profiles=[]))
+        self.assertEqual(merged["ab"], one["ab"])
+        self.assertEqual(merged["targets"], one["targets"])
+        self.assertEqual(merged["references"], one["references"])
+        self.assertEqual([r["date"] for r in merged["runs"]], ["T1", "T2"])
+        abreport.render(merged, self.tmp, "ab")
+        with open(os.path.join(self.tmp, "ab.md")) as f:
+            self.assertIn("one run per shape, the machine's lock released between them: one node from T1", f.read())
+        parts[1]["params"]["window_s"] = 6
+        with self.assertRaises(ValueError):
+            abreport.merge(parts)
 
 
 if __name__ == "__main__":
