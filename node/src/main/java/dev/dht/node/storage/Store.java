@@ -93,7 +93,10 @@ public interface Store extends AutoCloseable {
     /** {@link #digests} from just after the entry (hash, key): the next page of a scan. */
     DigestCursor digestsAfter(long hash, byte[] key, long toHash);
 
-    /** The digest of the record stored under the key, or null. */
+    /**
+     * The digest of the record stored under the key, or null. For tests and tools, not a hot path: a point lookup
+     * in the digest family's vector memtable copies and sorts it (RocksDB's VectorRep::Get).
+     */
     Digest digest(byte[] key);
 
     /** RocksDB figures for /metrics. */
