@@ -134,7 +134,7 @@ def node_part(raw, out):
     for method in ("put", "get"):
         node, bare = wrk(os.path.join(raw, f"wrk-{method}-node.txt")), wrk(os.path.join(raw, f"wrk-{method}-bare.txt"))
         result["wrk"][method] = {"node": node, "bare": bare, "ratio": round(node["rps"] / bare["rps"], 3)}
-    result["profile"] = {m: without_home(node_report.profile_breakdown(raw, m)) for m in ("PUT", "GET")}
+    result["profile"] = {m: node_report.profile_breakdown(raw, m) for m in ("PUT", "GET")}
     write_json(os.path.join(out, "defaults-node.json"), result)
 
 
@@ -148,7 +148,7 @@ def cluster_part(raw, out):
             "one_entry_ratio": round(runs["one-entry"]["rps"] / single, 3),
             "spread_ratio": round(runs["spread"]["rps"] / single, 3),
         }
-    result["profile"] = {m: without_home(coordinator_breakdown(raw, m)) for m in ("put", "get")}
+    result["profile"] = {m: coordinator_breakdown(raw, m) for m in ("put", "get")}
     write_json(os.path.join(out, "defaults-cluster.json"), result)
 
 
@@ -156,15 +156,6 @@ def coordinator_breakdown(raw, name):
     """The entry node's profile in the tuned report's categories, with the replica calls as one more."""
     path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
     return profiles.breakdown(path, profiles.cluster_categories()) if os.path.exists(path) else None
-
-
-def without_home(breakdown):
-    """Frames name native libraries by path: the cache under this user's home is ~ in what gets committed."""
-    if breakdown:
-        home = os.path.expanduser("~")
-        for t in breakdown["top_self"]:
-            t["frame"] = t["frame"].replace(home + "/", "~/")
-    return breakdown
 
 
 def warmup_text(d):

@@ -2,6 +2,8 @@
 sample goes to the first category one of whose substrings its stack holds (order matters: a RocksDB call made by
 the write group counts as RocksDB), and the frames that held the most samples themselves. Standard library only.
 """
+import os
+
 
 # The node's request path, one node (node-report.py's table; the order decides where a sample goes).
 CATEGORIES = [
@@ -39,6 +41,7 @@ def breakdown(path, categories=None, top=12):
     totals["other"] = 0
     total = 0
     leaf = {}
+    home = os.path.expanduser("~")
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             stack, _, n = line.rstrip("\n").rpartition(" ")
@@ -52,7 +55,8 @@ def breakdown(path, categories=None, top=12):
                     break
             else:
                 totals["other"] += n
-            frame = stack.split(";")[-1]
+            # a library without symbols is named by its path: the cache under this user's home is ~ in reports
+            frame = stack.split(";")[-1].replace(home + "/", "~/")
             leaf[frame] = leaf.get(frame, 0) + n
     if total == 0:
         return None
