@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.node.io.Throttle;
 import dev.dht.node.natives.NativeLibraries;
 import dev.dht.node.api.FlushEndpoint;
 import dev.dht.node.api.MetricsEndpoint;
@@ -37,7 +38,6 @@ import dev.dht.node.objectstore.Encryption;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.S3ObjectStore;
 import dev.dht.node.objectstore.StoreCredentials;
-import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.restore.RestoreAgent;
 import dev.dht.node.restore.RestoreEndpoints;
 import dev.dht.node.restore.RestoreGate;

@@ -1,9 +1,8 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.io.Throttle;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStore;
-import dev.dht.node.objectstore.Throttle;
-
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
