@@ -1,7 +1,5 @@
 package dev.dht.node.config;
 
-import dev.dht.node.plane.MemberPlane;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -344,7 +342,7 @@ public final class ConfigParser {
         if (tls != null && insecure) {
             throw new ConfigException("--member-insecure and member TLS exclude each other: give one");
         }
-        String problem = MemberPlane.problem(members, offset, tls != null, insecure);
+        String problem = MemberPorts.problem(members, offset, tls != null, insecure);
         if (problem != null) {
             throw new ConfigException(problem);
         }
