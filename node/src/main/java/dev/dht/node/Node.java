@@ -257,10 +257,11 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * As {@link #start(NodeConfig)}, with the entity handler built by the given factory instead of the cluster
-     * coordinator (tests wrap the local handler with it); null means the coordinator.
+     * TEST ONLY (package-private: the test fixture dev.dht.node.TestHooks reaches it): as {@link #start(NodeConfig)},
+     * with the entity handler built by the given factory instead of the cluster coordinator (tests hold requests in
+     * it, or reach the real store); null means the coordinator.
      */
-    public static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
+    static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
             throws IOException {
         return start(config, BackupSettings.NONE, entityHandlers);
     }

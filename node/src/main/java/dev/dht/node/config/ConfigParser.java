@@ -1,7 +1,5 @@
 package dev.dht.node.config;
 
-import dev.dht.node.plane.MemberPlane;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,8 +60,12 @@ public final class ConfigParser {
                 "each replica set is repaired this often, well inside --tombstone-grace (0: only on request)"),
         REPAIR_RATE("repair-rate", "SIZE", "4MiB",
                 "bytes of repair and rebuild traffic (hashes and records) a node moves per second (0: unthrottled)"),
+        /**
+         * TEST ONLY, not in --help: the clock-skew tests (ClockSkewIT, TwoNodeClockSkewIT) start real node processes
+         * whose clocks disagree, and a process takes its clock from the command line. Nothing else may set it.
+         */
         CLOCK_OFFSET_MS("clock-offset-ms", "N", "0",
-                "TEST ONLY: signed ms added to this node's physical clock (simulates clock skew)"),
+                "TEST ONLY: signed ms added to this node's physical clock (simulates clock skew)", true),
         IDLE_TIMEOUT("idle-timeout", "DUR", "30s", "idle keep-alive connections are closed after this"),
         SEND_TIMEOUT("send-timeout", "DUR", "30s",
                 "a response (e.g. a range stream) the client stops reading is dropped after this"),
@@ -109,12 +111,23 @@ public final class ConfigParser {
         final String metavar;
         final String defaultText;
         final String help;
+        /** A test hook: accepted, but not listed by --help. */
+        final boolean testOnly;
 
         Option(String name, String metavar, String defaultText, String help) {
+            this(name, metavar, defaultText, help, false);
+        }
+
+        Option(String name, String metavar, String defaultText, String help, boolean testOnly) {
             this.name = name;
             this.metavar = metavar;
             this.defaultText = defaultText;
             this.help = help;
+            this.testOnly = testOnly;
+        }
+
+        public boolean testOnly() {
+            return testOnly;
         }
 
         public String flag() {
@@ -344,7 +357,7 @@ public final class ConfigParser {
         if (tls != null && insecure) {
             throw new ConfigException("--member-insecure and member TLS exclude each other: give one");
         }
-        String problem = MemberPlane.problem(members, offset, tls != null, insecure);
+        String problem = MemberPorts.problem(members, offset, tls != null, insecure);
         if (problem != null) {
             throw new ConfigException(problem);
         }
@@ -482,6 +495,9 @@ public final class ConfigParser {
         sb.append("SIZE: bytes or k/m/g with optional i/iB/B (binary: 64MiB = 64Mi = 64m). ");
         sb.append("DUR: 500ms, 1s, 2m, 1h, 1d.\n\nOptions:\n");
         for (Option o : Option.values()) {
+            if (o.testOnly) {
+                continue;
+            }
             String left = "  " + o.flag() + " " + o.metavar;
             sb.append(left);
             sb.append(" ".repeat(Math.max(1, 36 - left.length())));

@@ -1,6 +1,5 @@
 package dev.dht.node.storage;
 
-import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.natives.NativeLibraries;
 import dev.dht.node.sorting.SortedCursor;
 import org.rocksdb.BlockBasedTableConfig;
@@ -541,7 +540,7 @@ public final class RocksStore implements Store {
 
     @Override
     public boolean applyAtEndOfPass(byte[] key, Record record, WriteOutcome outcome) {
-        SelectorLoop loop = SelectorLoop.current();
+        PassThread loop = PassThread.current();
         if (loop == null) {
             return false;
         }

@@ -51,7 +51,7 @@ public interface Store extends AutoCloseable {
 
     /**
      * {@link #applyIfNewer} for a selector thread, grouped: the write joins the others this thread makes during the
-     * current pass of its {@link dev.dht.node.loop.SelectorLoop}, and all of them are applied together when the pass
+     * current pass of its {@link PassThread} (the selector loop), and all of them are applied together when the pass
      * ends (one RocksDB write, one WAL write); the outcome comes then, on this thread. Returns false, having done
      * nothing, when the caller is not a selector loop. Reads during the pass do not see the write yet: answer
      * its request from the outcome, not before.

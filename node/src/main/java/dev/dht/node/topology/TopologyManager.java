@@ -5,8 +5,6 @@ import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
-import dev.dht.node.replication.ReplicaEndpoint;
-import dev.dht.node.replication.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +26,7 @@ import java.util.function.Predicate;
 
 /**
  * Owns the node's topology state (docs/cluster.md, "Scaling"): installs new states (persisted first, then
- * published to the {@link Topology} that requests read), keeps the node's progress in the current move, and learns
+ * published to the {@link ServedState} that requests read), keeps the node's progress in the current move, and learns
  * newer states from peers. Every change goes through the synchronized {@link #install}; a state is never visible
  * to another node before it is on disk, so a restart never goes back on something a peer relied on.
  *
@@ -37,7 +35,7 @@ import java.util.function.Predicate;
  * is of a later epoch. One fetch at a time; the next newer header starts the next. A sender that is not a member
  * is never asked: a state is learnt from members only (docs/security.md).
  */
-public final class TopologyManager implements PeerClient.AnswerObserver, ReplicaEndpoint.Learner, AutoCloseable {
+public final class TopologyManager implements PeerClient.AnswerObserver, Learner, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TopologyManager.class);
     /** The topology exchange between members, on the member port. */
     public static final String TOPOLOGY_PATH = "/v0/internal/topology";
@@ -46,7 +44,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
 
     private final String self;
     private final Path dir;
-    private final Topology topology;
+    private final ServedState topology;
     private final PeerClient client;
     private final HybridLogicalClock clock;
     private final long timeoutNanos;
@@ -64,7 +62,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
      *              never changes and nothing is learned
      * @param saved the persisted state (null: none, the node must learn or start one)
      */
-    private TopologyManager(String self, Path dir, Topology topology, PeerClient client, HybridLogicalClock clock,
+    private TopologyManager(String self, Path dir, ServedState topology, PeerClient client, HybridLogicalClock clock,
                             Duration requestTimeout, StateFile saved, Predicate<String> member) {
         this.self = self;
         this.member = member;
@@ -82,10 +80,10 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     }
 
     /** A node on a fixed member list: stable at epoch 0 for its whole life, as the topology was built. */
-    public static TopologyManager fixed(String self, Topology topology, PeerClient client, HybridLogicalClock clock,
+    public static TopologyManager fixed(String self, ServedState topology, PeerClient client, HybridLogicalClock clock,
                                         Duration requestTimeout) {
         return new TopologyManager(self, null, topology, client, clock, requestTimeout,
-                StateFile.of(topology.view().state()), m -> false);
+                StateFile.of(topology.servedState()), m -> false);
     }
 
     /**
@@ -94,7 +92,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
      * @param member whether a URL is a member this node may learn from (the member list, and the participants
      *               of its current state)
      */
-    public static TopologyManager persistent(String self, Path dir, Topology topology, PeerClient client,
+    public static TopologyManager persistent(String self, Path dir, ServedState topology, PeerClient client,
                                              HybridLogicalClock clock, Duration requestTimeout,
                                              Predicate<String> member) throws IOException {
         StateFile saved = StateFile.load(dir);
@@ -234,7 +232,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     /** Every answer of the peer client: a newer state in it is fetched. Runs on the peer I/O thread. */
     @Override
     public void observed(String peer, PeerResponse response) {
-        newerState(peer, response.topology());
+        newerState(peer, TopologyHeader.version(response.topology()));
     }
 
     /**

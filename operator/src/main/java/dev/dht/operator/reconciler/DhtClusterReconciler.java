@@ -21,7 +21,6 @@ import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
 import dev.dht.operator.api.v1alpha1.DhtBackup;
-import dev.dht.operator.backup.reconciler.RestoreDriver;
 import dev.dht.operator.repair.RebuildHold;
 import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.backup.StoreView;

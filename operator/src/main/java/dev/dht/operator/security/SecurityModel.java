@@ -4,9 +4,9 @@ import dev.dht.operator.api.v1alpha1.AuthSpec;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.IssuerRef;
 import dev.dht.operator.api.v1alpha1.NetworkSpec;
+import dev.dht.operator.api.v1alpha1.SpecDuration;
 import dev.dht.operator.api.v1alpha1.TlsMode;
 import dev.dht.operator.api.v1alpha1.TlsSpec;
-import dev.dht.operator.model.ClusterModel;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.time.Duration;
 import java.util.List;
@@ -51,8 +51,8 @@ public record SecurityModel(Tls tls, Auth auth, Network network) {
 
   /**
    * @param headlessService the Service whose names the members have
-   * @throws IllegalArgumentException a value that cannot be used, saying what to fix (a malformed duration:
-   *     {@link dev.dht.operator.model.InvalidSpecException}, as ClusterModel.duration throws it)
+   * @throws IllegalArgumentException a value that cannot be used, saying what to fix (ClusterModel turns it into
+   *     the InvalidSpecException of the whole spec)
    */
   public static SecurityModel from(DhtCluster cluster, String headlessService, String clusterDomain) {
     var meta = cluster.getMetadata();
@@ -140,6 +140,6 @@ public record SecurityModel(Tls tls, Auth auth, Network network) {
   }
 
   private static Duration duration(String field, String value, Duration otherwise) {
-    return value == null || value.isBlank() ? otherwise : ClusterModel.duration(field, value);
+    return value == null || value.isBlank() ? otherwise : SpecDuration.parse(field, value);
   }
 }
