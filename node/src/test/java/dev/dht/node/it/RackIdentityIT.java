@@ -25,7 +25,8 @@ class RackIdentityIT {
 
     private List<String> args(int port, String listedRack, String... more) {
         List<String> args = new ArrayList<>(List.of("--port", String.valueOf(port), "--data-dir",
-                dir.resolve("data").toString(), "--cluster", listedRack + "=http://localhost:" + port));
+                dir.resolve("data").toString(), "--cluster", listedRack + "=http://localhost:" + port,
+                "--feature-level", "2"));
         args.addAll(List.of(more));
         return args;
     }
