@@ -493,6 +493,7 @@ public final class ConfigParser {
                     .append('\n');
         }
         sb.append("  --help").append(" ".repeat(28)).append("print this help and exit\n");
+        sb.append("  --version").append(" ".repeat(25)).append("print the release and exit\n");
         return sb.toString();
     }
 }

@@ -107,9 +107,13 @@ class UpgradeIT {
         c.runJar(i, jar);
         c.start(i);
         load.via(0, 1, 2);
-        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
-                .until(() -> c.metricSum("dht_hints_pending", 0, 1, 2) == 0);
         awaitProgress(load, 100);
+        String to = jar == null ? Release.VERSION : jar.toString();
+        assertThat(load.failedRequests()).as("requests failed by the roll of node %d to %s (%s)", i, to,
+                load.summary()).isZero();
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                assertThat(c.metricSum("dht_hints_pending", 0, 1, 2)).as("hints not delivered after the roll of"
+                        + " node %d to %s (%s)", i, to, load.summary()).isZero());
     }
 
     private static void awaitProgress(QuorumLoad load, int writes) {

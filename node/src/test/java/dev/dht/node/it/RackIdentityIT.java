@@ -65,4 +65,15 @@ class RackIdentityIT {
         assertThat(back.exitCode()).as("the accepted rack is the member's now").isEqualTo(1);
         assertThat(back.output()).contains("this member ran in rack 'zone-b'");
     }
+
+    /** Racks in the member list need the feature level that has them (docs/upgrading.md): refused, saying what to do. */
+    @Test
+    void racksBelowTheirFeatureLevelAreRefusedAtStart() throws Exception {
+        int port = TestNode.freePort();
+        NodeProcess.Result r = NodeProcess.run(dir, List.of("--port", String.valueOf(port), "--data-dir",
+                dir.resolve("level-1").toString(), "--cluster", "zone-a=http://localhost:" + port), Map.of());
+        assertThat(r.exitCode()).as(r.output()).isEqualTo(1);
+        assertThat(r.output()).contains("racks in the member list need feature level 2 (this member runs at 1)")
+                .contains("raise the level on every member");
+    }
 }
