@@ -8,6 +8,7 @@ import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.ReplicaCheck;
 import dev.dht.node.support.Releases;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ import static org.awaitility.Awaitility.await;
  * the first run on a machine also builds the previous release's jar (one Maven run, ~1-2 min, then cached).
  */
 class UpgradeIT {
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the members' logs stay for a failure
     static Path dir;
 
     @Test
