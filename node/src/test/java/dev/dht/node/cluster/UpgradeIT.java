@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * local GET /v0/entities, which repairs nothing). Once the level is raised, a member of the previous release is
  * refused by the others, by name: its quorum writes fail and the refusal says what to run.
  *
- * <p>About 60 s here (3 rolls, a rollback and a roll forward: a JVM start each; 2 writers and 2 readers at 40/s);
+ * <p>40-46 s here (3 rolls, a rollback and a roll forward: a JVM start each; 2 writers and 2 readers at 40/s);
  * the first run on a machine also builds the previous release's jar (one Maven run, ~1-2 min, then cached).
  */
 class UpgradeIT {
