@@ -50,6 +50,8 @@ import dev.dht.node.repair.Repair;
 import dev.dht.node.repair.RepairSettings;
 import dev.dht.node.storage.Record;
 import dev.dht.node.topology.RackIdentity;
+import dev.dht.node.release.FeatureLevel;
+import dev.dht.node.release.FeatureLevelEndpoint;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
@@ -82,6 +84,7 @@ public final class Node implements AutoCloseable {
     final HybridLogicalClock clock;
     final Membership membership;
     final RackIdentity rackIdentity;
+    final FeatureLevel featureLevel;
     private final ClusterFileWatcher clusterWatcher;
     private final Topology topology;
     final TopologyManager topologyManager;
@@ -113,6 +116,11 @@ public final class Node implements AutoCloseable {
         this.config = config;
         // before anything opens the data directory: a member that runs in another rack than before refuses to start
         this.rackIdentity = RackIdentity.open(config.dataDir(), config.rack().declared(), config.rack().acceptChange());
+        // what the release before this one cannot understand waits for the cluster's feature level (docs/upgrading.md)
+        this.featureLevel = FeatureLevel.open(config.dataDir(), config.featureLevel());
+        if (config.members().hasRacks() && !featureLevel.racks()) {
+            throw new IOException(featureLevel.racksRefusal());
+        }
         this.store = RocksStore.open(config.dataDir(), StorageOptions.node(config.writeBuffer(), config.blockCache()));
         PeerClient client = null;
         Planes opened = null;
@@ -123,6 +131,7 @@ public final class Node implements AutoCloseable {
             this.membership = new Membership(config.self(), config.members());
             opened = Planes.open(config);
             this.planes = opened;
+            planes.guard().refuseReleases(featureLevel::refusal);
             MemberPlane plane = planes.memberPlane();
             // Idle member connections close at half the time the peers keep them: well before the peers drop
             // them, and rarely enough that opening them again is no steady cost. Under a load that comes and goes
@@ -159,7 +168,7 @@ public final class Node implements AutoCloseable {
                             propagation(config), config.requestTimeout()), rebuild, rebuild::report);
             this.clusterWatcher = config.clusterFile() == null ? null
                     : new ClusterFileWatcher(config.clusterFile(), membership, config.rack().declared(),
-                    Duration.ofSeconds(1));
+                    next -> next.hasRacks() ? featureLevel.racksRefusal() : null, Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
             this.tracker = new RequestTracker(metrics);
             this.adminPool = new WorkerPool("dht-admin", 2, 16);
@@ -179,7 +188,7 @@ public final class Node implements AutoCloseable {
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
             // Backups and restores (dev.dht.node.backup, dev.dht.node.restore): a node of a cluster made from a
             // backup serves no client until the restore is done.
-            this.backupStore = backupStore(backupSettings);
+            this.backupStore = backupStore(backupSettings, featureLevel);
             RestoreGate gate = new RestoreGate(config.dataDir(), backupSettings.restoring(), isEmpty(store));
             this.backup = backupStore == null ? null : new BackupAgent(store, backupStore, topologyManager::state,
                     config.self(), new Throttle(backupSettings.uploadRate()), backupSettings.partSize(), wall);
@@ -192,6 +201,7 @@ public final class Node implements AutoCloseable {
             admin.put(DhtServer.METRICS, new MetricsEndpoint(metrics));
             admin.put(DhtServer.ADMIN_PREFIX + "profile", profiler);
             admin.putAll(FlushEndpoint.handlers(store));
+            admin.putAll(FeatureLevelEndpoint.handlers(featureLevel));
             admin.putAll(new MovementEndpoints(topologyManager, movementStatus, movementStats, movement, store, clock)
                     .handlers());
             admin.putAll(repair.handlers());
@@ -210,6 +220,7 @@ public final class Node implements AutoCloseable {
                 throw new IOException("cannot listen on port " + config.port() + " (client) or " + config.memberPort()
                         + " (member): " + e.getMessage() + "; is another node running on them?", e);
             }
+            server.featureLevel(featureLevel::current);
             NodeGauges.register(this);
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
                     cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
@@ -242,11 +253,13 @@ public final class Node implements AutoCloseable {
         return start(config, backup, null);
     }
 
-    private static BackupStore backupStore(BackupSettings s) throws IOException {
+    private static BackupStore backupStore(BackupSettings s, FeatureLevel level) throws IOException {
         if (!s.configured()) {
             return null;
         }
-        ObjectCodec codec = s.encryptionKey() == null ? ObjectCodec.PLAIN : Encryption.fromFile(s.encryptionKey());
+        // DHTENC01 until the feature level says every member (and so every restore) reads DHTENC02
+        ObjectCodec codec = s.encryptionKey() == null ? ObjectCodec.PLAIN
+                : Encryption.fromFile(s.encryptionKey(), level::newBackupFormat);
         return new BackupStore(new S3ObjectStore(s.location(), StoreCredentials.of(s.credentials())), codec);
     }
 

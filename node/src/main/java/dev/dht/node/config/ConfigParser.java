@@ -30,6 +30,8 @@ public final class ConfigParser {
         SELF("self", "URL", "the member on localhost/127.0.0.1 with this port", "which member this process is"),
         RACK("rack", "NAME", "- (the member list's)",
                 "the rack (failure domain) this member declares; must match the member list's"),
+        FEATURE_LEVEL("feature-level", "N", "- (the data directory's, 1 when new)",
+                "raise the cluster feature level to N at start (once every member runs this release; never lowered)"),
         ACCEPT_RACK_CHANGE("accept-rack-change", "true|false", "false",
                 "start even if the rack differs from the one this data directory last ran in (a deliberate move)"),
         REPLICATION_FACTOR("replication-factor", "N", "cluster size",
@@ -313,7 +315,8 @@ public final class ConfigParser {
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
                 selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
                 new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
-                        (int) moveBatch, repairInterval, repairRate), security, drain, rack);
+                        (int) moveBatch, repairInterval, repairRate), security, drain, rack,
+                intIn(raw, Option.FEATURE_LEVEL, 0, 1, dev.dht.node.release.FeatureLevel.MAX));
     }
 
     /** --rack and --accept-rack-change; a rack the member list gives this member must be the declared one. */
@@ -506,6 +509,7 @@ public final class ConfigParser {
                     .append('\n');
         }
         sb.append("  --help").append(" ".repeat(28)).append("print this help and exit\n");
+        sb.append("  --version").append(" ".repeat(25)).append("print the release and exit\n");
         return sb.toString();
     }
 }

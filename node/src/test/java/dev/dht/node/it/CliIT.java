@@ -35,6 +35,15 @@ class CliIT {
     }
 
     @Test
+    void versionNamesTheReleaseAndExits0() throws Exception {
+        NodeProcess.Result r = NodeProcess.run(dir, List.of("--version"), Map.of());
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.output()).contains("dht-node " + dev.dht.node.release.Release.VERSION + " (cluster feature levels"
+                + " up to " + dev.dht.node.release.FeatureLevel.MAX + ")");
+        assertThat(dev.dht.node.release.Release.VERSION).as("the pom's version, filtered in").matches("\\d+\\.\\d+\\.\\d+.*");
+    }
+
+    @Test
     void badOptionsAreOneLineAndExit2() throws Exception {
         for (List<String> args : List.of(List.of("--no-such-option"), List.of("--port", "99999"),
                 List.of("--max-body", "huge"), List.of("--cluster", "ftp://x:1"), List.of("stray"))) {
