@@ -10,8 +10,12 @@
 . "$(dirname "$0")/lib.sh"
 
 ref=${1:?usage: node-at.sh REF (a commit id, branch or tag)}
-commit=$(git -C "$DHT_ROOT" rev-parse --verify --quiet "$ref^{commit}") \
-  || die "'$ref' is no commit of $DHT_ROOT (fetch it first?)"
+commit=$(git -C "$DHT_ROOT" rev-parse --verify --quiet "$ref^{commit}") || {
+  # a shallow clone (CI's, say) may lack it: ask the remote for that one commit
+  git -C "$DHT_ROOT" fetch -q --depth=1 origin "$ref" >&2 2>/dev/null || true
+  commit=$(git -C "$DHT_ROOT" rev-parse --verify --quiet "$ref^{commit}") \
+    || die "'$ref' is no commit of $DHT_ROOT, and the remote 'origin' did not give it (git fetch origin $ref)"
+}
 dir="$DHT_CACHE/nodes/$commit"
 jar="$dir/dht-node.jar"
 
