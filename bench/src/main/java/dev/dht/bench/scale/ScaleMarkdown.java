@@ -88,13 +88,16 @@ final class ScaleMarkdown {
         }
 
         b.append("\n### Topology documents\n\n");
-        b.append("| members | cluster file bytes | parse µs | move report bytes | parse µs | header µs "
-                + "| poll traffic per member during a move | poll CPU per member |\n");
-        b.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        b.append("| members | cluster file bytes | parse µs | full move report bytes | parse µs | header µs "
+                + "| brief report bytes | parse µs | polls per member during a move, full reports (before) "
+                + "| the same, brief reports (now) |\n");
+        b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (TopologySim.Result r : topology) {
-            b.append(f("| %s | %d | %.1f | %d | %.1f | %.1f | %s/s | %.1f%% of a core |%n", r.cluster().label(),
-                    r.fileBytes(), r.fileParseUs(), r.reportBytes(), r.reportParseUs(), r.headerUs(),
-                    size(r.pollBytesPerSecond()), 100 * r.pollCpuPerSecond()));
+            b.append(f("| %s | %d | %.1f | %d | %.1f | %.1f | %d | %.1f | %s/s, %.1f%% of a core "
+                            + "| %s/s, %.1f%% of a core |%n", r.cluster().label(), r.fileBytes(), r.fileParseUs(),
+                    r.reportBytes(), r.reportParseUs(), r.headerUs(), r.briefBytes(), r.briefParseUs(),
+                    size(r.fullPollBytesPerSecond()), 100 * r.fullPollCpuPerSecond(), size(r.pollBytesPerSecond()),
+                    100 * r.pollCpuPerSecond()));
         }
 
         b.append("\n### Connections and threads per member (model from the node's pool sizing)\n\n");

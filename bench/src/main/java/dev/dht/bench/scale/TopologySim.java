@@ -19,12 +19,16 @@ import java.util.Map;
  */
 final class TopologySim {
     /**
-     * @param pollBytesPerSecond per member during a move: N - 1 reports per poll interval
-     * @param pollCpuPerSecond   per member during a move: seconds of CPU per second to build the request header
-     *                           and parse the N - 1 reports
+     * @param reportBytes        the full report (S and T listed): what a poll gets when the state is new to it
+     * @param briefBytes         the brief report: what a poll that names the answering node's state gets
+     * @param fullPollBytesPerSecond per member during a move if every poll got the full report (before issue 55)
+     * @param fullPollCpuPerSecond   the same in seconds of CPU per second (header and N - 1 parses)
+     * @param pollBytesPerSecond per member during a move now: N - 1 brief reports per poll interval
+     * @param pollCpuPerSecond   the same in CPU
      */
     record Result(Cluster cluster, int fileBytes, double fileParseUs, int reportBytes, double reportParseUs,
-                  double headerUs, double pollBytesPerSecond, double pollCpuPerSecond) {
+                  double headerUs, int briefBytes, double briefParseUs, double fullPollBytesPerSecond,
+                  double fullPollCpuPerSecond, double pollBytesPerSecond, double pollCpuPerSecond) {
     }
 
     private TopologySim() {
@@ -51,13 +55,23 @@ final class TopologySim {
         double reportUs = Timing.nsPerOp(() -> parse(report), 1, roundMs) / 1e3;
         double headerUs = Timing.nsPerOp(() -> TopologyHeader.request(moving, self).length(), 1, roundMs) / 1e3;
         int bytes = report.getBytes(StandardCharsets.UTF_8).length;
+        String header = moving.header();
+        String brief = Json.write(new TopologyReport(self, moving, false, false).toBriefJson(header));
+        double briefUs = Timing.nsPerOp(() -> parse(brief, moving, header), 1, roundMs) / 1e3;
+        int briefBytes = brief.getBytes(StandardCharsets.UTF_8).length;
         double polls = 1e9 / MovementSettings.DEFAULT_POLL.toNanos() * (c.size()); // N peers of S u T but self
+        // the poller's header is now computed once per state, not once per poll
         return new Result(c, text.getBytes(StandardCharsets.UTF_8).length, fileUs, bytes, reportUs, headerUs,
-                polls * bytes, polls * (reportUs + headerUs) / 1e6);
+                briefBytes, briefUs, polls * bytes, polls * (reportUs + headerUs) / 1e6, polls * briefBytes,
+                polls * briefUs / 1e6);
     }
 
     private static long parse(String report) {
         Map<String, Object> m = Json.parseObject(report);
         return TopologyReport.fromJson(m).state().epoch();
+    }
+
+    private static long parse(String brief, TopologyState known, String header) {
+        return TopologyReport.fromJson(Json.parseObject(brief), known, header).state().epoch();
     }
 }
