@@ -101,9 +101,11 @@ final class ScaleMarkdown {
         }
 
         b.append("\n### Connections and threads per member (model from the node's pool sizing)\n\n");
-        b.append("| members | peer sockets at most (8 out + 8 in per peer) | threads |\n|---|---:|---:|\n");
+        b.append("| members | peer sockets at most (8 out + 8 in per peer) | threads | peer client buffers, one "
+                + "connection per peer | the same, full pools |\n|---|---:|---:|---:|---:|\n");
         for (ScaleSim.Connections c : connections) {
-            b.append(f("| %d | %d | %d |%n", c.members(), c.peerSockets(), c.threads()));
+            b.append(f("| %d | %d | %d | %s | %s |%n", c.members(), c.peerSockets(), c.threads(),
+                    size(c.bufferBytesOnePerPeer()), size(c.bufferBytesFullPools())));
         }
 
         if (operator != null) {

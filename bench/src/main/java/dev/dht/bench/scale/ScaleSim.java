@@ -2,6 +2,7 @@ package dev.dht.bench.scale;
 
 import dev.dht.node.Node;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.peer.PeerSizing;
 import dev.dht.node.topology.Json;
 
 import java.io.IOException;
@@ -53,15 +54,19 @@ public final class ScaleSim {
      * Connections and threads per member, from the node's pool sizing (a model, stated): a member opens at most
      * {@link Node#PEER_CONNECTIONS} connections to each peer it talks to and accepts as many from each, so its
      * sockets grow as 2 x 8 x (N - 1); its threads do not grow with N (selectors, workers, one peer I/O thread and a
-     * fixed set of background threads).
+     * fixed set of background threads). Each outgoing connection holds its buffers (PeerSizing): one per peer
+     * once the member has talked to every peer within the idle timeout, up to the full pools under load.
      */
-    record Connections(int members, int peerSockets, int threads) {
+    record Connections(int members, int peerSockets, int threads, long bufferBytesOnePerPeer,
+                       long bufferBytesFullPools) {
         static final int FIXED_THREADS = 12; // peer I/O, admin x2, movement, repair, repair scans, topology, hints,
                                              // tombstone sweeper, cluster file, file poller, rebuild
 
         static Connections of(int n) {
+            long perConnection = PeerSizing.BYTES_PER_CONNECTION;
             return new Connections(n, 2 * Node.PEER_CONNECTIONS * (n - 1),
-                    NodeConfig.defaultSelectors() + NodeConfig.defaultWorkers() + FIXED_THREADS);
+                    NodeConfig.defaultSelectors() + NodeConfig.defaultWorkers() + FIXED_THREADS,
+                    perConnection * (n - 1), perConnection * Node.PEER_CONNECTIONS * (n - 1));
         }
     }
 
