@@ -17,11 +17,17 @@ final class OperatorRows {
         for (Object o : (List<Object>) operator.get("runs")) {
             Map<String, Object> r = (Map<String, Object>) o;
             Map<String, Object> grow = (Map<String, Object>) r.get("grow");
-            b.append(ScaleMarkdown.f("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", r.get("members"),
-                    r.get("readySeconds"), r.get("podsReadySeconds"), r.get("reconciles"), r.get("apiCalls"),
-                    r.get("callsPerReconcile"), r.get("statusBytes"), r.get("topologyBytes"), r.get("growSeconds"),
-                    grow.get("apiCalls"), grow.get("memberPolls"), r.get("steadyApiCalls")));
+            double perReconcile = ((Number) r.get("apiCalls")).doubleValue()
+                    / Math.max(1, ((Number) r.get("reconciles")).doubleValue());
+            b.append(ScaleMarkdown.f("| %s | %.1f | %.1f | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |%n",
+                    r.get("members"), seconds(r.get("readyMs")), seconds(r.get("podsReadyMs")), r.get("reconciles"),
+                    r.get("apiCalls"), perReconcile, r.get("statusBytes"), r.get("topologyBytes"),
+                    seconds(r.get("growMs")), grow.get("apiCalls"), grow.get("memberPolls"), r.get("steadyApiCalls")));
         }
         return b.toString();
+    }
+
+    private static double seconds(Object ms) {
+        return ((Number) ms).doubleValue() / 1000;
     }
 }

@@ -22,8 +22,9 @@ final class RepairModel {
 
     /**
      * @param bytes          sent and received by the coordinator, summed over the replica sets it coordinates
-     * @param calls          summaries calls at the top (one per peer per step of ARCS_PER_STEP arcs) and listing
-     *                       calls; the descent adds one summaries call per peer per level of a step that differs
+     * @param calls          per step (ARCS_PER_STEP arcs of one replica set) a summaries call and a done call per
+     *                       peer, and the listing calls; the descent adds a summaries call per peer per level of a
+     *                       step that differs
      * @param digestsScanned digest entries read by all replicas of those sets (each level re-reads its spans)
      */
     record Round(long dataPerMember, double divergence, double bytes, double calls, double digestsScanned) {
@@ -49,7 +50,7 @@ final class RepairModel {
         List<Round> rounds = new java.util.ArrayList<>();
         for (long data : DATA_PER_MEMBER) {
             for (double d : DIVERGENCE) {
-                rounds.add(round(widths, shape.coordinatedArcs(), c.size(), rf, data, d));
+                rounds.add(round(widths, probe.coordinatedGroupArcs(), c.size(), rf, data, d));
             }
         }
         return new Result(c, shape, buildMs, Math.max(0, heap), rounds);
@@ -63,12 +64,14 @@ final class RepairModel {
     }
 
     /** One round over the spans this member coordinates: the bytes it sends and receives, calls, entries read. */
-    static Round round(long[] widths, int coordinatedArcs, int n, int rf, long dataPerMember, double divergence) {
+    static Round round(long[] widths, int[] groupArcs, int n, int rf, long dataPerMember, double divergence) {
         double keys = (double) n * (dataPerMember / RECORD_BYTES) / rf; // distinct keys in the cluster
         SplittableRandom random = new SplittableRandom(55);
         Tally t = new Tally();
         int peers = rf - 1;
-        t.calls += peers * Math.ceil((double) coordinatedArcs / RepairProbe.ARCS_PER_STEP);
+        for (int arcs : groupArcs) { // steps of ARCS_PER_STEP arcs, set by set: a summaries and a done call per peer
+            t.calls += 2.0 * peers * Math.ceil((double) arcs / RepairProbe.ARCS_PER_STEP);
+        }
         for (long w : widths) {
             double span = ((w >>> 11) + 1) * 0x1.0p-53; // fraction of the ring
             double entries = span * keys;

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** scale-sim.md's tables (the limits beside them are in docs/benchmarks/scale-sim.md's hand-kept part). */
+/** scale-sim.md's figures (the method and the limits around them are kept by hand in the same file). */
 final class ScaleMarkdown {
     private ScaleMarkdown() {
     }
@@ -66,8 +66,8 @@ final class ScaleMarkdown {
         b.append("\nBytes one member exchanges per round as coordinator (its sets' summaries, descent, listings and "
                 + "records; the member answers about as much for the sets others coordinate):\n\n");
         b.append("| members | data per member | in sync | 1e-6 differ | 1e-4 differ | 1e-2 differ |"
-                + " digests read (in sync) |\n");
-        b.append("|---|---:|---:|---:|---:|---:|---:|\n");
+                + " digests read (in sync) | calls (in sync) |\n");
+        b.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RepairModel.Result r : repair) {
             if (r.cluster().racks() != 0) {
                 continue;
@@ -75,15 +75,17 @@ final class ScaleMarkdown {
             for (long data : RepairModel.DATA_PER_MEMBER) {
                 StringBuilder row = new StringBuilder(f("| %d | %s |", r.cluster().size(), size(data)));
                 double scanned = 0;
+                double calls = 0;
                 for (RepairModel.Round round : r.rounds()) {
                     if (round.dataPerMember() == data) {
                         row.append(' ').append(size(round.bytes())).append(" |");
                         if (round.divergence() == 0) {
                             scanned = round.digestsScanned();
+                            calls = round.calls();
                         }
                     }
                 }
-                b.append(row).append(f(" %.3g |%n", scanned));
+                b.append(row).append(f(" %.3g | %.0f |%n", scanned, calls));
             }
         }
 

@@ -72,6 +72,8 @@ public final class ScaleSim {
 
     public static void main(String[] args) throws IOException {
         Options o = Options.parse(args);
+        Map<String, Object> operator = o.operator() != null && Files.exists(o.operator()) // read first: fail fast
+                ? Json.parseObject(Files.readString(o.operator())) : null;
         double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         long started = System.nanoTime();
         byte[][] keys = PlacementSim.keys(LOOKUP_KEYS);
@@ -89,8 +91,6 @@ public final class ScaleSim {
             }
             connections.add(Connections.of(n));
         }
-        Map<String, Object> operator = o.operator() != null && Files.exists(o.operator())
-                ? Json.parseObject(Files.readString(o.operator())) : null;
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("java", Runtime.version().toString());
         env.put("cpus", (long) Runtime.getRuntime().availableProcessors());
@@ -103,10 +103,24 @@ public final class ScaleSim {
             System.out.print(md);
         } else {
             Files.createDirectories(o.out());
-            Files.writeString(o.out().resolve("scale-sim.md"), md);
+            Path report = o.out().resolve("scale-sim.md");
+            Files.writeString(report, splice(Files.exists(report) ? Files.readString(report) : null, md));
             Files.writeString(o.out().resolve("scale-sim.json"), json + "\n");
             log("wrote " + o.out().resolve("scale-sim.md") + " and scale-sim.json");
         }
+    }
+
+    static final String BEGIN = "<!-- figures: written by make bench-scale-sim, do not edit by hand -->";
+    static final String END = "<!-- end of figures -->";
+
+    /** The report with its figures replaced: the hand-kept text around the markers (method, limits) stays. */
+    static String splice(String existing, String figures) {
+        int b = existing == null ? -1 : existing.indexOf(BEGIN);
+        int e = existing == null ? -1 : existing.indexOf(END);
+        if (b < 0 || e < b) {
+            return "# Scale by simulation\n\n" + BEGIN + "\n" + figures + END + "\n";
+        }
+        return existing.substring(0, b + BEGIN.length()) + "\n" + figures + existing.substring(e);
     }
 
     static void log(String message) {

@@ -56,6 +56,11 @@ public final class RepairProbe {
         return new Shape(ranges.arcs().size(), spans, ranges.groups().size(), cGroups, cArcs, cSpans);
     }
 
+    /** Arcs in each replica set this member coordinates: a round runs its steps set by set. */
+    public int[] coordinatedGroupArcs() {
+        return ranges.coordinated().stream().mapToInt(g -> g.arcs().size()).toArray();
+    }
+
     /** The unsigned widths (hashes - 1) of the spans of the arcs this member coordinates, for the descent model. */
     public long[] coordinatedSpanWidths() {
         Shape s = shape();

@@ -146,16 +146,14 @@ class ReconcileScaleSim {
     cluster.setSpec(new DhtClusterSpec());
     cluster.getSpec().replicas = n;
     operator.create(cluster);
-    double podsReady = awaitPodsReady(n, start.nanos());
+    long podsReady = awaitPodsReady(n, start.nanos());
     awaitReady(n);
     Snapshot ready = snapshot();
     Map<String, Object> create = ready.minus(start);
-    run.put("readySeconds", create.get("seconds"));
-    run.put("podsReadySeconds", podsReady);
+    run.put("readyMs", create.get("ms"));
+    run.put("podsReadyMs", podsReady);
     run.put("reconciles", create.get("reconciles"));
     run.put("apiCalls", create.get("apiCalls"));
-    run.put("callsPerReconcile", round((double) (long) create.get("apiCalls")
-        / Math.max(1, (long) create.get("reconciles"))));
     run.put("create", create);
     run.put("statusBytes", (long) client.getKubernetesSerialization().asJson(current().getStatus()).length());
     run.put("topologyBytes", (long) client.configMaps().inNamespace(ns).withName(Names.topologyConfigMap(NAME)).get()
@@ -169,7 +167,7 @@ class ReconcileScaleSim {
         });
     awaitReady(n + 1);
     Map<String, Object> grow = snapshot().minus(before);
-    run.put("growSeconds", grow.get("seconds"));
+    run.put("growMs", grow.get("ms"));
     run.put("grow", grow);
 
     awaitQuiet();
@@ -190,13 +188,13 @@ class ReconcileScaleSim {
         .until(() -> System.nanoTime() - LAST_CALL.get() > Duration.ofSeconds(2).toNanos());
   }
 
-  /** Seconds from start until the fake StatefulSet controller has all n pods ready (the part the operator waits on). */
-  private double awaitPodsReady(int n, long start) {
+  /** Ms from start until the fake StatefulSet controller has all n pods ready (what the operator waits on). */
+  private long awaitPodsReady(int n, long start) {
     await().atMost(BOUND).pollInterval(Duration.ofSeconds(1)).until(() -> client.pods().inNamespace(ns).list()
         .getItems().stream().filter(p -> p.getStatus() != null && p.getStatus().getConditions() != null
             && p.getStatus().getConditions().stream()
                 .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))).count() >= n);
-    return round((System.nanoTime() - start) / 1e9);
+    return (System.nanoTime() - start) / 1_000_000;
   }
 
   private DhtCluster current() {
@@ -215,7 +213,7 @@ class ReconcileScaleSim {
   private record Snapshot(long nanos, Map<String, Long> calls, double reconciles, double writes, long memberPolls) {
     Map<String, Object> minus(Snapshot earlier) {
       Map<String, Object> m = new LinkedHashMap<>();
-      m.put("seconds", round((nanos - earlier.nanos) / 1e9));
+      m.put("ms", (nanos - earlier.nanos) / 1_000_000); // whole numbers: the report reads it with the node's JSON
       m.put("reconciles", (long) (reconciles - earlier.reconciles));
       m.put("writes", (long) (writes - earlier.writes));
       long total = 0;
@@ -236,9 +234,5 @@ class ReconcileScaleSim {
     Map<String, Long> calls = new TreeMap<>();
     CALLS.forEach((k, v) -> calls.put(k, v.sum()));
     return new Snapshot(System.nanoTime(), calls, writes.reconciles(), writes.writes(), members.totalPolls());
-  }
-
-  private static double round(double v) {
-    return Math.round(v * 100) / 100.0;
   }
 }
