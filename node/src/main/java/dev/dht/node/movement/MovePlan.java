@@ -13,7 +13,7 @@ import java.util.Arrays;
  * <p>Only the first rf(T) places of the key's walk on S matter: a member further along (or absent) stands later
  * than any place j &lt; rf(T) in T, so it gets the record either way. The plan reads that prefix (the ring's
  * precomputed table) instead of S's whole walk, which costs O(N^2) per key past the table's depth: 52 µs a key at
- * 100 members and 1.5 ms at 1,000, against about 50 ns for the prefix (docs/benchmarks/scale-sim.md).
+ * 100 members and 1.5 ms at 1,000, against about 60-140 ns for the prefix (docs/benchmarks/scale-sim.md).
  * {@link #targets} reuses scratch arrays: one plan per streaming thread.
  */
 final class MovePlan {
