@@ -119,6 +119,10 @@ bench-ring: ## Measure placement: key spread on 3..10 nodes, keys moved on scale
 	scripts/bench-ring.sh
 .PHONY: bench-ring
 
+bench-scale-sim: ## Scale by simulation: ring, moves, repair, topology, connections at 3..1,000 members; the operator at 100 and 1,000
+	scripts/bench-scale-sim.sh
+.PHONY: bench-scale-sim
+
 # ---------------------------------------------------------------------------------------------------------
 # Kubernetes: images, a local cluster (no registry needed) or kind, the operator, the end-to-end story.
 # CLUSTER=local (default: make k8s-up), kind (make kind-up) or current (whatever $KUBECONFIG points at).

@@ -353,9 +353,9 @@ public final class Node implements AutoCloseable {
     }
 
     /** Connections per peer: enough to keep both cores busy, few enough that a dead peer costs little. */
-    private static final int PEER_CONNECTIONS = 8;
+    public static final int PEER_CONNECTIONS = 8;
     /** Requests queued per connection; beyond connections x pipeline a call fails at once (peer saturated). */
-    private static final int PEER_PIPELINE = 128;
+    public static final int PEER_PIPELINE = 128;
 
     public int port() {
         return server.port();

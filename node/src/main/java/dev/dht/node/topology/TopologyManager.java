@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -53,6 +54,8 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
     private final Predicate<String> member;
     private final AtomicLong notMembers = new AtomicLong();
     private volatile StateFile file;
+    /** The current state's header, computed once per state: it hashes both member lists, O(N). */
+    private volatile Headed headed;
     private volatile java.util.function.Consumer<TopologyState> installed = s -> { };
     private volatile long enteredNanos = System.nanoTime();
     private volatile boolean closed;
@@ -146,6 +149,35 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
     public TopologyReport report() {
         StateFile f = file;
         return new TopologyReport(self, f == null ? null : f.state(), drained(), f != null && f.sent());
+    }
+
+    /**
+     * The report a poll gets: brief when the poll named this node's very state ({@code known}, its header), else in
+     * full (TopologyReport, "brief form").
+     */
+    public Map<String, Object> reportJson(String known) {
+        StateFile f = file;
+        TopologyReport r = new TopologyReport(self, f == null ? null : f.state(), drained(), f != null && f.sent());
+        String header = f == null ? null : headerOf(f.state());
+        return header != null && header.equals(known) ? r.toBriefJson(header) : r.toJson();
+    }
+
+    /** The current state's header (X-Dht-Topology), or null while the node has none. */
+    public String stateHeader() {
+        StateFile f = file;
+        return f == null ? null : headerOf(f.state());
+    }
+
+    private record Headed(TopologyState state, String header) {
+    }
+
+    private String headerOf(TopologyState state) {
+        Headed h = headed;
+        if (h == null || h.state() != state) {
+            h = new Headed(state, state.header());
+            headed = h;
+        }
+        return h.header();
     }
 
     /**
@@ -328,8 +360,11 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
     public CompletableFuture<TopologyReport> fetchAsync(String peer) {
         CompletableFuture<TopologyReport> answer = new CompletableFuture<>();
         StateFile f = file;
-        String header = f == null ? null : TopologyHeader.request(f.state(), self);
-        client.send(peer, new PeerRequest("GET", TOPOLOGY_PATH, clock.now(), 0, null, header),
+        TopologyState known = f == null ? null : f.state();
+        String knownHeader = known == null ? null : headerOf(known);
+        String header = knownHeader == null ? null : TopologyHeader.request(knownHeader, self);
+        String target = knownHeader == null ? TOPOLOGY_PATH : TOPOLOGY_PATH + "?known=" + knownHeader;
+        client.send(peer, new PeerRequest("GET", target, clock.now(), 0, null, header),
                 System.nanoTime() + timeoutNanos, new PeerCallback() {
                     @Override
                     public void completed(PeerResponse r) {
@@ -340,7 +375,8 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
                         if (r.status() == 200) {
                             try {
                                 report = TopologyReport.fromJson(
-                                        Json.parseObject(new String(r.body(), StandardCharsets.UTF_8)));
+                                        Json.parseObject(new String(r.body(), StandardCharsets.UTF_8)), known,
+                                        knownHeader);
                             } catch (IllegalArgumentException e) {
                                 log.debug("topology of {} unreadable: {}", peer, e.toString());
                             }

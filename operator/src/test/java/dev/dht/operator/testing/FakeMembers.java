@@ -151,29 +151,64 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
         .flatMap(r -> java.util.stream.IntStream.range(0, capacity).mapToObj(i -> Names.pod(cluster, r, i))).toList());
   }
 
+  /**
+   * {@code count} fake members on one loopback server with a few threads, each under its own path
+   * ({@code http://127.0.0.1:port/<pod>}): for clusters of hundreds of members (the scale simulation), where a
+   * server and a thread per member would cost more than the members answer.
+   */
+  public static FakeMembers onOneServer(KubernetesClient client, String namespace, String cluster,
+      String clusterDomain, int count) {
+    return new FakeMembers(client, namespace, cluster, clusterDomain, java.util.stream.IntStream.range(0, count)
+        .mapToObj(i -> Names.pod(cluster, i)).toList(), true);
+  }
+
   private FakeMembers(KubernetesClient client, String namespace, String cluster, String clusterDomain,
       List<String> pods) {
+    this(client, namespace, cluster, clusterDomain, pods, false);
+  }
+
+  private FakeMembers(KubernetesClient client, String namespace, String cluster, String clusterDomain,
+      List<String> pods, boolean oneServer) {
     this.namespace = namespace;
     this.cluster = cluster;
     this.clusterDomain = clusterDomain;
-    for (int i = 0; i < pods.size(); i++) {
-      var member = new Member(pods.get(i));
-      members.put(member.pod, member);
-      try {
-        var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.pod)));
-        server.createContext("/v0/admin/movement", exchange -> answer(exchange, member.poll()));
-        server.createContext("/v0/admin/repair", exchange -> answer(exchange, member.repair()));
-        int ordinal = i;
-        server.createContext("/v0/admin/backup", exchange -> backups.serve(exchange, ordinal));
-        server.createContext("/v0/admin/restore", exchange -> backups.serve(exchange, ordinal));
-        server.start();
-        servers.add(server);
-        urlsByPod.put(namespace + "/" + member.pod, "http://127.0.0.1:" + server.getAddress().getPort());
-      } catch (IOException e) {
-        close();
-        throw new UncheckedIOException(e);
+    try {
+      HttpServer shared = null;
+      if (oneServer) {
+        shared = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        shared.setExecutor(Executors.newFixedThreadPool(4, r -> {
+          Thread t = new Thread(r, "fake-members-" + cluster);
+          t.setDaemon(true);
+          return t;
+        }));
+        servers.add(shared);
       }
+      for (int i = 0; i < pods.size(); i++) {
+        var member = new Member(pods.get(i));
+        members.put(member.pod, member);
+        var server = shared;
+        if (server == null) {
+          server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+          server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.pod)));
+          servers.add(server);
+        }
+        String prefix = shared == null ? "" : "/" + member.pod;
+        server.createContext(prefix + "/v0/admin/movement", exchange -> answer(exchange, member.poll()));
+        server.createContext(prefix + "/v0/admin/repair", exchange -> answer(exchange, member.repair()));
+        int ordinal = i;
+        server.createContext(prefix + "/v0/admin/backup", exchange -> backups.serve(exchange, ordinal));
+        server.createContext(prefix + "/v0/admin/restore", exchange -> backups.serve(exchange, ordinal));
+        if (shared == null) {
+          server.start();
+        }
+        urlsByPod.put(namespace + "/" + member.pod, "http://127.0.0.1:" + server.getAddress().getPort() + prefix);
+      }
+      if (shared != null) {
+        shared.start();
+      }
+    } catch (IOException e) {
+      close();
+      throw new UncheckedIOException(e);
     }
     String topologyName = Names.topologyConfigMap(cluster);
     topology = client.configMaps().inNamespace(namespace).withName(topologyName).inform(new ResourceEventHandler<>() {
@@ -317,6 +352,17 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     synchronized (member(pod)) {
       return member(pod).pollsSinceChange;
     }
+  }
+
+  /** Polls every member answered in all (movement reports). */
+  public long totalPolls() {
+    long sum = 0;
+    for (Member m : members.values()) {
+      synchronized (m) {
+        sum += m.totalPolls;
+      }
+    }
+    return sum;
   }
 
   /** Polls a member answered in all. */
