@@ -47,6 +47,7 @@ class DhtClusterValidationIT {
             "spec.replication.factor must not exceed spec.replicas"),
         Arguments.of("zero replicas", "replicas: 0", "spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1"),
         Arguments.of("negative replicas", "replicas: -2", "should be greater than or equal to 1"),
+        Arguments.of("more members than a ring holds", "replicas: 1025", "spec.replicas in body should be less than or equal to 1024"),
         Arguments.of("storage size is not a quantity", "storage: {size: ten-gigs}",
             "storage.size must be a positive Kubernetes quantity such as 10Gi"),
         Arguments.of("storage size is zero", "storage: {size: '0'}",

@@ -3,6 +3,7 @@ package dev.dht.operator.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -70,8 +71,10 @@ import java.util.Map;
 public class DhtClusterSpec {
   @SpecReplicas
   @Min(1)
+  @Max(1024)
   @Default("3")
-  @JsonPropertyDescription("Number of storage nodes (members). At least 1 and at least replication.factor."
+  @JsonPropertyDescription("Number of storage nodes (members). At least 1 and at least replication.factor; at most"
+      + " 1024, the members a node's ring holds (1024 points each; docs/benchmarks/scale-sim.md)."
       + " Scaling moves the data: new members join once their pods are ready; a scale-down removes one member"
       + " at a time from the highest ordinal, each only after it has handed over its data.")
   public Integer replicas;
