@@ -2,6 +2,7 @@ package dev.dht.node;
 
 import dev.dht.node.io.Throttle;
 import dev.dht.node.natives.NativeLibraries;
+import dev.dht.node.api.FeatureLevelEndpoint;
 import dev.dht.node.api.FlushEndpoint;
 import dev.dht.node.api.MetricsEndpoint;
 import dev.dht.node.clock.HybridLogicalClock;
@@ -51,7 +52,6 @@ import dev.dht.node.repair.RepairSettings;
 import dev.dht.node.storage.Record;
 import dev.dht.node.topology.RackIdentity;
 import dev.dht.node.release.FeatureLevel;
-import dev.dht.node.release.FeatureLevelEndpoint;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;

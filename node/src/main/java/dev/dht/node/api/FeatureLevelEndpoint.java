@@ -1,9 +1,10 @@
-package dev.dht.node.release;
+package dev.dht.node.api;
 
 import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Responses;
+import dev.dht.node.release.FeatureLevel;
 import dev.dht.node.topology.Json;
 
 import java.io.IOException;
