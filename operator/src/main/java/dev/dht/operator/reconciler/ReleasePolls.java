@@ -12,7 +12,6 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -24,32 +23,25 @@ final class ReleasePolls {
   static final String PATH = "/v0/admin/feature-level";
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
-  private record Last(Instant at, String pods, Map<String, MemberRelease> reports) {}
-
   private final MemberAdmin admin;
-  private final Duration every;
-  private final Map<String, Last> last = new ConcurrentHashMap<>();
+  private final PacedPolls<Map<String, MemberRelease>> polls;
 
   ReleasePolls(MemberAdmin admin, Duration every) {
     this.admin = admin;
-    this.every = every;
+    this.polls = new PacedPolls<>(every);
   }
 
   /** The ready members' reports, by pod name. */
   Map<String, MemberRelease> reports(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl,
       Optional<String> token, Instant now) {
-    var members = RepairPolls.ReadyMembers.of(cluster, pods, adminUrl);
-    Last l = last.get(members.cluster());
-    if (l != null && l.pods().equals(members.podKey()) && l.at().plus(every).isAfter(now)) {
-      return l.reports();
-    }
-    var answers = members.urls().isEmpty() ? Map.<Member, AdminAnswer>of()
-        : admin.authenticated(token).callAll(members.urls(), "GET", PATH, m -> null, CALL_TIMEOUT);
-    String name = cluster.getMetadata().getName();
-    var byPod = new TreeMap<String, MemberRelease>();
-    answers.forEach((member, answer) -> byPod.put(member.pod(name), MemberRelease.of(answer)));
-    last.put(members.cluster(), new Last(now, members.podKey(), byPod));
-    return byPod;
+    return polls.answers(RepairPolls.ReadyMembers.of(cluster, pods, adminUrl), now, members -> {
+      var answers = members.urls().isEmpty() ? Map.<Member, AdminAnswer>of()
+          : admin.authenticated(token).callAll(members.urls(), "GET", PATH, m -> null, CALL_TIMEOUT);
+      String name = cluster.getMetadata().getName();
+      var byPod = new TreeMap<String, MemberRelease>();
+      answers.forEach((member, answer) -> byPod.put(member.pod(name), MemberRelease.of(answer)));
+      return byPod;
+    });
   }
 
   /**
@@ -59,7 +51,7 @@ final class ReleasePolls {
    */
   Map<String, String> raise(DhtCluster cluster, Map<String, String> privilegedUrls, int level,
       Optional<String> token) {
-    last.remove(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName());
+    polls.forget(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName());
     var answers = admin.authenticated(token).callAll(privilegedUrls, "POST", PATH, pod -> Map.of("level", level),
         CALL_TIMEOUT);
     var refused = new TreeMap<String, String>();
