@@ -32,7 +32,7 @@ final class FeatureLevelStep {
     this.addresses = addresses;
   }
 
-  /** @return whether to look again soon (a raise was just sent) */
+  /** @return whether to look again soon (a raise was just sent and taken; a refused one waits for the steady poll) */
   boolean run(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl, DhtClusterStatus status,
       List<Condition> previous, Optional<String> token, Instant now) {
     var reports = polls.reports(cluster, pods, adminUrl, token, now);
@@ -41,6 +41,7 @@ final class FeatureLevelStep {
     var planned = FeatureLevelPlan.decide(status.members.stream().map(m -> m.name).toList(), reports,
         spec.featureLevel, hold, status.phase == Phase.Ready);
     var plan = planned;
+    boolean sent = false;
     if (!planned.toRaise().isEmpty()) {
       int target = plan.target().orElseThrow();
       String namespace = cluster.getMetadata().getNamespace();
@@ -50,12 +51,14 @@ final class FeatureLevelStep {
       log.info("{}/{}: raising the feature level to {} on {}", namespace, cluster.getMetadata().getName(), target,
           urls.keySet());
       var refused = polls.raise(cluster, urls, target, token);
+      sent = refused.isEmpty();
       if (!refused.isEmpty()) {
+        log.warn("{}/{}: the feature level raise was refused: {}", namespace, cluster.getMetadata().getName(), refused);
         plan = new FeatureLevelPlan(plan.release(), plan.level(), plan.target(), plan.toRaise(), false,
             "RaiseRefused", plan.message() + "; refused: " + refused);
       }
     }
     plan.describe(status, reports, previous, now);
-    return !plan.toRaise().isEmpty();
+    return sent;
   }
 }
