@@ -20,7 +20,8 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule pureBuildersDoNoIo = noClasses().that().resideInAnyPackage(
           "dev.dht.operator.model", "dev.dht.operator.status", "dev.dht.operator.scaling",
-          "dev.dht.operator.rollout", "dev.dht.operator.backup", "dev.dht.operator.benchmark.model",
+          "dev.dht.operator.rollout", "dev.dht.operator.upgrade", "dev.dht.operator.backup",
+          "dev.dht.operator.benchmark.model",
           "dev.dht.operator.benchmark.status", "dev.dht.operator.security", "dev.dht.operator.security.pki",
           "dev.dht.operator.security.tls", "dev.dht.operator.security.auth", "dev.dht.operator.security.network")
       .should().dependOnClassesThat().resideInAnyPackage("io.fabric8.kubernetes.client..", "io.javaoperatorsdk..",
