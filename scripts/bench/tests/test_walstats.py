@@ -84,6 +84,17 @@ class LogFormatTest(TempDirTest):
         self.assertIsNone(walstats.stats(self.tmp))
 
 
+def java():
+    """$JAVA, or the JDK >= 21 the project's scripts find (scripts/lib.sh): a machine's default java may be older."""
+    if os.environ.get("JAVA"):
+        return os.environ["JAVA"]
+    home = subprocess.run(["bash", "-c", '. "$1/scripts/lib.sh" && find_java_home', "_", ROOT],
+                          capture_output=True, text=True).stdout.strip()
+    if not home:
+        raise AssertionError("no JDK >= 21 found (scripts/lib.sh find_java_home); set JAVA")
+    return os.path.join(home, "bin", "java")
+
+
 class RealNodeTest(TempDirTest):
     def test_the_wal_of_a_node_counts_its_writes(self):
         if not os.path.exists(JAR):
@@ -93,7 +104,7 @@ class RealNodeTest(TempDirTest):
         url = "http://127.0.0.1:%d" % port
         data = os.path.join(self.tmp, "data")
         with open(os.path.join(self.tmp, "node.log"), "w") as out:
-            proc = subprocess.Popen([os.environ.get("JAVA", "java"), "-Xmx256m", "-jar", JAR, "--port", str(port),
+            proc = subprocess.Popen([java(), "-Xmx256m", "-jar", JAR, "--port", str(port),
                                      "--data-dir", data, "--repair-interval", "0s"], stdout=out,
                                     stderr=subprocess.STDOUT)
         try:
