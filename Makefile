@@ -65,7 +65,7 @@ bench-defaults: ## The node as users start it (no JVM or node options) vs the ba
 
 bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the load's p99 before/during/after; writes docs/benchmarks/scale.*
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-scale.sh
+	scripts/bench/scenario.sh scale
 .PHONY: bench-scale
 
 bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones (BENCH_ROUNDS=3 rounds, medians judged): MB/s, records/s, the load's p99 before/during; writes docs/benchmarks/backup.*
@@ -75,12 +75,12 @@ bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones (
 
 bench-repair: ## Repair and rebuild under a fixed load: keys/s, MB/s, hash bytes per differing key, the load's p99; writes docs/benchmarks/repair.*
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-repair.sh
+	scripts/bench/scenario.sh repair
 .PHONY: bench-repair
 
 bench-pause: ## One of 3 replicas paused 15 s (SIGSTOP) under reads and writes at 2/3: GET p99 and throughput before/during/after; writes docs/benchmarks/pause.*
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-pause.sh
+	scripts/bench/scenario.sh pause
 .PHONY: bench-pause
 
 bench: ## The five tapes on a local 3-node cluster with flamegraphs and a report (BENCH_ENGINE=k6|oha, BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/

@@ -33,7 +33,7 @@ class PauseReportTest(TempDirTest):
         with open(os.path.join(self.raw, "timeline.txt"), "w") as f:
             f.writelines(f"{k}={v}\n" for k, v in marks.items())
 
-    def write_load(self, during_get_ms, during_get_every):
+    def write_load(self, during_get_ms, during_get_every, late_before_ms=1.0):
         """100 GETs a second per node (1 ms each) by wall-clock time, except during the pause: one in
         during_get_every takes during_get_ms, and node 1 sends only every other; 50 PUTs a second per node at 2 ms,
         one 504 during the pause."""
@@ -44,7 +44,8 @@ class PauseReportTest(TempDirTest):
                 in_pause = 11.0 <= wall < 21.0
                 if wall < started or (in_pause and node == 1 and k % 2):
                     continue
-                ms = during_get_ms if in_pause and k % during_get_every == 0 else 1.0
+                ms = during_get_ms if in_pause and k % during_get_every == 0 else \
+                    late_before_ms if 7.0 <= wall < 11.0 else 1.0
                 rows.append((wall - started, ms, "200" if k % 3 else "404"))
             oha_csv(os.path.join(self.raw, f"load-get{node}.csv"), rows)
             oha_csv(os.path.join(self.raw, f"load-put{node}.csv"),
@@ -85,7 +86,9 @@ class PauseReportTest(TempDirTest):
         self.assertFalse(result["targets"]["get_rps_met"])
         self.assertTrue(result["targets"]["get_p99_met"])
         self.assertEqual(load["during"]["put"]["unexpected"], 1)
-        self.assertIn("| GET throughput | 200 req/s | 150 req/s | 75% | >= 80% | missed |", md)
+        self.assertEqual(result["noise"]["get_rps_floor"], 1.0)  # two identical 4 s windows before the pause
+        self.assertEqual(result["targets"]["get_rps_verdict"], "missed")
+        self.assertIn("| GET throughput | 200 req/s | 150 req/s | 75% | >= 80% | 1.00x | missed |", md)
         # per-second rows start on whole seconds from the pause
         ts = [r["t_s"] for r in result["per_second"]["get"]]
         self.assertEqual(ts[0], -8.0)
@@ -103,8 +106,23 @@ class PauseReportTest(TempDirTest):
         result, md = self.report()
         self.assertGreater(result["targets"]["get_p99_during_over_before"], 2.0)
         self.assertFalse(result["targets"]["get_p99_met"])
-        self.assertIn("| GET p99 | 1.00 ms | 100.00 ms | 100.00x | <= 2x | missed |", md)
+        self.assertIn("| GET p99 | 1.00 ms | 100.00 ms | 100.00x | <= 2x | 1.00x | missed |", md)
         self.assertEqual(result["coordinators"], {})
+
+    def test_a_ratio_inside_the_runs_noise_floor_is_not_separable_here(self):
+        # the second half of "before" reads at 1.8 ms: the run's own floor for the GET p99 is 1.8x; the pause's
+        # 3 ms is 1.67x before: under the 2x target, but not by more than the floor (nor over it by more)
+        self.write_load(during_get_ms=3.0, during_get_every=1, late_before_ms=1.8)
+        result, md = self.report()
+        self.assertAlmostEqual(result["noise"]["get_p99_floor"], 1.8)
+        self.assertAlmostEqual(result["targets"]["get_p99_during_over_before"], 3.0 / 1.8)
+        self.assertTrue(result["targets"]["get_p99_met"])
+        self.assertEqual(result["targets"]["get_p99_verdict"], "not separable here")
+        self.assertIn("| 1.80x | not separable here |", md)
+        # the same pause against a quiet "before" (floor 1x): 3x is missed
+        self.write_load(during_get_ms=3.0, during_get_every=1)
+        result, _ = self.report()
+        self.assertEqual(result["targets"]["get_p99_verdict"], "missed")
 
 
 if __name__ == "__main__":
