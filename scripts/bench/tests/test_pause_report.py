@@ -6,7 +6,7 @@ import json
 import os
 import unittest
 
-from .rawfiles import TempDirTest, oha_csv
+from .rawfiles import RawRunTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("pause_report", os.path.join(HERE, "..", "pause-report.py"))
@@ -19,19 +19,13 @@ ENV = "date=2026-11-26T00:00:00Z\nload_before=0.1 0.2 0.3\nnproc=2\ncommit=abc12
 PAUSED = "http://127.0.0.1:18302"
 
 
-class PauseReportTest(TempDirTest):
+class PauseReportTest(RawRunTest):
     def setUp(self):
         super().setUp()
-        self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
-        os.makedirs(self.raw)
-        os.makedirs(self.out)
-        with open(os.path.join(self.raw, "env.txt"), "w") as f:
-            f.write(ENV)
         # the GET ohas started 0 and 1 s before the load's mark, the PUT ohas with it; pause at +10 s, resume +20 s
-        marks = {"get0_start": T0 - 1000, "get1_start": T0, "put0_start": T0 + 1000, "put1_start": T0 + 1000,
-                 "load_start": T0 + 1000, "pause": T0 + 11_000, "resume": T0 + 21_000, "load_end": T0 + 31_000}
-        with open(os.path.join(self.raw, "timeline.txt"), "w") as f:
-            f.writelines(f"{k}={v}\n" for k, v in marks.items())
+        self.write_raw(ENV, {"get0_start": T0 - 1000, "get1_start": T0, "put0_start": T0 + 1000,
+                             "put1_start": T0 + 1000, "load_start": T0 + 1000, "pause": T0 + 11_000,
+                             "resume": T0 + 21_000, "load_end": T0 + 31_000})
 
     def write_load(self, during_get_ms, during_get_every, late_before_ms=1.0):
         """100 GETs a second per node (1 ms each) by wall-clock time, except during the pause: one in
@@ -66,12 +60,7 @@ class PauseReportTest(TempDirTest):
                                                        "http://127.0.0.1:18301": None if k == 3 else node}}) + "\n")
 
     def report(self):
-        pause_report.sys.argv = ["pause-report.py", self.raw, self.out]
-        pause_report.main()
-        with open(os.path.join(self.out, "pause.json")) as f:
-            result = json.load(f)
-        with open(os.path.join(self.out, "pause.md")) as f:
-            return result, f.read()
+        return self.run_report(pause_report, "pause")
 
     def test_phases_targets_and_the_coordinators_view(self):
         self.write_load(during_get_ms=1.0, during_get_every=1000)

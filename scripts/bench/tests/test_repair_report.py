@@ -6,7 +6,7 @@ import json
 import os
 import unittest
 
-from .rawfiles import TempDirTest, oha_csv
+from .rawfiles import RawRunTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("repair_report", os.path.join(HERE, "..", "repair-report.py"))
@@ -29,18 +29,12 @@ def totals(**kw):
     return {"totals": t, "rebuild": {"state": "ready"}}
 
 
-class RepairReportTest(TempDirTest):
+class RepairReportTest(RawRunTest):
     LATE_BEFORE_PUT_MS = 2.0  # PUTs in the second half of "before" (a noisier run: more)
 
     def setUp(self):
         super().setUp()
-        self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
-        os.makedirs(self.raw)
-        os.makedirs(self.out)
-        with open(os.path.join(self.raw, "env.txt"), "w") as f:
-            f.write(ENV)
-        with open(os.path.join(self.raw, "timeline.txt"), "w") as f:
-            f.writelines(f"{k}={T0 + v * 1000}\n" for k, v in MARKS.items())
+        self.write_raw(ENV, {k: T0 + v * 1000 for k, v in MARKS.items()})
         # the round: node 0 coordinates 1 range set, node 1 another; node 2 (behind) coordinates nothing
         before = [totals(), totals(rounds=2, hashBytes=500), totals()]
         after_round = [totals(rounds=1, rangesCompared=3000, rangesOutOfSync=40, keysRepaired=300,

@@ -6,7 +6,7 @@ import json
 import os
 import unittest
 
-from .rawfiles import TempDirTest, oha_csv
+from .rawfiles import RawRunTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("scale_report", os.path.join(HERE, "..", "scale-report.py"))
@@ -20,15 +20,9 @@ ENV = "date=2026-11-26T00:00:00Z\nload_before=0.1 0.2 0.3\nnproc=2\ncommit=abc12
       "key_digits=4\nrate=20\nphase=20\nreplicas=2/3\n"
 
 
-class ScaleReportTest(TempDirTest):
+class ScaleReportTest(RawRunTest):
     def write(self, late_before_put_ms):
-        self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
-        os.makedirs(self.raw)
-        os.makedirs(self.out)
-        with open(os.path.join(self.raw, "env.txt"), "w") as f:
-            f.write(ENV)
-        with open(os.path.join(self.raw, "timeline.txt"), "w") as f:
-            f.writelines(f"{k}={T0 + v * 1000}\n" for k, v in MARKS.items())
+        self.write_raw(ENV, {k: T0 + v * 1000 for k, v in MARKS.items()})
         # 10 PUTs and 10 GETs a second: PUTs 2 ms (the second half of "before": late_before_put_ms), 6 ms during
         # the scale-up; GETs 1 ms
         puts, gets = [], []
@@ -47,12 +41,7 @@ class ScaleReportTest(TempDirTest):
                 node = {"keys": {"sent": sent, "received": 0}, "bytes": {"sent": sent * 2000},
                         "topology": {"stage": "joint" if t >= T0 + 23_000 else "stable"}}
                 f.write(json.dumps({"t": t, "nodes": {"n0": node}}) + "\n")
-        scale_report.sys.argv = ["scale-report.py", self.raw, self.out]
-        scale_report.main()
-        with open(os.path.join(self.out, "scale.json")) as f:
-            result = json.load(f)
-        with open(os.path.join(self.out, "scale.md")) as f:
-            return result, f.read()
+        return self.run_report(scale_report, "scale")
 
     def test_phases_judged_against_the_runs_noise_floor(self):
         result, md = self.write(late_before_put_ms=2.0)
