@@ -18,6 +18,10 @@ build: ## Build every module (node jar, operator jar), skipping tests
 test: ## Run all unit and integration tests (installs and caches what they need; each phase timed)
 	scripts/ci/test.sh
 
+fmt: ## Format the Java sources of every module (palantir-java-format through spotless); verify checks it
+	$(MVN) -q spotless:apply
+.PHONY: fmt
+
 bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
 	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
 .PHONY: bench-test
