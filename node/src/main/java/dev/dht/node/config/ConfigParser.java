@@ -74,6 +74,15 @@ public final class ConfigParser {
                 "member port mutual TLS: this member's certificate chain (PEM); re-read when it changes"),
         MEMBER_TLS_KEY("member-tls-key", "PATH", "-", "its private key (PKCS#8 PEM, unencrypted)"),
         MEMBER_TLS_CA("member-tls-ca", "PATH", "-", "the CAs whose member certificates are trusted (PEM)"),
+        CLIENT_TLS_CERT("client-tls-cert", "PATH", "- (plaintext)",
+                "client port TLS (then TLS only): this node's certificate chain (PEM); re-read when it changes"),
+        CLIENT_TLS_KEY("client-tls-key", "PATH", "-", "its private key (PKCS#8 PEM, unencrypted)"),
+        CLIENT_TLS_CA("client-tls-ca", "PATH", "- (no client certificates)",
+                "the CAs of client certificates (PEM); a certificate's subject O names its scope"),
+        CLIENT_AUTH("client-auth", "required|optional", "required (with --client-tls-ca)",
+                "client certificates: every client presents one, or those without need a token"),
+        METRICS_PORT("metrics-port", "N", "- (none)",
+                "a plaintext port serving GET /metrics and /v0/status only (scrapers, probes), every interface"),
         BACKUP_ENDPOINT("backup-endpoint", "URL", "-",
                 "S3-compatible object store for backups and restores, http(s)://host[:port]"),
         BACKUP_BUCKET("backup-bucket", "NAME", "-", "the bucket backups are written to and restored from"),
@@ -315,7 +324,44 @@ public final class ConfigParser {
         if (problem != null) {
             throw new ConfigException(problem);
         }
-        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, Option.AUTH_TOKENS, null), tls);
+        int metricsPort = intIn(raw, Option.METRICS_PORT, 0, 1, 65535);
+        if (metricsPort == port || metricsPort == port + offset) {
+            throw new ConfigException("bad value for " + describe(Option.METRICS_PORT) + ": " + metricsPort
+                    + " is the client or the member port");
+        }
+        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, Option.AUTH_TOKENS, null), tls,
+                clientTlsFiles(raw), metricsPort);
+    }
+
+    /** The client port's certificate and key, or neither; the CA with --client-auth, or neither. */
+    private static SecuritySettings.ClientTlsFiles clientTlsFiles(Map<Option, String> raw) throws ConfigException {
+        Path cert = path(raw, Option.CLIENT_TLS_CERT, null);
+        Path key = path(raw, Option.CLIENT_TLS_KEY, null);
+        Path ca = path(raw, Option.CLIENT_TLS_CA, null);
+        String auth = raw.get(Option.CLIENT_AUTH);
+        if (cert == null && key == null) {
+            if (ca != null || auth != null) {
+                throw new ConfigException("--client-tls-ca and --client-auth need TLS on the client port:"
+                        + " --client-tls-cert and --client-tls-key");
+            }
+            return null;
+        }
+        if (cert == null || key == null) {
+            throw new ConfigException("client TLS needs both --client-tls-cert and --client-tls-key");
+        }
+        if (ca == null) {
+            if (auth != null) {
+                throw new ConfigException("--client-auth needs --client-tls-ca, the CAs of the client certificates");
+            }
+            return new SecuritySettings.ClientTlsFiles(cert, key, null, SecuritySettings.ClientCertificates.NONE);
+        }
+        try {
+            return new SecuritySettings.ClientTlsFiles(cert, key, ca,
+                    auth == null ? SecuritySettings.ClientCertificates.REQUIRED
+                            : SecuritySettings.ClientCertificates.parse(auth));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("bad value for " + describe(Option.CLIENT_AUTH) + ": " + e.getMessage());
+        }
     }
 
     /** All three TLS files, or none. */
