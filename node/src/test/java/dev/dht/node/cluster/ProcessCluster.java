@@ -40,6 +40,8 @@ final class ProcessCluster implements AutoCloseable {
     private final NodeProcess[] processes;
     /** How long a starting node may take to be ready (60 s unless a test says otherwise). */
     private final Duration readyBound;
+    /** How the tests call the client ports: over TLS with this context, or plaintext (null). */
+    private javax.net.ssl.SSLContext clientTls;
 
     private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound) {
         this.dir = dir;
@@ -63,7 +65,18 @@ final class ProcessCluster implements AutoCloseable {
 
     /** As {@link #start(Path, int, IntFunction)}; each start, now and later, may take up to readyBound. */
     static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound) {
-        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, readyBound);
+        return started(new ProcessCluster(dir, size, extraArgs, readyBound));
+    }
+
+    /** As {@link #start(Path, int, IntFunction)}, the client ports called over TLS with this context. */
+    static ProcessCluster startTls(Path dir, int size, IntFunction<List<String>> extraArgs,
+                                   javax.net.ssl.SSLContext clientTls) {
+        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, Duration.ofSeconds(60));
+        cluster.clientTls = clientTls;
+        return started(cluster);
+    }
+
+    private static ProcessCluster started(ProcessCluster cluster) {
         try {
             cluster.startStopped();
         } catch (RuntimeException | Error e) {
@@ -71,6 +84,16 @@ final class ProcessCluster implements AutoCloseable {
             throw e;
         }
         return cluster;
+    }
+
+    /** The client ports are called with this TLS context from now on (a new client certificate, new CAs). */
+    synchronized void useClientTls(javax.net.ssl.SSLContext context) {
+        clientTls = context;
+        for (NodeProcess p : processes) {
+            if (p != null) {
+                p.useTls(context);
+            }
+        }
     }
 
     private static int[] distinctFreePorts(int n) {
@@ -190,7 +213,8 @@ final class ProcessCluster implements AutoCloseable {
         args.addAll(extraArgs.apply(i));
         args.addAll(MemberTlsMode.args(dir, i, args));
         logs.harnessLine(i, "starting node " + i + " " + args);
-        return NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of());
+        NodeProcess p = NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of());
+        return clientTls == null ? p : p.useTls(clientTls);
     }
 
     /** Deletes node i's data directory, as a lost volume: node i must be stopped; it starts on a new one. */

@@ -159,6 +159,11 @@ public final class TestCertificates {
 
     /** Rewrites only the trusted CAs of a member's files (a CA rotation's first or last phase). */
     public static void trust(Member files, TestCertificates... authorities) {
+        writeCas(files.ca(), authorities);
+    }
+
+    /** Writes these CAs' certificates into one PEM file (atomically). */
+    public static void writeCas(Path file, TestCertificates... authorities) {
         StringBuilder ca = new StringBuilder();
         for (TestCertificates a : authorities) {
             try {
@@ -167,7 +172,7 @@ public final class TestCertificates {
                 throw new UncheckedIOException(e);
             }
         }
-        write(files.ca(), ca.toString());
+        write(file, ca.toString());
     }
 
     @Override
