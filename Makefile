@@ -52,7 +52,7 @@ bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (w
 	if [ "$${BENCH_MEMBER_TLS:-off}" != both ]; then scripts/bench-defaults.sh cluster; fi
 .PHONY: bench-cluster
 
-bench-cluster-tls: ## The member plane's TLS cost: 3-node clusters with plaintext and mutual-TLS member ports side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
+bench-cluster-tls: ## What TLS costs: 3-node clusters in plaintext, with mutual-TLS member ports and with a TLS client port side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-cluster-tls.sh
 .PHONY: bench-cluster-tls

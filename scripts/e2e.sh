@@ -4,9 +4,11 @@
 # must be in the cluster (make k8s-up / make kind-up load them).
 #
 #   1 helm install the operator (chart + CRD); its pod becomes ready
-#   2 kubectl apply manifests/dhtcluster-sample.yaml; the DhtCluster is Ready with 3/3 members
+#   2 kubectl apply manifests/dhtcluster-sample.yaml and dhtuser-sample.yaml; the DhtCluster is Ready with 3/3
+#     members, its client port serves TLS only, and the DhtUser's client certificate is issued
 #   3 a Job writes 10,000 keys through the client Service at the default quorum; another reads every one back
-#     through a single other member (its name in the headless Service)
+#     through a single other member (its name in the headless Service). Like every Job of the run, both speak TLS
+#     to the client port and authenticate with the DhtUser's certificate (no token)
 #   4 a pod is deleted while a Job writes and another reads: every write is acknowledged (0 failed), many of them
 #     after the deletion, every read is right, and every acknowledged key is readable afterwards
 #   5 a settings change (jvm.heap) rolls the pods one at a time within a bound, every member then runs with the
@@ -24,7 +26,9 @@
 #   attack: every attack of issue 21, many times, from another namespace, an unlabelled pod and a hostNetwork
 #     pod: all refused; keys, topology and clocks unchanged, on the restored cluster when 9 ran
 #     (scripts/e2e/step-security.sh)
-#   rotate: a certificate renewal and a CA replacement under a quorum writer: 0 failed writes, no pod restarted
+#   rotate: a certificate renewal and a CA replacement, of the member port and of the client port (its phases wait
+#     spec.tls.client.reloadGrace, 120s here, for the clients), under a quorum writer over TLS that reloads its
+#     CA bundle and certificate as the kubelet delivers them: 0 failed writes, no pod restarted
 #   8 kubectl delete dht + helm uninstall: nothing of ours is left but the retained PVCs
 #
 # One line per step (PASS / FAIL / NOT RUN), then "N passed, M failed, K not run". Every wait is bounded.
@@ -56,11 +60,11 @@ TAG=${IMAGE_TAG:-$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' po
 PREFIX=${IMAGE_PREFIX:-}
 RUNNER_IMAGE="${PREFIX}dht-loadrunner:$TAG"
 KEYS=${E2E_KEYS:-10000}
-SERVICE_URL="http://dht.$NS.svc:8080"
+SERVICE_URL="https://dht.$NS.svc:8080"
 RUN_ID="e2e-$(date -u +%Y%m%dT%H%M%SZ)-$$"
 # Step 4's writer: this many of its writes acknowledged after the deletion (and none failed).
 STEP4_MIN_ACKED_AFTER=$(( ${E2E_KEYS:-10000} / 10 ))
-member_url() { echo "http://dht-$1.dht-headless.$NS.svc:8080"; }
+member_url() { echo "https://dht-$1.dht-headless.$NS.svc:8080"; }
 
 KUBECTL=${KUBECTL:-$("$DHT_ROOT/scripts/kube-binaries.sh" --bin-dir kubectl)/kubectl}
 HELM=${HELM:-$("$DHT_ROOT/scripts/tool.sh" helm)}
@@ -102,6 +106,10 @@ dht_is() { # dht_is PHASE READY -> the DhtCluster's phase and ready count, for t
 #   JOB_MEMBER_TLS=SECRET  the Job reads a member port (mutual TLS, open to members only): the member Secret at
 #                          /etc/member, on the host's network (which the NetworkPolicy does not filter; the
 #                          certificate is the guard)
+#   JOB_CLIENT=user|ca|none  how the Job meets the client port's TLS: user (default) the CA bundle (ConfigMap
+#                          dht-client-ca.crt) and the DhtUser app's certificate (Secret app-dht-client), and no token
+#                          unless JOB_TOKEN names one; ca the CA bundle only; none nothing (the attackers)
+#   JOB_SECRET=NAME:DIR    another Secret of the Job's namespace mounted at DIR
 jn() { "$KUBECTL" -n "${JOB_NS:-$NS}" "$@"; }
 start_job() {
   local name=$1; shift
@@ -113,8 +121,24 @@ start_job() {
     vols=", {name: member-tls, secret: {secretName: $JOB_MEMBER_TLS, defaultMode: 0440}}"
     mounts=", {name: member-tls, mountPath: /etc/member, readOnly: true}"
   fi
+  local client=${JOB_CLIENT:-user} tls_env=""
+  case $client in
+    user|ca)
+      vols="$vols, {name: client-ca, configMap: {name: dht-client-ca.crt, optional: true}}"
+      mounts="$mounts, {name: client-ca, mountPath: /etc/dht/client-ca, readOnly: true}"
+      tls_env="{name: DHT_CA, value: /etc/dht/client-ca/ca.crt}, " ;;
+  esac
+  if [ "$client" = user ]; then
+    vols="$vols, {name: client, secret: {secretName: app-dht-client, defaultMode: 0440, optional: true}}"
+    mounts="$mounts, {name: client, mountPath: /etc/dht/client, readOnly: true}"
+    tls_env="$tls_env{name: DHT_CLIENT_CERT, value: /etc/dht/client/tls.crt}, {name: DHT_CLIENT_KEY, value: /etc/dht/client/tls.key}, "
+  fi
+  if [ -n "${JOB_SECRET:-}" ]; then
+    vols="$vols, {name: extra, secret: {secretName: ${JOB_SECRET%%:*}, defaultMode: 0440}}"
+    mounts="$mounts, {name: extra, mountPath: ${JOB_SECRET#*:}, readOnly: true}"
+  fi
   case ${JOB_TOKEN:-} in
-    "") token="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}, " ;;
+    "") [ "$client" = user ] || token="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}, " ;;
     none) ;;
     *) token="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: $JOB_TOKEN}}}, " ;;
   esac
@@ -140,7 +164,7 @@ spec:
         image: $RUNNER_IMAGE
         imagePullPolicy: IfNotPresent
         args: ["/opt/dht/py/${JOB_PROGRAM:-dhtcheck.py}"$args]
-        env: [${token}{name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]
+        env: [${token}${tls_env}{name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]
         resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 256Mi}}
         securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
         volumeMounts: [{name: keys, mountPath: /etc/e2e}$mounts]
@@ -193,6 +217,7 @@ log_has() { kn logs "job/$1" 2>/dev/null | grep -q "$2"; }
 pod_replaced() { [ "$(kn get pod "$1" -o jsonpath='{.metadata.uid}' 2>/dev/null)" != "$2" ]; }
 scaled_down_to_3() { dht_is Ready 3 && ! kn get pod dht-3 >/dev/null 2>&1 && ! kn get pod dht-4 >/dev/null 2>&1; }
 owned() { kn get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod,secret,networkpolicy -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null; }
+user_issued() { [ -n "$(kn get secret app-dht-client -o jsonpath='{.data.tls\.crt}' 2>/dev/null)" ]; }
 leftovers() {
   { owned
     k -n "$OP_NS" get deploy,pod,serviceaccount,service,role,rolebinding -l "app.kubernetes.io/instance=$RELEASE" -o name 2>/dev/null
@@ -210,7 +235,7 @@ cleanup() {
   kn delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || true
   k delete namespace "$NS" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
-  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
+  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev dhtusers.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -238,11 +263,15 @@ step1() {
 step2() {
   k create namespace "$NS" >/dev/null 2>&1 || true
   kn apply -f manifests/dhtcluster-sample.yaml >/dev/null || { report 2 FAIL "kubectl apply refused the sample"; return 1; }
+  kn apply -f manifests/dhtuser-sample.yaml >/dev/null || { report 2 FAIL "kubectl apply refused the DhtUser sample"; return 1; }
   local t0=$SECONDS
   if ! until_true 300 dht_is Ready 3; then
     report 2 FAIL "not Ready 3/3 after 300s: phase $(dht_field '{.status.phase}'), ready $(dht_field '{.status.readyReplicas}')"; return 1
   fi
-  report 2 PASS "DhtCluster Ready with 3/3 members in $((SECONDS - t0))s ($(kn get dht dht --no-headers 2>/dev/null | tr -s ' '))"
+  if [ "$(dht_field '{.status.tls.client.enabled}')" != true ] || ! until_true 60 user_issued; then
+    report 2 FAIL "the client port has no TLS ($(dht_field '{.status.tls.client}')) or DhtUser app got no certificate ($(kn get dhtuser app -o jsonpath='{.status.message}' 2>&1))"; return 1
+  fi
+  report 2 PASS "DhtCluster Ready with 3/3 members in $((SECONDS - t0))s ($(kn get dht dht --no-headers 2>/dev/null | tr -s ' ')), client port TLS only ($(dht_field '{.status.tls.client.clientAuth}') client certificates), DhtUser app's certificate issued"
 }
 
 STEP3_KEYS=""; STEP4_KEYS=""
@@ -343,7 +372,8 @@ step5() {
   report 5 PASS "jvm.heap changed: 3 pods replaced one at a time (at most $max_unready unready), each JVM now has a $HEAP heap; reader at quorum on kept-alive connections: $(summary e2e-watch); writer: $(summary e2e-write-roll)"
 }
 
-member_urls() { dht_field '{.status.members[*].url}' | tr ' ' ','; }
+# The members' URLs as the status names them (http://, their names in the topology), as clients reach them: https://
+member_urls() { dht_field '{.status.members[*].url}' | tr ' ' ',' | sed 's#http://#https://#g'; }
 all_idle() { # all_idle NAME: every member in the status answers idle on that same member list (a Job)
   run_job "$1" 660 idle --members "$(member_urls)" --max-seconds 600
 }
@@ -403,6 +433,7 @@ step7() {
 
 step8() {
   local left
+  kn delete dhtuser --all --wait=true --timeout=60s >/dev/null 2>&1 || true  # its Secret goes with it
   kn delete dht dht --wait=true --timeout=120s >/dev/null 2>&1 || { report 8 FAIL "kubectl delete dht did not finish"; return 1; }
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || { report 8 FAIL "helm uninstall failed"; return 1; }
   # Garbage collection and pod termination take a moment: wait (bounded) until nothing of ours is left.

@@ -21,6 +21,8 @@ public final class Labels {
   public static final String DESIRED_HASH = "dht.dev/desired-hash";
   /** Hash of the rendered node config on the pod template: a change rolls the pods one at a time. */
   public static final String CONFIG_HASH = "dht.dev/config-hash";
+  /** On the members' pods when their client port serves TLS only (their /metrics: the plaintext metrics port). */
+  public static final String CLIENT_TLS = "dht.dev/client-tls";
   /** Version of the member list in the topology ConfigMap. */
   public static final String TOPOLOGY_VERSION = "dht.dev/topology-version";
 

@@ -40,9 +40,9 @@ final class RepairPolls {
     return busyInterval.multipliedBy(STEADY_FACTOR);
   }
 
-  /** @param token the operator's admin token of a cluster whose nodes require tokens */
+  /** @param credentials what the operator presents on the cluster's client port (token, TLS) */
   Map<Integer, MemberRepair> reports(DhtCluster cluster, Collection<Pod> pods, IntFunction<String> adminUrl,
-      java.util.Optional<String> token, Instant now) {
+      dev.dht.operator.nodeadmin.NodeCredentials credentials, Instant now) {
     String key = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
     var ready = new TreeMap<Integer, String>();
     var podKey = new StringBuilder();
@@ -67,7 +67,8 @@ final class RepairPolls {
     if (l != null && l.pods().equals(podKey.toString()) && l.at().plus(every).isAfter(now)) {
       return l.reports();
     }
-    Map<Integer, MemberRepair> reports = ready.isEmpty() ? Map.of() : new LinkedHashMap<>(admin.authenticated(token).repairs(ready));
+    Map<Integer, MemberRepair> reports = ready.isEmpty() ? Map.of()
+        : new LinkedHashMap<>(admin.authenticated(credentials).repairs(ready));
     last.put(key, new Last(now, podKey.toString(), reports));
     return reports;
   }

@@ -32,24 +32,28 @@ public class TlsStatus {
   @JsonPropertyDescription("What the operator does or waits for.")
   public String message;
 
+  @JsonPropertyDescription("The client port's TLS.")
+  public ClientTlsStatus client;
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TlsStatus s && mode == s.mode && Objects.equals(secretName, s.secretName)
         && Objects.equals(certificateNotAfter, s.certificateNotAfter)
         && Objects.equals(certificateFingerprint, s.certificateFingerprint)
         && Objects.equals(caNotAfter, s.caNotAfter) && Objects.equals(caFingerprint, s.caFingerprint)
-        && Objects.equals(rotation, s.rotation) && Objects.equals(message, s.message);
+        && Objects.equals(rotation, s.rotation) && Objects.equals(message, s.message)
+        && Objects.equals(client, s.client);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(mode, secretName, certificateNotAfter, certificateFingerprint, caNotAfter, caFingerprint,
-        rotation, message);
+        rotation, message, client);
   }
 
   @Override
   public String toString() {
     return "TlsStatus{" + mode + ", " + secretName + ", until " + certificateNotAfter + ", rotation " + rotation
-        + ", " + message + "}";
+        + ", " + message + ", client " + client + "}";
   }
 }
