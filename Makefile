@@ -16,12 +16,8 @@ help: ## List the targets
 build: ## Build every module (node jar, operator jar), skipping tests
 	$(MVN) -q package -DskipTests
 
-test: ## Run all unit and integration tests (installs and caches what they need)
-	export KUBE_API_TEST_DIR=$$(scripts/kube-binaries.sh); \
-	export DHT_HELM=$$(scripts/tool.sh helm); \
-	$(MVN) verify
-	$(MAKE) --no-print-directory bench-test
-	$(MAKE) --no-print-directory chaos-test
+test: ## Run all unit and integration tests (installs and caches what they need; each phase timed)
+	scripts/ci/test.sh
 
 bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
 	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
@@ -138,10 +134,10 @@ endif
 
 images: ## Build the node, operator and load-runner images into build/images/*.tar (IMAGE_BUILDER, BASE_IMAGE: see docs/quickstart.md)
 	$(MVN) -q package -DskipTests
-	scripts/images.sh
+	scripts/ci/timed.sh images scripts/images.sh
 
 k8s-up: images ## Start a local single-node Kubernetes (no registry; root) with the images loaded; idempotent
-	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/up.sh
+	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) DHT_TIMINGS=$${DHT_TIMINGS:-} PATH="$$PATH" scripts/ci/timed.sh "k8s-up (cluster)" scripts/k8s/up.sh
 
 k8s-down: ## Stop the local Kubernetes; removes every process, mount and interface it made
 	$(SUDO) env DHT_CACHE_DIR=$(DHT_CACHE_DIR) PATH="$$PATH" scripts/k8s/down.sh

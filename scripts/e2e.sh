@@ -4,6 +4,9 @@
 # must be in the cluster (make k8s-up / make kind-up load them).
 #
 #   1 helm install the operator (chart + CRD); its pod becomes ready
+# Then three lanes at once, each on its own DhtCluster "dht" in its own namespace (most of a step's time is waiting
+# for probes, drains and the kubelet, which the lanes overlap; issue 48):
+#   lane A, $E2E_NAMESPACE (dht-e2e): the sample as users apply it, and every planned disruption
 #   2 kubectl apply manifests/dhtcluster-sample.yaml and dhtuser-sample.yaml; the DhtCluster is Ready with 3/3
 #     members, its client port serves TLS only, and the DhtUser's client certificate is issued
 #   3 a Job writes 10,000 keys through the client Service at the default quorum; another reads every one back
@@ -18,18 +21,24 @@
 #   6 scale to 5, then back to 3 while a writer and a reader run: after each step every member is idle on the new
 #     member list and every key of steps 3 and 4 reads back; then every key the writer got acknowledged (all of
 #     them: 0 failed) reads back, and the reader read only right values
+#   lane B, $E2E_NAMESPACE-b: the sample with the profiler, a low repair rate and the backup store set from the
+#     start (so that no step below rolls the members for them), then
+#   2b Ready with 3/3 members; 3b as 3
 #   7 a DhtBenchmark runs and leaves its flamegraphs in the results volume
 #  10 dht-1's volume and pod deleted under a writer: it shows Rebuilding, ends Up with the cluster Ready, and holds
-#     every acknowledged key read from it alone (runs before 8; scripts/e2e/step-rebuild.sh)
-#   9 back up "dht" under a writer, delete it, restore into 5 members, read back every key (runs before 8;
-#     scripts/e2e/step-backup.sh)
+#     every acknowledged key read from it alone (scripts/e2e/step-rebuild.sh)
+#   9 back up "dht" under a writer, delete it, restore into 5 members, read back every key
+#     (scripts/e2e/step-backup.sh)
 #   attack: every attack of issue 21, many times, from another namespace, an unlabelled pod and a hostNetwork
-#     pod: all refused; keys, topology and clocks unchanged, on the restored cluster when 9 ran
-#     (scripts/e2e/step-security.sh)
+#     pod: all refused; keys, topology and clocks unchanged, on the restored cluster (scripts/e2e/step-security.sh)
 #   rotate: a certificate renewal and a CA replacement, of the member port and of the client port (its phases wait
 #     spec.tls.client.reloadGrace, 120s here, for the clients), under a quorum writer over TLS that reloads its
 #     CA bundle and certificate as the kubelet delivers them: 0 failed writes, no pod restarted
-#   8 kubectl delete dht + helm uninstall: nothing of ours is left but the retained PVCs
+#   lane C, $E2E_NAMESPACE-c:
+#   racks: a DhtCluster of 3 racks x 2 members pinned to the node's zone; every pod of one rack deleted at once under
+#     a writer and a reader at quorum: 0 failed requests, every key reads back (scripts/e2e/step-racks.sh)
+# and when both lanes are done
+#   8 kubectl delete dht (both) + helm uninstall: nothing of ours is left but the retained PVCs
 #
 # One line per step (PASS / FAIL / NOT RUN), then "N passed, M failed, K not run". Every wait is bounded.
 # Leaves the cluster as it found it (the namespaces and the CRD it made are removed at the end, and at the
@@ -42,14 +51,16 @@
 #
 # Environment: E2E_NAMESPACE (dht-e2e), E2E_OPERATOR_NAMESPACE (dht-e2e-system), IMAGE_TAG, IMAGE_PREFIX,
 # E2E_KEEP=1 (leave everything in place at the end, for a look), E2E_KEYS (10000), E2E_SKIP="6 7 evict" (steps
-# not to run, while working on another; 1, 2 and 8 always run, and a step that reads an earlier one's keys needs
-# it).
+# not to run, while working on another; 1, 8 and a lane's first step always run when any step of that lane does,
+# a lane whose steps are all skipped is not started, and a step that reads an earlier one's keys needs it). Every
+# step's seconds go to the log and, when DHT_TIMINGS names a file, to that file (.ci/run's table).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/e2e/step-evict.sh"
 . "$(dirname "$0")/e2e/step-backup.sh"
 . "$(dirname "$0")/e2e/step-rebuild.sh"
 . "$(dirname "$0")/e2e/disruption-clients.sh"
 . "$(dirname "$0")/e2e/step-security.sh"
+. "$(dirname "$0")/e2e/step-racks.sh"
 cd "$DHT_ROOT"
 
 NS=${E2E_NAMESPACE:-dht-e2e}
@@ -76,16 +87,25 @@ k version --request-timeout=10s >/dev/null 2>&1 || die "no cluster answers at th
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 START=$SECONDS
-declare -a RESULTS=()
-PASSED=0; FAILED=0; NOT_RUN=0; SKIPPED=0
-say() { printf '[e2e %4ss] %s\n' $((SECONDS - START)) "$*"; }
+# Every step's result, one line each, from both lanes (each line is one append, whole).
+RESULTS_FILE="$WORK/results"
+: > "$RESULTS_FILE"
+LANE=""
+say() { printf '[e2e%s %4ss] %s\n' "${LANE:+ $LANE}" $((SECONDS - START)) "$*"; }
 report() { # report STEP STATUS TEXT
   local line
   line=$(printf 'step %s %-7s %s' "$1" "$2" "$3")
-  RESULTS+=("$line")
-  case "$2" in PASS) PASSED=$((PASSED + 1)) ;; FAIL) FAILED=$((FAILED + 1)) ;; *) NOT_RUN=$((NOT_RUN + 1)) ;; esac
-  case "$3" in "skipped (E2E_SKIP)") SKIPPED=$((SKIPPED + 1)) ;; esac
+  printf '%s\t%s\n' "$2$([ "$3" = "skipped (E2E_SKIP)" ] && echo /skipped)" "$line" >> "$RESULTS_FILE"
   say "$line"
+}
+# results -> every step's line, the counts, and 0 only if no step failed and every step not run was skipped on purpose
+results() {
+  local passed failed not_run skipped
+  cut -f2- "$RESULTS_FILE"
+  passed=$(grep -c '^PASS' "$RESULTS_FILE" || true); failed=$(grep -c '^FAIL' "$RESULTS_FILE" || true)
+  not_run=$(grep -c '^NOT RUN' "$RESULTS_FILE" || true); skipped=$(grep -c '^NOT RUN/skipped' "$RESULTS_FILE" || true)
+  echo "$passed passed, $failed failed, $not_run not run ($skipped of them skipped by E2E_SKIP) ($((SECONDS - START))s)"
+  [ "$failed" -eq 0 ] && [ "$not_run" -eq "$skipped" ]
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -107,7 +127,8 @@ dht_is() { # dht_is PHASE READY -> the DhtCluster's phase and ready count, for t
 #                          /etc/member, on the host's network (which the NetworkPolicy does not filter; the
 #                          certificate is the guard)
 #   JOB_CLIENT=user|ca|none  how the Job meets the client port's TLS: user (default) the CA bundle (ConfigMap
-#                          dht-client-ca.crt) and the DhtUser app's certificate (Secret app-dht-client), and no token
+#                          dht-client-ca.crt, or $JOB_CA_CONFIGMAP) and the DhtUser app's certificate (Secret
+#                          app-dht-client), and no token
 #                          unless JOB_TOKEN names one; ca the CA bundle only; none nothing (the attackers)
 #   JOB_SECRET=NAME:DIR    another Secret of the Job's namespace mounted at DIR
 jn() { "$KUBECTL" -n "${JOB_NS:-$NS}" "$@"; }
@@ -124,7 +145,7 @@ start_job() {
   local client=${JOB_CLIENT:-user} tls_env=""
   case $client in
     user|ca)
-      vols="$vols, {name: client-ca, configMap: {name: dht-client-ca.crt, optional: true}}"
+      vols="$vols, {name: client-ca, configMap: {name: ${JOB_CA_CONFIGMAP:-dht-client-ca.crt}, optional: true}}"
       mounts="$mounts, {name: client-ca, mountPath: /etc/dht/client-ca, readOnly: true}"
       tls_env="{name: DHT_CA, value: /etc/dht/client-ca/ca.crt}, " ;;
   esac
@@ -165,7 +186,7 @@ spec:
         imagePullPolicy: IfNotPresent
         args: ["/opt/dht/py/${JOB_PROGRAM:-dhtcheck.py}"$args]
         env: [${token}${tls_env}{name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]
-        resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 256Mi}}
+        resources: {requests: {cpu: 50m, memory: 64Mi}, limits: {memory: 256Mi}}
         securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
         volumeMounts: [{name: keys, mountPath: /etc/e2e}$mounts]
 EOF
@@ -216,7 +237,12 @@ EOF
 log_has() { kn logs "job/$1" 2>/dev/null | grep -q "$2"; }
 pod_replaced() { [ "$(kn get pod "$1" -o jsonpath='{.metadata.uid}' 2>/dev/null)" != "$2" ]; }
 scaled_down_to_3() { dht_is Ready 3 && ! kn get pod dht-3 >/dev/null 2>&1 && ! kn get pod dht-4 >/dev/null 2>&1; }
-owned() { kn get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod,secret,networkpolicy -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null; }
+owned() { # what the operator made, in both lanes' namespaces
+  local ns
+  for ns in "$NS" "$NS_B" "$NS_C"; do
+    k -n "$ns" get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod,secret,networkpolicy -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null | sed "s|^|$ns/|"
+  done
+}
 user_issued() { [ -n "$(kn get secret app-dht-client -o jsonpath='{.data.tls\.crt}' 2>/dev/null)" ]; }
 leftovers() {
   { owned
@@ -232,15 +258,19 @@ set_keys() { # set_keys STEP3 STEP4 [STEP6]: the key ranges the reader Jobs chec
 }
 
 cleanup() {
-  kn delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
+  local ns
+  for ns in "$NS" "$NS_B" "$NS_C"; do k -n "$ns" delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true; done
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || true
-  k delete namespace "$NS" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
+  k delete namespace "$NS" "$NS_B" "$NS_C" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
   k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev dhtusers.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------------------------------------------------
-say "cluster: $(k config current-context 2>/dev/null || echo '?'), images *:$TAG, namespaces $OP_NS and $NS"
-if k get namespace "$NS" >/dev/null 2>&1 || k get namespace "$OP_NS" >/dev/null 2>&1 || k get crd dhtclusters.dht.dev >/dev/null 2>&1; then
+NS_B="${NS}-b"
+NS_C="${NS}-c"
+say "cluster: $(k config current-context 2>/dev/null || echo '?'), images *:$TAG, namespaces $OP_NS, $NS (lane A), $NS_B (lane B) and $NS_C (lane C)"
+if k get namespace "$NS" >/dev/null 2>&1 || k get namespace "$NS_B" >/dev/null 2>&1 || k get namespace "$NS_C" >/dev/null 2>&1 || k get namespace "$OP_NS" >/dev/null 2>&1 \
+   || k get crd dhtclusters.dht.dev >/dev/null 2>&1; then
   say "removing what an earlier run left"
   cleanup
 fi
@@ -275,16 +305,17 @@ step2() {
 }
 
 STEP3_KEYS=""; STEP4_KEYS=""
-step3() {
+step3() { # step3 [LABEL]: lane B runs it as 3b
+  local label=${1:-3}
   if ! run_job e2e-write 300 write --target "$SERVICE_URL" --prefix s3 --count "$KEYS" --run "$RUN_ID"; then
-    report 3 FAIL "writer: $(summary e2e-write)"; return 1
+    report "$label" FAIL "writer: $(summary e2e-write)"; return 1
   fi
   STEP3_KEYS=$(acked_keys e2e-write)
   set_keys "$STEP3_KEYS" ""
   if ! run_job e2e-read 300 read --target "$(member_url 2)" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID"; then
-    report 3 FAIL "wrote $(summary e2e-write); read through dht-2: $(summary e2e-read)"; return 1
+    report "$label" FAIL "wrote $(summary e2e-write); read through dht-2: $(summary e2e-read)"; return 1
   fi
-  report 3 PASS "wrote $(summary e2e-write) via the Service; read back through dht-2: $(summary e2e-read)"
+  report "$label" PASS "wrote $(summary e2e-write) via the Service; read back through dht-2: $(summary e2e-read)"
 }
 
 step4() {
@@ -390,8 +421,11 @@ step6() {
   if ! until_true 600 dht_is Ready 5; then report 6 FAIL "not Ready 5/5 after 600s: phase $(dht_field '{.status.phase}')"; return 1; fi
   all_idle e2e-idle-5 || ok=0
   text="3->5 Ready in $((SECONDS - t0))s, $(summary e2e-idle-5)"
-  run_job e2e-read-5a 300 read --target "$(member_url 4)" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID" || ok=0
-  run_job e2e-read-5b 300 read --target "$(member_url 4)" --prefix s4 --keys @/etc/e2e/step4 --run "$RUN_ID" || ok=0
+  # the two reads at once: independent Jobs (a Job's start and end cost seconds of their own)
+  start_job e2e-read-5a read --target "$(member_url 4)" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID"
+  start_job e2e-read-5b read --target "$(member_url 4)" --prefix s4 --keys @/etc/e2e/step4 --run "$RUN_ID"
+  finish_job e2e-read-5a 300 || ok=0
+  finish_job e2e-read-5b 300 || ok=0
   text="$text; read through dht-4: $(summary e2e-read-5a) / $(summary e2e-read-5b)"
   t0=$SECONDS
   kn scale dht dht --replicas=3 >/dev/null
@@ -400,8 +434,10 @@ step6() {
   fi
   all_idle e2e-idle-3 || ok=0
   text="$text; 5->3 Ready in $((SECONDS - t0))s, $(summary e2e-idle-3)"
-  run_job e2e-read-3a 300 read --target "$(member_url 0)" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID" || ok=0
-  run_job e2e-read-3b 300 read --target "$(member_url 0)" --prefix s4 --keys @/etc/e2e/step4 --run "$RUN_ID" || ok=0
+  start_job e2e-read-3a read --target "$(member_url 0)" --prefix s3 --keys @/etc/e2e/step3 --run "$RUN_ID"
+  start_job e2e-read-3b read --target "$(member_url 0)" --prefix s4 --keys @/etc/e2e/step4 --run "$RUN_ID"
+  finish_job e2e-read-3a 300 || ok=0
+  finish_job e2e-read-3b 300 || ok=0
   text="$text; read through dht-0: $(summary e2e-read-3a) / $(summary e2e-read-3b)"
   run_job e2e-stop-6 60 put --target "$SERVICE_URL" --key e2e-stop-s6 >/dev/null || true
   finish_job e2e-write-scale 120 || true
@@ -432,24 +468,26 @@ step7() {
 }
 
 step8() {
-  local left
-  kn delete dhtuser --all --wait=true --timeout=60s >/dev/null 2>&1 || true  # its Secret goes with it
-  kn delete dht dht --wait=true --timeout=120s >/dev/null 2>&1 || { report 8 FAIL "kubectl delete dht did not finish"; return 1; }
+  local left ns
+  for ns in "$NS" "$NS_B" "$NS_C"; do
+    k -n "$ns" get dht dht >/dev/null 2>&1 || continue
+    k -n "$ns" delete dhtuser --all --wait=true --timeout=60s >/dev/null 2>&1 || true  # its Secret goes with it
+    k -n "$ns" delete dht dht --wait=true --timeout=120s >/dev/null 2>&1 || { report 8 FAIL "kubectl delete dht did not finish in $ns"; return 1; }
+  done
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || { report 8 FAIL "helm uninstall failed"; return 1; }
   # Garbage collection and pod termination take a moment: wait (bounded) until nothing of ours is left.
   until_true 120 nothing_left || true
   left=$(leftovers)
   local pvcs
-  pvcs=$(kn get pvc -o name 2>/dev/null | tr '\n' ' ')
+  pvcs=$(for ns in "$NS" "$NS_B" "$NS_C"; do k -n "$ns" get pvc -o name 2>/dev/null | sed "s|^|$ns/|"; done | tr '\n' ' ')
   if [ -n "${left// /}" ]; then report 8 FAIL "left behind: $left"; return 1; fi
   report 8 PASS "deleted and uninstalled: nothing left but the retained PVCs (${pvcs:-none})"
 }
 
 # A failed step leaves what it saw for a look, taken at once (later steps change the cluster): objects,
 # events, the Jobs' results and every log still there, under build/e2e/<time>/step-N/.
-ART=""
+ART="$DHT_ROOT/build/e2e/$(date -u +%Y%m%dT%H%M%SZ)"
 collect() {
-  [ -n "$ART" ] || ART="$DHT_ROOT/build/e2e/$(date -u +%Y%m%dT%H%M%SZ)"
   local dir="$ART/step-$1" ns pod
   mkdir -p "$dir"
   cp "$WORK"/*.log "$WORK"/*.json "$WORK"/*.txt "$dir/" 2>/dev/null || true
@@ -466,34 +504,103 @@ collect() {
 }
 
 # ---------------------------------------------------------------------------------------------------------
-chain_ok=1; installed=0
-step_fn() { case $1 in evict|attack|rotate) echo "step_$1" ;; *) echo "step$1" ;; esac; }
-for s in 1 2 3 4 5 evict 6 7 10 9 attack rotate 8; do
-  if [ "$s" = 8 ] && [ $installed -eq 1 ]; then step8 || collect 8; continue; fi
-  if [ $chain_ok -eq 0 ]; then report $s "NOT RUN" "an earlier step failed"; continue; fi
-  if [[ " $SKIP " == *" $s "* ]] && [ "$s" != 1 ] && [ "$s" != 2 ]; then report $s "NOT RUN" "skipped (E2E_SKIP)"; continue; fi
-  if [ "$s" = 5 ] || [ "$s" = 6 ] || [ "$s" = evict ]; then
-    [ -n "${STEP3_KEYS:-}" ] || { report $s FAIL "cannot run: it reads step 3's keys and there are none"; continue; }
-    [ "$s" != 6 ] || [ -n "${STEP4_KEYS:-}" ] || { report $s FAIL "cannot run: it reads step 4's keys and there are none"; continue; }
+# Lane B's cluster: the sample with what its steps would otherwise roll the members for (the profiler sidecar of
+# step 7, the rebuild's repair rate of step 10, the backup store of step 9: those steps apply their setting again,
+# a no-op), and a quarter of the sample's CPU request (the Jobs ask 50m each too), so that both lanes' clusters (up to 5 members each) and their Jobs
+# fit the 2 CPUs a single-node cluster offers.
+step2b() {
+  local spec='"resources":{"requests":{"cpu":"50m","memory":"1Gi"},"limits":{"memory":"1Gi"}}'
+  spec="$spec,\"profiler\":{\"enabled\":true},\"repair\":{\"rate\":\"$REBUILD_REPAIR_RATE\"}"
+  k create namespace "$NS" >/dev/null 2>&1 || true
+  if backup_prepare; then spec="$spec,\"backup\":$(backup_spec)"; fi
+  k patch --local -f manifests/dhtcluster-sample.yaml --type merge -p "{\"spec\":{$spec}}" -o json \
+    | kn apply -f - >/dev/null || { report 2b FAIL "kubectl apply refused the sample with lane B's settings"; return 1; }
+  kn apply -f manifests/dhtuser-sample.yaml >/dev/null || { report 2b FAIL "kubectl apply refused the DhtUser sample"; return 1; }
+  local t0=$SECONDS
+  if ! until_true 300 dht_is Ready 3; then
+    report 2b FAIL "not Ready 3/3 after 300s: phase $(dht_field '{.status.phase}'), ready $(dht_field '{.status.readyReplicas}')"; return 1
   fi
-  if [ "$s" = 1 ]; then installed=1; fi
-  if ! "$(step_fn "$s")"; then
-    collect "$s"
-    [ "$s" = 1 ] && installed=0
-    # Without the operator or a Ready cluster nothing later can run; later steps only need a Ready cluster.
-    if [ "$s" = 1 ] || [ "$s" = 2 ]; then chain_ok=0; fi
-    if ! dht_is Ready 3 && [ "$s" != 8 ]; then chain_ok=0; fi
-  fi
-done
+  until_true 60 user_issued || { report 2b FAIL "DhtUser app got no certificate ($(kn get dhtuser app -o jsonpath='{.status.message}' 2>&1))"; return 1; }
+  report 2b PASS "a second DhtCluster (the sample with $spec) Ready with 3/3 members in $((SECONDS - t0))s"
+}
+step3b() { step3 3b; }
 
-if [ -n "$ART" ]; then say "diagnostics of the failed steps: $ART"; fi
+# Every step's seconds: in the log, and as a row of $DHT_TIMINGS (.ci/run's table) when it is set (issue 48).
+step_time() { # step_time STEP SECONDS EXIT
+  say "[time] e2e step $1: $2 s"
+  [ -z "${DHT_TIMINGS:-}" ] || printf 'e2e step %s\t%s\t\t%s\n' "$1" "$2" "$3" >> "$DHT_TIMINGS"
+}
+step_fn() { case $1 in evict|attack|rotate|racks) echo "step_$1" ;; *) echo "step$1" ;; esac; }
+ready_any() { [ "$(dht_field '{.status.phase}')" = Ready ] && [ "$(dht_field '{.status.observedGeneration}')" = "$(dht_field '{.metadata.generation}')" ]; }
+# run_lane STEP... -> runs the steps in order on this lane's cluster ($NS). The first step makes the cluster: when it
+# fails nothing later runs; after another failure the rest run only if the cluster is Ready again.
+run_lane() {
+  local chain_ok=1 first=$1 s t0 rc
+  for s in "$@"; do
+    if [ $chain_ok -eq 0 ]; then report "$s" "NOT RUN" "an earlier step failed"; continue; fi
+    if [[ " $SKIP " == *" $s "* ]] && [ "$s" != "$first" ]; then report "$s" "NOT RUN" "skipped (E2E_SKIP)"; continue; fi
+    if [ "$s" = 5 ] || [ "$s" = 6 ] || [ "$s" = evict ]; then
+      [ -n "${STEP3_KEYS:-}" ] || { report "$s" FAIL "cannot run: it reads step 3's keys and there are none"; continue; }
+      [ "$s" != 6 ] || [ -n "${STEP4_KEYS:-}" ] || { report "$s" FAIL "cannot run: it reads step 4's keys and there are none"; continue; }
+    fi
+    t0=$SECONDS; rc=0
+    "$(step_fn "$s")" || rc=$?
+    step_time "$s" $((SECONDS - t0)) $rc
+    if [ $rc -ne 0 ]; then
+      collect "$s"
+      if [ "$s" = "$first" ] || ! ready_any; then chain_ok=0; fi
+    fi
+  done
+}
+lane_wanted() { local s; for s in "$@"; do [[ " $SKIP " == *" $s "* ]] || return 0; done; return 1; }
+
+# Two lanes at once after the operator is installed, each on its own DhtCluster in its own namespace: lane A the
+# planned disruptions on the sample as users apply it, lane B the rest. Most of a step's time is waiting (probes,
+# drains, a kubelet's sync), so the lanes overlap it; each step still runs alone on its own cluster.
+LANE_A="2 3 4 5 evict 6"
+LANE_B="2b 3b 7 10 9 attack rotate"
+LANE_C="racks"
+installed=0
+t0=$SECONDS; rc=0; step1 || rc=$?; step_time 1 $((SECONDS - t0)) $rc
+if [ $rc -ne 0 ]; then
+  collect 1
+  for s in $LANE_A $LANE_B $LANE_C; do report "$s" "NOT RUN" "step 1 failed"; done
+else
+  installed=1
+  lane_b_pid=""
+  # shellcheck disable=SC2086
+  if lane_wanted ${LANE_B#2b 3b }; then
+    ( NS=$NS_B; SERVICE_URL="https://dht.$NS.svc:8080"; WORK="$WORK/b"; mkdir -p "$WORK"; LANE=B
+      run_lane $LANE_B ) &
+    lane_b_pid=$!
+  else
+    for s in $LANE_B; do report "$s" "NOT RUN" "skipped (E2E_SKIP)"; done
+  fi
+  lane_c_pid=""
+  if lane_wanted $LANE_C; then
+    # rk's Jobs trust its client CA and carry dht-auth's read-write token (rk has no DhtUser)
+    ( NS=$NS_C; WORK="$WORK/c"; mkdir -p "$WORK"; LANE=C; JOB_CLIENT=ca; JOB_CA_CONFIGMAP=rk-client-ca.crt; k create namespace "$NS" >/dev/null 2>&1 || true
+      run_lane $LANE_C ) &
+    lane_c_pid=$!
+  else
+    for s in $LANE_C; do report "$s" "NOT RUN" "skipped (E2E_SKIP)"; done
+  fi
+  # shellcheck disable=SC2086
+  if lane_wanted ${LANE_A#2 }; then (LANE=A; run_lane $LANE_A); else for s in $LANE_A; do report "$s" "NOT RUN" "skipped (E2E_SKIP)"; done; fi
+  [ -z "$lane_b_pid" ] || wait "$lane_b_pid" || true
+  [ -z "$lane_c_pid" ] || wait "$lane_c_pid" || true
+fi
+if [ $installed -eq 1 ]; then
+  t0=$SECONDS; rc=0; step8 || rc=$?; step_time 8 $((SECONDS - t0)) $rc
+  [ $rc -eq 0 ] || collect 8
+fi
+
+if [ -d "$ART" ]; then say "diagnostics of the failed steps: $ART"; fi
 
 if [ "${E2E_KEEP:-0}" = 1 ]; then
-  say "E2E_KEEP=1: leaving namespaces $OP_NS and $NS in place"
+  say "E2E_KEEP=1: leaving namespaces $OP_NS, $NS, $NS_B and $NS_C in place"
 else
   cleanup
 fi
 echo
-printf '%s\n' "${RESULTS[@]}"
-echo "$PASSED passed, $FAILED failed, $NOT_RUN not run ($SKIPPED of them skipped by E2E_SKIP) ($((SECONDS - START))s)"
-[ $FAILED -eq 0 ] && [ $NOT_RUN -eq $SKIPPED ]
+results

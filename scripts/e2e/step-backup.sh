@@ -20,6 +20,17 @@ rolled_out() {
 no_dht_pods() { [ -z "$(kn get pods -l app.kubernetes.io/instance=dht -o name 2>/dev/null)" ] \
   && [ -z "$(kn get pvc -o name 2>/dev/null | grep -- '-dht-')" ]; }
 
+# backup_prepare -> the store's Secret copied into the namespace; 1 when there is no store
+backup_prepare() {
+  backup_store_ready || return 1
+  k -n default get secret dht-s3 -o json | python3 -c 'import json,sys; s=json.load(sys.stdin); print(json.dumps({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "dht-s3"}, "type": "Opaque", "data": s["data"]}))' \
+    | kn apply -f - >/dev/null
+}
+# backup_spec -> the cluster's spec.backup (JSON): the local cluster's store, under a prefix of this namespace
+backup_spec() {
+  echo '{"storage":{"endpoint":"http://dht-s3.default.svc:7070","bucket":"dht-backups","prefix":"'"$NS"'","credentialsSecret":{"name":"dht-s3"}},"uploadRate":"4Mi"}'
+}
+
 step9() {
   local t0 text restore_seen=0 spec
   if ! backup_store_ready; then
@@ -28,10 +39,9 @@ step9() {
   if ! k get crd dhtbackups.dht.dev >/dev/null 2>&1; then
     report 9 "NOT RUN" "no DhtBackup resource in this operator"; return 0
   fi
-  # 1 the store's Secret, and spec.backup on the cluster
-  k -n default get secret dht-s3 -o json | python3 -c 'import json,sys; s=json.load(sys.stdin); print(json.dumps({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "dht-s3"}, "type": "Opaque", "data": s["data"]}))' \
-    | kn apply -f - >/dev/null || { report 9 FAIL "could not copy the Secret dht-s3"; return 1; }
-  kn patch dht dht --type merge -p '{"spec":{"backup":{"storage":{"endpoint":"http://dht-s3.default.svc:7070","bucket":"dht-backups","prefix":"'"$NS"'","credentialsSecret":{"name":"dht-s3"}},"uploadRate":"4Mi"}}}' >/dev/null \
+  # 1 the store's Secret, and spec.backup on the cluster (already there when step 5's roll carried it)
+  backup_prepare || { report 9 FAIL "could not copy the Secret dht-s3"; return 1; }
+  kn patch dht dht --type merge -p "{\"spec\":{\"backup\":$(backup_spec)}}" >/dev/null \
     || { report 9 FAIL "kubectl patch refused spec.backup"; return 1; }
   until_true 600 rolled_out || { report 9 FAIL "the members did not roll to the backup settings: phase $(dht_field '{.status.phase}')"; return 1; }
 

@@ -160,6 +160,10 @@ evictionHard: {memory.available: "100Mi", nodefs.available: "1%", imagefs.availa
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 serializeImagePulls: false
+# Mounted ConfigMaps and Secrets (the topology, certificates) reach a pod at its next sync: every minute by default,
+# every 10 s here, so that make e2e waits less for each scale step and certificate rotation. The nodes do not depend
+# on it: a member that sees a change late learns it from its peers (LaggingMemberScaleIT lags one by 30 s).
+syncFrequency: 10s
 EOF
 # Pods resolve cluster names through CoreDNS only: this host's resolver may not be reachable from a pod.
 echo "nameserver $DNS_SERVICE_IP" > "$K8S_DIR/resolv.conf"

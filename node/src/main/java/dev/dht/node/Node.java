@@ -33,10 +33,10 @@ import dev.dht.node.movement.MovementLoop;
 import dev.dht.node.movement.MovementSettings;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.movement.MovementStatus;
-import dev.dht.node.objectstore.CredentialsFile;
 import dev.dht.node.objectstore.Encryption;
 import dev.dht.node.objectstore.ObjectCodec;
-import dev.dht.node.objectstore.S3Client;
+import dev.dht.node.objectstore.S3ObjectStore;
+import dev.dht.node.objectstore.StoreCredentials;
 import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.restore.RestoreAgent;
 import dev.dht.node.restore.RestoreEndpoints;
@@ -49,6 +49,7 @@ import dev.dht.node.repair.CurrentRanges;
 import dev.dht.node.repair.Repair;
 import dev.dht.node.repair.RepairSettings;
 import dev.dht.node.storage.Record;
+import dev.dht.node.topology.RackIdentity;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
@@ -80,6 +81,7 @@ public final class Node implements AutoCloseable {
     final RocksStore store;
     final HybridLogicalClock clock;
     final Membership membership;
+    final RackIdentity rackIdentity;
     private final ClusterFileWatcher clusterWatcher;
     private final Topology topology;
     final TopologyManager topologyManager;
@@ -100,6 +102,8 @@ public final class Node implements AutoCloseable {
     final ProfileHandler profiler;
     final DhtServer server;
     private final BackupAgent backup;
+    /** The object store client (null without one), closed after the backup and restore that use it. */
+    private final BackupStore backupStore;
     private final RestoreAgent restore;
     final Planes planes;
     private boolean closed;
@@ -107,6 +111,8 @@ public final class Node implements AutoCloseable {
     private Node(NodeConfig config, BackupSettings backupSettings,
                  BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers) throws IOException {
         this.config = config;
+        // before anything opens the data directory: a member that runs in another rack than before refuses to start
+        this.rackIdentity = RackIdentity.open(config.dataDir(), config.rack().declared(), config.rack().acceptChange());
         this.store = RocksStore.open(config.dataDir(), StorageOptions.node(config.writeBuffer(), config.blockCache()));
         PeerClient client = null;
         Planes opened = null;
@@ -136,6 +142,7 @@ public final class Node implements AutoCloseable {
                         config.requestTimeout());
             }
             client.observeAnswers(topologyManager);
+            topologyManager.onInstall(state -> rackIdentity.placed(config.self(), state));
             ClusterSettings cs = config.cluster();
             this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;
             this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
@@ -151,7 +158,8 @@ public final class Node implements AutoCloseable {
                     new RepairSettings(cs.repairInterval(), cs.repairRate(), config.tombstoneGrace(),
                             propagation(config), config.requestTimeout()), rebuild, rebuild::report);
             this.clusterWatcher = config.clusterFile() == null ? null
-                    : new ClusterFileWatcher(config.clusterFile(), membership, Duration.ofSeconds(1));
+                    : new ClusterFileWatcher(config.clusterFile(), membership, config.rack().declared(),
+                    Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
             this.tracker = new RequestTracker(metrics);
             this.adminPool = new WorkerPool("dht-admin", 2, 16);
@@ -171,10 +179,10 @@ public final class Node implements AutoCloseable {
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
             // Backups and restores (dev.dht.node.backup, dev.dht.node.restore): a node of a cluster made from a
             // backup serves no client until the restore is done.
-            BackupStore backupStore = backupStore(backupSettings);
+            this.backupStore = backupStore(backupSettings);
             RestoreGate gate = new RestoreGate(config.dataDir(), backupSettings.restoring(), isEmpty(store));
             this.backup = backupStore == null ? null : new BackupAgent(store, backupStore, topologyManager::state,
-                    config.self(), new Throttle(backupSettings.uploadRate()), wall);
+                    config.self(), new Throttle(backupSettings.uploadRate()), backupSettings.partSize(), wall);
             this.restore = new RestoreAgent(store, config.dataDir(), backupStore, gate, topology, client, clock,
                     config.self(), new Throttle(backupSettings.restoreRate()), config.tombstoneGrace(),
                     cs.moveBatch(), config.requestTimeout(), wall);
@@ -242,8 +250,7 @@ public final class Node implements AutoCloseable {
             return null;
         }
         ObjectCodec codec = s.encryptionKey() == null ? ObjectCodec.PLAIN : Encryption.fromFile(s.encryptionKey());
-        return new BackupStore(new S3Client(s.location(), new CredentialsFile(s.credentials()), Duration.ofMinutes(2)),
-                codec);
+        return new BackupStore(new S3ObjectStore(s.location(), StoreCredentials.of(s.credentials())), codec);
     }
 
     private static boolean isEmpty(Store store) {
@@ -425,6 +432,9 @@ public final class Node implements AutoCloseable {
             backup.close();
         }
         restore.close();
+        if (backupStore != null) {
+            backupStore.client().close();
+        }
         rebuild.close();
         repair.close();
         peers.close();

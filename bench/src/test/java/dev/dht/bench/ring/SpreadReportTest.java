@@ -31,9 +31,13 @@ class SpreadReportTest {
             assertThat(cells[9].strip()).as(row).isEqualTo("0");
             assertThat(cells[11].strip()).as(row).isEqualTo("0");
         }
+        // racks: as many racks as copies, every rack holds exactly one copy of each key; 1+3+3's lone member all
+        assertThat(md).contains("## 6. Racks").contains("| 2+2+2 | 6 | 1.000 / 1.000 / 1.000 | 0.500 / 0.500 / 0.500 |")
+                .contains("| 1+3+3 | 7 | 1.000 / 1.000 / 1.000 | 1.000 / 0.333 / 0.333 |")
+                .contains("| 1+3 | 4 | 1.000 / 2.000 | 1.000 / 0.667 |");
         String json = Files.readString(out.resolve("ring.json"));
         assertThat(json).startsWith("{").endsWith("}\n")
-                .contains("\"defaultVnodes\": " + Ring.DEFAULT_VNODES, "\"placement\": \"rendezvous\"", "\"lookupNs\"");
+                .contains("\"defaultVnodes\": " + Ring.DEFAULT_VNODES, "\"placement\": \"rendezvous\"", "\"lookupNs\"", "\"racks\"", "\"rackCost\"");
     }
 
     @Test

@@ -20,8 +20,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -43,6 +43,10 @@ import java.util.stream.Stream;
  * <p>Every member must take its checkpoint in the same stable topology state: a record moved between two members'
  * checkpoints could be missing from both. A member refuses while a move runs, and records its state's version;
  * {@link #finish} refuses a backup whose members disagree.
+ *
+ * <p>At start the store is probed once (a LIST of one key: reachable, bucket present, credentials taken), and again
+ * every minute while that fails; the outcome is in the status ({@code store}) and the log. Nothing is written to the
+ * bucket at start.
  */
 public final class BackupAgent implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BackupAgent.class);
@@ -50,6 +54,8 @@ public final class BackupAgent implements AutoCloseable {
     static final String JOB = "job.json";
     /** Files are read for their content names at this many times the upload rate. */
     static final int HASH_PACE = 4;
+    /** A failed probe of the store is made again after this, until it succeeds. */
+    static final long PROBE_AGAIN_SECONDS = 60;
 
     private final RocksStore store;
     private final BackupStore backups;
@@ -59,7 +65,8 @@ public final class BackupAgent implements AutoCloseable {
     private final LongSupplier wall;
     private final Path dir;
     private final ContentNames names;
-    private final ExecutorService thread;
+    private final PartUploads parts;
+    private final ScheduledExecutorService thread;
 
     private volatile Job job;
     private volatile String phase = "idle";
@@ -71,8 +78,11 @@ public final class BackupAgent implements AutoCloseable {
     private final AtomicLong bytesDone = new AtomicLong();
     private final AtomicLong bytesUploaded = new AtomicLong();
     private volatile boolean closed;
-    /** The start-up rehearsal's outcome, once it ran. */
-    private volatile BackupRehearsal.Outcome rehearsal;
+    /** What the last call to the store said: ok (null before the first probe), when, and the error. */
+    private volatile StoreCheck check = new StoreCheck(null, 0, null);
+
+    record StoreCheck(Boolean ok, long at, String error) {
+    }
 
     /** A request: which backup, its start point, this member's index. */
     record Job(String id, long t0, int member, long startedAt) {
@@ -97,8 +107,9 @@ public final class BackupAgent implements AutoCloseable {
         }
     }
 
+    /** @param partSize files larger than this are uploaded in parts of this size (resumable) */
     public BackupAgent(RocksStore store, BackupStore backups, Supplier<TopologyState> topology, String self,
-                       Throttle throttle, LongSupplier wall) {
+                       Throttle throttle, long partSize, LongSupplier wall) {
         this.store = store;
         this.backups = backups;
         this.topology = topology;
@@ -107,15 +118,42 @@ public final class BackupAgent implements AutoCloseable {
         this.wall = wall;
         this.dir = store.dir().resolve(DIR);
         this.names = new ContentNames(dir.resolve("names.json"), backups);
+        this.parts = new PartUploads(backups.client(), dir.resolve("uploads"), partSize);
         // hashing and reading files: the live load goes first
-        this.thread = Executors.newSingleThreadExecutor(BackgroundPriority.threadFactory("dht-backup", false));
-        // before a resumed job, on the same thread: the store probed, the JIT warmed up for the first backup
-        thread.execute(() -> rehearsal = new BackupRehearsal(backups, names, throttle, dir).run());
+        this.thread = Executors.newSingleThreadScheduledExecutor(
+                BackgroundPriority.threadFactory("dht-backup", false));
+        thread.execute(this::probe); // before a resumed job, on the same thread
         resumeSaved();
     }
 
     public BackupStore backups() {
         return backups;
+    }
+
+    /**
+     * One call to the store says at once whether backups can work: a wrong bucket or credentials show in the log and
+     * the status, not only at the first backup. Made again every minute while it fails (a fixed Secret is re-read).
+     */
+    private void probe() {
+        if (closed) {
+            return;
+        }
+        try {
+            backups.client().probe();
+            if (!Boolean.TRUE.equals(check.ok())) {
+                log.info("object store {}: reachable, bucket present, credentials taken", backups.client().location());
+            }
+            check = new StoreCheck(true, wall.getAsLong(), null);
+        } catch (ObjectStoreException | IllegalStateException | IllegalArgumentException e) {
+            if (!String.valueOf(e.getMessage()).equals(check.error())) {
+                log.warn("object store not usable, backups and restores fail until it is (checked again every {} s):"
+                        + " {}", PROBE_AGAIN_SECONDS, e.getMessage());
+            }
+            check = new StoreCheck(false, wall.getAsLong(), e.getMessage());
+            if (!closed) {
+                thread.schedule(this::probe, PROBE_AGAIN_SECONDS, TimeUnit.SECONDS);
+            }
+        }
     }
 
     private void resumeSaved() {
@@ -217,6 +255,11 @@ public final class BackupAgent implements AutoCloseable {
                         + after + ")");
             }
             phase = "uploading";
+            int stale = parts.abortStale(BackupStore.FILES, java.time.Instant.ofEpochMilli(wall.getAsLong()));
+            if (stale > 0) {
+                log.info("aborted {} uploads in the store begun more than {} ago (members that stopped in the middle)",
+                        stale, PartUploads.STALE);
+            }
             List<Path> files = files(checkpoint);
             List<MemberManifest.FileRef> refs = new ArrayList<>();
             // named at a few times the upload rate: fast enough not to matter, slow enough to be no burst
@@ -237,7 +280,7 @@ public final class BackupAgent implements AutoCloseable {
                 }
                 MemberManifest.FileRef ref = refs.get(i);
                 boolean uploaded = backups.upload(files.get(i), ref.size(),
-                        ref.object().substring(BackupStore.FILES.length()), throttle, bytesUploaded::addAndGet);
+                        ref.object().substring(BackupStore.FILES.length()), throttle, bytesUploaded::addAndGet, parts);
                 if (!uploaded) {
                     filesReused.incrementAndGet();
                 }
@@ -246,9 +289,16 @@ public final class BackupAgent implements AutoCloseable {
             }
             MemberManifest complete = manifest.completed();
             backups.putMember(complete);
+            parts.abortSaved();
             RocksStore.deleteCheckpoint(checkpoint);
+            check = new StoreCheck(true, wall.getAsLong(), null);
             finishLocal(j, complete, bytesUploaded.get());
-        } catch (Conflict | ObjectStoreException | StoreException | IOException | UncheckedIOException e) {
+        } catch (ObjectStoreException e) {
+            if (e.status() == 0 || e.credentialsRefused() || "NoSuchBucket".equals(e.code())) {
+                check = new StoreCheck(false, wall.getAsLong(), e.getMessage());
+            }
+            fail(j, e.getMessage());
+        } catch (Conflict | StoreException | IOException | UncheckedIOException e) {
             fail(j, e.getMessage());
         } catch (RuntimeException e) {
             log.error("backup {} failed", j.id(), e);
@@ -297,11 +347,6 @@ public final class BackupAgent implements AutoCloseable {
         }
     }
 
-    /** The start-up rehearsal's outcome ({@link BackupRehearsal}), or null while it has not run. */
-    BackupRehearsal.Outcome rehearsal() {
-        return rehearsal;
-    }
-
     /** Whether a backup runs on this member now. */
     public boolean running() {
         String p = phase;
@@ -321,6 +366,12 @@ public final class BackupAgent implements AutoCloseable {
         // uploaded: bytes sent so far, counted as they stream (a retried file counts again)
         m.put("bytes", Map.of("total", bytesTotal.get(), "done", bytesDone.get(), "uploaded", bytesUploaded.get()));
         m.put("error", error);
+        StoreCheck c = check;
+        Map<String, Object> store = new LinkedHashMap<>();
+        store.put("ok", c.ok());
+        store.put("checkedAt", c.at() == 0 ? null : c.at());
+        store.put("error", c.error());
+        m.put("store", store);
         return m;
     }
 

@@ -58,7 +58,7 @@ public final class BackupEndpoints {
         return (request, responder) -> {
             if (agent == null) {
                 AdminCalls.error(responder, Responses.CONFLICT, "no object store is configured on this node:"
-                        + " start it with --backup-endpoint, --backup-bucket and --backup-credentials");
+                        + " start it with --backup-endpoint and --backup-bucket");
                 return;
             }
             try {

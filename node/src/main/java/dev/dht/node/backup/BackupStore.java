@@ -1,18 +1,19 @@
 package dev.dht.node.backup;
 
 import dev.dht.node.objectstore.ObjectCodec;
-import dev.dht.node.objectstore.ObjectStoreException;
-import dev.dht.node.objectstore.S3Client;
+import dev.dht.node.objectstore.ObjectStore;
 import dev.dht.node.objectstore.Throttle;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Instant;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,7 +27,6 @@ import java.util.function.LongConsumer;
  *   files/&lt;content name&gt;                  a checkpoint file, stored once whatever backups share it
  *   backups/&lt;id&gt;/members/&lt;index&gt;.json   a member's part (MemberManifest), written first with complete=false
  *   backups/&lt;id&gt;/manifest.json           written last: the backup is complete (BackupManifest)
- *   rehearsals/&lt;content name&gt;             a node's start-up rehearsal (BackupRehearsal), deleted at once
  * </pre>
  * Content names are digests of the plain bytes ({@link ObjectCodec#digest}), so an SST file that a later backup
  * still has is not uploaded again, and a downloaded file is checked against its name.
@@ -34,18 +34,16 @@ import java.util.function.LongConsumer;
 public final class BackupStore {
     public static final String FILES = "files/";
     public static final String BACKUPS = "backups/";
-    /** A node's start-up rehearsal of an upload ({@link BackupRehearsal}): nothing names it, it is deleted at once. */
-    public static final String REHEARSALS = "rehearsals/";
 
-    private final S3Client client;
+    private final ObjectStore client;
     private final ObjectCodec codec;
 
-    public BackupStore(S3Client client, ObjectCodec codec) {
+    public BackupStore(ObjectStore client, ObjectCodec codec) {
         this.client = client;
         this.codec = codec;
     }
 
-    public S3Client client() {
+    public ObjectStore client() {
         return client;
     }
 
@@ -95,51 +93,34 @@ public final class BackupStore {
     }
 
     /**
-     * Stores the file under its content name unless an object of the right size is there; true if uploaded. progress
-     * gets the file's bytes as they are read for sending (again on a retry).
+     * Stores the file under its content name unless an object holding it is there (of its size in this format or in
+     * DHTENC01); true if uploaded. A file larger than a part goes up in parts and resumes where an upload of it by
+     * this node stopped ({@link PartUploads}). progress gets the file's bytes as they are read for sending (again on
+     * a retry).
      */
-    public boolean upload(Path file, long size, String contentName, Throttle throttle,
-                          LongConsumer progress) {
-        return store(objectPath(contentName), file, size, throttle, progress);
-    }
-
-    /**
-     * An upload as {@link #upload} makes it, of a file of the node's own, to an object under {@link #REHEARSALS} that
-     * is deleted at once: {@link BackupRehearsal} runs it at start. Bytes sent are counted into progress.
-     */
-    void rehearse(Path file, long size, String contentName, Throttle throttle,
-                  LongConsumer progress) {
-        String path = REHEARSALS + contentName;
-        try {
-            store(path, file, size, throttle, progress);
-        } finally {
-            client.delete(path);
-        }
-    }
-
-    /**
-     * Deletes the rehearsal objects last modified before olderThan: a member killed in the middle of its rehearsal
-     * leaves one, and the next rehearsal of any member removes it. Returns how many.
-     */
-    int sweepRehearsals(Instant olderThan) {
-        int deleted = 0;
-        for (S3Client.ObjectInfo o : client.list(REHEARSALS)) {
-            if (o.lastModified().isBefore(olderThan)) {
-                client.delete(o.path());
-                deleted++;
-            }
-        }
-        return deleted;
-    }
-
-    private boolean store(String path, Path file, long size, Throttle throttle,
-                          LongConsumer progress) {
-        long stored = codec.storedLength(size);
-        if (client.size(path) == stored) {
+    public boolean upload(Path file, long size, String contentName, Throttle throttle, LongConsumer progress,
+                          PartUploads parts) throws IOException {
+        String path = objectPath(contentName);
+        long existing = client.size(path);
+        if (existing >= 0 && codec.holds(size, existing)) {
+            parts.forget(path); // stored whole, by an upload that finished before this node could say so
             return false;
         }
-        client.put(path, stored, () -> codec.encode(new Counted(Files.newInputStream(file), progress)), throttle);
+        long stored = codec.storedLength(size);
+        ObjectCodec.PlainSource plain = offset -> new Counted(read(file, offset), progress);
+        if (stored <= parts.partSize()) {
+            ObjectCodec.Encoder encoder = codec.encoder();
+            client.put(path, stored, () -> encoder.open(plain, 0), throttle);
+        } else {
+            parts.upload(path, stored, codec, plain, throttle);
+        }
         return true;
+    }
+
+    private static InputStream read(Path file, long offset) throws IOException {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        channel.position(offset);
+        return Channels.newInputStream(channel);
     }
 
     /** A file's bytes, counted as they are read. */
@@ -214,7 +195,7 @@ public final class BackupStore {
     /** Ids of every backup with anything stored (complete or not), sorted. */
     public Set<String> backupIds() {
         Set<String> ids = new TreeSet<>();
-        for (S3Client.ObjectInfo o : client.list(BACKUPS)) {
+        for (ObjectStore.ObjectInfo o : client.list(BACKUPS)) {
             String rest = o.path().substring(BACKUPS.length());
             int slash = rest.indexOf('/');
             if (slash > 0) {
@@ -227,7 +208,7 @@ public final class BackupStore {
     /** Every member manifest stored (complete or not), of every backup. */
     public List<MemberManifest> allMemberManifests() {
         List<MemberManifest> out = new ArrayList<>();
-        for (S3Client.ObjectInfo o : client.list(BACKUPS)) {
+        for (ObjectStore.ObjectInfo o : client.list(BACKUPS)) {
             if (o.path().matches("backups/[^/]+/members/\\d+\\.json")) {
                 byte[] json = client.get(o.path());
                 if (json != null) {
@@ -241,7 +222,7 @@ public final class BackupStore {
     /** Deletes a backup: its manifest first (it is no longer complete), then its member parts. */
     public void deleteBackup(String id) {
         client.delete(manifestPath(id));
-        for (S3Client.ObjectInfo o : client.list(BACKUPS + id + "/")) {
+        for (ObjectStore.ObjectInfo o : client.list(BACKUPS + id + "/")) {
             client.delete(o.path());
         }
     }
@@ -259,7 +240,7 @@ public final class BackupStore {
         int deleted = 0;
         int kept = 0;
         long freed = 0;
-        for (S3Client.ObjectInfo o : client.list(FILES)) {
+        for (ObjectStore.ObjectInfo o : client.list(FILES)) {
             if (referenced.contains(o.path())) {
                 kept++;
             } else {

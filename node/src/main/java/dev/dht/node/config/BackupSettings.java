@@ -10,19 +10,26 @@ import java.nio.file.Path;
  * the process beside {@link NodeConfig}.
  *
  * @param location      the object store, or null when no backup is configured (the endpoints answer 409 then)
- * @param credentials   directory with the files access-key-id and secret-access-key (a mounted Secret)
+ * @param credentials   directory with the files access-key-id and secret-access-key (a mounted Secret), or null for
+ *                      the AWS SDK's default credential chain (IRSA, EKS Pod Identity, environment, ...)
  * @param encryptionKey file with the client-side encryption key, or null for none
  * @param uploadRate    bytes per second a backup uploads at most (0: unthrottled)
+ * @param partSize      files larger than this are uploaded in parts of this size, resumed after a restart
  * @param restoreRate   bytes per second a restore downloads, and sends to the owners, at most (0: unthrottled)
  * @param restoring     a node with a new data directory waits for a restore before it serves clients
  */
 public record BackupSettings(S3Location location, Path credentials, Path encryptionKey, long uploadRate,
-                             long restoreRate, boolean restoring) {
+                             long partSize, long restoreRate, boolean restoring) {
     /** Half the rate members move records at: a backup shares the machine with a live load it must not slow (the
      *  load's p99 during a backup at most 1.5x its p99 before; docs/operations.md, "Measured cost"). */
     public static final long DEFAULT_UPLOAD_RATE = 4L << 20;
+    /** Parts of 16 MiB: a 64 MiB table file in 4, each 4 s at the default rate (what a kill loses at most). */
+    public static final long DEFAULT_PART_SIZE = 16L << 20;
+    /** S3's smallest part (all but the last). */
+    public static final long MIN_PART_SIZE = 5L << 20;
 
-    public static final BackupSettings NONE = new BackupSettings(null, null, null, DEFAULT_UPLOAD_RATE, 0, false);
+    public static final BackupSettings NONE = new BackupSettings(null, null, null, DEFAULT_UPLOAD_RATE,
+            DEFAULT_PART_SIZE, 0, false);
 
     public boolean configured() {
         return location != null;

@@ -24,12 +24,15 @@ public final class ClusterFileWatcher implements AutoCloseable {
 
     private final Path file;
     private final Membership membership;
+    private final String declaredRack;
     private final ScheduledExecutorService timer;
     private byte[] lastContent;
 
-    public ClusterFileWatcher(Path file, Membership membership, Duration interval) {
+    /** @param declaredRack this member's --rack (a file that puts it in another rack is ignored), or null */
+    public ClusterFileWatcher(Path file, Membership membership, String declaredRack, Duration interval) {
         this.file = file;
         this.membership = membership;
+        this.declaredRack = declaredRack;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dht-cluster-file");
             t.setDaemon(true);
@@ -65,13 +68,20 @@ public final class ClusterFileWatcher implements AutoCloseable {
                     e.getMessage());
             return;
         }
+        String listed = next.rackOf(membership.self());
+        if (declaredRack != null && listed != null && !listed.equals(declaredRack)) {
+            log.warn("cluster file {} ignored, keeping {} members: it puts this member in rack '{}', which"
+                    + " declares rack '{}' (--rack)", file, membership.current().size(), listed, declaredRack);
+            return;
+        }
         ClusterMembers previous = membership.current();
         if (membership.update(next)) {
             TreeSet<String> added = new TreeSet<>(next.urls());
             added.removeAll(previous.urls());
             TreeSet<String> removed = new TreeSet<>(previous.urls());
             removed.removeAll(next.urls());
-            log.info("cluster file changed: {} members, added {}, removed {}", next.size(), added, removed);
+            log.info("cluster file changed: {} members, added {}, removed {}{}", next.size(), added, removed,
+                    next.racks().equals(previous.racks()) ? "" : ", racks " + next.racks());
             if (!next.contains(membership.self())) {
                 log.warn("this node ({}) is not a member of the new cluster", membership.self());
             }

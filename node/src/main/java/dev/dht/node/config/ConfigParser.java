@@ -25,11 +25,15 @@ public final class ConfigParser {
         PORT("port", "N", String.valueOf(NodeConfig.DEFAULT_PORT),
                 "client port: the API, /metrics, status; admin operations from loopback"),
         DATA_DIR("data-dir", "PATH", "./data", "RocksDB directory (created if missing)"),
-        CLUSTER("cluster", "URL,URL,...", "http://localhost:<port>",
-                "every member's base URL, itself included; order does not matter"),
+        CLUSTER("cluster", "[RACK=]URL,...", "http://localhost:<port>",
+                "every member's base URL, itself included, each with its rack or none; order does not matter"),
         CLUSTER_FILE("cluster-file", "PATH", "-",
-                "one base URL a line ('#' comments); re-read when its content changes (instead of --cluster)"),
+                "one [RACK=]URL a line ('#' comments); re-read when its content changes (instead of --cluster)"),
         SELF("self", "URL", "the member on localhost/127.0.0.1 with this port", "which member this process is"),
+        RACK("rack", "NAME", "- (the member list's)",
+                "the rack (failure domain) this member declares; must match the member list's"),
+        ACCEPT_RACK_CHANGE("accept-rack-change", "true|false", "false",
+                "start even if the rack differs from the one this data directory last ran in (a deliberate move)"),
         REPLICATION_FACTOR("replication-factor", "N", "cluster size",
                 "default 'from' of a request (ack = from/2+1); a request may ask up to the cluster size"),
         REQUEST_TIMEOUT("request-timeout", "DUR", "1s", "coordinator deadline for replica answers (cluster)"),
@@ -87,14 +91,19 @@ public final class ConfigParser {
                 "S3-compatible object store for backups and restores, http(s)://host[:port]"),
         BACKUP_BUCKET("backup-bucket", "NAME", "-", "the bucket backups are written to and restored from"),
         BACKUP_PREFIX("backup-prefix", "PATH", "-", "key prefix inside the bucket"),
-        BACKUP_REGION("backup-region", "NAME", "us-east-1", "signing region of the object store"),
+        BACKUP_REGION("backup-region", "NAME", "- (AWS_REGION, the profile's, else us-east-1; S3's redirect names"
+                + " the bucket's)", "signing region of the object store"),
         BACKUP_PATH_STYLE("backup-path-style", "true|false", "true",
                 "endpoint/bucket/key (true) or bucket.endpoint/key (false, AWS's virtual-hosted style)"),
-        BACKUP_CREDENTIALS("backup-credentials", "DIR", "-",
-                "directory with the files access-key-id and secret-access-key (re-read when they change)"),
+        BACKUP_CREDENTIALS("backup-credentials", "DIR", "- (the AWS SDK's default credential chain)",
+                "directory with the files access-key-id, secret-access-key and optionally session-token (re-read"
+                        + " when they change)"),
         BACKUP_ENCRYPTION_KEY("backup-encryption-key", "FILE", "-",
-                "encrypt backed-up files on this node with the key in FILE (AES-256-GCM); restores need it too"),
+                "encrypt backed-up files on this node with the key in FILE (Tink's AES-GCM-HKDF streaming format);"
+                        + " restores need it too"),
         BACKUP_RATE("backup-rate", "SIZE", "4MiB", "bytes a backup uploads per second at most (0: unthrottled)"),
+        BACKUP_PART_SIZE("backup-part-size", "SIZE", "16MiB",
+                "files larger than this are uploaded in parts of this size (at least 5MiB), resumed after a restart"),
         RESTORE_RATE("restore-rate", "SIZE", "0", "bytes a restore downloads, and sends to the owners, per second at most (0: unthrottled)"),
         RESTORING("restoring", "true|false", "false",
                 "with a new data directory, serve no client until a restore is done (a cluster made from a backup)"),
@@ -164,17 +173,18 @@ public final class ConfigParser {
             throws ConfigException, HelpRequested {
         Map<Option, String> raw = raw(args, env);
         long uploadRate = size(raw, Option.BACKUP_RATE, BackupSettings.DEFAULT_UPLOAD_RATE, 0, Long.MAX_VALUE);
+        long partSize = size(raw, Option.BACKUP_PART_SIZE, BackupSettings.DEFAULT_PART_SIZE,
+                BackupSettings.MIN_PART_SIZE, 5L << 30);
         long restoreRate = size(raw, Option.RESTORE_RATE, 0, 0, Long.MAX_VALUE);
         boolean restoring = bool(raw, Option.RESTORING, false);
         String endpoint = raw.get(Option.BACKUP_ENDPOINT);
         if (endpoint == null) {
-            return new BackupSettings(null, null, null, uploadRate, restoreRate, restoring);
+            return new BackupSettings(null, null, null, uploadRate, partSize, restoreRate, restoring);
         }
         String bucket = raw.get(Option.BACKUP_BUCKET);
         Path credentials = path(raw, Option.BACKUP_CREDENTIALS, null);
-        if (bucket == null || credentials == null) {
-            throw new ConfigException(describe(Option.BACKUP_ENDPOINT) + " needs " + describe(Option.BACKUP_BUCKET)
-                    + " and " + describe(Option.BACKUP_CREDENTIALS));
+        if (bucket == null) {
+            throw new ConfigException(describe(Option.BACKUP_ENDPOINT) + " needs " + describe(Option.BACKUP_BUCKET));
         }
         dev.dht.node.objectstore.S3Location location;
         try {
@@ -185,7 +195,7 @@ public final class ConfigParser {
             throw new ConfigException("bad backup location: " + e.getMessage());
         }
         return new BackupSettings(location, credentials, path(raw, Option.BACKUP_ENCRYPTION_KEY, null), uploadRate,
-                restoreRate, restoring);
+                partSize, restoreRate, restoring);
     }
 
     private static Map<Option, String> raw(List<String> args, Map<String, String> env)
@@ -262,6 +272,7 @@ public final class ConfigParser {
             }
         }
 
+        RackSettings rack = rack(raw, members, self);
         int rf = intIn(raw, Option.REPLICATION_FACTOR, 0, 1, 1024);
         Duration requestTimeout = duration(raw, Option.REQUEST_TIMEOUT, Duration.ofSeconds(1));
         int workers = intIn(raw, Option.WORKERS, NodeConfig.defaultWorkers(), 1, 4096);
@@ -298,7 +309,29 @@ public final class ConfigParser {
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
                 selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
                 new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
-                        (int) moveBatch, repairInterval, repairRate), security, drain);
+                        (int) moveBatch, repairInterval, repairRate), security, drain, rack);
+    }
+
+    /** --rack and --accept-rack-change; a rack the member list gives this member must be the declared one. */
+    private static RackSettings rack(Map<Option, String> raw, ClusterMembers members, String self)
+            throws ConfigException {
+        String declared = raw.get(Option.RACK);
+        if (declared != null) {
+            try {
+                ClusterMembers.checkRack(declared.trim());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("bad value for " + describe(Option.RACK) + ": " + e.getMessage());
+            }
+            declared = declared.trim();
+        }
+        String listed = members.rackOf(self);
+        if (declared != null && listed != null && !listed.equals(declared)) {
+            throw new ConfigException("this member (" + self + ") declares rack '" + declared + "' ("
+                    + describe(Option.RACK) + ") but the member list puts it in rack '" + listed
+                    + "': make them agree (on Kubernetes the pod's rack label and the topology ConfigMap come from"
+                    + " the same DhtCluster rack)");
+        }
+        return new RackSettings(declared, bool(raw, Option.ACCEPT_RACK_CHANGE, false));
     }
 
     /** The planes' settings (docs/security.md); the member list must be servable with them. */

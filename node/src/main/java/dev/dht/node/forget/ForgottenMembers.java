@@ -4,7 +4,6 @@ import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.storage.SideTable;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -52,14 +51,12 @@ public final class ForgottenMembers implements Predicate<String> {
         return List.copyOf(new TreeSet<>(members));
     }
 
-    /** The list without the forgotten members (the same object when none of them is in it). */
+    /** The list without the forgotten members, racks kept (the same object when none of them is in it). */
     public ClusterMembers without(ClusterMembers list) {
         if (members.isEmpty() || list.urls().stream().noneMatch(members::contains)) {
             return list;
         }
-        List<String> kept = new ArrayList<>(list.urls());
-        kept.removeAll(members);
-        return ClusterMembers.of(kept);
+        return list.without(members);
     }
 
     private static byte[] key(String member) {

@@ -42,7 +42,7 @@ final class Cleanup {
 
     /** Runs to the end (true) unless the state stops being current (false). */
     boolean run(TopologyState s, BooleanSupplier current) {
-        Ring ring = new Ring(s.stable().urls());
+        Ring ring = new Ring(s.stable().urls(), s.stable().racks());
         int me = ring.indexOf(self);
         int factor = rf.applyAsInt(ring.size());
         int[] walk = new int[factor];

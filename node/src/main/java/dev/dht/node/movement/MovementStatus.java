@@ -89,6 +89,7 @@ public final class MovementStatus {
             topology.put("phase", "joint");
             topology.put("stage", "starting");
             topology.put("members", java.util.List.of());
+            topology.put("racks", Map.of());
             topology.put("previous", null);
         } else {
             ClusterMembers in = s.destination();
@@ -98,6 +99,7 @@ public final class MovementStatus {
             topology.put("phase", s.moving() ? "joint" : "stable");
             topology.put("stage", s.stage().jsonName());
             topology.put("members", in.urls());
+            topology.put("racks", in.racks()); // member -> rack; {} without racks
             topology.put("previous", s.moving() ? s.stable().urls() : null);
             topology.put("version", s.version());
             topology.put("proposer", MovementLoop.proposer(s));

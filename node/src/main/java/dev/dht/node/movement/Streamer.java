@@ -105,8 +105,8 @@ final class Streamer {
 
     private void begin(TopologyState s) {
         streaming = s;
-        Ring ringS = new Ring(s.stable().urls());
-        Ring ringT = new Ring(s.target().urls());
+        Ring ringS = new Ring(s.stable().urls(), s.stable().racks());
+        Ring ringT = new Ring(s.target().urls(), s.target().racks());
         plan = new MovePlan(ringS, ringT, rf.applyAsInt(ringT.size()), self);
         header = TopologyHeader.request(s, self);
         StateFile progress = manager.progress();

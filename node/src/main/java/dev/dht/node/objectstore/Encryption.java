@@ -16,29 +16,49 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * Client-side encryption of backed-up files: AES-256-GCM in chunks of 64 KiB, so that files of any size stream
- * through in constant memory and every chunk is authenticated. Layout of a stored object:
- * <pre>
- *   "DHTENC01"  8 bytes
- *   key id      8 bytes   (which key: a wrong one is refused before any decryption, by name)
- *   nonce base  8 bytes   (random per object; chunk i's nonce is base || i as 4 bytes)
- *   chunks      64 KiB of ciphertext + 16-byte tag each, the last one shorter (possibly empty)
- * </pre>
- * Each chunk's additional data is the 24-byte header plus a byte saying whether it is the last, so a reordered,
- * truncated or extended object fails to decrypt. The AES key, the naming key and the key id are derived from the
- * key file's bytes with HMAC-SHA256 under distinct labels.
+ * Client-side encryption of backed-up files: a streaming AEAD, so that files of any size stream through in constant
+ * memory and every segment is authenticated (docs/security.md, "Backups": the review of both formats).
+ *
+ * <p>Objects are written as {@code DHTENC02}: a 16-byte header ({@code "DHTENC02"}, the key id) followed by exactly
+ * the ciphertext of Tink's streaming AEAD {@code AES256_GCM_HKDF_1MB} (AesGcmHkdfStreaming: a 40-byte stream header
+ * with a random 32-byte salt and 7-byte nonce prefix; each object's AES-256 key derived with HKDF-SHA256 from the
+ * backup key, the salt, and the 16-byte header as associated data; 1 MiB segments, each AES-GCM with the nonce
+ * prefix || segment number || last-segment flag). Written here rather than by Tink's library because a multipart
+ * upload resumed after a restart must produce the same bytes again, from any part on, with the salt and nonce
+ * prefix it saved; Tink draws them itself. {@code EncryptionTest} checks that Tink decrypts what this writes and
+ * that this decrypts what Tink writes.
+ *
+ * <p>Objects written before (release f09ee83 and earlier) are {@code DHTENC01}, still read: a 24-byte header
+ * ({@code "DHTENC01"}, key id, a random 8-byte nonce base), then 64 KiB chunks, each AES-256-GCM under the backup
+ * key itself with nonce = base || chunk number and the header plus a last-chunk flag as additional data.
+ *
+ * <p>The backup key, the naming key (content names are HMACs under it) and the key id are derived from the key
+ * file's bytes with HMAC-SHA256 under distinct labels.
  */
 public final class Encryption implements ObjectCodec {
-    static final byte[] MAGIC = "DHTENC01".getBytes(StandardCharsets.US_ASCII);
-    static final int HEADER = 24;
-    static final int CHUNK = 64 << 10;
+    static final byte[] MAGIC = "DHTENC02".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] MAGIC_V1 = "DHTENC01".getBytes(StandardCharsets.US_ASCII);
+    /** The object header: magic, key id. */
+    static final int HEADER = 16;
     static final int TAG = 16;
+    /** Tink's AES256_GCM_HKDF_1MB: ciphertext segment, salt (the AES key's size), nonce prefix. */
+    static final int SEGMENT = 1 << 20;
+    static final int SALT = 32;
+    static final int NONCE_PREFIX = 7;
+    static final int STREAM_HEADER = 1 + SALT + NONCE_PREFIX;
+    /** Plain bytes per segment: the first holds the stream header too. */
+    static final int PLAIN = SEGMENT - TAG;
+    static final int FIRST_PLAIN = PLAIN - STREAM_HEADER;
+    /** DHTENC01: header (magic, key id, nonce base) and plain bytes per chunk. */
+    static final int V1_HEADER = 24;
+    static final int V1_CHUNK = 64 << 10;
     /** Shorter key files are refused: a key should be random bytes (openssl rand 32 > key). */
     public static final int MIN_KEY_BYTES = 16;
 
-    private final SecretKeySpec aesKey;
+    private final byte[] backupKey;
     private final byte[] namingKey;
     private final byte[] keyId;
+    private final byte[] header;
     private final SecureRandom random = new SecureRandom();
 
     public Encryption(byte[] secret) {
@@ -46,9 +66,12 @@ public final class Encryption implements ObjectCodec {
             throw new IllegalArgumentException("an encryption key needs at least " + MIN_KEY_BYTES + " bytes, got "
                     + secret.length);
         }
-        this.aesKey = new SecretKeySpec(derive(secret, "dht backup encryption"), "AES");
-        this.namingKey = derive(secret, "dht backup naming");
-        this.keyId = Arrays.copyOf(derive(secret, "dht backup key id"), 8);
+        this.backupKey = hmac(secret, "dht backup encryption".getBytes(StandardCharsets.UTF_8));
+        this.namingKey = hmac(secret, "dht backup naming".getBytes(StandardCharsets.UTF_8));
+        this.keyId = Arrays.copyOf(hmac(secret, "dht backup key id".getBytes(StandardCharsets.UTF_8)), 8);
+        this.header = new byte[HEADER];
+        System.arraycopy(MAGIC, 0, header, 0, 8);
+        System.arraycopy(keyId, 0, header, 8, 8);
     }
 
     /** The key in a file (a mounted Secret), trailing whitespace ignored. */
@@ -65,19 +88,33 @@ public final class Encryption implements ObjectCodec {
         }
     }
 
-    private static byte[] derive(byte[] secret, String label) {
+    static byte[] hmac(byte[] key, byte[]... data) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return mac.doFinal(label.getBytes(StandardCharsets.UTF_8));
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            for (byte[] d : data) {
+                mac.update(d);
+            }
+            return mac.doFinal();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }
 
+    /** HKDF-SHA256 (RFC 5869) of 32 bytes, as Tink derives a segment key: extract with the salt, expand with info. */
+    static byte[] hkdf(byte[] ikm, byte[] salt, byte[] info) {
+        byte[] prk = hmac(salt, ikm);
+        return hmac(prk, info, new byte[]{1});
+    }
+
     @Override
     public String keyId() {
         return HexFormat.of().formatHex(keyId);
+    }
+
+    /** The backup key (Tink's key material in EncryptionTest's cross-check). */
+    byte[] backupKey() {
+        return backupKey.clone();
     }
 
     @Override
@@ -104,107 +141,220 @@ public final class Encryption implements ObjectCodec {
 
     @Override
     public long storedLength(long plainLength) {
-        long chunks = plainLength == 0 ? 1 : (plainLength + CHUNK - 1) / CHUNK;
-        return HEADER + chunks * TAG + plainLength;
+        long total = plainLength + STREAM_HEADER;
+        long last = total % PLAIN;
+        return HEADER + total / PLAIN * SEGMENT + (last > 0 ? last + TAG : 0);
+    }
+
+    /** What a DHTENC01 object of a file of plainLength bytes holds. */
+    static long storedLengthV1(long plainLength) {
+        long chunks = plainLength == 0 ? 1 : (plainLength + V1_CHUNK - 1) / V1_CHUNK;
+        return V1_HEADER + chunks * TAG + plainLength;
     }
 
     @Override
-    public InputStream encode(InputStream plain) {
-        byte[] header = new byte[HEADER];
-        System.arraycopy(MAGIC, 0, header, 0, 8);
-        System.arraycopy(keyId, 0, header, 8, 8);
-        byte[] base = new byte[8];
-        random.nextBytes(base);
-        System.arraycopy(base, 0, header, 16, 8);
-        return new ChunkStream(new PushbackInputStream(plain, 1), header, true);
+    public boolean holds(long plainLength, long storedLength) {
+        return storedLength == storedLength(plainLength) || storedLength == storedLengthV1(plainLength);
+    }
+
+    @Override
+    public Encoder encoder() {
+        byte[] saved = new byte[SALT + NONCE_PREFIX];
+        random.nextBytes(saved);
+        return new SegmentEncoder(saved);
+    }
+
+    @Override
+    public Encoder encoder(byte[] saved) throws IOException {
+        if (saved.length != SALT + NONCE_PREFIX) {
+            throw new IOException("saved encryption parameters of " + saved.length + " bytes, not "
+                    + (SALT + NONCE_PREFIX));
+        }
+        return new SegmentEncoder(saved.clone());
     }
 
     @Override
     public InputStream decode(InputStream stored) throws IOException {
-        byte[] header = stored.readNBytes(HEADER);
-        if (header.length < HEADER || !Arrays.equals(header, 0, 8, MAGIC, 0, 8)) {
-            throw new IOException("not an object encrypted by dht (no DHTENC01 header): was the backup made"
-                    + " without encryption?");
+        byte[] head = stored.readNBytes(HEADER);
+        boolean v1 = head.length == HEADER && Arrays.equals(head, 0, 8, MAGIC_V1, 0, 8);
+        if (head.length < HEADER || !v1 && !Arrays.equals(head, 0, 8, MAGIC, 0, 8)) {
+            throw new IOException("not an object encrypted by dht (no DHTENC02 or DHTENC01 header): was the backup"
+                    + " made without encryption?");
         }
-        if (!Arrays.equals(header, 8, 16, keyId, 0, 8)) {
-            throw new IOException("the object was encrypted with key " + HexFormat.of().formatHex(header, 8, 16)
+        if (!Arrays.equals(head, 8, 16, keyId, 0, 8)) {
+            throw new IOException("the object was encrypted with key " + HexFormat.of().formatHex(head, 8, 16)
                     + ", this node's key is " + keyId() + ": wrong encryption key");
         }
-        return new ChunkStream(new PushbackInputStream(stored, 1), header, false);
+        PushbackInputStream in = new PushbackInputStream(stored, 1);
+        if (v1) {
+            byte[] v1Header = Arrays.copyOf(head, V1_HEADER);
+            byte[] base = in.readNBytes(8);
+            if (base.length < 8) {
+                throw new IOException("a DHTENC01 object cut short in its header");
+            }
+            System.arraycopy(base, 0, v1Header, HEADER, 8);
+            return new Segments(in, false, new SecretKeySpec(backupKey, "AES"), base, 0) {
+                @Override
+                int capacity(long segment) {
+                    return V1_CHUNK;
+                }
+
+                @Override
+                byte[] crypt(byte[] in, long segment, boolean last) throws IOException {
+                    return gcm(Cipher.DECRYPT_MODE, key, nonce(prefix, segment, last, true), v1Header, last, in,
+                            segment);
+                }
+            };
+        }
+        int length = in.read();
+        byte[] params = in.readNBytes(SALT + NONCE_PREFIX);
+        if (length != STREAM_HEADER || params.length < SALT + NONCE_PREFIX) {
+            throw new IOException("a DHTENC02 object with a damaged stream header");
+        }
+        return new Segments(in, false, segmentKey(params), Arrays.copyOfRange(params, SALT, params.length), 0) {
+            @Override
+            byte[] crypt(byte[] in, long segment, boolean last) throws IOException {
+                return gcm(Cipher.DECRYPT_MODE, key, nonce(prefix, segment, last, false), null, last, in, segment);
+            }
+        };
     }
 
-    /** Encrypts or decrypts chunk by chunk as it is read. */
-    private final class ChunkStream extends InputStream {
+    private SecretKeySpec segmentKey(byte[] params) {
+        return new SecretKeySpec(hkdf(backupKey, Arrays.copyOf(params, SALT), header), "AES");
+    }
+
+    /** GCM's 12-byte nonce: DHTENC02 prefix(7) || segment(4) || last(1); DHTENC01 base(8) || chunk(4). */
+    static byte[] nonce(byte[] prefix, long segment, boolean last, boolean v1) {
+        byte[] nonce = new byte[12];
+        System.arraycopy(prefix, 0, nonce, 0, prefix.length);
+        int at = prefix.length;
+        nonce[at] = (byte) (segment >>> 24);
+        nonce[at + 1] = (byte) (segment >>> 16);
+        nonce[at + 2] = (byte) (segment >>> 8);
+        nonce[at + 3] = (byte) segment;
+        if (!v1) {
+            nonce[11] = (byte) (last ? 1 : 0);
+        }
+        return nonce;
+    }
+
+    /** One segment through AES-GCM; v1's additional data is its header and the last flag, v2 has none. */
+    static byte[] gcm(int mode, SecretKeySpec key, byte[] nonce, byte[] v1Header, boolean last, byte[] in,
+                      long segment) throws IOException {
+        try {
+            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+            c.init(mode, key, new GCMParameterSpec(TAG * 8, nonce));
+            if (v1Header != null) {
+                c.updateAAD(v1Header);
+                c.updateAAD(new byte[]{(byte) (last ? 1 : 0)});
+            }
+            return c.doFinal(in);
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot decrypt segment " + segment + " (damaged, truncated or reordered object,"
+                    + " or a wrong key): " + e.getMessage(), e);
+        }
+    }
+
+    /** A DHTENC02 object's encoding: its salt and nonce prefix, fixed, so any part can be produced again. */
+    private final class SegmentEncoder implements Encoder {
+        private final byte[] saved;
+        private final SecretKeySpec key;
+        private final byte[] streamHeader = new byte[STREAM_HEADER];
+
+        SegmentEncoder(byte[] saved) {
+            this.saved = saved;
+            this.key = segmentKey(saved);
+            streamHeader[0] = (byte) STREAM_HEADER;
+            System.arraycopy(saved, 0, streamHeader, 1, saved.length);
+        }
+
+        @Override
+        public byte[] saved() {
+            return saved.clone();
+        }
+
+        @Override
+        public InputStream open(PlainSource plain, long storedOffset) throws IOException {
+            long p = Math.max(0, storedOffset - HEADER);
+            long segment = p / SEGMENT;
+            long plainStart = segment == 0 ? 0 : FIRST_PLAIN + (segment - 1) * PLAIN;
+            Segments s = new Segments(new PushbackInputStream(plain.open(plainStart), 1), true, key,
+                    Arrays.copyOfRange(saved, SALT, saved.length), segment) {
+                @Override
+                byte[] crypt(byte[] in, long segment, boolean last) throws IOException {
+                    byte[] out = gcm(Cipher.ENCRYPT_MODE, key, nonce(prefix, segment, last, false), null, last, in,
+                            segment);
+                    if (segment != 0) {
+                        return out;
+                    }
+                    byte[] first = new byte[HEADER + STREAM_HEADER + out.length];
+                    System.arraycopy(header, 0, first, 0, HEADER);
+                    System.arraycopy(streamHeader, 0, first, HEADER, STREAM_HEADER);
+                    System.arraycopy(out, 0, first, HEADER + STREAM_HEADER, out.length);
+                    return first;
+                }
+            };
+            // segment 0 carries both headers; a later one starts at HEADER + its place in the stream
+            long segmentStart = segment == 0 ? 0 : HEADER + segment * SEGMENT;
+            s.skipNBytes(storedOffset - segmentStart);
+            return s;
+        }
+    }
+
+    /** Encrypts or decrypts segment by segment as it is read. */
+    private abstract static class Segments extends InputStream {
         private final PushbackInputStream in;
-        private final byte[] header;
         private final boolean encrypt;
+        final SecretKeySpec key;
+        final byte[] prefix;
+        private long segment;
         private byte[] out = new byte[0];
         private int pos;
-        private int counter;
-        private boolean headerSent;
         private boolean done;
 
-        ChunkStream(PushbackInputStream in, byte[] header, boolean encrypt) {
+        Segments(PushbackInputStream in, boolean encrypt, SecretKeySpec key, byte[] prefix, long segment) {
             this.in = in;
-            this.header = header;
             this.encrypt = encrypt;
-            this.headerSent = !encrypt; // decryption consumed it already
+            this.key = key;
+            this.prefix = prefix;
+            this.segment = segment;
         }
+
+        /** Plain bytes in a segment. */
+        int capacity(long segment) {
+            return segment == 0 ? FIRST_PLAIN : PLAIN;
+        }
+
+        abstract byte[] crypt(byte[] in, long segment, boolean last) throws IOException;
 
         private boolean fill() throws IOException {
-            if (pos < out.length) {
-                return true;
-            }
-            if (!headerSent) {
-                out = header;
-                pos = 0;
-                headerSent = true;
-                return true;
-            }
-            if (done) {
-                return false;
-            }
-            byte[] chunk = in.readNBytes(encrypt ? CHUNK : CHUNK + TAG);
-            boolean last = true;
-            if (chunk.length == (encrypt ? CHUNK : CHUNK + TAG)) {
-                int next = in.read();
-                if (next >= 0) {
-                    in.unread(next);
-                    last = false;
+            while (pos >= out.length) {
+                if (done) {
+                    return false;
                 }
+                int size = capacity(segment) + (encrypt ? 0 : TAG);
+                byte[] chunk = in.readNBytes(size);
+                boolean last = true;
+                if (chunk.length == size) {
+                    int next = in.read();
+                    if (next >= 0) {
+                        in.unread(next);
+                        last = false;
+                    }
+                }
+                if (segment > 0xFFFFFFFFL) {
+                    throw new IOException("an object of more than 2^32 segments");
+                }
+                out = crypt(chunk, segment++, last);
+                pos = 0;
+                done = last;
             }
-            out = crypt(chunk, last);
-            pos = 0;
-            done = last;
-            return out.length > 0 || fill();
-        }
-
-        private byte[] crypt(byte[] chunk, boolean last) throws IOException {
-            byte[] nonce = new byte[12];
-            System.arraycopy(header, 16, nonce, 0, 8);
-            nonce[8] = (byte) (counter >>> 24);
-            nonce[9] = (byte) (counter >>> 16);
-            nonce[10] = (byte) (counter >>> 8);
-            nonce[11] = (byte) counter;
-            counter++;
-            try {
-                Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-                c.init(encrypt ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE, aesKey, new GCMParameterSpec(128, nonce));
-                c.updateAAD(header);
-                c.updateAAD(new byte[]{(byte) (last ? 1 : 0)});
-                return c.doFinal(chunk);
-            } catch (GeneralSecurityException e) {
-                throw new IOException("cannot decrypt chunk " + (counter - 1) + " (damaged, truncated or reordered"
-                        + " object, or a wrong key): " + e.getMessage(), e);
-            }
+            return true;
         }
 
         @Override
         public int read() throws IOException {
-            if (!fill()) {
-                return -1;
-            }
-            return out[pos++] & 0xFF;
+            return fill() ? out[pos++] & 0xFF : -1;
         }
 
         @Override

@@ -18,14 +18,53 @@ public interface ObjectCodec {
     /** A fresh digest for naming content. */
     Digest digest();
 
-    /** Bytes stored for a file of this many bytes. */
+    /** Bytes {@link #encoder} stores for a file of this many bytes. */
     long storedLength(long plainLength);
 
-    /** The stored form of plain bytes. */
-    InputStream encode(InputStream plain) throws IOException;
+    /**
+     * Whether an object of this many bytes already holds a file of plainLength bytes (in this format or an older one
+     * this codec still reads): a backup does not upload it again.
+     */
+    default boolean holds(long plainLength, long storedLength) {
+        return storedLength(plainLength) == storedLength;
+    }
+
+    /** An encoding of one object with fresh parameters (a random nonce, say). */
+    Encoder encoder();
+
+    /**
+     * The encoding whose {@link Encoder#saved()} parameters these are: the same plain bytes give the same stored bytes,
+     * so a multipart upload resumed after a restart continues the object it began.
+     */
+    Encoder encoder(byte[] saved) throws IOException;
 
     /** The plain bytes of a stored form; the stream fails (IOException) on a wrong key or damaged bytes. */
     InputStream decode(InputStream stored) throws IOException;
+
+    /** A whole stream encoded with fresh parameters (small objects, tests). */
+    default InputStream encode(InputStream plain) throws IOException {
+        return encoder().open(offset -> {
+            if (offset != 0) {
+                throw new IOException("a stream can only be read from its start");
+            }
+            return plain;
+        }, 0);
+    }
+
+    /** The plain bytes of a file from an offset (a fresh stream each call). */
+    @FunctionalInterface
+    interface PlainSource {
+        InputStream open(long plainOffset) throws IOException;
+    }
+
+    /** One object's encoding. */
+    interface Encoder {
+        /** Its parameters, to be saved with a resumable upload (empty when there are none). */
+        byte[] saved();
+
+        /** The stored bytes from storedOffset on, reading only the plain bytes they need. */
+        InputStream open(PlainSource plain, long storedOffset) throws IOException;
+    }
 
     /** An incremental digest. */
     interface Digest {
@@ -36,6 +75,18 @@ public interface ObjectCodec {
     }
 
     ObjectCodec PLAIN = new ObjectCodec() {
+        private final Encoder identity = new Encoder() {
+            @Override
+            public byte[] saved() {
+                return new byte[0];
+            }
+
+            @Override
+            public InputStream open(PlainSource plain, long storedOffset) throws IOException {
+                return plain.open(storedOffset);
+            }
+        };
+
         @Override
         public String keyId() {
             return null;
@@ -68,8 +119,13 @@ public interface ObjectCodec {
         }
 
         @Override
-        public InputStream encode(InputStream plain) {
-            return plain;
+        public Encoder encoder() {
+            return identity;
+        }
+
+        @Override
+        public Encoder encoder(byte[] saved) {
+            return identity;
         }
 
         @Override

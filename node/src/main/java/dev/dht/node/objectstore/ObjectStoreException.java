@@ -1,8 +1,9 @@
 package dev.dht.node.objectstore;
 
 /**
- * A failed object store call, with what S3 answered: the HTTP status (0 when no answer came) and the error code
- * of its XML body ({@code NoSuchKey}, {@code AccessDenied}, ...).
+ * A failed object store call, with what the store answered: the HTTP status (0 when no answer came) and S3's error
+ * code ({@code NoSuchKey}, {@code AccessDenied}, ...; {@code IO} when no answer came, {@code Credentials} when the
+ * node found none to sign with). The message says what to check.
  */
 public class ObjectStoreException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -15,10 +16,10 @@ public class ObjectStoreException extends RuntimeException {
         this.code = code;
     }
 
-    public ObjectStoreException(String message, Throwable cause) {
+    public ObjectStoreException(String message, int status, String code, Throwable cause) {
         super(message, cause);
-        this.status = 0;
-        this.code = "IO";
+        this.status = status;
+        this.code = code;
     }
 
     public int status() {
@@ -29,8 +30,9 @@ public class ObjectStoreException extends RuntimeException {
         return code;
     }
 
-    /** Worth another attempt: no answer, a server error, or S3 asking to slow down. */
-    public boolean retryable() {
-        return status == 0 && !"Credentials".equals(code) || status >= 500 || status == 429;
+    /** The store refused who we are (wrong, expired or missing credentials, or not allowed). */
+    public boolean credentialsRefused() {
+        return status == 403 || "Credentials".equals(code) || "InvalidAccessKeyId".equals(code)
+                || "SignatureDoesNotMatch".equals(code) || "InvalidToken".equals(code) || "ExpiredToken".equals(code);
     }
 }

@@ -6,9 +6,10 @@ import java.net.URI;
  * Where backups live: an S3-compatible endpoint, a bucket and a key prefix inside it.
  *
  * @param endpoint  {@code http(s)://host[:port]}
- * @param bucket    the bucket (it must exist, or the client creates it: {@link S3Client#ensureBucket})
+ * @param bucket    the bucket (it must exist, or the client creates it: {@link ObjectStore#ensureBucket})
  * @param prefix    keys start with it (no leading or trailing '/'; empty for the bucket's root)
- * @param region    the signing region (any value for most S3-compatible stores; us-east-1 by default)
+ * @param region    the signing region, or null: AWS_REGION or the profile's, else us-east-1, and the bucket's own
+ *                  region once S3 redirects to it ({@link S3ObjectStore})
  * @param pathStyle {@code endpoint/bucket/key} (true: MinIO, versitygw, most self-hosted stores) or
  *                  {@code bucket.endpoint/key} (false: AWS's virtual-hosted style)
  */
@@ -24,7 +25,7 @@ public record S3Location(URI endpoint, String bucket, String prefix, String regi
                     + " '.' and '-'");
         }
         prefix = prefix == null ? "" : prefix.replaceAll("^/+|/+$", "");
-        region = region == null || region.isBlank() ? "us-east-1" : region;
+        region = region == null || region.isBlank() ? null : region.strip();
     }
 
     /** The object key of a path under the prefix. */

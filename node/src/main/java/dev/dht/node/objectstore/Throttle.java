@@ -1,11 +1,15 @@
 package dev.dht.node.objectstore;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Bytes per second, shared by whoever takes from it (a node's uploads, or its restore downloads): a caller that
  * would exceed the rate sleeps. A pause lets at most a tenth of a second accumulate, so a burst after idling stays
- * small. Backups that saturate the network were a common complaint (cassandra-medusa #409).
+ * small. Backups that saturate the network were a common complaint (cassandra-medusa #409). The node's only limit on
+ * object store traffic: the SDK's own retry quota is off ({@link S3ObjectStore}).
  */
 public final class Throttle {
     private static final long BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -42,5 +46,30 @@ public final class Throttle {
         if (wait > 0) {
             TimeUnit.NANOSECONDS.sleep(wait);
         }
+    }
+
+    /** The stream's bytes at this rate, read 64 KiB at a time at most. */
+    public InputStream paced(InputStream in) {
+        return new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = in.read(b, off, Math.min(len, 64 << 10));
+                if (n > 0) {
+                    try {
+                        take(n);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted", e);
+                    }
+                }
+                return n;
+            }
+        };
     }
 }

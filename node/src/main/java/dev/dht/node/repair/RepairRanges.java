@@ -39,7 +39,7 @@ final class RepairRanges {
 
     RepairRanges(String self, ClusterMembers members, int rf) {
         this.self = self;
-        this.ring = new Ring(members.urls());
+        this.ring = new Ring(members.urls(), members.racks());
         this.rf = Math.min(rf, ring.size());
         this.ringId = TopologyId.of(members) + "." + this.rf;
         int n = ring.arcCount();

@@ -77,7 +77,7 @@ public final class Topology {
     }
 
     private Ring ring(ClusterMembers members) {
-        return rings.computeIfAbsent(members, m -> new Ring(m.urls()));
+        return rings.computeIfAbsent(members, m -> new Ring(m.urls(), m.racks()));
     }
 
     /** The replication factor of a set of this size: the option capped at the size, or the size. */

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.Set;
@@ -37,6 +38,11 @@ import java.util.TreeSet;
  * bucket, and a copy out of the table ({@link #replicaIndexes}, allocation-free) or a view of it
  * ({@link #replicasFor(long, int)}, one small object). For very large clusters the table keeps only the first
  * {@code depth} entries per arc (a memory bound) and a longer request walks the ring.
+ *
+ * <p>Members may belong to racks (failure domains: a rack, a zone). Then the walk takes them round by round, distinct
+ * racks first ({@link RackOrder}): a key's replicas span min(from, racks) racks, and the prefix property holds. The
+ * points do not depend on racks; only the order of each arc's list does. Without racks (or with one member per
+ * rack) every list is exactly the plain walk's.
  *
  * <p>Immutable and thread-safe; a topology change builds a new ring (a few ms even for 10 members x 1024 vnodes).
  * Member ids are compared as given: pass canonical base URLs (as the config package normalises them).
@@ -71,6 +77,8 @@ public final class Ring {
     static final PointHash XXH64_POINTS = (member, vnode) -> XxHash64.hash(member, 0, member.length, vnode);
 
     private final String[] names;           // canonical (sorted) member order; a member's index is its position here
+    private final String[] rackOfMember;    // each member's rack by index, or null without racks
+    private final RackOrder rackOrder;      // null when the order is the plain walk's (no racks, or one member each)
     private final Set<String> memberSet;
     private final int vnodesPerMember;
     private final long[] points;            // sorted; stored as hash ^ Long.MIN_VALUE so signed order = unsigned order
@@ -92,10 +100,35 @@ public final class Ring {
      *                                  1..{@link #MAX_VNODES}
      */
     public Ring(Collection<String> members, int vnodesPerMember) {
-        this(members, vnodesPerMember, DEFAULT_TABLE_BUDGET, XXH64_POINTS);
+        this(members, Map.of(), vnodesPerMember);
+    }
+
+    /**
+     * A ring of these members in these racks, with {@link #DEFAULT_VNODES} points each.
+     *
+     * @param racks each member's rack; empty for no racks (every member its own rack: the plain walk)
+     */
+    public Ring(Collection<String> members, Map<String, String> racks) {
+        this(members, racks, DEFAULT_VNODES);
+    }
+
+    /**
+     * A ring of these members in these racks.
+     *
+     * @param racks each member's rack, for every member; empty for no racks
+     * @throws IllegalArgumentException as {@link #Ring(Collection, int)}, or if racks is not empty and names no
+     *                                  (or a blank) rack for a member
+     */
+    public Ring(Collection<String> members, Map<String, String> racks, int vnodesPerMember) {
+        this(members, racks, vnodesPerMember, DEFAULT_TABLE_BUDGET, XXH64_POINTS);
     }
 
     Ring(Collection<String> members, int vnodesPerMember, int tableBudget, PointHash pointHash) {
+        this(members, Map.of(), vnodesPerMember, tableBudget, pointHash);
+    }
+
+    Ring(Collection<String> members, Map<String, String> racks, int vnodesPerMember, int tableBudget,
+         PointHash pointHash) {
         Objects.requireNonNull(members, "members");
         if (vnodesPerMember < 1 || vnodesPerMember > MAX_VNODES) {
             throw new IllegalArgumentException(
@@ -120,6 +153,9 @@ public final class Ring {
         }
         this.names = sorted.toArray(new String[0]);
         this.memberSet = Collections.unmodifiableSortedSet(sorted);
+        this.rackOfMember = RackOrder.racksOf(names, Objects.requireNonNull(racks, "racks"));
+        RackOrder order = rackOfMember == null ? null : new RackOrder(rackOfMember);
+        this.rackOrder = order == null || order.trivial() ? null : order;
         this.vnodesPerMember = vnodesPerMember;
 
         int n = names.length;
@@ -134,7 +170,7 @@ public final class Ring {
 
         this.depth = Math.min(n, Math.max(MIN_DEPTH, tableBudget / total));
         this.table = new char[total * depth];
-        precomputeLists();
+        ArcLists.fill(owners, names.length, rackOrder, depth, table);
     }
 
     /** Fills points/owners sorted by (point, member, vnode): the last two only break (astronomically rare) ties. */
@@ -170,23 +206,6 @@ public final class Ring {
         return start;
     }
 
-    private void precomputeLists() {
-        int total = points.length;
-        int[] seenAt = new int[names.length];
-        Arrays.fill(seenAt, -1);
-        for (int arc = 0; arc < total; arc++) {
-            int base = arc * depth;
-            int found = 0;
-            for (int p = arc; found < depth; p = p + 1 == total ? 0 : p + 1) {
-                int m = owners[p];
-                if (seenAt[m] != arc) {
-                    seenAt[m] = arc;
-                    table[base + found++] = (char) m;
-                }
-            }
-        }
-    }
-
     /** The ring coordinate of a key: XXH64 of its bytes, seed 0. Hash once, then use the {@code long} lookups. */
     public static long keyHash(byte[] key) {
         return XxHash64.hash(key);
@@ -198,7 +217,8 @@ public final class Ring {
     }
 
     /**
-     * The first {@code from} distinct members clockwise from the key: the key's replicas, in preference order.
+     * The first {@code from} distinct members clockwise from the key (with racks: in rack order, distinct racks
+     * first): the key's replicas, in preference order.
      * The list is immutable and, for the same ring and key, a prefix of the list for any larger {@code from}.
      *
      * @throws IllegalArgumentException if {@code from} is outside 1..{@link #size()}
@@ -215,7 +235,7 @@ public final class Ring {
             return new ReplicaList(arc * depth, from);
         }
         int[] indexes = new int[from];
-        walk(arc, from, indexes);
+        ArcLists.walk(owners, arc, from, rackOrder, indexes);
         String[] result = new String[from];
         for (int i = 0; i < from; i++) {
             result[i] = names[indexes[i]];
@@ -230,7 +250,8 @@ public final class Ring {
 
     /**
      * Writes the indexes (see {@link #member(int)}) of the key's first {@code from} replicas into
-     * {@code out[0..from)}, in preference order. Allocation-free.
+     * {@code out[0..from)}, in preference order. Allocation-free (but for lists longer than the precomputed depth
+     * on a ring with racks: clusters of more than 32 members).
      *
      * @throws IllegalArgumentException if {@code from} is outside 1..{@link #size()} or {@code out} is too short
      */
@@ -245,7 +266,7 @@ public final class Ring {
                 out[i] = table[base + i];
             }
         } else {
-            walk(arc, from, out);
+            ArcLists.walk(owners, arc, from, rackOrder, out);
         }
     }
 
@@ -266,6 +287,22 @@ public final class Ring {
     /** The member with this index; indexes follow the canonical order, 0..size()-1. */
     public String member(int index) {
         return names[index];
+    }
+
+    /** Whether the members are placed by rack (a ring built with racks). */
+    public boolean hasRacks() {
+        return rackOfMember != null;
+    }
+
+    /** The rack of the member with this index, or null on a ring without racks. */
+    public String rackOf(int index) {
+        Objects.checkIndex(index, names.length);
+        return rackOfMember == null ? null : rackOfMember[index];
+    }
+
+    /** How many distinct racks the members are in (without racks: one per member). */
+    public int rackCount() {
+        return rackOfMember == null ? names.length : new RackOrder(rackOfMember).racks();
     }
 
     /** The index of this member, or -1 if it is not one. */
@@ -342,21 +379,6 @@ public final class Ring {
         return (int) (hash >>> shift);
     }
 
-    /** Lists longer than the precomputed depth (huge clusters only): walk clockwise, skipping members seen. */
-    private void walk(int arc, int from, int[] out) {
-        int found = 0;
-        for (int p = arc; found < from; p = p + 1 == points.length ? 0 : p + 1) {
-            int m = owners[p];
-            boolean seen = false;
-            for (int i = 0; i < found && !seen; i++) {
-                seen = out[i] == m;
-            }
-            if (!seen) {
-                out[found++] = m;
-            }
-        }
-    }
-
     private void checkFrom(int from) {
         if (from < 1 || from > names.length) {
             throw new IllegalArgumentException(
@@ -397,10 +419,11 @@ public final class Ring {
         }
     }
 
-    /** Same members and the same points: the same placement for every key. */
+    /** Same members, racks and points: the same placement for every key. */
     @Override
     public boolean equals(Object o) {
         return o instanceof Ring other && Arrays.equals(names, other.names)
+                && Arrays.equals(rackOfMember, other.rackOfMember)
                 && Arrays.equals(points, other.points) && Arrays.equals(owners, other.owners);
     }
 
@@ -411,6 +434,7 @@ public final class Ring {
 
     @Override
     public String toString() {
-        return "Ring{" + names.length + " members x " + vnodesPerMember + " vnodes}";
+        return "Ring{" + names.length + " members" + (rackOfMember == null ? "" : " in " + rackCount() + " racks")
+                + " x " + vnodesPerMember + " vnodes}";
     }
 }

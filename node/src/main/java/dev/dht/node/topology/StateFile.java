@@ -91,6 +91,13 @@ public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boo
         m.put("stage", state.stage().jsonName());
         m.put("stable", state.stable().urls());
         m.put("target", state.target() == null ? null : state.target().urls());
+        // racks beside the lists, only when there are any: a file without racks is the one older versions wrote
+        if (state.stable().hasRacks()) {
+            m.put("stableRacks", state.stable().racks());
+        }
+        if (state.target() != null && state.target().hasRacks()) {
+            m.put("targetRacks", state.target().racks());
+        }
         m.put("sent", sent);
         m.put("resume", resumeKey == null ? null : HexFormat.of().formatHex(resumeKey));
         m.put("cleanupPending", cleanupPending);
@@ -102,9 +109,11 @@ public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boo
     static StateFile fromJson(Map<String, Object> m) {
         long epoch = TopologyReport.number(m, "epoch");
         Stage stage = Stage.ofJson(TopologyReport.string(m, "stage"));
-        ClusterMembers stable = ClusterMembers.of((List<String>) m.get("stable"));
+        ClusterMembers stable = ClusterMembers.of((List<String>) m.get("stable"),
+                TopologyReport.racks(m.get("stableRacks")));
         Object t = m.get("target");
-        ClusterMembers target = t == null ? null : ClusterMembers.of((List<String>) t);
+        ClusterMembers target = t == null ? null
+                : ClusterMembers.of((List<String>) t, TopologyReport.racks(m.get("targetRacks")));
         Object resume = m.get("resume");
         Object among = m.get("cleanupAmong");
         return new StateFile(new TopologyState(epoch, stage, stable, target), Boolean.TRUE.equals(m.get("sent")),

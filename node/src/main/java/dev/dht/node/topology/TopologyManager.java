@@ -55,6 +55,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     private final Predicate<String> member;
     private final AtomicLong notMembers = new AtomicLong();
     private volatile StateFile file;
+    private volatile java.util.function.Consumer<TopologyState> installed = s -> { };
     private volatile long enteredNanos = System.nanoTime();
     private volatile boolean closed;
 
@@ -181,7 +182,17 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
         enteredNanos = System.nanoTime();
         topology.install(next, enteredNanos + timeoutNanos);
         log.info("topology {} -> {}: {}", current == null ? "none" : current.state(), next, why);
+        installed.accept(next);
         return true;
+    }
+
+    /** Called with each state installed from now on (after it is persisted and served), and the current one. */
+    public void onInstall(java.util.function.Consumer<TopologyState> listener) {
+        installed = listener;
+        TopologyState now = state();
+        if (now != null) {
+            listener.accept(now);
+        }
     }
 
     /** This node sent everything the current joint stage needs from it. */

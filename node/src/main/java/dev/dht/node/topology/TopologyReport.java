@@ -11,6 +11,9 @@ import java.util.Map;
  * /v0/admin/topology} (read-only, client port): its state (null while it has none: a new node still asking its
  * peers) and its progress in the current move. Peers poll it during a move; the operator may read it.
  *
+ * <p>A member set is {@code {"id", "members"}}, and {@code "racks": {url: rack}} when it has racks: a member that
+ * does not know racks computes the id from the members alone, finds it does not match, and learns nothing from it.
+ *
  * @param self    the answering node's member URL
  * @param state   its topology state, or null when it has none yet
  * @param drained at joint: it has been at joint longer than the request timeout (no write coordinated under an
@@ -41,6 +44,9 @@ public record TopologyReport(String self, TopologyState state, boolean drained, 
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", TopologyId.of(members));
         m.put("members", members.urls());
+        if (members.hasRacks()) {
+            m.put("racks", members.racks()); // absent without racks: the report older members read
+        }
         return m;
     }
 
@@ -79,12 +85,29 @@ public record TopologyReport(String self, TopologyState state, boolean drained, 
         if (!(list instanceof List<?> urls) || urls.isEmpty()) {
             throw new IllegalArgumentException("a member set needs a non-empty members list");
         }
-        ClusterMembers members = ClusterMembers.of((List<String>) urls);
+        ClusterMembers members = ClusterMembers.of((List<String>) urls, racks(set.get("racks")));
         Object id = set.get("id");
         if (id != null && !id.equals(TopologyId.of(members))) {
             throw new IllegalArgumentException("member set id " + id + " does not match its members");
         }
         return members;
+    }
+
+    /** A url -> rack object, or none (absent or null). */
+    @SuppressWarnings("unchecked")
+    static Map<String, String> racks(Object o) {
+        if (o == null) {
+            return Map.of();
+        }
+        if (!(o instanceof Map<?, ?> racks)) {
+            throw new IllegalArgumentException("racks must be an object of member -> rack");
+        }
+        for (Object rack : racks.values()) {
+            if (!(rack instanceof String)) {
+                throw new IllegalArgumentException("a rack must be a string, got " + rack);
+            }
+        }
+        return (Map<String, String>) racks;
     }
 
     static String string(Map<String, Object> m, String key) {

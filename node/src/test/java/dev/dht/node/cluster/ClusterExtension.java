@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
@@ -30,6 +31,7 @@ final class ClusterExtension implements BeforeAllCallback, AfterAllCallback, Bef
     private final int size;
     private final Supplier<Path> dir;
     private final IntFunction<List<String>> extraArgs;
+    private final IntFunction<String> racks;
     private ProcessCluster cluster;
     private long[] logLengths;
 
@@ -39,9 +41,15 @@ final class ClusterExtension implements BeforeAllCallback, AfterAllCallback, Bef
 
     /** @param extraArgs node i's options beyond port, data directory and members */
     ClusterExtension(int size, Supplier<Path> dir, IntFunction<List<String>> extraArgs) {
+        this(size, dir, extraArgs, null);
+    }
+
+    /** @param racks node i's rack in the member list (null: no racks) */
+    ClusterExtension(int size, Supplier<Path> dir, IntFunction<List<String>> extraArgs, IntFunction<String> racks) {
         this.size = size;
         this.dir = dir;
         this.extraArgs = extraArgs;
+        this.racks = racks;
     }
 
     @Override
@@ -60,7 +68,7 @@ final class ClusterExtension implements BeforeAllCallback, AfterAllCallback, Bef
         if (root == null) {
             throw new IllegalStateException("the @TempDir field must be static and filled before the cluster starts");
         }
-        cluster = ProcessCluster.start(root, size, extraArgs);
+        cluster = ProcessCluster.start(root, size, extraArgs, Duration.ofSeconds(60), racks);
     }
 
     @Override

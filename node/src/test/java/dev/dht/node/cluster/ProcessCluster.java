@@ -34,6 +34,8 @@ final class ProcessCluster implements AutoCloseable {
     private final Path dir;
     private final int[] ports;
     private final List<String> urls;
+    /** Each member's entry in the member list: its URL, or RACK=URL. */
+    private final List<String> entries;
     private final Ring ring;
     private final IntFunction<List<String>> extraArgs;
     private final NodeLogs logs;
@@ -43,7 +45,8 @@ final class ProcessCluster implements AutoCloseable {
     /** How the tests call the client ports: over TLS with this context, or plaintext (null). */
     private javax.net.ssl.SSLContext clientTls;
 
-    private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound) {
+    private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound,
+                           IntFunction<String> racks) {
         this.dir = dir;
         this.readyBound = readyBound;
         this.ports = distinctFreePorts(size);
@@ -52,7 +55,13 @@ final class ProcessCluster implements AutoCloseable {
             list.add("http://localhost:" + port);
         }
         this.urls = List.copyOf(list);
-        this.ring = new Ring(ClusterMembers.of(urls).urls());
+        List<String> named = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            named.add(racks == null ? urls.get(i) : racks.apply(i) + "=" + urls.get(i));
+        }
+        this.entries = List.copyOf(named);
+        ClusterMembers members = ClusterMembers.parseList(String.join(",", entries));
+        this.ring = new Ring(members.urls(), members.racks());
         this.extraArgs = extraArgs;
         this.logs = new NodeLogs(dir.resolve("logs"), urls);
         this.processes = new NodeProcess[size];
@@ -65,15 +74,21 @@ final class ProcessCluster implements AutoCloseable {
 
     /** As {@link #start(Path, int, IntFunction)}; each start, now and later, may take up to readyBound. */
     static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound) {
-        return started(new ProcessCluster(dir, size, extraArgs, readyBound));
+        return start(dir, size, extraArgs, readyBound, null);
     }
 
     /** As {@link #start(Path, int, IntFunction)}, the client ports called over TLS with this context. */
     static ProcessCluster startTls(Path dir, int size, IntFunction<List<String>> extraArgs,
                                    javax.net.ssl.SSLContext clientTls) {
-        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, Duration.ofSeconds(60));
+        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, Duration.ofSeconds(60), null);
         cluster.clientTls = clientTls;
         return started(cluster);
+    }
+
+    /** As {@link #start(Path, int, IntFunction, Duration)}, node i in rack racks(i) (null: no racks). */
+    static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound,
+                                IntFunction<String> racks) {
+        return started(new ProcessCluster(dir, size, extraArgs, readyBound, racks));
     }
 
     private static ProcessCluster started(ProcessCluster cluster) {
@@ -111,6 +126,11 @@ final class ProcessCluster implements AutoCloseable {
 
     int size() {
         return ports.length;
+    }
+
+    /** The members (with their racks) as every node is told them. */
+    ClusterMembers members() {
+        return ClusterMembers.parseList(String.join(",", entries));
     }
 
     String url(int i) {
@@ -158,7 +178,7 @@ final class ProcessCluster implements AutoCloseable {
 
     /** The member list as node i is told it: rotated by i, reversed for odd i. */
     private String membersAsSeenBy(int i) {
-        List<String> list = new ArrayList<>(urls);
+        List<String> list = new ArrayList<>(entries);
         Collections.rotate(list, -i);
         if (i % 2 == 1) {
             Collections.reverse(list);
@@ -198,7 +218,7 @@ final class ProcessCluster implements AutoCloseable {
         if (processes[i] != null) {
             throw new IllegalStateException("node " + i + " is running; stop it first");
         }
-        NodeProcess alone = spawn(i, url(i));
+        NodeProcess alone = spawn(i, entries.get(i));
         try {
             return alone.awaitReady();
         } catch (RuntimeException | Error e) {

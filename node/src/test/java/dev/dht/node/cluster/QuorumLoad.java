@@ -19,12 +19,13 @@ import java.util.function.IntFunction;
 /**
  * A steady quorum load on a {@link ScalingCluster} (or any nodes), and the checker of what it acknowledged (Jepsen's set workload
  * at quorum): writers PUT unique keys at 2/3 at a fixed pace through the coordinators the test allows, readers GET
- * already acknowledged keys at 2/3 throughout. A key is written once, so every 200 must carry exactly its value;
+ * already acknowledged keys at 2/3 throughout (or at another {@link Quorum}). A key is written once, so every 200 must carry exactly its value;
  * a 404 or another value for an acknowledged key is a wrong read. Other answers (503 while a node starts, 504,
  * a refused connection) are counted as unavailable, not wrong.
  */
 final class QuorumLoad implements AutoCloseable {
     private final IntFunction<EntityClient> nodes;
+    private final Quorum quorum;
     private final String run = TestData.randomId();
     private final Map<String, byte[]> acked = new ConcurrentHashMap<>();
     private final List<String> ackedIds = new CopyOnWriteArrayList<>();
@@ -48,9 +49,19 @@ final class QuorumLoad implements AutoCloseable {
         this(cluster::node, threads, opsPerThread, via);
     }
 
+    /** What the writes and reads ask: ack/from of each (2/3 and 2/3 unless a test says otherwise). */
+    record Quorum(int writeAck, int writeFrom, int readAck, int readFrom) {
+        static final Quorum TWO_OF_THREE = new Quorum(2, 3, 2, 3);
+    }
+
     /** @param nodes the API of node i */
     QuorumLoad(IntFunction<EntityClient> nodes, int threads, int opsPerThread, int... via) {
+        this(nodes, Quorum.TWO_OF_THREE, threads, opsPerThread, via);
+    }
+
+    QuorumLoad(IntFunction<EntityClient> nodes, Quorum quorum, int threads, int opsPerThread, int... via) {
         this.nodes = nodes;
+        this.quorum = quorum;
         this.via = via.clone();
         this.pool = Executors.newFixedThreadPool(2 * threads);
         long periodNanos = TimeUnit.SECONDS.toNanos(1) / opsPerThread;
@@ -97,7 +108,7 @@ final class QuorumLoad implements AutoCloseable {
         String id = run + "-" + writer + "-" + n;
         byte[] value = ("value of " + id + " " + ThreadLocalRandom.current().nextLong()).getBytes(StandardCharsets.UTF_8);
         try {
-            Reply r = nodes.apply(pick()).put(id, value, 2, 3);
+            Reply r = nodes.apply(pick()).put(id, value, quorum.writeAck(), quorum.writeFrom());
             if (r.status() == 201) {
                 acked.put(id, value);
                 ackedIds.add(id);
@@ -120,7 +131,7 @@ final class QuorumLoad implements AutoCloseable {
         String id = ackedIds.get(ThreadLocalRandom.current().nextInt(size));
         int node = pick();
         try {
-            Reply r = nodes.apply(node).get(id, 2, 3);
+            Reply r = nodes.apply(node).get(id, quorum.readAck(), quorum.readFrom());
             judge(id, node, r);
         } catch (RuntimeException e) {
             readsUnavailable.increment();
@@ -180,7 +191,7 @@ final class QuorumLoad implements AutoCloseable {
                             int node = through[(k + attempt) % through.length];
                             Reply r;
                             try {
-                                r = nodes.apply(node).get(id, 2, 3);
+                                r = nodes.apply(node).get(id, quorum.readAck(), quorum.readFrom());
                             } catch (RuntimeException e) {
                                 problem = id + " via node " + node + ": " + e.getMessage();
                                 continue;

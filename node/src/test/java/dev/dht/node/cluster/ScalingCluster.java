@@ -39,6 +39,8 @@ final class ScalingCluster implements AutoCloseable {
     private final NodeProcess[] processes;
     private final Path sharedFile;
     private final Set<Integer> ownFile = new HashSet<>();
+    /** The rack of node i in the files written from now on (null: no racks). */
+    private volatile IntFunction<String> racks;
 
     /** @param extraArgs node i's options beyond port, data directory, cluster file and --self */
     ScalingCluster(Path dir, int capacity, IntFunction<List<String>> extraArgs) {
@@ -61,6 +63,23 @@ final class ScalingCluster implements AutoCloseable {
         this.sharedFile = dir.resolve("members");
     }
 
+    /** A scenario on a cluster of this capacity, closed after it; what the nodes logged is printed if it fails. */
+    interface Scenario {
+        void run(ScalingCluster c) throws Exception;
+    }
+
+    static void run(Path dir, int capacity, IntFunction<List<String>> extraArgs, Scenario scenario) throws Exception {
+        try (ScalingCluster c = new ScalingCluster(dir, capacity, extraArgs)) {
+            long[] logStart = c.logs().lengths();
+            try {
+                scenario.run(c);
+            } catch (Throwable t) {
+                System.err.println("==== what the nodes logged:\n" + c.logs().since(logStart));
+                throw t;
+            }
+        }
+    }
+
     String url(int i) {
         return urls.get(i);
     }
@@ -68,6 +87,26 @@ final class ScalingCluster implements AutoCloseable {
     /** The first n members, canonical and sorted (what /v0/admin/movement reports). */
     List<String> firstMembers(int n) {
         return ClusterMembers.of(urls.subList(0, n)).urls();
+    }
+
+    /** The first n members with their racks (when the files name racks). */
+    ClusterMembers members(int n) {
+        return ClusterMembers.parseList(String.join(",", entries(n)));
+    }
+
+    private List<String> entries(int n) {
+        IntFunction<String> r = racks;
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(r == null ? urls.get(i) : r.apply(i) + "=" + urls.get(i));
+        }
+        return out;
+    }
+
+    /** The shared file lists the first n nodes, node i in rack racks(i) (null: no racks). */
+    void setMembers(int n, IntFunction<String> rackOf) {
+        racks = rackOf;
+        setMembers(n);
     }
 
     /** The proposer of the set of the first n: its first member in sorted order. */
@@ -100,7 +139,7 @@ final class ScalingCluster implements AutoCloseable {
     private void write(Path file, int n) {
         try {
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, String.join("\n", urls.subList(0, n)) + "\n");
+            Files.writeString(tmp, String.join("\n", entries(n)) + "\n");
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -187,12 +226,12 @@ final class ScalingCluster implements AutoCloseable {
         }
     }
 
-    /** The operator's test: idle, stable, and serving exactly the first n. */
+    /** The operator's test: idle, stable, and serving exactly the first n (in their racks). */
     boolean idleWith(int i, int n) {
         Map<String, Object> m = movement(i);
         Map<?, ?> t = (Map<?, ?>) m.get("topology");
         return "idle".equals(m.get("state")) && "stable".equals(t.get("phase"))
-                && firstMembers(n).equals(t.get("members"));
+                && firstMembers(n).equals(t.get("members")) && members(n).racks().equals(t.get("racks"));
     }
 
     /** Waits until every given node is idle with the first n as members. */

@@ -37,7 +37,7 @@ class ClusterFileWatcherTest {
         List<ClusterMembers> seen = new CopyOnWriteArrayList<>();
         membership.subscribe(seen::add);
 
-        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, Duration.ofMillis(50))) {
+        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofMillis(50))) {
             configMapSwap(mount, "v2", "http://localhost:8080\nhttp://localhost:8081\n");
             await().atMost(Duration.ofSeconds(10)).until(() -> membership.current().size() == 2);
             assertThat(seen).hasSize(1);
@@ -65,7 +65,7 @@ class ClusterFileWatcherTest {
         Path file = dir.resolve("members");
         Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
         Membership membership = new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
-        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, Duration.ofHours(1))) {
+        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofHours(1))) {
             Files.delete(file);
             watcher.poll();
             assertThat(membership.current().size()).isEqualTo(2);

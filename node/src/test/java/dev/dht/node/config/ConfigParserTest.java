@@ -241,4 +241,21 @@ class ConfigParserTest {
                 .isInstanceOf(ConfigParser.HelpRequested.class);
         assertThat(ConfigParser.help()).contains("default: 8080").contains("default: 16MiB").contains("--help");
     }
+
+    @Test
+    void aDeclaredRackMustAgreeWithTheMemberList() throws Exception {
+        String list = "zone-a=http://localhost:8080,zone-b=http://localhost:8081";
+        assertThat(parse(Map.of(), "--cluster", list).rack()).isEqualTo(RackSettings.NONE);
+        NodeConfig agreed = parse(Map.of("DHT_RACK", "zone-a", "DHT_ACCEPT_RACK_CHANGE", "true"), "--cluster", list);
+        assertThat(agreed.rack()).isEqualTo(new RackSettings("zone-a", true));
+        assertThat(agreed.members().rackOf("http://localhost:8080")).isEqualTo("zone-a");
+        assertThatThrownBy(() -> parse(Map.of(), "--cluster", list, "--rack", "zone-b"))
+                .hasMessageContaining("declares rack 'zone-b' (--rack (DHT_RACK))")
+                .hasMessageContaining("the member list puts it in rack 'zone-a'");
+        assertThat(parse(Map.of(), "--rack", "zone-c").rack().declared())
+                .as("a list without racks places by member; the declaration is kept").isEqualTo("zone-c");
+        assertThatThrownBy(() -> parse(Map.of(), "--rack", "Zone C")).hasMessageContaining("is not a DNS label");
+        assertThatThrownBy(() -> parse(Map.of(), "--cluster", "zone-a=http://localhost:8080,http://localhost:8081"))
+                .hasMessageContaining("either every member entry names a rack");
+    }
 }

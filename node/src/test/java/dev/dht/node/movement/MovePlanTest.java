@@ -69,6 +69,40 @@ class MovePlanTest {
         assertThat(moves).isGreaterThan(40);
     }
 
+    @Test
+    void movesThatChangeRacksKeepEveryReadPrefixAsFull() {
+        // turning racks on, adding a rack, moving a member between racks, racks off: the same property
+        Random random = new Random(49);
+        for (int round = 0; round < 40; round++) {
+            List<String> members = members(3 + random.nextInt(4), 0);
+            java.util.Map<String, String> before = racks(members, round % 4 == 0 ? 0 : 1 + random.nextInt(3), random);
+            java.util.Map<String, String> after = switch (round % 4) {
+                case 0 -> racks(members, 1 + random.nextInt(3), random); // racks turned on
+                case 1 -> racks(members, 0, random); // racks off
+                case 2 -> { // one member moves to another (maybe new) rack
+                    java.util.Map<String, String> moved = new java.util.HashMap<>(before);
+                    moved.put(members.get(random.nextInt(members.size())), "rack-" + random.nextInt(4));
+                    yield moved;
+                }
+                default -> racks(members, 1 + random.nextInt(4), random); // racks laid out anew
+            };
+            if (before.equals(after)) {
+                continue;
+            }
+            int rf = Math.min(1 + random.nextInt(3), members.size());
+            checkMove(new Ring(members, before, VNODES), new Ring(members, after, VNODES), rf, rf, random);
+        }
+    }
+
+    /** Each member in one of n racks at random (n = 0: no racks). */
+    private static java.util.Map<String, String> racks(List<String> members, int n, Random random) {
+        java.util.Map<String, String> racks = new java.util.HashMap<>();
+        if (n > 0) {
+            members.forEach(m -> racks.put(m, "rack-" + random.nextInt(n)));
+        }
+        return racks;
+    }
+
     private static void checkMove(Ring ringS, Ring ringT, int rfS, int rfT, Random random) {
         for (int k = 0; k < 300; k++) {
             byte[] key = ("key" + random.nextLong()).getBytes(StandardCharsets.UTF_8);

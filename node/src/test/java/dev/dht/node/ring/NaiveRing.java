@@ -62,4 +62,20 @@ final class NaiveRing {
         }
         return replicas;
     }
+
+    /**
+     * The rack rule the obvious way: the whole walk (every member once), then a stable sort by each member's round
+     * (how many of its rack came before it in the walk), then the first {@code from}.
+     */
+    List<String> replicasFor(byte[] key, int from, java.util.Map<String, String> racks) {
+        List<String> walk = replicasForHash(XxHash64.hash(key), members);
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        java.util.Map<String, Integer> round = new java.util.HashMap<>();
+        for (String m : walk) {
+            round.put(m, seen.merge(racks.get(m), 1, Integer::sum) - 1);
+        }
+        List<String> sorted = new ArrayList<>(walk);
+        sorted.sort(java.util.Comparator.comparingInt(round::get)); // stable: walk order within a round
+        return sorted.subList(0, from);
+    }
 }

@@ -80,7 +80,10 @@ public final class NodeProcess implements AutoCloseable {
             Path log = logDir.resolve(name + ".log");
             ProcessBuilder pb = new ProcessBuilder(command(args)).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            pb.environment().keySet().removeIf(k -> k.startsWith("DHT_"));
+            // the node's settings and its object store identity come from the test alone; and no test asks the EC2
+            // instance metadata (a non-loopback address) for credentials or a region
+            pb.environment().keySet().removeIf(k -> k.startsWith("DHT_") || k.startsWith("AWS_"));
+            pb.environment().put("AWS_EC2_METADATA_DISABLED", "true");
             pb.environment().putAll(env);
             Process process = pb.start();
             UNCLOSED.add(process);

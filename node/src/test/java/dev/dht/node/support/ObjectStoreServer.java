@@ -1,9 +1,9 @@
 package dev.dht.node.support;
 
-import dev.dht.node.objectstore.Credentials;
 import dev.dht.node.objectstore.CredentialsFile;
-import dev.dht.node.objectstore.S3Client;
 import dev.dht.node.objectstore.S3Location;
+import dev.dht.node.objectstore.S3ObjectStore;
+import dev.dht.node.objectstore.StoreCredentials;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -124,12 +124,16 @@ public final class ObjectStoreServer implements AutoCloseable {
         }
     }
 
-    /** A client with the server's root credentials; creates the bucket. */
-    public S3Client client(String bucket, String prefix) {
-        S3Client c = new S3Client(location(bucket, prefix), () -> new Credentials(ACCESS_KEY, SECRET_KEY),
-                Duration.ofSeconds(60));
+    /** A client with the server's root credentials (a credentials directory under dir); creates the bucket. */
+    public S3ObjectStore client(String bucket, String prefix) {
+        S3ObjectStore c = new S3ObjectStore(location(bucket, prefix), StoreCredentials.of(rootCredentials()));
         c.ensureBucket();
         return c;
+    }
+
+    /** The root credentials as a mounted Secret would hold them. */
+    public Path rootCredentials() {
+        return writeCredentials(root.resolveSibling("root-credentials"), ACCESS_KEY, SECRET_KEY);
     }
 
     @Override

@@ -48,8 +48,13 @@ public final class ReplicaCheck {
      */
     public ReplicaCheck(Map<String, byte[]> acked, Collection<String> members, int rf,
                         Function<String, URI> memberPlane) {
+        this(acked, ClusterMembers.of(members), rf, memberPlane);
+    }
+
+    /** As above, for members that may be in racks (the ring places by rack then). */
+    public ReplicaCheck(Map<String, byte[]> acked, ClusterMembers members, int rf, Function<String, URI> memberPlane) {
         this.acked = Map.copyOf(acked);
-        this.ring = new Ring(ClusterMembers.of(members).urls());
+        this.ring = new Ring(members.urls(), members.racks());
         this.rf = rf;
         this.memberPlane = memberPlane;
     }
@@ -59,6 +64,11 @@ public final class ReplicaCheck {
      * port plus the default offset (as every test node is started).
      */
     public static ReplicaCheck onUrls(Map<String, byte[]> acked, Collection<String> members, int rf) {
+        return onUrls(acked, ClusterMembers.of(members), rf);
+    }
+
+    /** {@link #onUrls(Map, Collection, int)} for members that may be in racks. */
+    public static ReplicaCheck onUrls(Map<String, byte[]> acked, ClusterMembers members, int rf) {
         MemberPlane plane = new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET);
         return new ReplicaCheck(acked, members, rf, url -> {
             URI client = URI.create(url);
@@ -98,8 +108,13 @@ public final class ReplicaCheck {
      * {@code previousRf} replicas on {@code previous}: the keys a move from {@code previous} had to stream to it.
      */
     public int newCopiesOn(String member, Collection<String> previous, int previousRf) {
+        return newCopiesOn(member, ClusterMembers.of(previous), previousRf);
+    }
+
+    /** {@link #newCopiesOn(String, Collection, int)} from members that may be in racks. */
+    public int newCopiesOn(String member, ClusterMembers previous, int previousRf) {
         String m = ClusterMembers.of(List.of(member)).urls().get(0);
-        Ring before = new Ring(ClusterMembers.of(previous).urls());
+        Ring before = new Ring(previous.urls(), previous.racks());
         int n = 0;
         for (String key : acked.keySet()) {
             byte[] k = key.getBytes(StandardCharsets.UTF_8);

@@ -47,4 +47,19 @@ class StateFileTest {
         Files.writeString(dir.resolve(StateFile.NAME), "{\"epoch\": 1, \"stage\": \"joint\", \"stable\": 3}");
         assertThatThrownBy(() -> StateFile.load(dir)).hasMessageContaining("not a topology state");
     }
+
+    @Test
+    void racksAreSavedBesideTheListsAndOnlyWhenThereAreAny() throws Exception {
+        ClusterMembers s = ClusterMembers.of(List.of("http://a:1", "http://b:1"));
+        ClusterMembers t = ClusterMembers.parseList("x=http://a:1,y=http://b:1");
+        TopologyState j = TopologyState.initial(s).announce(t).joint();
+        StateFile.of(j).save(dir);
+        String json = Files.readString(dir.resolve(StateFile.NAME));
+        assertThat(json).contains("\"targetRacks\":{\"http://a:1\":\"x\",\"http://b:1\":\"y\"}")
+                .doesNotContain("stableRacks");
+        assertThat(StateFile.load(dir).state()).isEqualTo(j);
+        assertThat(TopologyId.of(t)).as("the same URLs in racks are another set").isNotEqualTo(TopologyId.of(s));
+        assertThat(TopologyId.of(s)).as("a set without racks keeps its id").isEqualTo("f94f28703c4da9dc");
+        assertThat(j.finish().header()).contains(TopologyId.of(t));
+    }
 }

@@ -117,4 +117,21 @@ class TopologyStateTest {
         assertThatThrownBy(() -> TopologyReport.fromJson(Json.parseObject(tampered)))
                 .hasMessageContaining("does not match");
     }
+
+    @Test
+    void aRackedSetTravelsWithItsRacksAndAMemberThatIgnoresThemLearnsNothing() {
+        ClusterMembers racked = ClusterMembers.parseList("r1=http://a:1,r2=http://b:1,r1=http://c:1");
+        TopologyState j = TopologyState.initial(S).announce(racked).joint();
+        TopologyReport r = new TopologyReport("http://a:1", j, true, false);
+        String json = Json.write(r.toJson());
+        assertThat(json).contains("\"racks\":{\"http://a:1\":\"r1\"");
+        assertThat(TopologyReport.fromJson(Json.parseObject(json))).isEqualTo(r);
+        // what a member without racks reads: the members alone, whose id is not the set's
+        String withoutRacks = json.replaceAll(",\"racks\":\\{[^}]*}", "");
+        assertThat(withoutRacks).doesNotContain("racks");
+        assertThatThrownBy(() -> TopologyReport.fromJson(Json.parseObject(withoutRacks)))
+                .hasMessageContaining("does not match");
+        assertThat(Json.write(new TopologyReport("http://a:1", TopologyState.initial(S), true, true).toJson()))
+                .as("a set without racks is reported as before").doesNotContain("racks");
+    }
 }

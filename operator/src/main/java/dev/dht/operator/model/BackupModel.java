@@ -14,9 +14,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A cluster's backup settings (spec.backup, spec.restoreFrom) as the members get them: DHT_BACKUP_* settings, and the
+ * A cluster's backup settings (spec.backup, spec.restoreFrom) as the members get them: DHT_BACKUP_* settings, the
  * credentials and encryption key Secrets mounted as files (the node re-reads rotated credentials; the operator never
- * reads a Secret). Pure.
+ * reads a Secret), or instead of credentials the annotations of the members' ServiceAccount that give them a cloud
+ * identity (the node then takes the AWS SDK's default credential chain). Pure.
  *
  * @param storage      the store, empty when the cluster has no spec.backup
  * @param uploadRate   bytes per second a member uploads at most
@@ -40,10 +41,15 @@ public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<L
   static final String SECRET_KEY_FILE = "secret-access-key";
   static final String KEY_FILE = "key";
 
-  /** The store and its Secrets. */
-  public record Storage(String endpoint, String bucket, String prefix, String region, boolean pathStyle,
-      String credentialsSecret, String accessKeyIdKey, String secretAccessKeyKey, Optional<String> keySecret,
-      String keySecretKey) {}
+  /**
+   * The store and its Secrets.
+   *
+   * @param region             empty: the node's AWS_REGION, else us-east-1 (and S3's redirect)
+   * @param credentialsSecret  empty: the members' cloud identity (identityAnnotations on their ServiceAccount)
+   */
+  public record Storage(String endpoint, String bucket, String prefix, Optional<String> region, boolean pathStyle,
+      Optional<String> credentialsSecret, String accessKeyIdKey, String secretAccessKeyKey,
+      Map<String, String> identityAnnotations, Optional<String> keySecret, String keySecretKey) {}
 
   static BackupModel from(BackupSpec backup, RestoreFromSpec restoreFrom) {
     if (backup == null || backup.storage == null) {
@@ -53,15 +59,22 @@ public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<L
       return NONE;
     }
     var s = backup.storage;
-    if (s.credentialsSecret == null || s.credentialsSecret.name == null || s.credentialsSecret.name.isBlank()) {
+    var secret = Optional.ofNullable(s.credentialsSecret);
+    if (secret.isPresent() == (s.cloudIdentity != null)) {
+      throw new InvalidSpecException("spec.backup.storage needs one of credentialsSecret (static keys) or cloudIdentity"
+          + " (the members' own: IRSA, EKS Pod Identity), not both");
+    }
+    if (secret.isPresent() && (secret.get().name == null || secret.get().name.isBlank())) {
       throw new InvalidSpecException("spec.backup.storage.credentialsSecret.name is required");
     }
+    var annotations = s.cloudIdentity == null || s.cloudIdentity.serviceAccountAnnotations == null
+        ? Map.<String, String>of() : Map.copyOf(new TreeMap<>(s.cloudIdentity.serviceAccountAnnotations));
     var storage = new Storage(s.endpoint.replaceAll("/+$", ""), s.bucket, s.prefix == null ? "" : s.prefix,
-        s.region == null ? "us-east-1" : s.region, s.pathStyle == null || s.pathStyle,
-        s.credentialsSecret.name,
-        s.credentialsSecret.accessKeyIdKey == null ? "AWS_ACCESS_KEY_ID" : s.credentialsSecret.accessKeyIdKey,
-        s.credentialsSecret.secretAccessKeyKey == null ? "AWS_SECRET_ACCESS_KEY"
-            : s.credentialsSecret.secretAccessKeyKey,
+        Optional.ofNullable(s.region).filter(r -> !r.isBlank()), s.pathStyle == null || s.pathStyle,
+        secret.map(c -> c.name),
+        secret.map(c -> c.accessKeyIdKey).orElse("AWS_ACCESS_KEY_ID"),
+        secret.map(c -> c.secretAccessKeyKey).orElse("AWS_SECRET_ACCESS_KEY"),
+        annotations,
         s.encryptionKeySecret == null ? Optional.empty() : Optional.of(s.encryptionKeySecret.name),
         s.encryptionKeySecret == null || s.encryptionKeySecret.key == null ? KEY_FILE : s.encryptionKeySecret.key);
     long upload = ClusterModel.bytes("spec.backup.uploadRate", backup.uploadRate).orElse(DEFAULT_UPLOAD_RATE);
@@ -78,9 +91,9 @@ public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<L
       if (!s.prefix().isEmpty()) {
         env.put("DHT_BACKUP_PREFIX", s.prefix());
       }
-      env.put("DHT_BACKUP_REGION", s.region());
+      s.region().ifPresent(r -> env.put("DHT_BACKUP_REGION", r));
       env.put("DHT_BACKUP_PATH_STYLE", Boolean.toString(s.pathStyle()));
-      env.put("DHT_BACKUP_CREDENTIALS", CREDENTIALS_DIR);
+      s.credentialsSecret().ifPresent(c -> env.put("DHT_BACKUP_CREDENTIALS", CREDENTIALS_DIR));
       s.keySecret().ifPresent(k -> env.put("DHT_BACKUP_ENCRYPTION_KEY", ENCRYPTION_DIR + "/" + KEY_FILE));
       env.put("DHT_BACKUP_RATE", Long.toString(uploadRate));
       restoreRate.ifPresent(r -> env.put("DHT_RESTORE_RATE", Long.toString(r)));
@@ -95,10 +108,11 @@ public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<L
   public List<Volume> volumes() {
     var out = new ArrayList<Volume>();
     storage.ifPresent(s -> {
-      out.add(new VolumeBuilder().withName(CREDENTIALS_VOLUME).withNewSecret().withSecretName(s.credentialsSecret())
+      s.credentialsSecret().ifPresent(c -> out.add(new VolumeBuilder().withName(CREDENTIALS_VOLUME).withNewSecret()
+          .withSecretName(c)
           .addNewItem().withKey(s.accessKeyIdKey()).withPath(ACCESS_KEY_FILE).endItem()
           .addNewItem().withKey(s.secretAccessKeyKey()).withPath(SECRET_KEY_FILE).endItem()
-          .withDefaultMode(0440).endSecret().build());
+          .withDefaultMode(0440).endSecret().build()));
       s.keySecret().ifPresent(name -> out.add(new VolumeBuilder().withName(ENCRYPTION_VOLUME).withNewSecret()
           .withSecretName(name).addNewItem().withKey(s.keySecretKey()).withPath(KEY_FILE).endItem()
           .withDefaultMode(0440).endSecret().build()));
@@ -106,12 +120,17 @@ public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<L
     return out;
   }
 
+  /** The annotations of the members' ServiceAccount that give them a cloud identity (none with a Secret). */
+  public Map<String, String> serviceAccountAnnotations() {
+    return storage.map(Storage::identityAnnotations).orElse(Map.of());
+  }
+
   /** Where the node container sees them (read-only). */
   public List<VolumeMount> mounts() {
     var out = new ArrayList<VolumeMount>();
     storage.ifPresent(s -> {
-      out.add(new VolumeMountBuilder().withName(CREDENTIALS_VOLUME).withMountPath(CREDENTIALS_DIR)
-          .withReadOnly(true).build());
+      s.credentialsSecret().ifPresent(c -> out.add(new VolumeMountBuilder().withName(CREDENTIALS_VOLUME)
+          .withMountPath(CREDENTIALS_DIR).withReadOnly(true).build()));
       s.keySecret().ifPresent(k -> out.add(new VolumeMountBuilder().withName(ENCRYPTION_VOLUME)
           .withMountPath(ENCRYPTION_DIR).withReadOnly(true).build()));
     });

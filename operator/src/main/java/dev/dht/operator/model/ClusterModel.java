@@ -60,7 +60,10 @@ public record ClusterModel(
     String clusterDomain,
     String profilerImage,
     SecurityModel security,
-    BackupModel backup) {
+    BackupModel backup,
+    List<Rack> racks,
+    Optional<Boolean> allowMultiplePerNode,
+    Placement placement) {
 
   private static final Pattern DURATION = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
 
@@ -127,7 +130,33 @@ public record ClusterModel(
         platform.clusterDomain(),
         platform.runnerImage(),
         security(cluster, platform, clientTlsOnLiveMembers),
-        BackupModel.from(spec.backup, spec.restoreFrom));
+        BackupModel.from(spec.backup, spec.restoreFrom),
+        racks(spec, replicas),
+        Optional.ofNullable(spec.allowMultiplePerNode),
+        Placement.of(Optional.ofNullable(spec.allowMultiplePerNode)));
+  }
+
+  /** The spec's racks (the schema checks them; this is the second line), or the implicit one. */
+  private static List<Rack> racks(DhtClusterSpec spec, int replicas) {
+    var racks = Rack.of(spec.racks);
+    var names = new java.util.HashSet<String>();
+    for (Rack rack : racks) {
+      if (!rack.implicit() && (rack.name() == null || !rack.name().matches("[a-z]([-a-z0-9]*[a-z0-9])?"))) {
+        throw new InvalidSpecException("spec.racks: '" + rack.name() + "' is not a DNS label such as zone-a");
+      }
+      if (!names.add(rack.name())) {
+        throw new InvalidSpecException("spec.racks: two racks are named " + rack.name() + ": rename one");
+      }
+    }
+    long holding = racks.stream().filter(r -> !r.drain()).count();
+    if (holding == 0) {
+      throw new InvalidSpecException("spec.racks: every rack is drained: set drain to false on one of them");
+    }
+    if (replicas < holding) {
+      throw new InvalidSpecException("spec.replicas is " + replicas + " but " + holding + " racks are to hold members"
+          + " (each at least one): raise spec.replicas, or drain a rack");
+    }
+    return racks;
   }
 
   private static SecurityModel security(DhtCluster cluster, Platform platform, Optional<Boolean> clientTlsOnLive) {
@@ -139,16 +168,28 @@ public record ClusterModel(
     }
   }
 
-  /** Base URLs of all members, by ordinal: the content of the topology once every member is in. */
-  public List<String> memberUrls() {
-    return memberUrls(replicas);
+  /** The racks' names, in order ("" for the implicit rack). */
+  public List<String> rackNames() {
+    return racks.stream().map(Rack::name).toList();
   }
 
-  /** Base URLs of the first {@code count} members, by ordinal. */
-  public List<String> memberUrls(int count) {
-    return java.util.stream.IntStream.range(0, count)
-        .mapToObj(i -> Names.memberUrl(name, namespace, clusterDomain, i))
-        .toList();
+  /** Whether the spec names racks (else one implicit rack: no rack anywhere, today's names). */
+  public boolean hasRacks() {
+    return !racks.getFirst().implicit();
+  }
+
+  public java.util.Set<String> drainedRacks() {
+    return racks.stream().filter(Rack::drain).map(Rack::name).collect(java.util.stream.Collectors.toSet());
+  }
+
+  /** Members per rack of a new cluster: spec.replicas split evenly, the first racks taking the remainder. */
+  public Layout initialLayout() {
+    return Layout.empty(rackNames()).target(replicas, drainedRacks());
+  }
+
+  /** The topology's lines for these members: {@code URL}, or {@code RACK=URL} with racks. */
+  public List<String> topologyLines(Layout members) {
+    return members.members().stream().map(m -> m.topologyLine(this)).toList();
   }
 
   /** Copies of each key in a cluster of {@code replicas} members: the nodes cap the factor at the member count. */
@@ -161,7 +202,17 @@ public record ClusterModel(
     return new ClusterModel(name, namespace, replicas, factor, image, imagePullPolicy, imagePullSecrets, resources,
         storageSize, storageClassName, retainOnDelete, retainOnScaleDown, heapBytes, jvmOptions, blockCacheBytes,
         writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, repair, profilerEnabled,
-        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, security, backup);
+        serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage, security, backup,
+        racks, allowMultiplePerNode, placement);
+  }
+
+  /** The same cluster built with {@code placement} (see {@link Placement#decide}). */
+  public ClusterModel withPlacement(Placement placement) {
+    return new ClusterModel(name, namespace, replicas, replicationFactor, image, imagePullPolicy, imagePullSecrets,
+        resources, storageSize, storageClassName, retainOnDelete, retainOnScaleDown, heapBytes, jvmOptions,
+        blockCacheBytes, writeBufferBytes, requestTimeout, workers, queueSize, maxBodyBytes, tombstoneGrace, repair,
+        profilerEnabled, serviceType, servicePort, nodeSelector, tolerations, affinity, clusterDomain, profilerImage,
+        security, backup, racks, allowMultiplePerNode, placement);
   }
 
   /** The container's requests and limits; the schema default when the spec has none. */

@@ -13,7 +13,7 @@ import java.util.List;
  * Everything a cluster should own, built from its spec alone (plus the topology version, which
  * only grows). Pure: no I/O, deterministic, every object stamped with the hash of its content.
  *
- * @param shape the StatefulSet's replicas, the topology's members and its version
+ * @param shape the StatefulSets' replicas, the topology's members and its version, racks held back from a roll
  * @param configHash hash of the node config on the pod template
  */
 public record DesiredState(
@@ -26,7 +26,7 @@ public record DesiredState(
     Service headlessService,
     Service clientService,
     PodDisruptionBudget podDisruptionBudget,
-    StatefulSet statefulSet) {
+    List<StatefulSet> statefulSets) {
 
   /** A steady cluster: every member runs and is in the topology. */
   public static DesiredState of(DhtCluster cluster, ClusterModel model, long topologyVersion) {
@@ -46,7 +46,27 @@ public record DesiredState(
         Hashing.stamp(NodeServices.headless(cluster, model)),
         Hashing.stamp(NodeServices.client(cluster, model)),
         Hashing.stamp(NodeDisruptionBudget.podDisruptionBudget(cluster, model)),
-        Hashing.stamp(NodeStatefulSet.statefulSet(cluster, model, shape.statefulSetReplicas(), configHash)));
+        model.racks().stream().map(rack -> Hashing.stamp(NodeStatefulSet.statefulSet(cluster, model, rack,
+            shape.statefulSetReplicas().get(rack.name()), shape.rollHeld().contains(rack.name()), configHash)))
+            .toList());
+  }
+
+  /** Each rack's desired pod template hash ({@link Labels#TEMPLATE_HASH}; none for the implicit rack). */
+  public java.util.Map<String, String> templateHashes() {
+    var out = new java.util.LinkedHashMap<String, String>();
+    for (int i = 0; i < statefulSets.size(); i++) {
+      var annotations = statefulSets.get(i).getMetadata().getAnnotations();
+      String hash = annotations == null ? null : annotations.get(Labels.TEMPLATE_HASH);
+      if (hash != null) {
+        out.put(model.racks().get(i).name(), hash);
+      }
+    }
+    return out;
+  }
+
+  /** The StatefulSet of a cluster without racks (the implicit rack's). */
+  public StatefulSet statefulSet() {
+    return statefulSets.getFirst();
   }
 
   /** Version written into the topology ConfigMap and the status. */
@@ -56,10 +76,12 @@ public record DesiredState(
 
   /**
    * The order to apply them in: what the pods reference (identity, config, topology, DNS) before
-   * the StatefulSet that creates the pods.
+   * the StatefulSets that create the pods, rack by rack in the racks' order.
    */
   public List<HasMetadata> inApplyOrder() {
-    return List.of(serviceAccount, config, topology, headlessService, clientService, podDisruptionBudget,
-        statefulSet);
+    var out = new java.util.ArrayList<HasMetadata>(List.of(serviceAccount, config, topology, headlessService,
+        clientService, podDisruptionBudget));
+    out.addAll(statefulSets);
+    return List.copyOf(out);
   }
 }

@@ -23,6 +23,20 @@ public final class Labels {
   public static final String CONFIG_HASH = "dht.dev/config-hash";
   /** On the members' pods when their client port serves TLS only (their /metrics: the plaintext metrics port). */
   public static final String CLIENT_TLS = "dht.dev/client-tls";
+  /**
+   * On the pod template: the hash of the ServiceAccount's cloud identity annotations, so that a changed role rolls the
+   * pods (the cloud's webhook injects the identity only into new pods).
+   */
+  public static final String IDENTITY_HASH = "dht.dev/cloud-identity-hash";
+  /** A member's rack on its pod (and its rack's StatefulSet): the node reads it as DHT_RACK (downward API). */
+  public static final String RACK = "dht.dev/rack";
+  /**
+   * On a StatefulSet (not its pod template): made while the one-member-per-node default is in force. A cluster's
+   * StatefulSet without it was made before; its placement is kept until spec.allowMultiplePerNode is set.
+   */
+  public static final String PLACEMENT = "dht.dev/placement-default";
+  /** On a StatefulSet: hash of its pod template as desired (a rack whose template changes waits its turn to roll). */
+  public static final String TEMPLATE_HASH = "dht.dev/template-hash";
   /** Version of the member list in the topology ConfigMap. */
   public static final String TOPOLOGY_VERSION = "dht.dev/topology-version";
 
@@ -34,6 +48,15 @@ public final class Labels {
     labels.put(NAME, APP);
     labels.put(INSTANCE, cluster);
     labels.put(COMPONENT, COMPONENT_NODE);
+    return labels;
+  }
+
+  /** Selector of one rack's pods (its StatefulSet's); the cluster's own for the implicit rack. */
+  public static Map<String, String> selector(String cluster, Rack rack) {
+    var labels = selector(cluster);
+    if (!rack.implicit()) {
+      labels.put(RACK, rack.name());
+    }
     return labels;
   }
 

@@ -15,6 +15,11 @@ public final class Names {
     return cluster;
   }
 
+  /** A rack's StatefulSet: {@code <cluster>-<rack>}, or the cluster's name for the implicit rack. */
+  public static String statefulSet(String cluster, String rack) {
+    return rack.isEmpty() ? cluster : cluster + "-" + rack;
+  }
+
   /** The headless Service that gives each member a stable DNS name (peer discovery). */
   public static String headlessService(String cluster) {
     return cluster + "-headless";
@@ -47,6 +52,37 @@ public final class Names {
     return statefulSet(cluster) + "-" + ordinal;
   }
 
+  public static String pod(String cluster, String rack, int ordinal) {
+    return statefulSet(cluster, rack) + "-" + ordinal;
+  }
+
+  /**
+   * The member a pod name stands for: {@code <cluster>-<ordinal>} (no racks) or {@code <cluster>-<rack>-<ordinal>};
+   * empty for any other name. Callers look only at the cluster's own pods (its instance label).
+   */
+  public static java.util.Optional<Member> member(String cluster, String pod) {
+    String prefix = cluster + "-";
+    if (pod == null || !pod.startsWith(prefix)) {
+      return java.util.Optional.empty();
+    }
+    String rest = pod.substring(prefix.length());
+    int dash = rest.lastIndexOf('-');
+    String digits = rest.substring(dash + 1);
+    if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit) || digits.length() > 9 || dash == 0) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(new Member(dash < 0 ? "" : rest.substring(0, dash), Integer.parseInt(digits)));
+  }
+
+  /** The member a topology line stands for ({@code URL} or {@code RACK=URL}): its host's first label is the pod. */
+  public static java.util.Optional<Member> memberOfLine(String cluster, String line) {
+    String url = Topology.urlOf(line);
+    int start = url.indexOf("://");
+    String host = url.substring(start < 0 ? 0 : start + 3);
+    int dot = host.indexOf('.');
+    return member(cluster, dot < 0 ? host : host.substring(0, dot));
+  }
+
   /** The PVC the StatefulSet controller creates for a member: {template name}-{pod name}. */
   public static String dataVolumeClaim(String cluster, int ordinal) {
     return NodeStatefulSet.DATA_VOLUME + "-" + pod(cluster, ordinal);
@@ -57,7 +93,12 @@ public final class Names {
     return memberUrl(pod(cluster, ordinal), cluster, namespace, clusterDomain);
   }
 
-  static String memberUrl(String podNameOrVar, String cluster, String namespace, String clusterDomain) {
+  public static String memberUrl(String cluster, String namespace, String clusterDomain, Member member) {
+    return memberUrl(member.pod(cluster), cluster, namespace, clusterDomain);
+  }
+
+  /** A member's URL from its pod's name (or a variable standing for it). */
+  public static String memberUrl(String podNameOrVar, String cluster, String namespace, String clusterDomain) {
     return "http://" + podNameOrVar + "." + headlessService(cluster) + "." + namespace + ".svc." + clusterDomain
         + ":" + NODE_PORT;
   }

@@ -1,8 +1,6 @@
 package dev.dht.operator.model;
 
 import dev.dht.operator.api.v1alpha1.DhtCluster;
-import io.fabric8.kubernetes.api.model.Affinity;
-import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
@@ -14,16 +12,18 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.RollingUpdateStatefulSetStrategyBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The members' StatefulSet: stable pod names and volumes, the node container with its probes and a
+ * The members' StatefulSets, one per rack: stable pod names and volumes, the node container with its probes and a
  * locked-down security context. Pod management is Parallel (members start together and find each
  * other through the topology); template changes roll one pod at a time (RollingUpdate, highest
- * ordinal first).
+ * ordinal first), and with racks one rack after the other.
  */
 public final class NodeStatefulSet {
   public static final String CONTAINER = "node";
@@ -35,6 +35,8 @@ public final class NodeStatefulSet {
   public static final String TMP_VOLUME = "tmp";
   public static final String NODE_JAR = "/opt/dht/dht-node.jar";
   public static final String STATUS_PATH = "/v0/status";
+  /** The node's own rack (the contract: it must be the rack the member list gives it). */
+  public static final String RACK_ENV = "DHT_RACK";
   /** A fixed non-root user: runAsNonRoot needs a numeric user to verify, fsGroup makes the volume writable. */
   public static final long USER_ID = 10001L;
   /** Seconds a terminating pod keeps serving so that endpoints stop routing to it first. */
@@ -60,17 +62,48 @@ public final class NodeStatefulSet {
 
   private NodeStatefulSet() {}
 
+  /** The StatefulSet of a cluster without racks, steady. */
   public static StatefulSet statefulSet(DhtCluster cluster, ClusterModel model, String configHash) {
-    return statefulSet(cluster, model, model.replicas(), configHash);
+    return statefulSet(cluster, model, model.racks().getFirst(), model.replicas(), false, configHash);
   }
 
-  /** @param replicas pods to run: spec.replicas, or a step towards it while a scale is in progress */
-  public static StatefulSet statefulSet(DhtCluster cluster, ClusterModel model, int replicas, String configHash) {
+  /**
+   * One rack's StatefulSet. Without racks (the implicit rack) it is named like the cluster and built exactly as before
+   * racks existed. With racks, a new pod template reaches the rack's pods only when {@code rollHeld} is false (the
+   * partition holds them otherwise), so that racks roll one after the other.
+   *
+   * @param replicas pods to run: the rack's target, or a step towards it while a scale is in progress
+   */
+  public static StatefulSet statefulSet(DhtCluster cluster, ClusterModel model, Rack rack, int replicas,
+      boolean rollHeld, String configHash) {
     String name = model.name();
-    var metadata = Owners.metadata(cluster, Names.statefulSet(name));
+    var metadata = Owners.metadata(cluster, Names.statefulSet(name, rack.name()));
+    var selector = Labels.selector(name, rack);
+    var podLabels = podLabels(model);
+    podLabels.putAll(selector);
+    metadata.getLabels().putAll(selector);
     var podAnnotations = new LinkedHashMap<String, String>();
     podAnnotations.put(Labels.CONFIG_HASH, configHash);
-    return new StatefulSetBuilder()
+    var identity = model.backup().serviceAccountAnnotations();
+    if (!identity.isEmpty()) {
+      podAnnotations.put(Labels.IDENTITY_HASH, NodeConfig.hash(identity));
+    }
+    var template = new PodTemplateSpecBuilder()
+        .withNewMetadata()
+          .withLabels(podLabels)
+          .withAnnotations(podAnnotations)
+        .endMetadata()
+        .withSpec(podSpec(model, rack))
+        .build();
+    var annotations = new LinkedHashMap<String, String>();
+    if (model.placement() != Placement.KEPT) {
+      annotations.put(Labels.PLACEMENT, Placement.MARK);
+    }
+    if (!rack.implicit()) {
+      annotations.put(Labels.TEMPLATE_HASH, Hashing.ofJson(template));
+    }
+    metadata.setAnnotations(annotations.isEmpty() ? null : annotations);
+    var sts = new StatefulSetBuilder()
         .withMetadata(metadata)
         .withNewSpec()
           .withReplicas(replicas)
@@ -84,17 +117,17 @@ public final class NodeStatefulSet {
             // volume can go with it (the StatefulSet controller deletes it after the pod), unless it is kept.
             .withWhenScaled(model.retainOnScaleDown() ? "Retain" : "Delete")
           .endPersistentVolumeClaimRetentionPolicy()
-          .withNewSelector().withMatchLabels(Labels.selector(name)).endSelector()
-          .withNewTemplate()
-            .withNewMetadata()
-              .withLabels(podLabels(model))
-              .withAnnotations(podAnnotations)
-            .endMetadata()
-            .withSpec(podSpec(model))
-          .endTemplate()
-          .withVolumeClaimTemplates(dataVolumeClaim(model))
+          .withNewSelector().withMatchLabels(selector).endSelector()
+          .withTemplate(template)
+          .withVolumeClaimTemplates(dataVolumeClaim(model, rack))
         .endSpec()
         .build();
+    if (!rack.implicit()) {
+      // Pods with an ordinal below the partition keep the old template: all of them while an earlier rack rolls.
+      sts.getSpec().getUpdateStrategy().setRollingUpdate(new RollingUpdateStatefulSetStrategyBuilder()
+          .withPartition(rollHeld ? replicas : 0).build());
+    }
+    return sts;
   }
 
   /**
@@ -109,16 +142,18 @@ public final class NodeStatefulSet {
     return labels;
   }
 
-  static PodSpec podSpec(ClusterModel model) {
-    var pod = basePodSpec(model);
+  static PodSpec podSpec(ClusterModel model, Rack rack) {
+    var pod = basePodSpec(model, rack);
     if (model.profilerEnabled()) {
       pod.getContainers().add(ProfilerSidecar.container(model));
     }
     return pod;
   }
 
-  private static PodSpec basePodSpec(ClusterModel model) {
+  private static PodSpec basePodSpec(ClusterModel model, Rack rack) {
     String name = model.name();
+    var tolerations = new java.util.ArrayList<>(model.tolerations());
+    tolerations.addAll(rack.tolerations());
     return new PodSpecBuilder()
         .withServiceAccountName(Names.serviceAccount(name))
         // Nodes never call the Kubernetes API.
@@ -137,9 +172,10 @@ public final class NodeStatefulSet {
         .endSecurityContext()
         .withImagePullSecrets(model.imagePullSecrets())
         .withNodeSelector(model.nodeSelector().isEmpty() ? null : new LinkedHashMap<>(model.nodeSelector()))
-        .withTolerations(model.tolerations())
-        .withAffinity(model.affinity().orElseGet(() -> spreadAcrossHosts(name)))
-        .withContainers(container(model))
+        .withTolerations(tolerations)
+        .withAffinity(PodPlacement.affinity(model, rack))
+        .withTopologySpreadConstraints(PodPlacement.spread(model, rack))
+        .withContainers(container(model, rack))
         .addNewVolume()
           .withName(TOPOLOGY_VOLUME)
           .withNewConfigMap()
@@ -158,9 +194,9 @@ public final class NodeStatefulSet {
         .build();
   }
 
-  static Container container(ClusterModel model) {
+  static Container container(ClusterModel model, Rack rack) {
     String name = model.name();
-    return new ContainerBuilder()
+    var container = new ContainerBuilder()
         .withName(CONTAINER)
         .withImage(model.image())
         .withImagePullPolicy(model.imagePullPolicy())
@@ -200,6 +236,13 @@ public final class NodeStatefulSet {
         .addAllToVolumeMounts(model.backup().mounts())
         .withTerminationMessagePolicy("FallbackToLogsOnError")
         .build();
+    if (!rack.implicit()) {
+      // The rack from the pod's own label (downward API): the node needs no right to read Nodes, and the label
+      // comes from the rack's StatefulSet, so a member's rack never changes with where its pod lands.
+      container.getEnv().add(new EnvVarBuilder().withName(RACK_ENV).withNewValueFrom().withNewFieldRef()
+          .withFieldPath("metadata.labels['" + Labels.RACK + "']").endFieldRef().endValueFrom().build());
+    }
+    return container;
   }
 
   static Probe statusProbe(String port, int periodSeconds, int timeoutSeconds, int failureThreshold) {
@@ -212,24 +255,9 @@ public final class NodeStatefulSet {
         .build();
   }
 
-  /** Default placement: prefer one member per host, so that losing a host loses at most one replica. */
-  static Affinity spreadAcrossHosts(String cluster) {
-    return new AffinityBuilder()
-        .withNewPodAntiAffinity()
-          .addNewPreferredDuringSchedulingIgnoredDuringExecution()
-            .withWeight(100)
-            .withNewPodAffinityTerm()
-              .withNewLabelSelector().withMatchLabels(Labels.selector(cluster)).endLabelSelector()
-              .withTopologyKey("kubernetes.io/hostname")
-            .endPodAffinityTerm()
-          .endPreferredDuringSchedulingIgnoredDuringExecution()
-        .endPodAntiAffinity()
-        .build();
-  }
-
-  static PersistentVolumeClaim dataVolumeClaim(ClusterModel model) {
+  static PersistentVolumeClaim dataVolumeClaim(ClusterModel model, Rack rack) {
     var claim = new PersistentVolumeClaimBuilder()
-        .withNewMetadata().withName(DATA_VOLUME).withLabels(Labels.selector(model.name())).endMetadata()
+        .withNewMetadata().withName(DATA_VOLUME).withLabels(Labels.selector(model.name(), rack)).endMetadata()
         .withNewSpec()
           .withAccessModes("ReadWriteOnce")
           .withNewResources().withRequests(Map.of("storage", new Quantity(model.storageSize()))).endResources()

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The member list the nodes read from their --cluster-file. Nodes re-read it when the mounted
- * ConfigMap changes, so a topology change does not restart pods (it is not part of the config hash).
- * Every change of the list gets a new, larger version.
+ * The member list the nodes read from their --cluster-file, one member a line: {@code URL}, or with racks
+ * {@code RACK=URL} on every line. Nodes re-read it when the mounted ConfigMap changes, so a topology change does not
+ * restart pods (it is not part of the config hash). Every change of the list gets a new, larger version.
  */
 public final class Topology {
   public static final String MEMBERS_KEY = "members";
@@ -50,6 +50,18 @@ public final class Topology {
     return file.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
   }
 
+  /** The URL of a member line ({@code URL} or {@code RACK=URL}). */
+  public static String urlOf(String line) {
+    int eq = line.indexOf('=');
+    int scheme = line.indexOf("://");
+    return eq >= 0 && (scheme < 0 || eq < scheme) ? line.substring(eq + 1).trim() : line.trim();
+  }
+
+  /** The members a topology ConfigMap lists (lines that name no member of the cluster are left out). */
+  public static List<Member> parse(String cluster, ConfigMap configMap) {
+    return members(configMap).stream().map(l -> Names.memberOfLine(cluster, l)).flatMap(Optional::stream).toList();
+  }
+
   static String file(ClusterModel model, List<String> members, long version) {
     var out = new StringBuilder()
         .append("# dht topology of DhtCluster ").append(model.namespace()).append('/').append(model.name())
@@ -58,14 +70,9 @@ public final class Topology {
     return out.toString();
   }
 
-  /** The topology of a steady cluster: every member listed. */
-  public static ConfigMap configMap(DhtCluster cluster, ClusterModel model, long version) {
-    return configMap(cluster, model, model.replicas(), version);
-  }
-
-  /** The topology listing the first {@code memberCount} members. */
-  public static ConfigMap configMap(DhtCluster cluster, ClusterModel model, int memberCount, long version) {
-    var members = model.memberUrls(memberCount);
+  /** The topology listing these members (each rack's first ones). */
+  public static ConfigMap configMap(DhtCluster cluster, ClusterModel model, Layout layout, long version) {
+    var members = model.topologyLines(layout);
     var metadata = Owners.metadata(cluster, Names.topologyConfigMap(model.name()));
     metadata.setAnnotations(new java.util.LinkedHashMap<>(Map.of(Labels.TOPOLOGY_VERSION, Long.toString(version))));
     return new ConfigMapBuilder()

@@ -23,19 +23,23 @@ import dev.dht.operator.nodeadmin.OperatorAccess;
 import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
-import dev.dht.operator.api.v1alpha1.BackupPhase;
 import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.backup.reconciler.RestoreDriver;
 import dev.dht.operator.repair.RebuildHold;
 import dev.dht.operator.repair.RepairView;
+import dev.dht.operator.backup.StoreView;
 import dev.dht.operator.scaling.FactorHold;
 import dev.dht.operator.scaling.Refusal;
 import dev.dht.operator.scaling.ScalingHold;
-import java.util.stream.IntStream;
+import dev.dht.operator.scaling.RackRemoval;
+import dev.dht.operator.model.Member;
+import dev.dht.operator.model.Placement;
+import dev.dht.operator.rollout.RackRollout;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
 import dev.dht.operator.scaling.ScalingPlan;
+import dev.dht.operator.status.Conditions;
 import dev.dht.operator.status.SecurityConditions;
 import dev.dht.operator.status.StatusCalculator;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -110,6 +114,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final MemberPlane clientPlane;
   private final SecureRandom random = new SecureRandom();
   private final RepairPolls repairPolls;
+  private final StorePolls storePolls;
   private final Replacements replacements;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
   private final RestoreDriver restores;
@@ -156,6 +161,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.pollInterval = pollInterval;
     this.restores = new RestoreDriver(memberAdmin, memberAddresses);
     this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
+    this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
     this.replacements = new Replacements(metrics);
   }
 
@@ -197,35 +203,45 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
-    String name = cluster.getMetadata().getName();
-    var liveStatefulSet = live(context, StatefulSet.class, Names.statefulSet(name));
-    var specModel = ClusterModel.from(cluster, platform, liveStatefulSet.map(NodeSecurity::servesClientTls));
+    // Whether the running members' client port serves TLS: the one observed fact the model reads (any rack's
+    // StatefulSet tells, they roll to the same template).
+    var liveSets = liveStatefulSets(context, ClusterModel.from(cluster, platform));
+    var spec = ClusterModel.from(cluster, platform,
+        liveSets.values().stream().findFirst().map(NodeSecurity::servesClientTls));
+    String name = spec.name();
     var previous = Optional.ofNullable(cluster.getStatus());
     var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
+    RackRemoval.check(spec, liveTopology, context.getSecondaryResources(StatefulSet.class));
+    // A cluster made before one member per Kubernetes node was the default keeps its placement (model/Placement).
+    var specModel = spec.withPlacement(Placement.decide(spec, spec.hasRacks() ? Optional.empty()
+        : Optional.ofNullable(liveSets.get("")).map(s -> Optional.ofNullable(s.getMetadata().getAnnotations())
+            .orElse(Map.of()))));
     var pods = context.getSecondaryResources(Pod.class);
     var now = clock.instant();
     replacements.replace(cluster, pods, context.getClient());
     // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
     // and holds back a scale that has not started.
     var token = credentials(context, specModel);
-    var repair = RepairView.of(repairPolls.reports(cluster, pods, ordinal -> adminUrl(specModel, ordinal), token,
+    var repair = RepairView.of(repairPolls.reports(cluster, pods, member -> adminUrl(specModel, member), token,
         now), specModel.repair(), createdAt(cluster, now), now);
 
     // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
-    var rebuildHeld = RebuildHold.apply(name, ScaleObservation.observe(specModel, liveStatefulSet, liveTopology, pods,
+    var rebuildHeld = RebuildHold.apply(name, ScaleObservation.observe(specModel, liveSets, liveTopology, pods,
         previous.map(s -> s.settledTopologyVersion)), repair.rebuilding());
     var observation = rebuildHeld.observation();
     var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
     // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
-    var held = ScalingHold.apply(planned, observation, hold(cluster, previous, context));
+    var held = ScalingHold.apply(planned, observation, ScalingHold.reason(previous.map(s -> s.restore),
+        context.getSecondaryResources(DhtBackup.class)));
     var scaling = held.decision();
     var factor = FactorHold.decide(specModel.replicationFactor(),
         liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
     var model = specModel.withReplicationFactor(factor.factor());
-    long topologyVersion = Topology.version(model.memberUrls(scaling.topologyMembers()), liveTopology,
+    long topologyVersion = Topology.version(model.topologyLines(scaling.topologyMembers()), liveTopology,
         previous.map(s -> s.topologyVersion));
-    var desired = DesiredState.of(cluster, model,
-        new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion));
+    // Racks roll one after the other (rollout/RackRollout): a later rack's new template waits behind the partition.
+    var desired = RackRollout.desiredState(cluster, model, new ClusterShape(scaling.statefulSetReplicas(),
+        scaling.topologyMembers(), topologyVersion), liveSets);
 
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
     // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
@@ -233,24 +249,31 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         n -> live(context, ConfigMap.class, n), this::cachedSecret,
         live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)), random, tlsProbe, memberPlane,
         clientPlane).run(cluster, model, platform, pods, context.getSecondaryResources(DhtUser.class), clock.instant());
-    StatefulSet statefulSet = null;
+    var statefulSets = new java.util.ArrayList<StatefulSet>();
     for (HasMetadata object : desired.inApplyOrder()) { // the order DesiredStateTest checks: pods come last
       if (apply(applier, context, object) instanceof StatefulSet applied) {
-        statefulSet = applied;
+        statefulSets.add(applied);
       }
     }
 
     // The restore runs on the members the topology lists, not spec.replicas: a scale asked for meanwhile is held
     // until the restore completes, so waiting for the spec's count (pods that cannot exist yet) would deadlock.
-    int members = scaling.topologyMembers();
-    boolean membersReady = statefulSet != null && scaling.membersFixed() && IntStream.range(0, members)
-        .allMatch(i -> pods.stream().anyMatch(p -> Names.pod(name, i).equals(p.getMetadata().getName())
+    var members = scaling.topologyMembers().members();
+    boolean membersReady = !statefulSets.isEmpty() && scaling.membersFixed() && members.stream()
+        .allMatch(m -> pods.stream().anyMatch(p -> m.pod(name).equals(p.getMetadata().getName())
             && StatusCalculator.isReady(p)));
     var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
-    var status = StatusCalculator.compute(cluster, desired, Optional.ofNullable(statefulSet), pods, scaling,
+    var status = StatusCalculator.compute(cluster, desired, statefulSets, pods, scaling,
         held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
     SecurityConditions.apply(status, previous, security.tls(), security.certificates(),
         security.clientCertificates(), security.credentials(), now);
+    if (specModel.backup().storage().isPresent()) {
+      // what the members say of the object store: a wrong credential shows before any backup runs
+      var store = storePolls.view(cluster, pods, member -> adminUrl(specModel, member), token, now);
+      String message = store.message().length() > 1024 ? store.message().substring(0, 1024) + "..." : store.message();
+      status.conditions.add(Conditions.condition(previous.map(s -> s.conditions).orElse(List.of()),
+          StoreView.CONDITION, store.status(), store.reason(), message, status.observedGeneration, now));
+    }
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);
@@ -265,27 +288,18 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
   }
 
-  /** Why the member list must not change now: a restore not done yet, or a backup of this cluster running. */
-  private static Optional<Refusal> hold(DhtCluster cluster, Optional<DhtClusterStatus> previous,
-      Context<DhtCluster> context) {
-    var restore = previous.map(s -> s.restore);
-    if (RestoreDriver.inProgress(restore)) {
-      return Optional.of(new Refusal(ScalingHold.RESTORE_REASON, "spec.replicas is held while the cluster restores"
-          + " backup " + restore.get().backupId + " (records are placed by the member list the restore started"
-          + " with); the scale runs once the restore is done"));
-    }
-    return context.getSecondaryResources(DhtBackup.class).stream()
-        .filter(b -> b.getStatus() != null && b.getStatus().phase == BackupPhase.Running)
-        .findFirst()
-        .map(b -> new Refusal(ScalingHold.BACKUP_REASON, "spec.replicas is held while DhtBackup "
-            + b.getMetadata().getName() + " runs (a record moved between two members' checkpoints could be in"
-            + " neither); the scale runs once the backup ends"));
+  /** Where the operator reaches a member's admin API. */
+  private String adminUrl(ClusterModel model, Member member) {
+    return memberAddresses.adminUrl(model.namespace(), member.pod(model.name()), member.url(model));
   }
 
-  /** Where the operator reaches a member's admin API. */
-  private String adminUrl(ClusterModel model, int ordinal) {
-    return memberAddresses.adminUrl(model.namespace(), Names.pod(model.name(), ordinal),
-        Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), ordinal));
+  /** The live StatefulSets of the spec's racks, by rack name ("" for the implicit rack). */
+  private static Map<String, StatefulSet> liveStatefulSets(Context<DhtCluster> context, ClusterModel model) {
+    var out = new LinkedHashMap<String, StatefulSet>();
+    for (String rack : model.rackNames()) {
+      live(context, StatefulSet.class, Names.statefulSet(model.name(), rack)).ifPresent(s -> out.put(rack, s));
+    }
+    return out;
   }
 
   private static Instant createdAt(DhtCluster cluster, Instant now) {
@@ -303,9 +317,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
    */
   MemberPlane memberPlaneOf(MemberAddresses addresses, int offset) {
     return (namespace, cluster, pod) -> {
-      int ordinal = Integer.parseInt(pod.substring(pod.lastIndexOf('-') + 1));
       var url = java.net.URI.create(addresses.adminUrl(namespace, pod,
-          Names.memberUrl(cluster, namespace, platform.clusterDomain(), ordinal)));
+          Names.memberUrl(pod, cluster, namespace, platform.clusterDomain())));
       int port = (url.getPort() > 0 ? url.getPort() : Names.NODE_PORT) + offset;
       return Map.entry(url.getHost(), port);
     };
@@ -332,15 +345,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   }
 
   /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
-  private Map<Integer, MemberMovement> poll(ClusterModel model, List<Integer> ordinals, NodeCredentials token) {
-    if (ordinals.isEmpty()) {
+  private Map<Member, MemberMovement> poll(ClusterModel model, List<Member> members, NodeCredentials token) {
+    if (members.isEmpty()) {
       return Map.of();
     }
-    var urls = new LinkedHashMap<Integer, String>();
-    for (int ordinal : ordinals) {
-      urls.put(ordinal, memberAddresses.adminUrl(model.namespace(), Names.pod(model.name(), ordinal),
-          Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), ordinal)));
-    }
+    var urls = new LinkedHashMap<Member, String>();
+    members.forEach(member -> urls.put(member, adminUrl(model, member)));
     return memberAdmin.authenticated(token).movements(urls);
   }
 
@@ -358,8 +368,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private static void logStep(DhtCluster cluster, Optional<DhtClusterStatus> previous, ScaleDecision scaling) {
     var before = previous.map(s -> s.scaling);
     boolean same = before.isPresent() && scaling.step().isPresent() && before.get().step == scaling.step().get()
-        && Integer.valueOf(scaling.topologyMembers()).equals(before.get().topologyMembers)
-        && Integer.valueOf(scaling.statefulSetReplicas()).equals(before.get().statefulSetReplicas);
+        && Integer.valueOf(scaling.topologyMembers().total()).equals(before.get().topologyMembers)
+        && Integer.valueOf(scaling.statefulSetReplicas().total()).equals(before.get().statefulSetReplicas);
     if (!same) {
       scaling.step().ifPresent(step -> log.info("{}/{} scaling to {}: {} (topology {} members, StatefulSet {})",
           cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getSpec().replicas, step,

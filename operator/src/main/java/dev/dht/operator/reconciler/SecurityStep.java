@@ -247,9 +247,8 @@ final class SecurityStep {
         continue;
       }
       var address = plane.address(model.namespace(), model.name(), podName);
-      int ordinal = Integer.parseInt(podName.substring(podName.lastIndexOf('-') + 1));
-      String serverName = java.net.URI.create(Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(),
-          ordinal)).getHost();
+      String serverName = java.net.URI.create(Names.memberUrl(podName, model.name(), model.namespace(),
+          model.clusterDomain())).getHost();
       pending.put(podName, probe.probe(address.getKey(), address.getValue(), serverName, client, trusted).thenApply(r ->
           switch (check) {
             case MEMBERS_TRUST_CA -> new MemberChecks.Result(r.answered(),

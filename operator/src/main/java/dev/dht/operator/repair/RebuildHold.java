@@ -1,6 +1,6 @@
 package dev.dht.operator.repair;
 
-import dev.dht.operator.model.Names;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.scaling.Refusal;
 import dev.dht.operator.scaling.ScaleObservation;
 import java.util.Map;
@@ -18,19 +18,20 @@ public final class RebuildHold {
   /** What to decide the scaling step on, and the refusal to show when the spec's replicas are held back. */
   public record Held(ScaleObservation observation, Optional<Refusal> refusal) {}
 
-  public static Held apply(String cluster, ScaleObservation o, Map<Integer, MemberRepair.Rebuild> rebuilding) {
-    // not started yet: the topology settled, the StatefulSet as large as the topology, the spec different
+  public static Held apply(String cluster, ScaleObservation o, Map<Member, MemberRepair.Rebuild> rebuilding) {
+    // not started yet: the topology settled, the StatefulSets as large as the topology, the spec different
+    var members = o.topologyMembers();
     boolean starting = o.topology().isPresent() && o.settled() && o.statefulSetReplicas().isPresent()
-        && o.replicas() == o.members() && o.target() != o.members();
+        && o.statefulSetReplicas().get().equals(members)
+        && !members.target(o.target(), o.drained()).equals(members);
     if (rebuilding.isEmpty() || !starting) {
       return new Held(o, Optional.empty());
     }
     String who = rebuilding.entrySet().stream()
-        .map(e -> Names.pod(cluster, e.getKey()) + " (" + e.getValue().describe() + ")")
+        .map(e -> e.getKey().pod(cluster) + " (" + e.getValue().describe() + ")")
         .collect(Collectors.joining(", "));
-    var held = new ScaleObservation(o.members(), o.statefulSetReplicas(), o.topology(), o.settled(),
-        o.readyOrdinals(), o.rolloutComplete(), o.retainOnScaleDown());
-    return new Held(held, Optional.of(new Refusal("MemberRebuilding", "spec.replicas " + o.target()
-        + " is held back at " + o.members() + " while " + who + " rebuilds: scaling starts once it is done")));
+    return new Held(o.holdingStill(), Optional.of(new Refusal("MemberRebuilding", "spec.replicas " + o.target()
+        + " (and the racks' drains) is held back at " + members.total() + " members while " + who
+        + " rebuilds: scaling starts once it is done")));
   }
 }

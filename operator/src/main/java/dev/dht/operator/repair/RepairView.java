@@ -1,6 +1,7 @@
 package dev.dht.operator.repair;
 
 import dev.dht.operator.api.v1alpha1.RepairStatus;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.model.RepairSchedule;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -12,12 +13,12 @@ import java.util.TreeMap;
  * whether repair is overdue. Pure: equal reports give an equal view.
  *
  * @param status     status.repair (null when no member answered)
- * @param rebuilding ordinal to its rebuild, for the members that report one
+ * @param rebuilding member to its rebuild, for the members that report one
  * @param overdue    the RepairOverdue condition: True, False or Unknown (no member answered)
  * @param reason     the condition's reason
  * @param message    the condition's message
  */
-public record RepairView(RepairStatus status, Map<Integer, MemberRepair.Rebuild> rebuilding, String overdue,
+public record RepairView(RepairStatus status, Map<Member, MemberRepair.Rebuild> rebuilding, String overdue,
     String reason, String message) {
 
   /** Nothing reported yet (no member polled): repair shown as unknown. */
@@ -26,13 +27,13 @@ public record RepairView(RepairStatus status, Map<Integer, MemberRepair.Rebuild>
   }
 
   /**
-   * @param reports   the members' reports by ordinal
+   * @param reports   the members' reports
    * @param createdAt when the DhtCluster was created (a range never repaired is overdue only once the cluster is
    *                  older than the threshold)
    */
-  public static RepairView of(Map<Integer, MemberRepair> reports, RepairSchedule schedule, Instant createdAt,
+  public static RepairView of(Map<Member, MemberRepair> reports, RepairSchedule schedule, Instant createdAt,
       Instant now) {
-    var rebuilding = new TreeMap<Integer, MemberRepair.Rebuild>();
+    var rebuilding = new TreeMap<Member, MemberRepair.Rebuild>();
     long last = 0;
     long oldest = Long.MAX_VALUE;
     boolean neverRepaired = false;

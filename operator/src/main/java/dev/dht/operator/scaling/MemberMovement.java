@@ -3,6 +3,7 @@ package dev.dht.operator.scaling;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dht.operator.model.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -92,11 +93,14 @@ public record MemberMovement(State state, boolean member, String phase, List<Str
     };
   }
 
-  /** Member URLs compared as the node compares them: a set of lower-case base URLs without a trailing slash. */
+  /**
+   * Member URLs compared as the node compares them: a set of lower-case base URLs without a trailing slash (a line's
+   * rack, RACK=URL, left out: a member's rack never changes, so the URLs say which members are listed).
+   */
   static TreeSet<String> canonical(List<String> urls) {
     var out = new TreeSet<String>();
     for (String url : urls) {
-      String u = url.trim().toLowerCase(Locale.ROOT);
+      String u = Topology.urlOf(url).toLowerCase(Locale.ROOT);
       out.add(u.endsWith("/") ? u.substring(0, u.length() - 1) : u);
     }
     return out;

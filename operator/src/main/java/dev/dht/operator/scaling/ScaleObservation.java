@@ -2,6 +2,8 @@ package dev.dht.operator.scaling;
 
 import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.Labels;
+import dev.dht.operator.model.Layout;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Names;
 import dev.dht.operator.model.Topology;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -10,9 +12,9 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -20,48 +22,56 @@ import java.util.Set;
  * {@code settled}, which comes from the status because only the members can tell it, and only while they run).
  *
  * @param target              spec.replicas
- * @param statefulSetReplicas the live StatefulSet's spec.replicas; empty when there is none
- * @param topology            the member URLs in the live topology ConfigMap, by ordinal; empty when there is none
+ * @param drained             racks to empty (spec.racks[].drain)
+ * @param statefulSetReplicas each rack's live StatefulSet's spec.replicas (0 for a rack without one); empty when no
+ *                            StatefulSet of the cluster exists
+ * @param topology            the live topology's lines; empty when there is no topology ConfigMap
+ * @param topologyMembers     its members per rack (of the spec's racks)
  * @param settled             the members reported idle on the live topology's version (status.settledTopologyVersion)
- * @param readyOrdinals       ordinals whose pod is ready now
- * @param rolloutComplete     the StatefulSet runs its current pod template on every pod (no rolling update)
+ * @param ready               members whose pod is ready now
+ * @param rolloutComplete     every rack's StatefulSet runs its current pod template on every pod (no rolling update)
  * @param retainOnScaleDown   a leaving member's volume is kept: wait for its cleanup too
  */
-public record ScaleObservation(int target, OptionalInt statefulSetReplicas, Optional<List<String>> topology,
-    boolean settled, Set<Integer> readyOrdinals, boolean rolloutComplete, boolean retainOnScaleDown) {
+public record ScaleObservation(int target, Set<String> drained, Optional<Layout> statefulSetReplicas,
+    Optional<List<String>> topology, Layout topologyMembers, boolean settled, Set<Member> ready,
+    boolean rolloutComplete, boolean retainOnScaleDown) {
 
   public ScaleObservation {
+    drained = Set.copyOf(drained);
     topology = topology.map(List::copyOf);
-    readyOrdinals = Set.copyOf(readyOrdinals);
+    ready = Set.copyOf(ready);
   }
 
   /**
    * Reads the live objects.
    *
+   * @param statefulSets   the live StatefulSets of the spec's racks, by rack name
    * @param settledVersion the status's settledTopologyVersion: settled means it is the live topology's version
    */
-  public static ScaleObservation observe(ClusterModel model, Optional<StatefulSet> statefulSet,
+  public static ScaleObservation observe(ClusterModel model, Map<String, StatefulSet> statefulSets,
       Optional<ConfigMap> topology, Collection<Pod> pods, Optional<Long> settledVersion) {
-    var ready = new HashSet<Integer>();
-    String prefix = Names.statefulSet(model.name()) + "-";
+    var ready = new HashSet<Member>();
     for (Pod pod : pods) {
-      String name = pod.getMetadata().getName();
-      if (name.startsWith(prefix) && PodReadiness.isReady(pod)) {
-        try {
-          ready.add(Integer.parseInt(name.substring(prefix.length())));
-        } catch (NumberFormatException ignored) {
-          // not one of this cluster's members
-        }
+      if (PodReadiness.isReady(pod)) {
+        Names.member(model.name(), pod.getMetadata().getName()).ifPresent(ready::add);
       }
     }
     boolean settled = topology.flatMap(Topology::currentVersion)
         .map(version -> settledVersion.isPresent() && Objects.equals(version, settledVersion.get()))
         .orElse(false);
-    var sts = statefulSet.map(s -> OptionalInt.of(s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas()))
-        .orElse(OptionalInt.empty());
-    var members = pods.stream().filter(p -> p.getMetadata().getName().startsWith(prefix)).toList();
-    return new ScaleObservation(model.replicas(), sts, topology.map(Topology::members), settled, ready,
-        statefulSet.map(s -> rolloutComplete(s, members)).orElse(true), model.retainOnScaleDown());
+    var racks = model.rackNames();
+    Optional<Layout> replicas = statefulSets.isEmpty() ? Optional.empty()
+        : Optional.of(new Layout(racks, racks.stream().map(r -> Optional.ofNullable(statefulSets.get(r))
+            .map(s -> s.getSpec().getReplicas() == null ? 1 : s.getSpec().getReplicas()).orElse(0)).toList()));
+    var listed = topology.map(t -> Topology.parse(model.name(), t)).orElse(List.of());
+    var members = new Layout(racks, racks.stream()
+        .map(r -> (int) listed.stream().filter(m -> m.rack().equals(r)).count()).toList());
+    boolean rolledOut = statefulSets.values().stream().allMatch(s -> rolloutComplete(s, pods.stream()
+        .filter(p -> Names.member(model.name(), p.getMetadata().getName())
+            .map(m -> Names.statefulSet(model.name(), m.rack()).equals(s.getMetadata().getName())).orElse(false))
+        .toList()));
+    return new ScaleObservation(model.replicas(), model.drainedRacks(), replicas, topology.map(Topology::members),
+        members, settled, ready, rolledOut, model.retainOnScaleDown());
   }
 
   /**
@@ -91,16 +101,18 @@ public record ScaleObservation(int target, OptionalInt statefulSetReplicas, Opti
     return annotations == null ? null : annotations.get(Labels.CONFIG_HASH);
   }
 
-  /** Members in the live topology (0 when there is none). */
-  public int members() {
-    return topology.map(List::size).orElse(0);
+  /** The same observation with nothing to change: the target is what the topology lists, nothing drains. */
+  public ScaleObservation holdingStill() {
+    return new ScaleObservation(topologyMembers.total(), Set.of(), statefulSetReplicas, topology, topologyMembers,
+        settled, ready, rolloutComplete, retainOnScaleDown);
   }
 
-  public int replicas() {
-    return statefulSetReplicas.orElse(0);
+  /** The members' URLs in the live topology (a line's rack left out). */
+  public List<String> topologyUrls() {
+    return topology.orElse(List.of()).stream().map(Topology::urlOf).toList();
   }
 
-  public boolean ready(int ordinal) {
-    return readyOrdinals.contains(ordinal);
+  public boolean ready(Member member) {
+    return ready.contains(member);
   }
 }

@@ -16,6 +16,8 @@ public final class Conditions {
   public static final String REFUSED = "Refused";
   /** True when some range was not repaired for two repair intervals (Unknown before any member reported). */
   public static final String REPAIR_OVERDUE = "RepairOverdue";
+  /** Whether the racks let the cluster lose one rack (a zone) and keep a copy of every key elsewhere. */
+  public static final String FAILURE_DOMAINS = "FailureDomains";
 
   private Conditions() {}
 

@@ -8,10 +8,14 @@ import dev.dht.operator.api.v1alpha1.Phase;
 import dev.dht.operator.api.v1alpha1.RestorePhase;
 import dev.dht.operator.api.v1alpha1.RestoreStatus;
 import dev.dht.operator.api.v1alpha1.ScalingStatus;
+import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.DesiredState;
+import dev.dht.operator.model.Layout;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Names;
 import dev.dht.operator.repair.MemberRepair;
+import dev.dht.operator.rollout.RackRollout;
 import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.PodReadiness;
@@ -42,21 +46,21 @@ public final class StatusCalculator {
   private StatusCalculator() {}
 
   /** A steady cluster: no scale in progress, nothing refused. */
-  public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
+  public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, List<StatefulSet> statefulSets,
       Collection<Pod> pods, Instant now) {
     var shape = desired.shape();
-    var steady = new ScaleDecision(shape.statefulSetReplicas(), shape.topologyMembers(), true, Optional.empty(),
-        List.of(), Map.of());
-    return compute(cluster, desired, statefulSet, pods, steady, Optional.empty(), now);
+    var steady = new ScaleDecision(shape.statefulSetReplicas(), shape.topologyMembers(), shape.topologyMembers(),
+        true, Optional.empty(), List.of(), Map.of());
+    return compute(cluster, desired, statefulSets, pods, steady, Optional.empty(), now);
   }
 
   /**
    * @param scaling the scaling step this reconcile decided (and the reports it used)
    * @param refusal a spec change held back, if any
    */
-  public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
+  public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, List<StatefulSet> statefulSets,
       Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, Instant now) {
-    return compute(cluster, desired, statefulSet, pods, scaling, refusal, Optional.empty(),
+    return compute(cluster, desired, statefulSets, pods, scaling, refusal, Optional.empty(),
         RepairView.none(), now);
   }
 
@@ -66,7 +70,7 @@ public final class StatusCalculator {
    * @param repair what the members report about repair and rebuilds: a rebuilding member keeps the cluster
    *               Degraded (its pod may be ready, its data is not back yet)
    */
-  public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, Optional<StatefulSet> statefulSet,
+  public static DhtClusterStatus compute(DhtCluster cluster, DesiredState desired, List<StatefulSet> statefulSets,
       Collection<Pod> pods, ScaleDecision scaling, Optional<Refusal> refusal, Optional<RestoreStatus> restore,
       RepairView repair, Instant now) {
     var model = desired.model();
@@ -75,28 +79,27 @@ public final class StatusCalculator {
     Map<String, Pod> podsByName = pods.stream()
         .collect(Collectors.toMap(p -> p.getMetadata().getName(), Function.identity(), (a, b) -> a));
 
-    var members = members(model.name(), model.memberUrls(Math.max(wanted, scaling.statefulSetReplicas())), wanted,
-        podsByName, previous, scaling);
+    var members = members(model, podsByName, previous, scaling);
     var rebuilding = new ArrayList<String>();
     for (var e : repair.rebuilding().entrySet()) {
-      if (e.getKey() < members.size()) {
-        MemberStatus m = members.get(e.getKey());
+      String pod = e.getKey().pod(model.name());
+      members.stream().filter(m -> pod.equals(m.name)).findFirst().ifPresent(m -> {
         m.state = MemberState.Rebuilding;
         m.rebuild = e.getValue().describe();
         rebuilding.add(m.name + " (" + m.rebuild + ")");
-      }
+      });
     }
-    int ready = (int) members.stream().limit(wanted).filter(m -> m.ready).count();
-    List<String> notReady = members.stream().limit(wanted).filter(m -> !m.ready).map(m -> m.name).toList();
+    var target = scaling.target();
+    var wantedMembers = members.stream().filter(m -> within(model.name(), m, target)).toList();
+    int ready = (int) wantedMembers.stream().filter(m -> m.ready).count();
+    List<String> notReady = wantedMembers.stream().filter(m -> !m.ready).map(m -> m.name).toList();
 
-    var sts = statefulSet.map(StatefulSet::getStatus).orElseGet(StatefulSetStatus::new);
-    int existing = zeroIfNull(sts.getReplicas());
-    int updated = zeroIfNull(sts.getUpdatedReplicas());
-    boolean observed = statefulSet.isPresent() && sts.getObservedGeneration() != null
-        && sts.getObservedGeneration() >= statefulSet.get().getMetadata().getGeneration();
-    boolean rolledOut = observed && existing == wanted && updated == wanted
-        && (sts.getCurrentRevision() == null || Objects.equals(sts.getCurrentRevision(), sts.getUpdateRevision()));
+    var rollout = RackRollout.summary(model.name(), statefulSets, target);
+    int existing = rollout.existing();
+    int updated = rollout.updated();
+    boolean rolledOut = rollout.complete();
     boolean joining = members.stream().anyMatch(m -> m.state == MemberState.Joining);
+    Optional<StatefulSet> statefulSet = statefulSets.stream().findFirst();
 
     Phase phase;
     String message;
@@ -122,8 +125,11 @@ public final class StatusCalculator {
       message = "scaling to " + wanted + " members: " + scalingMessage(model.name(), scaling, members, readySummary);
     } else if (!rolledOut) {
       phase = Phase.Updating;
-      message = "rolling update, one member at a time: " + updated + "/" + wanted
-          + " members on the new pod template, " + readySummary;
+      message = "rolling update, one member at a time" + (model.hasRacks() ? ", rack by rack" : "") + ": "
+          + updated + "/" + wanted + " members on the new pod template, " + readySummary
+          + RackRollout.firstHeld(model.rackNames(), desired.shape().rollHeld())
+              .map(r -> "; rack " + r + " and those after it wait for the racks before to be rolled and ready")
+              .orElse("");
     } else {
       phase = Phase.Degraded;
       message = readySummary + "; not ready: " + String.join(", ", notReady);
@@ -142,54 +148,72 @@ public final class StatusCalculator {
     status.restore = restore.orElse(null);
     status.repair = repair.status() != null ? repair.status() : previous.repair;
     status.members = members;
+    if (model.hasRacks()) {
+      status.racks = RackStatuses.of(model, scaling, members);
+      status.racksReady = RackStatuses.summary(status.racks);
+    }
     status.conditions = new ArrayList<>(conditions(previous.conditions, phase, truncate(message), refusal,
         status.observedGeneration, now, !rebuilding.isEmpty()));
     status.conditions.add(Conditions.condition(previous.conditions, Conditions.REPAIR_OVERDUE, repair.overdue(),
         repair.reason(), truncate(repair.message()), status.observedGeneration, now));
+    status.conditions.add(RackStatuses.failureDomains(previous.conditions, model, scaling.topologyMembers(),
+        status.observedGeneration, now));
     return status;
   }
 
   /**
-   * Ordinals 0..max(spec.replicas, StatefulSet replicas)-1: in the topology (Up, or Joining until the move that
-   * added them is done), about to enter it (Joining), or leaving it (Draining).
+   * Each rack's ordinals 0..max(its target, its StatefulSet's replicas)-1, rack by rack: in the topology (Up, or
+   * Joining until the move that added them is done), about to enter it (Joining), or leaving it (Draining).
    */
-  static List<MemberStatus> members(String cluster, List<String> urls, int wanted, Map<String, Pod> podsByName,
-      DhtClusterStatus previous, ScaleDecision scaling) {
+  static List<MemberStatus> members(ClusterModel model, Map<String, Pod> podsByName, DhtClusterStatus previous,
+      ScaleDecision scaling) {
     var members = new ArrayList<MemberStatus>();
-    for (int i = 0; i < urls.size(); i++) {
-      String name = Names.pod(cluster, i);
-      boolean ready = isReady(podsByName.get(name));
-      boolean wasUp = previous.members != null && previous.members.stream()
-          .anyMatch(m -> name.equals(m.name) && m.state == MemberState.Up);
-      MemberState state;
-      if (scaling.leaving().contains(i)) {
-        state = MemberState.Draining;
-      } else if (i >= scaling.topologyMembers()) {
-        state = MemberState.Joining;
-      } else {
-        state = wasUp || ready && scaling.settled() ? MemberState.Up : MemberState.Joining;
+    var listed = scaling.topologyMembers();
+    var target = scaling.target();
+    for (String rack : model.rackNames()) {
+      int count = Math.max(target.get(rack), scaling.statefulSetReplicas().get(rack));
+      for (int i = 0; i < count; i++) {
+        var member = new Member(rack, i);
+        String name = member.pod(model.name());
+        boolean ready = isReady(podsByName.get(name));
+        boolean wasUp = previous.members != null && previous.members.stream()
+            .anyMatch(m -> name.equals(m.name) && m.state == MemberState.Up);
+        MemberState state;
+        if (scaling.leaving().contains(member)) {
+          state = MemberState.Draining;
+        } else if (i >= listed.get(rack)) {
+          state = MemberState.Joining;
+        } else {
+          state = wasUp || ready && scaling.settled() ? MemberState.Up : MemberState.Joining;
+        }
+        if (i >= target.get(rack) && i >= listed.get(rack) && state != MemberState.Draining) {
+          continue; // beyond the target, not in the topology, not leaving it: no member
+        }
+        var status = new MemberStatus(name, member.url(model), state, ready);
+        status.rack = rack.isEmpty() ? null : rack;
+        MemberMovement report = scaling.reports().get(member);
+        if (report != null && !scaling.steady()) {
+          status.movement = report.state().jsonName();
+          status.keysLeft = report.state() == MemberMovement.State.MOVING ? report.keysLeft() : null;
+        }
+        members.add(status);
       }
-      if (i >= wanted && i >= scaling.topologyMembers() && state != MemberState.Draining) {
-        continue; // beyond the spec, not in the topology, not leaving it: no member
-      }
-      var member = new MemberStatus(name, urls.get(i), state, ready);
-      MemberMovement report = scaling.reports().get(i);
-      if (report != null && !scaling.steady()) {
-        member.movement = report.state().jsonName();
-        member.keysLeft = report.state() == MemberMovement.State.MOVING ? report.keysLeft() : null;
-      }
-      members.add(member);
     }
     return members;
+  }
+
+  /** A member its rack is to keep (its ordinal below the rack's target). */
+  private static boolean within(String cluster, MemberStatus m, Layout target) {
+    return Names.member(cluster, m.name).map(member -> member.ordinal() < target.get(member.rack())).orElse(false);
   }
 
   static ScalingStatus scalingStatus(String cluster, int wanted, ScaleDecision scaling) {
     var out = new ScalingStatus();
     out.targetReplicas = wanted;
-    out.topologyMembers = scaling.topologyMembers();
-    out.statefulSetReplicas = scaling.statefulSetReplicas();
+    out.topologyMembers = scaling.topologyMembers().total();
+    out.statefulSetReplicas = scaling.statefulSetReplicas().total();
     out.step = scaling.step().orElseThrow();
-    out.leaving = scaling.leaving().stream().map(i -> Names.pod(cluster, i)).toList();
+    out.leaving = scaling.leaving().stream().map(m -> m.pod(cluster)).toList();
     if (!scaling.reports().isEmpty()) {
       var reports = scaling.reports().values();
       out.membersPolled = reports.size();
@@ -206,7 +230,7 @@ public final class StatusCalculator {
     if (step.isEmpty()) {
       return readySummary;
     }
-    String leaving = scaling.leaving().stream().map(i -> Names.pod(cluster, i)).collect(Collectors.joining(", "));
+    String leaving = scaling.leaving().stream().map(m -> m.pod(cluster)).collect(Collectors.joining(", "));
     String starting = members.stream().filter(m -> m.state == MemberState.Joining && !m.ready).map(m -> m.name)
         .collect(Collectors.joining(", "));
     return switch (step.get()) {
@@ -216,8 +240,8 @@ public final class StatusCalculator {
       case RemovingMember -> "removing " + leaving + " from the StatefulSet: out of the topology, nothing left to"
           + " hand over";
       case MovingData -> (leaving.isEmpty() ? "" : leaving + " leaving; ") + "moving data on a topology of "
-          + scaling.topologyMembers() + " members: " + movementSummary(cluster, scaling);
-      case Held -> "held at " + scaling.topologyMembers() + " members while a backup or restore runs (condition"
+          + scaling.topologyMembers().total() + " members: " + movementSummary(cluster, scaling);
+      case Held -> "held at " + scaling.topologyMembers().total() + " members while a backup or restore runs (condition"
           + " Refused says which); " + readySummary;
     };
   }
@@ -234,7 +258,7 @@ public final class StatusCalculator {
     String busy = reports.entrySet().stream()
         .filter(e -> e.getValue().state() != MemberMovement.State.IDLE)
         .sorted(Map.Entry.comparingByKey())
-        .map(e -> Names.pod(cluster, e.getKey()) + " " + e.getValue().describe())
+        .map(e -> e.getKey().pod(cluster) + " " + e.getValue().describe())
         .collect(Collectors.joining(", "));
     return idle + "/" + reports.size() + " idle, " + keys + " keys and " + bytes + " bytes left"
         + (busy.isEmpty() ? "; every member idle, some not yet on the new topology" : "; " + busy);
@@ -260,9 +284,12 @@ public final class StatusCalculator {
         .filter(c -> "True".equals(c.getStatus()))
         .map(c -> new Refusal(c.getReason(), c.getMessage()));
     status.repair = previous.repair;
+    status.racks = previous.racks;
+    status.racksReady = previous.racksReady;
     status.conditions = new ArrayList<>(conditions(previous.conditions, Phase.Failed, truncate(failure), refusal,
         status.observedGeneration, now));
     Conditions.find(previous.conditions, Conditions.REPAIR_OVERDUE).ifPresent(status.conditions::add);
+    Conditions.find(previous.conditions, Conditions.FAILURE_DOMAINS).ifPresent(status.conditions::add);
     return status;
   }
 

@@ -19,6 +19,7 @@ import dev.dht.operator.api.v1alpha1.RestoreFromSpec;
 import dev.dht.operator.api.v1alpha1.RestorePhase;
 import dev.dht.operator.api.v1alpha1.RetentionSpec;
 import dev.dht.operator.api.v1alpha1.ScalingStep;
+import dev.dht.operator.backup.StoreView;
 import dev.dht.operator.backup.reconciler.DhtBackupReconciler;
 import dev.dht.operator.backup.reconciler.DhtBackupScheduleReconciler;
 import dev.dht.operator.model.Platform;
@@ -176,6 +177,39 @@ class DhtBackupIT {
       assertThat(s.phase).isEqualTo(BackupPhase.Failed);
       assertThat(s.message).contains("has no spec.backup.storage");
     });
+  }
+
+  @Test
+  void aStoreThatRefusesTheMembersIsAClusterConditionAndFailsTheBackupSayingWhy() {
+    var fake = membersOf("w", 3);
+    String refused = "LIST (probe) at http://s3.test.svc:7070/dht-backups/: HTTP 403 SignatureDoesNotMatch (The request"
+        + " signature we calculated does not match the signature you provided.): the store refused the credentials"
+        + " (static keys in /etc/dht/backup/credentials): check the credentials Secret, or the role of the service"
+        + " account and what it allows on dht-backups";
+    fake.backups().refuseStore(refused);
+    operator.create(cluster("w", 3, s -> {}));
+    awaitCluster("w", s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      var store = Conditions.find(s.conditions, StoreView.CONDITION).orElseThrow();
+      assertThat(store.getStatus()).isEqualTo("False");
+      assertThat(store.getReason()).isEqualTo("StoreNotUsable");
+      assertThat(store.getMessage()).contains("w-0: " + refused).contains("w-2: LIST (probe)");
+    });
+    operator.create(backup("wb", "w"));
+    awaitBackup("wb", s -> {
+      assertThat(s.phase).isEqualTo(BackupPhase.Failed);
+      assertThat(s.message).contains("failed 4 times").contains("SignatureDoesNotMatch")
+          .contains("check the credentials Secret");
+    });
+
+    fake.backups().refuseStore(null); // the Secret fixed: the members' next probe succeeds
+    scale("w", 4); // new pods: the members are asked again at once
+    awaitCluster("w", s -> {
+      var store = Conditions.find(s.conditions, StoreView.CONDITION).orElseThrow();
+      assertThat(store.getStatus()).isEqualTo("True");
+      assertThat(store.getReason()).isEqualTo("StoreUsable");
+    });
+    everyCallCarriedTheOperatorsToken("w", fake);
   }
 
   @Test

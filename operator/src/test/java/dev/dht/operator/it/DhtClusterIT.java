@@ -155,8 +155,9 @@ class DhtClusterIT {
 
     var table = Processes.kubectl("get", "dht", "-n", ns).orFail("kubectl get dht");
     assertThat(table.stdout().lines().findFirst().orElseThrow().split("\\s+"))
-        .containsExactly("NAME", "READY", "REPLICAS", "RF", "PHASE", "AGE");
-    assertThat(table.stdout().lines().skip(1).findFirst().orElseThrow()).matches("alpha\\s+3\\s+3\\s+3\\s+Ready\\s+\\S+");
+        .containsExactly("NAME", "READY", "REPLICAS", "RF", "RACKS", "PHASE", "AGE");
+    assertThat(table.stdout().lines().skip(1).findFirst().orElseThrow())
+        .as("no racks: nothing in RACKS").matches("alpha\\s+3\\s+3\\s+3\\s+Ready\\s+\\S+");
   }
 
   @Test
@@ -268,7 +269,112 @@ class DhtClusterIT {
     }
   }
 
+  @Test
+  void racksGetAStatefulSetEachPinnedToTheirZoneAndANewTemplateRollsThemOneRackAfterTheOther() {
+    var racked = cluster("theta", 7);
+    racked.getSpec().racks = List.of(rack("a", "zone-a"), rack("b", "zone-b"), rack("c", "zone-c"));
+    operator.create(racked);
+    awaitStatus("theta", s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.racksReady).isEqualTo("a 3/3, b 2/2, c 2/2");
+      var domains = Conditions.find(s.conditions, Conditions.FAILURE_DOMAINS).orElseThrow();
+      assertThat(domains.getStatus()).isEqualTo("True");
+      assertThat(domains.getReason()).isEqualTo("RacksBalanced");
+    });
+    for (var rack : List.of("a", "b", "c")) {
+      var sts = operator.get(StatefulSet.class, "theta-" + rack);
+      assertThat(sts.getSpec().getSelector().getMatchLabels()).containsEntry(Labels.RACK, rack);
+      var pod = sts.getSpec().getTemplate().getSpec();
+      assertThat(pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+          .getNodeSelectorTerms().get(0).getMatchExpressions().get(0).getValues()).containsExactly("zone-" + rack);
+      assertThat(pod.getContainers().get(0).getEnv()).anySatisfy(e -> assertThat(e.getName()).isEqualTo("DHT_RACK"));
+    }
+    assertThat(operator.get(StatefulSet.class, "theta-a").getSpec().getReplicas()).isEqualTo(3);
+    assertThat(client.pods().inNamespace(ns).withLabel(Labels.RACK, "c").list().getItems())
+        .extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("theta-c-0", "theta-c-1");
+    assertThat(Topology.members(operator.get(ConfigMap.class, "theta-topology")))
+        .contains("b=http://theta-b-1.theta-headless." + ns + ".svc.cluster.local:8080").hasSize(7);
+    var table = Processes.kubectl("get", "dht", "theta", "-n", ns).orFail("kubectl get dht");
+    assertThat(table.stdout()).contains("a 3/3, b 2/2, c 2/2");
+
+    var edited = operator.get(DhtCluster.class, "theta");
+    edited.getSpec().jvm = new JvmSpec();
+    edited.getSpec().jvm.heap = "512Mi";
+    operator.replace(edited);
+    awaitStatus("theta", s -> {
+      assertThat(s.observedGeneration).isEqualTo(2L);
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+    });
+    await().atMost(FUNCTIONAL_BOUND).until(() -> statefulSets.podsReplacedByRollingUpdate() == 7);
+    // Each StatefulSet rolls its own pods one at a time; the operator lets the next rack take the new template only
+    // once the rack before has rolled and every pod of it is ready again: never a pod of two racks down together.
+    assertThat(statefulSets.replacedPods()).containsExactly("theta-a-2", "theta-a-1", "theta-a-0", "theta-b-1",
+        "theta-b-0", "theta-c-1", "theta-c-0");
+    assertThat(client.pods().inNamespace(ns).withLabels(Labels.selector("theta")).list().getItems())
+        .hasSize(7).allSatisfy(p -> assertThat(p.getMetadata().getAnnotations())
+            .containsEntry(Labels.CONFIG_HASH, operator.get(StatefulSet.class, "theta-c").getSpec().getTemplate()
+                .getMetadata().getAnnotations().get(Labels.CONFIG_HASH)));
+    assertThat(operator.get(StatefulSet.class, "theta-c").getSpec().getUpdateStrategy().getRollingUpdate()
+        .getPartition()).as("the last rack released once its turn came").isZero();
+  }
+
+  @Test
+  void anOperatorUpgradeKeepsThePlacementOfAClusterMadeBeforeItUntilAskedThenRollsItOnce() {
+    operator.create(cluster("iota", 3));
+    awaitPhase("iota", Phase.Ready);
+    operator.getOperator().stop();
+    // The StatefulSet as the operator before one-member-per-node wrote it (UnchangedWithoutRacksTest: the kept
+    // placement gives that operator's objects exactly): no mark, preferred anti-affinity only.
+    var live = operator.get(DhtCluster.class, "iota");
+    var spec = dev.dht.operator.model.ClusterModel.from(live, PLATFORM);
+    var before = dev.dht.operator.model.DesiredState.of(live, spec.withPlacement(
+        dev.dht.operator.model.Placement.KEPT), 1).statefulSet();
+    client.resource(before).fieldManager("dht-operator").forceConflicts().serverSideApply();
+    await().atMost(FUNCTIONAL_BOUND).until(() -> statefulSets.podsReplacedByRollingUpdate() == 3
+        && statefulSetSettled("iota"));
+    int rolledBefore = statefulSets.podsReplacedByRollingUpdate();
+    Map<String, String> versions = resourceVersions("iota");
+
+    var settings = new OperatorSettings(Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
+        Optional.empty());
+    KubeApiServer.installCrd(client);
+    try (var upgraded = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
+      upgraded.start();
+      awaitStatus("iota", s -> assertThat(Conditions.find(s.conditions, Conditions.FAILURE_DOMAINS).orElseThrow()
+          .getReason()).isEqualTo("PlacementKept"));
+      assertThat(upgraded.writes().writes()).as("only the status: the condition's reason").isEqualTo(1);
+      assertThat(statefulSets.podsReplacedByRollingUpdate()).as("no member restarted").isEqualTo(rolledBefore);
+      var kept = resourceVersions("iota");
+      kept.remove("DhtCluster/iota");
+      versions.remove("DhtCluster/iota");
+      assertThat(kept).as("no object of the cluster rewritten").isEqualTo(versions);
+      assertThat(operator.get(StatefulSet.class, "iota").getSpec().getTemplate().getSpec().getAffinity()
+          .getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()).isEmpty();
+
+      var asked = operator.get(DhtCluster.class, "iota");
+      asked.getSpec().allowMultiplePerNode = false;
+      client.resource(asked).update();
+      awaitStatus("iota", s -> {
+        assertThat(s.phase).isEqualTo(Phase.Ready);
+        assertThat(Conditions.find(s.conditions, Conditions.FAILURE_DOMAINS).orElseThrow().getReason())
+            .isEqualTo("OneMemberPerNode");
+      });
+      await().atMost(FUNCTIONAL_BOUND).until(() -> statefulSets.podsReplacedByRollingUpdate() == rolledBefore + 3);
+      var sts = operator.get(StatefulSet.class, "iota");
+      assertThat(sts.getMetadata().getAnnotations()).containsEntry(Labels.PLACEMENT, "one-per-node");
+      assertThat(sts.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
+          .getRequiredDuringSchedulingIgnoredDuringExecution()).hasSize(1);
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
+
+  static dev.dht.operator.api.v1alpha1.RackSpec rack(String name, String zone) {
+    var rack = new dev.dht.operator.api.v1alpha1.RackSpec();
+    rack.name = name;
+    rack.zone = zone;
+    return rack;
+  }
 
   DhtCluster cluster(String name, int replicas) {
     var cluster = new DhtCluster();

@@ -65,7 +65,27 @@ class DhtClusterValidationIT {
         Arguments.of("unknown pull policy", "imagePullPolicy: Sometimes", "Unsupported value: \"Sometimes\""),
         Arguments.of("unknown service type", "service: {type: ExternalName}", "Unsupported value: \"ExternalName\""),
         Arguments.of("unknown profiler event", "profiler: {events: [cache-misses]}",
-            "Unsupported value: \"cache-misses\""));
+            "Unsupported value: \"cache-misses\""),
+        Arguments.of("backup storage with both a Secret and a cloud identity",
+            "backup: {storage: {endpoint: 'https://s3.eu-west-1.amazonaws.com', bucket: dht-backups,"
+                + " credentialsSecret: {name: s3}, cloudIdentity: {}}}",
+            "spec.backup.storage needs one of credentialsSecret (static keys) or cloudIdentity"),
+        Arguments.of("backup storage with neither a Secret nor a cloud identity",
+            "backup: {storage: {endpoint: 'https://s3.eu-west-1.amazonaws.com', bucket: dht-backups}}",
+            "spec.backup.storage needs one of credentialsSecret (static keys) or cloudIdentity"),
+        Arguments.of("two racks of one name", "replicas: 3\n  racks: [{name: a}, {name: a}]",
+            "spec.racks: every rack needs its own name: rename the duplicate"),
+        Arguments.of("a rack name that is no DNS label", "racks: [{name: Zone_A}]",
+            "spec.racks[0].name in body should match"),
+        Arguments.of("a rack pinned twice", "racks: [{name: a, zone: z1, nodeAffinityLabels: {disk: ssd}}]",
+            "a rack is pinned by zone or by nodeAffinityLabels, not both"),
+        Arguments.of("fewer members than racks", "replicas: 2\n  racks: [{name: a}, {name: b}, {name: c}]",
+            "spec.replicas must be at least the number of racks not being drained"),
+        Arguments.of("every rack drained", "replicas: 2\n  racks: [{name: a, drain: true}]",
+            "at least one rack must hold the members"),
+        Arguments.of("too many racks", "replicas: 20\n  racks: [" + java.util.stream.IntStream.range(0, 17)
+            .mapToObj(i -> "{name: r" + i + "}").collect(java.util.stream.Collectors.joining(", ")) + "]",
+            "Too many: 17: must have at most 16 items"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -126,6 +146,84 @@ class DhtClusterValidationIT {
     create("scale-down", "replicas: 3\n  replication: {factor: 3}");
     assertThatThrownBy(() -> client.resources(DhtCluster.class).inNamespace(NS).withName("scale-down").scale(2))
         .hasMessageContaining("spec.replication.factor must not exceed spec.replicas");
+  }
+
+  @Test
+  void aRackNameTooLongForItsStatefulSetIsRejected() {
+    assertThatThrownBy(() -> create("c".repeat(30), "racks: [{name: " + "r".repeat(22) + "}]"))
+        .hasMessageContaining("a rack's StatefulSet is named <cluster>-<rack>, which must fit in 52 characters");
+    assertThat(create("c".repeat(30), "racks: [{name: " + "r".repeat(21) + "}]").getSpec().racks).hasSize(1);
+  }
+
+  static Stream<Arguments> forbiddenRackChanges() {
+    return Stream.of(
+        Arguments.of("racks added to a cluster made without", "replicas: 3", "replicas: 3\n  racks: [{name: a}]",
+            "spec.racks can only be set when the cluster is created"),
+        Arguments.of("every rack removed", "racks: [{name: a, drain: true}, {name: b}]", "replicas: 3",
+            "spec.racks can only be set when the cluster is created, and never emptied"),
+        Arguments.of("racks reordered", "racks: [{name: a}, {name: b}, {name: c}]",
+            "racks: [{name: b}, {name: a}, {name: c}]", "spec.racks can only be appended to"),
+        Arguments.of("a rack inserted before others", "racks: [{name: a}, {name: b}]",
+            "racks: [{name: a}, {name: n}, {name: b}]", "spec.racks can only be appended to"),
+        Arguments.of("a rack renamed", "racks: [{name: a}, {name: b}, {name: c}]",
+            "racks: [{name: a}, {name: x}, {name: c}]", "spec.racks can only be appended to"),
+        Arguments.of("a rack removed without a drain", "racks: [{name: a}, {name: b}, {name: c}]",
+            "racks: [{name: a}, {name: b}]", "a rack is removed only once drained"),
+        Arguments.of("a rack moved to another zone", "racks: [{name: a, zone: z1}, {name: b, zone: z2}]",
+            "racks: [{name: a, zone: z1}, {name: b, zone: z3}]", "a rack's zone and nodeAffinityLabels cannot change"),
+        Arguments.of("a rack's node labels changed", "racks: [{name: a, nodeAffinityLabels: {row: '1'}}]",
+            "racks: [{name: a, nodeAffinityLabels: {row: '2'}}]",
+            "a rack's zone and nodeAffinityLabels cannot change"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("forbiddenRackChanges")
+  void theApiServerRefusesARackChangeThatWouldMoveMembers(String why, String before, String after, String message) {
+    String name = "racks-" + Math.abs(why.hashCode() % 100000);
+    create(name, before);
+    assertThatThrownBy(() -> replaceSpec(name, after)).isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining(message);
+  }
+
+  @Test
+  void racksCanBeAppendedDrainedAndThenRemovedOnceEmpty() {
+    create("rack-life", "replicas: 4\n  racks: [{name: a}, {name: b}]");
+    replaceSpec("rack-life", "replicas: 6\n  racks: [{name: a}, {name: b}, {name: c}]");
+    replaceSpec("rack-life", "replicas: 6\n  racks: [{name: a}, {name: b, drain: true}, {name: c}]");
+    // the operator reports the drained rack still running a leaving member: it cannot go yet
+    writeRackStatus("rack-life", "b", 0, 1);
+    assertThatThrownBy(() -> replaceSpec("rack-life", "replicas: 6\n  racks: [{name: a}, {name: c}]"))
+        .hasMessageContaining("a drained rack is removed only once it holds no member and runs no pod");
+    writeRackStatus("rack-life", "b", 0, 0);
+    replaceSpec("rack-life", "replicas: 6\n  racks: [{name: a}, {name: c}]");
+    assertThat(client.resources(DhtCluster.class).inNamespace(NS).withName("rack-life").get().getSpec().racks)
+        .extracting(r -> r.name).containsExactly("a", "c");
+  }
+
+  @Test
+  void scalingBelowTheNumberOfRacksIsRejected() {
+    create("rack-scale", "replicas: 3\n  racks: [{name: a}, {name: b}, {name: c}]");
+    assertThatThrownBy(() -> client.resources(DhtCluster.class).inNamespace(NS).withName("rack-scale").scale(2))
+        .hasMessageContaining("spec.replicas must be at least the number of racks");
+  }
+
+  /** Replaces the spec as kubectl apply of an edited manifest would (untyped, the old spec's fields gone). */
+  static void replaceSpec(String name, String spec) {
+    var stored = client.genericKubernetesResources("dht.dev/v1alpha1", "DhtCluster").inNamespace(NS).withName(name)
+        .get();
+    String yaml = "spec:\n  " + spec + "\n";
+    var raw = client.getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
+    stored.setAdditionalProperty("spec", raw.getAdditionalProperties().get("spec"));
+    client.resource(stored).update();
+  }
+
+  /** The operator's view of one rack, written through the status subresource. */
+  static void writeRackStatus(String name, String rack, int members, int replicas) {
+    var cluster = client.resources(DhtCluster.class).inNamespace(NS).withName(name).get();
+    var status = new dev.dht.operator.api.v1alpha1.DhtClusterStatus();
+    status.racks = java.util.List.of(new dev.dht.operator.api.v1alpha1.RackStatus(rack, members, replicas, 0, 0));
+    cluster.setStatus(status);
+    client.resource(cluster).updateStatus();
   }
 
   static DhtCluster create(String name, String spec) {

@@ -52,6 +52,10 @@ class NodeOptionsIT {
       s.profiler.enabled = true;
       s.jvm = new JvmSpec();
       s.jvm.heap = "1Gi";
+      var rack = new dev.dht.operator.api.v1alpha1.RackSpec(); // DHT_RACK
+      rack.name = "zone-a";
+      rack.zone = "zone-a";
+      s.racks = java.util.List.of(rack);
     });
     var operatorEnv = new TreeSet<String>();
     desired.config().getData().keySet().stream().filter(k -> k.startsWith("DHT_")).forEach(operatorEnv::add);
@@ -61,7 +65,7 @@ class NodeOptionsIT {
     container.getArgs().stream().filter(a -> a.startsWith("--")).forEach(operatorFlags::add);
 
     assertThat(operatorEnv).as("names the operator writes (non-vacuous)").hasSizeGreaterThanOrEqualTo(10)
-        .contains("DHT_SELF", "DHT_BLOCK_CACHE", "DHT_PROFILE_DIR");
+        .contains("DHT_SELF", "DHT_BLOCK_CACHE", "DHT_PROFILE_DIR", "DHT_RACK");
     assertThat(nodeEnv).as("the node's environment names (java -jar dht-node.jar --help)")
         .containsAll(operatorEnv);
     assertThat(operatorFlags).contains("--port", "--data-dir", "--cluster-file");

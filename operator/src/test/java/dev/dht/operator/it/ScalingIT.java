@@ -271,6 +271,113 @@ class ScalingIT {
     assertThat(statefulSets.podsReplacedByRollingUpdate()).isZero();
   }
 
+  @Test
+  void withRacksAScaleUpFillsTheSmallestRacksAndAScaleDownLeavesFromTheLastFullestRackOneMemberAtATime() {
+    var racks = List.of("a", "b", "c");
+    useRacks(racks);
+    operator.create(cluster(4, s -> s.racks = racks(racks)));
+    awaitStatus(s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.racksReady).isEqualTo("a 2/2, b 1/1, c 1/1");
+    });
+
+    scale(6);
+    awaitStatus(s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.racksReady).isEqualTo("a 2/2, b 2/2, c 2/2");
+    });
+    scale(4);
+    awaitStatus(s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.racksReady).isEqualTo("a 2/2, b 1/1, c 1/1");
+      assertThat(s.members).extracting(m -> m.name).containsExactly("s-a-0", "s-a-1", "s-b-0", "s-c-0");
+    });
+    assertThat(history.rackShapes()).extracting(Object::toString).containsExactly(
+        "topology a=2,b=1,c=1 / StatefulSets a=2,b=1,c=1",
+        // up: the two smallest racks grow together, listed in one move once their pods are ready
+        "topology a=2,b=1,c=1 / StatefulSets a=2,b=2,c=1",
+        "topology a=2,b=1,c=1 / StatefulSets a=2,b=2,c=2",
+        "topology a=2,b=2,c=2 / StatefulSets a=2,b=2,c=2",
+        // down: the topology first, one member at a time, from the last of the fullest racks
+        "topology a=2,b=2,c=1 / StatefulSets a=2,b=2,c=2",
+        "topology a=2,b=2,c=1 / StatefulSets a=2,b=2,c=1",
+        "topology a=2,b=1,c=1 / StatefulSets a=2,b=2,c=1",
+        "topology a=2,b=1,c=1 / StatefulSets a=2,b=1,c=1");
+  }
+
+  @Test
+  void aDrainedRackHandsItsMembersToTheOtherRacksOneAtATimeAndCanThenBeRemoved() {
+    var racks = List.of("a", "b", "c");
+    useRacks(racks);
+    operator.create(cluster(3, s -> s.racks = racks(racks)));
+    awaitPhase(Phase.Ready);
+    members.holdWhileLeaving("s-c-0");
+
+    var edited = operator.get(DhtCluster.class, NAME);
+    edited.getSpec().racks.get(2).drain = true;
+    operator.replace(edited);
+    awaitStatus(s -> {
+      assertThat(s.scaling).isNotNull();
+      assertThat(s.scaling.leaving).containsExactly("s-c-0");
+      assertThat(s.racks).extracting(r -> r.name + " " + r.members + " " + r.replicas + " " + r.targetMembers)
+          .containsExactly("a 2 2 2", "b 1 1 1", "c 0 1 0");
+    });
+    await().atMost(FUNCTIONAL_BOUND).until(() -> members.pollsSinceChange("s-c-0") >= 3);
+    assertThat(statefulSet("c").getSpec().getReplicas()).as("not removed while it hands over").isEqualTo(1);
+    assertThatRemovalIsRefused("a drained rack is removed only once it holds no member and runs no pod");
+
+    members.releaseLeaving("s-c-0");
+    awaitStatus(s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.racksReady).isEqualTo("a 2/2, b 1/1, c 0/0");
+      var domains = Conditions.find(s.conditions, Conditions.FAILURE_DOMAINS).orElseThrow();
+      assertThat(domains.getStatus()).as("two racks for three copies").isEqualTo("False");
+      assertThat(domains.getReason()).isEqualTo("FewerRacksThanReplicationFactor");
+    });
+    assertThat(history.rackShapes()).extracting(Object::toString).containsExactly(
+        "topology a=1,b=1,c=1 / StatefulSets a=1,b=1,c=1",
+        "topology a=1,b=1,c=1 / StatefulSets a=2,b=1,c=1",
+        "topology a=2,b=1,c=1 / StatefulSets a=2,b=1,c=1",
+        "topology a=2,b=1,c=0 / StatefulSets a=2,b=1,c=1",
+        "topology a=2,b=1,c=0 / StatefulSets a=2,b=1,c=0");
+
+    var removed = operator.get(DhtCluster.class, NAME);
+    removed.getSpec().racks = new ArrayList<>(removed.getSpec().racks.subList(0, 2));
+    operator.replace(removed);
+    awaitStatus(s -> {
+      assertThat(s.observedGeneration).isEqualTo(3L);
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.racksReady).isEqualTo("a 2/2, b 1/1");
+    });
+    assertThat(statefulSet("c").getSpec().getReplicas()).as("left at 0, owned by the cluster").isZero();
+  }
+
+  void assertThatRemovalIsRefused(String message) {
+    var removed = operator.get(DhtCluster.class, NAME);
+    removed.getSpec().racks = new ArrayList<>(removed.getSpec().racks.subList(0, 2));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> operator.replace(removed)).hasMessageContaining(message);
+  }
+
+  /** This test's cluster has racks: fake members for each, and a shape history per rack. */
+  void useRacks(List<String> racks) {
+    members.close();
+    history.close();
+    members = FakeMembers.ofRacks(client, ns, NAME, PLATFORM.clusterDomain(), racks, 3);
+    history = new ShapeHistory(client, ns, NAME, racks);
+  }
+
+  static List<dev.dht.operator.api.v1alpha1.RackSpec> racks(List<String> names) {
+    return new ArrayList<>(names.stream().map(n -> {
+      var rack = new dev.dht.operator.api.v1alpha1.RackSpec();
+      rack.name = n;
+      return rack;
+    }).toList());
+  }
+
+  StatefulSet statefulSet(String rack) {
+    return client.apps().statefulSets().inNamespace(ns).withName(NAME + "-" + rack).get();
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   DhtCluster cluster(int replicas, Consumer<DhtClusterSpec> change) {

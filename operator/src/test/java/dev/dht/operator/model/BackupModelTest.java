@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.operator.api.v1alpha1.BackupSpec;
 import dev.dht.operator.api.v1alpha1.BackupStorageSpec;
+import dev.dht.operator.api.v1alpha1.CloudIdentitySpec;
 import dev.dht.operator.api.v1alpha1.CredentialsSecretRef;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.RestoreFromSpec;
 import dev.dht.operator.api.v1alpha1.SecretKeyRef;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -70,5 +72,51 @@ class BackupModelTest {
       s.restoreFrom = new RestoreFromSpec();
       s.restoreFrom.backup = "x";
     })).hasMessageContaining("spec.restoreFrom needs spec.backup.storage");
+  }
+
+  @Test
+  void aCloudIdentityAnnotatesTheMembersServiceAccountAndMountsNoSecret() {
+    Consumer<DhtClusterSpec> irsa = backup(false, false).andThen(s -> {
+      s.backup.storage.credentialsSecret = null;
+      s.backup.storage.cloudIdentity = new CloudIdentitySpec();
+      s.backup.storage.cloudIdentity.serviceAccountAnnotations =
+          Map.of("eks.amazonaws.com/role-arn", "arn:aws:iam::111122223333:role/dht-backup");
+    });
+    var desired = Clusters.desired(irsa);
+    assertThat(desired.serviceAccount().getMetadata().getAnnotations())
+        .containsEntry("eks.amazonaws.com/role-arn", "arn:aws:iam::111122223333:role/dht-backup");
+    assertThat(desired.serviceAccount().getAutomountServiceAccountToken()).isFalse();
+    assertThat(desired.config().getData()).containsKey("DHT_BACKUP_ENDPOINT")
+        .doesNotContainKey("DHT_BACKUP_CREDENTIALS").doesNotContainKey("DHT_BACKUP_REGION");
+    var pod = desired.statefulSet().getSpec().getTemplate();
+    assertThat(pod.getSpec().getVolumes()).noneMatch(v -> v.getName().equals(BackupModel.CREDENTIALS_VOLUME));
+    assertThat(pod.getSpec().getContainers().get(0).getVolumeMounts())
+        .noneMatch(m -> m.getMountPath().equals(BackupModel.CREDENTIALS_DIR));
+    // another role rolls the pods: the cloud's webhook injects the identity into new pods only
+    String hash = pod.getMetadata().getAnnotations().get(Labels.IDENTITY_HASH);
+    assertThat(hash).isNotBlank();
+    var other = Clusters.desired(irsa.andThen(s -> s.backup.storage.cloudIdentity.serviceAccountAnnotations =
+        Map.of("eks.amazonaws.com/role-arn", "arn:aws:iam::111122223333:role/other")));
+    assertThat(other.statefulSet().getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.IDENTITY_HASH))
+        .isNotEqualTo(hash);
+
+    // EKS Pod Identity: no annotation at all, the association names the ServiceAccount
+    var podIdentity = Clusters.desired(irsa.andThen(s -> s.backup.storage.cloudIdentity =
+        new CloudIdentitySpec()));
+    assertThat(podIdentity.serviceAccount().getMetadata().getAnnotations())
+        .doesNotContainKey("eks.amazonaws.com/role-arn");
+    assertThat(podIdentity.config().getData()).doesNotContainKey("DHT_BACKUP_CREDENTIALS");
+    assertThat(Clusters.desired(backup(false, false)).serviceAccount().getMetadata().getAnnotations())
+        .as("static keys: no identity annotation").doesNotContainKey("eks.amazonaws.com/role-arn");
+  }
+
+  @Test
+  void theStoreNeedsEitherASecretOrACloudIdentityAndARegionOnlyWhenGiven() {
+    assertThatThrownBy(() -> Clusters.desired(backup(false, false).andThen(s -> s.backup.storage.cloudIdentity =
+        new CloudIdentitySpec()))).hasMessageContaining("one of credentialsSecret (static keys) or cloudIdentity");
+    assertThatThrownBy(() -> Clusters.desired(backup(false, false).andThen(s -> s.backup.storage.credentialsSecret =
+        null))).hasMessageContaining("one of credentialsSecret (static keys) or cloudIdentity");
+    assertThat(Clusters.desired(backup(false, false).andThen(s -> s.backup.storage.region = "eu-west-1")).config()
+        .getData()).containsEntry("DHT_BACKUP_REGION", "eu-west-1");
   }
 }

@@ -99,7 +99,7 @@ class ClusterModelTest {
   @Test
   void membersAreAddressedByStablePodDnsNamesThroughTheHeadlessService() {
     var model = ClusterModel.from(Clusters.cluster(s -> s.replicas = 2), new Platform("img", "example.org"));
-    assertThat(model.memberUrls()).containsExactly(
+    assertThat(model.topologyLines(model.initialLayout())).containsExactly(
         "http://kv-0.kv-headless.prod.svc.example.org:8080",
         "http://kv-1.kv-headless.prod.svc.example.org:8080");
   }

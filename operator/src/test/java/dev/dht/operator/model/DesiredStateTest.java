@@ -117,26 +117,58 @@ class DesiredStateTest {
           assertThat(node.getImage()).isEqualTo("registry.example/dht-node:1.2.3");
           assertThat(node.getImagePullPolicy()).isEqualTo("Always");
         }),
-        Arguments.of("default placement spreads members across hosts", (Consumer<DhtClusterSpec>) s -> {},
-            (Consumer<StatefulSet>) sts -> {
-              var terms = sts.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity()
-                  .getPreferredDuringSchedulingIgnoredDuringExecution();
-              assertThat(terms).singleElement().satisfies(t -> {
-                assertThat(t.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
-                assertThat(t.getPodAffinityTerm().getLabelSelector().getMatchLabels()).isEqualTo(Labels.selector("kv"));
+        Arguments.of("default placement: one member per Kubernetes node, spread over zones",
+            (Consumer<DhtClusterSpec>) s -> {}, (Consumer<StatefulSet>) sts -> {
+              var pod = sts.getSpec().getTemplate().getSpec();
+              assertThat(pod.getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())
+                  .singleElement().satisfies(t -> {
+                    assertThat(t.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+                    assertThat(t.getLabelSelector().getMatchLabels()).isEqualTo(Labels.selector("kv"));
+                  });
+              assertThat(pod.getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+                  .isEmpty();
+              assertThat(pod.getAffinity().getNodeAffinity()).as("no racks: not pinned").isNull();
+              assertThat(pod.getTopologySpreadConstraints()).singleElement().satisfies(c -> {
+                assertThat(c.getTopologyKey()).isEqualTo("topology.kubernetes.io/zone");
+                assertThat(c.getMaxSkew()).isEqualTo(1);
+                assertThat(c.getWhenUnsatisfiable()).as("nodes without a zone label still take members")
+                    .isEqualTo("ScheduleAnyway");
+                assertThat(c.getLabelSelector().getMatchLabels()).isEqualTo(Labels.selector("kv"));
               });
+              assertThat(sts.getMetadata().getAnnotations()).containsEntry(Labels.PLACEMENT, Placement.MARK);
             }),
-        Arguments.of("an affinity replaces the default; selector and tolerations pass through",
+        Arguments.of("allowMultiplePerNode: members only prefer distinct nodes, no spread",
+            (Consumer<DhtClusterSpec>) s -> s.allowMultiplePerNode = true, (Consumer<StatefulSet>) sts -> {
+              var pod = sts.getSpec().getTemplate().getSpec();
+              assertThat(pod.getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())
+                  .isEmpty();
+              assertThat(pod.getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+                  .singleElement().satisfies(t -> assertThat(t.getPodAffinityTerm().getTopologyKey())
+                      .isEqualTo("kubernetes.io/hostname"));
+              assertThat(pod.getTopologySpreadConstraints()).isEmpty();
+            }),
+        Arguments.of("an affinity replaces the default part by part; selector and tolerations pass through",
             (Consumer<DhtClusterSpec>) s -> {
               s.affinity = new AffinityBuilder().withNewNodeAffinity().endNodeAffinity().build();
               s.nodeSelector = Map.of("disk", "ssd");
               s.tolerations = List.of(new TolerationBuilder().withKey("dedicated").withOperator("Exists").build());
             }, (Consumer<StatefulSet>) sts -> {
               var pod = sts.getSpec().getTemplate().getSpec();
-              assertThat(pod.getAffinity().getPodAntiAffinity()).isNull();
+              assertThat(pod.getAffinity().getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())
+                  .as("the default anti-affinity stays: the spec sets only node affinity").hasSize(1);
               assertThat(pod.getAffinity().getNodeAffinity()).isNotNull();
               assertThat(pod.getNodeSelector()).containsEntry("disk", "ssd");
               assertThat(pod.getTolerations()).extracting(t -> t.getKey()).containsExactly("dedicated");
+            }),
+        Arguments.of("an own pod anti-affinity replaces the default one", (Consumer<DhtClusterSpec>) s ->
+            s.affinity = new AffinityBuilder().withNewPodAntiAffinity().addNewPreferredDuringSchedulingIgnoredDuringExecution()
+                .withWeight(7).withNewPodAffinityTerm().withTopologyKey("rack").endPodAffinityTerm()
+                .endPreferredDuringSchedulingIgnoredDuringExecution().endPodAntiAffinity().build(),
+            (Consumer<StatefulSet>) sts -> {
+              var anti = sts.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity();
+              assertThat(anti.getRequiredDuringSchedulingIgnoredDuringExecution()).isEmpty();
+              assertThat(anti.getPreferredDuringSchedulingIgnoredDuringExecution()).singleElement()
+                  .satisfies(t -> assertThat(t.getWeight()).isEqualTo(7));
             }));
   }
 
@@ -205,7 +237,7 @@ class DesiredStateTest {
   void aScaleStepShapesTheStatefulSetAndTheTopologyApart() {
     var cluster = Clusters.cluster(s -> s.replicas = 3);
     var model = ClusterModel.from(cluster, Clusters.PLATFORM);
-    var desired = DesiredState.of(cluster, model, new ClusterShape(5, 4, 7));
+    var desired = DesiredState.of(cluster, model, new ClusterShape(Layout.single(5), Layout.single(4), 7));
     assertThat(desired.statefulSet().getSpec().getReplicas()).isEqualTo(5);
     assertThat(Topology.members(desired.topology())).containsExactly(
         "http://kv-0.kv-headless.prod.svc.cluster.local:8080", "http://kv-1.kv-headless.prod.svc.cluster.local:8080",

@@ -7,14 +7,18 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TopologyTest {
-  static final List<String> THREE = ClusterModel.from(Clusters.cluster(s -> s.replicas = 3), Clusters.PLATFORM)
-      .memberUrls();
-  static final List<String> FIVE = ClusterModel.from(Clusters.cluster(s -> s.replicas = 5), Clusters.PLATFORM)
-      .memberUrls();
+  static final List<String> THREE = lines(3);
+  static final List<String> FIVE = lines(5);
+
+  static List<String> lines(int replicas) {
+    var model = ClusterModel.from(Clusters.cluster(s -> s.replicas = replicas), Clusters.PLATFORM);
+    return model.topologyLines(model.initialLayout());
+  }
 
   static io.fabric8.kubernetes.api.model.ConfigMap configMap(int replicas, long version) {
     var cluster = Clusters.cluster(s -> s.replicas = replicas);
-    return Topology.configMap(cluster, ClusterModel.from(cluster, Clusters.PLATFORM), version);
+    var model = ClusterModel.from(cluster, Clusters.PLATFORM);
+    return Topology.configMap(cluster, model, model.initialLayout(), version);
   }
 
   @Test

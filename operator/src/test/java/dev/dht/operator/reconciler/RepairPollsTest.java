@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.nodeadmin.NodeCredentials;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -58,15 +59,15 @@ class RepairPollsTest {
     Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
 
     var first = polls.reports(cluster, pods, i -> url, NONE, t0);
-    assertThat(first.get(0).known()).as("a 503 is no report").isFalse();
+    assertThat(first.get(Member.of(0)).known()).as("a 503 is no report").isFalse();
     assertThat(asked).hasValue(1);
 
     // a replaced member's new pod that did not answer yet may be rebuilding: asked again after the busy interval
     status = 200;
     var second = polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY).plusMillis(1));
     assertThat(asked).hasValue(2);
-    assertThat(second.get(0).known()).isTrue();
-    assertThat(second.get(0).rebuilding()).isFalse();
+    assertThat(second.get(Member.of(0)).known()).isTrue();
+    assertThat(second.get(Member.of(0)).rebuilding()).isFalse();
 
     // once it answered (and rebuilds nothing), the steady interval again
     polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY.multipliedBy(2)).plusMillis(2));

@@ -2,6 +2,8 @@ package dev.dht.operator.repair;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.model.Layout;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.model.RepairSchedule;
 import dev.dht.operator.scaling.ScaleObservation;
 import java.time.Duration;
@@ -9,7 +11,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +26,9 @@ class RepairViewTest {
   @Test
   void sumsWhatTheMembersReportAndTakesTheOldestRepairOfAll() {
     var view = RepairView.of(Map.of(
-        0, report(NOW.minusSeconds(600), NOW.minus(Duration.ofHours(5)), 2, 1000),
-        1, report(NOW.minusSeconds(60), NOW.minus(Duration.ofHours(3)), 1, 24),
-        2, MemberRepair.unknown("timed out")), SIX_HOURS, NOW.minus(Duration.ofDays(3)), NOW);
+        Member.of(0), report(NOW.minusSeconds(600), NOW.minus(Duration.ofHours(5)), 2, 1000),
+        Member.of(1), report(NOW.minusSeconds(60), NOW.minus(Duration.ofHours(3)), 1, 24),
+        Member.of(2), MemberRepair.unknown("timed out")), SIX_HOURS, NOW.minus(Duration.ofDays(3)), NOW);
     assertThat(view.status().lastCompleteRound).isEqualTo("2026-11-26T11:59:00Z");
     assertThat(view.status().oldestRangeRepair).isEqualTo("2026-11-26T07:00:00Z");
     assertThat(view.status().rangesOutOfSync).isEqualTo(3);
@@ -39,7 +40,7 @@ class RepairViewTest {
 
   @Test
   void overdueWhenSomeRangeWasNotRepairedForTwoIntervals() {
-    var view = RepairView.of(Map.of(0, report(NOW, NOW.minus(Duration.ofHours(13)), 0, 0)), SIX_HOURS,
+    var view = RepairView.of(Map.of(Member.of(0), report(NOW, NOW.minus(Duration.ofHours(13)), 0, 0)), SIX_HOURS,
         NOW.minus(Duration.ofDays(3)), NOW);
     assertThat(view.overdue()).isEqualTo("True");
     assertThat(view.reason()).isEqualTo("RepairOverdue");
@@ -48,7 +49,7 @@ class RepairViewTest {
 
   @Test
   void aRangeNeverRepairedIsOverdueOnlyOnceTheClusterIsOlderThanTwoIntervals() {
-    var never = Map.of(0, report(NOW, null, 0, 0));
+    var never = Map.of(Member.of(0), report(NOW, null, 0, 0));
     assertThat(RepairView.of(never, SIX_HOURS, NOW.minus(Duration.ofHours(1)), NOW).overdue()).isEqualTo("False");
     var old = RepairView.of(never, SIX_HOURS, NOW.minus(Duration.ofHours(13)), NOW);
     assertThat(old.overdue()).isEqualTo("True");
@@ -57,9 +58,9 @@ class RepairViewTest {
 
   @Test
   void noAnswerIsUnknownAndRepairOffIsNeverOverdue() {
-    assertThat(RepairView.of(Map.of(0, MemberRepair.unknown("refused")), SIX_HOURS, NOW, NOW).overdue())
+    assertThat(RepairView.of(Map.of(Member.of(0), MemberRepair.unknown("refused")), SIX_HOURS, NOW, NOW).overdue())
         .isEqualTo("Unknown");
-    var off = RepairView.of(Map.of(0, report(NOW, null, 0, 0)),
+    var off = RepairView.of(Map.of(Member.of(0), report(NOW, null, 0, 0)),
         new RepairSchedule(false, Duration.ofHours(6), 1), NOW.minus(Duration.ofDays(30)), NOW);
     assertThat(off.overdue()).isEqualTo("False");
     assertThat(off.reason()).isEqualTo("RepairDisabled");
@@ -84,18 +85,19 @@ class RepairViewTest {
   @Test
   void aScaleThatHasNotStartedWaitsWhileAMemberRebuilds() {
     var rebuild = new MemberRepair.Rebuild("rebuilding", "new volume", 10, 3072, 0, null);
-    var settled = new ScaleObservation(5, OptionalInt.of(3), Optional.of(List.of("a", "b", "c")), true,
-        Set.of(0, 1, 2), true, false);
-    var held = RebuildHold.apply("dht", settled, Map.of(1, rebuild));
+    var settled = new ScaleObservation(5, Set.of(), Optional.of(Layout.single(3)),
+        Optional.of(List.of("a", "b", "c")), Layout.single(3), true, Set.of(Member.of(0), Member.of(1), Member.of(2)),
+        true, false);
+    var held = RebuildHold.apply("dht", settled, Map.of(Member.of(1), rebuild));
     assertThat(held.observation().target()).isEqualTo(3);
     assertThat(held.refusal()).get().satisfies(r -> {
       assertThat(r.reason()).isEqualTo("MemberRebuilding");
       assertThat(r.message()).contains("dht-1").contains("10/3072 ranges");
     });
     assertThat(RebuildHold.apply("dht", settled, Map.of()).observation()).as("nothing rebuilds").isEqualTo(settled);
-    var moving = new ScaleObservation(5, OptionalInt.of(5), Optional.of(List.of("a", "b", "c", "d", "e")), false,
-        Set.of(0, 1, 2, 3, 4), true, false);
-    assertThat(RebuildHold.apply("dht", moving, Map.of(1, rebuild)).refusal()).as("a move in progress goes on")
+    var moving = new ScaleObservation(5, Set.of(), Optional.of(Layout.single(5)),
+        Optional.of(List.of("a", "b", "c", "d", "e")), Layout.single(5), false, Set.of(Member.of(0)), true, false);
+    assertThat(RebuildHold.apply("dht", moving, Map.of(Member.of(1), rebuild)).refusal()).as("a move in progress goes on")
         .isEmpty();
   }
 }

@@ -6,6 +6,8 @@ import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.Clusters;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.Labels;
+import dev.dht.operator.model.Layout;
+import dev.dht.operator.model.Member;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -37,15 +39,15 @@ class ScaleObservationTest {
   }
 
   @Test
-  void readyOrdinalsComeFromThisClustersPodsOnly() {
+  void readyMembersComeFromThisClustersPodsOnly() {
     String hash = desired.configHash();
     var pods = List.of(pod("kv-0", true, hash), pod("kv-1", false, hash), pod("kv-2", true, hash),
         pod("kv-x", true, hash), pod("other-3", true, hash));
-    var o = ScaleObservation.observe(model, Optional.of(sts(3, 1, 1L, "r1", "r1")), Optional.of(desired.topology()),
+    var o = ScaleObservation.observe(model, Map.of("", sts(3, 1, 1L, "r1", "r1")), Optional.of(desired.topology()),
         pods, Optional.empty());
-    assertThat(o.readyOrdinals()).containsExactlyInAnyOrder(0, 2);
-    assertThat(o.statefulSetReplicas()).hasValue(3);
-    assertThat(o.members()).isEqualTo(3);
+    assertThat(o.ready()).containsExactlyInAnyOrder(Member.of(0), Member.of(2));
+    assertThat(o.statefulSetReplicas()).hasValue(Layout.single(3));
+    assertThat(o.topologyMembers()).isEqualTo(Layout.single(3));
     assertThat(o.target()).isEqualTo(3);
     assertThat(o.rolloutComplete()).isTrue();
   }
@@ -53,7 +55,7 @@ class ScaleObservationTest {
   @Test
   void settledMeansTheStatusRecordedTheLiveTopologysVersion() {
     var topology = Optional.of(desired.topology()); // version 1
-    var sts = Optional.of(sts(3, 1, 1L, "r1", "r1"));
+    var sts = Map.of("", sts(3, 1, 1L, "r1", "r1"));
     assertThat(ScaleObservation.observe(model, sts, topology, List.of(), Optional.of(1L)).settled()).isTrue();
     assertThat(ScaleObservation.observe(model, sts, topology, List.of(), Optional.of(0L)).settled()).isFalse();
     assertThat(ScaleObservation.observe(model, sts, topology, List.of(), Optional.empty()).settled()).isFalse();

@@ -3,10 +3,10 @@ package dev.dht.operator.scaling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.api.v1alpha1.ScalingStep;
+import dev.dht.operator.model.Layout;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -15,16 +15,17 @@ class ScalingHoldTest {
   static final Refusal BACKUP = new Refusal(ScalingHold.BACKUP_REASON, "a backup runs");
 
   static ScaleObservation observed(int target) {
-    return new ScaleObservation(target, OptionalInt.of(3), Optional.of(THREE), true, Set.of(0, 1, 2), true, false);
+    return new ScaleObservation(target, Set.of(), Optional.of(Layout.single(3)), Optional.of(THREE), Layout.single(3),
+        true, ScalingPlanTest.readyUpTo(3), true, false);
   }
 
   @Test
   void aScaleAskedForWhileABackupRunsIsHeldAtWhatRuns() {
     var planned = ScalingPlan.decide(observed(5), Map.of());
-    assertThat(planned.statefulSetReplicas()).as("unheld, the StatefulSet grows first").isEqualTo(5);
+    assertThat(planned.statefulSetReplicas().total()).as("unheld, the StatefulSet grows first").isEqualTo(5);
     var held = ScalingHold.apply(planned, observed(5), Optional.of(BACKUP));
-    assertThat(held.decision().statefulSetReplicas()).isEqualTo(3);
-    assertThat(held.decision().topologyMembers()).isEqualTo(3);
+    assertThat(held.decision().statefulSetReplicas().total()).isEqualTo(3);
+    assertThat(held.decision().topologyMembers().total()).isEqualTo(3);
     assertThat(held.decision().step()).contains(ScalingStep.Held);
     assertThat(held.refusal()).contains(BACKUP);
     // a held scale is not steady, yet the members stay as they are: a restore goes on under the hold
@@ -40,7 +41,8 @@ class ScalingHoldTest {
     var planned = ScalingPlan.decide(observed(5), Map.of());
     assertThat(ScalingHold.apply(planned, observed(5), Optional.empty()).decision()).isEqualTo(planned);
     // a new cluster (no StatefulSet yet) is created whatever holds
-    var fresh = new ScaleObservation(3, OptionalInt.empty(), Optional.empty(), false, Set.of(), true, false);
+    var fresh = new ScaleObservation(3, Set.of(), Optional.empty(), Optional.empty(), Layout.single(0), false, Set.of(),
+        true, false);
     var created = ScalingPlan.decide(fresh, Map.of());
     assertThat(ScalingHold.apply(created, fresh, Optional.of(BACKUP)).decision()).isEqualTo(created);
   }

@@ -10,6 +10,8 @@ import dev.dht.operator.api.v1alpha1.Phase;
 import dev.dht.operator.api.v1alpha1.ScalingStep;
 import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.ClusterShape;
+import dev.dht.operator.model.Layout;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.Refusal;
 import dev.dht.operator.scaling.ScaleDecision;
@@ -66,7 +68,7 @@ class StatusCalculatorTest {
     DhtCluster cluster = Clusters.cluster(s -> s.replicas = replicas);
     cluster.setStatus(previous);
     var desired = DesiredState.of(cluster, ClusterModel.from(cluster, Clusters.PLATFORM), 1);
-    return StatusCalculator.compute(cluster, desired, sts, pods, NOW);
+    return StatusCalculator.compute(cluster, desired, sts.stream().toList(), pods, NOW);
   }
 
   static Stream<Arguments> scenarios() {
@@ -126,7 +128,7 @@ class StatusCalculatorTest {
     DhtCluster cluster = Clusters.cluster(s -> s.replicas = 3);
     cluster.setStatus(first);
     var desired = DesiredState.of(cluster, ClusterModel.from(cluster, Clusters.PLATFORM), 1);
-    var second = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 3, 3, 3, "r1", "r1")), pods(3, 3),
+    var second = StatusCalculator.compute(cluster, desired, List.of(sts(1, 1, 3, 3, 3, "r1", "r1")), pods(3, 3),
         NOW.plusSeconds(3600));
     assertThat(second).isEqualTo(first);
   }
@@ -138,7 +140,7 @@ class StatusCalculatorTest {
     cluster.setStatus(ready);
     var desired = DesiredState.of(cluster, ClusterModel.from(cluster, Clusters.PLATFORM), 1);
     var later = NOW.plusSeconds(60);
-    var degraded = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 3, 2, 3, "r1", "r1")),
+    var degraded = StatusCalculator.compute(cluster, desired, List.of(sts(1, 1, 3, 2, 3, "r1", "r1")),
         pods(3, 2), later);
     assertThat(Conditions.find(degraded.conditions, Conditions.READY).orElseThrow().getLastTransitionTime())
         .isEqualTo(later.toString());
@@ -159,14 +161,15 @@ class StatusCalculatorTest {
     before.settledTopologyVersion = 1L;
     cluster.setStatus(before);
     var model = ClusterModel.from(cluster, Clusters.PLATFORM);
-    var desired = DesiredState.of(cluster, model, new ClusterShape(5, 4, 2));
-    var reports = new HashMap<Integer, MemberMovement>();
+    var desired = DesiredState.of(cluster, model, new ClusterShape(Layout.single(5), Layout.single(4), 2));
+    var reports = new HashMap<Member, MemberMovement>();
     for (int i = 0; i < 4; i++) {
-      reports.put(i, report(MemberMovement.State.IDLE, 0));
+      reports.put(Member.of(i), report(MemberMovement.State.IDLE, 0));
     }
-    reports.put(4, report(MemberMovement.State.MOVING, 1200));
-    var decision = new ScaleDecision(5, 4, false, Optional.of(ScalingStep.MovingData), List.of(4), reports);
-    var status = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 5, 5, 5, "r1", "r1")), pods(5, 5),
+    reports.put(Member.of(4), report(MemberMovement.State.MOVING, 1200));
+    var decision = new ScaleDecision(Layout.single(5), Layout.single(4), Layout.single(3), false,
+        Optional.of(ScalingStep.MovingData), List.of(Member.of(4)), reports);
+    var status = StatusCalculator.compute(cluster, desired, List.of(sts(1, 1, 5, 5, 5, "r1", "r1")), pods(5, 5),
         decision, Optional.empty(), NOW);
 
     assertThat(status.phase).isEqualTo(Phase.Scaling);
@@ -201,12 +204,12 @@ class StatusCalculatorTest {
     before.settledTopologyVersion = 1L;
     cluster.setStatus(before);
     var desired = DesiredState.of(cluster, ClusterModel.from(cluster, Clusters.PLATFORM), 2);
-    var reports = new HashMap<Integer, MemberMovement>();
+    var reports = new HashMap<Member, MemberMovement>();
     for (int i = 0; i < 5; i++) {
-      reports.put(i, report(MemberMovement.State.IDLE, 0));
+      reports.put(Member.of(i), report(MemberMovement.State.IDLE, 0));
     }
-    var decision = new ScaleDecision(5, 5, true, Optional.empty(), List.of(), reports);
-    var status = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 5, 5, 5, "r1", "r1")), pods(5, 5),
+    var decision = ScaleDecision.steady(Layout.single(5), reports);
+    var status = StatusCalculator.compute(cluster, desired, List.of(sts(1, 1, 5, 5, 5, "r1", "r1")), pods(5, 5),
         decision, Optional.empty(), NOW);
     assertThat(status.phase).isEqualTo(Phase.Ready);
     assertThat(status.scaling).isNull();
@@ -220,14 +223,14 @@ class StatusCalculatorTest {
     DhtCluster cluster = Clusters.cluster(s -> s.replicas = 3);
     cluster.setStatus(previous(Phase.Ready, 3));
     var desired = DesiredState.of(cluster, ClusterModel.from(cluster, Clusters.PLATFORM), 1);
-    var decision = new ScaleDecision(3, 3, true, Optional.empty(), List.of(), java.util.Map.of());
-    var refused = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 3, 3, 3, "r1", "r1")), pods(3, 3),
+    var decision = ScaleDecision.steady(Layout.single(3), java.util.Map.of());
+    var refused = StatusCalculator.compute(cluster, desired, List.of(sts(1, 1, 3, 3, 3, "r1", "r1")), pods(3, 3),
         decision, Optional.of(new Refusal("SomethingHeld", "what and why")), NOW);
     var condition = Conditions.find(refused.conditions, Conditions.REFUSED).orElseThrow();
     assertThat(condition.getStatus()).isEqualTo("True");
     assertThat(condition.getReason()).isEqualTo("SomethingHeld");
     assertThat(condition.getMessage()).isEqualTo("what and why");
-    var fine = StatusCalculator.compute(cluster, desired, Optional.of(sts(1, 1, 3, 3, 3, "r1", "r1")), pods(3, 3),
+    var fine = StatusCalculator.compute(cluster, desired, List.of(sts(1, 1, 3, 3, 3, "r1", "r1")), pods(3, 3),
         NOW);
     assertThat(Conditions.isTrue(fine.conditions, Conditions.REFUSED)).isFalse();
     cluster.setStatus(refused);

@@ -33,6 +33,8 @@ public final class FakeBackups {
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final Set<Integer> held = ConcurrentHashMap.newKeySet();
   private volatile int pollsToFinish = 2;
+  /** What every member says of the object store: null when it can use it, else its error (a backup fails with it). */
+  private volatile String storeError;
 
   private static final class Job {
     final String id;
@@ -56,6 +58,11 @@ public final class FakeBackups {
     for (int i : ordinals) {
       held.remove(i);
     }
+  }
+
+  /** Every member reports the object store unusable with this error (null: usable again). */
+  public void refuseStore(String error) {
+    storeError = error;
   }
 
   /** Every call, as "METHOD path body". */
@@ -133,8 +140,20 @@ public final class FakeBackups {
   private Map<String, Object> backupStatus(int ordinal) {
     var job = backupJobs.get(ordinal);
     var m = new LinkedHashMap<String, Object>();
+    String refused = storeError;
+    var store = new LinkedHashMap<String, Object>();
+    store.put("ok", refused == null);
+    store.put("error", refused);
+    m.put("store", store);
     if (job == null) {
       m.put("phase", "idle");
+      return m;
+    }
+    if (refused != null) {
+      m.put("id", job.id);
+      m.put("t0", job.t0);
+      m.put("phase", "failed");
+      m.put("error", refused);
       return m;
     }
     if (!held.contains(ordinal)) {

@@ -39,19 +39,20 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
   private final String clusterDomain;
   private final List<HttpServer> servers = new ArrayList<>();
   private final Map<String, String> urlsByPod = new LinkedHashMap<>();
-  private final Map<Integer, Member> members = new ConcurrentHashMap<>();
+  private final Map<String, Member> members = new ConcurrentHashMap<>();
   private final SharedIndexInformer<ConfigMap> topology;
   private volatile int movingPolls = 2;
   private final FakeBackups backups = new FakeBackups();
 
   /** The state of one fake node. */
   private final class Member {
-    final int ordinal;
+    final String pod;
     List<String> served; // the list it finished moving to (null: none seen yet)
     List<String> target;
     int pollsSinceChange;
     int totalPolls;
     boolean held;
+    boolean heldWhileLeaving;
     // GET /v0/admin/repair: the last round and the oldest range repair (wall ms), and a rebuild if one runs
     long lastRoundAt = System.currentTimeMillis();
     long oldestRangeRepair = System.currentTimeMillis();
@@ -61,12 +62,12 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     long rebuildTotal;
     int repairPolls;
 
-    Member(int ordinal) {
-      this.ordinal = ordinal;
+    Member(String pod) {
+      this.pod = pod;
     }
 
     String self() {
-      return Names.memberUrl(cluster, namespace, clusterDomain, ordinal);
+      return Names.memberUrl(pod, cluster, namespace, clusterDomain);
     }
 
     synchronized void learn(List<String> list) {
@@ -89,7 +90,8 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
             "members", List.of()));
         return answer;
       }
-      boolean moving = !target.equals(served) && (held || pollsSinceChange < movingPolls);
+      boolean leaving = heldWhileLeaving && !target.contains(self());
+      boolean moving = !target.equals(served) && (held || leaving || pollsSinceChange < movingPolls);
       pollsSinceChange++;
       if (!moving) {
         served = target;
@@ -138,15 +140,28 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
 
   /** Starts {@code capacity} fake members (ordinals 0..capacity-1) of cluster {@code cluster} in {@code namespace}. */
   public FakeMembers(KubernetesClient client, String namespace, String cluster, String clusterDomain, int capacity) {
+    this(client, namespace, cluster, clusterDomain, java.util.stream.IntStream.range(0, capacity)
+        .mapToObj(i -> Names.pod(cluster, i)).toList());
+  }
+
+  /** Starts one fake member per rack and ordinal: {@code capacity} of each rack (ordinals 0..capacity-1). */
+  public static FakeMembers ofRacks(KubernetesClient client, String namespace, String cluster, String clusterDomain,
+      List<String> racks, int capacity) {
+    return new FakeMembers(client, namespace, cluster, clusterDomain, racks.stream()
+        .flatMap(r -> java.util.stream.IntStream.range(0, capacity).mapToObj(i -> Names.pod(cluster, r, i))).toList());
+  }
+
+  private FakeMembers(KubernetesClient client, String namespace, String cluster, String clusterDomain,
+      List<String> pods) {
     this.namespace = namespace;
     this.cluster = cluster;
     this.clusterDomain = clusterDomain;
-    for (int i = 0; i < capacity; i++) {
-      var member = new Member(i);
-      members.put(i, member);
+    for (int i = 0; i < pods.size(); i++) {
+      var member = new Member(pods.get(i));
+      members.put(member.pod, member);
       try {
         var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.ordinal)));
+        server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.pod)));
         server.createContext("/v0/admin/movement", exchange -> answer(exchange, member.poll()));
         server.createContext("/v0/admin/repair", exchange -> answer(exchange, member.repair()));
         int ordinal = i;
@@ -154,7 +169,7 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
         server.createContext("/v0/admin/restore", exchange -> backups.serve(exchange, ordinal));
         server.start();
         servers.add(server);
-        urlsByPod.put(namespace + "/" + Names.pod(cluster, i), "http://127.0.0.1:" + server.getAddress().getPort());
+        urlsByPod.put(namespace + "/" + member.pod, "http://127.0.0.1:" + server.getAddress().getPort());
       } catch (IOException e) {
         close();
         throw new UncheckedIOException(e);
@@ -178,7 +193,8 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
   }
 
   private void deliver(ConfigMap configMap) {
-    var list = Topology.members(configMap);
+    // The node serves URLs: a line's rack (RACK=URL) is not part of the list it reports.
+    var list = Topology.members(configMap).stream().map(Topology::urlOf).toList();
     members.values().forEach(m -> m.learn(list));
   }
 
@@ -214,24 +230,65 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
 
   /** The members keep reporting "moving" after a change until {@link #release}d. */
   public void hold(int... ordinals) {
-    for (int i : ordinals) {
-      synchronized (members.get(i)) {
-        members.get(i).held = true;
+    hold(pods(ordinals));
+  }
+
+  public void release(int... ordinals) {
+    release(pods(ordinals));
+  }
+
+  /** The members (by pod name) keep reporting "moving" after a change until released. */
+  public void hold(String... pods) {
+    for (String pod : pods) {
+      synchronized (member(pod)) {
+        member(pod).held = true;
       }
     }
   }
 
-  public void release(int... ordinals) {
-    for (int i : ordinals) {
-      synchronized (members.get(i)) {
-        members.get(i).held = false;
+  public void release(String... pods) {
+    for (String pod : pods) {
+      synchronized (member(pod)) {
+        member(pod).held = false;
       }
     }
+  }
+
+  /**
+   * The member hands its data over slowly: it keeps reporting "moving" on any list that no longer names it, until
+   * {@link #releaseLeaving}; a list that still names it settles as usual.
+   */
+  public void holdWhileLeaving(String pod) {
+    synchronized (member(pod)) {
+      member(pod).heldWhileLeaving = true;
+    }
+  }
+
+  public void releaseLeaving(String pod) {
+    synchronized (member(pod)) {
+      member(pod).heldWhileLeaving = false;
+    }
+  }
+
+  private String[] pods(int... ordinals) {
+    return java.util.stream.IntStream.of(ordinals).mapToObj(i -> Names.pod(cluster, i)).toArray(String[]::new);
+  }
+
+  private Member member(int ordinal) {
+    return member(Names.pod(cluster, ordinal));
+  }
+
+  private Member member(String pod) {
+    Member m = members.get(pod);
+    if (m == null) {
+      throw new IllegalArgumentException("no fake member " + pod + " (have " + members.keySet() + ")");
+    }
+    return m;
   }
 
   /** The member's last round and oldest range repair (wall ms), and what its last round found and sent. */
   public void repaired(int ordinal, long lastRoundAt, long oldestRangeRepair, long rangesOutOfSync, long bytes) {
-    Member m = members.get(ordinal);
+    Member m = member(ordinal);
     synchronized (m) {
       m.lastRoundAt = lastRoundAt;
       m.oldestRangeRepair = oldestRangeRepair;
@@ -242,7 +299,7 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
 
   /** The member reports a rebuild in progress: done of total ranges. */
   public void rebuilding(int ordinal, long done, long total) {
-    Member m = members.get(ordinal);
+    Member m = member(ordinal);
     synchronized (m) {
       m.rebuildDone = done;
       m.rebuildTotal = total;
@@ -256,7 +313,7 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
 
   /** Repair reports a member answered. */
   public int repairPolls(int ordinal) {
-    Member m = members.get(ordinal);
+    Member m = member(ordinal);
     synchronized (m) {
       return m.repairPolls;
     }
@@ -264,15 +321,19 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
 
   /** Polls a member answered since its member list last changed. */
   public int pollsSinceChange(int ordinal) {
-    synchronized (members.get(ordinal)) {
-      return members.get(ordinal).pollsSinceChange;
+    return pollsSinceChange(Names.pod(cluster, ordinal));
+  }
+
+  public int pollsSinceChange(String pod) {
+    synchronized (member(pod)) {
+      return member(pod).pollsSinceChange;
     }
   }
 
   /** Polls a member answered in all. */
   public int totalPolls(int ordinal) {
-    synchronized (members.get(ordinal)) {
-      return members.get(ordinal).totalPolls;
+    synchronized (member(ordinal)) {
+      return member(ordinal).totalPolls;
     }
   }
 
@@ -286,7 +347,8 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     return urlsByPod.getOrDefault(namespace + "/" + pod, memberUrl);
   }
 
-  public Set<Integer> ordinals() {
+  /** The fake members' pod names. */
+  public Set<String> pods() {
     return members.keySet();
   }
 

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * StatefulSet when its retention policy says whenDeleted: Delete, as the real controller does),
  * removes pods above the replica count (and their PVCs when the policy says whenScaled: Delete),
  * rolls pods whose template revision is old one at a time (highest ordinal first, only when all
- * are ready), marks pods Ready (unless held back), and writes
+ * are ready; pods below the rolling update's partition keep the current revision, as new ones made there do),
+ * marks pods Ready (unless held back), and writes
  * the StatefulSet's status. Every change happens through the real API server.
  */
 public final class FakeStatefulSetController implements AutoCloseable {
@@ -46,6 +47,10 @@ public final class FakeStatefulSetController implements AutoCloseable {
   private final AtomicBoolean queued = new AtomicBoolean();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
   private final AtomicInteger podsDeletedForUpdate = new AtomicInteger();
+  /** Templates by revision, as the real controller keeps ControllerRevisions (a pod below the partition gets its). */
+  private final Map<String, io.fabric8.kubernetes.api.model.PodTemplateSpec> revisions = new HashMap<>();
+  /** Pods replaced by rolling updates, in order (pod names). */
+  private final List<String> replaced = java.util.Collections.synchronizedList(new ArrayList<>());
   private volatile boolean kubeletReportsReady = true;
 
   public FakeStatefulSetController(KubernetesClient client, String namespace) {
@@ -88,6 +93,13 @@ public final class FakeStatefulSetController implements AutoCloseable {
     return podsDeletedForUpdate.get();
   }
 
+  /** The pods rolling updates replaced, in the order they were deleted. */
+  public List<String> replacedPods() {
+    synchronized (replaced) {
+      return List.copyOf(replaced);
+    }
+  }
+
   private void schedule() {
     if (queued.compareAndSet(false, true)) {
       worker.submit(() -> {
@@ -112,6 +124,12 @@ public final class FakeStatefulSetController implements AutoCloseable {
     String name = sts.getMetadata().getName();
     int replicas = sts.getSpec().getReplicas();
     String updateRevision = name + "-" + revisionOf(sts);
+    revisions.put(updateRevision, sts.getSpec().getTemplate());
+    var rolling = sts.getSpec().getUpdateStrategy() == null ? null : sts.getSpec().getUpdateStrategy().getRollingUpdate();
+    int partition = rolling == null || rolling.getPartition() == null ? 0 : rolling.getPartition();
+    String currentRevision = sts.getStatus() != null && sts.getStatus().getCurrentRevision() != null
+        && revisions.containsKey(sts.getStatus().getCurrentRevision()) ? sts.getStatus().getCurrentRevision()
+        : updateRevision;
     Map<Integer, Pod> pods = podsOf(sts);
 
     // Scale down: pods above the replica count go (all at once: podManagementPolicy Parallel), and with
@@ -134,7 +152,8 @@ public final class FakeStatefulSetController implements AutoCloseable {
     for (int i = 0; i < replicas; i++) {
       if (!pods.containsKey(i)) {
         createClaims(sts, i);
-        pods.put(i, client.resource(newPod(sts, i, updateRevision)).create());
+        String revision = i >= partition ? updateRevision : currentRevision;
+        pods.put(i, client.resource(newPod(sts, i, revision, revisions.get(revision))).create());
       } else {
         createClaims(sts, i);
       }
@@ -147,15 +166,18 @@ public final class FakeStatefulSetController implements AutoCloseable {
         }
       }
     }
-    // Rolling update: one outdated pod at a time, highest ordinal first, only when all are ready.
+    // Rolling update: one outdated pod at a time, highest ordinal first, only when all are ready; none below the
+    // partition.
     boolean allReady = pods.size() == replicas && pods.values().stream().allMatch(FakeStatefulSetController::isReady);
     if (allReady) {
       pods.entrySet().stream()
+          .filter(e -> e.getKey() >= partition)
           .filter(e -> !updateRevision.equals(e.getValue().getMetadata().getLabels().get(REVISION_LABEL)))
           .max(Map.Entry.comparingByKey())
           .ifPresent(e -> {
             client.resource(e.getValue()).delete();
             podsDeletedForUpdate.incrementAndGet();
+            replaced.add(e.getValue().getMetadata().getName());
             pods.remove(e.getKey());
           });
     }
@@ -206,9 +228,9 @@ public final class FakeStatefulSetController implements AutoCloseable {
     return pods;
   }
 
-  private Pod newPod(StatefulSet sts, int ordinal, String revision) {
+  private Pod newPod(StatefulSet sts, int ordinal, String revision,
+      io.fabric8.kubernetes.api.model.PodTemplateSpec template) {
     String podName = sts.getMetadata().getName() + "-" + ordinal;
-    var template = sts.getSpec().getTemplate();
     var labels = new LinkedHashMap<>(template.getMetadata().getLabels());
     labels.put(REVISION_LABEL, revision);
     labels.put("statefulset.kubernetes.io/pod-name", podName);

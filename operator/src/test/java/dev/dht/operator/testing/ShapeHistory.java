@@ -1,5 +1,6 @@
 package dev.dht.operator.testing;
 
+import dev.dht.operator.model.Layout;
 import dev.dht.operator.model.Names;
 import dev.dht.operator.model.Topology;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -10,15 +11,17 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Records every change of a cluster's shape as the API server stored it: the number of members in the topology
- * ConfigMap and the StatefulSet's spec.replicas. Both come from watches; the API server (etcd) orders all writes by
- * resourceVersion, which puts the two streams back in the order the writes happened.
+ * Records every change of a cluster's shape as the API server stored it: the members of each rack in the topology
+ * ConfigMap and each rack's StatefulSet's spec.replicas. Both come from watches; the API server (etcd) orders all
+ * writes by resourceVersion, which puts the streams back in the order the writes happened.
  */
 public final class ShapeHistory implements AutoCloseable {
-  /** One state: members listed in the topology, replicas of the StatefulSet. */
+  /** One state of a cluster without racks: members listed in the topology, replicas of the StatefulSet. */
   public record Shape(int members, int replicas) {
     @Override
     public String toString() {
@@ -26,19 +29,39 @@ public final class ShapeHistory implements AutoCloseable {
     }
   }
 
-  private record Change(long resourceVersion, boolean topology, int value) {}
+  /** One state with racks: members per rack in the topology, replicas per rack. */
+  public record RackShape(Layout members, Layout replicas) {
+    @Override
+    public String toString() {
+      return "topology " + members + " / StatefulSets " + replicas;
+    }
+  }
 
+  /** A change of one rack's topology members or StatefulSet replicas. */
+  private record Change(long resourceVersion, Map<String, Integer> topology, String rack, int replicas) {}
+
+  private final String cluster;
+  private final List<String> racks;
   private final List<Change> changes = new ArrayList<>();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
+  /** A cluster without racks. */
   public ShapeHistory(KubernetesClient client, String namespace, String cluster) {
-    informers.add(client.configMaps().inNamespace(namespace).withName(Names.topologyConfigMap(cluster))
-        .inform(handler(true)));
-    informers.add(client.apps().statefulSets().inNamespace(namespace).withName(Names.statefulSet(cluster))
-        .inform(handler(false)));
+    this(client, namespace, cluster, List.of(""));
   }
 
-  private <T extends HasMetadata> ResourceEventHandler<T> handler(boolean topology) {
+  public ShapeHistory(KubernetesClient client, String namespace, String cluster, List<String> racks) {
+    this.cluster = cluster;
+    this.racks = List.copyOf(racks);
+    informers.add(client.configMaps().inNamespace(namespace).withName(Names.topologyConfigMap(cluster))
+        .inform(handler(null)));
+    for (String rack : racks) {
+      informers.add(client.apps().statefulSets().inNamespace(namespace).withName(Names.statefulSet(cluster, rack))
+          .inform(handler(rack)));
+    }
+  }
+
+  private <T extends HasMetadata> ResourceEventHandler<T> handler(String rack) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(T object) {
@@ -54,39 +77,54 @@ public final class ShapeHistory implements AutoCloseable {
       public void onDelete(T object, boolean deletedFinalStateUnknown) {}
 
       private void record(T object) {
-        int value = topology ? Topology.members((ConfigMap) object).size()
-            : ((StatefulSet) object).getSpec().getReplicas();
+        long version = Long.parseLong(object.getMetadata().getResourceVersion());
+        var change = rack == null
+            ? new Change(version, perRack(Topology.parse(cluster, (ConfigMap) object)), null, 0)
+            : new Change(version, null, rack, ((StatefulSet) object).getSpec().getReplicas());
         synchronized (changes) {
-          changes.add(new Change(Long.parseLong(object.getMetadata().getResourceVersion()), topology, value));
+          changes.add(change);
         }
       }
     };
   }
 
-  /** The distinct shapes in the order they were stored, from the first moment both objects existed. */
-  public List<Shape> shapes() {
+  private Map<String, Integer> perRack(List<dev.dht.operator.model.Member> members) {
+    var out = new HashMap<String, Integer>();
+    members.forEach(m -> out.merge(m.rack(), 1, Integer::sum));
+    return out;
+  }
+
+  /** The distinct shapes in the order they were stored, from the first moment every object existed. */
+  public List<RackShape> rackShapes() {
     List<Change> ordered;
     synchronized (changes) {
       ordered = new ArrayList<>(changes);
     }
     ordered.sort(Comparator.comparingLong(Change::resourceVersion));
-    var out = new ArrayList<Shape>();
-    Integer members = null;
-    Integer replicas = null;
+    var out = new ArrayList<RackShape>();
+    Map<String, Integer> topology = null;
+    var replicas = new HashMap<String, Integer>();
     for (var change : ordered) {
-      if (change.topology()) {
-        members = change.value();
+      if (change.rack() == null) {
+        topology = change.topology();
       } else {
-        replicas = change.value();
+        replicas.put(change.rack(), change.replicas());
       }
-      if (members != null && replicas != null) {
-        var shape = new Shape(members, replicas);
-        if (out.isEmpty() || !out.get(out.size() - 1).equals(shape)) {
+      if (topology != null && replicas.keySet().containsAll(racks)) {
+        var members = topology;
+        var shape = new RackShape(new Layout(racks, racks.stream().map(r -> members.getOrDefault(r, 0)).toList()),
+            new Layout(racks, racks.stream().map(replicas::get).toList()));
+        if (out.isEmpty() || !out.getLast().equals(shape)) {
           out.add(shape);
         }
       }
     }
     return out;
+  }
+
+  /** The shapes of a cluster without racks. */
+  public List<Shape> shapes() {
+    return rackShapes().stream().map(s -> new Shape(s.members().total(), s.replicas().total())).toList();
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -29,6 +30,43 @@ import java.util.Map;
     message = "spec.restoreFrom can only be given when the cluster is created (a restore fills a new cluster):"
         + " create a new DhtCluster to restore into",
     fieldPath = ".restoreFrom", reason = "FieldValueForbidden")
+@ValidationRule(value = "!has(self.racks) || self.racks.all(r, self.racks.exists_one(x, x.name == r.name))",
+    message = "spec.racks: every rack needs its own name: rename the duplicate",
+    fieldPath = ".racks", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.racks) || size(self.racks) == 0"
+    + " || self.racks.exists(r, !has(r.drain) || !r.drain)",
+    message = "spec.racks: at least one rack must hold the members: set drain to false on one of them",
+    fieldPath = ".racks", reason = "FieldValueInvalid")
+@ValidationRule(value = "!has(self.racks) || self.replicas >= self.racks.filter(r, !has(r.drain) || !r.drain).size()",
+    message = "spec.replicas must be at least the number of racks not being drained (each rack holds at least one"
+        + " member): raise spec.replicas, or drain a rack",
+    fieldPath = ".replicas", reason = "FieldValueInvalid")
+@ValidationRule(value = "(has(oldSelf.racks) && size(oldSelf.racks) > 0) == (has(self.racks) && size(self.racks) > 0)",
+    message = "spec.racks can only be set when the cluster is created, and never emptied (a member's rack is part of"
+        + " its identity): to move a cluster onto racks, create a new DhtCluster with racks and restore a backup"
+        + " into it (spec.restoreFrom)",
+    fieldPath = ".racks", reason = "FieldValueForbidden")
+// The new list must be the racks kept from the old one, in their old order, then the new racks: nothing reordered
+// or renamed, new racks only at the end. Standard macros only (no index comprehensions): any Kubernetes >= 1.30.
+@ValidationRule(value = "!has(self.racks) || !has(oldSelf.racks) || self.racks.map(r, r.name)"
+    + " == oldSelf.racks.map(o, o.name).filter(n, self.racks.exists(r, r.name == n))"
+    + " + self.racks.map(r, r.name).filter(n, !oldSelf.racks.exists(o, o.name == n))",
+    message = "spec.racks can only be appended to: keep the existing racks, with their names, in their order (a"
+        + " rack's name is part of its members' identity) and add new racks at the end",
+    fieldPath = ".racks", reason = "FieldValueForbidden")
+@ValidationRule(value = "!has(oldSelf.racks) || oldSelf.racks.all(o, has(o.drain) && o.drain"
+    + " || has(self.racks) && self.racks.exists(r, r.name == o.name))",
+    message = "spec.racks: a rack is removed only once drained: set drain: true on it, wait until status.racks"
+        + " shows it holds no member, then remove it",
+    fieldPath = ".racks", reason = "FieldValueForbidden")
+@ValidationRule(value = "!has(self.racks) || !has(oldSelf.racks) || self.racks.all(r,"
+    + " oldSelf.racks.all(o, o.name != r.name"
+    + " || (has(o.zone) ? o.zone : '') == (has(r.zone) ? r.zone : '')"
+    + " && (has(o.nodeAffinityLabels) ? o.nodeAffinityLabels : {}) == (has(r.nodeAffinityLabels)"
+    + " ? r.nodeAffinityLabels : {})))",
+    message = "spec.racks: a rack's zone and nodeAffinityLabels cannot change (its members' volumes are where it"
+        + " runs): drain the rack, remove it, and append a new rack pinned elsewhere",
+    fieldPath = ".racks", reason = "FieldValueForbidden")
 public class DhtClusterSpec {
   @SpecReplicas
   @Min(1)
@@ -103,9 +141,24 @@ public class DhtClusterSpec {
   @JsonPropertyDescription("Tolerations of the members' pods.")
   public List<Toleration> tolerations;
 
-  @JsonPropertyDescription("Affinity of the members' pods. Default: prefer spreading members across hosts"
-      + " (preferred pod anti-affinity on kubernetes.io/hostname). Setting it replaces the default.")
+  @JsonPropertyDescription("Affinity of the members' pods, merged part by part (node affinity, pod affinity, pod"
+      + " anti-affinity) over the default placement: a part set here replaces that part of the default (see"
+      + " allowMultiplePerNode). A rack's own affinity is merged over this one.")
   public Affinity affinity;
+
+  @JsonPropertyDescription("Allow several members of this cluster on one Kubernetes node (true): for single-node"
+      + " clusters such as a laptop's; members then only prefer distinct nodes. false: required pod anti-affinity on"
+      + " kubernetes.io/hostname (one member per node, so a node's loss takes one replica) and, without racks, members"
+      + " spread over zones. Unset: false for a new cluster; a cluster created before this field existed keeps"
+      + " the placement its pods run with (as true) until it is set, since changing it restarts every member.")
+  public Boolean allowMultiplePerNode;
+
+  @Size(max = 16)
+  @JsonPropertyDescription("Racks (failure domains, e.g. one per zone): one StatefulSet each, pinned to its zone;"
+      + " a key's replicas go to distinct racks first. spec.replicas is split evenly over them (the first racks take"
+      + " the remainder). Only at creation; afterwards racks can only be appended (racks with the fewest members"
+      + " grow first), drained and then removed. Unset: one implicit rack, every member its own failure domain.")
+  public List<RackSpec> racks;
 
   @JsonPropertyDescription("Where DhtBackups of this cluster are stored and a restore reads from; the members get"
       + " the store's settings and Secrets. Without it the cluster cannot be backed up.")

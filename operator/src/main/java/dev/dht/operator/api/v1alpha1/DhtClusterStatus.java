@@ -49,13 +49,23 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Repair as the members report it; absent until one answered.")
   public RepairStatus repair;
 
+  @JsonPropertyDescription("Each rack of spec.racks (and a removed one still draining), in order; absent without"
+      + " racks.")
+  @io.fabric8.generator.annotation.Size(max = 16)
+  public List<RackStatus> racks;
+
+  @JsonPropertyDescription("Ready members of each rack, \"<rack> <ready>/<members>\" (the RACKS column of kubectl get"
+      + " dht); absent without racks.")
+  public String racksReady;
+
   @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
   public List<MemberStatus> members = new ArrayList<>();
 
   @JsonPropertyDescription("The member plane's certificates: mode, expiry dates, a CA replacement's phase.")
   public TlsStatus tls;
 
-  @JsonPropertyDescription("Ready, Progressing, Degraded, Refused and RepairOverdue, with reasons and messages;"
+  @JsonPropertyDescription("Ready, Progressing, Degraded, Refused, RepairOverdue and FailureDomains, with reasons"
+      + " and messages; BackupStore with spec.backup (False: a member cannot use the object store, and why);"
       + " CertificatesValid and CredentialsReady while TLS and client authentication are on.")
   public List<Condition> conditions = new ArrayList<>();
 
@@ -69,14 +79,15 @@ public class DhtClusterStatus {
         && Objects.equals(topologyVersion, s.topologyVersion)
         && Objects.equals(settledTopologyVersion, s.settledTopologyVersion) && Objects.equals(scaling, s.scaling)
         && Objects.equals(restore, s.restore)
-        && Objects.equals(repair, s.repair) && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
+        && Objects.equals(repair, s.repair) && Objects.equals(racks, s.racks)
+        && Objects.equals(racksReady, s.racksReady) && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
         && Objects.equals(conditions, s.conditions);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, settledTopologyVersion, scaling, restore, repair, members, tls, conditions);
+        topologyVersion, settledTopologyVersion, scaling, restore, repair, racks, racksReady, members, tls, conditions);
   }
 
   @Override
@@ -84,6 +95,6 @@ public class DhtClusterStatus {
     return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
         + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
         + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", restore=" + restore + ", repair=" + repair
-        + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
+        + ", racks=" + racks + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
   }
 }

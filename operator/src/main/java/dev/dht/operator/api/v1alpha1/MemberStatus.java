@@ -6,8 +6,11 @@ import java.util.Objects;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MemberStatus {
-  @JsonPropertyDescription("Pod name, <cluster>-<ordinal>.")
+  @JsonPropertyDescription("Pod name, <cluster>-<ordinal>, or <cluster>-<rack>-<ordinal> with racks.")
   public String name;
+
+  @JsonPropertyDescription("The member's rack; absent without racks.")
+  public String rack;
 
   @JsonPropertyDescription("Base URL other members and clients use (stable DNS name through the headless Service).")
   public String url;
@@ -42,14 +45,15 @@ public class MemberStatus {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof MemberStatus m && Objects.equals(name, m.name) && Objects.equals(url, m.url)
+    return o instanceof MemberStatus m && Objects.equals(name, m.name) && Objects.equals(rack, m.rack)
+        && Objects.equals(url, m.url)
         && state == m.state && Objects.equals(ready, m.ready) && Objects.equals(movement, m.movement)
         && Objects.equals(keysLeft, m.keysLeft) && Objects.equals(rebuild, m.rebuild);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, url, state, ready, movement, keysLeft, rebuild);
+    return Objects.hash(name, rack, url, state, ready, movement, keysLeft, rebuild);
   }
 
   @Override

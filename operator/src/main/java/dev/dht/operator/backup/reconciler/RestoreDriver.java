@@ -7,7 +7,7 @@ import dev.dht.operator.api.v1alpha1.RestorePhase;
 import dev.dht.operator.api.v1alpha1.RestoreStatus;
 import dev.dht.operator.backup.RestorePlan;
 import dev.dht.operator.model.ClusterModel;
-import dev.dht.operator.model.Names;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
@@ -15,10 +15,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,13 +44,14 @@ public final class RestoreDriver {
   /**
    * The restore's status after this step, or empty when the cluster was not made from a backup.
    *
-   * @param members      the topology's member count: the restore's shares (not spec.replicas, which a held scale
-   *                     may have raised; the restore places records by the ring it started with)
+   * @param members      the topology's members: the restore's shares, in this order (not spec.replicas, which a held
+   *                     scale may have raised; the restore places records by the ring it started with)
    * @param membersReady every one of those members' pods is ready and the member list is not changing
    * @param credentials  what the operator presents on the cluster's client port (token, TLS)
    */
-  public Optional<RestoreStatus> drive(DhtCluster cluster, ClusterModel model, int members, KubernetesClient client,
-      boolean membersReady, dev.dht.operator.nodeadmin.NodeCredentials credentials, Instant now) {
+  public Optional<RestoreStatus> drive(DhtCluster cluster, ClusterModel model, List<Member> members,
+      KubernetesClient client, boolean membersReady, dev.dht.operator.nodeadmin.NodeCredentials credentials,
+      Instant now) {
     var from = model.backup().restoreFrom();
     if (from.isEmpty()) {
       return Optional.empty();
@@ -78,11 +79,11 @@ public final class RestoreDriver {
       return Optional.of(RestorePlan.waiting(backupId, previous, "waiting for every member to be ready", now)
           .status());
     }
-    var pods = IntStream.range(0, members).mapToObj(i -> Names.pod(model.name(), i)).toList();
+    var pods = members.stream().map(m -> m.pod(model.name())).toList();
     var urls = new LinkedHashMap<Integer, String>();
     var privileged = new LinkedHashMap<Integer, String>();
     for (int i = 0; i < pods.size(); i++) {
-      String memberUrl = Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), i);
+      String memberUrl = members.get(i).url(model);
       urls.put(i, addresses.adminUrl(model.namespace(), pods.get(i), memberUrl));
       privileged.put(i, addresses.privilegedUrl(model.namespace(), pods.get(i), memberUrl));
     }

@@ -11,15 +11,14 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The S3 client against a real S3-compatible server (versitygw), not a stand-in. */
-class S3ClientTest {
+/** The object store client (AWS SDK) against a real S3-compatible server (versitygw), not a stand-in. */
+class ObjectStoreTest {
     @TempDir
     static Path dir;
     static ObjectStoreServer server;
@@ -36,7 +35,7 @@ class S3ClientTest {
 
     @Test
     void putGetHeadListDelete() {
-        S3Client c = server.client("crud", "some/prefix");
+        ObjectStore c = server.client("crud", "some/prefix");
         assertThat(c.size("a/b.txt")).isEqualTo(-1);
         assertThat(c.get("a/b.txt")).isNull();
         c.put("a/b.txt", "hello".getBytes(StandardCharsets.UTF_8));
@@ -44,7 +43,7 @@ class S3ClientTest {
         assertThat(new String(c.get("a/b.txt"), StandardCharsets.UTF_8)).isEqualTo("hello");
         assertThat(c.size("a/b.txt")).isEqualTo(5);
         assertThat(c.size("a/c d+e.txt")).isZero();
-        assertThat(c.list("a/")).extracting(S3Client.ObjectInfo::path).containsExactly("a/b.txt", "a/c d+e.txt");
+        assertThat(c.list("a/")).extracting(ObjectStore.ObjectInfo::path).containsExactly("a/b.txt", "a/c d+e.txt");
         // stored as a plain file under the prefix, as versitygw does
         assertThat(server.root().resolve("crud/some/prefix/a/b.txt")).hasContent("hello");
         c.delete("a/b.txt");
@@ -56,14 +55,14 @@ class S3ClientTest {
     @Test
     void aProbeSaysWhetherTheBucketIsThereAndTheCredentialsTaken() {
         server.client("probed", "p").probe(); // the bucket exists (client() makes it): no exception
-        S3Client missing = new S3Client(server.location("no-such-bucket", "p"),
-                () -> new Credentials(ObjectStoreServer.ACCESS_KEY, ObjectStoreServer.SECRET_KEY), Duration.ofSeconds(10));
+        ObjectStore missing = new S3ObjectStore(server.location("no-such-bucket", "p"),
+                StoreCredentials.of(server.rootCredentials()));
         assertThatThrownBy(missing::probe).isInstanceOf(ObjectStoreException.class).hasMessageContaining("NoSuchBucket");
     }
 
     @Test
     void streamsLargeObjectsThroughTheThrottle() throws Exception {
-        S3Client c = server.client("stream", "");
+        ObjectStore c = server.client("stream", "");
         byte[] data = new byte[3 << 20];
         new Random(1).nextBytes(data);
         Path file = Files.write(dir.resolve("big.bin"), data);
@@ -80,7 +79,7 @@ class S3ClientTest {
     @Test
     void streamsAnEmptyFile() throws Exception {
         // a checkpoint can hold an empty file (e2e step 9 after a rebuild): the JDK refuses a streamed length of 0
-        S3Client c = server.client("empty", "");
+        ObjectStore c = server.client("empty", "");
         Path file = Files.write(dir.resolve("empty.bin"), new byte[0]);
         c.put("empty.bin", 0, () -> Files.newInputStream(file), new Throttle(8L << 20));
         try (InputStream in = c.open("empty.bin")) {
@@ -90,11 +89,11 @@ class S3ClientTest {
 
     @Test
     void listsEveryPage() {
-        S3Client c = server.client("pages", "p");
+        ObjectStore c = server.client("pages", "p");
         for (int i = 0; i < 1005; i++) {
             c.put(String.format("k/%04d", i), new byte[]{(byte) i});
         }
-        List<S3Client.ObjectInfo> all = c.list("k/");
+        List<ObjectStore.ObjectInfo> all = c.list("k/");
         assertThat(all).hasSize(1005);
         assertThat(all.get(1004).path()).isEqualTo("k/1004");
     }
@@ -102,8 +101,8 @@ class S3ClientTest {
     @Test
     void wrongCredentialsFailAtOnceWithTheStoresCode() {
         server.client("denied", "");
-        S3Client bad = new S3Client(server.location("denied", ""), () -> new Credentials(ObjectStoreServer.ACCESS_KEY, "wrong-secret"),
-                Duration.ofSeconds(10));
+        ObjectStore bad = new S3ObjectStore(server.location("denied", ""), StoreCredentials.of(
+                ObjectStoreServer.writeCredentials(dir.resolve("wrong"), ObjectStoreServer.ACCESS_KEY, "wrong-secret")));
         assertThatThrownBy(() -> bad.put("x", new byte[]{1}))
                 .isInstanceOf(ObjectStoreException.class)
                 .satisfies(e -> assertThat(((ObjectStoreException) e).status()).isEqualTo(403))
@@ -112,8 +111,8 @@ class S3ClientTest {
 
     @Test
     void anUnreachableStoreFailsAfterRetries() {
-        S3Client c = new S3Client(new S3Location(java.net.URI.create("http://127.0.0.1:1"), "nothing", "", null,
-                true), () -> new Credentials("a", "b"), Duration.ofSeconds(2));
+        ObjectStore c = new S3ObjectStore(new S3Location(java.net.URI.create("http://127.0.0.1:1"), "nothing", "",
+                null, true), StoreCredentials.of(ObjectStoreServer.writeCredentials(dir.resolve("ab"), "a", "b")));
         assertThatThrownBy(() -> c.get("x")).isInstanceOf(ObjectStoreException.class)
                 .satisfies(e -> assertThat(((ObjectStoreException) e).status()).isZero());
     }
@@ -122,8 +121,7 @@ class S3ClientTest {
     void credentialsAreReadAgainWhenTheFilesChange() throws Exception {
         server.client("rotation", "");
         Path creds = ObjectStoreServer.writeCredentials(dir.resolve("creds"), ObjectStoreServer.ACCESS_KEY, "wrong-secret");
-        CredentialsFile file = new CredentialsFile(creds);
-        S3Client c = new S3Client(server.location("rotation", "rotated"), file, Duration.ofSeconds(10));
+        ObjectStore c = new S3ObjectStore(server.location("rotation", "rotated"), StoreCredentials.of(creds));
         assertThatThrownBy(() -> c.put("x", new byte[]{1})).isInstanceOf(ObjectStoreException.class);
         ObjectStoreServer.writeCredentials(creds, ObjectStoreServer.ACCESS_KEY, ObjectStoreServer.SECRET_KEY);
         Files.setLastModifiedTime(creds.resolve(CredentialsFile.SECRET_ACCESS_KEY),
@@ -133,11 +131,42 @@ class S3ClientTest {
     }
 
     @Test
+    void uploadsInPartsListsTheirPartsAndAborts() throws Exception {
+        ObjectStore c = server.client("parts", "p");
+        byte[] data = new byte[11 << 20];
+        new Random(7).nextBytes(data);
+        long part = 5L << 20;
+        String id = c.startUpload("big");
+        assertThat(c.uploads("")).extracting(ObjectStore.Upload::uploadId).containsExactly(id);
+        String e1 = c.putPart("big", id, 1, part, () -> new ByteArrayInputStream(data, 0, (int) part), null);
+        assertThat(c.parts("big", id)).containsExactly(new ObjectStore.Part(1, e1, part));
+        assertThat(c.exists("big")).as("an upload in progress is no object").isFalse();
+        String e2 = c.putPart("big", id, 2, part, () -> new ByteArrayInputStream(data, (int) part, (int) part), null);
+        String e3 = c.putPart("big", id, 3, data.length - 2 * part,
+                () -> new ByteArrayInputStream(data, (int) (2 * part), (int) (data.length - 2 * part)), null);
+        c.completeUpload("big", id, List.of(new ObjectStore.Part(1, e1, part), new ObjectStore.Part(2, e2, part),
+                new ObjectStore.Part(3, e3, data.length - 2 * part)));
+        try (InputStream in = c.open("big")) {
+            assertThat(in.readAllBytes()).isEqualTo(data);
+        }
+        assertThat(c.uploads("")).isEmpty();
+
+        String aborted = c.startUpload("gone");
+        c.putPart("gone", aborted, 1, part, () -> new ByteArrayInputStream(data, 0, (int) part), null);
+        c.abortUpload("gone", aborted);
+        c.abortUpload("gone", aborted); // twice: no error
+        assertThat(c.uploads("")).isEmpty();
+        assertThatThrownBy(() -> c.parts("gone", aborted)).isInstanceOf(ObjectStoreException.class)
+                .satisfies(e -> assertThat(((ObjectStoreException) e).status()).isEqualTo(404));
+        assertThat(c.exists("gone")).isFalse();
+    }
+
+    @Test
     void encryptedObjectsRoundTripAndAWrongKeyIsRefused() throws Exception {
         Encryption key = new Encryption("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
         Encryption other = new Encryption("another key, another key, 32 b!".getBytes(StandardCharsets.US_ASCII));
-        for (int size : new int[]{0, 1, Encryption.CHUNK - 1, Encryption.CHUNK, Encryption.CHUNK + 1,
-                3 * Encryption.CHUNK}) {
+        for (int size : new int[]{0, 1, Encryption.FIRST_PLAIN - 1, Encryption.FIRST_PLAIN, Encryption.FIRST_PLAIN + 1,
+                Encryption.FIRST_PLAIN + 2 * Encryption.PLAIN}) {
             byte[] data = new byte[size];
             new Random(size).nextBytes(data);
             byte[] stored = key.encode(new ByteArrayInputStream(data)).readAllBytes();
@@ -159,15 +188,15 @@ class S3ClientTest {
     void anEncryptedObjectHoldsNoPlaintextInTheStore() throws Exception {
         Encryption key = new Encryption("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
         StringBuilder text = new StringBuilder();
-        for (int i = 0; text.length() < 3 * Encryption.CHUNK; i++) {
+        for (int i = 0; text.length() < 3 * Encryption.SEGMENT; i++) {
             text.append("line ").append(i).append(" of a backed-up file, readable if stored in the clear\n");
         }
         byte[] plain = text.toString().getBytes(StandardCharsets.US_ASCII);
-        S3Client c = server.client("enc", "p");
+        ObjectStore c = server.client("enc", "p");
         c.put("f", key.encode(new ByteArrayInputStream(plain)).readAllBytes());
         byte[] stored = Files.readAllBytes(server.root().resolve("enc/p/f")); // the store's own file
-        assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("DHTENC01");
-        for (int at : new int[]{0, 1000, Encryption.CHUNK - 16, Encryption.CHUNK + 100, plain.length - 40}) {
+        assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("DHTENC02");
+        for (int at : new int[]{0, 1000, Encryption.SEGMENT - 16, Encryption.SEGMENT + 100, plain.length - 40}) {
             byte[] needle = java.util.Arrays.copyOfRange(plain, at, at + 32);
             assertThat(indexOf(stored, needle)).as("plaintext at %d found in the stored object", at).isEqualTo(-1);
         }
