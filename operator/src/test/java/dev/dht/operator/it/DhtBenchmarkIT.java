@@ -123,7 +123,8 @@ class DhtBenchmarkIT {
         .anySatisfy(v -> assertThat(v.getSecret()).isNotNull().satisfies(c -> assertThat(c.getSecretName())
             .isEqualTo("kv-benchmark-client-tls")));
     assertThat(job.getSpec().getTemplate().getSpec().getVolumes())
-        .anySatisfy(v -> assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("smoke-results"));
+        .anySatisfy(v -> assertThat(v.getPersistentVolumeClaim()).isNotNull() // beside the TLS ones
+            .satisfies(c -> assertThat(c.getClaimName()).isEqualTo("smoke-results")));
     assertThat(operator.get(StatefulSet.class, "kv").getSpec().getTemplate().getSpec().getContainers())
         .as("the members carry the profiler sidecar the Job asks").extracting(c -> c.getName())
         .containsExactly("node", "profiler");
