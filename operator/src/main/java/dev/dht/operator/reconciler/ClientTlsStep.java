@@ -233,9 +233,9 @@ final class ClientTlsStep {
         continue;
       }
       var address = clientPlane.address(model.namespace(), model.name(), podName);
-      int ordinal = Integer.parseInt(podName.substring(podName.lastIndexOf('-') + 1));
-      String serverName = java.net.URI.create(Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(),
-          ordinal)).getHost();
+      // the pod's own name (a rack's pods are <cluster>-<rack>-<ordinal>), as the member port's probe has it
+      String serverName = java.net.URI.create(Names.memberUrl(podName, model.name(), model.namespace(),
+          model.clusterDomain())).getHost();
       pending.put(podName, probe.probe(address.getKey(), address.getValue(), serverName, probeCredential, trusted)
           .thenApply(r -> switch (check) {
             case MEMBERS_TRUST_CA -> new MemberChecks.Result(r.answered(),
