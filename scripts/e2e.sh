@@ -578,8 +578,8 @@ else
   fi
   lane_c_pid=""
   if lane_wanted $LANE_C; then
-    # rk's Jobs trust its client CA and carry dht-auth's read-write token (rk has no DhtUser)
-    ( NS=$NS_C; WORK="$WORK/c"; mkdir -p "$WORK"; LANE=C; JOB_CLIENT=ca; JOB_CA_CONFIGMAP=rk-client-ca.crt; k create namespace "$NS" >/dev/null 2>&1 || true
+    # rk's Jobs trust its client CA and present its DhtUser's certificate (step-racks.sh)
+    ( NS=$NS_C; WORK="$WORK/c"; mkdir -p "$WORK"; LANE=C; JOB_CA_CONFIGMAP=rk-client-ca.crt; k create namespace "$NS" >/dev/null 2>&1 || true
       run_lane $LANE_C ) &
     lane_c_pid=$!
   else

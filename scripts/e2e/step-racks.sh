@@ -4,7 +4,8 @@
 # reader at quorum run through rk's client Service while every pod of rack b is deleted at once: 0 failed
 # requests, and every key written before and during the loss reads back. Rack-blind placement would put two of some
 # keys' three replicas in rack b and fail their quorum requests. The node keeps its zone label only if it had one;
-# rk and its volumes are deleted at the end. Uses e2e.sh's helpers (kn, k, start_job, finish_job, run_job, json,
+# rk's client port speaks TLS (the default): the Jobs present the certificate of its DhtUser app. rk, the user and
+# rk's volumes are deleted at the end. Uses e2e.sh's helpers (kn, k, start_job, finish_job, run_job, json,
 # summary, acked_keys, acked_after, log_has, report, until_true, say).
 
 RK_URL() { echo "https://rk.$NS.svc:8080"; }  # TLS by default; e2e.sh gives lane C's Jobs rk's CA bundle
@@ -41,6 +42,7 @@ step_racks() { # runs the check, then removes rk and the zone label it added, wh
       kn logs "$pod" --all-containers > "$WORK/racks-${pod#pod/}.log" 2>&1 || true
     done
   fi
+  kn delete dhtuser app --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
   kn delete dht rk --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
   until_true 300 rk_gone || say "rk's pods or volumes stayed after its deletion"
   [ $labelled -eq 0 ] || k label node "$node" topology.kubernetes.io/zone- >/dev/null || true
@@ -65,12 +67,17 @@ spec:
   jvm: {heap: 256Mi}
   rocksdb: {blockCacheSize: 64Mi, writeBufferSize: 16Mi}
   storage: {size: 1Gi, retainOnDelete: false}
-  auth: {secretName: dht-auth}     # the tokens of "dht": the Jobs carry its read-write token
+---
+apiVersion: dht.dev/v1alpha1
+kind: DhtUser
+metadata: {name: app}
+spec: {cluster: rk, scope: read-write}   # its Secret app-dht-client: what the Jobs present (start_job's default)
 EOF
   if ! until_true 600 rk_ready; then
     report racks FAIL "rk not Ready 6/6 after 600s: phase $(rk_field '{.status.phase}'), racks $(rk_field '{.status.racksReady}')"
     return 1
   fi
+  until_true 60 user_issued || { report racks FAIL "DhtUser app of rk got no certificate: $(kn get dhtuser app -o jsonpath='{.status.message}' 2>&1)"; return 1; }
   text="rk Ready in $((SECONDS - t0))s ($(rk_field '{.status.racksReady}'))"
 
   # Keys every rack holds a replica of, then a reader of them and a writer, both at quorum through rk's Service.
