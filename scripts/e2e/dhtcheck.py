@@ -374,10 +374,17 @@ def movement(url, timeout):
         return {"error": f"not JSON: {e}"}
 
 
+def host_port(url):
+    """A member URL without its scheme: the topology names members http://host:port (docs/security.md) while a
+    client of a TLS client port calls them https://host:port."""
+    return url.split("://", 1)[-1]
+
+
 def idle_on(m, members):
     """Whether a movement answer says: nothing left to move, on the stable topology `members`."""
     t = m.get("topology") or {}
-    return m.get("state") == "idle" and t.get("phase") == "stable" and sorted(t.get("members") or []) == members
+    return (m.get("state") == "idle" and t.get("phase") == "stable"
+            and sorted(host_port(u) for u in t.get("members") or []) == sorted(host_port(u) for u in members))
 
 
 def cmd_idle(a):
