@@ -42,6 +42,12 @@ bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/
 	scripts/bench-node.sh
 	scripts/bench-defaults.sh node
 
+bench-ab: ## A/B of this checkout's node (or HEAD=<commit>'s) against BASE (a commit or release; built once, cached: scripts/node-at.sh): one node and 3 members at 2/3, alternating rounds, each figure judged against the run's own noise; writes docs/benchmarks/ab/
+	@[ -n "$(BASE)" ] || { echo "usage: make bench-ab BASE=<commit or release>" >&2; exit 2; }
+	$(MVN) -q -pl bench -am package -DskipTests
+	scripts/bench-ab.sh "$(BASE)" $(HEAD)
+.PHONY: bench-ab
+
 bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.* (BENCH_MEMBER_TLS=both: the member plane's TLS cost, cluster-tls.*)
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-cluster.sh
@@ -113,6 +119,10 @@ bench-ring: ## Measure placement: key spread on 3..10 nodes, keys moved on scale
 	$(MVN) -q -pl bench -am package -DskipTests
 	scripts/bench-ring.sh
 .PHONY: bench-ring
+
+bench-scale-sim: ## Scale by simulation: ring, moves, repair, topology, connections at 3..1,000 members; the operator at 100 and 1,000
+	scripts/bench-scale-sim.sh
+.PHONY: bench-scale-sim
 
 # ---------------------------------------------------------------------------------------------------------
 # Kubernetes: images, a local cluster (no registry needed) or kind, the operator, the end-to-end story.

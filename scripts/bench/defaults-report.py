@@ -19,6 +19,7 @@ _spec = importlib.util.spec_from_file_location(
 node_report = importlib.util.module_from_spec(_spec)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # node-report imports plots.py beside it
 _spec.loader.exec_module(node_report)
+from harness import profiles  # noqa: E402 (beside this file: the path above)
 
 # The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
 GOALS = {
@@ -133,7 +134,7 @@ def node_part(raw, out):
     for method in ("put", "get"):
         node, bare = wrk(os.path.join(raw, f"wrk-{method}-node.txt")), wrk(os.path.join(raw, f"wrk-{method}-bare.txt"))
         result["wrk"][method] = {"node": node, "bare": bare, "ratio": round(node["rps"] / bare["rps"], 3)}
-    result["profile"] = {m: without_home(node_report.profile_breakdown(raw, m)) for m in ("PUT", "GET")}
+    result["profile"] = {m: node_report.profile_breakdown(raw, m) for m in ("PUT", "GET")}
     write_json(os.path.join(out, "defaults-node.json"), result)
 
 
@@ -147,29 +148,14 @@ def cluster_part(raw, out):
             "one_entry_ratio": round(runs["one-entry"]["rps"] / single, 3),
             "spread_ratio": round(runs["spread"]["rps"] / single, 3),
         }
-    result["profile"] = {m: without_home(coordinator_breakdown(raw, m)) for m in ("put", "get")}
+    result["profile"] = {m: coordinator_breakdown(raw, m) for m in ("put", "get")}
     write_json(os.path.join(out, "defaults-cluster.json"), result)
 
 
 def coordinator_breakdown(raw, name):
     """The entry node's profile in the tuned report's categories, with the replica calls as one more."""
-    saved = node_report.CATEGORIES
-    at = [c for c, _ in saved].index("handoff to workers (queue, park/unpark)")
-    node_report.CATEGORIES = saved[:at] + [("replica calls (peer client: send, read, parse)", ["dev/dht/node/peer/"])] \
-        + saved[at:]
-    try:
-        return node_report.profile_breakdown(raw, name)
-    finally:
-        node_report.CATEGORIES = saved
-
-
-def without_home(breakdown):
-    """Frames name native libraries by path: the cache under this user's home is ~ in what gets committed."""
-    if breakdown:
-        home = os.path.expanduser("~")
-        for t in breakdown["top_self"]:
-            t["frame"] = t["frame"].replace(home + "/", "~/")
-    return breakdown
+    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
+    return profiles.breakdown(path, profiles.cluster_categories()) if os.path.exists(path) else None
 
 
 def warmup_text(d):

@@ -8,36 +8,19 @@ with the python of scripts/venv.sh.
 """
 import json
 import os
-import re
 import shutil
 import sys
 
 import plots
+from harness import load, profiles
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
 TARGET_GET = 0.85
 TARGET_P99_MS = 3.0  # at 70% load, issue 2
 TARGET_P999_MS = 10.0
 
-# Where CPU time goes: the first rule whose substring appears in a stack takes the sample (order matters:
-# a RocksDB call inside a worker counts as RocksDB, not as "worker").
-CATEGORIES = [
-    ("RocksDB background (flush, compaction)", ["rocksdb::ThreadPoolImpl"]),
-    ("RocksDB write (WAL + memtable)", ["RocksDB.put", "RocksDB.write", "writeWithoutStall"]),
-    ("RocksDB read / LWW check", ["RocksDB.get", "RocksDB.keyMayExist"]),
-    ("write group (end of selector pass)", ["PassWriteGroup"]),
-    ("response write (socket send)", ["sendResponse", "Session.write", "sendChunked", "processWrite",
-                                      "DhtSession.uncork"]),
-    ("handoff to workers (queue, park/unpark)", ["ThreadPoolExecutor.execute", "ThreadPoolExecutor.getTask",
-                                                 "LockSupport", "WorkerPool"]),
-    ("metrics", ["NodeMetrics", "io/prometheus"]),
-    ("request handling (codec, routing)", ["EntityHandler", "DhtServer.handleRequest",
-                                           "DhtSession.handleParsedRequest", "Record."]),
-    ("selector: read + HTTP parse", ["processRead", "processHttpBuffer", "HttpSession"]),
-    ("selector: epoll wait/select", ["epoll_wait", "EPollSelectorImpl", "JavaSelector.select"]),
-    ("GC", ["GCTaskThread", "G1", "GangWorker", "WorkerThread::run", "ConcurrentGCThread"]),
-    ("JIT compiler", ["CompileBroker", "C2Compiler", "C1Compiler", "CompilerThread"]),
-]
+# Where CPU time goes: harness/profiles.py (one table for every report).
+CATEGORIES = profiles.CATEGORIES
 
 
 def read(path):
@@ -54,32 +37,15 @@ def env(raw):
     return out
 
 
-def ms(text):
-    """'1.23ms' / '812.00us' / '1.01s' -> milliseconds"""
-    m = re.match(r"([\d.]+)(us|ms|s|m)$", text.strip())
-    if not m:
-        return None
-    v, unit = float(m.group(1)), m.group(2)
-    return {"us": v / 1000, "ms": v, "s": v * 1000, "m": v * 60000}[unit]
-
-
 def wrk(raw, name):
+    """A wrk run's figures (harness/load.py reads wrk's report), or None if it did not run."""
     path = os.path.join(raw, "wrk-%s.txt" % name)
     if not os.path.exists(path):
         return None
-    t = read(path)
-    r = {"rps": float(re.search(r"Requests/sec:\s*([\d.]+)", t).group(1))}
-    for p in ("50", "75", "90", "99"):
-        m = re.search(r"^\s+%s%%\s+(\S+)" % p, t, re.M)
-        r["p%s_ms" % p] = ms(m.group(1)) if m else None
-    m = re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", t)
-    r["max_ms"] = ms(m.group(1)) if m else None
-    m = re.search(r"(\d+) requests in", t)
-    r["requests"] = int(m.group(1)) if m else None
-    m = re.search(r"Non-2xx or 3xx responses: (\d+)", t)
-    r["non_2xx"] = int(m.group(1)) if m else 0
-    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", t)
-    r["socket_errors"] = sum(int(x) for x in m.groups()) if m else 0
+    r = load.parse_wrk(read(path))
+    if r is None:
+        raise SystemExit("no throughput in %s" % path)
+    r.pop("keys_per_thread", None)  # the PUT scripts' own line: bench-node.sh reads it, the report does not
     return r
 
 
@@ -116,34 +82,7 @@ def k6(raw, name):
 
 def profile_breakdown(raw, name):
     path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
-    if not os.path.exists(path):
-        return None
-    totals = {c: 0 for c, _ in CATEGORIES}
-    totals["other"] = 0
-    total = 0
-    leaf = {}
-    for line in read(path).splitlines():
-        stack, _, n = line.rpartition(" ")
-        if not n.isdigit():
-            continue
-        n = int(n)
-        total += n
-        for cat, keys in CATEGORIES:
-            if any(k in stack for k in keys):
-                totals[cat] += n
-                break
-        else:
-            totals["other"] += n
-        frame = stack.split(";")[-1]
-        leaf[frame] = leaf.get(frame, 0) + n
-    if total == 0:
-        return None
-    top = sorted(leaf.items(), key=lambda kv: -kv[1])[:12]
-    return {
-        "samples": total,
-        "share": {k: round(v / total, 4) for k, v in totals.items()},
-        "top_self": [{"frame": f, "share": round(c / total, 4)} for f, c in top],
-    }
+    return profiles.breakdown(path, CATEGORIES) if os.path.exists(path) else None
 
 
 def fmt(v, digits=2):

@@ -165,3 +165,31 @@ def timeseries(path, title, series, p99_threshold=None, marks=(), xlabel="second
     bottom.set_ylabel("p99 per second\n(x: errors or dropped)")
     bottom.set_xlabel(xlabel)
     return _save(fig, path)
+
+
+def ab_ratios(path, title, rows):
+    """An A/B's ratios, one row per figure, on a log axis around 1, turned so that right is always better (a latency
+    or a cost is shown as base/head): each round's ratio (dots), the median (a diamond, green when judged better, red
+    when worse, grey when not separable) and the noise floor as a band [1/floor, floor].
+    rows = [(label, [head/base per round], median, floor, verdict, higher_is_better)]."""
+    rows = [r for r in rows if r[2] is not None]
+    if not rows:
+        return False
+    colors = {"better": "#2a9d3a", "worse": "#c0392b"}
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * len(rows)))
+    for y, (label, ratios, med, floor, verdict, hib) in enumerate(reversed(rows)):
+        if floor:
+            ax.fill_betweenx([y - 0.35, y + 0.35], 1 / floor, floor, color="#e6e6e6", linewidth=0)
+        turn = (lambda r: r) if hib else (lambda r: 1 / r)
+        pts = [turn(r) for r in ratios if r]
+        ax.scatter(pts, [y] * len(pts), color="#555555", s=10, zorder=3)
+        ax.scatter([turn(med)], [y], marker="D", s=36, color=colors.get(verdict, "#999999"), zorder=4)
+    ax.axvline(1.0, color="#333333", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "%gx" % v))
+    ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: "%gx" % v if v in (0.7, 0.8, 0.9, 1.1, 1.2, 1.5) else ""))
+    ax.set_yticks(range(len(rows)), [r[0] for r in reversed(rows)])
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("head over base, right is better (throughput: head/base; latency, CPU per request: base/head)")
+    ax.set_title(title, loc="left", fontweight="bold")
+    return _save(fig, path)

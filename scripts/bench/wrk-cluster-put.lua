@@ -1,8 +1,9 @@
 -- wrk closed-model PUT of unique keys against a cluster: like wrk-put.lua (thread t writes <prefix><t>-<n>),
 -- with the replicas parameter and the threads spread over the nodes: thread i talks to port i mod #ports.
 -- Environment: BENCH_PORTS (comma-separated, e.g. 18100,18101,18102), BENCH_REPLICAS (e.g. 2/3; empty = none).
--- Usage: wrk ... -s wrk-cluster-put.lua http://127.0.0.1:<any port> -- [prefix]
--- Prints "KEYS_PER_THREAD <min over threads>" at the end.
+-- Usage: wrk ... -s wrk-cluster-put.lua http://127.0.0.1:<any port> -- [prefix] [cycle]
+-- With cycle, thread t writes keys n = 0 .. cycle-1 over and over (a preload of a fixed key set: once every thread's
+-- count reaches cycle, each of its keys exists). Prints "KEYS_PER_THREAD <min over threads>" (requests sent) at the end.
 local threads = {}
 local next_id = 0
 
@@ -24,6 +25,7 @@ end
 
 function init(args)
   prefix = args[1] or "t"
+  cycle = tonumber(args[2])
   counter = 0
   local r = os.getenv("BENCH_REPLICAS") or ""
   suffix = r ~= "" and ("&replicas=" .. r) or ""
@@ -31,7 +33,8 @@ function init(args)
 end
 
 function request()
-  local path = string.format("/v0/entity?id=%s%d-%010d%s", prefix, id, counter, suffix)
+  local n = cycle and counter % cycle or counter
+  local path = string.format("/v0/entity?id=%s%d-%010d%s", prefix, id, n, suffix)
   counter = counter + 1
   return wrk.format("PUT", path, nil, value)
 end

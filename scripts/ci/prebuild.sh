@@ -8,7 +8,7 @@
 # not build is built on first use, as before.
 #
 #   test     in the order the tests ask for them: kube-apiserver, etcd and kubectl (operator tests), helm,
-#            versitygw (backup tests), the Python venv, k6 and oha (make bench-test), libfaketime (make chaos-test)
+#            versitygw (backup tests), the previous release's node jar (UpgradeIT), the Python venv, k6 and oha (make bench-test), libfaketime (make chaos-test)
 #   cluster  what make k8s-up adds: the other Kubernetes binaries, CoreDNS, crictl, kube-router
 #
 # Output: one line per tool on stderr with its time; a tool that fails to build is reported and the rest go on.
@@ -31,6 +31,7 @@ case "$what" in
     one kube-test-binaries "$DHT_ROOT/scripts/kube-binaries.sh"
     one helm "$DHT_ROOT/scripts/tool.sh" helm
     one versitygw "$DHT_ROOT/scripts/tool.sh" versitygw
+    one previous-release "$DHT_ROOT/scripts/release-jar.sh"
     one venv "$DHT_ROOT/scripts/venv.sh"
     one k6 "$DHT_ROOT/scripts/tool.sh" k6
     one oha "$DHT_ROOT/scripts/tool.sh" oha

@@ -286,7 +286,8 @@ def stored_value(record):
 def check_read(client, a, i):
     """'ok', 'missing' (404, or a tombstone), 'wrong' (another value) or 'failed:<status or error>'."""
     if getattr(a, "local", False):
-        status, body = client.request("GET", entity_path(key_of(a.prefix, i), ""), extra={"X-Dht-Internal": "1"})
+        # the member protocol names its sender's release: a cluster at feature level 2 refuses requests naming none
+        status, body = client.request("GET", entity_path(key_of(a.prefix, i), ""), extra={"X-Dht-Internal": "1", "X-Dht-Release": "dhtcheck"})
         if status == 200:
             try:
                 body = stored_value(body)

@@ -1,6 +1,8 @@
 package dev.dht.node;
 
+import dev.dht.node.io.Throttle;
 import dev.dht.node.natives.NativeLibraries;
+import dev.dht.node.api.FeatureLevelEndpoint;
 import dev.dht.node.api.FlushEndpoint;
 import dev.dht.node.api.MetricsEndpoint;
 import dev.dht.node.clock.HybridLogicalClock;
@@ -37,7 +39,6 @@ import dev.dht.node.objectstore.Encryption;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.S3ObjectStore;
 import dev.dht.node.objectstore.StoreCredentials;
-import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.restore.RestoreAgent;
 import dev.dht.node.restore.RestoreEndpoints;
 import dev.dht.node.restore.RestoreGate;
@@ -50,6 +51,7 @@ import dev.dht.node.repair.Repair;
 import dev.dht.node.repair.RepairSettings;
 import dev.dht.node.storage.Record;
 import dev.dht.node.topology.RackIdentity;
+import dev.dht.node.release.FeatureLevel;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
@@ -82,6 +84,7 @@ public final class Node implements AutoCloseable {
     final HybridLogicalClock clock;
     final Membership membership;
     final RackIdentity rackIdentity;
+    final FeatureLevel featureLevel;
     private final ClusterFileWatcher clusterWatcher;
     private final Topology topology;
     final TopologyManager topologyManager;
@@ -113,6 +116,11 @@ public final class Node implements AutoCloseable {
         this.config = config;
         // before anything opens the data directory: a member that runs in another rack than before refuses to start
         this.rackIdentity = RackIdentity.open(config.dataDir(), config.rack().declared(), config.rack().acceptChange());
+        // what the release before this one cannot understand waits for the cluster's feature level (docs/upgrading.md)
+        this.featureLevel = FeatureLevel.open(config.dataDir(), config.featureLevel());
+        if (config.members().hasRacks() && !featureLevel.racks()) {
+            throw new IOException(featureLevel.racksRefusal());
+        }
         this.store = RocksStore.open(config.dataDir(), StorageOptions.node(config.writeBuffer(), config.blockCache()));
         PeerClient client = null;
         Planes opened = null;
@@ -123,6 +131,7 @@ public final class Node implements AutoCloseable {
             this.membership = new Membership(config.self(), config.members());
             opened = Planes.open(config);
             this.planes = opened;
+            planes.guard().refuseReleases(featureLevel::refusal);
             MemberPlane plane = planes.memberPlane();
             // Idle member connections close at half the time the peers keep them: well before the peers drop
             // them, and rarely enough that opening them again is no steady cost. Under a load that comes and goes
@@ -159,7 +168,7 @@ public final class Node implements AutoCloseable {
                             propagation(config), config.requestTimeout()), rebuild, rebuild::report);
             this.clusterWatcher = config.clusterFile() == null ? null
                     : new ClusterFileWatcher(config.clusterFile(), membership, config.rack().declared(),
-                    Duration.ofSeconds(1));
+                    next -> next.hasRacks() ? featureLevel.racksRefusal() : null, Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
             this.tracker = new RequestTracker(metrics);
             this.adminPool = new WorkerPool("dht-admin", 2, 16);
@@ -179,7 +188,7 @@ public final class Node implements AutoCloseable {
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
             // Backups and restores (dev.dht.node.backup, dev.dht.node.restore): a node of a cluster made from a
             // backup serves no client until the restore is done.
-            this.backupStore = backupStore(backupSettings);
+            this.backupStore = backupStore(backupSettings, featureLevel);
             RestoreGate gate = new RestoreGate(config.dataDir(), backupSettings.restoring(), isEmpty(store));
             this.backup = backupStore == null ? null : new BackupAgent(store, backupStore, topologyManager::state,
                     config.self(), new Throttle(backupSettings.uploadRate()), backupSettings.partSize(), wall);
@@ -192,6 +201,7 @@ public final class Node implements AutoCloseable {
             admin.put(DhtServer.METRICS, new MetricsEndpoint(metrics));
             admin.put(DhtServer.ADMIN_PREFIX + "profile", profiler);
             admin.putAll(FlushEndpoint.handlers(store));
+            admin.putAll(FeatureLevelEndpoint.handlers(featureLevel));
             admin.putAll(new MovementEndpoints(topologyManager, movementStatus, movementStats, movement, store, clock)
                     .handlers());
             admin.putAll(repair.handlers());
@@ -213,6 +223,7 @@ public final class Node implements AutoCloseable {
                         + " (member)" + (metrics > 0 ? " or " + metrics + " (metrics)" : "") + ": " + e.getMessage()
                         + "; is another node running on them?", e);
             }
+            server.featureLevel(featureLevel::current);
             NodeGauges.register(this);
             this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
                     cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
@@ -245,11 +256,13 @@ public final class Node implements AutoCloseable {
         return start(config, backup, null);
     }
 
-    private static BackupStore backupStore(BackupSettings s) throws IOException {
+    private static BackupStore backupStore(BackupSettings s, FeatureLevel level) throws IOException {
         if (!s.configured()) {
             return null;
         }
-        ObjectCodec codec = s.encryptionKey() == null ? ObjectCodec.PLAIN : Encryption.fromFile(s.encryptionKey());
+        // DHTENC01 until the feature level says every member (and so every restore) reads DHTENC02
+        ObjectCodec codec = s.encryptionKey() == null ? ObjectCodec.PLAIN
+                : Encryption.fromFile(s.encryptionKey(), level::newBackupFormat);
         return new BackupStore(new S3ObjectStore(s.location(), StoreCredentials.of(s.credentials())), codec);
     }
 
@@ -260,10 +273,11 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * As {@link #start(NodeConfig)}, with the entity handler built by the given factory instead of the cluster
-     * coordinator (tests wrap the local handler with it); null means the coordinator.
+     * TEST ONLY (package-private: the test fixture dev.dht.node.TestHooks reaches it): as {@link #start(NodeConfig)},
+     * with the entity handler built by the given factory instead of the cluster coordinator (tests hold requests in
+     * it, or reach the real store); null means the coordinator.
      */
-    public static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
+    static Node start(NodeConfig config, BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
             throws IOException {
         return start(config, BackupSettings.NONE, entityHandlers);
     }
@@ -344,9 +358,9 @@ public final class Node implements AutoCloseable {
     }
 
     /** Connections per peer: enough to keep both cores busy, few enough that a dead peer costs little. */
-    private static final int PEER_CONNECTIONS = 8;
+    public static final int PEER_CONNECTIONS = 8;
     /** Requests queued per connection; beyond connections x pipeline a call fails at once (peer saturated). */
-    private static final int PEER_PIPELINE = 128;
+    public static final int PEER_PIPELINE = 128;
 
     public int port() {
         return server.port();

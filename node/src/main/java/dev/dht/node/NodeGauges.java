@@ -33,6 +33,9 @@ final class NodeGauges {
     }
 
     private void registerAll() {
+        metrics.info("dht_build", "This member's release", "version", dev.dht.node.release.Release.VERSION);
+        metrics.gauge("dht_feature_level", "The cluster feature level this member runs at (docs/upgrading.md)",
+                node.featureLevel::current);
         metrics.gauge("dht_request_queue_depth", "Requests waiting for a worker", node.workers::queueDepth);
         metrics.gauge("dht_request_queue_capacity", "Size of the bounded request queue", node.config::queueSize);
         metrics.gauge("dht_workers_busy", "Workers running a request", node.workers::active);

@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Entry point: options -> {@link Node#start}; SIGTERM/SIGINT -> graceful {@link Node#shutdown}, exit 0.
- * Exit codes: 0 stopped by a signal or --help, 1 could not start (e.g. data dir locked), 2 bad options.
+ * Exit codes: 0 stopped by a signal, --help or --version, 1 could not start (e.g. data dir locked), 2 bad options.
  */
 public final class NodeMain {
     private static final Logger log = LoggerFactory.getLogger(NodeMain.class);
@@ -27,6 +27,12 @@ public final class NodeMain {
     static final String DNS_NEGATIVE_CACHE_SECONDS = "1";
 
     public static void main(String[] args) throws InterruptedException {
+        if (List.of(args).contains("--version")) {
+            System.out.println("dht-node " + dev.dht.node.release.Release.VERSION + " (cluster feature levels up to "
+                    + dev.dht.node.release.FeatureLevel.MAX + ")");
+            System.exit(0);
+            return;
+        }
         limitDnsCaching();
         NodeConfig config;
         BackupSettings backup;

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.function.LongSupplier;
 
 /** The spread report's timing harness: ns per operation as the fastest of many short rounds, and medians. */
-final class Timing {
+public final class Timing {
     static final int ROUNDS = 21;
 
     private static volatile long sink;
@@ -17,7 +17,7 @@ final class Timing {
      * on a shared machine other processes only ever add time, so the fastest round is the closest to the code's own
      * cost, and many short rounds give it more chances to run undisturbed.
      */
-    static double nsPerOp(LongSupplier pass, int opsPerPass, int roundMs) {
+    public static double nsPerOp(LongSupplier pass, int opsPerPass, int roundMs) {
         long target = roundMs * 1_000_000L;
         int passes = 1;
         while (true) {
@@ -50,7 +50,7 @@ final class Timing {
     }
 
     /** Median of the ms each of 7 calls of build takes. */
-    static double medianBuildMs(Runnable build) {
+    public static double medianBuildMs(Runnable build) {
         double[] ms = new double[7];
         for (int i = 0; i < ms.length; i++) {
             long t0 = System.nanoTime();
@@ -60,7 +60,7 @@ final class Timing {
         return median(ms);
     }
 
-    static double median(double[] values) {
+    public static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         return sorted[sorted.length / 2];

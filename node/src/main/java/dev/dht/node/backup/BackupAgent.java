@@ -1,9 +1,9 @@
 package dev.dht.node.backup;
 
 import dev.dht.node.io.AtomicFiles;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.natives.BackgroundPriority;
 import dev.dht.node.objectstore.ObjectStoreException;
-import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StoreException;
 import dev.dht.node.topology.Json;

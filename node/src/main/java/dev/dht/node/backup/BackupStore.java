@@ -1,9 +1,8 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.io.Throttle;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStore;
-import dev.dht.node.objectstore.Throttle;
-
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -101,6 +100,7 @@ public final class BackupStore {
     public boolean upload(Path file, long size, String contentName, Throttle throttle, LongConsumer progress,
                           PartUploads parts) throws IOException {
         String path = objectPath(contentName);
+        ObjectCodec codec = this.codec.writing(); // one format for the whole upload (the feature level may change)
         long existing = client.size(path);
         if (existing >= 0 && codec.holds(size, existing)) {
             parts.forget(path); // stored whole, by an upload that finished before this node could say so

@@ -1,7 +1,7 @@
 package dev.dht.node.backup;
 
 import dev.dht.node.io.AtomicFiles;
-import dev.dht.node.objectstore.Throttle;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.topology.Json;
 
 import java.io.IOException;

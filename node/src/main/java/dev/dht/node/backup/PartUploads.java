@@ -1,10 +1,10 @@
 package dev.dht.node.backup;
 
 import dev.dht.node.io.AtomicFiles;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStore;
 import dev.dht.node.objectstore.ObjectStoreException;
-import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.topology.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

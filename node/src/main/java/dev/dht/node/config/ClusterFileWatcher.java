@@ -25,14 +25,23 @@ public final class ClusterFileWatcher implements AutoCloseable {
     private final Path file;
     private final Membership membership;
     private final String declaredRack;
+    private final java.util.function.Function<ClusterMembers, String> refusal;
     private final ScheduledExecutorService timer;
     private byte[] lastContent;
+    private String lastRefusal;
 
     /** @param declaredRack this member's --rack (a file that puts it in another rack is ignored), or null */
     public ClusterFileWatcher(Path file, Membership membership, String declaredRack, Duration interval) {
+        this(file, membership, declaredRack, next -> null, interval);
+    }
+
+    /** @param refusal why a list cannot be used now (e.g. racks below the feature level that allows them), or null */
+    public ClusterFileWatcher(Path file, Membership membership, String declaredRack,
+                              java.util.function.Function<ClusterMembers, String> refusal, Duration interval) {
         this.file = file;
         this.membership = membership;
         this.declaredRack = declaredRack;
+        this.refusal = refusal;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dht-cluster-file");
             t.setDaemon(true);
@@ -74,6 +83,16 @@ public final class ClusterFileWatcher implements AutoCloseable {
                     + " declares rack '{}' (--rack)", file, membership.current().size(), listed, declaredRack);
             return;
         }
+        String refused = refusal.apply(next);
+        if (refused != null) {
+            if (!refused.equals(lastRefusal)) {
+                log.warn("cluster file {} ignored, keeping {} members: {}", file, membership.current().size(), refused);
+            }
+            lastRefusal = refused;
+            lastContent = null; // read again, and used, once the reason is gone (the level raised)
+            return;
+        }
+        lastRefusal = null;
         ClusterMembers previous = membership.current();
         if (membership.update(next)) {
             TreeSet<String> added = new TreeSet<>(next.urls());

@@ -1,7 +1,5 @@
 package dev.dht.node.config;
 
-import dev.dht.node.plane.MemberPlane;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,6 +30,8 @@ public final class ConfigParser {
         SELF("self", "URL", "the member on localhost/127.0.0.1 with this port", "which member this process is"),
         RACK("rack", "NAME", "- (the member list's)",
                 "the rack (failure domain) this member declares; must match the member list's"),
+        FEATURE_LEVEL("feature-level", "N", "- (the data directory's, 1 when new)",
+                "raise the cluster feature level to N at start (once every member runs this release; never lowered)"),
         ACCEPT_RACK_CHANGE("accept-rack-change", "true|false", "false",
                 "start even if the rack differs from the one this data directory last ran in (a deliberate move)"),
         REPLICATION_FACTOR("replication-factor", "N", "cluster size",
@@ -62,8 +62,12 @@ public final class ConfigParser {
                 "each replica set is repaired this often, well inside --tombstone-grace (0: only on request)"),
         REPAIR_RATE("repair-rate", "SIZE", "4MiB",
                 "bytes of repair and rebuild traffic (hashes and records) a node moves per second (0: unthrottled)"),
+        /**
+         * TEST ONLY, not in --help: the clock-skew tests (ClockSkewIT, TwoNodeClockSkewIT) start real node processes
+         * whose clocks disagree, and a process takes its clock from the command line. Nothing else may set it.
+         */
         CLOCK_OFFSET_MS("clock-offset-ms", "N", "0",
-                "TEST ONLY: signed ms added to this node's physical clock (simulates clock skew)"),
+                "TEST ONLY: signed ms added to this node's physical clock (simulates clock skew)", true),
         IDLE_TIMEOUT("idle-timeout", "DUR", "30s", "idle keep-alive connections are closed after this"),
         SEND_TIMEOUT("send-timeout", "DUR", "30s",
                 "a response (e.g. a range stream) the client stops reading is dropped after this"),
@@ -118,12 +122,23 @@ public final class ConfigParser {
         final String metavar;
         final String defaultText;
         final String help;
+        /** A test hook: accepted, but not listed by --help. */
+        final boolean testOnly;
 
         Option(String name, String metavar, String defaultText, String help) {
+            this(name, metavar, defaultText, help, false);
+        }
+
+        Option(String name, String metavar, String defaultText, String help, boolean testOnly) {
             this.name = name;
             this.metavar = metavar;
             this.defaultText = defaultText;
             this.help = help;
+            this.testOnly = testOnly;
+        }
+
+        public boolean testOnly() {
+            return testOnly;
         }
 
         public String flag() {
@@ -309,7 +324,8 @@ public final class ConfigParser {
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
                 selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
                 new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
-                        (int) moveBatch, repairInterval, repairRate), security, drain, rack);
+                        (int) moveBatch, repairInterval, repairRate), security, drain, rack,
+                intIn(raw, Option.FEATURE_LEVEL, 0, 1, dev.dht.node.release.FeatureLevel.MAX));
     }
 
     /** --rack and --accept-rack-change; a rack the member list gives this member must be the declared one. */
@@ -353,7 +369,7 @@ public final class ConfigParser {
         if (tls != null && insecure) {
             throw new ConfigException("--member-insecure and member TLS exclude each other: give one");
         }
-        String problem = MemberPlane.problem(members, offset, tls != null, insecure);
+        String problem = MemberPorts.problem(members, offset, tls != null, insecure);
         if (problem != null) {
             throw new ConfigException(problem);
         }
@@ -528,6 +544,9 @@ public final class ConfigParser {
         sb.append("SIZE: bytes or k/m/g with optional i/iB/B (binary: 64MiB = 64Mi = 64m). ");
         sb.append("DUR: 500ms, 1s, 2m, 1h, 1d.\n\nOptions:\n");
         for (Option o : Option.values()) {
+            if (o.testOnly) {
+                continue;
+            }
             String left = "  " + o.flag() + " " + o.metavar;
             sb.append(left);
             sb.append(" ".repeat(Math.max(1, 36 - left.length())));
@@ -536,6 +555,7 @@ public final class ConfigParser {
                     .append('\n');
         }
         sb.append("  --help").append(" ".repeat(28)).append("print this help and exit\n");
+        sb.append("  --version").append(" ".repeat(25)).append("print the release and exit\n");
         return sb.toString();
     }
 }

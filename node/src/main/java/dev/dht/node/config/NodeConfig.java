@@ -28,6 +28,8 @@ import java.time.Duration;
  * @param drainTime        on SIGTERM, how long the node first keeps serving, not ready, closing each client
  *                         connection after its next answer (0: stop at once; see {@link dev.dht.node.drain.Drain})
  * @param rack             the rack this member declares, and whether a change of it is accepted
+ * @param featureLevel     --feature-level: the cluster feature level to raise this member to at start (0: the one
+ *                         its data directory has; docs/upgrading.md)
  */
 public record NodeConfig(
         int port,
@@ -51,7 +53,8 @@ public record NodeConfig(
         ClusterSettings cluster,
         SecuritySettings security,
         Duration drainTime,
-        RackSettings rack) {
+        RackSettings rack,
+        int featureLevel) {
 
     public static final int DEFAULT_PORT = 8080;
     public static final long DEFAULT_MAX_BODY = 16L << 20;
@@ -106,81 +109,87 @@ public record NodeConfig(
                 Duration.ofSeconds(1), defaultWorkers(), defaultQueueSize(), defaultSelectors(),
                 DEFAULT_MAX_BODY, defaultBlockCache(), DEFAULT_WRITE_BUFFER, null, Duration.ofDays(1),
                 Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(10), ClusterSettings.defaults(),
-                SecuritySettings.defaults(), Duration.ZERO, RackSettings.NONE);
+                SecuritySettings.defaults(), Duration.ZERO, RackSettings.NONE, 0);
     }
 
     public NodeConfig withPool(int newWorkers, int newQueueSize) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 newWorkers, newQueueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     public NodeConfig withMaxBody(long newMaxBody) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, newMaxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     public NodeConfig withTimeouts(Duration newIdle, Duration newSend, Duration newShutdownGrace) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                newIdle, newSend, newShutdownGrace, cluster, security, drainTime, rack);
+                newIdle, newSend, newShutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     public NodeConfig withDrainTime(Duration newDrainTime) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, newDrainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, newDrainTime, rack, featureLevel);
     }
 
     public NodeConfig withProfileDir(Path dir) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, dir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     /** The same node in another cluster (tests start in-process clusters with this). */
     public NodeConfig withCluster(ClusterMembers newMembers, String newSelf) {
         return new NodeConfig(port, dataDir, newMembers, clusterFile, newSelf, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     /** The same node reading its members from a cluster file (tests of moves start in-process nodes with this). */
     public NodeConfig withClusterFile(Path file, ClusterMembers initial, String newSelf) {
         return new NodeConfig(port, dataDir, initial, file, newSelf, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     public NodeConfig withReplicationFactor(int rf) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     public NodeConfig withRequestTimeout(Duration newTimeout) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, newTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     public NodeConfig withTombstoneGrace(Duration newGrace) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, newGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
     }
 
     public NodeConfig withClusterSettings(ClusterSettings newCluster) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, newCluster, security, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, newCluster, security, drainTime, rack, featureLevel);
     }
 
     public NodeConfig withSecurity(SecuritySettings newSecurity) {
         return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
                 workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, newSecurity, drainTime, rack);
+                idleTimeout, sendTimeout, shutdownGrace, cluster, newSecurity, drainTime, rack, featureLevel);
+    }
+
+    public NodeConfig withFeatureLevel(int level) {
+        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
+                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
+                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, level);
     }
 
     /** The port of this node's member plane (docs/security.md). */

@@ -7,6 +7,7 @@ import dev.dht.node.plane.Plane;
 import dev.dht.node.plane.PlaneGuard;
 import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.MemberTls;
+import dev.dht.node.release.Release;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.HttpSession;
@@ -64,6 +65,8 @@ public final class DhtServer extends HttpServer {
     private static final Logger log = LoggerFactory.getLogger(DhtServer.class);
 
     public static final String STATUS = "/v0/status";
+    /** The member's cluster feature level on /v0/status answers (dev.dht.node.release.FeatureLevel). */
+    public static final String FEATURE_LEVEL_HEADER = "Dht-Feature-Level";
     public static final String ENTITY = "/v0/entity";
     public static final String ENTITIES = "/v0/entities";
     public static final String METRICS = "/metrics";
@@ -82,6 +85,7 @@ public final class DhtServer extends HttpServer {
     private volatile boolean draining;
     /** Why the node is not ready yet (GET /v0/status answers 503 with it), or null; see {@link #readiness}. */
     private volatile java.util.function.Supplier<String> notReady = () -> null;
+    private volatile java.util.function.IntSupplier featureLevel = () -> 0;
     /** Leaving (drain.Drain): not ready, and every answer to a client ends its connection. */
     private volatile boolean leaving;
     private SelectorLoop[] loops = new SelectorLoop[0];
@@ -295,6 +299,11 @@ public final class DhtServer extends HttpServer {
         this.notReady = notReady;
     }
 
+    /** The cluster feature level this member runs at, named on every /v0/status answer beside the release. */
+    public void featureLevel(java.util.function.IntSupplier level) {
+        this.featureLevel = level;
+    }
+
     @Override
     public void handleRequest(Request request, HttpSession httpSession) throws IOException {
         DhtSession session = (DhtSession) httpSession;
@@ -342,14 +351,19 @@ public final class DhtServer extends HttpServer {
             reject(session, method, start, Responses.methodNotAllowed(request.getMethodName(), STATUS, "GET"));
             return;
         }
+        Response answer;
         if (leaving) {
-            reject(session, method, start, Responses.text(Responses.SERVICE_UNAVAILABLE,
-                    "draining: this member is stopping; send requests to another one"));
-            return;
+            answer = Responses.text(Responses.SERVICE_UNAVAILABLE,
+                    "draining: this member is stopping; send requests to another one");
+        } else {
+            String why = notReady.get();
+            answer = why == null ? new Response(Response.OK, "OK\n".getBytes(StandardCharsets.US_ASCII))
+                    : Responses.text(Responses.SERVICE_UNAVAILABLE, "not ready: " + why);
         }
-        String why = notReady.get();
-        reject(session, method, start, why == null ? new Response(Response.OK, "OK\n".getBytes(StandardCharsets.US_ASCII))
-                : Responses.text(Responses.SERVICE_UNAVAILABLE, "not ready: " + why));
+        // the body stays the course's; the release and feature level ride in headers (probes and the operator)
+        answer.addHeader(Release.HEADER + ": " + Release.VERSION);
+        answer.addHeader(FEATURE_LEVEL_HEADER + ": " + featureLevel.getAsInt());
+        reject(session, method, start, answer);
     }
 
     private void entity(Request request, DhtSession session, int method, long start) throws IOException {

@@ -1,5 +1,6 @@
 package dev.dht.node.loop;
 
+import dev.dht.node.storage.PassThread;
 import one.nio.net.Selector;
 import one.nio.net.Session;
 import org.slf4j.Logger;
@@ -25,7 +26,7 @@ import java.util.List;
  * tasks (an answer lets one-nio start the next pipelined request of that connection): the end of a pass runs until
  * none is left. Tasks register at most once per pass; they keep that state themselves ({@link Task}).
  */
-public final class SelectorLoop extends Thread {
+public final class SelectorLoop extends Thread implements PassThread {
     private static final Logger log = LoggerFactory.getLogger(SelectorLoop.class);
     private static final int BUFFER_SIZE = 64000; // one-nio's own read buffer size
 
@@ -66,9 +67,10 @@ public final class SelectorLoop extends Thread {
         sends.add(task);
     }
 
-    /** Runs the task when this pass ends, after the sends. Only from this loop's own thread. */
-    public void applyAtEndOfPass(Task task) {
-        applies.add(task);
+    /** Runs the work when this pass ends, after the sends. Only from this loop's own thread. */
+    @Override
+    public void applyAtEndOfPass(Runnable work) {
+        applies.add(work::run);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
@@ -112,6 +113,11 @@ public final class NodeMetrics {
     /** Receives the samples of a labelled metric at scrape time: one call per label combination. */
     public interface Samples {
         void sample(double value, String... labelValues);
+    }
+
+    /** An info metric ({@code name_info 1} with these labels), e.g. the build's release. */
+    public void info(String name, String help, String label, String value) {
+        Info.builder().name(name).help(help).labelNames(label).register(registry).setLabelValues(value);
     }
 
     /** Gauges whose label combinations are only known at scrape time (e.g. one per peer). */

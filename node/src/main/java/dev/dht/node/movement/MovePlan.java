@@ -2,13 +2,19 @@ package dev.dht.node.movement;
 
 import dev.dht.node.ring.Ring;
 
+import java.util.Arrays;
+
 /**
  * Which members a member of S sends a key's record to during a move from S to T (docs/cluster.md, "What a member of
  * S sends, and to whom"): every member m of R_T(key), the first rf(T) members of the key's walk on T, other than
  * the sender, unless m already stands at the same place or earlier in the key's walk on S. Then for every
  * f <= rf(T) the first f replicas in T hold at least as many copies of any write as the first f in S did.
  *
- * <p>{@link #targets} reuses scratch arrays: one plan per streaming thread.
+ * <p>Only the first rf(T) places of the key's walk on S matter: a member further along (or absent) stands later
+ * than any place j &lt; rf(T) in T, so it gets the record either way. The plan reads that prefix (the ring's
+ * precomputed table) instead of S's whole walk, which costs O(N^2) per key past the table's depth: 52 µs a key at
+ * 100 members and 1.5 ms at 1,000, against about 60-140 ns for the prefix (docs/benchmarks/scale-sim.md).
+ * {@link #targets} reuses scratch arrays: one plan per streaming thread.
  */
 final class MovePlan {
     private final Ring s;
@@ -17,8 +23,8 @@ final class MovePlan {
     /** T member index -> S member index, or -1 for a member new in T. */
     private final int[] tToS;
     private final int selfInT;
-    private final int[] walkS;
-    private final int[] positionInS;
+    private final int[] walkS;       // the first min(rfT, |S|) members of the key's walk on S
+    private final int[] positionInS; // S member index -> its place in walkS, or MAX_VALUE when not in it
     private final int[] walkT;
 
     /**
@@ -36,8 +42,9 @@ final class MovePlan {
             tToS[i] = s.indexOf(t.member(i));
         }
         this.selfInT = t.indexOf(self);
-        this.walkS = new int[s.size()];
+        this.walkS = new int[Math.min(rfT, s.size())];
         this.positionInS = new int[s.size()];
+        Arrays.fill(positionInS, Integer.MAX_VALUE);
         this.walkT = new int[rfT];
     }
 
@@ -46,7 +53,11 @@ final class MovePlan {
      * plan per streaming thread).
      */
     int targets(byte[] key, int[] out) {
-        long hash = Ring.keyHash(key);
+        return targets(Ring.keyHash(key), out);
+    }
+
+    /** {@link #targets(byte[], int[])} for a key already hashed with {@link Ring#keyHash(byte[])}. */
+    int targets(long hash, int[] out) {
         s.replicaIndexes(hash, walkS.length, walkS);
         for (int i = 0; i < walkS.length; i++) {
             positionInS[walkS[i]] = i;
@@ -62,6 +73,9 @@ final class MovePlan {
             if (inS < 0 || positionInS[inS] > j) {
                 out[n++] = m;
             }
+        }
+        for (int member : walkS) {
+            positionInS[member] = Integer.MAX_VALUE;
         }
         return n;
     }

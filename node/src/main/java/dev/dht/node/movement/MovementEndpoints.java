@@ -98,13 +98,14 @@ public final class MovementEndpoints {
     }
 
     private Response answer(Response response) {
-        TopologyState s = manager.state();
-        return Protocol.withClock(response, clock.now(), s == null ? null : s.header());
+        return Protocol.withClock(response, clock.now(), manager.stateHeader());
     }
 
     private void topology(Request request, Responder responder) {
         observe(request);
-        report(responder);
+        // a poller names the state it holds: when it is this node's, it gets the brief report (no member lists)
+        responder.send(answer(Responses.json(Responses.OK,
+                Json.write(manager.reportJson(request.getParameter("known="))))));
     }
 
     private void report(Responder responder) {

@@ -1,6 +1,7 @@
 package dev.dht.node.movement;
 
 import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
@@ -31,7 +32,7 @@ import java.util.function.IntUnaryOperator;
  * ({@link MovePlan}) in batches ({@code PUT /v0/internal/records}). Every batch of a slice must be acknowledged
  * before the next slice starts; then the slice's end is the resume point (persisted about once a second), so a
  * restart or a failed batch repeats at most a slice, which last-write-wins makes harmless. Throttled to
- * {@link MovementSettings#rateBytesPerSecond}. Runs on the movement thread only.
+ * {@link MovementSettings#rateBytesPerSecond} by the node's {@link Throttle}. Runs on the movement thread only.
  */
 final class Streamer {
     private static final Logger log = LoggerFactory.getLogger(Streamer.class);
@@ -40,8 +41,6 @@ final class Streamer {
     static final int SLICE_RECORDS = 2_000;
     /** A slice's failed batches are sent again after this pause. */
     static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** The throttle lets at most this much sending accumulate (after a pause, say). */
-    static final long BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Store store;
     private final PeerClient client;
@@ -58,7 +57,7 @@ final class Streamer {
     private String header;
     private byte[] resume;
     private long persistedAt;
-    private long allowedAt = System.nanoTime();
+    private final Throttle throttle;
 
     /** @param rf the replication factor of a set of the given size */
     Streamer(Store store, PeerClient client, HybridLogicalClock clock, TopologyManager manager, IntUnaryOperator rf,
@@ -71,6 +70,7 @@ final class Streamer {
         this.manager = manager;
         this.rf = rf;
         this.settings = settings;
+        this.throttle = new Throttle(settings.rateBytesPerSecond());
         this.stats = stats;
         this.self = self;
     }
@@ -199,7 +199,7 @@ final class Streamer {
         void go() {
             done = new CountDownLatch(1);
             ok = false;
-            throttle(body.length);
+            throttle.pace(body.length);
             client.send(plan.member(target), new PeerRequest("PUT", RECORDS_PATH, clock.now(), 0, body, header),
                     System.nanoTime() + settings.requestTimeout().toNanos(), this);
         }
@@ -266,22 +266,6 @@ final class Streamer {
                 p.go();
             }
             waiting = failed;
-        }
-    }
-
-    /** Sleeps so that sending stays within the rate (with a burst of at most BURST_NANOS). */
-    private void throttle(int bytes) {
-        long rate = settings.rateBytesPerSecond();
-        if (rate <= 0) {
-            return;
-        }
-        long now = System.nanoTime();
-        if (allowedAt < now - BURST_NANOS) {
-            allowedAt = now - BURST_NANOS;
-        }
-        allowedAt += (long) (bytes * 1e9 / rate);
-        if (allowedAt > now) {
-            pause(allowedAt - now);
         }
     }
 

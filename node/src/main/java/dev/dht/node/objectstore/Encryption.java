@@ -14,6 +14,7 @@ import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.function.BooleanSupplier;
 
 /**
  * Client-side encryption of backed-up files: a streaming AEAD, so that files of any size stream through in constant
@@ -60,8 +61,19 @@ public final class Encryption implements ObjectCodec {
     private final byte[] keyId;
     private final byte[] header;
     private final SecureRandom random = new SecureRandom();
+    /** Whether new objects are DHTENC02 (else DHTENC01: the cluster's feature level is below 2). */
+    private final BooleanSupplier newFormat;
+    private final ObjectCodec legacy;
 
+    /** Writes DHTENC02. */
     public Encryption(byte[] secret) {
+        this(secret, () -> true);
+    }
+
+    /** @param newFormat whether new objects are DHTENC02 now; DHTENC01, which release 0.1.0 reads, when not */
+    public Encryption(byte[] secret, BooleanSupplier newFormat) {
+        this.newFormat = newFormat;
+        this.legacy = new Dhtenc01Writer(this);
         if (secret.length < MIN_KEY_BYTES) {
             throw new IllegalArgumentException("an encryption key needs at least " + MIN_KEY_BYTES + " bytes, got "
                     + secret.length);
@@ -74,15 +86,20 @@ public final class Encryption implements ObjectCodec {
         System.arraycopy(keyId, 0, header, 8, 8);
     }
 
-    /** The key in a file (a mounted Secret), trailing whitespace ignored. */
+    /** The key in a file (a mounted Secret), trailing whitespace ignored; writes DHTENC02. */
     public static Encryption fromFile(Path file) throws IOException {
+        return fromFile(file, () -> true);
+    }
+
+    /** As {@link #fromFile(Path)}, writing DHTENC02 only while newFormat says so. */
+    public static Encryption fromFile(Path file, BooleanSupplier newFormat) throws IOException {
         byte[] raw = Files.readAllBytes(file);
         int n = raw.length;
         while (n > 0 && Character.isWhitespace(raw[n - 1])) {
             n--;
         }
         try {
-            return new Encryption(Arrays.copyOf(raw, n));
+            return new Encryption(Arrays.copyOf(raw, n), newFormat);
         } catch (IllegalArgumentException e) {
             throw new IOException("encryption key file " + file + ": " + e.getMessage());
         }
@@ -105,6 +122,16 @@ public final class Encryption implements ObjectCodec {
     static byte[] hkdf(byte[] ikm, byte[] salt, byte[] info) {
         byte[] prk = hmac(salt, ikm);
         return hmac(prk, info, new byte[]{1});
+    }
+
+    @Override
+    public ObjectCodec writing() {
+        return newFormat.getAsBoolean() ? this : legacy;
+    }
+
+    /** The 8-byte key id (DHTENC01's header). */
+    byte[] keyIdBytes() {
+        return keyId.clone();
     }
 
     @Override
@@ -166,6 +193,9 @@ public final class Encryption implements ObjectCodec {
 
     @Override
     public Encoder encoder(byte[] saved) throws IOException {
+        if (saved.length == Dhtenc01Writer.SAVED) { // an upload begun below feature level 2 goes on as it began
+            return legacy.encoder(saved);
+        }
         if (saved.length != SALT + NONCE_PREFIX) {
             throw new IOException("saved encryption parameters of " + saved.length + " bytes, not "
                     + (SALT + NONCE_PREFIX));
@@ -302,7 +332,7 @@ public final class Encryption implements ObjectCodec {
     }
 
     /** Encrypts or decrypts segment by segment as it is read. */
-    private abstract static class Segments extends InputStream {
+    abstract static class Segments extends InputStream {
         private final PushbackInputStream in;
         private final boolean encrypt;
         final SecretKeySpec key;

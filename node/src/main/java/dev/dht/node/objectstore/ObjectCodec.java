@@ -15,6 +15,14 @@ public interface ObjectCodec {
     /** Identifies the key (stored in manifests and object headers), or null when nothing is encrypted. */
     String keyId();
 
+    /**
+     * The codec new objects are written with now: this one, or (an {@link Encryption} in a cluster below the feature
+     * level of its format) the older format the release before reads. One upload keeps to the one it took.
+     */
+    default ObjectCodec writing() {
+        return this;
+    }
+
     /** A fresh digest for naming content. */
     Digest digest();
 

@@ -1,5 +1,6 @@
 package dev.dht.node.objectstore;
 
+import dev.dht.node.io.Throttle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;

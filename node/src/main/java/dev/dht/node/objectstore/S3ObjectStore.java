@@ -1,5 +1,6 @@
 package dev.dht.node.objectstore;
 
+import dev.dht.node.io.Throttle;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;

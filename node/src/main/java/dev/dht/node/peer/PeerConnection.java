@@ -27,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * {@code this}; callbacks run outside the lock.
  */
 final class PeerConnection {
-    private static final int OUT_SIZE = 64 * 1024;
-    private static final int IN_SIZE = 64 * 1024;
+    static final int OUT_SIZE = 64 * 1024; // package-visible for the scale simulation's memory model
+    static final int IN_SIZE = 64 * 1024;
     /**
      * How long a TLS handshake may hear nothing from the peer before the connection is dropped (at least the connect
      * timeout). Not the connect timeout itself: a handshake is CPU work at both ends (key exchange, signatures,

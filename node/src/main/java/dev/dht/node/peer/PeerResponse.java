@@ -7,11 +7,11 @@ package dev.dht.node.peer;
  * @param clock     the peer's clock reading ({@code X-Dht-Clock}), or 0 if it sent none
  * @param timestamp {@code X-Dht-Timestamp}, or 0 if absent
  * @param body      the body (empty array when there is none)
- * @param topology  the version of the peer's topology state ({@code X-Dht-Topology}), or -1 if it sent none
+ * @param topology  the peer's topology header ({@code X-Dht-Topology}, parsed by the topology package), or null
  */
-public record PeerResponse(int status, long clock, long timestamp, byte[] body, long topology) {
+public record PeerResponse(int status, long clock, long timestamp, byte[] body, String topology) {
 
     public PeerResponse(int status, long clock, long timestamp, byte[] body) {
-        this(status, clock, timestamp, body, -1);
+        this(status, clock, timestamp, body, null);
     }
 }

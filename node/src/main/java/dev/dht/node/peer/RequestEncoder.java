@@ -1,5 +1,7 @@
 package dev.dht.node.peer;
 
+import dev.dht.node.release.Release;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -10,7 +12,9 @@ import java.nio.charset.StandardCharsets;
  */
 final class RequestEncoder {
     private static final byte[] HTTP_HOST = bytes(" HTTP/1.1\r\nHost: ");
-    private static final byte[] CALL = bytes("\r\nX-Dht-Internal: 1\r\nX-Dht-Call: ");
+    /** Every member request names the sender's release: a cluster at a raised feature level refuses older ones. */
+    private static final byte[] CALL = bytes("\r\nX-Dht-Internal: 1\r\n" + Release.MEMBER_HEADER + ": "
+            + Release.VERSION + "\r\nX-Dht-Call: ");
     private static final byte[] CLOCK = bytes("\r\nX-Dht-Clock: ");
     private static final byte[] TIMESTAMP = bytes("\r\nX-Dht-Timestamp: ");
     private static final byte[] TOPOLOGY = bytes("\r\nX-Dht-Topology: ");

@@ -1,7 +1,5 @@
 package dev.dht.node.peer;
 
-import dev.dht.node.topology.TopologyHeader;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +18,7 @@ final class ResponseParser {
     private long clock;
     private long timestamp;
     private long call;
-    private long topology;
+    private String topology;
     private boolean close;
     private byte[] body;
     private int bodyFilled;
@@ -82,7 +80,7 @@ final class ResponseParser {
         clock = 0;
         timestamp = 0;
         call = -1;
-        topology = -1;
+        topology = null;
         close = false;
         int line = indexOfCrlf(a, start, end) + 2;
         while (line < end) {
@@ -102,7 +100,7 @@ final class ResponseParser {
                 } else if (nameIs(a, line, colon, "x-dht-call")) {
                     call = number(a, v, eol);
                 } else if (nameIs(a, line, colon, "x-dht-topology")) {
-                    topology = TopologyHeader.version(ascii(a, v, eol));
+                    topology = ascii(a, v, eol);
                 } else if (nameIs(a, line, colon, "connection")) {
                     close = ascii(a, v, eol).trim().equalsIgnoreCase("close");
                 } else if (nameIs(a, line, colon, "transfer-encoding")) {

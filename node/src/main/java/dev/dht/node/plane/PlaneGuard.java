@@ -3,12 +3,14 @@ package dev.dht.node.plane;
 import dev.dht.node.auth.ClientAuth;
 import dev.dht.node.auth.ClientCertificate;
 import dev.dht.node.auth.Scope;
+import dev.dht.node.release.Release;
 import one.nio.http.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -36,6 +38,7 @@ public final class PlaneGuard {
     public static final String MEMBER_PREFIX = "/v0/internal/";
     private static final String MEMBER_HEADER_PREFIX = "x-dht-";
     private static final String INTERNAL_HEADER = "X-Dht-Internal:";
+    private static final String RELEASE_HEADER = Release.MEMBER_HEADER + ":";
     private static final long LOG_EVERY_NANOS = 10_000_000_000L;
 
     /** Why a request was refused (the label of dht_plane_refused_total). */
@@ -59,7 +62,9 @@ public final class PlaneGuard {
         /** a client certificate whose scope does not allow the request, and no token that does (403) */
         CERTIFICATE_SCOPE,
         /** anything but GET /metrics and /v0/status on the metrics port */
-        NOT_METRICS
+        NOT_METRICS,
+        /** a member request from a release the cluster's feature level no longer admits (docs/upgrading.md) */
+        OLD_RELEASE
     }
 
     /** A refusal: the status (401 asks for credentials: the answer carries a Bearer challenge) and the reason. */
@@ -80,6 +85,8 @@ public final class PlaneGuard {
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
     private final ClientAuth auth;
     private final boolean certificates;
+    /** Why a member request from this release (null: it names none) is refused; null when served. */
+    private volatile Function<String, String> releases = release -> null;
 
     /**
      * @param auth         client tokens, or null (no --auth-tokens)
@@ -92,6 +99,14 @@ public final class PlaneGuard {
         for (Reason r : Reason.values()) {
             refused.put(r, new LongAdder());
         }
+    }
+
+    /**
+     * Member requests are also judged by the release the sender names ({@link Release#MEMBER_HEADER}): check says
+     * why one is refused, or null.
+     */
+    public void refuseReleases(Function<String, String> check) {
+        this.releases = check;
     }
 
     /**
@@ -191,12 +206,15 @@ public final class PlaneGuard {
                 + " only to a loopback peer (e.g. kubectl port-forward, a sidecar) or with an admin token");
     }
 
-    private static Refusal member(Request request, String path) {
-        if (path.startsWith(MEMBER_PREFIX) || path.equals("/v0/status")) {
+    private Refusal member(Request request, String path) {
+        if (path.equals("/v0/status")) {
             return null;
         }
-        if ((path.equals("/v0/entity") || path.equals("/v0/entities")) && request.getHeader(INTERNAL_HEADER) != null) {
-            return null;
+        if (path.startsWith(MEMBER_PREFIX)
+                || (path.equals("/v0/entity") || path.equals("/v0/entities")) && request.getHeader(INTERNAL_HEADER) != null) {
+            String release = request.getHeader(RELEASE_HEADER);
+            String why = releases.apply(release == null ? null : release.trim());
+            return why == null ? null : new Refusal(Reason.OLD_RELEASE, why);
         }
         return new Refusal(Reason.NOT_MEMBER_PROTOCOL, "the member port serves the member protocol only "
                 + "(X-Dht-Internal requests and " + MEMBER_PREFIX + "...); clients use the client port");

@@ -1,6 +1,7 @@
 package dev.dht.node.plane;
 
 import dev.dht.node.auth.ClientAuth;
+import dev.dht.node.config.MemberPorts;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.tls.ClientTls;
@@ -32,7 +33,7 @@ public record Planes(MemberPlane memberPlane, String memberBindAddress, ClientAu
     public static Planes open(NodeConfig config) throws IOException {
         SecuritySettings s = config.security();
         SecuritySettings.TlsFiles files = s.memberTls();
-        String problem = MemberPlane.problem(config.members(), s.memberPortOffset(), files != null,
+        String problem = MemberPorts.problem(config.members(), s.memberPortOffset(), files != null,
                 s.memberInsecure());
         if (problem != null) {
             throw new IllegalArgumentException(problem);

@@ -3,6 +3,7 @@ package dev.dht.node.repair;
 import dev.dht.node.ring.XxHash64;
 import dev.dht.node.storage.Digest;
 import dev.dht.node.storage.DigestCursor;
+import dev.dht.node.storage.DigestScan;
 import dev.dht.node.storage.Store;
 
 import java.util.ArrayList;
@@ -27,10 +28,32 @@ final class RangeSummaries {
         return !(d.tombstone() && d.timestamp() < horizon);
     }
 
-    static RepairWire.Summary summarize(Store store, RepairWire.Query q) {
+    /** Each query's summary, read through one scan of the family (DigestScan: not an iterator per span). */
+    static List<RepairWire.Summary> summarize(Store store, List<RepairWire.Query> queries) {
+        List<RepairWire.Summary> out = new ArrayList<>(queries.size());
+        try (DigestScan scan = store.digestScan()) {
+            for (RepairWire.Query q : queries) {
+                out.add(summarize(scan, q));
+            }
+        }
+        return out;
+    }
+
+    /** Each query's entries, at most cap of them per query (truncated then), through one scan of the family. */
+    static List<RepairWire.Listing> list(Store store, List<RepairWire.Query> queries, int cap) {
+        List<RepairWire.Listing> out = new ArrayList<>(queries.size());
+        try (DigestScan scan = store.digestScan()) {
+            for (RepairWire.Query q : queries) {
+                out.add(list(scan, q, cap));
+            }
+        }
+        return out;
+    }
+
+    private static RepairWire.Summary summarize(DigestScan scan, RepairWire.Query q) {
         long count = 0;
         long hash = 0;
-        try (DigestCursor c = store.digests(q.span().lo(), q.span().hi())) {
+        try (DigestCursor c = scan.digests(q.span().lo(), q.span().hi())) {
             while (c.next()) {
                 Digest d = c.digest();
                 if (counted(d, q.horizon())) {
@@ -42,10 +65,9 @@ final class RangeSummaries {
         return new RepairWire.Summary(count, hash);
     }
 
-    /** The span's entries, at most cap of them (truncated then). */
-    static RepairWire.Listing list(Store store, RepairWire.Query q, int cap) {
+    private static RepairWire.Listing list(DigestScan scan, RepairWire.Query q, int cap) {
         List<Digest> out = new ArrayList<>();
-        try (DigestCursor c = store.digests(q.span().lo(), q.span().hi())) {
+        try (DigestCursor c = scan.digests(q.span().lo(), q.span().hi())) {
             while (c.next()) {
                 Digest d = c.digest();
                 if (counted(d, q.horizon())) {

@@ -152,13 +152,7 @@ final class Reconciliation {
         List<List<RepairWire.Summary>> out = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             if (calls.get(i) == null) {
-                out.add(scans.run(() -> {
-                    List<RepairWire.Summary> local = new ArrayList<>(queries.size());
-                    for (RepairWire.Query q : queries) {
-                        local.add(RangeSummaries.summarize(store, q));
-                    }
-                    return local;
-                }));
+                out.add(scans.run(() -> RangeSummaries.summarize(store, queries)));
             } else {
                 try {
                     out.add(RepairWire.readSummaries(calls.get(i).body(), queries.size()));
@@ -217,13 +211,7 @@ final class Reconciliation {
             List<List<RepairWire.Listing>> byMember = new ArrayList<>();
             for (int i = 0; i < members.size(); i++) {
                 if (calls.get(i) == null) {
-                    byMember.add(scans.run(() -> {
-                        List<RepairWire.Listing> local = new ArrayList<>();
-                        for (RepairWire.Query q : queries) {
-                            local.add(RangeSummaries.list(store, q, cap));
-                        }
-                        return local;
-                    }));
+                    byMember.add(scans.run(() -> RangeSummaries.list(store, queries, cap)));
                 } else {
                     try {
                         byMember.add(RepairWire.readListings(calls.get(i).body(), queries.size()));

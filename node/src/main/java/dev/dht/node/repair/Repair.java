@@ -2,6 +2,7 @@ package dev.dht.node.repair;
 
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.http.AdminHandler;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.replication.ReadGate;
 import dev.dht.node.replication.TombstoneSweeper;

@@ -197,11 +197,7 @@ final class RepairEndpoints {
 
     private Response hashes(Request request, RepairRanges r, ByteBuffer body) {
         List<RepairWire.Query> queries = RepairWire.readQueries(body);
-        List<RepairWire.Summary> out = new ArrayList<>(queries.size());
-        for (RepairWire.Query q : queries) {
-            out.add(RangeSummaries.summarize(store, q));
-        }
-        return new Response(Responses.OK, RepairWire.summaries(out));
+        return new Response(Responses.OK, RepairWire.summaries(RangeSummaries.summarize(store, queries)));
     }
 
     private Response digests(Request request, RepairRanges r, ByteBuffer body) {
@@ -210,11 +206,7 @@ final class RepairEndpoints {
             throw new IllegalArgumentException("cap " + cap + " outside 1..65536");
         }
         List<RepairWire.Query> queries = RepairWire.readQueries(body);
-        List<RepairWire.Listing> out = new ArrayList<>(queries.size());
-        for (RepairWire.Query q : queries) {
-            out.add(RangeSummaries.list(store, q, cap));
-        }
-        return new Response(Responses.OK, RepairWire.listings(out));
+        return new Response(Responses.OK, RepairWire.listings(RangeSummaries.list(store, queries, cap)));
     }
 
     private Response fetch(Request request, RepairRanges r, ByteBuffer body) {

@@ -1,6 +1,7 @@
 package dev.dht.node.repair;
 
 import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.movement.RecordBatch;
 import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
@@ -86,7 +87,7 @@ final class RepairPeers {
             if (hashTraffic) {
                 stats.hashBytes.add(r.body().length);
             }
-            throttle.take(r.body().length);
+            throttle.pace(r.body().length);
             return r.body();
         }
     }
@@ -103,7 +104,7 @@ final class RepairPeers {
             if (hashTraffic) {
                 stats.hashBytes.add(body.length);
             }
-            throttle.take(body.length);
+            throttle.pace(body.length);
         }
         String target = ringId == null ? path : path + "?ring=" + ringId;
         client.send(member, new PeerRequest(method, target, clock.now(), 0, body, topologyHeader.get()),

@@ -13,6 +13,7 @@ import dev.dht.node.replication.choice.ReplicaChoice;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
+import dev.dht.node.topology.Learner;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
@@ -47,20 +48,20 @@ public final class Coordinator implements EntityHandler {
      */
     public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
                        Duration requestTimeout, WorkerPool slowPath) {
-        this(store, clock, client, topology, hints, requestTimeout, slowPath, ReplicaEndpoint.Learner.NONE);
+        this(store, clock, client, topology, hints, requestTimeout, slowPath, Learner.NONE);
     }
 
     /**
      * @param learner told when a request comes from a node with a newer topology state than this one's
      */
     public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
-                       Duration requestTimeout, WorkerPool slowPath, ReplicaEndpoint.Learner learner) {
+                       Duration requestTimeout, WorkerPool slowPath, Learner learner) {
         this(store, clock, client, topology, hints, requestTimeout, slowPath, learner, ReadGate.OPEN);
     }
 
     /** @param readGate closed while this node rebuilds (dev.dht.node.rebuild): it then serves no read itself */
     public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
-                       Duration requestTimeout, WorkerPool slowPath, ReplicaEndpoint.Learner learner,
+                       Duration requestTimeout, WorkerPool slowPath, Learner learner,
                        ReadGate readGate) {
         this.readGate = readGate;
         this.store = store;

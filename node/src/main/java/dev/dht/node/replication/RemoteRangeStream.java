@@ -3,6 +3,7 @@ package dev.dht.node.replication;
 import dev.dht.node.api.RangeFrame;
 import dev.dht.node.http.QueryParams;
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.release.Release;
 import dev.dht.node.storage.Record;
 
 import java.io.BufferedInputStream;
@@ -56,7 +57,8 @@ final class RemoteRangeStream implements RangeSource {
                 request.append("&end=").append(QueryParams.encode(new String(end, StandardCharsets.UTF_8)));
             }
             request.append(" HTTP/1.1\r\nHost: ").append(uri.getHost()).append(':').append(port)
-                    .append("\r\nX-Dht-Internal: 1\r\nX-Dht-Clock: ").append(clock)
+                    .append("\r\nX-Dht-Internal: 1\r\n").append(Release.MEMBER_HEADER).append(": ")
+                    .append(Release.VERSION).append("\r\nX-Dht-Clock: ").append(clock)
                     .append("\r\nConnection: close\r\n\r\n");
             OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.US_ASCII));

@@ -9,6 +9,7 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
+import dev.dht.node.topology.Learner;
 import dev.dht.node.topology.TopologyHeader;
 import one.nio.http.Response;
 
@@ -26,16 +27,6 @@ import java.util.concurrent.atomic.LongAdder;
  * the sender is asked for that state.
  */
 public final class ReplicaEndpoint {
-    /** Told about a request from a node whose topology state is newer than this node's. */
-    @FunctionalInterface
-    public interface Learner {
-        Learner NONE = (sender, version) -> {
-        };
-
-        /** Must not block: runs on a selector thread. */
-        void newerState(String sender, long version);
-    }
-
     private final Store store;
     private final HybridLogicalClock clock;
     private final Topology topology;

@@ -3,6 +3,7 @@ package dev.dht.node.replication;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.http.Replicas;
 import dev.dht.node.ring.Ring;
+import dev.dht.node.topology.ServedState;
 import dev.dht.node.topology.Stage;
 import dev.dht.node.topology.TopologyHeader;
 import dev.dht.node.topology.TopologyState;
@@ -19,7 +20,7 @@ import java.util.Map;
  * or two during the joint stage of a move), rebuilt when the state changes. Requests read one immutable
  * {@link View} and use it throughout, so a change mid-request cannot mix two states (docs/cluster.md, "Scaling").
  */
-public final class Topology {
+public final class Topology implements ServedState {
     private static final Logger log = LoggerFactory.getLogger(Topology.class);
 
     private final String self;
@@ -57,6 +58,7 @@ public final class Topology {
      * Installs a new state; until {@code graceUntilNanos} a replica still accepts requests from the stage just before
      * it (see {@link View#admits}).
      */
+    @Override
     public synchronized void install(TopologyState state, long graceUntilNanos) {
         view = build(state, graceUntilNanos);
         log.info("serving {}", state);
@@ -87,6 +89,11 @@ public final class Topology {
 
     public View view() {
         return view;
+    }
+
+    @Override
+    public TopologyState servedState() {
+        return view.state();
     }
 
     public String self() {

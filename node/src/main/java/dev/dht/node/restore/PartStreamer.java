@@ -3,7 +3,7 @@ package dev.dht.node.restore;
 import dev.dht.node.backup.BackupStore;
 import dev.dht.node.backup.MemberManifest;
 import dev.dht.node.io.Directories;
-import dev.dht.node.objectstore.Throttle;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.storage.CheckpointReader;
 import dev.dht.node.storage.RangeCursor;
 import org.slf4j.Logger;

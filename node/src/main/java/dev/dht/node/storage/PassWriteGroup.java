@@ -1,6 +1,5 @@
 package dev.dht.node.storage;
 
-import dev.dht.node.loop.SelectorLoop;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
@@ -19,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Nothing here waits: a key whose lock another thread holds, whose current record is only on disk, or a write
  * RocksDB would stall, comes back as {@link WriteOutcome#wouldBlock()} for the caller to redo on a worker.
  */
-final class PassWriteGroup implements SelectorLoop.Task {
+final class PassWriteGroup {
     /** Above this many writes in a pass, duplicate keys are found through a map instead of a scan. */
     private static final int SCAN_LIMIT = 8;
 
@@ -30,14 +29,15 @@ final class PassWriteGroup implements SelectorLoop.Task {
     private Record[] records = new Record[16];
     private WriteOutcome[] outcomes = new WriteOutcome[16];
     private int size;
+    private final Runnable atEndOfPass = this::endOfPass;
 
     PassWriteGroup(RocksStore store) {
         this.store = store;
     }
 
-    void add(SelectorLoop loop, byte[] key, Record record, WriteOutcome outcome) {
+    void add(PassThread loop, byte[] key, Record record, WriteOutcome outcome) {
         if (size == 0) {
-            loop.applyAtEndOfPass(this);
+            loop.applyAtEndOfPass(atEndOfPass);
         }
         if (size == keys.length) {
             keys = Arrays.copyOf(keys, size * 2);
@@ -50,8 +50,8 @@ final class PassWriteGroup implements SelectorLoop.Task {
         size++;
     }
 
-    @Override
-    public void endOfPass() {
+    /** Applies the group: the selector loop runs this when the pass ends. */
+    void endOfPass() {
         // Take the items out first: an outcome answers a request, which may let one-nio start the next pipelined
         // request of that connection right here, and its write starts a new group (run later in this pass's end).
         int n = size;

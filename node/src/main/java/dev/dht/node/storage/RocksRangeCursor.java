@@ -61,6 +61,14 @@ final class RocksRangeCursor implements RangeCursor {
         return true;
     }
 
+    /** Moves back before the first entry at or after from: the next {@link #next} lands there (RocksDigestScan). */
+    synchronized void seek(byte[] from) {
+        if (!closed) {
+            iterator.seek(from);
+            started = false;
+        }
+    }
+
     @Override
     public synchronized byte[] key() {
         return key;

@@ -1,6 +1,5 @@
 package dev.dht.node.storage;
 
-import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.natives.NativeLibraries;
 import dev.dht.node.sorting.SortedCursor;
 import org.rocksdb.BlockBasedTableConfig;
@@ -29,6 +28,7 @@ import org.rocksdb.StatsLevel;
 import org.rocksdb.Statistics;
 import org.rocksdb.Status;
 import org.rocksdb.TickerType;
+import org.rocksdb.VectorMemTableConfig;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
@@ -101,6 +101,8 @@ public final class RocksStore implements Store {
     private final StorageOptions options;
     private final DBOptions dbOptions;
     private final ColumnFamilyOptions cfOptions;
+    /** The digest family's: see {@link #digestFamilyOptions}. */
+    private final ColumnFamilyOptions digestOptions;
     private final Cache blockCache;
     private final Cache rowCache;
     private final Filter bloom;
@@ -180,17 +182,12 @@ public final class RocksStore implements Store {
         if (bloom != null) {
             table.setFilterPolicy(bloom);
         }
-        this.cfOptions = new ColumnFamilyOptions()
-                .setCompactionStyle(o.compaction())
-                .setCompressionType(o.compression())
-                .setWriteBufferSize(o.writeBuffer())
-                .setMaxWriteBufferNumber(3)
-                .setDisableAutoCompactions(!o.autoCompactions())
-                .setLevelCompactionDynamicLevelBytes(true)
-                .setTableFormatConfig(table);
+        this.cfOptions = familyOptions(o, table);
         if (o.memtableBloomRatio() > 0) {
             cfOptions.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(o.memtableBloomRatio());
         }
+        this.digestOptions = digestFamilyOptions(o, new BlockBasedTableConfig().setBlockCache(blockCache)
+                .setCacheIndexAndFilterBlocks(false).setBlockSize(o.blockSize()).setFormatVersion(5));
         this.writeOptions = new WriteOptions().setSync(false).setDisableWAL(false);
         // For writes from threads that must not wait: fail with Incomplete instead of sleeping in a write stall.
         this.noStallWriteOptions = new WriteOptions().setSync(false).setDisableWAL(false).setNoSlowdown(true);
@@ -203,7 +200,8 @@ public final class RocksStore implements Store {
         familyNames.add("default");
         List<String> onDisk = familiesOnDisk(dir);
         for (String name : familiesToOpen(onDisk)) {
-            descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), cfOptions));
+            descriptors.add(new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8),
+                    name.equals(DIGESTS) ? digestOptions : cfOptions));
             familyNames.add(name);
         }
         this.handles = new ArrayList<>();
@@ -237,6 +235,30 @@ public final class RocksStore implements Store {
         // its blocks in the cache, the next write of each key cannot compare timestamps in memory and goes to a
         // worker and the disk (the memory-only lookup in storedInMemory). The records family only: the hot path.
         this.prepopulated = o.prepopulateOnFlush() && PrepopulateBlockCache.onFlush(db, records);
+    }
+
+    private static ColumnFamilyOptions familyOptions(StorageOptions o, BlockBasedTableConfig table) {
+        return new ColumnFamilyOptions()
+                .setCompactionStyle(o.compaction())
+                .setCompressionType(o.compression())
+                .setWriteBufferSize(o.writeBuffer())
+                .setMaxWriteBufferNumber(3)
+                .setDisableAutoCompactions(!o.autoCompactions())
+                .setLevelCompactionDynamicLevelBytes(true)
+                .setTableFormatConfig(table);
+    }
+
+    /**
+     * The digest family is written by every write and read only by repair's scans, a few times a day, never by a
+     * point lookup: its memtable is a vector, appended to (a skiplist insert at a random place, the key being a
+     * ring hash, was ~30% of a PUT's CPU: a chain of cache misses), sorted once when it is flushed; and its tables
+     * carry no bloom filter. A scan of the mutable memtable sorts a copy of it, so {@link #digestCursor} flushes
+     * the family first when it holds many entries. The format on disk is the same (WAL entries, table files).
+     */
+    private static ColumnFamilyOptions digestFamilyOptions(StorageOptions o, BlockBasedTableConfig table) {
+        ColumnFamilyOptions f = familyOptions(o, table);
+        // RocksDB refuses a vector memtable with concurrent memtable writes (a StoreBench preset; never the node's)
+        return o.concurrentMemtableWrite() ? f : f.setMemTableConfig(new VectorMemTableConfig());
     }
 
     /** Whether flushes of the records family put their blocks into the block cache (options asked and RocksDB took). */
@@ -306,7 +328,8 @@ public final class RocksStore implements Store {
         }
         db.dropColumnFamily(family);
         family.close();
-        return db.createColumnFamily(new ColumnFamilyDescriptor(DIGESTS.getBytes(StandardCharsets.UTF_8), cfOptions));
+        return db.createColumnFamily(new ColumnFamilyDescriptor(DIGESTS.getBytes(StandardCharsets.UTF_8),
+                digestOptions));
     }
 
     /**
@@ -517,7 +540,7 @@ public final class RocksStore implements Store {
 
     @Override
     public boolean applyAtEndOfPass(byte[] key, Record record, WriteOutcome outcome) {
-        SelectorLoop loop = SelectorLoop.current();
+        PassThread loop = PassThread.current();
         if (loop == null) {
             return false;
         }
@@ -657,18 +680,54 @@ public final class RocksStore implements Store {
         return digestCursor(Arrays.copyOf(entry, entry.length + 1), toHash); // just after that entry
     }
 
+    /** Entries of the digest family's mutable memtable above which a scan flushes it first (see digestFamilyOptions). */
+    static final long SCAN_FLUSH_ENTRIES = 16_384;
+
     private DigestCursor digestCursor(byte[] from, long toHash) {
+        // upper bound: the first entry of toHash + 1, none when toHash is the top of the space
+        return new RocksDigestCursor(digestFamilyCursor(from, toHash == -1L ? null : Digest.hashPrefix(toHash + 1)));
+    }
+
+    @Override
+    public DigestScan digestScan() {
+        return new RocksDigestScan(digestFamilyCursor(Digest.hashPrefix(0), null));
+    }
+
+    private RocksRangeCursor digestFamilyCursor(byte[] from, byte[] to) {
         if (closed) {
             throw new StoreException("store is closed", null);
         }
-        // upper bound: the first entry of toHash + 1, none when toHash is the top of the space
-        byte[] to = toHash == -1L ? null : Digest.hashPrefix(toHash + 1);
+        flushDigestsBeforeScan();
         RocksRangeCursor cursor = new RocksRangeCursor(db, digests, from, to, openCursors::remove);
         openCursors.add(cursor);
         if (closed) {
             cursor.close();
         }
-        return new RocksDigestCursor(cursor);
+        return cursor;
+    }
+
+    /**
+     * A scan of the digest family's mutable (vector) memtable copies and sorts it: with more than
+     * {@link #SCAN_FLUSH_ENTRIES} in it, the family is flushed first (sorted once, by the flush) and the scan reads
+     * tables. Scans run on repair's background threads, which may wait.
+     */
+    private void flushDigestsBeforeScan() {
+        if (digestEntriesInMemory() > SCAN_FLUSH_ENTRIES) {
+            try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+                db.flush(flush, digests);
+            } catch (RocksDBException e) {
+                throw new StoreException("flush of the digests before a scan failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Entries in the digest family's mutable memtable (-1 when RocksDB gives no figure). */
+    long digestEntriesInMemory() {
+        try {
+            return db.getLongProperty(digests, "rocksdb.num-entries-active-mem-table");
+        } catch (RocksDBException e) {
+            return -1;
+        }
     }
 
     @Override
@@ -821,6 +880,7 @@ public final class RocksStore implements Store {
         readOptions.close();
         memoryOnly.close();
         cfOptions.close();
+        digestOptions.close();
         dbOptions.close();
         if (bloom != null) {
             bloom.close();

@@ -51,7 +51,7 @@ public interface Store extends AutoCloseable {
 
     /**
      * {@link #applyIfNewer} for a selector thread, grouped: the write joins the others this thread makes during the
-     * current pass of its {@link dev.dht.node.loop.SelectorLoop}, and all of them are applied together when the pass
+     * current pass of its {@link PassThread} (the selector loop), and all of them are applied together when the pass
      * ends (one RocksDB write, one WAL write); the outcome comes then, on this thread. Returns false, having done
      * nothing, when the caller is not a selector loop. Reads during the pass do not see the write yet: answer
      * its request from the outcome, not before.
@@ -84,10 +84,19 @@ public interface Store extends AutoCloseable {
      */
     DigestCursor digests(long fromHash, long toHash);
 
+    /**
+     * One view of the digest family for many spans in a row ({@link DigestScan}): what a batch of repair queries
+     * reads, at the cost of one iterator instead of one per span.
+     */
+    DigestScan digestScan();
+
     /** {@link #digests} from just after the entry (hash, key): the next page of a scan. */
     DigestCursor digestsAfter(long hash, byte[] key, long toHash);
 
-    /** The digest of the record stored under the key, or null. */
+    /**
+     * The digest of the record stored under the key, or null. For tests and tools, not a hot path: a point lookup
+     * in the digest family's vector memtable copies and sorts it (RocksDB's VectorRep::Get).
+     */
     Digest digest(byte[] key);
 
     /** RocksDB figures for /metrics. */

@@ -15,7 +15,12 @@ public final class TopologyHeader {
 
     /** The request form: the state's header, a space, the sender. */
     public static String request(TopologyState state, String sender) {
-        return state.header() + " " + sender;
+        return request(state.header(), sender);
+    }
+
+    /** The request form of a state's header already computed. */
+    public static String request(String stateHeader, String sender) {
+        return stateHeader + " " + sender;
     }
 
     /** The version (3 x epoch + stage rank) of a header value, or {@link #NONE}. */

@@ -5,8 +5,6 @@ import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
-import dev.dht.node.replication.ReplicaEndpoint;
-import dev.dht.node.replication.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -28,7 +27,7 @@ import java.util.function.Predicate;
 
 /**
  * Owns the node's topology state (docs/cluster.md, "Scaling"): installs new states (persisted first, then
- * published to the {@link Topology} that requests read), keeps the node's progress in the current move, and learns
+ * published to the {@link ServedState} that requests read), keeps the node's progress in the current move, and learns
  * newer states from peers. Every change goes through the synchronized {@link #install}; a state is never visible
  * to another node before it is on disk, so a restart never goes back on something a peer relied on.
  *
@@ -37,7 +36,7 @@ import java.util.function.Predicate;
  * is of a later epoch. One fetch at a time; the next newer header starts the next. A sender that is not a member
  * is never asked: a state is learnt from members only (docs/security.md).
  */
-public final class TopologyManager implements PeerClient.AnswerObserver, ReplicaEndpoint.Learner, AutoCloseable {
+public final class TopologyManager implements PeerClient.AnswerObserver, Learner, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TopologyManager.class);
     /** The topology exchange between members, on the member port. */
     public static final String TOPOLOGY_PATH = "/v0/internal/topology";
@@ -46,7 +45,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
 
     private final String self;
     private final Path dir;
-    private final Topology topology;
+    private final ServedState topology;
     private final PeerClient client;
     private final HybridLogicalClock clock;
     private final long timeoutNanos;
@@ -55,6 +54,8 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     private final Predicate<String> member;
     private final AtomicLong notMembers = new AtomicLong();
     private volatile StateFile file;
+    /** The current state's header, computed once per state: it hashes both member lists, O(N). */
+    private volatile Headed headed;
     private volatile java.util.function.Consumer<TopologyState> installed = s -> { };
     private volatile long enteredNanos = System.nanoTime();
     private volatile boolean closed;
@@ -64,7 +65,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
      *              never changes and nothing is learned
      * @param saved the persisted state (null: none, the node must learn or start one)
      */
-    private TopologyManager(String self, Path dir, Topology topology, PeerClient client, HybridLogicalClock clock,
+    private TopologyManager(String self, Path dir, ServedState topology, PeerClient client, HybridLogicalClock clock,
                             Duration requestTimeout, StateFile saved, Predicate<String> member) {
         this.self = self;
         this.member = member;
@@ -82,10 +83,10 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     }
 
     /** A node on a fixed member list: stable at epoch 0 for its whole life, as the topology was built. */
-    public static TopologyManager fixed(String self, Topology topology, PeerClient client, HybridLogicalClock clock,
+    public static TopologyManager fixed(String self, ServedState topology, PeerClient client, HybridLogicalClock clock,
                                         Duration requestTimeout) {
         return new TopologyManager(self, null, topology, client, clock, requestTimeout,
-                StateFile.of(topology.view().state()), m -> false);
+                StateFile.of(topology.servedState()), m -> false);
     }
 
     /**
@@ -94,7 +95,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
      * @param member whether a URL is a member this node may learn from (the member list, and the participants
      *               of its current state)
      */
-    public static TopologyManager persistent(String self, Path dir, Topology topology, PeerClient client,
+    public static TopologyManager persistent(String self, Path dir, ServedState topology, PeerClient client,
                                              HybridLogicalClock clock, Duration requestTimeout,
                                              Predicate<String> member) throws IOException {
         StateFile saved = StateFile.load(dir);
@@ -148,6 +149,35 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     public TopologyReport report() {
         StateFile f = file;
         return new TopologyReport(self, f == null ? null : f.state(), drained(), f != null && f.sent());
+    }
+
+    /**
+     * The report a poll gets: brief when the poll named this node's very state ({@code known}, its header), else in
+     * full (TopologyReport, "brief form").
+     */
+    public Map<String, Object> reportJson(String known) {
+        StateFile f = file;
+        TopologyReport r = new TopologyReport(self, f == null ? null : f.state(), drained(), f != null && f.sent());
+        String header = f == null ? null : headerOf(f.state());
+        return header != null && header.equals(known) ? r.toBriefJson(header) : r.toJson();
+    }
+
+    /** The current state's header (X-Dht-Topology), or null while the node has none. */
+    public String stateHeader() {
+        StateFile f = file;
+        return f == null ? null : headerOf(f.state());
+    }
+
+    private record Headed(TopologyState state, String header) {
+    }
+
+    private String headerOf(TopologyState state) {
+        Headed h = headed;
+        if (h == null || h.state() != state) {
+            h = new Headed(state, state.header());
+            headed = h;
+        }
+        return h.header();
     }
 
     /**
@@ -234,7 +264,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     /** Every answer of the peer client: a newer state in it is fetched. Runs on the peer I/O thread. */
     @Override
     public void observed(String peer, PeerResponse response) {
-        newerState(peer, response.topology());
+        newerState(peer, TopologyHeader.version(response.topology()));
     }
 
     /**
@@ -330,8 +360,11 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
     public CompletableFuture<TopologyReport> fetchAsync(String peer) {
         CompletableFuture<TopologyReport> answer = new CompletableFuture<>();
         StateFile f = file;
-        String header = f == null ? null : TopologyHeader.request(f.state(), self);
-        client.send(peer, new PeerRequest("GET", TOPOLOGY_PATH, clock.now(), 0, null, header),
+        TopologyState known = f == null ? null : f.state();
+        String knownHeader = known == null ? null : headerOf(known);
+        String header = knownHeader == null ? null : TopologyHeader.request(knownHeader, self);
+        String target = knownHeader == null ? TOPOLOGY_PATH : TOPOLOGY_PATH + "?known=" + knownHeader;
+        client.send(peer, new PeerRequest("GET", target, clock.now(), 0, null, header),
                 System.nanoTime() + timeoutNanos, new PeerCallback() {
                     @Override
                     public void completed(PeerResponse r) {
@@ -342,7 +375,8 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Replica
                         if (r.status() == 200) {
                             try {
                                 report = TopologyReport.fromJson(
-                                        Json.parseObject(new String(r.body(), StandardCharsets.UTF_8)));
+                                        Json.parseObject(new String(r.body(), StandardCharsets.UTF_8)), known,
+                                        knownHeader);
                             } catch (IllegalArgumentException e) {
                                 log.debug("topology of {} unreadable: {}", peer, e.toString());
                             }

@@ -14,6 +14,13 @@ import java.util.Map;
  * <p>A member set is {@code {"id", "members"}}, and {@code "racks": {url: rack}} when it has racks: a member that
  * does not know racks computes the id from the members alone, finds it does not match, and learns nothing from it.
  *
+ * <p>A poll that names the state its sender holds ({@code ?known=<header>}) and finds the same state here gets the
+ * brief form: {@code "same": true} and the header, no member lists. Every member polls every other one each
+ * {@code MovementSettings.DEFAULT_POLL} during a move, so full reports cost each member O(N^2) bytes and parsing
+ * per poll (at 100 members in 3 racks, 14 MB/s and a third of a core: docs/benchmarks/scale-sim.md); brief ones
+ * O(N), and the lists travel only when a state is new to the poller. A node that does not know the parameter
+ * answers in full, which the poller reads as before.
+ *
  * @param self    the answering node's member URL
  * @param state   its topology state, or null when it has none yet
  * @param drained at joint: it has been at joint longer than the request timeout (no write coordinated under an
@@ -21,6 +28,18 @@ import java.util.Map;
  * @param sent    at joint: it has sent every record the move needs from it (trivially, if it is not in S)
  */
 public record TopologyReport(String self, TopologyState state, boolean drained, boolean sent) {
+
+    /** The brief form for a poller that already holds this very state, whose header is given. */
+    public Map<String, Object> toBriefJson(String header) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("self", self);
+        m.put("decided", true);
+        m.put("same", true);
+        m.put("header", header);
+        m.put("drained", drained);
+        m.put("sent", sent);
+        return m;
+    }
 
     public Map<String, Object> toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -52,7 +71,23 @@ public record TopologyReport(String self, TopologyState state, boolean drained, 
 
     /** Reads a report; IllegalArgumentException if it is not one (or its ids do not match its member lists). */
     public static TopologyReport fromJson(Map<String, Object> m) {
+        return fromJson(m, null, null);
+    }
+
+    /**
+     * Reads a report that may be the brief form: then its state is {@code known}, the state the poll named by
+     * {@code knownHeader}; IllegalArgumentException if it is brief and names another one.
+     */
+    public static TopologyReport fromJson(Map<String, Object> m, TopologyState known, String knownHeader) {
         try {
+            if (Boolean.TRUE.equals(m.get("same"))) {
+                if (known == null || !string(m, "header").equals(knownHeader)) {
+                    throw new IllegalArgumentException("a brief report of " + m.get("header")
+                            + " answers a poll that named " + knownHeader);
+                }
+                return new TopologyReport(string(m, "self"), known, Boolean.TRUE.equals(m.get("drained")),
+                        Boolean.TRUE.equals(m.get("sent")));
+            }
             return read(m);
         } catch (IllegalArgumentException e) {
             throw e;

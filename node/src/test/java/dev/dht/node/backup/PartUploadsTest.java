@@ -1,9 +1,9 @@
 package dev.dht.node.backup;
 
+import dev.dht.node.io.Throttle;
 import dev.dht.node.objectstore.Encryption;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStore;
-import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.support.ObjectStoreServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

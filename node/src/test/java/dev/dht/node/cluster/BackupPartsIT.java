@@ -2,9 +2,9 @@ package dev.dht.node.cluster;
 
 import dev.dht.node.backup.BackupStore;
 import dev.dht.node.backup.MemberManifest;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.objectstore.Encryption;
 import dev.dht.node.objectstore.ObjectStore;
-import dev.dht.node.objectstore.Throttle;
 import dev.dht.node.support.ObjectStoreServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

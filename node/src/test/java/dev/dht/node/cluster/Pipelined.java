@@ -1,5 +1,7 @@
 package dev.dht.node.cluster;
 
+import dev.dht.node.release.Release;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -86,11 +88,13 @@ final class Pipelined implements AutoCloseable {
 
     /**
      * {@code GET target} answered chunked (a range): every chunk, in order. With {@code internal} the request carries
-     * {@code X-Dht-Internal: 1}: a member's own records, tombstones and timestamps included.
+     * {@code X-Dht-Internal: 1} and this release (as a member of it asks): a member's own records, tombstones and
+     * timestamps included.
      */
     List<byte[]> chunks(String target, boolean internal) throws IOException {
-        out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\n" + (internal ? "X-Dht-Internal: 1\r\n" : "")
-                + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        String member = "X-Dht-Internal: 1\r\n" + Release.MEMBER_HEADER + ": " + Release.VERSION + "\r\n";
+        out.write(("GET " + target + " HTTP/1.1\r\nHost: localhost\r\n" + (internal ? member : "") + "\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
         String status = line();
         if (status == null || !status.contains(" 200 ")) {

@@ -1,6 +1,7 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.release.FeatureLevel;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
@@ -40,6 +41,9 @@ final class ProcessCluster implements AutoCloseable {
     private final IntFunction<List<String>> extraArgs;
     private final NodeLogs logs;
     private final NodeProcess[] processes;
+    /** The jar each node runs from its next start (null: this build's; another release's in upgrade tests). */
+    private final Path[] jars;
+    private final boolean racked;
     /** How long a starting node may take to be ready (60 s unless a test says otherwise). */
     private final Duration readyBound;
     /** How the tests call the client ports: over TLS with this context, or plaintext (null). */
@@ -65,6 +69,13 @@ final class ProcessCluster implements AutoCloseable {
         this.extraArgs = extraArgs;
         this.logs = new NodeLogs(dir.resolve("logs"), urls);
         this.processes = new NodeProcess[size];
+        this.jars = new Path[size];
+        this.racked = racks != null;
+    }
+
+    /** Node i runs this jar from its next start on (null: this build's). */
+    void runJar(int i, Path jar) {
+        jars[i] = jar;
     }
 
     /** Starts every node at once and returns when all of them are ready. */
@@ -109,6 +120,22 @@ final class ProcessCluster implements AutoCloseable {
                 p.useTls(context);
             }
         }
+    }
+
+    /** As {@link #start(Path, int, IntFunction)}, node i running the jar jars(i) (another release's: upgrades). */
+    static ProcessCluster startRunning(Path dir, int size, IntFunction<List<String>> extraArgs,
+                                       IntFunction<Path> jars) {
+        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, Duration.ofSeconds(60), null);
+        try {
+            for (int i = 0; i < size; i++) {
+                cluster.runJar(i, jars.apply(i));
+            }
+            cluster.startStopped();
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
     }
 
     private static int[] distinctFreePorts(int n) {
@@ -230,10 +257,13 @@ final class ProcessCluster implements AutoCloseable {
     private NodeProcess spawn(int i, String members) {
         List<String> args = new ArrayList<>(List.of("--port", String.valueOf(ports[i]),
                 "--data-dir", dir.resolve("node" + i).toString(), "--cluster", members));
+        if (racked) { // racks in the member list need the feature level that has them
+            args.addAll(List.of("--feature-level", String.valueOf(FeatureLevel.RACKS)));
+        }
         args.addAll(extraArgs.apply(i));
         args.addAll(MemberTlsMode.args(dir, i, args));
-        logs.harnessLine(i, "starting node " + i + " " + args);
-        NodeProcess p = NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of());
+        logs.harnessLine(i, "starting node " + i + (jars[i] == null ? "" : " of " + jars[i]) + " " + args);
+        NodeProcess p = NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of(), jars[i]);
         return clientTls == null ? p : p.useTls(clientTls);
     }
 

@@ -1,5 +1,7 @@
 package dev.dht.node.cluster;
 
+import dev.dht.node.release.FeatureLevel;
+import dev.dht.node.support.FeatureLevels;
 import dev.dht.node.support.ReplicaCheck;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +41,9 @@ class RacksOnIT {
             Map<String, byte[]> before = load.acknowledgedKeys();
             double receivedBefore = c.metric(0, "dht_movement_records_received_total");
             var withoutRacks = c.members(3);
+            for (int i = 0; i < 3; i++) { // racks need the feature level that has them, on every member first
+                FeatureLevels.raise(c.process(i), FeatureLevel.RACKS);
+            }
             c.setMembers(3, i -> i == 0 ? "zone-a" : "zone-b");
             c.awaitIdle(List.of(0, 1, 2), 3, ScaleUpDownIT.MOVE_BOUND);
 

@@ -74,4 +74,26 @@ class ClusterFileWatcherTest {
             assertThat(membership.current().size()).isEqualTo(1);
         }
     }
+
+    /**
+     * Racks in the file below the feature level that has them (docs/upgrading.md) are ignored, the members kept:
+     * a member of the release before would not place by them. Taken once the level is raised, with no new file.
+     */
+    @Test
+    void racksWaitForTheFeatureLevel(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("members");
+        Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
+        Membership membership = new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        dev.dht.node.release.FeatureLevel level = dev.dht.node.release.FeatureLevel.open(dir.resolve("data"), 0);
+        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null,
+                next -> next.hasRacks() ? level.racksRefusal() : null, Duration.ofHours(1))) {
+            Files.writeString(file, "zone-a=http://localhost:8080\nzone-b=http://b:1\n");
+            watcher.poll();
+            assertThat(membership.current().hasRacks()).as("racks at level 1").isFalse();
+            assertThat(level.racksRefusal()).contains("need feature level 2").contains("POST /v0/admin/feature-level");
+            level.raise(dev.dht.node.release.FeatureLevel.RACKS);
+            watcher.poll();
+            assertThat(membership.current().racks()).containsEntry("http://b:1", "zone-b");
+        }
+    }
 }

@@ -25,10 +25,22 @@ class CliIT {
         NodeProcess.Result r = NodeProcess.run(dir, List.of("--help"), Map.of());
         assertThat(r.exitCode()).isZero();
         for (ConfigParser.Option o : ConfigParser.Option.values()) {
-            assertThat(r.output()).contains(o.flag()).contains(o.env());
+            if (!o.testOnly()) {
+                assertThat(r.output()).contains(o.flag()).contains(o.env());
+            }
         }
+        assertThat(r.output()).as("test hooks are not shown").doesNotContain("--clock-offset-ms");
         assertThat(r.output()).contains("default: 8080").contains("default: ./data").contains("default: 16MiB")
                 .contains("default: 64MiB").contains("default: 1s").contains("default: 1d");
+    }
+
+    @Test
+    void versionNamesTheReleaseAndExits0() throws Exception {
+        NodeProcess.Result r = NodeProcess.run(dir, List.of("--version"), Map.of());
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.output()).contains("dht-node " + dev.dht.node.release.Release.VERSION + " (cluster feature levels"
+                + " up to " + dev.dht.node.release.FeatureLevel.MAX + ")");
+        assertThat(dev.dht.node.release.Release.VERSION).as("the pom's version, filtered in").matches("\\d+\\.\\d+\\.\\d+.*");
     }
 
     @Test

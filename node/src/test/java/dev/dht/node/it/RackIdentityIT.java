@@ -25,7 +25,8 @@ class RackIdentityIT {
 
     private List<String> args(int port, String listedRack, String... more) {
         List<String> args = new ArrayList<>(List.of("--port", String.valueOf(port), "--data-dir",
-                dir.resolve("data").toString(), "--cluster", listedRack + "=http://localhost:" + port));
+                dir.resolve("data").toString(), "--cluster", listedRack + "=http://localhost:" + port,
+                "--feature-level", "2"));
         args.addAll(List.of(more));
         return args;
     }
@@ -63,5 +64,16 @@ class RackIdentityIT {
         NodeProcess.Result back = NodeProcess.run(dir, args(port, "zone-a", "--rack", "zone-a"), Map.of());
         assertThat(back.exitCode()).as("the accepted rack is the member's now").isEqualTo(1);
         assertThat(back.output()).contains("this member ran in rack 'zone-b'");
+    }
+
+    /** Racks in the member list need the feature level that has them (docs/upgrading.md): refused, saying what to do. */
+    @Test
+    void racksBelowTheirFeatureLevelAreRefusedAtStart() throws Exception {
+        int port = TestNode.freePort();
+        NodeProcess.Result r = NodeProcess.run(dir, List.of("--port", String.valueOf(port), "--data-dir",
+                dir.resolve("level-1").toString(), "--cluster", "zone-a=http://localhost:" + port), Map.of());
+        assertThat(r.exitCode()).as(r.output()).isEqualTo(1);
+        assertThat(r.output()).contains("racks in the member list need feature level 2 (this member runs at 1)")
+                .contains("raise the level on every member");
     }
 }

@@ -151,6 +151,51 @@ class MovePlanTest {
     }
 
     @Test
+    void atAHundredMembersThePlanIsTheOneTheWholeWalkDefines() {
+        // the plan reads only the first rf(T) places of S's walk (the whole walk cost O(N^2) a key at this size);
+        // the rule it implements is stated on the whole walk, so compare with that, joining, leaving, with racks
+        Random random = new Random(55);
+        List<String> s = members(100, 0);
+        java.util.Map<String, String> racks = racks(s, 3, random);
+        List<String> grown = new ArrayList<>(s);
+        grown.add("http://node-500:8080");
+        java.util.Map<String, String> grownRacks = new java.util.HashMap<>(racks);
+        grownRacks.put("http://node-500:8080", "rack-1");
+        List<String> shrunk = s.subList(0, 99);
+        int compared = 0;
+        for (boolean withRacks : new boolean[] {false, true}) {
+            Ring ringS = new Ring(s, withRacks ? racks : java.util.Map.of(), VNODES);
+            for (Ring ringT : List.of(new Ring(grown, withRacks ? grownRacks : java.util.Map.of(), VNODES),
+                    new Ring(shrunk, withRacks ? racks : java.util.Map.of(), VNODES))) {
+                for (int k = 0; k < 400; k++) {
+                    byte[] key = ("key" + random.nextLong()).getBytes(StandardCharsets.UTF_8);
+                    List<String> walkS = ringS.replicasFor(key, ringS.size());
+                    List<String> rT = ringT.replicasFor(key, 3);
+                    for (String sender : walkS.subList(0, 3)) {
+                        Set<String> expected = new HashSet<>();
+                        for (int j = 0; j < 3; j++) {
+                            String m = rT.get(j);
+                            if (!m.equals(sender) && (!walkS.contains(m) || walkS.indexOf(m) > j)) {
+                                expected.add(m);
+                            }
+                        }
+                        int[] out = new int[ringT.size()];
+                        int n = new MovePlan(ringS, ringT, 3, sender).targets(key, out);
+                        Set<String> got = new HashSet<>();
+                        for (int i = 0; i < n; i++) {
+                            got.add(ringT.member(out[i]));
+                        }
+                        assertThat(got).as("%s sends %s", sender, new String(key, StandardCharsets.UTF_8))
+                                .isEqualTo(expected).hasSize(n);
+                        compared += expected.isEmpty() ? 0 : 1;
+                    }
+                }
+            }
+        }
+        assertThat(compared).as("keys that move at all").isGreaterThan(20);
+    }
+
+    @Test
     void growingSendsOnlyToTheNewMembersAndNeverToItself() {
         List<String> s = members(3, 0);
         List<String> t = new ArrayList<>(s);

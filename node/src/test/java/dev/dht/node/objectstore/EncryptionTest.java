@@ -164,6 +164,47 @@ class EncryptionTest {
         assertThat(files).isGreaterThan(8);
     }
 
+    /**
+     * Below feature level 2 the node writes DHTENC01 (docs/upgrading.md): re-encrypted with the nonce base the
+     * fixture's object has, every file of the backup f09ee83 wrote comes out byte for byte as f09ee83 stored it;
+     * from any offset too (a resumed upload); and only an object in that format counts as holding the file.
+     */
+    @Test
+    void belowTheFeatureLevelTheNodeWritesExactlyWhatThePreviousReleaseWrote() throws Exception {
+        Path fixture = fixture();
+        boolean[] newFormat = {false};
+        Encryption key = Encryption.fromFile(fixture.resolve("encryption-key"), () -> newFormat[0]);
+        ObjectCodec writing = key.writing();
+        int files = 0;
+        for (String member : List.of("0.json", "1.json")) {
+            MemberManifest m = MemberManifest.fromJson(Files.readAllBytes(
+                    fixture.resolve("encrypted/backups/old-release/members").resolve(member)));
+            for (MemberManifest.FileRef f : m.files()) {
+                byte[] stored = Files.readAllBytes(fixture.resolve("encrypted").resolve(f.object()));
+                byte[] plain = key.decode(new ByteArrayInputStream(stored)).readAllBytes();
+                ObjectCodec.Encoder encoder = key.encoder(Arrays.copyOfRange(stored, 16, 24));
+                assertThat(encoder.open(source(plain, new ArrayList<>()), 0).readAllBytes()).as(f.name())
+                        .isEqualTo(stored);
+                long offset = Math.min(stored.length, Encryption.V1_HEADER + Encryption.V1_CHUNK + Encryption.TAG + 3);
+                assertThat(encoder.open(source(plain, new ArrayList<>()), offset).readAllBytes()).as(f.name())
+                        .isEqualTo(Arrays.copyOfRange(stored, (int) offset, stored.length));
+                assertThat(writing.storedLength(plain.length)).isEqualTo(stored.length);
+                assertThat(writing.holds(plain.length, stored.length)).isTrue();
+                assertThat(writing.holds(plain.length, key.storedLength(plain.length)))
+                        .as("a DHTENC02 object is written again, for the previous release to read").isFalse();
+                files++;
+            }
+        }
+        assertThat(files).isGreaterThan(8);
+        byte[] data = random(3 * Encryption.V1_CHUNK + 5);
+        byte[] fresh = writing.encode(new ByteArrayInputStream(data)).readAllBytes();
+        assertThat(new String(fresh, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("DHTENC01");
+        assertThat(key.decode(new ByteArrayInputStream(fresh)).readAllBytes()).isEqualTo(data);
+        newFormat[0] = true;
+        assertThat(new String(key.writing().encode(new ByteArrayInputStream(data)).readAllBytes(), 0, 8,
+                StandardCharsets.US_ASCII)).as("the level raised").isEqualTo("DHTENC02");
+    }
+
     static Path fixture() throws URISyntaxException {
         return Path.of(EncryptionTest.class.getResource("/backup-f09ee83/encryption-key").toURI()).getParent();
     }

@@ -1,5 +1,6 @@
 package dev.dht.node.objectstore;
 
+import dev.dht.node.io.Throttle;
 import dev.dht.node.support.ObjectStoreServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

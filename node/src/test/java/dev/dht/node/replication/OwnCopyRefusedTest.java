@@ -13,6 +13,7 @@ import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.storage.Digest;
 import dev.dht.node.storage.DigestCursor;
+import dev.dht.node.storage.DigestScan;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
@@ -210,6 +211,11 @@ class OwnCopyRefusedTest {
         @Override
         public DigestCursor digests(long fromHash, long toHash) {
             return real.digests(fromHash, toHash);
+        }
+
+        @Override
+        public DigestScan digestScan() {
+            return real.digestScan();
         }
 
         @Override

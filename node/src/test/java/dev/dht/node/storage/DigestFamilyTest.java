@@ -140,6 +140,152 @@ class DigestFamilyTest {
         }
     }
 
+    /**
+     * The family's memtable is a vector: a scan sorts a copy of it, or, once it holds more than
+     * {@link RocksStore#SCAN_FLUSH_ENTRIES}, flushes it first. Either way a scan sees every write since the last
+     * flush, one digest per key (the newest version), in hash order.
+     */
+    @Test
+    void aScanSeesTheNewestDigestOfEveryKeyWithTheMemtableSortedOrFlushed() {
+        try (RocksStore store = RocksStore.open(dir, StorageOptions.node(64 << 20, 8 << 20))) {
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                keys.add("small" + i);
+                store.applyIfNewer(b("small" + i), Record.value(1, b("v" + i)));
+            }
+            for (int i = 0; i < 500; i += 2) {
+                store.applyIfNewer(b("small" + i), Record.value(2, b("newer" + i))); // two entries for one key
+            }
+            assertThat(allDigests(store)).hasSize(500).isEqualTo(expected(store, keys));
+            // 750 digests and the family's marker: a scan this small sorts the memtable, nothing is flushed
+            assertThat(store.digestEntriesInMemory()).isEqualTo(751);
+
+            int many = (int) RocksStore.SCAN_FLUSH_ENTRIES + 1000;
+            List<byte[]> batchKeys = new ArrayList<>();
+            List<Record> batch = new ArrayList<>();
+            for (int i = 0; i < many; i++) {
+                keys.add("many" + i);
+                batchKeys.add(b("many" + i));
+                batch.add(i % 5 == 0 ? Record.tombstone(3) : Record.value(3, b("m" + i)));
+            }
+            store.applyAllIfNewer(batchKeys, batch);
+            store.applyIfNewer(b("small1"), Record.value(4, b("newest")));
+            assertThat(store.removeIfSame(b("small3"), store.get(b("small3")))).isTrue();
+            assertThat(store.digestEntriesInMemory()).isGreaterThan(RocksStore.SCAN_FLUSH_ENTRIES);
+            Map<String, Digest> expected = expected(store, keys);
+            assertThat(expected).hasSize(500 + many - 1).containsKey("small1").doesNotContainKey("small3");
+            assertThat(allDigests(store)).isEqualTo(expected);
+            assertThat(store.digestEntriesInMemory()).as("flushed before the scan").isZero();
+            assertThat(allDigests(store)).as("read from the flushed tables").isEqualTo(expected);
+        }
+        try (RocksStore reopened = RocksStore.open(dir, StorageOptions.node(64 << 20, 8 << 20))) {
+            assertThat(allDigests(reopened)).as("after a restart (the WAL replayed into a vector)")
+                    .hasSize(500 + (int) RocksStore.SCAN_FLUSH_ENTRIES + 1000 - 1);
+        }
+    }
+
+    /**
+     * Why the family has its own memtable: every write adds a digest keyed by a ring hash, i.e. at a random place,
+     * and a skiplist insert there was ~30% of a PUT's CPU (docs/benchmarks/ab/); a vector takes it in O(1). The
+     * records keep the skiplist their point lookups need.
+     */
+    @Test
+    void theDigestFamilyAppendsToAVectorAndTheRecordsKeepASkiplist() throws Exception {
+        try (RocksStore store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
+            store.applyIfNewer(b("k"), Record.value(1, b("v")));
+        }
+        Path options;
+        try (var files = java.nio.file.Files.list(dir)) {
+            options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")).max(Path::compareTo)
+                    .orElseThrow();
+        }
+        Map<String, String> factories = new HashMap<>();
+        String family = null;
+        for (String line : java.nio.file.Files.readAllLines(options)) {
+            if (line.startsWith("[CFOptions \"")) {
+                family = line.substring("[CFOptions \"".length(), line.length() - 2);
+            } else if (family != null && line.trim().startsWith("memtable_factory=")) {
+                factories.put(family, line.trim().substring("memtable_factory=".length()));
+            }
+        }
+        assertThat(factories.get(RocksStore.DIGESTS)).contains("VectorRepFactory");
+        assertThat(factories.get("default")).isEqualTo("SkipListFactory");
+    }
+
+    /**
+     * RocksDB inserts into a vector memtable from one writer thread only and refuses to open it with concurrent
+     * memtable writes: a store with them (StoreBench's RocksDB-defaults preset, never the node) keeps a skiplist for
+     * the digests.
+     */
+    @Test
+    void withConcurrentMemtableWritesTheDigestsKeepASkiplist() {
+        StorageOptions concurrent = StorageOptions.rocksDefaults(4 << 20, 8 << 20);
+        assertThat(concurrent.concurrentMemtableWrite()).isTrue();
+        try (RocksStore store = RocksStore.open(dir, concurrent)) {
+            store.applyIfNewer(b("k"), Record.value(1, b("v")));
+            assertThat(allDigests(store)).isEqualTo(expected(store, List.of("k")));
+        }
+    }
+
+    /**
+     * A repair batch reads thousands of spans through one {@link DigestScan}: the same entries as a cursor per span,
+     * the wrap to the top of the space included, from the memtable and the tables alike; and one sort of the vector
+     * memtable for the batch, not one per span (an iterator per span: 16 s for 3072 spans over 16k entries here).
+     */
+    @Test
+    void aScanOfManySpansReadsWhatACursorPerSpanReadsAndSortsTheMemtableOnce() {
+        try (RocksStore store = RocksStore.open(dir, StorageOptions.node(64 << 20, 8 << 20))) {
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                keys.add("flushed" + i);
+                store.applyIfNewer(b("flushed" + i), Record.value(1, b("v")));
+            }
+            store.flush();
+            int inMemory = (int) RocksStore.SCAN_FLUSH_ENTRIES - 3000;
+            for (int i = 0; i < inMemory; i++) {
+                keys.add("memory" + i);
+                store.applyIfNewer(b("memory" + i), i % 7 == 0 ? Record.tombstone(2) : Record.value(2, b("w")));
+            }
+            int spans = 3072;
+            long step = Long.divideUnsigned(-1L, spans);
+            List<long[]> tiles = new ArrayList<>();
+            for (int s = 0; s < spans; s++) {
+                tiles.add(new long[] {s * step, s == spans - 1 ? -1L : (s + 1) * step - 1});
+            }
+            long started = System.nanoTime();
+            List<List<Digest>> batched = new ArrayList<>();
+            try (DigestScan scan = store.digestScan()) {
+                store.applyIfNewer(b("after the scan began"), Record.value(3, b("x")));
+                for (long[] t : tiles) {
+                    batched.add(read(scan.digests(t[0], t[1])));
+                }
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            assertThat(store.digestEntriesInMemory()).as("not flushed: the scan sorted the memtable")
+                    .isGreaterThan(inMemory);
+            Map<String, Digest> union = new TreeMap<>();
+            for (List<Digest> l : batched) {
+                l.forEach(d -> union.put(new String(d.key(), StandardCharsets.UTF_8), d));
+            }
+            assertThat(union).as("every key once, as the scan was made").isEqualTo(expected(store, keys));
+            for (int s = 0; s < spans; s += 97) {
+                assertThat(batched.get(s)).as("span " + s)
+                        .isEqualTo(read(store.digests(tiles.get(s)[0], tiles.get(s)[1])));
+            }
+            assertThat(seconds).as("%d spans over %d entries in one scan", spans, inMemory).isLessThan(4.0);
+        }
+    }
+
+    private static List<Digest> read(DigestCursor c) {
+        List<Digest> out = new ArrayList<>();
+        try (c) {
+            while (c.next()) {
+                out.add(c.digest());
+            }
+        }
+        return out;
+    }
+
     @Test
     void aStoreWrittenWithoutTheFamilyIsIndexedWhenOpened() throws Exception {
         // A database as the version before wrote it: records and hints, no digest family.

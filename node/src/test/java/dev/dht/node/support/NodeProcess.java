@@ -63,22 +63,28 @@ public final class NodeProcess implements AutoCloseable {
         return Path.of(jar);
     }
 
-    static List<String> command(List<String> args) {
+    static List<String> command(List<String> args, Path jar) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
         cmd.add("-jar");
-        cmd.add(jar().toString());
+        cmd.add((jar == null ? jar() : jar).toString());
         cmd.addAll(args);
         return cmd;
     }
 
     /** Starts the jar, its output appended to {@code logDir/name.log}; does not wait for readiness. */
     public static NodeProcess start(Path logDir, String name, int port, List<String> args, Map<String, String> env) {
+        return start(logDir, name, port, args, env, null);
+    }
+
+    /** As {@link #start(Path, String, int, List, Map)}, running this jar (null: this build's; another release's). */
+    public static NodeProcess start(Path logDir, String name, int port, List<String> args, Map<String, String> env,
+                                    Path jar) {
         try {
             Files.createDirectories(logDir);
             Path log = logDir.resolve(name + ".log");
-            ProcessBuilder pb = new ProcessBuilder(command(args)).redirectErrorStream(true)
+            ProcessBuilder pb = new ProcessBuilder(command(args, jar)).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             // the node's settings and its object store identity come from the test alone; and no test asks the EC2
             // instance metadata (a non-loopback address) for credentials or a region

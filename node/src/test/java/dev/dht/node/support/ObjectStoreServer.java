@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,27 +45,7 @@ public final class ObjectStoreServer implements AutoCloseable {
         if (env != null && !env.isBlank() && Files.isExecutable(Path.of(env))) {
             return Path.of(env);
         }
-        Path repo = Path.of("").toAbsolutePath();
-        while (repo != null && !Files.exists(repo.resolve("scripts/tool.sh"))) {
-            repo = repo.getParent();
-        }
-        if (repo == null) {
-            throw new IllegalStateException("versitygw not found: set DHT_VERSITYGW or run from the repository");
-        }
-        try {
-            Process p = new ProcessBuilder(repo.resolve("scripts/tool.sh").toString(), "versitygw")
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
-                throw new IllegalStateException("scripts/tool.sh versitygw failed (exit " + p.exitValue() + ")");
-            }
-            return Path.of(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Path.of(RepoScripts.output("tool.sh", "versitygw"));
     }
 
     /** Starts versitygw on a free port serving dir/objects; logs to dir/versitygw.log. */

@@ -5,6 +5,7 @@ import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.http.Headers;
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.release.Release;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
 import org.awaitility.core.ConditionTimeoutException;
@@ -185,8 +186,9 @@ public final class ReplicaCheck {
     /** Every record a member holds, by key; null if it did not answer. */
     private static Map<String, Record> localRecords(URI member) throws IOException {
         try (RawHttp http = new RawHttp(MemberTlsMode.connect(member.getPort()))) {
+            // a member of this release asks (a cluster at a raised feature level refuses requests naming none)
             http.send("GET /v0/entities?start=%00 HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL
-                    + ": 1\r\nConnection: close\r\n\r\n");
+                    + ": 1\r\n" + Release.MEMBER_HEADER + ": " + Release.VERSION + "\r\nConnection: close\r\n\r\n");
             RawHttp.Reply reply = http.read();
             if (reply.status() != 200) {
                 throw new AssertionError("the local records of " + member + ": status " + reply.status() + " "

@@ -1,6 +1,7 @@
 package dev.dht.node.support;
 
 import dev.dht.node.Node;
+import dev.dht.node.TestHooks;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
@@ -80,7 +81,7 @@ public final class TestNode implements AutoCloseable {
                                  BiFunction<Store, HybridLogicalClock, EntityHandler> handlers) {
         NodeConfig config = tweak.apply(NodeConfig.defaults(freePort(), dir));
         try {
-            Node node = handlers == null ? Node.start(config) : Node.start(config, handlers);
+            Node node = handlers == null ? Node.start(config) : TestHooks.start(config, handlers);
             return new TestNode(node);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -6,6 +6,7 @@ import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.ResourceList;
 import dev.dht.operator.api.v1alpha1.ServiceType;
+import dev.dht.operator.api.v1alpha1.SpecDuration;
 import dev.dht.operator.security.SecurityModel;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -14,9 +15,6 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,8 +62,6 @@ public record ClusterModel(
     List<Rack> racks,
     Optional<Boolean> allowMultiplePerNode,
     Placement placement) {
-
-  private static final Pattern DURATION = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
 
   /** A cluster that has no members yet (or whose members' client port speaks what its spec says). */
   public static ClusterModel from(DhtCluster cluster, Platform platform) {
@@ -275,17 +271,10 @@ public record ClusterModel(
 
   /** A duration of the spec: a number and a unit, ms, s, m, h or d (the schemas' patterns allow a subset each). */
   public static Duration duration(String field, String text) {
-    Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-    if (!m.matches()) {
-      throw new InvalidSpecException(field + " is '" + text + "', not a duration such as 30m, 6h or 1d");
+    try {
+      return SpecDuration.parse(field, text);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSpecException(e.getMessage());
     }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofDays(n);
-    };
   }
 }

@@ -22,6 +22,13 @@ public final class NodeConfig {
   public static final String MEMBER_INSECURE = "DHT_MEMBER_INSECURE";
   /** The node's --drain-time: how long a stopping member moves its clients away before it stops listening. */
   public static final String DRAIN_TIME = "DHT_DRAIN_TIME";
+  /**
+   * The node's --feature-level (docs/upgrading.md). Set to 2 only for clusters with racks, which need it (a member
+   * refuses a racked member list below it) and which no release before 0.2.0 could run: a cluster without racks keeps
+   * the level its members found, so an operator upgrade changes nothing in its pods.
+   */
+  public static final String FEATURE_LEVEL = "DHT_FEATURE_LEVEL";
+  static final int RACKS_FEATURE_LEVEL = 2;
   /** Default heap share of the memory limit: RocksDB's block cache and memtables are native memory. */
   static final String DEFAULT_HEAP = "-XX:MaxRAMPercentage=40.0";
 
@@ -33,6 +40,9 @@ public final class NodeConfig {
     // The member port's certificates (mutual TLS), or plaintext with spec.tls.mode Disabled; the tokens file.
     env.putAll(NodeSecurity.environment(model.security()));
     env.put(DRAIN_TIME, NodeStatefulSet.DRAIN_SECONDS + "s");
+    if (model.hasRacks()) {
+      env.put(FEATURE_LEVEL, Integer.toString(RACKS_FEATURE_LEVEL));
+    }
     model.blockCacheBytes().ifPresent(v -> env.put("DHT_BLOCK_CACHE", Long.toString(v)));
     model.writeBufferBytes().ifPresent(v -> env.put("DHT_WRITE_BUFFER", Long.toString(v)));
     model.requestTimeout().ifPresent(v -> env.put("DHT_REQUEST_TIMEOUT", v));

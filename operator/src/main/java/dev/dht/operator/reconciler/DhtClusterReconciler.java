@@ -24,7 +24,6 @@ import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
 import dev.dht.operator.api.v1alpha1.DhtBackup;
-import dev.dht.operator.backup.reconciler.RestoreDriver;
 import dev.dht.operator.repair.RebuildHold;
 import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.backup.StoreView;
@@ -116,6 +115,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final RepairPolls repairPolls;
   private final StorePolls storePolls;
   private final Replacements replacements;
+  private final FeatureLevelStep featureLevels;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
   private final RestoreDriver restores;
 
@@ -163,6 +163,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
     this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
     this.replacements = new Replacements(metrics);
+    this.featureLevels = new FeatureLevelStep(new ReleasePolls(memberAdmin, repairPolls.steadyInterval()),
+        memberAddresses);
   }
 
   @Override
@@ -274,6 +276,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       status.conditions.add(Conditions.condition(previous.map(s -> s.conditions).orElse(List.of()),
           StoreView.CONDITION, store.status(), store.reason(), message, status.observedGeneration, now));
     }
+    // Each member's release and the cluster feature level, raised once every member runs a release that has it.
+    boolean raising = featureLevels.run(cluster, pods, member -> adminUrl(specModel, member), status,
+        previous.map(s -> s.conditions).orElse(List.of()), token, now);
     writeStatus(cluster, status, now, context);
     metrics.reconciled("success");
     logStep(cluster, previous, scaling);
@@ -284,7 +289,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var next = new java.util.ArrayList<Duration>();
     security.recheckIn().ifPresent(next::add);
     next.add(scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
-        && !security.waiting() ? repairPolls.steadyInterval() : pollInterval);
+        && !security.waiting() && !raising ? repairPolls.steadyInterval() : pollInterval);
     return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
   }
 

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -22,31 +21,23 @@ import java.util.function.Function;
 final class StorePolls {
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
-  private record Last(Instant at, String pods, StoreView view) {}
-
   private final MemberAdmin admin;
-  private final Duration every;
-  private final Map<String, Last> last = new ConcurrentHashMap<>();
+  private final PacedPolls<StoreView> polls;
 
   StorePolls(MemberAdmin admin, Duration every) {
     this.admin = admin;
-    this.every = every;
+    this.polls = new PacedPolls<>(every);
   }
 
   StoreView view(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl,
       dev.dht.operator.nodeadmin.NodeCredentials credentials, Instant now) {
-    var members = RepairPolls.ReadyMembers.of(cluster, pods, adminUrl);
-    Last l = last.get(members.cluster());
-    if (l != null && l.pods().equals(members.podKey()) && l.at().plus(every).isAfter(now)) {
-      return l.view();
-    }
-    var reports = members.urls().isEmpty() ? Map.<Member, AdminAnswer>of()
-        : admin.authenticated(credentials).callAll(members.urls(), "GET", "/v0/admin/backup", m -> null, CALL_TIMEOUT);
-    String name = cluster.getMetadata().getName();
-    var byPod = new TreeMap<String, AdminAnswer>();
-    reports.forEach((member, answer) -> byPod.put(member.pod(name), answer));
-    var view = StoreView.of(byPod);
-    last.put(members.cluster(), new Last(now, members.podKey(), view));
-    return view;
+    return polls.answers(RepairPolls.ReadyMembers.of(cluster, pods, adminUrl), now, members -> {
+      var reports = members.urls().isEmpty() ? Map.<Member, AdminAnswer>of()
+          : admin.authenticated(credentials).callAll(members.urls(), "GET", "/v0/admin/backup", m -> null, CALL_TIMEOUT);
+      String name = cluster.getMetadata().getName();
+      var byPod = new TreeMap<String, AdminAnswer>();
+      reports.forEach((member, answer) -> byPod.put(member.pod(name), answer));
+      return StoreView.of(byPod);
+    });
   }
 }

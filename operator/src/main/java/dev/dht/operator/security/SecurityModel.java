@@ -7,9 +7,9 @@ import dev.dht.operator.api.v1alpha1.ClientTlsSpec;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.IssuerRef;
 import dev.dht.operator.api.v1alpha1.NetworkSpec;
+import dev.dht.operator.api.v1alpha1.SpecDuration;
 import dev.dht.operator.api.v1alpha1.TlsMode;
 import dev.dht.operator.api.v1alpha1.TlsSpec;
-import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.security.tls.CertificateSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.time.Duration;
@@ -123,8 +123,8 @@ public record SecurityModel(Tls tls, ClientTls clientTls, Auth auth, Network net
    * @param headlessService the Service whose names the members have
    * @param clientTlsOnLiveMembers whether the members running now serve TLS on the client port; empty for a
    *     cluster that has no members yet (a new one): what an unset spec.tls.client.enabled means
-   * @throws IllegalArgumentException a value that cannot be used, saying what to fix (a malformed duration:
-   *     {@link dev.dht.operator.model.InvalidSpecException}, as ClusterModel.duration throws it)
+   * @throws IllegalArgumentException a value that cannot be used, saying what to fix (ClusterModel turns it into
+   *     the InvalidSpecException of the whole spec)
    */
   public static SecurityModel from(DhtCluster cluster, String headlessService, String clusterDomain,
       Optional<Boolean> clientTlsOnLiveMembers) {
@@ -261,6 +261,6 @@ public record SecurityModel(Tls tls, ClientTls clientTls, Auth auth, Network net
   }
 
   private static Duration duration(String field, String value, Duration otherwise) {
-    return value == null || value.isBlank() ? otherwise : ClusterModel.duration(field, value);
+    return value == null || value.isBlank() ? otherwise : SpecDuration.parse(field, value);
   }
 }

@@ -342,9 +342,13 @@ class DhtClusterIT {
       upgraded.start();
       awaitStatus("iota", s -> assertThat(Conditions.find(s.conditions, Conditions.FAILURE_DOMAINS).orElseThrow()
           .getReason()).isEqualTo("PlacementKept"));
-      assertThat(upgraded.writes().writes()).as("only the status: the condition's reason; written: %s",
-          upgraded.writes().registry().find(dev.dht.operator.reconciler.WriteMetrics.WRITES).counters().stream()
-              .map(c -> c.getId().getTags() + "=" + c.count()).toList()).isEqualTo(1);
+      // Only the status (the condition's reason) and perhaps an Event: a reconcile under load may write the status
+      // twice as pods settle, but it writes none of the cluster's objects (the resource versions below).
+      var kinds = new java.util.TreeMap<String, Double>();
+      upgraded.writes().registry().find(dev.dht.operator.reconciler.WriteMetrics.WRITES).counters()
+          .forEach(c -> kinds.merge(c.getId().getTag("kind"), c.count(), Double::sum));
+      assertThat(kinds.keySet()).as("what the upgraded operator wrote: %s", kinds)
+          .contains(DhtCluster.KIND + "/status").isSubsetOf(DhtCluster.KIND + "/status", "Event");
       assertThat(statefulSets.podsReplacedByRollingUpdate()).as("no member restarted").isEqualTo(rolledBefore);
       var kept = resourceVersions("iota");
       kept.remove("DhtCluster/iota");

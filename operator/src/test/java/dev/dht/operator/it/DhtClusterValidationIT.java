@@ -47,6 +47,7 @@ class DhtClusterValidationIT {
             "spec.replication.factor must not exceed spec.replicas"),
         Arguments.of("zero replicas", "replicas: 0", "spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1"),
         Arguments.of("negative replicas", "replicas: -2", "should be greater than or equal to 1"),
+        Arguments.of("more members than a ring holds", "replicas: 1025", "spec.replicas in body should be less than or equal to 1024"),
         Arguments.of("storage size is not a quantity", "storage: {size: ten-gigs}",
             "storage.size must be a positive Kubernetes quantity such as 10Gi"),
         Arguments.of("storage size is zero", "storage: {size: '0'}",
@@ -221,6 +222,29 @@ class DhtClusterValidationIT {
     var raw = client.getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class);
     stored.setAdditionalProperty("spec", raw.getAdditionalProperties().get("spec"));
     client.resource(stored).update();
+  }
+
+  @Test
+  void theFeatureLevelIsNeverLowered() {
+    assertThatThrownBy(() -> create("level-zero", "replicas: 1\n  featureLevel: 0"))
+        .hasMessageContaining("featureLevel").hasMessageContaining("greater than or equal to 1");
+    create("level", "replicas: 3\n  featureLevel: 2");
+    assertThatThrownBy(() -> replaceSpec("level", "replicas: 3\n  featureLevel: 1"))
+        .hasMessageContaining("spec.featureLevel cannot be lowered");
+    replaceSpec("level", "replicas: 3"); // back to automatic: it only ever raises
+    // the members run at 2 (the operator's status): 1 is below what they run, though the spec never said 2
+    var cluster = client.resources(DhtCluster.class).inNamespace(NS).withName("level").get();
+    var status = new dev.dht.operator.api.v1alpha1.DhtClusterStatus();
+    status.featureLevel = 2;
+    cluster.setStatus(status);
+    client.resource(cluster).updateStatus();
+    assertThatThrownBy(() -> replaceSpec("level", "replicas: 3\n  featureLevel: 1"))
+        .hasMessageContaining("spec.featureLevel cannot be lower than the level the members already run at"
+            + " (status.featureLevel)");
+    replaceSpec("level", "replicas: 3\n  featureLevel: 2");
+    replaceSpec("level", "replicas: 4\n  featureLevel: 2"); // an unrelated change keeps its level
+    assertThat(client.resources(DhtCluster.class).inNamespace(NS).withName("level").get().getSpec().featureLevel)
+        .isEqualTo(2);
   }
 
   /** The operator's view of one rack, written through the status subresource. */

@@ -36,6 +36,17 @@ class NodeConfigTest {
     assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError");
   }
 
+  /** Racks need the nodes' feature level 2; a cluster without racks keeps its level (no roll on operator upgrade). */
+  @Test
+  void racksRaiseTheFeatureLevelAndNothingElseDoes() {
+    var racked = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> s.racks = new java.util.ArrayList<>(
+        java.util.List.of(RackStatefulSetsTest.rack("a", "zone-a"), RackStatefulSetsTest.rack("b", "zone-b")))),
+        Clusters.PLATFORM));
+    assertThat(racked).containsEntry(NodeConfig.FEATURE_LEVEL, "2");
+    var plain = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
+    assertThat(plain).doesNotContainKey(NodeConfig.FEATURE_LEVEL);
+  }
+
   @Test
   void everyNodeOptionInTheSpecBecomesItsEnvironmentVariable() {
     var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {

@@ -61,9 +61,18 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     long rebuildDone = -1;
     long rebuildTotal;
     int repairPolls;
+    // GET/POST /v0/admin/feature-level: "0.1.0" has no such endpoint (404), as that release
+    String release = "0.2.0";
+    int featureLevel = 1;
+    int maxFeatureLevel = 2;
+    int releasePolls;
 
     Member(String pod) {
       this.pod = pod;
+    }
+
+    synchronized String releaseNow() {
+      return release;
     }
 
     String self() {
@@ -138,6 +147,73 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     }
   }
 
+  /** A raise a member was sent: the level, and every member's release at that moment. */
+  public record Raise(String pod, int level, Map<String, String> releases) {}
+
+  private final List<Raise> raises = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private void featureLevel(HttpExchange exchange, Member member) throws IOException {
+    Map<String, Object> answer;
+    int status = 200;
+    // every member's release as the raise arrives (taken before this member's lock: no lock order between members)
+    var releases = new java.util.TreeMap<String, String>();
+    members.values().forEach(m -> releases.put(m.pod, m.releaseNow()));
+    synchronized (member) {
+      if ("0.1.0".equals(member.release)) {
+        exchange.sendResponseHeaders(404, -1);
+        exchange.close();
+        return;
+      }
+      member.releasePolls++;
+      if ("POST".equals(exchange.getRequestMethod())) {
+        int level = ((Number) JSON.readValue(exchange.getRequestBody(), Map.class).get("level")).intValue();
+        raises.add(new Raise(member.pod, level, releases));
+        if (level > member.maxFeatureLevel) {
+          status = 400;
+        } else {
+          member.featureLevel = Math.max(member.featureLevel, level);
+        }
+      }
+      answer = new LinkedHashMap<>(Map.of("release", member.release, "featureLevel", member.featureLevel,
+          "maxFeatureLevel", member.maxFeatureLevel));
+    }
+    byte[] body = JSON.writeValueAsBytes(answer);
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, body.length);
+    exchange.getResponseBody().write(body);
+    exchange.close();
+  }
+
+  /** The member runs this release (0.1.0: no feature-level endpoint, level 1 only; later ones know level 2). */
+  public void runs(String pod, String release) {
+    Member m = member(pod);
+    synchronized (m) {
+      m.release = release;
+      m.maxFeatureLevel = "0.1.0".equals(release) ? 1 : 2;
+    }
+  }
+
+  /** The feature level a member runs at. */
+  public int featureLevel(String pod) {
+    Member m = member(pod);
+    synchronized (m) {
+      return m.featureLevel;
+    }
+  }
+
+  /** Feature-level calls a member answered (0.1.0 members answer none). */
+  public int releasePolls(String pod) {
+    Member m = member(pod);
+    synchronized (m) {
+      return m.releasePolls;
+    }
+  }
+
+  /** Every raise sent to any member, in order. */
+  public List<Raise> raises() {
+    return List.copyOf(raises);
+  }
+
   /** Starts {@code capacity} fake members (ordinals 0..capacity-1) of cluster {@code cluster} in {@code namespace}. */
   public FakeMembers(KubernetesClient client, String namespace, String cluster, String clusterDomain, int capacity) {
     this(client, namespace, cluster, clusterDomain, java.util.stream.IntStream.range(0, capacity)
@@ -151,29 +227,65 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
         .flatMap(r -> java.util.stream.IntStream.range(0, capacity).mapToObj(i -> Names.pod(cluster, r, i))).toList());
   }
 
+  /**
+   * {@code count} fake members on one loopback server with a few threads, each under its own path
+   * ({@code http://127.0.0.1:port/<pod>}): for clusters of hundreds of members (the scale simulation), where a
+   * server and a thread per member would cost more than the members answer.
+   */
+  public static FakeMembers onOneServer(KubernetesClient client, String namespace, String cluster,
+      String clusterDomain, int count) {
+    return new FakeMembers(client, namespace, cluster, clusterDomain, java.util.stream.IntStream.range(0, count)
+        .mapToObj(i -> Names.pod(cluster, i)).toList(), true);
+  }
+
   private FakeMembers(KubernetesClient client, String namespace, String cluster, String clusterDomain,
       List<String> pods) {
+    this(client, namespace, cluster, clusterDomain, pods, false);
+  }
+
+  private FakeMembers(KubernetesClient client, String namespace, String cluster, String clusterDomain,
+      List<String> pods, boolean oneServer) {
     this.namespace = namespace;
     this.cluster = cluster;
     this.clusterDomain = clusterDomain;
-    for (int i = 0; i < pods.size(); i++) {
-      var member = new Member(pods.get(i));
-      members.put(member.pod, member);
-      try {
-        var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.pod)));
-        server.createContext("/v0/admin/movement", exchange -> answer(exchange, member.poll()));
-        server.createContext("/v0/admin/repair", exchange -> answer(exchange, member.repair()));
-        int ordinal = i;
-        server.createContext("/v0/admin/backup", exchange -> backups.serve(exchange, ordinal));
-        server.createContext("/v0/admin/restore", exchange -> backups.serve(exchange, ordinal));
-        server.start();
-        servers.add(server);
-        urlsByPod.put(namespace + "/" + member.pod, "http://127.0.0.1:" + server.getAddress().getPort());
-      } catch (IOException e) {
-        close();
-        throw new UncheckedIOException(e);
+    try {
+      HttpServer shared = null;
+      if (oneServer) {
+        shared = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        shared.setExecutor(Executors.newFixedThreadPool(4, r -> {
+          Thread t = new Thread(r, "fake-members-" + cluster);
+          t.setDaemon(true);
+          return t;
+        }));
+        servers.add(shared);
       }
+      for (int i = 0; i < pods.size(); i++) {
+        var member = new Member(pods.get(i));
+        members.put(member.pod, member);
+        var server = shared;
+        if (server == null) {
+          server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+          server.setExecutor(Executors.newSingleThreadExecutor(r -> new Thread(r, "fake-member-" + member.pod)));
+          servers.add(server);
+        }
+        String prefix = shared == null ? "" : "/" + member.pod;
+        server.createContext(prefix + "/v0/admin/movement", exchange -> answer(exchange, member.poll()));
+        server.createContext(prefix + "/v0/admin/repair", exchange -> answer(exchange, member.repair()));
+        server.createContext(prefix + "/v0/admin/feature-level", exchange -> featureLevel(exchange, member));
+        int ordinal = i;
+        server.createContext(prefix + "/v0/admin/backup", exchange -> backups.serve(exchange, ordinal));
+        server.createContext(prefix + "/v0/admin/restore", exchange -> backups.serve(exchange, ordinal));
+        if (shared == null) {
+          server.start();
+        }
+        urlsByPod.put(namespace + "/" + member.pod, "http://127.0.0.1:" + server.getAddress().getPort() + prefix);
+      }
+      if (shared != null) {
+        shared.start();
+      }
+    } catch (IOException e) {
+      close();
+      throw new UncheckedIOException(e);
     }
     String topologyName = Names.topologyConfigMap(cluster);
     topology = client.configMaps().inNamespace(namespace).withName(topologyName).inform(new ResourceEventHandler<>() {
@@ -328,6 +440,17 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     synchronized (member(pod)) {
       return member(pod).pollsSinceChange;
     }
+  }
+
+  /** Polls every member answered in all (movement reports). */
+  public long totalPolls() {
+    long sum = 0;
+    for (Member m : members.values()) {
+      synchronized (m) {
+        sum += m.totalPolls;
+      }
+    }
+    return sum;
   }
 
   /** Polls a member answered in all. */

@@ -60,6 +60,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
     message = "spec.racks: a drained rack is removed only once it holds no member and runs no pod (see"
         + " status.racks): wait until its drain is done, then remove it",
     reason = "FieldValueForbidden")
+// Only the status knows the level the members run at; a spec update keeps the stored status.
+@ValidationRule(
+    value = "!has(self.spec) || !has(self.spec.featureLevel) || !has(oldSelf.status)"
+        + " || !has(oldSelf.status.featureLevel) || self.spec.featureLevel >= oldSelf.status.featureLevel"
+        + " || (has(oldSelf.spec) && has(oldSelf.spec.featureLevel)"
+        + " && oldSelf.spec.featureLevel == self.spec.featureLevel)",
+    message = "spec.featureLevel cannot be lower than the level the members already run at (status.featureLevel):"
+        + " a feature level is never lowered; set it to status.featureLevel or higher, or remove it",
+    reason = "FieldValueForbidden")
 public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus> implements Namespaced {
   public static final String GROUP = "dht.dev";
   public static final String VERSION = "v1alpha1";

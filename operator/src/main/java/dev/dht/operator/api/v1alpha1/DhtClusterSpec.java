@@ -3,6 +3,7 @@ package dev.dht.operator.api.v1alpha1;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -70,8 +71,10 @@ import java.util.Map;
 public class DhtClusterSpec {
   @SpecReplicas
   @Min(1)
+  @Max(1024)
   @Default("3")
-  @JsonPropertyDescription("Number of storage nodes (members). At least 1 and at least replication.factor."
+  @JsonPropertyDescription("Number of storage nodes (members). At least 1 and at least replication.factor; at most"
+      + " 1024, the members a node's ring holds (1024 points each; docs/benchmarks/scale-sim.md)."
       + " Scaling moves the data: new members join once their pods are ready; a scale-down removes one member"
       + " at a time from the highest ordinal, each only after it has handed over its data.")
   public Integer replicas;
@@ -167,4 +170,19 @@ public class DhtClusterSpec {
   @JsonPropertyDescription("Make this cluster from a backup (only at creation): the members restore it, of any"
       + " size and replication factor, and serve clients only when it is done (phase Restoring until then).")
   public RestoreFromSpec restoreFrom;
+
+  @Min(1)
+  @ValidationRule(value = "self >= oldSelf", message = "spec.featureLevel cannot be lowered: a raised"
+      + " feature level is never lowered (the members already use what it switched on); keep it, or set it higher",
+      reason = "FieldValueForbidden")
+  @JsonPropertyDescription("The cluster feature level (docs/upgrading.md): what members may use that the release"
+      + " before theirs does not understand. When set, the operator raises every member to it once every member"
+      + " runs a release that supports it and the cluster is Ready (condition FeatureLevel says what it waits for)."
+      + " Unset: the operator raises it by itself to the highest level every member's release supports once a roll"
+      + " is done (unless spec.upgrade.holdFeatureLevel). It cannot be lowered, and once raised the previous release"
+      + " can no longer be rolled back to.")
+  public Integer featureLevel;
+
+  @JsonPropertyDescription("How the operator upgrades the cluster.")
+  public UpgradeSpec upgrade;
 }

@@ -58,6 +58,13 @@ public class DhtClusterStatus {
       + " dht); absent without racks.")
   public String racksReady;
 
+  @JsonPropertyDescription("The one release every member runs; empty while members run different releases (a roll)"
+      + " or one did not answer.")
+  public String release;
+
+  @JsonPropertyDescription("The cluster feature level: the lowest level a member runs at (docs/upgrading.md).")
+  public Integer featureLevel;
+
   @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
   public List<MemberStatus> members = new ArrayList<>();
 
@@ -81,13 +88,15 @@ public class DhtClusterStatus {
         && Objects.equals(restore, s.restore)
         && Objects.equals(repair, s.repair) && Objects.equals(racks, s.racks)
         && Objects.equals(racksReady, s.racksReady) && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
-        && Objects.equals(conditions, s.conditions);
+        && Objects.equals(conditions, s.conditions) && Objects.equals(release, s.release)
+        && Objects.equals(featureLevel, s.featureLevel);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, settledTopologyVersion, scaling, restore, repair, racks, racksReady, members, tls, conditions);
+        topologyVersion, settledTopologyVersion, scaling, restore, repair, racks, racksReady, members, tls, conditions, release,
+        featureLevel);
   }
 
   @Override
@@ -95,6 +104,7 @@ public class DhtClusterStatus {
     return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
         + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
         + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", restore=" + restore + ", repair=" + repair
-        + ", racks=" + racks + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
+        + ", racks=" + racks + ", release=" + release + ", featureLevel=" + featureLevel
+        + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
   }
 }

@@ -34,6 +34,13 @@ public class MemberStatus {
       + " for.")
   public String rebuild;
 
+  @JsonPropertyDescription("The member's release (GET /v0/admin/feature-level; 0.1.0 for a member without that"
+      + " endpoint), as last polled; absent until it answered.")
+  public String release;
+
+  @JsonPropertyDescription("The cluster feature level the member runs at, as last polled; absent until it answered.")
+  public Integer featureLevel;
+
   public MemberStatus() {}
 
   public MemberStatus(String name, String url, MemberState state, boolean ready) {
@@ -48,12 +55,13 @@ public class MemberStatus {
     return o instanceof MemberStatus m && Objects.equals(name, m.name) && Objects.equals(rack, m.rack)
         && Objects.equals(url, m.url)
         && state == m.state && Objects.equals(ready, m.ready) && Objects.equals(movement, m.movement)
-        && Objects.equals(keysLeft, m.keysLeft) && Objects.equals(rebuild, m.rebuild);
+        && Objects.equals(keysLeft, m.keysLeft) && Objects.equals(rebuild, m.rebuild)
+        && Objects.equals(release, m.release) && Objects.equals(featureLevel, m.featureLevel);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, rack, url, state, ready, movement, keysLeft, rebuild);
+    return Objects.hash(name, rack, url, state, ready, movement, keysLeft, rebuild, release, featureLevel);
   }
 
   @Override

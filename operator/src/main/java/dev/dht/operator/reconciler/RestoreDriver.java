@@ -1,4 +1,4 @@
-package dev.dht.operator.backup.reconciler;
+package dev.dht.operator.reconciler;
 
 import dev.dht.operator.api.v1alpha1.BackupPhase;
 import dev.dht.operator.api.v1alpha1.DhtBackup;

@@ -1,4 +1,4 @@
-package dev.dht.node.objectstore;
+package dev.dht.node.io;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -6,10 +6,11 @@ import java.io.InputStream;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Bytes per second, shared by whoever takes from it (a node's uploads, or its restore downloads): a caller that
- * would exceed the rate sleeps. A pause lets at most a tenth of a second accumulate, so a burst after idling stays
- * small. Backups that saturate the network were a common complaint (cassandra-medusa #409). The node's only limit on
- * object store traffic: the SDK's own retry quota is off ({@link S3ObjectStore}).
+ * The node's one rate limiter: bytes per second, shared by whoever takes from it (a node's backup uploads or restore
+ * downloads, repair's and a rebuild's traffic, data movement's sending): a caller that would exceed the rate sleeps.
+ * A pause lets at most a tenth of a second accumulate, so a burst after idling stays small. Background traffic that
+ * saturates the network was a common complaint (cassandra-medusa #409); the object store's SDK has its retry quota
+ * off so that this is its only limit.
  */
 public final class Throttle {
     private static final long BURST_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -45,6 +46,20 @@ public final class Throttle {
         }
         if (wait > 0) {
             TimeUnit.NANOSECONDS.sleep(wait);
+        }
+    }
+
+    /**
+     * As {@link #take}, for threads that stop when interrupted: false (with the thread's interrupt flag set again)
+     * if the wait was interrupted.
+     */
+    public boolean pace(long n) {
+        try {
+            take(n);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -1,0 +1,75 @@
+"""python -m harness ab ...       the A/B scenario, then its report (scripts/bench-ab.sh passes the jars and tools)
+python -m harness report RAW... OUT NAME the report of a run from its raw ab.json (or of runs of one scenario, one
+                                         shape each: scripts/bench-ab.sh runs each shape on its own)
+python -m harness render OUT NAME        NAME.md and NAME.svg again from OUT/NAME.json
+"""
+import argparse
+import json
+import os
+import sys
+
+from . import ab, abreport
+
+
+def arguments(argv):
+    p = argparse.ArgumentParser(prog="python -m harness", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    a = sub.add_parser("ab", help="run the A/B scenario (harness/ab.py) and write its report")
+    a.add_argument("--base-jar", required=True)
+    a.add_argument("--head-jar", required=True)
+    a.add_argument("--bench-jar", required=True, help="dht-bench.jar: the reference servers")
+    a.add_argument("--refs-jar", help="the node jar the reference servers run with (default: --head-jar)")
+    a.add_argument("--java", required=True)
+    a.add_argument("--java-flags", default="")
+    a.add_argument("--node-args", default="")
+    a.add_argument("--wrk", required=True)
+    a.add_argument("--oha", required=True)
+    a.add_argument("--scripts", required=True, help="the directory of the wrk scripts (scripts/bench)")
+    a.add_argument("--work", required=True, help="raw outputs, logs and data (data removed at the end)")
+    a.add_argument("--out", required=True, help="where the report goes")
+    a.add_argument("--name", required=True, help="the report's file name, without extension")
+    a.add_argument("--rounds", type=int, default=3)
+    a.add_argument("--window", type=int, default=10, help="seconds per measured window")
+    a.add_argument("--warmup-window", type=int, default=4)
+    a.add_argument("--single-rate", type=int, default=20000)
+    a.add_argument("--cluster-rate", type=int, default=5000)
+    a.add_argument("--keys", type=int, default=100000, help="preloaded keys per wrk thread (a power of ten)")
+    a.add_argument("--port", type=int, default=19400, help="first of the ports used (up to +22, and +10000 each)")
+    a.add_argument("--shapes", default="single,cluster")
+    a.add_argument("--refs", default="bare,rocks")
+    a.add_argument("--cases", default="put-closed,get-closed,put-rate,get-rate")
+    a.add_argument("--profile", default="", help="events to profile after the rounds (cpu,alloc); '' for none")
+    a.add_argument("--meta", action="append", default=[], metavar="KEY=VALUE")
+    a.add_argument("--raw-only", action="store_true", help="write WORK/ab.json only, no report")
+    r = sub.add_parser("report", help="the report of a run (or of one run per shape) from the raw ab.json")
+    r.add_argument("raw", nargs="+")
+    r.add_argument("out")
+    r.add_argument("name")
+    d = sub.add_parser("render", help="NAME.md and NAME.svg again from OUT/NAME.json")
+    d.add_argument("out")
+    d.add_argument("name")
+    return p.parse_args(argv)
+
+
+def main(argv):
+    a = arguments(argv)
+    if a.command == "ab":
+        keys = a.keys
+        if keys < 10 or str(keys).rstrip("0") != "1":
+            raise SystemExit("--keys must be a power of ten, at least 10 (got %d)" % keys)
+        a.meta = dict(kv.split("=", 1) for kv in a.meta if "=" in kv)
+        raw = ab.run(ab.Settings(a))
+        if not a.raw_only:
+            abreport.write([raw], a.out, a.name)
+            print("[bench-ab] report: %s" % os.path.join(a.out, a.name + ".md"))
+    elif a.command == "report":
+        abreport.write(a.raw, a.out, a.name)
+    else:
+        with open(os.path.join(a.out, a.name + ".json"), encoding="utf-8") as f:
+            abreport.render(json.load(f), a.out, a.name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,70 @@
+"""The one rule every figure of a harness report is judged by: a difference counts only when it is larger than the
+spread of identical windows measured in the same run, and every round agrees on its side.
+
+A figure is measured in rounds; in each round the two things compared (two builds of the node, or a node and a
+reference server) run one right after the other, in alternating order, under the same load. So:
+
+- the ratio of a round (num / den, paired) cancels what drifts slowly (the machine's neighbours, a store that grows);
+- the noise floor is the largest change between two identical windows: the same server under the same load in two
+  consecutive rounds, of either side. On this 2-core VM it is a few percent for throughput and often 1.3-2x for a
+  p99;
+- the verdict: the median of the rounds' ratios is beyond the floor on one side of the target, and so is every
+  round (not merely the median) on that side: "better" / "worse"; anything else is "not separable here".
+
+Standard library only.
+"""
+from benchraw import median  # noqa: F401 (the reports' median: harness users take it from here)
+BETTER = "better"
+WORSE = "worse"
+NOT_SEPARABLE = "not separable here"
+
+
+def change(a, b):
+    """How far apart two positive figures are, as a factor >= 1 (1.08: 8% apart, either way)."""
+    return max(a / b, b / a)
+
+
+def noise_floor(*series):
+    """The largest change between consecutive rounds of any of the series (each the figure of one server under one
+    load, round by round; None for a round that measured nothing), as a factor >= 1; None when no series has two
+    consecutive rounds to compare."""
+    changes = [change(a, b) for s in series for a, b in zip(s, s[1:])
+               if a is not None and b is not None and a > 0 and b > 0]
+    return max(changes) if changes else None
+
+
+def judge(num, den, higher_is_better, target=1.0):
+    """num and den: a figure per round, of the side judged and of what it is judged against (same length, paired by
+    round). Returns {"ratio": the median of the rounds' num/den, "ratios": each round's, "floor": noise_floor of both,
+    "target", "verdict": BETTER or WORSE (beyond the floor, every round on that side of the target) or
+    NOT_SEPARABLE}. "better" means a larger ratio when higher_is_better (throughput), a smaller one otherwise
+    (latency, CPU per request)."""
+    if len(num) != len(den):
+        raise ValueError("rounds differ: %d against %d" % (len(num), len(den)))
+    ratios = [n / d if n is not None and d else None for n, d in zip(num, den)]
+    valid = [r for r in ratios if r is not None and r > 0]
+    ratio = median(valid)
+    floor = noise_floor(num, den)
+    verdict = NOT_SEPARABLE
+    if ratio is not None and floor is not None and len(valid) >= 2:
+        if all(r > target for r in valid) and ratio / target > floor:
+            verdict = BETTER if higher_is_better else WORSE
+        elif all(r < target for r in valid) and target / ratio > floor:
+            verdict = WORSE if higher_is_better else BETTER
+    return {"ratio": ratio, "ratios": ratios, "floor": floor, "target": target, "verdict": verdict}
+
+
+def target_verdict(judgement, higher_is_better):
+    """A target judged as judge() does: "met" or "missed" beyond the noise floor, else NOT_SEPARABLE; plus whether
+    the median itself is on the target's side (what to say when the noise cannot separate it)."""
+    r, t = judgement["ratio"], judgement["target"]
+    meets = r is not None and (r >= t if higher_is_better else r <= t)
+    v = judgement["verdict"]
+    return {"verdict": "met" if v == BETTER else "missed" if v == WORSE else NOT_SEPARABLE, "median_meets": meets}
+
+
+def percent(factor):
+    """A noise floor or a ratio as a signed percentage for the report ('+8.0%', '-3.1%'); None as '-'."""
+    if factor is None:
+        return "-"
+    return "%+.1f%%" % ((factor - 1.0) * 100.0)

@@ -1,0 +1,126 @@
+"""The load and what a window measures: wrk (closed model: a fixed number of connections, each sending its next
+request when the last one is answered: the maximum throughput), oha at a fixed rate with --latency-correction
+(open model: every request measured from when it was due, so a stall counts for every request it delays), and the
+CPU the servers' processes used during the window (from /proc: CPU per request is what a change to the request path
+moves, and it is less noisy than either). Their outputs are kept as written and parsed here. Standard library only.
+"""
+import json
+import os
+import re
+import subprocess
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+VALUE = "0123456789" * 10  # the 100-byte value every PUT sends (wrk's scripts send the same)
+
+
+def ms(text):
+    """wrk's durations: '1.23ms' / '812.00us' / '1.01s' / '2.00m' -> milliseconds, or None."""
+    m = re.match(r"([\d.]+)(us|ms|s|m)$", text.strip())
+    if not m:
+        return None
+    v, unit = float(m.group(1)), m.group(2)
+    return {"us": v / 1000, "ms": v, "s": v * 1000, "m": v * 60000}[unit]
+
+
+def parse_wrk(text):
+    """wrk's report (with --latency): req/s, p50/p75/p90/p99, max, requests, non-2xx, socket errors, and the
+    KEYS_PER_THREAD line the PUT scripts print; None for a report without a rate (wrk failed)."""
+    m = re.search(r"Requests/sec:\s*([\d.]+)", text)
+    if not m:
+        return None
+    r = {"rps": float(m.group(1))}
+    for p in ("50", "75", "90", "99"):
+        m = re.search(r"^\s+%s%%\s+(\S+)" % p, text, re.M)
+        r["p%s_ms" % p] = ms(m.group(1)) if m else None
+    m = re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", text)
+    r["max_ms"] = ms(m.group(1)) if m else None
+    m = re.search(r"(\d+) requests in", text)
+    r["requests"] = int(m.group(1)) if m else None
+    m = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    r["non_2xx"] = int(m.group(1)) if m else 0
+    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+    r["socket_errors"] = sum(int(x) for x in m.groups()) if m else 0
+    m = re.search(r"^KEYS_PER_THREAD (\d+)", text, re.M)
+    if m:
+        r["keys_per_thread"] = int(m.group(1))
+    return r
+
+
+def parse_oha(doc):
+    """oha's JSON summary (--output-format json): achieved req/s, p50/p90/p99/p99.9 and max in ms, status codes,
+    answers other than 2xx, errors without an answer (the requests still in flight when -z ended are not errors)."""
+    lp = doc.get("latencyPercentiles") or {}
+    codes = doc.get("statusCodeDistribution") or {}
+    errors = dict(doc.get("errorDistribution") or {})
+    deadline = errors.pop("aborted due to deadline", 0)
+
+    def pms(key):
+        v = lp.get(key)
+        return None if v is None else v * 1000
+
+    summary = doc.get("summary") or {}
+    return {
+        "rps": summary.get("requestsPerSec"),
+        "p50_ms": pms("p50"), "p90_ms": pms("p90"), "p99_ms": pms("p99"), "p999_ms": pms("p99.9"),
+        "max_ms": summary["slowest"] * 1000 if summary.get("slowest") else None,
+        "status": codes, "ok": sum(v for k, v in codes.items() if k.startswith("2")),
+        "non_2xx": sum(v for k, v in codes.items() if not k.startswith("2")),
+        "errors": sum(errors.values()), "error_kinds": errors, "aborted_at_deadline": deadline,
+    }
+
+
+def wrk(binary, url, seconds, script, args=(), env=None, threads=2, connections=64, out=None):
+    """One wrk run; its report is written to out (when given) and returned parsed (None if wrk failed)."""
+    cmd = [binary, "-t%d" % threads, "-c%d" % connections, "-d%ds" % seconds, "--latency", "-s", script, url, "--"]
+    cmd += [str(a) for a in args]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, **(env or {})),
+                       timeout=seconds + 60)
+    text = p.stdout + p.stderr
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write("$ %s\n%s" % (" ".join(cmd), text))
+    return parse_wrk(text)
+
+
+def oha(binary, url_regex, method, rate, seconds, connections=64, out=None):
+    """One oha run at a fixed rate with latency correction over the URLs of a regex; PUTs send VALUE. Its JSON is
+    written to out (when given) and returned parsed (None if oha wrote none)."""
+    cmd = [binary, "-z", "%ds" % seconds, "-q", str(rate), "--latency-correction", "-c", str(connections),
+           "--no-tui", "--output-format", "json", "-m", method]
+    if method == "PUT":
+        cmd += ["-d", VALUE]
+    cmd += ["--rand-regex-url", url_regex]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60)
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(p.stdout)
+        if p.stderr.strip():
+            with open(out + ".err", "w", encoding="utf-8") as f:
+                f.write(p.stderr)
+    try:
+        return parse_oha(json.loads(p.stdout))
+    except ValueError:
+        return None
+
+
+def cpu_seconds(pids):
+    """CPU seconds (user + system) the processes used since they started; a process gone counts nothing."""
+    total = 0
+    for pid in pids:
+        try:
+            with open("/proc/%d/stat" % pid, encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of proc(5)
+    return total / float(CLOCK_TICKS)
+
+
+def steal_and_total():
+    """(steal, total) jiffies of the machine so far (/proc/stat): a neighbour on the hypervisor shows as steal."""
+    with open("/proc/stat", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("cpu "):
+                v = [int(x) for x in line.split()[1:]]
+                return v[7], sum(v[:8])
+    return 0, 0

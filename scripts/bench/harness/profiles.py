@@ -1,0 +1,68 @@
+"""Where a node's CPU went, from async-profiler's collapsed stacks (GET /v0/admin/profile?format=collapsed): each
+sample goes to the first category one of whose substrings its stack holds (order matters: a RocksDB call made by
+the write group counts as RocksDB), and the frames that held the most samples themselves. Standard library only.
+"""
+import os
+
+
+# The node's request path, one node (node-report.py's table; the order decides where a sample goes).
+CATEGORIES = [
+    ("RocksDB background (flush, compaction)", ["rocksdb::ThreadPoolImpl"]),
+    ("RocksDB write (WAL + memtable)", ["RocksDB.put", "RocksDB.write", "writeWithoutStall"]),
+    ("RocksDB read / LWW check", ["RocksDB.get", "RocksDB.keyMayExist"]),
+    ("write group (end of selector pass)", ["PassWriteGroup"]),
+    ("response write (socket send)", ["sendResponse", "Session.write", "sendChunked", "processWrite",
+                                      "DhtSession.uncork"]),
+    ("handoff to workers (queue, park/unpark)", ["ThreadPoolExecutor.execute", "ThreadPoolExecutor.getTask",
+                                                 "LockSupport", "WorkerPool"]),
+    ("metrics", ["NodeMetrics", "io/prometheus"]),
+    ("request handling (codec, routing)", ["EntityHandler", "DhtServer.handleRequest",
+                                           "DhtSession.handleParsedRequest", "Record."]),
+    ("selector: read + HTTP parse", ["processRead", "processHttpBuffer", "HttpSession"]),
+    ("selector: epoll wait/select", ["epoll_wait", "EPollSelectorImpl", "JavaSelector.select"]),
+    ("GC", ["GCTaskThread", "G1", "GangWorker", "WorkerThread::run", "ConcurrentGCThread"]),
+    ("JIT compiler", ["CompileBroker", "C2Compiler", "C1Compiler", "CompilerThread"]),
+]
+# A cluster member adds its calls to the other members, after the response write: an answer to the client written
+# from the peer client's thread (the callback that completes a quorum) is a response write.
+PEER = ("replica calls (peer client: send, read, parse)", ["dev/dht/node/peer/"])
+
+
+def cluster_categories():
+    at = [c for c, _ in CATEGORIES].index("handoff to workers (queue, park/unpark)")
+    return CATEGORIES[:at] + [PEER] + CATEGORIES[at:]
+
+
+def breakdown(path, categories=None, top=12):
+    """{"samples", "share": {category: fraction, "other": ...}, "top_self": [{"frame", "share"}]} of a collapsed
+    stacks file, or None when it holds no sample."""
+    categories = categories or CATEGORIES
+    totals = {c: 0 for c, _ in categories}
+    totals["other"] = 0
+    total = 0
+    leaf = {}
+    home = os.path.expanduser("~")
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            stack, _, n = line.rstrip("\n").rpartition(" ")
+            if not n.isdigit():
+                continue
+            n = int(n)
+            total += n
+            for cat, keys in categories:
+                if any(k in stack for k in keys):
+                    totals[cat] += n
+                    break
+            else:
+                totals["other"] += n
+            # a library without symbols is named by its path: the cache under this user's home is ~ in reports
+            frame = stack.split(";")[-1].replace(home + "/", "~/")
+            leaf[frame] = leaf.get(frame, 0) + n
+    if total == 0:
+        return None
+    ranked = sorted(leaf.items(), key=lambda kv: -kv[1])[:top]
+    return {
+        "samples": total,
+        "share": {k: round(v / total, 4) for k, v in totals.items()},
+        "top_self": [{"frame": f, "share": round(c / total, 4)} for f, c in ranked],
+    }
