@@ -21,7 +21,7 @@
 #     member serves the new certificate (a mutual TLS handshake from the node's network) and no pod restarted. The
 #     same annotations renew the client port's certificate and replace its CA; the writer speaks TLS to the client
 #     port with the DhtUser's certificate and the CA bundle, re-read as the kubelet delivers them, and the client
-#     port's phases wait spec.tls.client.reloadGrace (120s here) each: the writer must fail nothing through both.
+#     port's phases wait spec.tls.client.reloadGrace (45s here) each: the writer must fail nothing through both.
 
 ATTACK_NS=${E2E_ATTACKER_NAMESPACE:-dht-e2e-attacker}
 ATTACK_TIMES=${E2E_ATTACK_TIMES:-20}
@@ -191,9 +191,11 @@ until_served() { # until_served FINGERPRINT SECONDS -> the kubelet delivers the 
 
 step_rotate() {
   local ok=1 text pods_before pods_after cert0 ca0 cert1 t0 client_cert0 client_ca0
-  # The client port's CA replacement waits this long per phase for the clients (the kubelet delivers a changed
-  # Secret or ConfigMap within about a minute; the writer reads the files again for its next connection).
-  kn patch dht dht --type merge -p '{"spec":{"tls":{"client":{"reloadGrace":"120s"}}}}' >/dev/null
+  # The client port's CA replacement waits this long per phase for the clients: the local cluster's kubelet syncs
+  # every 10 s (scripts/k8s/up.sh), so a changed Secret or ConfigMap reaches the Jobs' mounts within about 20 s;
+  # the writer reads the files again for its next connection. (Users keep the default, 10m, or what their
+  # kubelet's sync needs.)
+  kn patch dht dht --type merge -p '{"spec":{"tls":{"client":{"reloadGrace":"45s"}}}}' >/dev/null
   pods_before=$(node_pods)
   cert0=$(tls_field certificateFingerprint); ca0=$(tls_field caFingerprint)
   client_cert0=$(tls_field client.certificateFingerprint); client_ca0=$(tls_field client.caFingerprint)

@@ -6,7 +6,6 @@ import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtUser;
 import dev.dht.operator.api.v1alpha1.DhtUserStatus;
 import dev.dht.operator.model.ClusterModel;
-import dev.dht.operator.model.Names;
 import dev.dht.operator.nodeadmin.MemberPlane;
 import dev.dht.operator.nodeadmin.MemberTlsProbe;
 import dev.dht.operator.security.SecurityModel;
@@ -34,11 +33,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -217,40 +214,7 @@ final class ClientTlsStep {
     var ca = state.ca().orElseThrow();
     var probeCredential = authority.issueClient(ca, CertManagerCertificate.OPERATOR_NAME, "admin", now,
         SecurityStep.PROBE_CERTIFICATE);
-    var trusted = new ArrayList<>(state.trusted());
-    if (!trusted.contains(ca.certificate())) {
-      trusted.add(ca.certificate());
-    }
-    var expected = state.member().orElseThrow().certificate();
-    var pending = new LinkedHashMap<String, CompletableFuture<MemberChecks.Result>>();
-    for (Pod pod : pods) {
-      String podName = pod.getMetadata().getName();
-      if (pod.getMetadata().getDeletionTimestamp() != null) {
-        continue; // going away; its successor mounts the current Secret
-      }
-      if (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())) {
-        pending.put(podName, CompletableFuture.completedFuture(new MemberChecks.Result(false, "not running")));
-        continue;
-      }
-      var address = clientPlane.address(model.namespace(), model.name(), podName);
-      // the pod's own name (a rack's pods are <cluster>-<rack>-<ordinal>), as the member port's probe has it
-      String serverName = java.net.URI.create(Names.memberUrl(podName, model.name(), model.namespace(),
-          model.clusterDomain())).getHost();
-      pending.put(podName, probe.probe(address.getKey(), address.getValue(), serverName, probeCredential, trusted)
-          .thenApply(r -> switch (check) {
-            case MEMBERS_TRUST_CA -> new MemberChecks.Result(r.answered(),
-                r.answered() ? "accepts the new CA" : r.detail());
-            case MEMBERS_SERVE_CERTIFICATE -> {
-              boolean current = r.served().map(expected::equals).orElse(false);
-              yield new MemberChecks.Result(r.answered() && current, !r.answered() ? r.detail()
-                  : current ? "serves the new certificate" : "still serves "
-                  + r.served().map(Certificates::fingerprint).map(f -> f.substring(0, 12)).orElse("?"));
-            }
-            default -> new MemberChecks.Result(true, "");
-          }));
-    }
-    var results = new LinkedHashMap<String, MemberChecks.Result>();
-    pending.forEach((pod, result) -> results.put(pod, result.join()));
+    var results = TlsMemberChecks.ask(probe, clientPlane, check, state, model, pods, probeCredential);
     if (check == MemberChecks.Check.MEMBERS_SERVE_CERTIFICATE) {
       // the old CA goes only once every client certificate the operator keeps is the new one's
       var own = Map.of("operator", tls.operatorSecret(), "benchmark",

@@ -5,7 +5,6 @@ import dev.dht.operator.api.v1alpha1.DhtUser;
 import dev.dht.operator.api.v1alpha1.TlsMode;
 import dev.dht.operator.api.v1alpha1.TlsStatus;
 import dev.dht.operator.model.ClusterModel;
-import dev.dht.operator.model.Names;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.nodeadmin.MemberPlane;
 import dev.dht.operator.nodeadmin.MemberTlsProbe;
@@ -19,7 +18,7 @@ import dev.dht.operator.security.pki.CertificateAuthority;
 import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.pki.Credential;
 import dev.dht.operator.security.tls.CertManagerCertificate;
-import dev.dht.operator.security.tls.CertificateSet;
+import dev.dht.operator.security.CertificateSet;
 import dev.dht.operator.security.tls.MemberChecks;
 import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.tls.TlsPlan;
@@ -45,7 +44,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -229,42 +227,9 @@ final class SecurityStep {
    */
   private MemberChecks check(MemberChecks.Check check, TlsState state, ClusterModel model, Collection<Pod> pods,
       Instant now) {
-    var ca = state.ca().orElseThrow();
-    var client = authority.issue(ca, "dht-operator", List.of("dht-operator"), now, PROBE_CERTIFICATE);
-    var trusted = new ArrayList<>(state.trusted());
-    if (!trusted.contains(ca.certificate())) {
-      trusted.add(ca.certificate());
-    }
-    var expected = state.member().orElseThrow().certificate();
-    var pending = new LinkedHashMap<String, CompletableFuture<MemberChecks.Result>>();
-    for (Pod pod : pods) {
-      String podName = pod.getMetadata().getName();
-      if (pod.getMetadata().getDeletionTimestamp() != null) {
-        continue; // going away; its successor mounts the current Secret
-      }
-      if (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())) {
-        pending.put(podName, CompletableFuture.completedFuture(new MemberChecks.Result(false, "not running")));
-        continue;
-      }
-      var address = plane.address(model.namespace(), model.name(), podName);
-      String serverName = java.net.URI.create(Names.memberUrl(podName, model.name(), model.namespace(),
-          model.clusterDomain())).getHost();
-      pending.put(podName, probe.probe(address.getKey(), address.getValue(), serverName, client, trusted).thenApply(r ->
-          switch (check) {
-            case MEMBERS_TRUST_CA -> new MemberChecks.Result(r.answered(),
-                r.answered() ? "accepts the new CA" : r.detail());
-            case MEMBERS_SERVE_CERTIFICATE -> {
-              boolean current = r.served().map(expected::equals).orElse(false);
-              yield new MemberChecks.Result(r.answered() && current, !r.answered() ? r.detail()
-                  : current ? "serves the new certificate" : "still serves "
-                  + r.served().map(Certificates::fingerprint).map(f -> f.substring(0, 12)).orElse("?"));
-            }
-            default -> new MemberChecks.Result(true, "");
-          }));
-    }
-    var results = new LinkedHashMap<String, MemberChecks.Result>();
-    pending.forEach((pod, result) -> results.put(pod, result.join()));
-    return new MemberChecks(results);
+    var client = authority.issue(state.ca().orElseThrow(), "dht-operator", List.of("dht-operator"), now,
+        PROBE_CERTIFICATE);
+    return new MemberChecks(TlsMemberChecks.ask(probe, plane, check, state, model, pods, client));
   }
 
   /** When to look again: soon while a replacement waits, else when the next renewal or replacement is due. */

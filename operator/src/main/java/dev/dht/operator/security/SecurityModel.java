@@ -10,7 +10,6 @@ import dev.dht.operator.api.v1alpha1.NetworkSpec;
 import dev.dht.operator.api.v1alpha1.SpecDuration;
 import dev.dht.operator.api.v1alpha1.TlsMode;
 import dev.dht.operator.api.v1alpha1.TlsSpec;
-import dev.dht.operator.security.tls.CertificateSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.time.Duration;
 import java.util.List;

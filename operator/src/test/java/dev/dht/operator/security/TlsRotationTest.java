@@ -8,7 +8,6 @@ import dev.dht.operator.model.Names;
 import dev.dht.operator.security.pki.CertificateAuthority;
 import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.pki.Credential;
-import dev.dht.operator.security.tls.CertificateSet;
 import dev.dht.operator.security.tls.ClientCredentials;
 import dev.dht.operator.security.tls.MemberChecks;
 import dev.dht.operator.security.tls.Rotation;

@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /** The client port's TLS as the operator last saw it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class ClientTlsStatus {
+public class ClientTlsStatus extends CertificateStatus {
   @JsonPropertyDescription("Whether the members' client port serves TLS only.")
   public Boolean enabled;
 
@@ -23,42 +23,16 @@ public class ClientTlsStatus {
   @JsonPropertyDescription("The ConfigMap with the CA bundle clients trust (key ca.crt): mount it, or read it.")
   public String caConfigMap;
 
-  @JsonPropertyDescription("The Secret the members mount at /etc/dht/client-tls.")
-  public String secretName;
-
-  @JsonPropertyDescription("When the members' client-port certificate expires (RFC 3339).")
-  public String certificateNotAfter;
-
-  @JsonPropertyDescription("SHA-256 fingerprint of that certificate.")
-  public String certificateFingerprint;
-
-  @JsonPropertyDescription("When the CA that signed it expires.")
-  public String caNotAfter;
-
-  @JsonPropertyDescription("SHA-256 fingerprint of that CA.")
-  public String caFingerprint;
-
-  @JsonPropertyDescription("issuer Operator: Steady, or the phase of a client CA replacement (TrustingNewCa,"
-      + " Reissuing, DroppingOldCa).")
-  public String rotation;
-
-  @JsonPropertyDescription("What the operator does or waits for.")
-  public String message;
-
   @Override
   public boolean equals(Object o) {
     return o instanceof ClientTlsStatus s && Objects.equals(enabled, s.enabled) && Objects.equals(reason, s.reason)
         && issuer == s.issuer && clientAuth == s.clientAuth && Objects.equals(caConfigMap, s.caConfigMap)
-        && Objects.equals(secretName, s.secretName) && Objects.equals(certificateNotAfter, s.certificateNotAfter)
-        && Objects.equals(certificateFingerprint, s.certificateFingerprint) && Objects.equals(caNotAfter, s.caNotAfter)
-        && Objects.equals(caFingerprint, s.caFingerprint) && Objects.equals(rotation, s.rotation)
-        && Objects.equals(message, s.message);
+        && sameCertificates(s);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(enabled, reason, issuer, clientAuth, caConfigMap, secretName, certificateNotAfter,
-        certificateFingerprint, caNotAfter, caFingerprint, rotation, message);
+    return Objects.hash(enabled, reason, issuer, clientAuth, caConfigMap, certificatesHash());
   }
 
   @Override

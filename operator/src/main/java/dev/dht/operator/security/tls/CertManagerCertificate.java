@@ -4,6 +4,7 @@ import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.IssuerRef;
 import dev.dht.operator.model.Hashing;
 import dev.dht.operator.model.Owners;
+import dev.dht.operator.security.CertificateSet;
 import dev.dht.operator.security.SecurityModel;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.dht.operator.security.tls;
 
+import dev.dht.operator.security.CertificateSet;
 import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.tls.MemberChecks.Check;
 import java.security.cert.X509Certificate;

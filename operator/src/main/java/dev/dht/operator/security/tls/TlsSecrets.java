@@ -3,6 +3,7 @@ package dev.dht.operator.security.tls;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.model.Hashing;
 import dev.dht.operator.model.Owners;
+import dev.dht.operator.security.CertificateSet;
 import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.SecurityNames;
 import dev.dht.operator.security.pki.Credential;

@@ -1,9 +1,11 @@
 package dev.dht.operator.security.tls;
 
+import dev.dht.operator.api.v1alpha1.CertificateStatus;
 import dev.dht.operator.api.v1alpha1.ClientTlsIssuer;
 import dev.dht.operator.api.v1alpha1.ClientTlsStatus;
 import dev.dht.operator.api.v1alpha1.TlsMode;
 import dev.dht.operator.api.v1alpha1.TlsStatus;
+import dev.dht.operator.security.CertificateSet;
 import dev.dht.operator.security.SecurityModel;
 import dev.dht.operator.security.pki.Certificates;
 import java.security.cert.X509Certificate;
@@ -39,21 +41,7 @@ public final class TlsStatuses {
       out.message = "no TLS between the members (spec.tls.mode Disabled): they run with --member-insecure";
       return out;
     }
-    out.secretName = model.secretName();
-    state.member().ifPresent(m -> {
-      out.certificateNotAfter = time(Certificates.notAfter(m.certificate()));
-      out.certificateFingerprint = Certificates.fingerprint(m.certificate());
-      issuer(m.certificate(), state).ifPresent(ca -> {
-        out.caNotAfter = time(Certificates.notAfter(ca));
-        out.caFingerprint = Certificates.fingerprint(ca);
-      });
-    });
-    if (model.mode() == TlsMode.Operator) {
-      decision.ifPresent(d -> out.rotation = d.rotation().name());
-    }
-    out.message = failure.map(f -> "could not write the certificates: " + f)
-        .orElse(decision.map(TlsPlan.Decision::message).orElse(null));
-    return out;
+    return certificates(out, model, state, model.mode() == TlsMode.Operator, decision, failure);
   }
 
   public static Verdict verdict(SecurityModel.Tls model, TlsState state, Optional<String> failure, Instant now) {
@@ -129,7 +117,13 @@ public final class TlsStatuses {
     out.issuer = model.issuer();
     out.clientAuth = model.clientAuth();
     out.caConfigMap = model.caConfigMap();
-    out.secretName = model.secretName();
+    return certificates(out, model, state, model.issuer() == ClientTlsIssuer.Operator, decision, failure);
+  }
+
+  /** Either port's certificate, its CA, the rotation's phase (when the operator rotates it) and the message. */
+  private static <S extends CertificateStatus> S certificates(S out, CertificateSet set, TlsState state,
+      boolean operatorRotates, Optional<TlsPlan.Decision> decision, Optional<String> failure) {
+    out.secretName = set.secretName();
     state.member().ifPresent(m -> {
       out.certificateNotAfter = time(Certificates.notAfter(m.certificate()));
       out.certificateFingerprint = Certificates.fingerprint(m.certificate());
@@ -138,7 +132,7 @@ public final class TlsStatuses {
         out.caFingerprint = Certificates.fingerprint(ca);
       });
     });
-    if (model.issuer() == ClientTlsIssuer.Operator) {
+    if (operatorRotates) {
       decision.ifPresent(d -> out.rotation = d.rotation().name());
     }
     out.message = failure.map(f -> "could not write the certificates: " + f)

@@ -1,6 +1,7 @@
 package dev.dht.operator.security.tls;
 
 import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.security.CertificateSet;
 import dev.dht.operator.security.pki.Credential;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.security.cert.X509Certificate;

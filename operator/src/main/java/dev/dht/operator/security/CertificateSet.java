@@ -1,11 +1,12 @@
-package dev.dht.operator.security.tls;
+package dev.dht.operator.security;
 
 import java.time.Duration;
 import java.util.List;
 
 /**
- * One port's certificates as {@link TlsPlan} keeps them: where the CA and the certificate live, what the
- * certificate must name, and when it is renewed or its CA replaced. The member port's
+ * One port's certificates as security.tls.TlsPlan keeps them: where the CA and the certificate live, what the
+ * certificate must name, and when it is renewed or its CA replaced. Here, beside {@link SecurityModel} whose
+ * records implement it, so that security/ does not depend on security.tls/ (which uses security/). The member port's
  * ({@link dev.dht.operator.security.SecurityModel.Tls}) and the client port's
  * ({@link dev.dht.operator.security.SecurityModel.ClientTls}) go through the same plan and the same Secrets' shape.
  */
