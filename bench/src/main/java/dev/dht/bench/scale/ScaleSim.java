@@ -2,8 +2,8 @@ package dev.dht.bench.scale;
 
 import dev.dht.node.Node;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.json.Json;
 import dev.dht.node.peer.PeerSizing;
-import dev.dht.node.topology.Json;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
