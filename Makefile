@@ -101,7 +101,7 @@ clean: ## Remove build outputs and local data (not the tool cache)
 	$(MVN) -q clean
 	rm -rf data
 
-crds: ## Regenerate the CRD (crds/, the chart's copy) and docs/crd-reference.md from the operator's Java model
+crds: ## Regenerate the CRD (crds/, the chart's copy), docs/crd-reference.md, and from the node's option table NodeOptions.java + docs/node-options.md
 	scripts/sync-crds.sh
 
 helm-lint: ## Lint the operator's Helm chart (pinned helm, installed on first use)

@@ -1,7 +1,5 @@
 package dev.dht.node.config;
 
-import dev.dht.node.clock.HybridLogicalClock;
-
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -15,7 +13,7 @@ import java.time.Duration;
  *                         other hosts can talk without certificates; without it and without TLS the member port
  *                         listens on loopback only
  * @param maxClockAhead    clock readings and record timestamps further ahead of the local wall clock are refused,
- *                         never merged (HybridLogicalClock.DEFAULT_MAX_AHEAD says why 30 s)
+ *                         never merged ({@link dev.dht.node.clock.HybridLogicalClock#DEFAULT_MAX_AHEAD} says why 30 s)
  * @param authTokens       the client tokens file ({@code <scope> <token>} a line), or null: the client API is open
  * @param memberTls        the member port's mutual TLS files, or null: no TLS (loopback, or --member-insecure)
  */
@@ -29,11 +27,12 @@ public record SecuritySettings(int memberPortOffset, boolean memberInsecure, Dur
     public record TlsFiles(Path cert, Path key, Path ca) {
     }
 
-    public static final int DEFAULT_MEMBER_PORT_OFFSET = 10_000;
-    public static final Duration DEFAULT_MAX_CLOCK_AHEAD = HybridLogicalClock.DEFAULT_MAX_AHEAD;
+    public static final int DEFAULT_MEMBER_PORT_OFFSET = NodeOption.MEMBER_PORT_OFFSET.intDefault();
+    public static final Duration DEFAULT_MAX_CLOCK_AHEAD = NodeOption.MAX_CLOCK_AHEAD.durationDefault();
 
     public static SecuritySettings defaults() {
-        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, false, DEFAULT_MAX_CLOCK_AHEAD, null, null);
+        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, NodeOption.MEMBER_INSECURE.boolDefault(),
+                DEFAULT_MAX_CLOCK_AHEAD, null, null);
     }
 
     public SecuritySettings withMemberPortOffset(int offset) {

@@ -120,7 +120,7 @@ class ConfigParserTest {
 
     @Test
     void everyOptionHasItsEnvironmentVariable() {
-        for (ConfigParser.Option o : ConfigParser.Option.values()) {
+        for (NodeOption o : NodeOption.values()) {
             assertThat(o.env()).startsWith("DHT_").doesNotContain("-");
             if (o.testOnly()) {
                 assertThat(ConfigParser.help()).doesNotContain(o.flag()).doesNotContain(o.env());
@@ -128,7 +128,7 @@ class ConfigParserTest {
                 assertThat(ConfigParser.help()).contains(o.flag()).contains(o.env());
             }
         }
-        assertThat(ConfigParser.Option.DATA_DIR.env()).isEqualTo("DHT_DATA_DIR");
+        assertThat(NodeOption.DATA_DIR.env()).isEqualTo("DHT_DATA_DIR");
     }
 
     @Test

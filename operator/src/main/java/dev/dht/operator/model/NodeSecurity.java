@@ -1,5 +1,6 @@
 package dev.dht.operator.model;
 
+import dev.dht.operator.api.v1alpha1.NodeOptions;
 import dev.dht.operator.security.SecurityModel;
 import dev.dht.operator.security.SecurityNames;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -33,15 +34,15 @@ public final class NodeSecurity {
   public static SortedMap<String, String> environment(SecurityModel security) {
     var env = new TreeMap<String, String>();
     if (security.tls().enabled()) {
-      env.put("DHT_MEMBER_TLS_CERT", SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.TLS_CERT);
-      env.put("DHT_MEMBER_TLS_KEY", SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.TLS_KEY);
-      env.put("DHT_MEMBER_TLS_CA", SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.CA_CERT);
+      env.put(NodeOptions.Env.MEMBER_TLS_CERT, SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.TLS_CERT);
+      env.put(NodeOptions.Env.MEMBER_TLS_KEY, SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.TLS_KEY);
+      env.put(NodeOptions.Env.MEMBER_TLS_CA, SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.CA_CERT);
     } else {
       // spec.tls.mode Disabled: members reach each other's member port across pods in plaintext.
-      env.put(NodeConfig.MEMBER_INSECURE, "true");
+      env.put(NodeOptions.Env.MEMBER_INSECURE, "true");
     }
     if (security.auth().enabled()) {
-      env.put("DHT_AUTH_TOKENS", tokensFile());
+      env.put(NodeOptions.Env.AUTH_TOKENS, tokensFile());
     }
     return env;
   }

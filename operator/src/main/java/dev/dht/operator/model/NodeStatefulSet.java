@@ -1,5 +1,6 @@
 package dev.dht.operator.model;
 
+import dev.dht.operator.api.v1alpha1.NodeOptions;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -36,7 +37,7 @@ public final class NodeStatefulSet {
   public static final String NODE_JAR = "/opt/dht/dht-node.jar";
   public static final String STATUS_PATH = "/v0/status";
   /** The node's own rack (the contract: it must be the rack the member list gives it). */
-  public static final String RACK_ENV = "DHT_RACK";
+  public static final String RACK_ENV = NodeOptions.Env.RACK;
   /** A fixed non-root user: runAsNonRoot needs a numeric user to verify, fsGroup makes the volume writable. */
   public static final long USER_ID = 10001L;
   /** Seconds a terminating pod keeps serving so that endpoints stop routing to it first. */
@@ -195,7 +196,7 @@ public final class NodeStatefulSet {
                 .withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name").endFieldRef().endValueFrom()
                 .build(),
             // Which member this process is: its own stable URL, as written in the topology.
-            new EnvVarBuilder().withName("DHT_SELF")
+            new EnvVarBuilder().withName(NodeOptions.Env.SELF)
                 .withValue(Names.memberUrl("$(POD_NAME)", name, model.namespace(), model.clusterDomain()))
                 .build())
         .addNewEnvFrom().withNewConfigMapRef().withName(Names.configConfigMap(name)).endConfigMapRef().endEnvFrom()

@@ -1,5 +1,7 @@
 package dev.dht.operator.security;
 
+import dev.dht.operator.api.v1alpha1.NodeOptions;
+
 /** Names of the security objects a cluster owns, and where the pods mount them (the node contract). */
 public final class SecurityNames {
   /** Where the member certificate, its key and the trusted CAs are mounted (tls.crt, tls.key, ca.crt). */
@@ -15,7 +17,7 @@ public final class SecurityNames {
   /** Key of the operator's own admin token in the tokens Secret (not mounted into the pods). */
   public static final String OPERATOR_TOKEN_KEY = "operator";
   /** Member port = client port + this offset (the node's --member-port-offset default). */
-  public static final int MEMBER_PORT_OFFSET = 10000;
+  public static final int MEMBER_PORT_OFFSET = NodeOptions.Default.MEMBER_PORT_OFFSET;
   public static final String MEMBER_PORT_NAME = "member";
 
   /** Annotation on a DhtCluster: a new value re-issues the members' certificate now (mode Operator). */
