@@ -147,7 +147,7 @@ public final class RocksStore implements Store {
         return records.stripe(key);
     }
 
-    /** The records family, for a pass group of one's own (PassWriteGroupTest). */
+    /** The records family, for a pass group of one's own (PassWriteGroupTest) and the bench's BlindPut. */
     RecordFamily recordFamily() {
         return records;
     }
