@@ -5,6 +5,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 MVN := scripts/mvn
 NODE_JAR := node/target/dht-node.jar
+TLS ?= 0
 
 .DEFAULT_GOAL := help
 .PHONY: help build test run clean bench-node crds helm-lint helm-template operator-run
@@ -36,9 +37,9 @@ chaos-test: ## The chaos checker's tests, then a 90 s fixed-seed run with every 
 	CHAOS_DURATION=90 CHAOS_SEED=2025 CHAOS_NEMESIS=all scripts/chaos.sh
 .PHONY: chaos-test
 
-run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it)
+run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it; TLS=1: client ports take TLS, CA in data/tls)
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/run-local.sh
+	DHT_TLS=$(TLS) scripts/run-local.sh
 
 bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/benchmarks/
 	$(MVN) -q -pl bench -am package -DskipTests
@@ -57,7 +58,7 @@ bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (w
 	if [ "$${BENCH_MEMBER_TLS:-off}" != both ]; then scripts/bench-defaults.sh cluster; fi
 .PHONY: bench-cluster
 
-bench-cluster-tls: ## The member plane's TLS cost: 3-node clusters with plaintext and mutual-TLS member ports side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
+bench-cluster-tls: ## What TLS costs: 3-node clusters in plaintext, with mutual-TLS member ports and with a TLS client port side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-cluster-tls.sh
 .PHONY: bench-cluster-tls

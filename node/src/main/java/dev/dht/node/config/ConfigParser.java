@@ -229,7 +229,44 @@ public final class ConfigParser {
         if (problem != null) {
             throw new ConfigException(problem);
         }
-        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, NodeOption.AUTH_TOKENS), tls);
+        int metricsPort = (int) number(raw, NodeOption.METRICS_PORT, 0);
+        if (metricsPort == port || metricsPort == port + offset) {
+            throw new ConfigException("bad value for " + describe(NodeOption.METRICS_PORT) + ": " + metricsPort
+                    + " is the client or the member port");
+        }
+        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, NodeOption.AUTH_TOKENS), tls,
+                clientTlsFiles(raw), metricsPort);
+    }
+
+    /** The client port's certificate and key, or neither; the CA with --client-auth, or neither. */
+    private static SecuritySettings.ClientTlsFiles clientTlsFiles(Map<NodeOption, String> raw) throws ConfigException {
+        Path cert = path(raw, NodeOption.CLIENT_TLS_CERT);
+        Path key = path(raw, NodeOption.CLIENT_TLS_KEY);
+        Path ca = path(raw, NodeOption.CLIENT_TLS_CA);
+        String auth = raw.get(NodeOption.CLIENT_AUTH);
+        if (cert == null && key == null) {
+            if (ca != null || auth != null) {
+                throw new ConfigException("--client-tls-ca and --client-auth need TLS on the client port:"
+                        + " --client-tls-cert and --client-tls-key");
+            }
+            return null;
+        }
+        if (cert == null || key == null) {
+            throw new ConfigException("client TLS needs both --client-tls-cert and --client-tls-key");
+        }
+        if (ca == null) {
+            if (auth != null) {
+                throw new ConfigException("--client-auth needs --client-tls-ca, the CAs of the client certificates");
+            }
+            return new SecuritySettings.ClientTlsFiles(cert, key, null, SecuritySettings.ClientCertificates.NONE);
+        }
+        try {
+            return new SecuritySettings.ClientTlsFiles(cert, key, ca,
+                    auth == null ? SecuritySettings.ClientCertificates.REQUIRED
+                            : SecuritySettings.ClientCertificates.parse(auth));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("bad value for " + describe(NodeOption.CLIENT_AUTH) + ": " + e.getMessage());
+        }
     }
 
     /** All three TLS files, or none. */

@@ -80,7 +80,7 @@ public final class NodeStatefulSet {
     String name = model.name();
     var metadata = Owners.metadata(cluster, Names.statefulSet(name, rack.name()));
     var selector = Labels.selector(name, rack);
-    var podLabels = Labels.common(name);
+    var podLabels = podLabels(model);
     podLabels.putAll(selector);
     metadata.getLabels().putAll(selector);
     var podAnnotations = new LinkedHashMap<String, String>();
@@ -129,6 +129,18 @@ public final class NodeStatefulSet {
           .withPartition(rollHeld ? replicas : 0).build());
     }
     return sts;
+  }
+
+  /**
+   * The members' labels; with client TLS {@value Labels#CLIENT_TLS}=true too, so that a scraper tells the pods whose
+   * /metrics is on the plaintext metrics port from those whose client port serves it (the chart's PodMonitor).
+   */
+  static Map<String, String> podLabels(ClusterModel model) {
+    var labels = Labels.common(model.name());
+    if (model.security().clientTls().enabled()) {
+      labels.put(Labels.CLIENT_TLS, "true");
+    }
+    return labels;
   }
 
   static PodSpec podSpec(ClusterModel model, Rack rack) {
@@ -202,12 +214,13 @@ public final class NodeStatefulSet {
         .addNewEnvFrom().withNewConfigMapRef().withName(Names.configConfigMap(name)).endConfigMapRef().endEnvFrom()
         .addNewPort().withName(Names.PORT_NAME).withContainerPort(Names.NODE_PORT).withProtocol("TCP").endPort()
         .addToPorts(NodeSecurity.memberPort())
+        .addAllToPorts(NodeSecurity.metricsPort(model.security()))
         .withResources(model.resources())
         // Startup allows a slow RocksDB open (recovery after a crash); liveness is lenient so that a
         // node busy under load is not killed; readiness takes a member out of the Services quickly.
-        .withStartupProbe(statusProbe(5, 2, 60))
-        .withLivenessProbe(statusProbe(10, 5, 6))
-        .withReadinessProbe(statusProbe(5, 2, 3))
+        .withStartupProbe(statusProbe(NodeSecurity.probePort(model.security()), 5, 2, 60))
+        .withLivenessProbe(statusProbe(NodeSecurity.probePort(model.security()), 10, 5, 6))
+        .withReadinessProbe(statusProbe(NodeSecurity.probePort(model.security()), 5, 2, 3))
         .withNewLifecycle()
           .withNewPreStop().withNewSleep().withSeconds(PRE_STOP_SECONDS).endSleep().endPreStop()
         .endLifecycle()
@@ -233,9 +246,9 @@ public final class NodeStatefulSet {
     return container;
   }
 
-  static Probe statusProbe(int periodSeconds, int timeoutSeconds, int failureThreshold) {
+  static Probe statusProbe(String port, int periodSeconds, int timeoutSeconds, int failureThreshold) {
     return new ProbeBuilder()
-        .withNewHttpGet().withPath(STATUS_PATH).withNewPort(Names.PORT_NAME).withScheme("HTTP").endHttpGet()
+        .withNewHttpGet().withPath(STATUS_PATH).withNewPort(port).withScheme("HTTP").endHttpGet()
         .withPeriodSeconds(periodSeconds)
         .withTimeoutSeconds(timeoutSeconds)
         .withFailureThreshold(failureThreshold)

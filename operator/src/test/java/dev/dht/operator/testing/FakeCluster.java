@@ -176,6 +176,7 @@ public final class FakeCluster implements BeforeEachCallback, AfterEachCallback 
     cluster.getMetadata().setNamespace(ns);
     cluster.setSpec(new DhtClusterSpec());
     cluster.getSpec().replicas = replicas;
+    cluster.getSpec().tls = FakeMembers.plaintextClientPort(); // the fakes answer HTTP
     change.accept(cluster.getSpec());
     return cluster;
   }

@@ -46,6 +46,11 @@ public final class NodeOptions {
     public static final String MEMBER_TLS_CERT = "DHT_MEMBER_TLS_CERT";
     public static final String MEMBER_TLS_KEY = "DHT_MEMBER_TLS_KEY";
     public static final String MEMBER_TLS_CA = "DHT_MEMBER_TLS_CA";
+    public static final String CLIENT_TLS_CERT = "DHT_CLIENT_TLS_CERT";
+    public static final String CLIENT_TLS_KEY = "DHT_CLIENT_TLS_KEY";
+    public static final String CLIENT_TLS_CA = "DHT_CLIENT_TLS_CA";
+    public static final String CLIENT_AUTH = "DHT_CLIENT_AUTH";
+    public static final String METRICS_PORT = "DHT_METRICS_PORT";
     public static final String BACKUP_ENDPOINT = "DHT_BACKUP_ENDPOINT";
     public static final String BACKUP_BUCKET = "DHT_BACKUP_BUCKET";
     public static final String BACKUP_PREFIX = "DHT_BACKUP_PREFIX";
