@@ -19,6 +19,22 @@ rolled_out() {
 }
 no_dht_pods() { [ -z "$(kn get pods -l app.kubernetes.io/instance=dht -o name 2>/dev/null)" ] \
   && [ -z "$(kn get pvc -o name 2>/dev/null | grep -- '-dht-')" ]; }
+# retainOnDelete: false takes effect through the StatefulSet's volume claim retention policy: the operator applies
+# it, then Kubernetes makes the StatefulSet an owner of each member's claim. A delete before both happened keeps the
+# volumes (docs/operations.md, "Delete"), so the step waits for both, as a user should.
+claims_handed_over() {
+  local claims owned
+  [ "$(kn get sts dht -o jsonpath='{.spec.persistentVolumeClaimRetentionPolicy.whenDeleted}' 2>/dev/null)" = Delete ] || return 1
+  claims=$(kn get pvc -l app.kubernetes.io/instance=dht -o name 2>/dev/null | grep -c .)
+  owned=$(kn get pvc -l app.kubernetes.io/instance=dht \
+    -o jsonpath='{range .items[*]}{.metadata.ownerReferences[?(@.kind=="StatefulSet")].name}{"\n"}{end}' 2>/dev/null | grep -c .)
+  [ "$claims" -gt 0 ] && [ "$claims" = "$owned" ]
+}
+# what is left of a deleted cluster: pods and claims, each with its phase and owners (for a failure's message)
+dht_leftovers() {
+  kn get pods -l app.kubernetes.io/instance=dht -o jsonpath='{range .items[*]}pod/{.metadata.name} {.status.phase} deleting={.metadata.deletionTimestamp}; {end}' 2>/dev/null
+  kn get pvc -o jsonpath='{range .items[*]}pvc/{.metadata.name} {.status.phase} owners={.metadata.ownerReferences[*].kind} finalizers={.metadata.finalizers} deleting={.metadata.deletionTimestamp}; {end}' 2>/dev/null
+}
 
 # backup_prepare -> the store's Secret copied into the namespace; 1 when there is no store
 backup_prepare() {
@@ -81,8 +97,9 @@ spec["replicas"] = 5
 spec["restoreFrom"] = {"backup": "e2e-backup"}
 print(json.dumps({"apiVersion": c["apiVersion"], "kind": c["kind"], "metadata": {"name": "dht"}, "spec": spec}))')
   kn patch dht dht --type merge -p '{"spec":{"storage":{"retainOnDelete":false}}}' >/dev/null
+  until_true 120 claims_handed_over || { report 9 FAIL "$text; retainOnDelete: false not in effect after 120s: $(dht_leftovers)"; return 1; }
   kn delete dht dht --wait=true --timeout=180s >/dev/null 2>&1 || { report 9 FAIL "$text; kubectl delete dht did not finish"; return 1; }
-  until_true 300 no_dht_pods || { report 9 FAIL "$text; the deleted cluster's pods or volumes stayed"; return 1; }
+  until_true 300 no_dht_pods || { report 9 FAIL "$text; the deleted cluster's pods or volumes stayed: $(dht_leftovers)"; return 1; }
   echo "$spec" | kn apply -f - >/dev/null || { report 9 FAIL "$text; the restore cluster was refused"; return 1; }
   local t_restore=$SECONDS deadline=$((SECONDS + 900)) phase
   while [ $SECONDS -lt $deadline ]; do
