@@ -39,12 +39,15 @@ public final class OptionFiles {
 
     static String operatorConstants() {
         StringBuilder env = new StringBuilder();
+        StringBuilder flag = new StringBuilder();
         StringBuilder dflt = new StringBuilder();
         for (NodeOption o : NodeOption.values()) {
             if (o.testOnly()) {
                 continue; // a test hook: nothing the operator may set
             }
             env.append("    public static final String ").append(o.name()).append(" = \"").append(o.env())
+                    .append("\";\n");
+            flag.append("    public static final String ").append(o.name()).append(" = \"").append(o.flag())
                     .append("\";\n");
             if (o.defaultValue() != null) {
                 String type = switch (o.type().kind()) {
@@ -75,13 +78,19 @@ public final class OptionFiles {
                     private Env() {}
                   }
 
+                  /** The command-line flag of each option, for the few the pod template passes as arguments. */
+                  public static final class Flag {
+                %s
+                    private Flag() {}
+                  }
+
                   /** Fixed defaults, as the node reads them (sizes as Kubernetes quantities). */
                   public static final class Default {
                 %s
                     private Default() {}
                   }
                 }
-                """.formatted(env, dflt);
+                """.formatted(env, flag, dflt);
     }
 
     static String docs() {

@@ -1,7 +1,7 @@
 package dev.dht.operator.model;
 
-import dev.dht.operator.api.v1alpha1.NodeOptions;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.api.v1alpha1.NodeOptions;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
@@ -270,7 +270,7 @@ public final class NodeStatefulSet {
 
   /** Fixed options; everything the spec controls comes from the config ConfigMap (envFrom). */
   static List<String> args() {
-    return List.of("--port", Integer.toString(Names.NODE_PORT), "--data-dir", DATA_DIR, "--cluster-file",
-        TOPOLOGY_FILE);
+    return List.of(NodeOptions.Flag.PORT, Integer.toString(Names.NODE_PORT), NodeOptions.Flag.DATA_DIR, DATA_DIR,
+        NodeOptions.Flag.CLUSTER_FILE, TOPOLOGY_FILE);
   }
 }

@@ -69,6 +69,66 @@ public final class NodeOptions {
     private Env() {}
   }
 
+  /** The command-line flag of each option, for the few the pod template passes as arguments. */
+  public static final class Flag {
+    public static final String PORT = "--port";
+    public static final String DATA_DIR = "--data-dir";
+    public static final String CLUSTER = "--cluster";
+    public static final String CLUSTER_FILE = "--cluster-file";
+    public static final String SELF = "--self";
+    public static final String RACK = "--rack";
+    public static final String FEATURE_LEVEL = "--feature-level";
+    public static final String ACCEPT_RACK_CHANGE = "--accept-rack-change";
+    public static final String REPLICATION_FACTOR = "--replication-factor";
+    public static final String REQUEST_TIMEOUT = "--request-timeout";
+    public static final String WORKERS = "--workers";
+    public static final String QUEUE_SIZE = "--queue-size";
+    public static final String SELECTORS = "--selectors";
+    public static final String MAX_BODY = "--max-body";
+    public static final String BLOCK_CACHE = "--block-cache";
+    public static final String WRITE_BUFFER = "--write-buffer";
+    public static final String PROFILE_DIR = "--profile-dir";
+    public static final String TOMBSTONE_GRACE = "--tombstone-grace";
+    public static final String HINTS = "--hints";
+    public static final String HINT_MAX_AGE = "--hint-max-age";
+    public static final String HINT_MAX_BYTES = "--hint-max-bytes";
+    public static final String HINT_INTERVAL = "--hint-interval";
+    public static final String MOVE_RATE = "--move-rate";
+    public static final String MOVE_BATCH = "--move-batch";
+    public static final String REPAIR_INTERVAL = "--repair-interval";
+    public static final String REPAIR_RATE = "--repair-rate";
+    public static final String IDLE_TIMEOUT = "--idle-timeout";
+    public static final String SEND_TIMEOUT = "--send-timeout";
+    public static final String SHUTDOWN_GRACE = "--shutdown-grace";
+    public static final String DRAIN_TIME = "--drain-time";
+    public static final String MEMBER_PORT_OFFSET = "--member-port-offset";
+    public static final String MEMBER_INSECURE = "--member-insecure";
+    public static final String MEMBER_TLS_CERT = "--member-tls-cert";
+    public static final String MEMBER_TLS_KEY = "--member-tls-key";
+    public static final String MEMBER_TLS_CA = "--member-tls-ca";
+    public static final String CLIENT_TLS_CERT = "--client-tls-cert";
+    public static final String CLIENT_TLS_KEY = "--client-tls-key";
+    public static final String CLIENT_TLS_CA = "--client-tls-ca";
+    public static final String CLIENT_AUTH = "--client-auth";
+    public static final String METRICS_PORT = "--metrics-port";
+    public static final String BACKUP_ENDPOINT = "--backup-endpoint";
+    public static final String BACKUP_BUCKET = "--backup-bucket";
+    public static final String BACKUP_PREFIX = "--backup-prefix";
+    public static final String BACKUP_REGION = "--backup-region";
+    public static final String BACKUP_PATH_STYLE = "--backup-path-style";
+    public static final String BACKUP_CREDENTIALS = "--backup-credentials";
+    public static final String BACKUP_ENCRYPTION_KEY = "--backup-encryption-key";
+    public static final String BACKUP_RATE = "--backup-rate";
+    public static final String BACKUP_PART_SIZE = "--backup-part-size";
+    public static final String RESTORE_RATE = "--restore-rate";
+    public static final String RESTORING = "--restoring";
+    public static final String MAX_CLOCK_AHEAD = "--max-clock-ahead";
+    public static final String AUTH_TOKENS = "--auth-tokens";
+    public static final String NATIVE_DIR = "--native-dir";
+
+    private Flag() {}
+  }
+
   /** Fixed defaults, as the node reads them (sizes as Kubernetes quantities). */
   public static final class Default {
     public static final int PORT = 8080;
