@@ -329,11 +329,7 @@ public final class BackupAgent implements AutoCloseable {
         }
     }
 
-    /**
-     * A checkpoint's files in the order they are uploaded: by name, in Path's own order (not Comparator.comparing's
-     * lambda, which the live load's code shares: a third key type in it made the JIT drop its compiled form in the
-     * first backup).
-     */
+    /** A checkpoint's files in the order they are uploaded: by name, the same order on every try. */
     static List<Path> files(Path checkpoint) throws IOException {
         try (Stream<Path> list = Files.list(checkpoint)) {
             return list.filter(Files::isRegularFile).sorted().toList();
