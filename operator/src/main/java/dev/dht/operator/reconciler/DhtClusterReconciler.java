@@ -31,6 +31,7 @@ import dev.dht.operator.scaling.RackRemoval;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Placement;
 import dev.dht.operator.rollout.RackRollout;
+import dev.dht.operator.upgrade.NodeVersion;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
@@ -183,11 +184,13 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
-    var spec = ClusterModel.from(cluster, platform);
+    var liveSets = liveStatefulSets(context, ClusterModel.from(cluster, platform));
+    // The node image is the cluster's choice (spec.version/spec.image, else what its pods run): an operator upgrade
+    // alone changes no pod template (upgrade/NodeVersion).
+    var spec = ClusterModel.from(cluster, NodeVersion.platformFor(cluster.getSpec(), platform, liveSets.values()));
     String name = spec.name();
     var previous = Optional.ofNullable(cluster.getStatus());
     var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
-    var liveSets = liveStatefulSets(context, spec);
     RackRemoval.check(spec, liveTopology, context.getSecondaryResources(StatefulSet.class));
     // A cluster made before one member per Kubernetes node was the default keeps its placement (model/Placement).
     var specModel = spec.withPlacement(Placement.decide(spec, spec.hasRacks() ? Optional.empty()
