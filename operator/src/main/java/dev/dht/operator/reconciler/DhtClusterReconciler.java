@@ -30,7 +30,7 @@ import dev.dht.operator.scaling.ScalingHold;
 import dev.dht.operator.scaling.RackRemoval;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Placement;
-import dev.dht.operator.rollout.RackRollout;
+import dev.dht.operator.rollout.MemberRoll;
 import dev.dht.operator.upgrade.NodeVersion;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
@@ -113,6 +113,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final StorePolls storePolls;
   private final Replacements replacements;
   private final FeatureLevelStep featureLevels;
+  private final RollStep rolls;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
   private final RestoreDriver restores;
 
@@ -148,6 +149,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
     this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
     this.replacements = new Replacements(metrics);
+    this.rolls = new RollStep(memberAdmin);
     this.featureLevels = new FeatureLevelStep(new ReleasePolls(memberAdmin, repairPolls.steadyInterval()),
         memberAddresses);
   }
@@ -219,9 +221,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var model = specModel.withReplicationFactor(factor.factor());
     long topologyVersion = Topology.version(model.topologyLines(scaling.topologyMembers()), liveTopology,
         previous.map(s -> s.topologyVersion));
-    // Racks roll one after the other (rollout/RackRollout): a later rack's new template waits behind the partition.
-    var desired = RackRollout.desiredState(cluster, model, new ClusterShape(scaling.statefulSetReplicas(),
-        scaling.topologyMembers(), topologyVersion), liveSets);
+    // A new pod template rolls one member at a time, rack by rack, each once the cluster is settled
+    // (rollout/MemberRoll): the partitions say how far.
+    var shape = new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion);
+    var roll = rolls.plan(cluster, model, shape, liveSets, pods, scaling.steady(), repair.rebuilding().keySet(),
+        scaling.topologyMembers().members(), member -> adminUrl(specModel, member), token);
+    var desired = DesiredState.of(cluster, model, shape.withPartitions(roll.partitions()));
 
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
     // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
@@ -245,6 +250,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var status = StatusCalculator.compute(cluster, desired, statefulSets, pods, scaling,
         held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
     SecurityConditions.apply(status, previous, security.tls(), security.certificates(), security.credentials(), now);
+    status.conditions.add(Conditions.condition(previous.map(s -> s.conditions).orElse(List.of()),
+        MemberRoll.CONDITION, !roll.rolling(), roll.reason(), roll.message(), status.observedGeneration, now));
     if (specModel.backup().storage().isPresent()) {
       // what the members say of the object store: a wrong credential shows before any backup runs
       var store = storePolls.view(cluster, pods, member -> adminUrl(specModel, member), token, now);
@@ -265,7 +272,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var next = new java.util.ArrayList<Duration>();
     security.recheckIn().ifPresent(next::add);
     next.add(scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
-        && !security.waiting() && !raising ? repairPolls.steadyInterval() : pollInterval);
+        && !security.waiting() && !raising && !roll.rolling() ? repairPolls.steadyInterval() : pollInterval);
     return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
   }
 

@@ -14,10 +14,10 @@ import dev.dht.operator.api.v1alpha1.StorageSpec;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.model.Topology;
-import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeGarbageCollector;
+import dev.dht.operator.testing.FakeMembers;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
 import dev.dht.operator.testing.OperatorUnderTest;
@@ -33,7 +33,6 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,8 +64,10 @@ class DhtClusterIT {
 
   @RegisterExtension
   final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
-      .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
+      .withReconciler(OperatorUnderTest.clusterReconciler(PLATFORM, writes, this::adminUrl))
       .build();
+  // Fake members of the clusters a test rolls: a roll asks every member for its hints and data movement first.
+  final List<FakeMembers> members = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   FakeStatefulSetController statefulSets;
   FakeGarbageCollector garbageCollector;
@@ -81,7 +82,21 @@ class DhtClusterIT {
 
   @AfterEach
   void stopFakes() {
+    members.forEach(FakeMembers::close);
     statefulSets.close();
+  }
+
+  /** Fake members for the cluster {@code name}: racks' members when racks are given. */
+  FakeMembers fakeMembers(String name, int capacity, String... racks) {
+    var fake = racks.length == 0 ? new FakeMembers(client, ns, name, PLATFORM.clusterDomain(), capacity)
+        : FakeMembers.ofRacks(client, ns, name, PLATFORM.clusterDomain(), List.of(racks), capacity);
+    members.add(fake);
+    return fake;
+  }
+
+  String adminUrl(String namespace, String pod, String memberUrl) {
+    return members.stream().map(m -> m.adminUrl(namespace, pod, null)).filter(java.util.Objects::nonNull)
+        .findFirst().orElse(memberUrl);
   }
 
   @Test
@@ -162,6 +177,7 @@ class DhtClusterIT {
 
   @Test
   void aConfigChangeRollsThePodsThroughANewTemplateHash() {
+    fakeMembers("gamma", 3);
     operator.create(cluster("gamma", 3));
     awaitPhase("gamma", Phase.Ready);
     String hashBefore = configHash("gamma");
@@ -271,6 +287,7 @@ class DhtClusterIT {
 
   @Test
   void racksGetAStatefulSetEachPinnedToTheirZoneAndANewTemplateRollsThemOneRackAfterTheOther() {
+    fakeMembers("theta", 3, "a", "b", "c");
     var racked = cluster("theta", 7);
     racked.getSpec().racks = List.of(rack("a", "zone-a"), rack("b", "zone-b"), rack("c", "zone-c"));
     operator.create(racked);
@@ -320,6 +337,7 @@ class DhtClusterIT {
 
   @Test
   void anOperatorUpgradeKeepsThePlacementOfAClusterMadeBeforeItUntilAskedThenRollsItOnce() {
+    var iotaMembers = fakeMembers("iota", 3);
     operator.create(cluster("iota", 3));
     awaitPhase("iota", Phase.Ready);
     operator.getOperator().stop();
@@ -336,7 +354,7 @@ class DhtClusterIT {
     Map<String, String> versions = resourceVersions("iota");
 
     var settings = new OperatorSettings(Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
-        Optional.empty());
+        Optional.empty(), "dht-loadrunner:it", iotaMembers.urlsByPod());
     KubeApiServer.installCrd(client);
     try (var upgraded = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
       upgraded.start();
