@@ -5,7 +5,8 @@
 # docs/benchmarks/scale-sim.md, scale-sim.json and scale-sim-operator.json. Nothing is stored: data sizes are key
 # counts. Run each part on a quiet machine; each stays under 10 minutes here:
 #
-#   scripts/bench-scale-sim.sh sim        the node's code paths (about 1-2 minutes); reads scale-sim-operator.json
+#   scripts/bench-scale-sim.sh sim        the node's code paths and one real node process per size (about 2-3
+#                                         minutes); reads scale-sim-operator.json
 #   scripts/bench-scale-sim.sh operator   the operator at 100 and 1,000 members (SIZES=100 for one)
 #   scripts/bench-scale-sim.sh            both, the operator first
 #
@@ -38,6 +39,9 @@ if [ "$part" = sim ] || [ "$part" = all ]; then
     scripts/mvn -q -pl bench -am package -DskipTests
   fi
   log "writing $out/scale-sim.md and scale-sim.json"
+  # the plots' python (matplotlib), made before the run so that its first-time install is not timed
+  PY=$("$DHT_ROOT/scripts/venv.sh")
   "$JAVA_HOME/bin/java" -Xms2g -Xmx6g -cp "$bench_jar:$jar" dev.dht.bench.scale.ScaleSim --out "$out" \
-    --operator "$operator_json" "$@"
+    --operator "$operator_json" --node-jar "$jar" --node-flags "$(node_jdk_flags "$JAVA_HOME/bin/java")" "$@"
+  "$PY" scripts/bench/scale-sim-plots.py "$out/scale-sim.json" "$out/scale-sim-members.svg"
 fi

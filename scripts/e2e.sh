@@ -271,7 +271,14 @@ step2() {
   if ! until_true 300 dht_is Ready 3; then
     report 2 FAIL "not Ready 3/3 after 300s: phase $(dht_field '{.status.phase}'), ready $(dht_field '{.status.readyReplicas}')"; return 1
   fi
-  report 2 PASS "DhtCluster Ready with 3/3 members in $((SECONDS - t0))s ($(kn get dht dht --no-headers 2>/dev/null | tr -s ' '))"
+  # The operator asks each real member its release and feature level and raises the level once all run this one.
+  local want_release want_level
+  want_release=$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' pom.xml | head -1)
+  want_level=$("$(find_java_home)/bin/java" -jar node/target/dht-node.jar --version | sed -n 's/.*levels up to \([0-9]*\).*/\1/p')
+  if ! until_true 90 test "$(dht_field '{.status.release} {.status.featureLevel}')" = "$want_release $want_level"; then
+    report 2 FAIL "status.release/featureLevel '$(dht_field '{.status.release} {.status.featureLevel}')', want '$want_release $want_level'; members: $(dht_field '{.status.members[*].release}')"; return 1
+  fi
+  report 2 PASS "DhtCluster Ready with 3/3 members in $((SECONDS - t0))s, release $want_release at feature level $want_level ($(kn get dht dht --no-headers 2>/dev/null | tr -s ' '))"
 }
 
 STEP3_KEYS=""; STEP4_KEYS=""

@@ -193,3 +193,35 @@ def ab_ratios(path, title, rows):
     ax.set_xlabel("head over base, right is better (throughput: head/base; latency, CPU per request: base/head)")
     ax.set_title(title, loc="left", fontweight="bold")
     return _save(fig, path)
+
+
+def against_members(path, title, panels):
+    """Small log-log panels of cost against cluster size, each with a dashed 'linear' guide through its first
+    series' first point: panels = [(title, unit, [(series, [(members, value)])])]."""
+    panels = [(t, u, [(s, [(x, v) for x, v in pts if v is not None and v > 0]) for s, pts in series])
+              for t, u, series in panels]
+    panels = [(t, u, [(s, pts) for s, pts in series if pts]) for t, u, series in panels]
+    panels = [p for p in panels if p[2]]
+    if not panels:
+        return False
+    cols = 3
+    rows = (len(panels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(10, 2.9 * rows), squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (ptitle, unit, series) in zip(axes.flat, panels):
+        for name, pts in series:
+            ax.plot([x for x, _ in pts], [v for _, v in pts], marker="o", linewidth=1.5, label=name)
+        x0, v0 = series[0][1][0]
+        xs = sorted({x for _, pts in series for x, _ in pts})
+        ax.plot(xs, [v0 * x / x0 for x in xs], linestyle="--", color="#999999", linewidth=1, label="linear")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xticks(xs, ["%g" % x for x in xs])
+        ax.minorticks_off()
+        ax.set_xlabel("members")
+        ax.set_ylabel(unit)
+        ax.set_title(ptitle, loc="left", fontsize=9, fontweight="bold")
+        ax.legend(frameon=False, fontsize=7)
+    fig.suptitle(title, x=0.01, ha="left", fontweight="bold")
+    return _save(fig, path)

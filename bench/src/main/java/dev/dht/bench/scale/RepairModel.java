@@ -56,7 +56,7 @@ final class RepairModel {
         return new Result(c, shape, buildMs, Math.max(0, heap), rounds);
     }
 
-    private static long usedAfterGc() {
+    static long usedAfterGc() {
         for (int i = 0; i < 3; i++) {
             System.gc();
         }

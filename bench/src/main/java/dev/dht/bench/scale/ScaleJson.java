@@ -15,14 +15,16 @@ final class ScaleJson {
     }
 
     static String render(Map<String, Object> env, List<PlacementSim.Result> placement, List<RepairModel.Result> repair,
-                         List<TopologySim.Result> topology, List<ScaleSim.Connections> connections,
+                         List<TopologySim.Result> topology, List<ChoiceSim.Result> choice,
+                         List<PeerFanout.Result> fanout,
                          Map<String, Object> operator) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("environment", env);
         root.put("placement", tree(placement));
         root.put("repair", tree(repair));
         root.put("topology", tree(topology));
-        root.put("connections", tree(connections));
+        root.put("replicaChoice", tree(choice));
+        root.put("nodeProcess", tree(fanout));
         root.put("operator", operator);
         return Json.write(root);
     }
@@ -38,6 +40,11 @@ final class ScaleJson {
                     throw new IllegalStateException(e);
                 }
             }
+            return m;
+        }
+        if (v instanceof Map<?, ?> map) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            map.forEach((k, x) -> m.put(String.valueOf(k), tree(x)));
             return m;
         }
         if (v instanceof Collection<?> c) {

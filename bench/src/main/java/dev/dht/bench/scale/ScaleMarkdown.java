@@ -1,5 +1,7 @@
 package dev.dht.bench.scale;
 
+import dev.dht.node.peer.PeerSizing;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,7 +12,8 @@ final class ScaleMarkdown {
     }
 
     static String render(Map<String, Object> env, List<PlacementSim.Result> placement, List<RepairModel.Result> repair,
-                         List<TopologySim.Result> topology, List<ScaleSim.Connections> connections,
+                         List<TopologySim.Result> topology, List<ChoiceSim.Result> choice,
+                         List<PeerFanout.Result> fanout,
                          Map<String, Object> operator) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "Java %s, %d CPUs, load average %.1f before and %.1f after, %.0f s.%n%n",
@@ -102,13 +105,35 @@ final class ScaleMarkdown {
                     100 * r.pollCpuPerSecond()));
         }
 
-        b.append("\n### Connections and threads per member (model from the node's pool sizing)\n\n");
-        b.append("| members | peer sockets at most (8 out + 8 in per peer) | threads | peer client buffers, one "
-                + "connection per peer | the same, full pools |\n|---|---:|---:|---:|---:|\n");
-        for (ScaleSim.Connections c : connections) {
-            b.append(f("| %d | %d | %d | %s | %s |%n", c.members(), c.peerSockets(), c.threads(),
-                    size(c.bufferBytesOnePerPeer()), size(c.bufferBytesFullPools())));
+        b.append("\n### Replica choice: one coordinator's state about its peers (ReplicaChoice, PeerHealth)\n\n");
+        b.append("| members | heap per peer | heap, every peer called | one quorum read's bookkeeping ns "
+                + "| the fastest-median refresh (every peer, at most every 50 ms) µs |\n|---|---:|---:|---:|---:|\n");
+        for (ChoiceSim.Result c : choice) {
+            b.append(f("| %d | %s | %s | %.0f | %.1f |%n", c.members(), size(c.heapBytesPerPeer()),
+                    size(c.heapBytes()), c.readNs(), c.refreshNs() / 1000));
         }
+
+        if (!fanout.isEmpty()) {
+            b.append("\n### One real node process at N members: connections, threads, hints (measured)\n\n");
+            b.append("The node's jar with N - 1 peers on loopback (N - 2 fake peers, one down), RF 3, after "
+                    + "the writes shown (1 KiB values, 64 at a time); sockets and threads from /proc.\n\n");
+            b.append("| members | writes (stored) | peers touched | node's connections to its peers | most to one "
+                    + "peer | their buffers | sockets idle → after | threads idle → after | RSS MB | hints kept | bytes per hint "
+                    + "| hint threads | hints delivered when the member returns | in s |\n");
+            b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (PeerFanout.Result r : fanout) {
+                b.append(f("| %d | %d (%d) | %d of %d | %d | %d | %s | %d → %d | %d → %d | %d | %d (%s) | %.0f | %d "
+                                + "| %d | %.2f |%n", r.members(), r.writes(), r.stored(), r.peersTouched(),
+                        r.members() - 2, r.peerConnections(), r.maxConnectionsToOnePeer(),
+                        size((double) r.peerConnections() * PeerSizing.BYTES_PER_CONNECTION), r.socketsIdle(),
+                        r.sockets(), r.threadsIdle(), r.threads(), r.rssMb(), r.hintsStored(),
+                        size(r.hintBytes()), r.hintBytesEach(), r.hintThreads(), r.hintsDelivered(),
+                        r.deliverSeconds()));
+            }
+            PeerFanout.Result last = fanout.get(fanout.size() - 1);
+            b.append(f("%nThreads at %d members, by name: %s.%n", last.members(), last.threadsByName()));
+        }
+        b.append("\n![cost against members](scale-sim-members.svg)\n\n");
 
         if (operator != null) {
             b.append("\n### Operator: reconcile against a real API server\n\n");

@@ -1,8 +1,5 @@
 package dev.dht.bench.scale;
 
-import dev.dht.node.Node;
-import dev.dht.node.config.NodeConfig;
-import dev.dht.node.peer.PeerSizing;
 import dev.dht.node.topology.Json;
 
 import java.io.IOException;
@@ -25,13 +22,15 @@ import java.util.Map;
 public final class ScaleSim {
     static final int LOOKUP_KEYS = 4096;
 
-    record Options(Path out, int[] sizes, int racks, int roundMs, Path operator) {
+    record Options(Path out, int[] sizes, int racks, int roundMs, Path operator, Path nodeJar, List<String> nodeFlags) {
         static Options parse(String[] args) {
             Path out = null;
             int[] sizes = {3, 10, 100, 1000};
             int racks = 3;
             int roundMs = 20;
             Path operator = null;
+            Path nodeJar = null;
+            List<String> nodeFlags = List.of();
             for (int i = 0; i < args.length; i++) {
                 String v = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
@@ -41,32 +40,15 @@ public final class ScaleSim {
                     case "--racks" -> racks = Integer.parseInt(v);
                     case "--round-ms" -> roundMs = Integer.parseInt(v);
                     case "--operator" -> operator = Path.of(v);
+                    case "--node-jar" -> nodeJar = Path.of(v);
+                    case "--node-flags" -> nodeFlags = v.isBlank() ? List.of() : List.of(v.trim().split("\\s+"));
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (--out DIR, --sizes 3,10,100,1000, --racks 3, --round-ms 20, --operator FILE)");
+                            + " (--out DIR, --sizes 3,10,100,1000, --racks 3, --round-ms 20, --operator FILE,"
+                            + " --node-jar JAR, --node-flags 'JVM FLAGS')");
                 }
                 i++;
             }
-            return new Options(out, sizes, racks, roundMs, operator);
-        }
-    }
-
-    /**
-     * Connections and threads per member, from the node's pool sizing (a model, stated): a member opens at most
-     * {@link Node#PEER_CONNECTIONS} connections to each peer it talks to and accepts as many from each, so its
-     * sockets grow as 2 x 8 x (N - 1); its threads do not grow with N (selectors, workers, one peer I/O thread and a
-     * fixed set of background threads). Each outgoing connection holds its buffers (PeerSizing): one per peer
-     * once the member has talked to every peer within the idle timeout, up to the full pools under load.
-     */
-    record Connections(int members, int peerSockets, int threads, long bufferBytesOnePerPeer,
-                       long bufferBytesFullPools) {
-        static final int FIXED_THREADS = 12; // peer I/O, admin x2, movement, repair, repair scans, topology, hints,
-                                             // tombstone sweeper, cluster file, file poller, rebuild
-
-        static Connections of(int n) {
-            long perConnection = PeerSizing.BYTES_PER_CONNECTION;
-            return new Connections(n, 2 * Node.PEER_CONNECTIONS * (n - 1),
-                    NodeConfig.defaultSelectors() + NodeConfig.defaultWorkers() + FIXED_THREADS,
-                    perConnection * (n - 1), perConnection * Node.PEER_CONNECTIONS * (n - 1));
+            return new Options(out, sizes, racks, roundMs, operator, nodeJar, nodeFlags);
         }
     }
 
@@ -80,7 +62,7 @@ public final class ScaleSim {
         List<PlacementSim.Result> placement = new ArrayList<>();
         List<RepairModel.Result> repair = new ArrayList<>();
         List<TopologySim.Result> topology = new ArrayList<>();
-        List<Connections> connections = new ArrayList<>();
+        List<ChoiceSim.Result> choice = new ArrayList<>();
         for (int n : o.sizes()) {
             for (int racks : new int[] {0, o.racks()}) {
                 Cluster c = new Cluster(n, racks);
@@ -89,7 +71,26 @@ public final class ScaleSim {
                 topology.add(TopologySim.measure(c, o.roundMs()));
                 log(c.label() + " measured");
             }
-            connections.add(Connections.of(n));
+            choice.add(ChoiceSim.measure(n, o.roundMs()));
+        }
+        List<PeerFanout.Result> fanout = new ArrayList<>();
+        if (o.nodeJar() != null) { // a real node process per size, last: its JIT and GC work stay out of the above
+            List<String> node = new ArrayList<>();
+            node.add(ProcessHandle.current().info().command().orElse("java"));
+            node.addAll(o.nodeFlags());
+            node.addAll(List.of("-jar", o.nodeJar().toString()));
+            Path work = Path.of(System.getProperty("java.io.tmpdir"));
+            for (int n : o.sizes()) {
+                if (n >= 3) {
+                    try {
+                        fanout.add(PeerFanout.measure(n, node, work));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException(e);
+                    }
+                    log("a node process with " + (n - 1) + " peers measured");
+                }
+            }
         }
         Map<String, Object> env = new LinkedHashMap<>();
         env.put("java", Runtime.version().toString());
@@ -97,8 +98,8 @@ public final class ScaleSim {
         env.put("loadBefore", loadBefore);
         env.put("loadAfter", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         env.put("seconds", (System.nanoTime() - started) / 1e9);
-        String md = ScaleMarkdown.render(env, placement, repair, topology, connections, operator);
-        String json = ScaleJson.render(env, placement, repair, topology, connections, operator);
+        String md = ScaleMarkdown.render(env, placement, repair, topology, choice, fanout, operator);
+        String json = ScaleJson.render(env, placement, repair, topology, choice, fanout, operator);
         if (o.out() == null) {
             System.out.print(md);
         } else {

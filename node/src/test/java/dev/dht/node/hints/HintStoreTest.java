@@ -60,6 +60,27 @@ class HintStoreTest {
         }
     }
 
+    /**
+     * What the scale simulation's hint figures rest on (docs/benchmarks/scale-sim.md): a hint costs its peer's URL,
+     * its key and its record plus 17 bytes, whatever the cluster's size, and only the peers that missed writes are
+     * listed (a round visits those, not every member).
+     */
+    @Test
+    void aHintCostsItsPeersUrlItsKeyAndItsRecordPlus17BytesAndOnlyPeersWithHintsAreListed() {
+        try (RocksStore store = open(dir)) {
+            HintStore hints = new HintStore(store.sideTable(RocksStore.HINTS), 1 << 20, System::currentTimeMillis);
+            String down = "http://dht-7.dht-headless.default.svc.cluster.local:8080";
+            long expected = 0;
+            for (int i = 0; i < 50; i++) {
+                Record r = Record.value(i + 1, new byte[1024]);
+                hints.store(down, key("key-" + i), r);
+                expected += down.length() + 17 + key("key-" + i).length + r.encoded().length;
+            }
+            assertThat(hints.bytes()).isEqualTo(expected);
+            assertThat(hints.peers()).containsExactly(down);
+        }
+    }
+
     @Test
     void beyondTheByteBoundNewHintsAreDroppedAndCounted() {
         try (RocksStore store = open(dir)) {
