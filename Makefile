@@ -5,6 +5,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 MVN := scripts/mvn
 NODE_JAR := node/target/dht-node.jar
+TLS ?= 0
 
 .DEFAULT_GOAL := help
 .PHONY: help build test run clean bench-node crds helm-lint helm-template operator-run
@@ -32,9 +33,9 @@ chaos-test: ## The chaos checker's tests, then a 90 s fixed-seed run with every 
 	CHAOS_DURATION=90 CHAOS_SEED=2025 CHAOS_NEMESIS=all scripts/chaos.sh
 .PHONY: chaos-test
 
-run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it)
+run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it; TLS=1: client ports take TLS, CA in data/tls)
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/run-local.sh
+	DHT_TLS=$(TLS) scripts/run-local.sh
 
 bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/benchmarks/
 	$(MVN) -q -pl bench -am package -DskipTests
@@ -53,7 +54,7 @@ bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (w
 	if [ "$${BENCH_MEMBER_TLS:-off}" != both ]; then scripts/bench-defaults.sh cluster; fi
 .PHONY: bench-cluster
 
-bench-cluster-tls: ## The member plane's TLS cost: 3-node clusters with plaintext and mutual-TLS member ports side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
+bench-cluster-tls: ## What TLS costs: 3-node clusters in plaintext, with mutual-TLS member ports and with a TLS client port side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
 	$(MVN) -q -pl node -am package -DskipTests
 	scripts/bench-cluster-tls.sh
 .PHONY: bench-cluster-tls
@@ -101,7 +102,7 @@ clean: ## Remove build outputs and local data (not the tool cache)
 	$(MVN) -q clean
 	rm -rf data
 
-crds: ## Regenerate the CRD (crds/, the chart's copy) and docs/crd-reference.md from the operator's Java model
+crds: ## Regenerate the CRD (crds/, the chart's copy), docs/crd-reference.md, and from the node's option table NodeOptions.java + docs/node-options.md
 	scripts/sync-crds.sh
 
 helm-lint: ## Lint the operator's Helm chart (pinned helm, installed on first use)

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# make bench-cluster-tls (or make bench-cluster BENCH_MEMBER_TLS=both): what mutual TLS on the member plane costs a 3-node cluster at
-# replicas=2/3. Two clusters of the same commit run side by side on this host, one with a plaintext member plane and
-# one with TLS, on fresh data each round:
+# make bench-cluster-tls (or make bench-cluster BENCH_MEMBER_TLS=both): what TLS costs a 3-node cluster at replicas=2/3,
+# on the member plane (mutual TLS between the members) and on the client port (the load generators speak TLS to the
+# coordinators), each against plaintext in the same run. Three clusters of the same commit run side by side on this
+# host (BENCH_MODES), on fresh data each round: plaintext ("plain"), member TLS ("tls"), client TLS ("client": server
+# TLS on the client port, member plane plaintext on loopback; wrk cannot present a client certificate, and a
+# kept-alive connection checks one once):
 #   - maximum throughput: wrk (closed model), PUT then GET, one cluster after the other (which goes first alternates
 #     by round), the other idle meanwhile;
 #   - latency at a fixed rate: oha (open model, --latency-correction), PUT then GET, in BENCH_SLICES slices of
-#     BENCH_SLICE seconds per cluster, the clusters taking turns (ABBA...): a minute of the machine running slower
+#     BENCH_SLICE seconds per cluster, the clusters taking turns (ABC, CBA...): a minute of the machine running slower
 #     falls on both modes. One 30 s run per mode and round (the earlier design) gave round-to-round GET p99 ratios of
 #     0.51x-1.40x, and one round 6.7x (its TLS cluster slow over all of its 30 s, the plaintext one measured minutes
 #     earlier): the runs measured the machine's moments as much as the member plane.
 # Writes docs/benchmarks/cluster-tls.json and cluster-tls.md: per round and mode, the throughput, and the p99 over
-# every request of the mode's slices; the TLS cost against the targets (at most 15% less throughput, at most 1.2x
+# every request of the mode's slices; each TLS cost against the targets (at most 15% less throughput, at most 1.2x
 # p99), the p99 ratio over every request of every round and round by round.
 #
 # Warm-ups: each round's clusters are new, and the JDK's TLS code (SSLEngine, AES-GCM) takes the JIT longer than the
@@ -27,8 +30,8 @@
 #   BENCH_JIT_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_JIT_MAX=60 (the warm-up goes on in steps while the JIT works: warm_up)
 #   BENCH_SLICES=3   BENCH_SLICE=10 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
 #   BENCH_REFERENCE_RATE=5000 (req/s of the fixed-rate slices)   BENCH_REPLICAS=2/3
-#   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next five; the
-#   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL
+#   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next eight; the
+#   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL   BENCH_MODES="plain tls client"
 . "$(dirname "$0")/lib.sh"
 
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -49,6 +52,8 @@ PORT=${BENCH_CLUSTER_PORT:-18100}
 NODE_ARGS=${BENCH_NODE_ARGS---block-cache 1GiB}
 JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}
 LABEL=${BENCH_LABEL:-}
+read -r -a MODES <<<"${BENCH_MODES:-plain tls client}"
+[ "${MODES[0]}" = plain ] || die "BENCH_MODES must start with plain (each TLS cost is against it): ${MODES[*]}"
 NODES=3
 
 . "$(dirname "$0")/bench/cluster-lib.sh"
@@ -57,7 +62,7 @@ WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 PY=$("$DHT_ROOT/scripts/venv.sh")
 command -v curl >/dev/null || die "curl is needed"
-ports_free $(seq "$PORT" $((PORT + 2 * NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + 2 * NODES - 1)))
+ports_free $(seq "$PORT" $((PORT + 3 * NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + 3 * NODES - 1)))
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster-tls.XXXXXX")
 RAW="$WORK/raw"
@@ -72,6 +77,12 @@ trap stop_nodes EXIT
 # One CA and one member certificate for the three members (members are not told apart by name: docs/security.md)
 "$DHT_ROOT/scripts/tls/member-certs.sh" "$WORK/tls" 2
 TLS_ARGS=(--member-tls-cert "$WORK/tls/tls.crt" --member-tls-key "$WORK/tls/tls.key" --member-tls-ca "$WORK/tls/ca.crt")
+# The client port's: a CA and the nodes' certificate for 127.0.0.1 (the load generators check it: oha with the CA)
+"$DHT_ROOT/scripts/tls/client-certs.sh" "$WORK/client-tls" 2
+CLIENT_TLS_ARGS=(--client-tls-cert "$WORK/client-tls/tls.crt" --client-tls-key "$WORK/client-tls/tls.key")
+tls_ca="$WORK/client-tls/ca.crt" # cluster-lib.sh's status calls to the client-TLS nodes (tls_ports) trust it
+declare -A tls_ports
+for ((i = 2 * NODES; i < 3 * NODES; i++)); do tls_ports[$((PORT + i))]=1; done
 
 settle_load
 read -r load1 load5 load15 _ < /proc/loadavg
@@ -96,18 +107,22 @@ fi
   echo "reference_rate=$RATE"
   echo "replicas=$REPLICAS"
   echo "nodes=$NODES"
+  echo "modes=$(IFS=,; echo "${MODES[*]}")"
   echo "java_opts=$JAVA_OPTS"
   echo "node_args=$NODE_ARGS"; echo "scheduled_repair=off"
   echo "label=$LABEL"
 } > "$RAW/env.txt"
 
-# Two clusters of three nodes side by side, plaintext (nodes 0-2) and TLS (nodes 3-5); only one is loaded at a time
-plain_members=(); tls_members=()
-for ((i = 0; i < NODES; i++)); do plain_members+=("$(url "$i")"); tls_members+=("$(url $((i + NODES)))"); done
+# Three clusters of three nodes side by side, plaintext (nodes 0-2), member TLS (nodes 3-5) and client TLS (nodes
+# 6-8); only one is loaded at a time
 S="$DHT_ROOT/scripts/bench"
-first_node() { [ "$1" = tls ] && echo "$NODES" || echo 0; } # first_node MODE: the index of the cluster's node 0
+first_node() { # first_node MODE: the index of the cluster's node 0
+  case $1 in tls) echo "$NODES" ;; client) echo $((2 * NODES)) ;; *) echo 0 ;; esac
+}
+members_of() { local i f; f=$(first_node "$1"); for ((i = f; i < f + NODES; i++)); do url "$i"; done | paste -sd,; }
 cluster_ports() { local f; f=$(first_node "$1"); seq -s, $((PORT + f)) $((PORT + f + NODES - 1)); }
-cluster_url() { echo "http://127.0.0.1:$((PORT + $(first_node "$1")))"; }
+scheme() { [ "$1" = client ] && echo https || echo http; }
+cluster_url() { echo "$(scheme "$1")://127.0.0.1:$((PORT + $(first_node "$1")))"; }
 connect_to() { # connect_to MODE: oha's requests to the cluster's first port spread over its nodes
   local i f; f=$(first_node "$1")
   for ((i = 0; i < NODES; i++)); do echo "--connect-to"; echo "127.0.0.1:$((PORT + f)):127.0.0.1:$((PORT + f + i))"; done
@@ -118,12 +133,13 @@ cluster_nodes() { local f; f=$(first_node "$1"); seq "$f" $((f + NODES - 1)); }
 # minutes (RepairService.firstDelay), inside a round of this bench, and hashes everything the maximum runs wrote: on
 # this shared machine that falls in a random run of either cluster (in make bench-backup such a round raised the
 # load's p99 per 5 s to 5-20 ms for 5-8 s, at random in the rounds of 56fd223). The bench measures the member plane.
-start_cluster() { # start_cluster MODE TAG: three nodes, member plane plaintext (loopback) or TLS
-  local mode=$1 tag=$2 i f list extra=(--repair-interval 0s)
+start_cluster() { # start_cluster MODE TAG: three nodes, plaintext, member plane in TLS, or client port in TLS
+  local mode=$1 tag=$2 i f extra=(--repair-interval 0s)
   f=$(first_node "$mode")
-  if [ "$mode" = tls ]; then extra+=("${TLS_ARGS[@]}"); list=$(IFS=,; echo "${tls_members[*]}")
-  else list=$(IFS=,; echo "${plain_members[*]}"); fi
-  for ((i = f; i < f + NODES; i++)); do launch_node "$i" "$RAW/$tag-node$((i - f)).log" --cluster "$list" "${extra[@]}"; done
+  case $mode in tls) extra+=("${TLS_ARGS[@]}") ;; client) extra+=("${CLIENT_TLS_ARGS[@]}") ;; esac
+  for ((i = f; i < f + NODES; i++)); do
+    launch_node "$i" "$RAW/$tag-node$((i - f)).log" --cluster "$(members_of "$mode")" "${extra[@]}"
+  done
 }
 await_cluster() { # await_cluster MODE TAG: every node answers and has decided it is part of a new cluster (no rebuild)
   local mode=$1 tag=$2 i f
@@ -144,6 +160,7 @@ oha_load() { # oha_load MODE OP: oha's arguments for the fixed-rate load of OP o
   base=$(cluster_url "$mode")
   mapfile -t hops < <(connect_to "$mode")
   load=(-q "$RATE" --latency-correction -c "$CONNS" --no-tui "${hops[@]}")
+  if [ "$mode" = client ]; then load+=(--cacert "$tls_ca"); fi
   if [ "$op" = put ]; then
     load+=(-m PUT -d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
     load+=(--rand-regex-url "$base/v0/entity\\?id=o[0-9a-f]{16}&replicas=$REPLICAS")
@@ -222,36 +239,46 @@ max_throughput() { # max_throughput N MODE: wrk PUT then GET on the cluster of M
 }
 
 declare -A get_regex
-round() { # round N FIRST SECOND: both clusters on fresh data; FIRST is measured first, and first in odd slices
-  local n=$1 first=$2 second=$3 op s mode order
-  log "round $n: both clusters, $first first"
-  start_cluster plain "r$n-plain"; start_cluster tls "r$n-tls"
-  await_cluster plain "r$n-plain"; await_cluster tls "r$n-tls"
-  for mode in "$first" "$second"; do max_throughput "$n" "$mode"; done
+all_nodes() { local mode; for mode in "${MODES[@]}"; do cluster_nodes "$mode"; done; }
+round() { # round N MODE...: every cluster on fresh data, in this order, and in the reverse order in even slices
+  local n=$1 op s mode order; shift
+  local modes=("$@") reversed=()
+  for ((s = ${#modes[@]} - 1; s >= 0; s--)); do reversed+=("${modes[s]}"); done
+  log "round $n: ${modes[*]}"
+  for mode in "${modes[@]}"; do start_cluster "$mode" "r$n-$mode"; done
+  for mode in "${modes[@]}"; do await_cluster "$mode" "r$n-$mode"; done
+  for mode in "${modes[@]}"; do max_throughput "$n" "$mode"; done
   # the maximum-throughput runs leave memtables filled and a compaction backlog, of sizes that differ by round and
   # mode: the fixed-rate slices measure the member plane, not what remains of them. The three replicas of a key get
   # the same writes and flush together (about a core of the two for a second): with memtables as full as the maximum
   # runs left them, one cluster's slices drew flushes the other's did not (5 TLS slices against 2 in two runs).
   # Flushed first, 35 s at the rate (the warm-up and the PUT slices) fill a 64 MiB memtable about a third.
-  flush_memtables $(cluster_nodes plain) $(cluster_nodes tls)
-  await_compactions $(cluster_nodes plain) $(cluster_nodes tls)
+  flush_memtables $(all_nodes)
+  await_compactions $(all_nodes)
   for op in put get; do
-    for mode in "$first" "$second"; do oha_warmup "$mode" "$op" "r$n-$mode-$op-rate"; done
+    for mode in "${modes[@]}"; do oha_warmup "$mode" "$op" "r$n-$mode-$op-rate"; done
     for ((s = 1; s <= SLICES; s++)); do
-      if ((s % 2 == 1)); then order=("$first" "$second"); else order=("$second" "$first"); fi
+      if ((s % 2 == 1)); then order=("${modes[@]}"); else order=("${reversed[@]}"); fi
       for mode in "${order[@]}"; do oha_slice "$mode" "$op" "r$n-$mode-$op-rate-s$s"; done
     done
   done
-  for mode in plain tls; do
+  for mode in "${modes[@]}"; do
     for ((i = 0; i < NODES; i++)); do
-      curl -s "$(url $(($(first_node "$mode") + i)))/metrics" > "$RAW/r$n-$mode-node$i-metrics.txt"
+      curl -s --cacert "$tls_ca" "$(scheme "$mode")://127.0.0.1:$((PORT + $(first_node "$mode") + i))/metrics" \
+        > "$RAW/r$n-$mode-node$i-metrics.txt"
     done
   done
   stop_nodes
 }
 
+# The clusters' order turns every round (plain tls client, client tls plain, ...): whichever runs first meets the
+# freshest machine.
 for ((r = 1; r <= ROUNDS; r++)); do
-  if ((r % 2 == 1)); then round "$r" plain tls; else round "$r" tls plain; fi
+  if ((r % 2 == 1)); then round "$r" "${MODES[@]}"
+  else
+    rev=(); for ((m = ${#MODES[@]} - 1; m >= 0; m--)); do rev+=("${MODES[m]}"); done
+    round "$r" "${rev[@]}"
+  fi
 done
 read -r load1 load5 load15 _ < /proc/loadavg
 echo "load_after=$load1 $load5 $load15" >> "$RAW/env.txt"

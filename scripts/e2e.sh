@@ -7,9 +7,11 @@
 # Then three lanes at once, each on its own DhtCluster "dht" in its own namespace (most of a step's time is waiting
 # for probes, drains and the kubelet, which the lanes overlap; issue 48):
 #   lane A, $E2E_NAMESPACE (dht-e2e): the sample as users apply it, and every planned disruption
-#   2 kubectl apply manifests/dhtcluster-sample.yaml; the DhtCluster is Ready with 3/3 members
+#   2 kubectl apply manifests/dhtcluster-sample.yaml and dhtuser-sample.yaml; the DhtCluster is Ready with 3/3
+#     members, its client port serves TLS only, and the DhtUser's client certificate is issued
 #   3 a Job writes 10,000 keys through the client Service at the default quorum; another reads every one back
-#     through a single other member (its name in the headless Service)
+#     through a single other member (its name in the headless Service). Like every Job of the run, both speak TLS
+#     to the client port and authenticate with the DhtUser's certificate (no token)
 #   4 a pod is deleted while a Job writes and another reads: every write is acknowledged (0 failed), many of them
 #     after the deletion, every read is right, and every acknowledged key is readable afterwards
 #   5 a settings change (jvm.heap) rolls the pods one at a time within a bound, every member then runs with the
@@ -29,7 +31,9 @@
 #     (scripts/e2e/step-backup.sh)
 #   attack: every attack of issue 21, many times, from another namespace, an unlabelled pod and a hostNetwork
 #     pod: all refused; keys, topology and clocks unchanged, on the restored cluster (scripts/e2e/step-security.sh)
-#   rotate: a certificate renewal and a CA replacement under a quorum writer: 0 failed writes, no pod restarted
+#   rotate: a certificate renewal and a CA replacement, of the member port and of the client port (its phases wait
+#     spec.tls.client.reloadGrace, 120s here, for the clients), under a quorum writer over TLS that reloads its
+#     CA bundle and certificate as the kubelet delivers them: 0 failed writes, no pod restarted
 #   lane C, $E2E_NAMESPACE-c:
 #   racks: a DhtCluster of 3 racks x 2 members pinned to the node's zone; every pod of one rack deleted at once under
 #     a writer and a reader at quorum: 0 failed requests, every key reads back (scripts/e2e/step-racks.sh)
@@ -67,11 +71,11 @@ TAG=${IMAGE_TAG:-$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' po
 PREFIX=${IMAGE_PREFIX:-}
 RUNNER_IMAGE="${PREFIX}dht-loadrunner:$TAG"
 KEYS=${E2E_KEYS:-10000}
-SERVICE_URL="http://dht.$NS.svc:8080"
+SERVICE_URL="https://dht.$NS.svc:8080"
 RUN_ID="e2e-$(date -u +%Y%m%dT%H%M%SZ)-$$"
 # Step 4's writer: this many of its writes acknowledged after the deletion (and none failed).
 STEP4_MIN_ACKED_AFTER=$(( ${E2E_KEYS:-10000} / 10 ))
-member_url() { echo "http://dht-$1.dht-headless.$NS.svc:8080"; }
+member_url() { echo "https://dht-$1.dht-headless.$NS.svc:8080"; }
 
 KUBECTL=${KUBECTL:-$("$DHT_ROOT/scripts/kube-binaries.sh" --bin-dir kubectl)/kubectl}
 HELM=${HELM:-$("$DHT_ROOT/scripts/tool.sh" helm)}
@@ -122,6 +126,11 @@ dht_is() { # dht_is PHASE READY -> the DhtCluster's phase and ready count, for t
 #   JOB_MEMBER_TLS=SECRET  the Job reads a member port (mutual TLS, open to members only): the member Secret at
 #                          /etc/member, on the host's network (which the NetworkPolicy does not filter; the
 #                          certificate is the guard)
+#   JOB_CLIENT=user|ca|none  how the Job meets the client port's TLS: user (default) the CA bundle (ConfigMap
+#                          dht-client-ca.crt, or $JOB_CA_CONFIGMAP) and the DhtUser app's certificate (Secret
+#                          app-dht-client), and no token
+#                          unless JOB_TOKEN names one; ca the CA bundle only; none nothing (the attackers)
+#   JOB_SECRET=NAME:DIR    another Secret of the Job's namespace mounted at DIR
 jn() { "$KUBECTL" -n "${JOB_NS:-$NS}" "$@"; }
 start_job() {
   local name=$1; shift
@@ -133,8 +142,24 @@ start_job() {
     vols=", {name: member-tls, secret: {secretName: $JOB_MEMBER_TLS, defaultMode: 0440}}"
     mounts=", {name: member-tls, mountPath: /etc/member, readOnly: true}"
   fi
+  local client=${JOB_CLIENT:-user} tls_env=""
+  case $client in
+    user|ca)
+      vols="$vols, {name: client-ca, configMap: {name: ${JOB_CA_CONFIGMAP:-dht-client-ca.crt}, optional: true}}"
+      mounts="$mounts, {name: client-ca, mountPath: /etc/dht/client-ca, readOnly: true}"
+      tls_env="{name: DHT_CA, value: /etc/dht/client-ca/ca.crt}, " ;;
+  esac
+  if [ "$client" = user ]; then
+    vols="$vols, {name: client, secret: {secretName: app-dht-client, defaultMode: 0440, optional: true}}"
+    mounts="$mounts, {name: client, mountPath: /etc/dht/client, readOnly: true}"
+    tls_env="$tls_env{name: DHT_CLIENT_CERT, value: /etc/dht/client/tls.crt}, {name: DHT_CLIENT_KEY, value: /etc/dht/client/tls.key}, "
+  fi
+  if [ -n "${JOB_SECRET:-}" ]; then
+    vols="$vols, {name: extra, secret: {secretName: ${JOB_SECRET%%:*}, defaultMode: 0440}}"
+    mounts="$mounts, {name: extra, mountPath: ${JOB_SECRET#*:}, readOnly: true}"
+  fi
   case ${JOB_TOKEN:-} in
-    "") token="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}, " ;;
+    "") [ "$client" = user ] || token="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: read-write, optional: true}}}, " ;;
     none) ;;
     *) token="{name: DHT_TOKEN, valueFrom: {secretKeyRef: {name: dht-auth, key: $JOB_TOKEN}}}, " ;;
   esac
@@ -160,7 +185,7 @@ spec:
         image: $RUNNER_IMAGE
         imagePullPolicy: IfNotPresent
         args: ["/opt/dht/py/${JOB_PROGRAM:-dhtcheck.py}"$args]
-        env: [${token}{name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]
+        env: [${token}${tls_env}{name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}]
         resources: {requests: {cpu: 50m, memory: 64Mi}, limits: {memory: 256Mi}}
         securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: {drop: [ALL]}}
         volumeMounts: [{name: keys, mountPath: /etc/e2e}$mounts]
@@ -218,6 +243,7 @@ owned() { # what the operator made, in both lanes' namespaces
     k -n "$ns" get statefulset,service,configmap,poddisruptionbudget,serviceaccount,pod,secret,networkpolicy -l app.kubernetes.io/managed-by=dht-operator -o name 2>/dev/null | sed "s|^|$ns/|"
   done
 }
+user_issued() { [ -n "$(kn get secret app-dht-client -o jsonpath='{.data.tls\.crt}' 2>/dev/null)" ]; }
 leftovers() {
   { owned
     k -n "$OP_NS" get deploy,pod,serviceaccount,service,role,rolebinding -l "app.kubernetes.io/instance=$RELEASE" -o name 2>/dev/null
@@ -236,7 +262,7 @@ cleanup() {
   for ns in "$NS" "$NS_B" "$NS_C"; do k -n "$ns" delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true; done
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || true
   k delete namespace "$NS" "$NS_B" "$NS_C" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
-  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
+  k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev dhtusers.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------------------------------------------------
@@ -267,6 +293,7 @@ step1() {
 step2() {
   k create namespace "$NS" >/dev/null 2>&1 || true
   kn apply -f manifests/dhtcluster-sample.yaml >/dev/null || { report 2 FAIL "kubectl apply refused the sample"; return 1; }
+  kn apply -f manifests/dhtuser-sample.yaml >/dev/null || { report 2 FAIL "kubectl apply refused the DhtUser sample"; return 1; }
   local t0=$SECONDS
   if ! until_true 300 dht_is Ready 3; then
     report 2 FAIL "not Ready 3/3 after 300s: phase $(dht_field '{.status.phase}'), ready $(dht_field '{.status.readyReplicas}')"; return 1
@@ -278,7 +305,10 @@ step2() {
   if ! until_true 90 test "$(dht_field '{.status.release} {.status.featureLevel}')" = "$want_release $want_level"; then
     report 2 FAIL "status.release/featureLevel '$(dht_field '{.status.release} {.status.featureLevel}')', want '$want_release $want_level'; members: $(dht_field '{.status.members[*].release}')"; return 1
   fi
-  report 2 PASS "DhtCluster Ready with 3/3 members in $((SECONDS - t0))s, release $want_release at feature level $want_level ($(kn get dht dht --no-headers 2>/dev/null | tr -s ' '))"
+  if [ "$(dht_field '{.status.tls.client.enabled}')" != true ] || ! until_true 60 user_issued; then
+    report 2 FAIL "the client port has no TLS ($(dht_field '{.status.tls.client}')) or DhtUser app got no certificate ($(kn get dhtuser app -o jsonpath='{.status.message}' 2>&1))"; return 1
+  fi
+  report 2 PASS "DhtCluster Ready with 3/3 members in $((SECONDS - t0))s ($(kn get dht dht --no-headers 2>/dev/null | tr -s ' ')), release $want_release at feature level $want_level, client port TLS only ($(dht_field '{.status.tls.client.clientAuth}') client certificates), DhtUser app's certificate issued"
 }
 
 STEP3_KEYS=""; STEP4_KEYS=""
@@ -380,7 +410,8 @@ step5() {
   report 5 PASS "jvm.heap changed: 3 pods replaced one at a time (at most $max_unready unready), each JVM now has a $HEAP heap; reader at quorum on kept-alive connections: $(summary e2e-watch); writer: $(summary e2e-write-roll)"
 }
 
-member_urls() { dht_field '{.status.members[*].url}' | tr ' ' ','; }
+# The members' URLs as the status names them (http://, their names in the topology), as clients reach them: https://
+member_urls() { dht_field '{.status.members[*].url}' | tr ' ' ',' | sed 's#http://#https://#g'; }
 all_idle() { # all_idle NAME: every member in the status answers idle on that same member list (a Job)
   run_job "$1" 660 idle --members "$(member_urls)" --max-seconds 600
 }
@@ -447,6 +478,7 @@ step8() {
   local left ns
   for ns in "$NS" "$NS_B" "$NS_C"; do
     k -n "$ns" get dht dht >/dev/null 2>&1 || continue
+    k -n "$ns" delete dhtuser --all --wait=true --timeout=60s >/dev/null 2>&1 || true  # its Secret goes with it
     k -n "$ns" delete dht dht --wait=true --timeout=120s >/dev/null 2>&1 || { report 8 FAIL "kubectl delete dht did not finish in $ns"; return 1; }
   done
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || { report 8 FAIL "helm uninstall failed"; return 1; }
@@ -490,10 +522,12 @@ step2b() {
   if backup_prepare; then spec="$spec,\"backup\":$(backup_spec)"; fi
   k patch --local -f manifests/dhtcluster-sample.yaml --type merge -p "{\"spec\":{$spec}}" -o json \
     | kn apply -f - >/dev/null || { report 2b FAIL "kubectl apply refused the sample with lane B's settings"; return 1; }
+  kn apply -f manifests/dhtuser-sample.yaml >/dev/null || { report 2b FAIL "kubectl apply refused the DhtUser sample"; return 1; }
   local t0=$SECONDS
   if ! until_true 300 dht_is Ready 3; then
     report 2b FAIL "not Ready 3/3 after 300s: phase $(dht_field '{.status.phase}'), ready $(dht_field '{.status.readyReplicas}')"; return 1
   fi
+  until_true 60 user_issued || { report 2b FAIL "DhtUser app got no certificate ($(kn get dhtuser app -o jsonpath='{.status.message}' 2>&1))"; return 1; }
   report 2b PASS "a second DhtCluster (the sample with $spec) Ready with 3/3 members in $((SECONDS - t0))s"
 }
 step3b() { step3 3b; }
@@ -543,7 +577,7 @@ else
   lane_b_pid=""
   # shellcheck disable=SC2086
   if lane_wanted ${LANE_B#2b 3b }; then
-    ( NS=$NS_B; SERVICE_URL="http://dht.$NS.svc:8080"; WORK="$WORK/b"; mkdir -p "$WORK"; LANE=B
+    ( NS=$NS_B; SERVICE_URL="https://dht.$NS.svc:8080"; WORK="$WORK/b"; mkdir -p "$WORK"; LANE=B
       run_lane $LANE_B ) &
     lane_b_pid=$!
   else
@@ -551,7 +585,8 @@ else
   fi
   lane_c_pid=""
   if lane_wanted $LANE_C; then
-    ( NS=$NS_C; WORK="$WORK/c"; mkdir -p "$WORK"; LANE=C; k create namespace "$NS" >/dev/null 2>&1 || true
+    # rk's Jobs trust its client CA and present its DhtUser's certificate (step-racks.sh)
+    ( NS=$NS_C; WORK="$WORK/c"; mkdir -p "$WORK"; LANE=C; JOB_CA_CONFIGMAP=rk-client-ca.crt; k create namespace "$NS" >/dev/null 2>&1 || true
       run_lane $LANE_C ) &
     lane_c_pid=$!
   else

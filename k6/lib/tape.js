@@ -13,6 +13,8 @@
 //   PRE_VUS, MAX_VUS  virtual users pre-allocated / at most (default 50 / 2000)
 //   SUMMARY     where to write the run's figures as JSON (the runner reads it)
 //   DHT_TOKEN   a bearer token sent on every request (a cluster with client tokens: DhtCluster spec.auth)
+//   DHT_CLIENT_CERT, DHT_CLIENT_KEY  a client certificate presented on https:// targets (a client port that asks
+//               for one); the CA the targets' certificate is checked against is the runner's SSL_CERT_FILE
 // Iterations k6 could not start on time (no free VU) are counted as dropped_iterations: the open model's
 // signal that the generator, not the server, fell behind.
 import http from 'k6/http';
@@ -82,7 +84,11 @@ export function get(i, key) {
   return http.get(`${target(i)}/v0/entity?id=${encodeURIComponent(key)}${REPLICAS}`, { headers: HEADERS, tags: { name: 'get' } });
 }
 
+const CLIENT_CERT = __ENV.DHT_CLIENT_CERT
+  ? [{ cert: open(__ENV.DHT_CLIENT_CERT), key: open(__ENV.DHT_CLIENT_KEY) }] : undefined;
+
 const COMMON = {
+  ...(CLIENT_CERT ? { tlsAuth: CLIENT_CERT } : {}),
   discardResponseBodies: true,
   // Few tags per sample: the time series output stays small and the runner only needs these.
   systemTags: ['status', 'method', 'name', 'expected_response'],

@@ -15,6 +15,7 @@ _spec = importlib.util.spec_from_file_location(
     "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
 nr = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(nr)
+from harness import floors  # noqa: E402 (beside node-report.py, which put it on the path)
 
 
 def metric_sum(raw, nodes, pattern):
@@ -73,11 +74,39 @@ def render(result, out):
     if nr.plots.percentiles(os.path.join(out, "cluster-latency.svg"), "Latency at %s req/s (oha, corrected)"
                             % result["env"].get("reference_rate"), lat):
         result["plots"].append(("cluster-latency.svg", "latency by percentile at the reference rate"))
+    commit = result["env"].get("commit")
+    noise = {shape: floors.from_ab(out, commit, shape) for shape in ("single", "cluster")}
     with open(os.path.join(out, "cluster.md"), "w", encoding="utf-8") as f:
-        f.write(markdown(result))
+        f.write(markdown(result, noise))
 
 
-def markdown(r):
+def ab_floor(noise, shape, case, figure):
+    """The floor of this build's figure in the A/B's shape (harness/floors.py), None when not measured."""
+    return noise[shape][1].get(("head", case, figure)) if noise.get(shape) else None
+
+
+def noise_lines(noise):
+    """What this report can say of its noise floor: it measures each figure in one window; the A/B of the same
+    build measured the closest cases in rounds (its 3 members take every connection on one entry node)."""
+    if not noise.get("cluster"):
+        return ["Noise floor: not measured (this script runs each figure in one window; `make bench-ab` measures "
+                "3 members at 2/3 and one node in rounds: docs/benchmarks/ab/).", ""]
+    name = noise["cluster"][0]
+    f = {k: floors.plus_minus(ab_floor(noise, *k)) for k in (
+        ("cluster", "put-closed", "rps"), ("cluster", "get-closed", "rps"), ("single", "put-closed", "rps"),
+        ("single", "get-closed", "rps"), ("cluster", "put-rate", "p99_ms"), ("cluster", "get-rate", "p99_ms"))}
+    return ["Noise floor: this script measures each figure in one window and cannot state the spread between "
+            "identical windows. The A/B of this build, [ab/%s.md](ab/%s.md), ran 3 members at 2/3 (every connection "
+            "on one entry node, wrk 2x64) and one node in rounds on this machine; between identical windows of "
+            "this build: 3 members PUT %s, GET %s; one node PUT %s, GET %s (a cluster / one node ratio moves by "
+            "the larger of its two); p99 of 3 members at 5000 req/s PUT %s, GET %s." % (
+                name, name, f[("cluster", "put-closed", "rps")], f[("cluster", "get-closed", "rps")],
+                f[("single", "put-closed", "rps")], f[("single", "get-closed", "rps")],
+                f[("cluster", "put-rate", "p99_ms")], f[("cluster", "get-rate", "p99_ms")]), ""]
+
+
+def markdown(r, noise=None):
+    noise = noise or {}
     env, w, o, ratios, m = r["env"], r["wrk"], r["oha"], r["ratios"], r["metrics"]
     fmt = nr.fmt
     lines = [
@@ -113,6 +142,7 @@ def markdown(r):
         "| PUT | **%.0f%%** | >= 40%% |" % (100 * ratios["put"]),
         "| GET | **%.0f%%** | >= 40%% |" % (100 * ratios["get"]),
         "",
+    ] + noise_lines(noise) + [
         "## Open model (oha, --latency-correction) at %s of the cluster maximum" % env.get("fraction"),
         "",
         "| run | target req/s | achieved req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | non-2xx | errors |",

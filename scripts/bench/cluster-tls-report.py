@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns the raw outputs of scripts/bench-cluster-tls.sh into docs/benchmarks/cluster-tls.json and cluster-tls.md:
 the cluster's maximum throughput and its p99 at a fixed rate, with the member plane in plaintext and in mutual TLS,
-per round and on average, and the TLS cost against the targets.
+and with TLS on the client port (mode "client", when the run had it), per round and on average, and each TLS
+cost against the plaintext cluster and the targets ("cost": the member plane's, "client_cost": the client port's).
 
 Usage: cluster-tls-report.py RAW_DIR OUT_DIR   (the parsers are node-report.py's)
        cluster-tls-report.py --render OUT_DIR  (cluster-tls.md again from OUT_DIR/cluster-tls.json)
@@ -19,7 +20,8 @@ _spec = importlib.util.spec_from_file_location(
 nr = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(nr)
 
-MODES = ("plain", "tls")
+MODES = ("plain", "tls")  # a run before the client port had TLS; a later one names its modes in env.txt
+LABELS = {"plain": "plaintext", "tls": "member TLS", "client": "client TLS"}
 # Targets of issue 21: TLS may cost at most 15% of the maximum throughput and 1.2x the p99 at a fixed rate.
 MAX_THROUGHPUT_LOSS = 0.15
 MAX_P99_RATIO = 1.2
@@ -82,15 +84,20 @@ def slices(raw, tag, op, count):
     return lat, failed, p99s, flushes
 
 
+def modes_of(env):
+    return tuple(env.get("modes", ",".join(MODES)).split(","))
+
+
 def collect(raw):
     env = nr.env(raw)
+    modes = modes_of(env)
     nodes = int(env.get("nodes", "3"))
     count = int(env.get("slices", "1"))
-    rounds, pooled = [], {(m, op): [] for m in MODES for op in ("put", "get")}
-    slice_p99s = {(m, op): [] for m in MODES for op in ("put", "get")}
-    slice_flushes = {(m, op): [] for m in MODES for op in ("put", "get")}
+    rounds, pooled = [], {(m, op): [] for m in modes for op in ("put", "get")}
+    slice_p99s = {(m, op): [] for m in modes for op in ("put", "get")}
+    slice_flushes = {(m, op): [] for m in modes for op in ("put", "get")}
     for n in range(1, int(env.get("rounds", "1")) + 1):
-        for mode in MODES:
+        for mode in modes:
             tag = "r%d-%s" % (n, mode)
             put, get = nr.wrk(raw, tag + "-put"), nr.wrk(raw, tag + "-get")
             row = {"round": n, "mode": mode, "put_rps": put and put["rps"], "get_rps": get and get["rps"]}
@@ -103,7 +110,7 @@ def collect(raw):
                 row.update({op + "_p50_ms": percentile(lat, 50), op + "_p99_ms": percentile(lat, 99),
                             op + "_rate_requests": len(lat), op + "_rate_failed": failed})
             row.update({
-                "handshake_failures": metric_sum(raw, tag, nodes, r"dht_member_tls_handshake_failures_total "),
+                "handshake_failures": metric_sum(raw, tag, nodes, r"dht_(member|client)_tls_handshake_failures_total "),
                 "replica_call_errors": metric_sum(raw, tag, nodes,
                                                   r'dht_replica_calls_total\{outcome="(error|timeout)"\}'),
             })
@@ -119,29 +126,38 @@ def collect(raw):
         quiet = [p for p, f in zip(slice_p99s[(mode, op)], slice_flushes[(mode, op)]) if f is False]
         overall[mode][op + "_quiet_slice_p99_median_ms"] = median(quiet)
     means = {mode: {k: mean([r[k] for r in rounds if r["mode"] == mode]) for k in ("put_rps", "get_rps")}
-             for mode in MODES}
+             for mode in modes}
+    result = {"env": env, "rounds": rounds, "means": means, "overall": overall,
+              "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
+    for mode, key in (("tls", "cost"), ("client", "client_cost")):
+        if mode in modes:
+            result[key] = cost_of(mode, rounds, means, overall)
+    return result
+
+
+def cost_of(mode, rounds, means, overall):
+    """What TLS of this mode costs against the plaintext cluster, by operation."""
     cost = {}
     for op in ("put", "get"):
-        plain, tls = means["plain"], means["tls"]
+        plain, tls = means["plain"], means[mode]
         rps = op + "_rps"
         p99 = op + "_p99_ms"
-        ratios = round_ratios(rounds, p99)
+        ratios = round_ratios(rounds, p99, mode)
         cost[op] = {
             "throughput_loss": 1 - tls[rps] / plain[rps] if plain[rps] and tls[rps] else None,
             # over every request of every round: one round's slow minute weighs as its requests do
-            "p99_ratio": quotient(overall["tls"][p99], overall["plain"][p99]),
+            "p99_ratio": quotient(overall[mode][p99], overall["plain"][p99]),
             "p99_ratios_by_round": ratios,
             "p99_ratio_median": median(ratios),
             # the typical slice: a few slices hold most requests above p99 (a flush, a pause), in either mode
-            "slice_p99_median_ratio": quotient(overall["tls"][op + "_slice_p99_median_ms"],
+            "slice_p99_median_ratio": quotient(overall[mode][op + "_slice_p99_median_ms"],
                                                overall["plain"][op + "_slice_p99_median_ms"]),
             # the same over the slices in which no member flushed (shown, not judged: it says what the flushes of
             # three co-located replicas add, which fall on either mode)
-            "quiet_slice_p99_median_ratio": quotient(overall["tls"][op + "_quiet_slice_p99_median_ms"],
+            "quiet_slice_p99_median_ratio": quotient(overall[mode][op + "_quiet_slice_p99_median_ms"],
                                                      overall["plain"][op + "_quiet_slice_p99_median_ms"]),
         }
-    return {"env": env, "rounds": rounds, "means": means, "overall": overall, "cost": cost,
-            "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
+    return cost
 
 
 def quotient(a, b):
@@ -149,13 +165,13 @@ def quotient(a, b):
     return a / b if a and b else None
 
 
-def round_ratios(rounds, key):
-    """TLS over plaintext of key, round by round (a round's two clusters ran one after the other): one slow round
+def round_ratios(rounds, key, mode="tls"):
+    """mode (TLS) over plaintext of key, round by round (a round's clusters ran one after the other): one slow round
     weighs on a ratio of means as much as all the others together."""
     by_round = {}
     for x in rounds:
         by_round.setdefault(x["round"], {})[x["mode"]] = x[key]
-    ratios = (quotient(v.get("tls"), v.get("plain")) for _, v in sorted(by_round.items()))
+    ratios = (quotient(v.get(mode), v.get("plain")) for _, v in sorted(by_round.items()))
     return [q for q in ratios if q is not None]
 
 
@@ -174,64 +190,67 @@ def verdict(value, limit, ratio):
 
 def markdown(r):
     env = r["env"]
+    modes = modes_of(env)
     rate = env.get("reference_rate")
     lines = [
-        "# Mutual TLS on the member plane: what it costs a 3-node cluster",
+        "# TLS on the member plane and on the client port: what it costs a 3-node cluster",
         "",
         "Written by `make bench-cluster-tls` (scripts/bench-cluster-tls.sh) on %s, commit %s%s, "
-        "%s CPUs (%s), %s. Two 3-node clusters side by side on one machine at replicas=%s, one with its member plane "
-        "in plaintext (loopback), one in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 certificates), both started "
-        "fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
+        "%s CPUs (%s), %s. %s 3-node clusters side by side on one machine at replicas=%s, one in plaintext (its member "
+        "plane on loopback), one with its member plane in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 "
+        "certificates)%s, all started fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
         "spread over the nodes, %s s after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
         "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, "
         "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s "
         "at the rate unrecorded on each%s. Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
-           env.get("nproc"), env.get("cpu"), env.get("java"), env.get("replicas"), env.get("rounds"),
+           env.get("nproc"), env.get("cpu"), env.get("java"), "Three" if "client" in modes else "Two",
+           env.get("replicas"), ", one with TLS 1.3 on its client port (the same code; the load generators speak "
+           "it, over kept-alive connections)" if "client" in modes else "", env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,
            env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"),
            "; before them every member of both clusters flushed its memtables and finished its compactions"
            if env.get("flushed_before_rate") == "1" else "", env.get("load_before"),
            env.get("load_after")),
         "",
-        "| round | member plane | PUT req/s | GET req/s | PUT p50 / p99 ms at %s/s | GET p50 / p99 ms at %s/s | "
+        "| round | TLS | PUT req/s | GET req/s | PUT p50 / p99 ms at %s/s | GET p50 / p99 ms at %s/s | "
         "failed at the rate | replica call errors | TLS handshake failures |" % (rate, rate),
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for x in r["rounds"]:
         lines.append("| %d | %s | %s | %s | %s / %s | %s / %s | %d | %d | %d |" % (
-            x["round"], x["mode"], fmt(x["put_rps"], 0), fmt(x["get_rps"], 0), fmt(x["put_p50_ms"]),
+            x["round"], LABELS.get(x["mode"], x["mode"]), fmt(x["put_rps"], 0), fmt(x["get_rps"], 0), fmt(x["put_p50_ms"]),
             fmt(x["put_p99_ms"]), fmt(x["get_p50_ms"]), fmt(x["get_p99_ms"]),
             x["put_rate_failed"] + x["get_rate_failed"], x["replica_call_errors"], x["handshake_failures"]))
-    for mode in MODES:
+    for mode in modes:
         m, o = r["means"][mode], r["overall"][mode]
         lines.append("| all | %s | %s (mean) | %s (mean) | %s (%d requests) | %s (%d requests) | | | |" % (
-            mode, fmt(m["put_rps"], 0), fmt(m["get_rps"], 0), fmt(o["put_p99_ms"]), o["put_requests"],
+            LABELS.get(mode, mode), fmt(m["put_rps"], 0), fmt(m["get_rps"], 0), fmt(o["put_p99_ms"]), o["put_requests"],
             fmt(o["get_p99_ms"]), o["get_requests"]))
     if any(x.get("put_warmup_s") is not None for x in r["rounds"]):
         lines += ["", "The JIT around the maximum runs: a warm-up of at least %s s (PUT; GET half of it) goes on in %s-s "
                   "steps while the cluster's compilers worked more than %s s in the last one (at most %s s more); "
                   "seconds of compiling over the cluster's three nodes." % (
                       env.get("warmup"), env.get("jit_step"), env.get("jit_quiet"), env.get("jit_max")), "",
-                  "| round | member plane | PUT warm-up s | JIT s, its last step | JIT s in the PUT run | GET warm-up s "
+                  "| round | TLS | PUT warm-up s | JIT s, its last step | JIT s in the PUT run | GET warm-up s "
                   "| JIT s, its last step | JIT s in the GET run |", "|---|---|---:|---:|---:|---:|---:|---:|"]
         for x in r["rounds"]:
             lines.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
-                x["round"], x["mode"], fmt(x.get("put_warmup_s"), 0), fmt(x.get("put_warmup_last_jit_s")),
+                x["round"], LABELS.get(x["mode"], x["mode"]), fmt(x.get("put_warmup_s"), 0), fmt(x.get("put_warmup_last_jit_s")),
                 fmt(x.get("put_run_jit_s")), fmt(x.get("get_warmup_s"), 0), fmt(x.get("get_warmup_last_jit_s")),
                 fmt(x.get("get_run_jit_s"))))
     t = r["targets"]
     lines += ["", "Each slice's p99 (ms), all rounds, in the order run:", ""]
     for op in ("put", "get"):
-        for mode in MODES:
+        for mode in modes:
             o = r["overall"][mode]
             marks = o.get(op + "_slice_flushed") or []
-            lines.append("- %s %s: %s (median %s%s)" % (op.upper(), mode, ", ".join(
+            lines.append("- %s %s: %s (median %s%s)" % (op.upper(), LABELS.get(mode, mode), ", ".join(
                 fmt(v) + ("*" if i < len(marks) and marks[i] else "")
                 for i, v in enumerate(o.get(op + "_slice_p99s_ms", []))), fmt(o.get(op + "_slice_p99_median_ms")),
                 "" if o.get(op + "_quiet_slice_p99_median_ms") is None
                 else "; without the * slices %s" % fmt(o.get(op + "_quiet_slice_p99_median_ms"))))
-    if any(any(r["overall"][m].get(op + "_slice_flushed") or []) for m in MODES for op in ("put", "get")):
+    if any(any(r["overall"][m].get(op + "_slice_flushed") or []) for m in modes for op in ("put", "get")):
         lines += ["", "\\* a member of the loaded cluster flushed a memtable during the slice (its flush counter "
                   "moved). The three replicas get the same writes and flush within a second of each other: about a "
                   "core of the machine's two, in either mode."]
@@ -239,21 +258,27 @@ def markdown(r):
               "round by round (TLS against the plaintext cluster of the same round) and the median of those; the "
               "median slice's p99 of each mode (a few slices, in either mode, hold most requests above p99: a flush, "
               "a pause). The p99 target counts as met only when all three are within it.", ""]
-    for op in ("put", "get"):
-        c = r["cost"][op]
-        by_round = c.get("p99_ratios_by_round") or []
-        lines.append("- **%s**: throughput lost with TLS %s (negative: gained); p99 at the fixed rate %s; by round %s, "
-                     "median %s; median slice %s" % (
-                         op.upper(), verdict(c["throughput_loss"], t["max_throughput_loss"], False),
-                         verdict(c["p99_ratio"], t["max_p99_ratio"], True),
-                         ", ".join("%.2fx" % v for v in by_round) or "none",
-                         verdict(c.get("p99_ratio_median"), t["max_p99_ratio"], True),
-                         verdict(c.get("slice_p99_median_ratio"), t["max_p99_ratio"], True))
-                     + ("" if c.get("quiet_slice_p99_median_ratio") is None else
-                        "; median slice without a flush %.2fx (shown, not judged)" % c["quiet_slice_p99_median_ratio"]))
+    for key, what in (("cost", "member TLS"), ("client_cost", "client TLS")):
+        if key not in r:
+            continue
+        for op in ("put", "get"):
+            c = r[key][op]
+            by_round = c.get("p99_ratios_by_round") or []
+            lines.append("- **%s, %s**: throughput lost %s (negative: gained); p99 at the fixed rate %s; by round %s, "
+                         "median %s; median slice %s" % (
+                             what, op.upper(), verdict(c["throughput_loss"], t["max_throughput_loss"], False),
+                             verdict(c["p99_ratio"], t["max_p99_ratio"], True),
+                             ", ".join("%.2fx" % v for v in by_round) or "none",
+                             verdict(c.get("p99_ratio_median"), t["max_p99_ratio"], True),
+                             verdict(c.get("slice_p99_median_ratio"), t["max_p99_ratio"], True))
+                         + ("" if c.get("quiet_slice_p99_median_ratio") is None else
+                            "; median slice without a flush %.2fx (shown, not judged)"
+                            % c["quiet_slice_p99_median_ratio"]))
     lines += ["", "Member connections are pooled and pipelined, so handshakes are rare (one per connection) and a TLS "
               "record carries many requests; what remains is the encryption of every byte between members and the "
-              "SSLEngine's copies.", ""]
+              "SSLEngine's copies. The client port's connections are the load generators' own, kept alive (one "
+              "handshake each): what the client TLS costs is the encryption of every request and answer at the "
+              "coordinator.", ""]
     return "\n".join(lines)
 
 

@@ -19,7 +19,7 @@ _spec = importlib.util.spec_from_file_location(
 node_report = importlib.util.module_from_spec(_spec)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # node-report imports plots.py beside it
 _spec.loader.exec_module(node_report)
-from harness import profiles  # noqa: E402 (beside this file: the path above)
+from harness import floors, judge, profiles  # noqa: E402 (beside this file: the path above)
 
 # The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
 GOALS = {
@@ -54,7 +54,7 @@ def percentile(sorted_values, q):
 
 def oha_stats(paths):
     """Latencies (ms) of the given oha CSV runs, pooled; the p99 of each run too."""
-    pooled, per_run, non2xx = [], [], 0
+    pooled, per_run, per_run_999, non2xx = [], [], [], 0
     for path in paths:
         lat = []
         with open(path) as f:
@@ -70,6 +70,7 @@ def oha_stats(paths):
         lat.sort()
         if lat:
             per_run.append(round(percentile(lat, 0.99), 3))
+            per_run_999.append(round(percentile(lat, 0.999), 3))
         pooled += lat
     pooled.sort()
     if not pooled:
@@ -78,7 +79,7 @@ def oha_stats(paths):
         "requests": len(pooled), "non2xx": non2xx,
         "p50": round(percentile(pooled, 0.50), 3), "p90": round(percentile(pooled, 0.90), 3),
         "p99": round(percentile(pooled, 0.99), 3), "p999": round(percentile(pooled, 0.999), 3),
-        "max": round(pooled[-1], 3), "rounds_p99": per_run,
+        "max": round(pooled[-1], 3), "rounds_p99": per_run, "rounds_p999": per_run_999,
     }
 
 
@@ -206,6 +207,11 @@ def verdict(value, goal, at_most):
     return f"{'meets' if ok else 'misses'} ({'<=' if at_most else '>='} {goal})"
 
 
+ONE_WINDOW = ("Noise floor: not measured here; each run is one window, so this script cannot state the spread "
+              "between identical windows (`make bench-ab` measures the tuned node's closed-model throughput in "
+              "rounds: [ab/](ab/)).")
+
+
 def machine(env):
     return (f"{env.get('date', '?')}, {env.get('nproc', '?')} CPUs ({env.get('cpu', '?')}), "
             f"load before {env.get('load_before', '?')} / after {env.get('load_after', '?')}, "
@@ -252,9 +258,18 @@ def render(out):
         lines.append("")
         for method, r in d["fixed_rate"].items():
             key = method.lower()
-            lines.append(f"- **{method}**: node/bare p99 **{r['p99_ratio']}x** "
-                         f"({verdict(r['p99_ratio'], GOALS[key + '_p99'], True)}), p99.9 **{r['p999_ratio']}x** "
-                         f"({verdict(r['p999_ratio'], GOALS[key + '_p999'], True)})")
+            parts = []
+            for q, name in (("p99", "p99"), ("p999", "p99.9")):
+                # the spread of identical rounds: the same server at the same rate in consecutive rounds
+                floor = judge.noise_floor(r["node"].get("rounds_" + q, []), r["bare"].get("rounds_" + q, []))
+                ratio, goal = r[q + "_ratio"], GOALS[key + "_" + q]
+                parts.append(f"{name} **{ratio}x** ({verdict(ratio, goal, True)}), noise floor "
+                             f"{floors.plus_minus(floor)}"
+                             + (": not separable here" if floors.inside(ratio, goal, floor) else ""))
+            lines.append(f"- **{method}**: node/bare " + "; ".join(parts))
+        lines += ["", "The noise floor of a ratio is the largest change of that percentile between two consecutive "
+                  "rounds of the same server at the same rate (node or bare), as in the A/B reports "
+                  "(scripts/bench/harness/judge.py)."]
         lines += warmup_lines(d.get("warmup"))
         lines += [
             "",
@@ -269,7 +284,7 @@ def render(out):
             lines.append(f"| {method.upper()} | {r['node']['rps']} | {r['bare']['rps']} | **{r['ratio']}** | "
                          f"{verdict(r['ratio'], GOALS['wrk_' + method], False)} | {r['node']['p99_ms']} | "
                          f"{r['bare']['p99_ms']} | {r['node']['non2xx'] + r['bare']['non2xx']} |")
-        lines.append("")
+        lines += ["", ONE_WINDOW, ""]
         lines += ["### Where the node's CPU goes at the fixed rate", "",
                   "One more round of each method, profiled through `/v0/admin/profile` and not counted above.", ""]
         for m in ("PUT", "GET"):
@@ -295,7 +310,7 @@ def render(out):
                          f"**{r['one_entry_ratio']}** | {verdict(r['one_entry_ratio'], GOALS['one_entry_' + method], False)} | "
                          f"{runs['spread']['rps']} | {r['spread_ratio']} |")
         bad = sum(run["non2xx"] for r in d["wrk"].values() for run in r["runs"].values())
-        lines += ["", f"Non-2xx answers over all cluster runs: {bad}.", "",
+        lines += ["", ONE_WINDOW, "", f"Non-2xx answers over all cluster runs: {bad}.", "",
                   "### Where the entry node's CPU goes", "",
                   "One more 12-s run of each through the entry node, profiled, not counted above.", ""]
         for m in ("put", "get"):

@@ -12,7 +12,7 @@ import shutil
 import sys
 
 import plots
-from harness import load, profiles
+from harness import floors, load, profiles
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
 TARGET_GET = 0.85
@@ -163,15 +163,30 @@ def render(result, out):
     if plots.percentiles(os.path.join(out, "node-latency.svg"), "Latency at %s req/s (oha, corrected)"
                            % result["environment"].get("reference_rate"), lat):
         result["plots"].append(("node-latency.svg", "latency by percentile at the reference rate"))
+    noise = floors.from_ab(out, result["environment"].get("commit"), "single")
     with open(os.path.join(out, "node.md"), "w", encoding="utf-8") as fh:
-        fh.write(markdown(result))
+        fh.write(markdown(result, noise))
 
 
 def result_plots(r):
     return r.get("plots") or []
 
 
-def markdown(r):
+# This report's figures -> the A/B's (side, case, figure) measuring the same thing in rounds (harness/floors.py).
+AB_FIGURES = {("node", "put"): ("head", "put-closed", "rps"), ("bare", "put"): ("bare", "put-closed", "rps"),
+              ("node", "get"): ("head", "get-closed", "rps"), ("bare", "get"): ("bare", "get-closed", "rps"),
+              ("node", "put-ref"): ("head", "put-rate", "p99_ms"), ("bare", "put-ref"): ("bare", "put-rate", "p99_ms"),
+              ("node", "get-ref"): ("head", "get-rate", "p99_ms"), ("bare", "get-ref"): ("bare", "get-rate", "p99_ms")}
+
+
+def ratio_floor(noise, op):
+    """The noise floor of node/bare for op ("put", "get-ref", ...) as the A/B measured it: the larger of the two
+    servers' floors, as judge.py takes it for a ratio; None when not measured."""
+    f = [noise[1].get(AB_FIGURES[(who, op)]) for who in ("node", "bare")] if noise else [None]
+    return None if None in f else max(f)
+
+
+def markdown(r, noise=None):
     e = r["environment"]
     w, o, k = r["wrk"], r["oha"], r["k6"]
     L = []
@@ -202,6 +217,21 @@ def markdown(r):
         L.append("| node options | `%s` |" % e.get("node_args"))
     if e.get("label"):
         L.append("| label | %s |" % e.get("label"))
+    if noise:
+        n = noise[1]
+
+        def pct(who, op):
+            return floors.plus_minus(n.get(AB_FIGURES[(who, op)]))
+        L.append("| noise floor | this script measures each figure in one window, so it cannot state the spread "
+                 "between identical windows; the A/B of this build, [ab/%s.md](ab/%s.md), ran the same closed-model "
+                 "and 20k req/s cases in rounds on this machine: between identical windows, node / bare throughput "
+                 "PUT %s / %s, GET %s / %s; p99 at 20k req/s PUT %s / %s, GET %s / %s (not measured for the 70%% "
+                 "runs and k6) |" % (noise[0], noise[0], pct("node", "put"), pct("bare", "put"), pct("node", "get"),
+                                      pct("bare", "get"), pct("node", "put-ref"), pct("bare", "put-ref"),
+                                      pct("node", "get-ref"), pct("bare", "get-ref")))
+    else:
+        L.append("| noise floor | not measured: this script runs each figure in one window (`make bench-ab` "
+                 "measures the same cases in rounds: docs/benchmarks/ab/) |")
     L.append("")
 
     for f, alt in result_plots(r):
@@ -224,8 +254,10 @@ def markdown(r):
         if op in r["ratios"]:
             ratio = r["ratios"][op]
             verdict = "meets" if ratio >= target else "misses by %.1f points" % ((target - ratio) * 100)
-            L.append("- **%s: node/ceiling = %.1f%%** (target >= %.0f%%: %s)" % (
-                op.upper(), ratio * 100, target * 100, verdict))
+            floor = ratio_floor(noise, op)
+            L.append("- **%s: node/ceiling = %.1f%%** (target >= %.0f%%: %s), noise floor %s%s" % (
+                op.upper(), ratio * 100, target * 100, verdict, floors.plus_minus(floor),
+                ": not separable here" if floors.inside(ratio, target, floor) else ""))
     L.append("")
 
     rates = {"put": e.get("rate_put"), "get": e.get("rate_get"), "put-ref": e.get("reference_rate"),
@@ -250,6 +282,8 @@ def markdown(r):
             line = "- **%s** at %s req/s: p99 %s ms, p99.9 %s ms, errors %d; node p99 / bare p99 at the same rate = " \
                    "**%s**" % (op.upper(), rates[op], fmt(x["p99_ms"], 3), fmt(x["p999_ms"], 3), errors,
                                "%.2fx" % ratio if ratio else "-")
+            if op.endswith("-ref") and ratio:
+                line += " (noise floor %s)" % floors.plus_minus(ratio_floor(noise, op))
             if absolute:
                 ok99 = x["p99_ms"] is not None and x["p99_ms"] <= TARGET_P99_MS
                 ok999 = x["p999_ms"] is not None and x["p999_ms"] <= TARGET_P999_MS

@@ -7,6 +7,9 @@ hostNetwork pod). Standard library only: it runs in the load-runner image (pytho
            port + 10000) and the profiler sidecar's port if given. Each must be refused: an HTTP answer that is not
            2xx/3xx, or no connection at all (a NetworkPolicy). With DHT_TOKEN in the environment the client-port
            requests carry it (an authenticated client must not reach the member protocol or the admin plane either).
+           Members named https:// (a client port with TLS) are attacked over TLS without verifying them, and two
+           more attacks try the port itself: plaintext (it must answer 400, TLS only) and, with --client-cert F
+           --client-key F, a client certificate of another CA (the handshake must fail).
            --listen serves HTTP on that port and names it in the forged topology headers: a node that followed one
            would call it; the count of calls must stay 0.
   memberport --members URL,... [--times N] [--cert F --key F]
@@ -20,7 +23,8 @@ hostNetwork pod). Standard library only: it runs in the load-runner image (pytho
            the new one).
   snapshot --members URL,...
            Each member's topology (GET /v0/admin/topology: version and members), its clock (the X-Dht-Clock of that
-           answer) against this pod's wall clock, and its refusal counters (/metrics). Needs DHT_TOKEN.
+           answer) against this pod's wall clock, and its refusal counters (/metrics). Needs DHT_TOKEN (and for
+           https:// members DHT_CA, as dhtcheck).
 
 Every command ends with one line "RESULT {json}" and exits 0 only if nothing was let through (attack, memberport),
 or every member answered (served, snapshot).
@@ -39,7 +43,7 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
-from dhtcheck import bearer, member_tls, result  # beside this file, in the image as here
+from dhtcheck import bearer, connection, member_tls, result  # beside this file, in the image as here
 
 MEMBER_PORT_OFFSET = 10000
 LOGICAL_BITS = 16
@@ -66,6 +70,17 @@ def note_connected(s, outcome, data=b""):
 def host_port(url, offset=0):
     u = urllib.parse.urlsplit(url)
     return u.hostname, (u.port or 80) + offset
+
+
+def attacker_tls(cert=None, keyfile=None):
+    """TLS as an attacker speaks it to a client port that takes TLS only: any server will do (no verification),
+    with no client certificate or with the given one (another CA's)."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    if cert:
+        ctx.load_cert_chain(cert, keyfile)
+    return ctx
 
 
 def record_frame(key, timestamp, value):
@@ -95,13 +110,18 @@ def attacks(key, forged_url):
     ]
 
 
-def http_once(host, port, method, path, headers, body, note=False):
-    """'http-<status>', 'blocked:<why>' (no connection) or 'error:<why>' (connected, no answer); with DHT_TOKEN's
-    bearer header. note: a connection is recorded in CONNECTED."""
+def http_once(host, port, method, path, headers, body, note=False, tls=None):
+    """'http-<status>', 'blocked:<why>' (no connection), 'tls-refused:<why>' (the handshake failed) or
+    'error:<why>' (connected, no answer); with DHT_TOKEN's bearer header, over TLS with the context tls if given.
+    note: a connection is recorded in CONNECTED."""
     headers = dict(headers, **bearer())
-    conn = http.client.HTTPConnection(host, port, timeout=TIMEOUT)
+    conn = http.client.HTTPSConnection(host, port, timeout=TIMEOUT, context=tls) if tls \
+        else http.client.HTTPConnection(host, port, timeout=TIMEOUT)
     try:
         conn.connect()
+    except ssl.SSLError as e:
+        conn.close()
+        return "tls-refused:" + (e.reason or type(e).__name__)
     except OSError as e:
         conn.close()
         return "blocked:" + type(e).__name__
@@ -111,6 +131,8 @@ def http_once(host, port, method, path, headers, body, note=False):
         resp = conn.getresponse()
         resp.read()
         outcome = "http-%d" % resp.status
+    except ssl.SSLError as e:  # TLS 1.3: a refused client certificate is said after the client's handshake
+        outcome = "tls-refused:" + (e.reason or type(e).__name__)
     except (OSError, http.client.HTTPException) as e:
         outcome = "error:" + type(e).__name__
     finally:
@@ -222,15 +244,25 @@ def cmd_attack(a):
     jobs = []
     for m in members:
         host, port = host_port(m)
+        # A client port with TLS: the attacks speak TLS as any client can (no certificate: the cluster's clients may
+        # send tokens instead), and two more try the port itself: plaintext, and a certificate of another CA.
+        tls = attacker_tls() if m.startswith("https://") else None
         for i in range(a.times):
             key = keys[i % len(keys)]
             for name, method, path, headers, body in attacks(key, forged_url):
-                jobs.append((name, lambda h=host, p=port, me=method, pa=path, he=headers, b=body:
-                             http_once(h, p, me, pa, he, b)))
+                jobs.append((name, lambda h=host, p=port, me=method, pa=path, he=headers, b=body, t=tls:
+                             http_once(h, p, me, pa, he, b, tls=t)))
+            if tls:
+                jobs.append(("plaintext-client", lambda h=host, p=port, k=key: http_once(
+                    h, p, "PUT", "/v0/entity?id=" + k, {}, b"forged")))
+                if a.client_cert:
+                    foreign = attacker_tls(a.client_cert, a.client_key)
+                    jobs.append(("foreign-cert-client", lambda h=host, p=port, k=key, t=foreign: http_once(
+                        h, p, "PUT", "/v0/entity?id=" + k, {}, b"forged", tls=t)))
             jobs.append(("member-port", lambda h=host, p=port + MEMBER_PORT_OFFSET, k=key: raw_member_port(h, p, k)))
             if a.sidecar_port:
-                jobs.append(("profiler-sidecar", lambda h=host, p=a.sidecar_port: http_once(
-                    h, p, "GET", "/v0/admin/profile?event=cpu&duration=1s", {}, None, note=True)))
+                jobs.append(("profiler-sidecar", lambda h=host, p=a.sidecar_port, t=tls: http_once(
+                    h, p, "GET", "/v0/admin/profile?event=cpu&duration=1s", {}, None, note=True, tls=t)))
     print("started %d attacks on %d members%s" % (len(jobs), len(members), " with a token" if token else ""),
           flush=True)
     start = time.monotonic()
@@ -303,10 +335,9 @@ def cmd_snapshot(a):
     headers = bearer()
     out = {}
     for m in [u for u in a.members.split(",") if u]:
-        host, port = host_port(m)
         entry = {}
         try:
-            conn = http.client.HTTPConnection(host, port, timeout=10)
+            conn = connection(m, 10)
             wall = int(time.time() * 1000)
             conn.request("GET", "/v0/admin/topology", headers=headers)
             resp = conn.getresponse()
@@ -343,6 +374,8 @@ def main(argv):
     at.add_argument("--sidecar-port", type=int, default=0)
     at.add_argument("--listen", type=int, default=0)
     at.add_argument("--threads", type=int, default=16)
+    at.add_argument("--client-cert", default=None, help="a client certificate of another CA, for the client port")
+    at.add_argument("--client-key", default=None)
     mp = sub.add_parser("memberport")
     mp.add_argument("--members", required=True)
     mp.add_argument("--times", type=int, default=10)

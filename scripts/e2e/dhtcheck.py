@@ -24,7 +24,10 @@ Standard library only: it runs in the load-runner image (python3 /opt/dht/py/dht
 write --stop-key K ends the writes early once key K exists (a writer that runs while the cluster scales).
 
 With DHT_TOKEN in the environment (a cluster with client tokens: the Jobs get it from the cluster's Secret) every
-request carries "Authorization: Bearer $DHT_TOKEN".
+request carries "Authorization: Bearer $DHT_TOKEN". An https:// URL (a cluster whose client port speaks TLS) is
+called trusting the CA bundle at $DHT_CA and, with $DHT_CLIENT_CERT and $DHT_CLIENT_KEY, presenting that client
+certificate (a DhtUser's Secret); the files are read again when they change, for the next connection, as a client
+must during a certificate renewal or a CA replacement.
 
 Every command ends with one line "RESULT {json}" and exits 0 only if nothing failed (write: if every write
 was acknowledged, unless --allow-failures). A failure's cause is its HTTP status or, when no answer came, the
@@ -76,21 +79,64 @@ def bearer():
     return {"Authorization": "Bearer " + token} if token else {}
 
 
+class ClientTls:
+    """The client port's TLS as a Job holds it: the CA bundle, maybe a client certificate; the context is made
+    again when one of the files changed (the kubelet delivers a renewed certificate or a new bundle to the mount)."""
+
+    def __init__(self, ca, cert=None, key=None):
+        self.files = [f for f in (ca, cert, key) if f]
+        self.ca, self.cert, self.key = ca, cert, key
+        self.lock = threading.Lock()
+        self.seen, self.ctx = None, None
+
+    def context(self):
+        with self.lock:
+            stamp = tuple((st.st_mtime_ns, st.st_size, st.st_ino) for st in map(os.stat, self.files))
+            if stamp != self.seen:
+                ctx = ssl.create_default_context(cafile=self.ca)
+                if self.cert:
+                    ctx.load_cert_chain(self.cert, self.key)
+                self.ctx, self.seen = ctx, stamp
+            return self.ctx
+
+
+CLIENT_TLS = None
+
+
+def client_tls():
+    """DHT_CA (and DHT_CLIENT_CERT, DHT_CLIENT_KEY) as one ClientTls per process, or None."""
+    global CLIENT_TLS
+    if CLIENT_TLS is None and os.environ.get("DHT_CA"):
+        CLIENT_TLS = ClientTls(os.environ["DHT_CA"], os.environ.get("DHT_CLIENT_CERT") or None,
+                               os.environ.get("DHT_CLIENT_KEY") or None)
+    return CLIENT_TLS
+
+
+def connection(base, timeout, tls=None):
+    """An HTTP connection to a base URL: https:// over TLS (the context given, else the Job's client TLS)."""
+    u = urllib.parse.urlsplit(base)
+    if u.scheme == "https" or tls is not None:
+        holder = tls or client_tls()
+        ctx = holder.context() if isinstance(holder, ClientTls) else holder
+        return http.client.HTTPSConnection(u.hostname, u.port or 443, timeout=timeout, context=ctx)
+    return http.client.HTTPConnection(u.hostname, u.port or 80, timeout=timeout)
+
+
 class Client:
     """One HTTP/1.1 connection, kept alive until the server says Connection: close (or a request fails), then
     reopened; never retried: a failure counts. keep_alive=False opens one per request, as a client that does not
     pool would."""
 
     def __init__(self, base, timeout, keep_alive=True, tls=None):
-        u = urllib.parse.urlsplit(base)
-        self.host, self.port = u.hostname, u.port or 80
+        self.base = base
         self.timeout, self.keep_alive, self.conn, self.tls = timeout, keep_alive, None, tls
 
     def request(self, method, path, body=None, extra=None):
-        if self.conn is None and self.tls is not None:
-            self.conn = http.client.HTTPSConnection(self.host, self.port, timeout=self.timeout, context=self.tls)
-        elif self.conn is None:
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        if self.conn is None:
+            try:
+                self.conn = connection(self.base, self.timeout, self.tls)
+            except (OSError, ssl.SSLError) as e:  # the CA or certificate files cannot be read
+                return None, type(e).__name__
         headers = {} if self.keep_alive else {"Connection": "close"}
         headers.update(bearer())
         headers.update(extra or {})
@@ -329,10 +375,17 @@ def movement(url, timeout):
         return {"error": f"not JSON: {e}"}
 
 
+def host_port(url):
+    """A member URL without its scheme: the topology names members http://host:port (docs/security.md) while a
+    client of a TLS client port calls them https://host:port."""
+    return url.split("://", 1)[-1]
+
+
 def idle_on(m, members):
     """Whether a movement answer says: nothing left to move, on the stable topology `members`."""
     t = m.get("topology") or {}
-    return m.get("state") == "idle" and t.get("phase") == "stable" and sorted(t.get("members") or []) == members
+    return (m.get("state") == "idle" and t.get("phase") == "stable"
+            and sorted(host_port(u) for u in t.get("members") or []) == sorted(host_port(u) for u in members))
 
 
 def cmd_idle(a):

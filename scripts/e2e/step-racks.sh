@@ -4,10 +4,11 @@
 # reader at quorum run through rk's client Service while every pod of rack b is deleted at once: 0 failed
 # requests, and every key written before and during the loss reads back. Rack-blind placement would put two of some
 # keys' three replicas in rack b and fail their quorum requests. The node keeps its zone label only if it had one;
-# rk and its volumes are deleted at the end. Uses e2e.sh's helpers (kn, k, start_job, finish_job, run_job, json,
+# rk's client port speaks TLS (the default): the Jobs present the certificate of its DhtUser app. rk, the user and
+# rk's volumes are deleted at the end. Uses e2e.sh's helpers (kn, k, start_job, finish_job, run_job, json,
 # summary, acked_keys, acked_after, log_has, report, until_true, say).
 
-RK_URL() { echo "http://rk.$NS.svc:8080"; }
+RK_URL() { echo "https://rk.$NS.svc:8080"; }  # TLS by default; e2e.sh gives lane C's Jobs rk's CA bundle
 rk_field() { kn get dht rk -o "jsonpath=$1" 2>/dev/null; }
 rk_ready() { # the current generation Ready with 6/6 members
   [ "$(rk_field '{.status.phase}')" = Ready ] && [ "$(rk_field '{.status.readyReplicas}')" = 6 ] \
@@ -41,6 +42,7 @@ step_racks() { # runs the check, then removes rk and the zone label it added, wh
       kn logs "$pod" --all-containers > "$WORK/racks-${pod#pod/}.log" 2>&1 || true
     done
   fi
+  kn delete dhtuser app --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
   kn delete dht rk --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
   until_true 300 rk_gone || say "rk's pods or volumes stayed after its deletion"
   [ $labelled -eq 0 ] || k label node "$node" topology.kubernetes.io/zone- >/dev/null || true
@@ -48,14 +50,7 @@ step_racks() { # runs the check, then removes rk and the zone label it added, wh
 }
 
 racks_check() { # racks_check ZONE
-  local zone=$1 t0=$SECONDS uids deleted_at t_loss back last text ok=1 writer after scope tokens=()
-  # The Jobs carry the read-write token of Secret dht-auth; in a lane of its own there is no "dht" to have made it.
-  if ! kn get secret dht-auth >/dev/null 2>&1; then
-    for scope in read-write read-only admin; do
-      tokens+=("--from-literal=$scope=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')")
-    done
-    kn create secret generic dht-auth "${tokens[@]}" >/dev/null || { report racks FAIL "cannot create Secret dht-auth"; return 1; }
-  fi
+  local zone=$1 t0=$SECONDS uids deleted_at t_loss back last text ok=1 writer after
   kn apply -f - >/dev/null <<EOF || { report racks FAIL "kubectl apply refused the racked DhtCluster"; return 1; }
 apiVersion: dht.dev/v1alpha1
 kind: DhtCluster
@@ -72,12 +67,17 @@ spec:
   jvm: {heap: 256Mi}
   rocksdb: {blockCacheSize: 64Mi, writeBufferSize: 16Mi}
   storage: {size: 1Gi, retainOnDelete: false}
-  auth: {secretName: dht-auth}     # the Jobs carry its read-write token
+---
+apiVersion: dht.dev/v1alpha1
+kind: DhtUser
+metadata: {name: app}
+spec: {cluster: rk, scope: read-write}   # its Secret app-dht-client: what the Jobs present (start_job's default)
 EOF
   if ! until_true 600 rk_ready; then
     report racks FAIL "rk not Ready 6/6 after 600s: phase $(rk_field '{.status.phase}'), racks $(rk_field '{.status.racksReady}')"
     return 1
   fi
+  until_true 60 user_issued || { report racks FAIL "DhtUser app of rk got no certificate: $(kn get dhtuser app -o jsonpath='{.status.message}' 2>&1)"; return 1; }
   text="rk Ready in $((SECONDS - t0))s ($(rk_field '{.status.racksReady}'))"
 
   # Keys every rack holds a replica of, then a reader of them and a writer, both at quorum through rk's Service.

@@ -16,6 +16,12 @@ profile request needs "Authorization: Bearer <token>" of scope admin in that fil
 unknown one, 403 with one of a lower scope. Profiling costs the node CPU, so it is the admin plane's. The file is
 read again when it changes (token rotation); the request to the node goes over localhost, where the node needs none.
 
+With --tls DIR (the node's client-port certificate, mounted when the cluster's client port speaks TLS: tls.crt,
+tls.key, ca.crt), the sidecar serves its port over TLS with that certificate (the admin token never crosses the pod
+network in the clear), and calls the node over https://, trusting ca.crt and presenting the same certificate (the
+node asks for one when client certificates are required; a loopback peer has admin rights whatever its scope). The
+files are read again when they change (a renewal, a CA replacement).
+
 The node profiles its own JVM with async-profiler (it ships in the node image): the sidecar needs no shared
 process namespace, no ptrace and no capabilities. One capture at a time: a request that arrives while another runs
 waits for it, and a 409 from the node (a capture started elsewhere, or the previous one not yet released) is
@@ -26,6 +32,7 @@ import argparse
 import hmac
 import http.server
 import os
+import ssl
 import sys
 import threading
 import time
@@ -43,13 +50,44 @@ def log(msg):
     sys.stderr.flush()
 
 
+class TlsFiles:
+    """TLS contexts from the client-port certificate directory, made again when a file changes."""
+
+    def __init__(self, directory):
+        self.cert, self.key, self.ca = (os.path.join(directory, f) for f in ("tls.crt", "tls.key", "ca.crt"))
+        self.lock = threading.Lock()
+        self.seen, self.server, self.client = None, None, None
+
+    def _stamp(self):
+        return tuple((st.st_mtime_ns, st.st_size, st.st_ino) for st in map(os.stat, (self.cert, self.key, self.ca)))
+
+    def contexts(self):
+        """(server context, client context) for the files as they are now."""
+        with self.lock:
+            try:
+                stamp = self._stamp()
+                if stamp != self.seen:
+                    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                    server.minimum_version = ssl.TLSVersion.TLSv1_2
+                    server.load_cert_chain(self.cert, self.key)
+                    client = ssl.create_default_context(cafile=self.ca)
+                    client.load_cert_chain(self.cert, self.key)
+                    self.server, self.client, self.seen = server, client, stamp
+            except (OSError, ssl.SSLError) as e:
+                if self.server is None:
+                    raise
+                log("cannot load the TLS files again (%s): keeping the ones loaded before" % e)
+            return self.server, self.client
+
+
 class Sidecar:
     """Forwards profile requests to the node, one at a time, waiting out a busy profiler for a bounded time."""
 
-    def __init__(self, node, busy_wait_s):
+    def __init__(self, node, busy_wait_s, tls=None):
         self.node = node.rstrip("/")
         self.busy_wait_s = busy_wait_s
         self.lock = threading.Lock()
+        self.tls = tls
 
     def profile(self, query):
         """-> (status, content type, body) for GET /v0/admin/profile?<query>."""
@@ -74,8 +112,9 @@ class Sidecar:
 
     def _ask(self, query):
         url = self.node + PROFILE_PATH + ("?" + query if query else "")
+        context = self.tls.contexts()[1] if self.tls else None
         try:
-            with urllib.request.urlopen(url, timeout=NODE_TIMEOUT_S) as r:
+            with urllib.request.urlopen(url, timeout=NODE_TIMEOUT_S, context=context) as r:
                 return r.status, r.headers.get("Content-Type", "text/html"), r.read()
         except urllib.error.HTTPError as e:
             return e.code, e.headers.get("Content-Type", "text/plain"), e.read()
@@ -171,9 +210,34 @@ def handler_for(sidecar, tokens=None):
     return Handler
 
 
-def serve(port, node, busy_wait_s, host="0.0.0.0", tokens_file=None):
+class TlsServer(http.server.ThreadingHTTPServer):
+    """Wraps each accepted connection in TLS with the certificate of the moment (a renewed one is used at once)."""
+
+    def __init__(self, address, handler, tls):
+        self.tls = tls
+        tls.contexts()  # fail at start, not at the first caller, if the files cannot be used
+        super().__init__(address, handler)
+
+    def get_request(self):
+        sock, addr = self.socket.accept()
+        sock.settimeout(30)  # a handshake that never comes must not hold a thread
+        return self.tls.contexts()[0].wrap_socket(sock, server_side=True, do_handshake_on_connect=False), addr
+
+    def finish_request(self, request, client_address):
+        try:
+            request.do_handshake()
+            request.settimeout(None)
+        except (ssl.SSLError, OSError) as e:
+            log("TLS handshake with %s failed: %s" % (client_address[0], e))
+            return
+        super().finish_request(request, client_address)
+
+
+def serve(port, node, busy_wait_s, host="0.0.0.0", tokens_file=None, tls_dir=None):
     tokens = Tokens(tokens_file) if tokens_file else None
-    server = http.server.ThreadingHTTPServer((host, port), handler_for(Sidecar(node, busy_wait_s), tokens))
+    tls = TlsFiles(tls_dir) if tls_dir else None
+    handler = handler_for(Sidecar(node, busy_wait_s, tls), tokens)
+    server = TlsServer((host, port), handler, tls) if tls else http.server.ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server
 
@@ -187,9 +251,13 @@ def main(argv=None):
                    help="seconds a request waits for a busy profiler before it gets 409 (default 5)")
     p.add_argument("--tokens", default=None,
                    help="the node's tokens file: profiling needs a bearer token of scope admin from it")
+    p.add_argument("--tls", default=None,
+                   help="the node's client-port certificate directory (tls.crt, tls.key, ca.crt): serve TLS with it"
+                        " and call the node with it")
     a = p.parse_args(argv)
-    server = serve(a.port, a.node, a.busy_wait, tokens_file=a.tokens)
-    log("serving %s of %s on port %d" % (PROFILE_PATH, a.node, server.server_address[1]))
+    server = serve(a.port, a.node, a.busy_wait, tokens_file=a.tokens, tls_dir=a.tls)
+    log("serving %s of %s on port %d%s" % (PROFILE_PATH, a.node, server.server_address[1],
+                                            " over TLS" if a.tls else ""))
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -9,23 +9,12 @@
 #     --member-tls-key /tmp/member-tls/tls.key --member-tls-ca /tmp/member-tls/ca.crt
 . "$(dirname "$0")/../lib.sh"
 
-DIR=${1:?usage: member-certs.sh DIR [DAYS]}
-DAYS=${2:-30}
-JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
-KEYTOOL="$JAVA_HOME/bin/keytool"
-PASS=member-tls # the keystores are working files; the PEM key below is what the node reads (keep it private)
+TLS_DIR=${1:?usage: member-certs.sh DIR [DAYS]}
+TLS_DAYS=${2:-30}
+TLS_PASS=member-tls
+. "$(dirname "$0")/lib.sh"
 
-mkdir -p "$DIR"
-rm -f "$DIR/ca.p12" "$DIR/member.p12"
-"$KEYTOOL" -genkeypair -alias ca -keyalg EC -groupname secp256r1 -dname "CN=dht member CA" -ext bc:c \
-  -validity "$DAYS" -keystore "$DIR/ca.p12" -storetype PKCS12 -storepass "$PASS" 2>/dev/null
-"$KEYTOOL" -exportcert -rfc -alias ca -keystore "$DIR/ca.p12" -storepass "$PASS" > "$DIR/ca.crt"
-"$KEYTOOL" -genkeypair -alias member -keyalg EC -groupname secp256r1 -dname "CN=dht member" \
-  -validity "$DAYS" -keystore "$DIR/member.p12" -storetype PKCS12 -storepass "$PASS" 2>/dev/null
-"$KEYTOOL" -certreq -alias member -keystore "$DIR/member.p12" -storepass "$PASS" \
-  | "$KEYTOOL" -gencert -rfc -alias ca -keystore "$DIR/ca.p12" -storepass "$PASS" -validity "$DAYS" \
-      -ext ku:c=digitalSignature -ext eku=serverAuth,clientAuth -ext san=dns:localhost,ip:127.0.0.1 \
-  > "$DIR/tls.crt"
-(umask 077; "$JAVA_HOME/bin/java" "$(dirname "$0")/Pkcs8.java" "$DIR/member.p12" "$PASS" member > "$DIR/tls.key")
-rm -f "$DIR/member.p12"
-log "member TLS files in $DIR: tls.crt, tls.key, ca.crt (valid $DAYS days)"
+mkdir -p "$TLS_DIR"
+tls_ca "CN=dht member CA"
+tls_issue tls "CN=dht member" eku=serverAuth,clientAuth san=dns:localhost,ip:127.0.0.1
+log "member TLS files in $TLS_DIR: tls.crt, tls.key, ca.crt (valid $TLS_DAYS days)"

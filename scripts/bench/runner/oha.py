@@ -93,16 +93,30 @@ class Plan:
                 self.parts.append((name, method, path, True, share / len(targets)))
 
 
-def command(oha, method, url, is_file, rate, seconds, conns, body, db, out_json, token=None):
-    """One oha process; token: the cluster's bearer token (DHT_TOKEN, DhtCluster spec.auth), sent on every request."""
+def command(oha, method, url, is_file, rate, seconds, conns, body, db, out_json, token=None, tls=None):
+    """One oha process; token: the cluster's bearer token (DHT_TOKEN, DhtCluster spec.auth), sent on every request;
+    tls: (CA file, client certificate, its key) for https:// targets (DHT_CA, DHT_CLIENT_CERT, DHT_CLIENT_KEY),
+    each may be None."""
     cmd = [oha, "--no-tui", "-z", "%gs" % seconds, "-q", "%g" % rate, "--latency-correction", "-w",
            "-c", str(conns), "-m", method, "--output-format", "json", "-o", out_json, "--db-url", db]
     if method == "PUT":
         cmd += ["-d", body]
     if token:
         cmd += ["-H", "Authorization: Bearer " + token]
+    ca, cert, key = tls or (None, None, None)
+    if ca:
+        cmd += ["--cacert", ca]
+    if cert:
+        cmd += ["--cert", cert, "--key", key]
     cmd += ["--urls-from-file", url] if is_file else ["--rand-regex-url", url]
     return cmd
+
+
+def client_tls():
+    """(DHT_CA, DHT_CLIENT_CERT, DHT_CLIENT_KEY) from the environment (a client port with TLS), or None."""
+    names = ("DHT_CA", "DHT_CLIENT_CERT", "DHT_CLIENT_KEY")
+    values = tuple(os.environ.get(n) or None for n in names)
+    return values if any(values) else None
 
 
 def shown(cmd):
@@ -125,7 +139,7 @@ class Step:
                     if os.path.exists(p):
                         os.remove(p)
                 cmd = command(oha, method, url, is_file, part_rate, seconds, connections(part_rate), body,
-                              stem + ".db", stem + ".json", os.environ.get("DHT_TOKEN"))
+                              stem + ".db", stem + ".json", os.environ.get("DHT_TOKEN"), client_tls())
                 log.write("$ %s\n" % shown(cmd))
                 log.flush()
                 proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)

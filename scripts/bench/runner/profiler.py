@@ -5,6 +5,7 @@ A node runs one capture at a time, so the events (cpu, alloc; lock and wall on r
 tape's steady part, each for an equal slice of it; the nodes are captured in parallel.
 """
 import os
+import ssl
 import threading
 import time
 import urllib.error
@@ -29,10 +30,17 @@ def capture(url, event, seconds, path, timeout_extra=60, busy_wait=2.0):
     token = os.environ.get("DHT_ADMIN_TOKEN")
     req = urllib.request.Request("%s/v0/admin/profile?event=%s&duration=%dms" % (url.rstrip("/"), event, ms),
                                  headers={"Authorization": "Bearer " + token} if token else {})
+    # With client TLS the sidecars serve TLS with the members' certificate: checked against DHT_CA. A node asked
+    # directly (no sidecar) may want the client certificate too.
+    context = None
+    if os.environ.get("DHT_CA"):
+        context = ssl.create_default_context(cafile=os.environ["DHT_CA"])
+        if os.environ.get("DHT_CLIENT_CERT"):
+            context.load_cert_chain(os.environ["DHT_CLIENT_CERT"], os.environ.get("DHT_CLIENT_KEY"))
     give_up = time.time() + busy_wait
     while True:
         try:
-            with urllib.request.urlopen(req, timeout=ms / 1000.0 + timeout_extra) as r:
+            with urllib.request.urlopen(req, timeout=ms / 1000.0 + timeout_extra, context=context) as r:
                 body = r.read()
             break
         except urllib.error.HTTPError as e:

@@ -152,6 +152,18 @@ class DefaultsReportTest(TempDirTest):
         with self.assertRaises(SystemExit):
             defaults_report.node_part(self.raw, self.out)
 
+    def test_a_ratio_inside_the_spread_of_identical_rounds_is_not_separable(self):
+        self.write_node_raw()
+        # the node's PUT rounds: p99 1.784 then 1.189 ms (1.5x apart), the bare server's 0.991 in both: the pooled
+        # ratio (1.78) misses the 1.5 goal by less than that spread
+        for r, scale in ((1, 0.0018), (2, 0.0012)):
+            oha_csv(os.path.join(self.raw, f"oha-PUT-{r}-node.csv"), [i * scale for i in range(1, 1001)])
+        defaults_report.node_part(self.raw, self.out)
+        defaults_report.render(self.out)
+        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        self.assertIn("node/bare p99 **1.78x** (misses (<= 1.5)), noise floor +-50.0%: not separable here;", md)
+        self.assertIn("node/bare p99 **1.0x** (meets (<= 1.5)), noise floor +-0.0%;", md)  # GET: identical rounds
+        self.assertIn("Noise floor: not measured here; each run is one window", md)  # the wrk runs
 
 if __name__ == "__main__":
     unittest.main()

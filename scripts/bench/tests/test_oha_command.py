@@ -19,5 +19,16 @@ class OhaCommandTest(unittest.TestCase):
         self.assertNotIn("Authorization", " ".join(cmd))
 
 
+class OhaTlsTest(unittest.TestCase):
+    def test_the_ca_and_the_client_certificate_are_passed_for_https_targets(self):
+        cmd = oha.command("oha", "GET", "https://h:8080/v0/entity?id=k", False, 100, 5, 4, "v", "a.db", "a.json",
+                          tls=("/ca.crt", "/c/tls.crt", "/c/tls.key"))
+        self.assertEqual(cmd[cmd.index("--cacert") + 1], "/ca.crt")
+        self.assertEqual(cmd[cmd.index("--cert") + 1], "/c/tls.crt")
+        self.assertEqual(cmd[cmd.index("--key") + 1], "/c/tls.key")
+        plain = oha.command("oha", "GET", "http://h:8080/v0/entity?id=k", False, 100, 5, 4, "v", "a.db", "a.json")
+        self.assertNotIn("--cacert", plain)
+
+
 if __name__ == "__main__":
     unittest.main()

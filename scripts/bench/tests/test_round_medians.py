@@ -310,10 +310,11 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertEqual(1.95, r["overall"]["tls"]["get_slice_p99_median_ms"])  # 2.4, 2.4, 1.5, 1.5
         self.assertAlmostEqual(1.3, r["cost"]["get"]["slice_p99_median_ratio"])
         md = cluster_tls_report.markdown(r)
-        get_line = [line for line in md.splitlines() if line.startswith("- **GET**")][0]
+        get_line = [line for line in md.splitlines() if line.startswith("- **member TLS, GET**")][0]
         self.assertIn("1.20x (target <= 1.2x: met); by round 1.20x, 1.50x, median 1.35x (target <= 1.2x: **missed**);"
                       " median slice 1.30x (target <= 1.2x: **missed**)", get_line)
-        self.assertIn("- GET tls: 2.40, 2.40, 1.50, 1.50 (median 1.95)", md)
+        self.assertIn("- GET member TLS: 2.40, 2.40, 1.50, 1.50 (median 1.95)", md)
+        self.assertNotIn("client_cost", r, "a run without the client-TLS cluster")
 
     def test_slices_with_a_flush_are_marked_and_left_out_of_the_quiet_median(self):
         # round 1's slices saw a flush (the counter moved) in both modes; round 2's did not
@@ -329,11 +330,38 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertAlmostEqual(1.5, r["cost"]["get"]["quiet_slice_p99_median_ratio"])
         self.assertIsNone(r["cost"]["put"]["quiet_slice_p99_median_ratio"])  # PUT slices recorded no counter
         md = cluster_tls_report.markdown(r)
-        self.assertIn("- GET tls: 2.40*, 2.40*, 1.50, 1.50 (median 1.95; without the * slices 1.50)", md)
-        get_line = [line for line in md.splitlines() if line.startswith("- **GET**")][0]
+        self.assertIn("- GET member TLS: 2.40*, 2.40*, 1.50, 1.50 (median 1.95; without the * slices 1.50)", md)
+        get_line = [line for line in md.splitlines() if line.startswith("- **member TLS, GET**")][0]
         self.assertIn("median slice without a flush 1.50x (shown, not judged)", get_line)
         # the verdict is the three judged views' alone
         self.assertIn("median slice 1.30x (target <= 1.2x: **missed**)", get_line)
+
+    def test_a_run_with_the_client_tls_cluster_judges_its_cost_against_plaintext_beside_the_members(self):
+        with open(os.path.join(self.tmp, "env.txt"), "a") as f:
+            f.write("modes=plain,tls,client\n")
+        for n in (1, 2):  # the client-TLS cluster: 95% of plaintext's PUT throughput, GET tails 2.2 and 1.1 ms
+            with open(os.path.join(self.tmp, "wrk-r%d-client-put.txt" % n), "w") as f:
+                f.write("Requests/sec: 950\n")
+            with open(os.path.join(self.tmp, "wrk-r%d-client-get.txt" % n), "w") as f:
+                f.write("Requests/sec: 1900\n")
+            for k in (1, 2):
+                prefix = os.path.join(self.tmp, "oha-r%d-client-" % n)
+                oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
+                tail = 2.2 if n == 1 else 1.1
+                oha_csv(prefix + "get-rate-s%d.csv" % k,
+                        [(i / 100, tail if i % 20 == 0 else 1.0, "200") for i in range(100)])
+        r, by = self.collect()
+        self.assertAlmostEqual(0.05, r["client_cost"]["put"]["throughput_loss"])
+        self.assertAlmostEqual(0.05, r["client_cost"]["get"]["throughput_loss"])
+        self.assertAlmostEqual(1.1, r["client_cost"]["get"]["p99_ratio"])  # 2.2 against 2.0
+        self.assertEqual([1.1, 1.1], [round(v, 2) for v in r["client_cost"]["get"]["p99_ratios_by_round"]])
+        self.assertAlmostEqual(1.2, r["cost"]["get"]["p99_ratio"], msg="the member TLS cost is the same as before")
+        md = cluster_tls_report.markdown(r)
+        self.assertIn("Three 3-node clusters", md)
+        self.assertIn("| 1 | client TLS | 950 | 1900 |", md)
+        client_get = [line for line in md.splitlines() if line.startswith("- **client TLS, GET**")][0]
+        self.assertIn("throughput lost 5.0% (target <= 15%: met)", client_get)
+        self.assertIn("p99 at the fixed rate 1.10x (target <= 1.2x: met)", client_get)
 
     def test_no_flush_note_when_no_slice_is_marked(self):
         # raw outputs of a run that recorded no flush counter: nothing marked, so no note about marks
@@ -358,8 +386,8 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertIsNone(by[(2, "tls")]["put_warmup_s"])
         self.assertIsNone(by[(2, "plain")]["get_run_jit_s"])
         md = cluster_tls_report.markdown(r)
-        self.assertIn("| 1 | tls | 45 | 0.12 | 0.45 | 20 | 0.14 | 0.03 |", md)
-        self.assertIn("| 2 | plain |  |  |  |  |  |  |", md)
+        self.assertIn("| 1 | member TLS | 45 | 0.12 | 0.45 | 20 | 0.14 | 0.03 |", md)
+        self.assertIn("| 2 | plaintext |  |  |  |  |  |  |", md)
 
     def test_no_jit_table_without_warm_up_records(self):
         md = cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp))

@@ -32,9 +32,9 @@ def _nodeproc():
 free_port = _nodeproc().free_port
 
 
-def ready(url):
+def ready(url, context=None):
     try:
-        with urllib.request.urlopen(url + "/v0/status", timeout=1) as r:
+        with urllib.request.urlopen(url + "/v0/status", timeout=1, context=context) as r:
             return r.status == 200
     except OSError:
         return False
@@ -174,6 +174,83 @@ class TapesThroughOhaAgainstOneNode(TapesAgainstOneNode):
         self.assertEqual(targets, sorted(targets), "the rate only goes up")
         self.assertEqual(sorted(set(targets)), [97.5, 232.5], "two 3 s steps, at the rate the ramp has in their middle")
         self.assertAlmostEqual(e["requests"], 3 * 97.5 + 3 * 232.5, delta=40)
+
+
+class EnginesOverTls(unittest.TestCase):
+    """Both engines and the runner's profiler against a node whose client port takes TLS only and requires client
+    certificates (make run TLS=1's files under the data directory: the CA, a read-write client certificate), as a
+    DhtBenchmark Job runs them against a cluster with client TLS (DHT_CA, DHT_CLIENT_CERT, DHT_CLIENT_KEY). Without
+    the certificate every request fails: the TLS is the node's, not a formality."""
+    TAPES = "put-unique,get-uniform"
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(JAR):
+            raise AssertionError("%s is missing: build it first (scripts/mvn -pl node -am package)" % JAR)
+        cls.tmp = tempfile.mkdtemp(prefix="dht-tapes-tls-test-")
+        cls.k6, cls.oha = tool("k6"), tool("oha")
+        port = free_port()
+        cls.url = "https://127.0.0.1:%d" % port
+        data = os.path.join(cls.tmp, "data")
+        env = dict(os.environ, DHT_NODES="1", DHT_BASE_PORT=str(port), DHT_RUN_DATA=data, DHT_JAVA_OPTS="-Xmx256m",
+                   DHT_TLS="1", DHT_NODE_ARGS="--client-auth required")
+        cls.log = open(os.path.join(cls.tmp, "node.log"), "w", encoding="utf-8")
+        cls.node = subprocess.Popen([os.path.join(ROOT, "scripts", "run-local.sh")], env=env, stdout=cls.log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+        tls = os.path.join(data, "tls")
+        cls.tls_env = {"DHT_CA": os.path.join(tls, "ca.crt"), "DHT_CLIENT_CERT": os.path.join(tls, "client.crt"),
+                       "DHT_CLIENT_KEY": os.path.join(tls, "client.key")}
+        try:
+            deadline = time.time() + 120
+            while not (os.path.exists(cls.tls_env["DHT_CLIENT_KEY"]) and ready(cls.url, cls.context())):
+                if cls.node.poll() is not None or time.time() > deadline:
+                    with open(cls.log.name, encoding="utf-8") as f:
+                        raise AssertionError("the node did not start:\n" + f.read()[-3000:])
+                time.sleep(0.2)
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def context(cls):
+        import ssl
+        if not os.path.exists(cls.tls_env["DHT_CLIENT_KEY"]):
+            return None
+        ctx = ssl.create_default_context(cafile=cls.tls_env["DHT_CA"])
+        ctx.load_cert_chain(cls.tls_env["DHT_CLIENT_CERT"], cls.tls_env["DHT_CLIENT_KEY"])
+        return ctx
+
+    tearDownClass = TapesAgainstOneNode.tearDownClass
+
+    def run_runner(self, engine, run_id, env, *args):
+        out = os.path.join(self.tmp, run_id)
+        cmd = [sys.executable, "-m", "runner", "run", "--targets", self.url, "--out", out, "--run-id", run_id,
+               "--k6", self.k6, "--engine", engine, "--oha", self.oha, "--rate", "50", "--duration", "2s",
+               "--keys", "100", "--tapes", self.TAPES] + list(args)
+        runner = subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=BENCH, **env), capture_output=True, text=True,
+                                timeout=300)
+        with open(os.path.join(out, "summary.json"), encoding="utf-8") as f:
+            return runner, json.load(f), out
+
+    def test_k6_oha_and_the_profiler_speak_tls_with_a_client_certificate(self):
+        for engine in ("k6", "oha"):
+            with self.subTest(engine=engine):
+                runner, summary, out = self.run_runner(engine, "tls-" + engine, self.tls_env, "--events", "cpu")
+                self.assertEqual(runner.returncode, 0, runner.stderr[-3000:])
+                self.assertEqual(summary["fill"]["errors"], 0)
+                for tape in self.TAPES.split(","):
+                    e = summary["tapes"][tape]
+                    self.assertEqual(e["errors"], 0, tape)
+                    self.assertGreaterEqual(e["requests"], 60, tape)  # 50/s for 2 s
+                    self.assertEqual(e["flamegraphs"], ["node0-%s-cpu.html" % tape], e.get("profile_errors"))
+
+    def test_without_the_client_certificate_every_request_is_refused(self):
+        env = {"DHT_CA": self.tls_env["DHT_CA"], "DHT_CLIENT_CERT": "", "DHT_CLIENT_KEY": ""}
+        runner, summary, _ = self.run_runner("oha", "tls-no-cert", env, "--tapes", "get-uniform", "--events", "")
+        self.assertNotEqual(runner.returncode, 0)
+        self.assertGreater(summary["fill"]["requests"], 0)
+        self.assertEqual(summary["fill"]["errors"], summary["fill"]["requests"],
+                         "fill requests answered without a client certificate")
 
 
 if __name__ == "__main__":

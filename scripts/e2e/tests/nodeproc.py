@@ -42,15 +42,36 @@ def outside_address():
     raise AssertionError("no IPv4 address other than loopback on this machine (hostname -I: %r)" % out)
 
 
+CLIENT_CERTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tls", "client-certs.sh")
+
+
+def client_certs(directory):
+    """make run TLS=1's files (scripts/tls/client-certs.sh): ca.crt, the node's tls.crt/tls.key for localhost and
+    127.0.0.1, a read-write client.crt/client.key."""
+    p = subprocess.run([CLIENT_CERTS, directory, "1"], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        raise AssertionError("client-certs.sh failed:\n" + p.stdout + p.stderr)
+    return directory
+
+
 class Node:
-    def __init__(self, *args, host="127.0.0.1"):
+    def __init__(self, *args, host="127.0.0.1", tls=None):
+        """tls: a client-certs.sh directory: the client port takes TLS only with its files (client certificates
+        required), and readiness is asked over TLS with its client certificate."""
         jar = os.environ.get("DHT_NODE_JAR", "")
         if not os.path.isfile(jar):
             raise AssertionError(f"DHT_NODE_JAR must name the packaged node jar (got {jar!r})")
         self.dir = tempfile.mkdtemp(prefix="dht-e2e-tools-test")
         self.port = free_port()
         self.host = host
-        self.url = f"http://{host}:{self.port}"
+        self.url = f"{'https' if tls else 'http'}://{host}:{self.port}"
+        context = None
+        if tls:
+            args = ("--client-tls-cert", os.path.join(tls, "tls.crt"), "--client-tls-key", os.path.join(tls, "tls.key"),
+                    "--client-tls-ca", os.path.join(tls, "ca.crt")) + args
+            import ssl
+            context = ssl.create_default_context(cafile=os.path.join(tls, "ca.crt"))
+            context.load_cert_chain(os.path.join(tls, "client.crt"), os.path.join(tls, "client.key"))
         env = {k: v for k, v in os.environ.items() if not k.startswith("DHT_")}
         self.log = open(os.path.join(self.dir, "node.log"), "w")
         self.proc = subprocess.Popen([os.environ.get("JAVA", "java"), "-Xmx128m", "-jar", jar, "--port", str(self.port),
@@ -59,7 +80,9 @@ class Node:
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(self.url + "/v0/status", timeout=2) as r:
+                # over TLS the certificate names 127.0.0.1, not an outside address the node is reached at
+                ready = f"https://127.0.0.1:{self.port}" if tls else self.url
+                with urllib.request.urlopen(ready + "/v0/status", timeout=2, context=context) as r:
                     if r.status == 200:
                         return
             except OSError:

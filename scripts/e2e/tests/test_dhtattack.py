@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from tests.nodeproc import MEMBER_PORT_OFFSET, Node, outside_address
+from tests.nodeproc import MEMBER_PORT_OFFSET, Node, client_certs, outside_address
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DHTATTACK = os.path.join(HERE, "..", "dhtattack.py")
@@ -78,6 +78,30 @@ class DhtattackTest(unittest.TestCase):
         code, res, out = dhtattack("served", "--members", loopback, "--member-tls", self.cluster)
         self.assertEqual(0, code, out)
         self.assertTrue(res["members"][loopback]["answered"], out)
+
+
+class ClientPortTlsTest(unittest.TestCase):
+    def test_a_tls_client_port_refuses_the_attacks_plaintext_and_another_cas_certificate(self):
+        certs = tempfile.mkdtemp(prefix="dhtattack-client-tls-test")
+        try:
+            cluster = client_certs(os.path.join(certs, "cluster"))
+            foreign = client_certs(os.path.join(certs, "foreign"))  # another CA's read-write client certificate
+            node = Node("--client-auth", "optional", tls=cluster, host=outside_address())
+            try:
+                code, res, out = dhtattack("attack", "--members", node.url, "--times", "2", "--threads", "4",
+                                           "--client-cert", os.path.join(foreign, "client.crt"),
+                                           "--client-key", os.path.join(foreign, "client.key"))
+            finally:
+                node.stop()
+        finally:
+            shutil.rmtree(certs, ignore_errors=True)
+        self.assertEqual((0, 0), (code, res["let_through"]), out)
+        by = res["by_attack"]
+        self.assertEqual({"http-400": 2}, by["plaintext-client"], "plaintext gets 400, TLS only: " + out)
+        self.assertEqual({"tls-refused": 2}, by["foreign-cert-client"], "another CA's certificate: " + out)
+        for name, outcomes in by.items():
+            if name not in ("member-port", "plaintext-client", "foreign-cert-client"):
+                self.assertTrue(all(k.startswith("http-4") for k in outcomes), "%s over TLS: %s" % (name, outcomes))
 
 
 class OpenMemberPlaneTest(unittest.TestCase):

@@ -7,7 +7,7 @@ import sys
 import time
 import unittest
 
-from tests.nodeproc import Node, free_port
+from tests.nodeproc import Node, client_certs, free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DHTCHECK = os.path.join(HERE, "..", "dhtcheck.py")
@@ -77,6 +77,47 @@ class DhtcheckTest(unittest.TestCase):
         code, res, out = dhtcheck("metric", "--members", self.url, "--name", "dht_no_such_metric")
         self.assertEqual(1, code, out)
         self.assertIn("no sample", res["problems"][self.url])
+
+
+class DhtcheckOverTlsTest(unittest.TestCase):
+    """The Jobs against a client port that takes TLS only and requires client certificates: with the CA bundle and
+    a client certificate (DHT_CA, DHT_CLIENT_CERT, DHT_CLIENT_KEY, as the Jobs mount them) every write is
+    acknowledged and reads back; without the certificate none is."""
+
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        cls.certs = client_certs(tempfile.mkdtemp(prefix="dhtcheck-tls-test"))
+        cls.node = Node(tls=cls.certs)
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        cls.node.stop()
+        shutil.rmtree(cls.certs, ignore_errors=True)
+
+    def test_with_the_ca_and_a_client_certificate_writes_and_reads_over_tls(self):
+        env = {"DHT_CA": os.path.join(self.certs, "ca.crt"), "DHT_CLIENT_CERT": os.path.join(self.certs, "client.crt"),
+               "DHT_CLIENT_KEY": os.path.join(self.certs, "client.key")}
+        code, res, out = dhtcheck_env(env, "write", "--target", self.node.url, "--prefix", "t", "--count", "20",
+                                      "--run", "tls")
+        self.assertEqual((0, 20), (code, res["acked"]), out)
+        code, res, out = dhtcheck_env(env, "read", "--target", self.node.url, "--prefix", "t", "--keys", "0-19",
+                                      "--run", "tls")
+        self.assertEqual((0, {"ok": 20}), (code, res["outcomes"]), out)
+        env.pop("DHT_CLIENT_CERT")
+        env.pop("DHT_CLIENT_KEY")
+        code, res, out = dhtcheck_env(env, "write", "--target", self.node.url, "--prefix", "u", "--count", "5",
+                                      "--run", "tls", "--allow-failures")
+        self.assertEqual(0, res["acked"], out)
+        self.assertEqual(5, sum(res["failures"].values()), out)
+
+
+def dhtcheck_env(env, *args):
+    p = subprocess.run([sys.executable, DHTCHECK, *args], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, **env))
+    results = [line[len("RESULT "):] for line in p.stdout.splitlines() if line.startswith("RESULT ")]
+    return p.returncode, json.loads(results[-1]) if results else None, p.stdout + p.stderr
 
 
 if __name__ == "__main__":

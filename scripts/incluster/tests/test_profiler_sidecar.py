@@ -1,8 +1,12 @@
 """The profiler sidecar against a stand-in for the node's GET /v0/admin/profile on loopback (real HTTP both ways):
 it forwards, serialises captures, waits out a busy node for a bounded time, and says why when it gives up."""
+import http.client
 import http.server
 import os
+import shutil
+import ssl
 import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -20,8 +24,9 @@ class FakeNode:
     exclusive=False it takes every capture, overlapping or not, so that the most at once shows what the caller did
     rather than what the stand-in allows."""
 
-    def __init__(self, busy=0, capture_s=0.0, exclusive=True):
+    def __init__(self, busy=0, capture_s=0.0, exclusive=True, tls=None):
         self.busy, self.capture_s, self.exclusive = busy, capture_s, exclusive
+        self.client_certificates = []
         self.queries, self.running, self.most_at_once = [], 0, 0
         self.lock = threading.Lock()
         node = self
@@ -31,6 +36,8 @@ class FakeNode:
                 path, _, query = self.path.partition("?")
                 with node.lock:
                     node.queries.append(query)
+                    if tls:
+                        node.client_certificates.append(self.connection.getpeercert())
                     if node.busy > 0 or (node.exclusive and node.running > 0):
                         node.busy -= 1
                         status, body = 409, b"a profile is already being captured; try again when it ends"
@@ -56,6 +63,14 @@ class FakeNode:
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        if tls:
+            # as the node's client port with client certificates required: TLS only, a certificate of its CA
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(os.path.join(tls, "tls.crt"), os.path.join(tls, "tls.key"))
+            ctx.load_verify_locations(os.path.join(tls, "ca.crt"))
+            ctx.verify_mode = ssl.CERT_REQUIRED
+            self.server.socket = ctx.wrap_socket(self.server.socket, server_side=True)
+            self.url = "https://127.0.0.1:%d" % self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self):
@@ -63,18 +78,22 @@ class FakeNode:
         self.server.server_close()
 
 
+MEMBER_CERTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tls", "member-certs.sh")
+
+
 class SidecarTest(unittest.TestCase):
-    def start(self, node_url, busy_wait=2.0, tokens_file=None):
-        server = profiler_sidecar.serve(0, node_url, busy_wait, host="127.0.0.1", tokens_file=tokens_file)
+    def start(self, node_url, busy_wait=2.0, tokens_file=None, tls_dir=None):
+        server = profiler_sidecar.serve(0, node_url, busy_wait, host="127.0.0.1", tokens_file=tokens_file,
+                                        tls_dir=tls_dir)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         self.addCleanup(server.server_close)
         self.addCleanup(server.shutdown)
-        return "http://127.0.0.1:%d" % server.server_address[1]
+        return "%s://127.0.0.1:%d" % ("https" if tls_dir else "http", server.server_address[1])
 
-    def get(self, url, token=None):
+    def get(self, url, token=None, context=None):
         req = urllib.request.Request(url, headers={"Authorization": "Bearer " + token} if token else {})
         try:
-            with urllib.request.urlopen(req, timeout=30) as r:
+            with urllib.request.urlopen(req, timeout=30, context=context) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as e:
             return e.code, e.read().decode()
@@ -154,6 +173,26 @@ class SidecarTest(unittest.TestCase):
             self.assertEqual(200, self.get(url, "new-admin-token-0123456789")[0])
             self.assertEqual(2, len(node.queries))
             self.assertEqual((200, "ok\n"), self.get(sidecar + "/healthz"), "health needs no token")
+
+    def test_with_client_tls_it_serves_tls_and_calls_the_node_over_tls_with_the_nodes_certificate(self):
+        # the node's client-port files as the pod mounts them: a certificate for localhost and 127.0.0.1 of the
+        # cluster's client CA, allowing serverAuth and clientAuth (member-certs.sh makes the same shape)
+        certs = tempfile.mkdtemp(prefix="sidecar-tls-test")
+        self.addCleanup(shutil.rmtree, certs, True)
+        p = subprocess.run([MEMBER_CERTS, certs, "1"], capture_output=True, text=True)
+        self.assertEqual(0, p.returncode, p.stdout + p.stderr)
+        node = self.node(tls=certs)
+        sidecar = self.start(node.url, tls_dir=certs)
+        trusting = ssl.create_default_context(cafile=os.path.join(certs, "ca.crt"))
+        status, body = self.get(sidecar + "/v0/admin/profile?event=cpu&duration=1s", context=trusting)
+        self.assertEqual((200, "<html>flamegraph event=cpu&duration=1s</html>"), (status, body))
+        self.assertEqual(1, len(node.client_certificates))
+        self.assertIn((("commonName", "dht member"),), node.client_certificates[0]["subject"],
+                      "the sidecar presented the node's certificate")
+        with self.assertRaises((OSError, http.client.HTTPException)):
+            self.get(sidecar.replace("https://", "http://") + "/healthz")  # plaintext is not served
+        with self.assertRaises(urllib.error.URLError):
+            self.get(sidecar + "/healthz")  # nor is a client that does not trust the cluster's CA
 
     def test_health_and_unknown_paths(self):
         sidecar = self.start(self.node().url)

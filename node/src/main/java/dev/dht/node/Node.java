@@ -212,13 +212,16 @@ public final class Node implements AutoCloseable {
                 this.server = new DhtServer(
                         new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
                                 config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
-                                planes.memberBindAddress(), planes.tls()),
+                                planes.memberBindAddress(), planes.tls(), planes.clientTls(),
+                                config.security().metricsPort()),
                         gate.wrap(entityHandlers == null ? coordinator : entityHandlers.apply(store, clock)),
                         gate.wrap(new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane)),
                         admin, replicas, workers, adminPool, tracker, metrics, planes.guard());
             } catch (java.net.BindException e) { // the JDK's message says only "Address already in use"
+                int metrics = config.security().metricsPort();
                 throw new IOException("cannot listen on port " + config.port() + " (client) or " + config.memberPort()
-                        + " (member): " + e.getMessage() + "; is another node running on them?", e);
+                        + " (member)" + (metrics > 0 ? " or " + metrics + " (metrics)" : "") + ": " + e.getMessage()
+                        + "; is another node running on them?", e);
             }
             server.featureLevel(featureLevel::current);
             NodeGauges.register(this);
@@ -282,9 +285,10 @@ public final class Node implements AutoCloseable {
     private static Node start(NodeConfig config, BackupSettings backup,
                               BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers) throws IOException {
         // before one-nio's server classes: one socket path, JDK NIO, which the member port's TLS needs
-        if (!NativeLibraries.keepOneNioOnJdkSockets() && config.security().memberTls() != null) {
-            throw new IllegalStateException("one-nio's native sockets were loaded before the node started: the"
-                    + " member port's TLS needs JDK sockets");
+        if (!NativeLibraries.keepOneNioOnJdkSockets()
+                && (config.security().memberTls() != null || config.security().clientTls() != null)) {
+            throw new IllegalStateException("one-nio's native sockets were loaded before the node started: TLS on"
+                    + " the member or client port needs JDK sockets");
         }
         Node node = new Node(config, backup, entityHandlers);
         node.server.start();
@@ -297,7 +301,8 @@ public final class Node implements AutoCloseable {
         log.info("node {} serving on port {} (member port {}): {} selectors, {} workers, queue {}, max body {}, "
                 + "members {}", config.self(), config.port(), config.memberPort(), config.selectors(),
                 config.workers(), config.queueSize(), Units.formatSize(config.maxBody()), config.members());
-        log.info("member port {}: {}; sockets: {}", config.memberPort(), node.planes.describe(),
+        log.info("member port {}: {}{}; sockets: {}", config.memberPort(), node.planes.describe(),
+                config.security().metricsPort() > 0 ? "; metrics port " + config.security().metricsPort() : "",
                 one.nio.os.NativeLibrary.IS_SUPPORTED ? "one-nio native (loaded before the node started)"
                         : "JDK NIO (one-nio's native sockets off)");
         return node;

@@ -7,6 +7,7 @@ import dev.dht.node.plane.PlaneGuard;
 import dev.dht.node.replication.choice.ChoiceMetrics;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreStats;
+import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.MemberTls;
 
 import java.util.LinkedHashMap;
@@ -176,9 +177,9 @@ final class NodeGauges {
         for (PlaneGuard.Reason r : PlaneGuard.Reason.values()) {
             refused.put(r.name().toLowerCase(Locale.ROOT), () -> guard.refused(r));
         }
-        metrics.labelledCounter("dht_plane_refused", "Requests a port refused (403): member headers or paths on the"
-                + " client port, admin operations without admin rights, anything but the member protocol on the"
-                + " member port", "reason", refused);
+        metrics.labelledCounter("dht_plane_refused", "Requests a port refused (401, 403): member headers or paths on"
+                + " the client port, missing or too small credentials, admin operations without admin rights, anything"
+                + " but the member protocol on the member port", "reason", refused);
         metrics.counter("dht_topology_not_members", "Topology headers that named a non-member: never asked",
                 node.topologyManager::notMembers);
         metrics.gauge("dht_auth_tokens", "Client tokens in force (--auth-tokens; 0: the client API is open)",
@@ -196,6 +197,17 @@ final class NodeGauges {
                     + " material in force stays)", tls::reloadFailures);
             metrics.counter("dht_member_tls_handshake_failures", "Member connections whose TLS failed (no or an"
                     + " untrusted certificate, not TLS)", tls::handshakeFailures);
+        }
+        ClientTls client = node.planes.clientTls();
+        if (client != null) {
+            metrics.gauge("dht_client_tls_generation", "Client-port TLS files loaded since start (1: the first)",
+                    client::generation);
+            metrics.gauge("dht_client_tls_cert_expiry_seconds", "Expiry of the client port's certificate (Unix time)",
+                    () -> client.notAfterMillis() / 1000.0);
+            metrics.counter("dht_client_tls_reload_failures", "Changed client-port TLS files that could not be used"
+                    + " (the material in force stays)", client::reloadFailures);
+            metrics.counter("dht_client_tls_handshake_failures", "Client connections whose TLS failed (no or an"
+                    + " untrusted client certificate, plaintext, not TLS)", client::handshakeFailures);
         }
         metrics.counter("dht_clock_refused", "Clock readings and record timestamps refused as further ahead of the"
                 + " wall clock than --max-clock-ahead (never merged, never stored)", node.clock::refused);

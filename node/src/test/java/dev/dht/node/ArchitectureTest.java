@@ -23,5 +23,16 @@ class ArchitectureTest {
             .because("storage is RocksDB; it defers work through its own PassThread, which the selector loop implements");
 
     @ArchTest
+    static final ArchRule jsonIsALeaf = noClasses().that().resideInAPackage("dev.dht.node.json..")
+            .should().dependOnClassesThat().resideOutsideOfPackages("dev.dht.node.json..", "java..",
+                    "com.fasterxml.jackson..")
+            .because("the one JSON layer is a library every package may use; it knows none of them");
+
+    @ArchTest
+    static final ArchRule onlyJsonUsesJackson = noClasses().that().resideOutsideOfPackage("dev.dht.node.json..")
+            .should().dependOnClassesThat().resideInAPackage("com.fasterxml.jackson..")
+            .because("one JSON layer: the rest of the node writes and reads records through dev.dht.node.json.Json");
+
+    @ArchTest
     static final ArchRule noPackageCycles = slices().matching("dev.dht.node.(*)..").should().beFreeOfCycles();
 }

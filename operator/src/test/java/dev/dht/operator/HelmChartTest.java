@@ -39,6 +39,9 @@ class HelmChartTest {
       Map.entry("dht.dev/dhtbackupschedules", List.of("get", "list", "watch")),
       Map.entry("dht.dev/dhtbackupschedules/status", List.of("patch")),
       Map.entry("dht.dev/dhtbackupschedules/finalizers", List.of("update")),
+      Map.entry("dht.dev/dhtusers", List.of("get", "list", "watch")),
+      Map.entry("dht.dev/dhtusers/status", List.of("patch")),
+      Map.entry("dht.dev/dhtusers/finalizers", List.of("update")),
       Map.entry("batch/jobs", List.of("get", "list", "watch", "create", "patch")),
       Map.entry("/persistentvolumeclaims", List.of("get", "list", "watch", "create", "delete")),
       Map.entry("/secrets", List.of("get", "list", "watch", "create", "patch")),
@@ -166,6 +169,13 @@ class HelmChartTest {
         "app.kubernetes.io/component", "node", "app.kubernetes.io/managed-by", "dht-operator")));
     assertThat(Serialization.asJson(spec.get("podMetricsEndpoints"))).contains("\"port\":\"http\"")
         .contains("\"targetLabel\":\"dht_cluster\"").doesNotContain("authorization");
+    // Members whose client port serves TLS only are scraped on their plaintext metrics port, once: not on http.
+    @SuppressWarnings("unchecked")
+    var endpoints = (List<Map<String, Object>>) spec.get("podMetricsEndpoints");
+    assertThat(endpoints).extracting(e -> e.get("port")).containsExactly("metrics", "http");
+    assertThat(Serialization.asJson(endpoints.get(1).get("relabelings")))
+        .contains("\"sourceLabels\":[\"__meta_kubernetes_pod_label_dht_dev_client_tls\"]")
+        .contains("\"action\":\"drop\"");
     // Clusters with client tokens serve /metrics to a read-only token: the PodMonitor can carry one.
     var withToken = find(Helm.template("dht-operator", "dht-system", "--set", "serviceMonitor.enabled=true",
         "--set", "serviceMonitor.authorization.type=Bearer",

@@ -1,6 +1,6 @@
 package dev.dht.bench.scale;
 
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;

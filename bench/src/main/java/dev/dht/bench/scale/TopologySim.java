@@ -2,14 +2,13 @@ package dev.dht.bench.scale;
 
 import dev.dht.bench.ring.Timing;
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.json.Json;
 import dev.dht.node.movement.MovementSettings;
-import dev.dht.node.topology.Json;
 import dev.dht.node.topology.TopologyHeader;
 import dev.dht.node.topology.TopologyReport;
 import dev.dht.node.topology.TopologyState;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
  * The topology documents at one cluster size, with the node's own parsers: the cluster file the operator mounts
@@ -49,7 +48,7 @@ final class TopologySim {
         TopologyState moving = TopologyState.initial(c.members()).announce(c.grown().members());
         String self = c.url(0);
         String report = Json.write(new TopologyReport(self, moving, false, false).toJson());
-        if (!TopologyReport.fromJson(Json.parseObject(report)).state().equals(moving)) {
+        if (!TopologyReport.fromJson(report).state().equals(moving)) {
             throw new IllegalStateException("the report did not parse back to its state");
         }
         double reportUs = Timing.nsPerOp(() -> parse(report), 1, roundMs) / 1e3;
@@ -67,11 +66,10 @@ final class TopologySim {
     }
 
     private static long parse(String report) {
-        Map<String, Object> m = Json.parseObject(report);
-        return TopologyReport.fromJson(m).state().epoch();
+        return TopologyReport.fromJson(report).state().epoch();
     }
 
     private static long parse(String brief, TopologyState known, String header) {
-        return TopologyReport.fromJson(Json.parseObject(brief), known, header).state().epoch();
+        return TopologyReport.fromJson(brief, known, header).state().epoch();
     }
 }

@@ -5,7 +5,6 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteOptions;
 
 /**
  * StoreBench's baseline: a write with no last-write-wins check, so that the difference to
@@ -17,13 +16,13 @@ import org.rocksdb.WriteOptions;
  */
 public final class BlindPut {
     private static final VarHandle DB;
-    private static final VarHandle WRITE_OPTIONS;
+    private static final VarHandle OPTIONS;
 
     static {
         try {
             MethodHandles.Lookup store = MethodHandles.privateLookupIn(RocksStore.class, MethodHandles.lookup());
             DB = store.findVarHandle(RocksStore.class, "db", RocksDB.class);
-            WRITE_OPTIONS = store.findVarHandle(RocksStore.class, "writeOptions", WriteOptions.class);
+            OPTIONS = store.findVarHandle(RocksStore.class, "options", RocksOptions.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -36,8 +35,8 @@ public final class BlindPut {
         ReentrantLock lock = store.stripe(key);
         lock.lock();
         try {
-            ((RocksDB) DB.get(store)).put(store.records(), (WriteOptions) WRITE_OPTIONS.get(store), key,
-                    record.encoded());
+            ((RocksDB) DB.get(store)).put(store.recordFamily().handle(), ((RocksOptions) OPTIONS.get(store)).write,
+                    key, record.encoded());
         } catch (RocksDBException e) {
             throw new StoreException("write failed: " + e.getMessage(), e);
         } finally {

@@ -4,8 +4,8 @@ import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Responses;
+import dev.dht.node.json.Json;
 import dev.dht.node.release.FeatureLevel;
-import dev.dht.node.topology.Json;
 
 import java.io.IOException;
 import java.util.Map;

@@ -3,9 +3,9 @@ package dev.dht.node.api;
 import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.Responses;
+import dev.dht.node.json.Json;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StoreException;
-import dev.dht.node.topology.Json;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -22,20 +22,6 @@ public final class ClientAuth implements AutoCloseable {
     private static final String AUTHORIZATION = "Authorization:";
     private static final String BEARER = "Bearer ";
 
-    /** Why a request was not authorised. */
-    public enum Denial {
-        /** no bearer token: 401 */
-        MISSING,
-        /** a token that is not in the file: 401 */
-        UNKNOWN,
-        /** a valid token whose scope does not allow the request: 403 */
-        SCOPE
-    }
-
-    /** A refusal with its reason. */
-    public record Refused(Denial denial, String message) {
-    }
-
     private final Path file;
     private volatile Tokens tokens;
     private final java.util.concurrent.atomic.AtomicLong rejectedFiles = new java.util.concurrent.atomic.AtomicLong();
@@ -93,22 +79,18 @@ public final class ClientAuth implements AutoCloseable {
         return tokens.size();
     }
 
-    /** Null when the request's token allows what it needs, else why not. */
-    public Refused check(Request request, Scope required) {
+    /** The request's bearer token: whether it sends one, and its scope if the token is valid (else null). */
+    public record Presented(boolean sent, Scope scope) {
+        static final Presented NONE = new Presented(false, null);
+    }
+
+    /** What bearer token the request carries, and what it is worth. */
+    public Presented token(Request request) {
         String header = request.getHeader(AUTHORIZATION);
         if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return new Refused(Denial.MISSING, "this node requires a client token: send Authorization: Bearer"
-                    + " <token>");
+            return Presented.NONE;
         }
-        Scope scope = tokens.scopeOf(header.substring(BEARER.length()).strip());
-        if (scope == null) {
-            return new Refused(Denial.UNKNOWN, "unknown or revoked token");
-        }
-        if (!scope.allows(required)) {
-            return new Refused(Denial.SCOPE, "a " + scope + " token does not allow " + request.getMethodName() + " "
-                    + request.getPath() + " (needs " + required + ")");
-        }
-        return null;
+        return new Presented(true, tokens.scopeOf(header.substring(BEARER.length()).strip()));
     }
 
     /** The scope a client-port request needs, or null for what stays open (/v0/status, for probes). */

@@ -2,11 +2,11 @@ package dev.dht.node.backup;
 
 import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.io.Throttle;
+import dev.dht.node.json.Json;
 import dev.dht.node.natives.BackgroundPriority;
 import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StoreException;
-import dev.dht.node.topology.Json;
 import dev.dht.node.topology.TopologyState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,16 +86,10 @@ public final class BackupAgent implements AutoCloseable {
 
     /** A request: which backup, its start point, this member's index. */
     record Job(String id, long t0, int member, long startedAt) {
-        Map<String, Object> toMap(String phase, String error) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", id);
-            m.put("t0", t0);
-            m.put("member", member);
-            m.put("startedAt", startedAt);
-            m.put("phase", phase);
-            m.put("error", error);
-            return m;
-        }
+    }
+
+    /** The job as saved in {@value #JOB}, with the phase it reached (done, failed) and its error. */
+    record SavedJob(String id, long t0, int member, long startedAt, String phase, String error) {
     }
 
     /** Refused request (HTTP 409 with this message). */
@@ -162,14 +156,13 @@ public final class BackupAgent implements AutoCloseable {
             return;
         }
         try {
-            Map<String, Object> m = Json.parseObject(Files.readString(file, StandardCharsets.UTF_8));
-            Job saved = new Job((String) m.get("id"), (Long) m.get("t0"), ((Long) m.get("member")).intValue(),
-                    (Long) m.get("startedAt"));
-            String savedPhase = (String) m.get("phase");
+            SavedJob m = Json.read(Files.readString(file, StandardCharsets.UTF_8), SavedJob.class);
+            Job saved = new Job(m.id(), m.t0(), m.member(), m.startedAt());
+            String savedPhase = m.phase();
             job = saved;
             if ("done".equals(savedPhase) || "failed".equals(savedPhase)) {
                 phase = savedPhase;
-                error = (String) m.get("error");
+                error = m.error();
                 return;
             }
             log.info("resuming backup {} (member {}) after a restart", saved.id(), saved.member());
@@ -330,7 +323,7 @@ public final class BackupAgent implements AutoCloseable {
 
     private void save(Job j, String savedPhase, String savedError) {
         try {
-            AtomicFiles.writeString(dir.resolve(JOB), Json.write(j.toMap(savedPhase, savedError)));
+            AtomicFiles.writeString(dir.resolve(JOB), Json.write(new SavedJob(j.id(), j.t0(), j.member(), j.startedAt(), savedPhase, savedError)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot persist the backup job in " + dir, e);
         }

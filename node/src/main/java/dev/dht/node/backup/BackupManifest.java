@@ -1,12 +1,8 @@
 package dev.dht.node.backup;
 
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A complete backup: written last, once every member's part is stored, so its presence is what "complete" means.
@@ -27,28 +23,24 @@ public record BackupManifest(String backup, long t0, long completedAt, String en
         members = List.copyOf(members);
     }
 
-    public byte[] toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("format", FORMAT);
-        m.put("backup", backup);
-        m.put("t0", t0);
-        m.put("completedAt", completedAt);
-        m.put("encryption", encryption);
-        m.put("members", members);
-        m.put("bytes", bytes);
-        m.put("records", records);
-        return Json.write(m).getBytes(StandardCharsets.UTF_8);
+    /** As stored: the format first, then the fields. */
+    private record Stored(int format, String backup, long t0, long completedAt, String encryption,
+                          List<String> members, long bytes, long records) {
     }
 
-    @SuppressWarnings("unchecked")
+    public byte[] toJson() {
+        return Json.bytes(new Stored(FORMAT, backup, t0, completedAt, encryption, members, bytes, records));
+    }
+
     public static BackupManifest fromJson(byte[] json) {
-        Map<String, Object> m = Json.parseObject(new String(json, StandardCharsets.UTF_8));
-        long format = (Long) m.get("format");
-        if (format != FORMAT) {
-            throw new IllegalArgumentException("backup manifest format " + format + " is not " + FORMAT);
+        Stored m = Json.read(json, Stored.class);
+        if (m.format() != FORMAT) {
+            throw new IllegalArgumentException("backup manifest format " + m.format() + " is not " + FORMAT);
         }
-        return new BackupManifest((String) m.get("backup"), (Long) m.get("t0"), (Long) m.get("completedAt"),
-                (String) m.get("encryption"), new ArrayList<>((List<String>) (List<?>) m.get("members")),
-                (Long) m.get("bytes"), (Long) m.get("records"));
+        if (m.backup() == null || m.members() == null) {
+            throw new IllegalArgumentException("a backup manifest needs its id and members");
+        }
+        return new BackupManifest(m.backup(), m.t0(), m.completedAt(), m.encryption(), m.members(), m.bytes(),
+                m.records());
     }
 }

@@ -2,14 +2,13 @@ package dev.dht.node.backup;
 
 import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.io.Throttle;
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -23,16 +22,18 @@ final class ContentNames {
     private final BackupStore store;
     private final Map<String, String> known = new HashMap<>();
 
+    /** As saved: the names hold for this encryption key only. */
+    private record Saved(String key, Map<String, String> names) {
+    }
+
     ContentNames(Path file, BackupStore store) {
         this.file = file;
         this.store = store;
         try {
             if (Files.exists(file)) {
-                Map<String, Object> saved = Json.parseObject(Files.readString(file, StandardCharsets.UTF_8));
-                if (String.valueOf(store.codec().keyId()).equals(saved.get("key"))) {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> names = (Map<String, Object>) saved.get("names");
-                    names.forEach((k, v) -> known.put(k, (String) v));
+                Saved saved = Json.read(Files.readString(file, StandardCharsets.UTF_8), Saved.class);
+                if (String.valueOf(store.codec().keyId()).equals(saved.key()) && saved.names() != null) {
+                    known.putAll(saved.names());
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -59,11 +60,8 @@ final class ContentNames {
     synchronized void save() {
         Path data = file.getParent().getParent();
         known.keySet().removeIf(k -> !Files.exists(data.resolve(k.substring(0, k.indexOf(':')))));
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("key", String.valueOf(store.codec().keyId()));
-        m.put("names", new LinkedHashMap<>(known));
         try {
-            AtomicFiles.writeString(file, Json.write(m));
+            AtomicFiles.writeString(file, Json.write(new Saved(String.valueOf(store.codec().keyId()), known)));
         } catch (IOException e) {
             // a cache: the next backup computes the names again
         }

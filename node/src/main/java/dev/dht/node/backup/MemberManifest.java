@@ -1,12 +1,8 @@
 package dev.dht.node.backup;
 
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One member's part of a backup: its checkpoint's files and where each is stored. Written before the upload starts
@@ -48,48 +44,27 @@ public record MemberManifest(String backup, long t0, int member, String self, lo
         return files.stream().mapToLong(FileRef::size).sum();
     }
 
-    public byte[] toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("format", FORMAT);
-        m.put("backup", backup);
-        m.put("t0", t0);
-        m.put("member", member);
-        m.put("self", self);
-        m.put("topologyVersion", topologyVersion);
-        m.put("members", members);
-        m.put("takenAt", takenAt);
-        m.put("encryption", encryption);
-        m.put("records", records);
-        m.put("bytes", bytes());
-        m.put("complete", complete);
-        List<Object> fs = new ArrayList<>();
-        for (FileRef f : files) {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("name", f.name());
-            e.put("size", f.size());
-            e.put("object", f.object());
-            fs.add(e);
-        }
-        m.put("files", fs);
-        return Json.write(m).getBytes(StandardCharsets.UTF_8);
+    /** As stored: the format first, the total bytes beside the files (what 0.1.0 wrote and reads). */
+    private record Stored(int format, String backup, long t0, int member, String self, long topologyVersion,
+                          List<String> members, long takenAt, String encryption, long records, long bytes,
+                          boolean complete, List<FileRef> files) {
     }
 
-    @SuppressWarnings("unchecked")
+    public byte[] toJson() {
+        return Json.bytes(new Stored(FORMAT, backup, t0, member, self, topologyVersion, members, takenAt, encryption,
+                records, bytes(), complete, files));
+    }
+
     public static MemberManifest fromJson(byte[] json) {
-        Map<String, Object> m = Json.parseObject(new String(json, StandardCharsets.UTF_8));
-        long format = (Long) m.get("format");
-        if (format != FORMAT) {
-            throw new IllegalArgumentException("member manifest format " + format + " is not " + FORMAT
+        Stored m = Json.read(json, Stored.class);
+        if (m.format() != FORMAT) {
+            throw new IllegalArgumentException("member manifest format " + m.format() + " is not " + FORMAT
                     + " (made by another version of dht)");
         }
-        List<FileRef> files = new ArrayList<>();
-        for (Object o : (List<Object>) m.get("files")) {
-            Map<String, Object> f = (Map<String, Object>) o;
-            files.add(new FileRef((String) f.get("name"), (Long) f.get("size"), (String) f.get("object")));
+        if (m.backup() == null || m.members() == null || m.files() == null) {
+            throw new IllegalArgumentException("a member manifest needs its backup, members and files");
         }
-        return new MemberManifest((String) m.get("backup"), (Long) m.get("t0"), ((Long) m.get("member")).intValue(),
-                (String) m.get("self"), (Long) m.get("topologyVersion"), (List<String>) (List<?>) m.get("members"),
-                (Long) m.get("takenAt"), (String) m.get("encryption"), (Long) m.get("records"), files,
-                Boolean.TRUE.equals(m.get("complete")));
+        return new MemberManifest(m.backup(), m.t0(), m.member(), m.self(), m.topologyVersion(), m.members(),
+                m.takenAt(), m.encryption(), m.records(), m.files(), m.complete());
     }
 }

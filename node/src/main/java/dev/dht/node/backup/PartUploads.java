@@ -2,10 +2,10 @@ package dev.dht.node.backup;
 
 import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.io.Throttle;
+import dev.dht.node.json.Json;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStore;
 import dev.dht.node.objectstore.ObjectStoreException;
-import dev.dht.node.topology.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +45,10 @@ final class PartUploads {
 
     /** What is saved before the first part. */
     private record Saved(String path, String uploadId, long length, long partSize, byte[] encoding) {
+    }
+
+    /** A saved upload as written: the encoding's header in hex. */
+    private record Stored(String path, String uploadId, long length, long partSize, String encoding) {
     }
 
     PartUploads(ObjectStore store, Path dir, long partSize) {
@@ -166,9 +170,8 @@ final class PartUploads {
 
     private static Saved read(Path f) {
         try {
-            Map<String, Object> m = Json.parseObject(Files.readString(f, StandardCharsets.UTF_8));
-            return new Saved((String) m.get("path"), (String) m.get("uploadId"), (Long) m.get("length"),
-                    (Long) m.get("partSize"), HexFormat.of().parseHex((String) m.get("encoding")));
+            Stored m = Json.read(Files.readString(f, StandardCharsets.UTF_8), Stored.class);
+            return new Saved(m.path(), m.uploadId(), m.length(), m.partSize(), HexFormat.of().parseHex(m.encoding()));
         } catch (IOException | RuntimeException e) {
             log.warn("cannot read the saved upload {}: {}; the file is uploaded again", f, e.getMessage());
             return null;
@@ -177,13 +180,8 @@ final class PartUploads {
 
     private void save(Saved s) throws IOException {
         Files.createDirectories(dir);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("path", s.path());
-        m.put("uploadId", s.uploadId());
-        m.put("length", s.length());
-        m.put("partSize", s.partSize());
-        m.put("encoding", HexFormat.of().formatHex(s.encoding()));
-        AtomicFiles.writeString(file(s.path()), Json.write(m));
+        AtomicFiles.writeString(file(s.path()), Json.write(new Stored(s.path(), s.uploadId(), s.length(), s.partSize(),
+                HexFormat.of().formatHex(s.encoding()))));
     }
 
     /** The first n bytes of a stream. */

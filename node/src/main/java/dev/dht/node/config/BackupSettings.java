@@ -20,16 +20,15 @@ import java.nio.file.Path;
  */
 public record BackupSettings(S3Location location, Path credentials, Path encryptionKey, long uploadRate,
                              long partSize, long restoreRate, boolean restoring) {
-    /** Half the rate members move records at: a backup shares the machine with a live load it must not slow (the
-     *  load's p99 during a backup at most 1.5x its p99 before; docs/operations.md, "Measured cost"). */
-    public static final long DEFAULT_UPLOAD_RATE = 4L << 20;
-    /** Parts of 16 MiB: a 64 MiB table file in 4, each 4 s at the default rate (what a kill loses at most). */
-    public static final long DEFAULT_PART_SIZE = 16L << 20;
+    /** NodeOption.BACKUP_RATE says why. */
+    public static final long DEFAULT_UPLOAD_RATE = NodeOption.BACKUP_RATE.sizeDefault();
+    /** NodeOption.BACKUP_PART_SIZE says why. */
+    public static final long DEFAULT_PART_SIZE = NodeOption.BACKUP_PART_SIZE.sizeDefault();
     /** S3's smallest part (all but the last). */
     public static final long MIN_PART_SIZE = 5L << 20;
 
     public static final BackupSettings NONE = new BackupSettings(null, null, null, DEFAULT_UPLOAD_RATE,
-            DEFAULT_PART_SIZE, 0, false);
+            DEFAULT_PART_SIZE, NodeOption.RESTORE_RATE.sizeDefault(), NodeOption.RESTORING.boolDefault());
 
     public boolean configured() {
         return location != null;

@@ -20,17 +20,19 @@ public record ClusterSettings(boolean hints, Duration hintMaxAge, long hintMaxBy
                               long clockOffsetMs, long moveRate, int moveBatch, Duration repairInterval,
                               long repairRate) {
 
-    public static final Duration DEFAULT_HINT_MAX_AGE = Duration.ofHours(3);
-    public static final long DEFAULT_HINT_MAX_BYTES = 256L << 20;
-    public static final Duration DEFAULT_HINT_INTERVAL = Duration.ofSeconds(1);
-    public static final long DEFAULT_MOVE_RATE = 8L << 20;
-    public static final int DEFAULT_MOVE_BATCH = 256 << 10;
-    public static final Duration DEFAULT_REPAIR_INTERVAL = Duration.ofHours(6);
-    public static final long DEFAULT_REPAIR_RATE = 4L << 20;
+    // the defaults are NodeOption's
+    public static final Duration DEFAULT_HINT_MAX_AGE = NodeOption.HINT_MAX_AGE.durationDefault();
+    public static final long DEFAULT_HINT_MAX_BYTES = NodeOption.HINT_MAX_BYTES.sizeDefault();
+    public static final Duration DEFAULT_HINT_INTERVAL = NodeOption.HINT_INTERVAL.durationDefault();
+    public static final long DEFAULT_MOVE_RATE = NodeOption.MOVE_RATE.sizeDefault();
+    public static final int DEFAULT_MOVE_BATCH = (int) NodeOption.MOVE_BATCH.sizeDefault();
+    public static final Duration DEFAULT_REPAIR_INTERVAL = NodeOption.REPAIR_INTERVAL.durationDefault();
+    public static final long DEFAULT_REPAIR_RATE = NodeOption.REPAIR_RATE.sizeDefault();
 
     public static ClusterSettings defaults() {
-        return new ClusterSettings(true, DEFAULT_HINT_MAX_AGE, DEFAULT_HINT_MAX_BYTES, DEFAULT_HINT_INTERVAL, 0,
-                DEFAULT_MOVE_RATE, DEFAULT_MOVE_BATCH, DEFAULT_REPAIR_INTERVAL, DEFAULT_REPAIR_RATE);
+        return new ClusterSettings(NodeOption.HINTS.boolDefault(), DEFAULT_HINT_MAX_AGE, DEFAULT_HINT_MAX_BYTES,
+                DEFAULT_HINT_INTERVAL, NodeOption.CLOCK_OFFSET_MS.longDefault(), DEFAULT_MOVE_RATE, DEFAULT_MOVE_BATCH,
+                DEFAULT_REPAIR_INTERVAL, DEFAULT_REPAIR_RATE);
     }
 
     public ClusterSettings withHints(boolean on) {

@@ -56,13 +56,14 @@ public record NodeConfig(
         RackSettings rack,
         int featureLevel) {
 
-    public static final int DEFAULT_PORT = 8080;
-    public static final long DEFAULT_MAX_BODY = 16L << 20;
+    // the defaults are NodeOption's
+    public static final int DEFAULT_PORT = NodeOption.PORT.intDefault();
+    public static final long DEFAULT_MAX_BODY = NodeOption.MAX_BODY.sizeDefault();
     /** The smallest default block cache (the default is a share of memory, {@link #defaultBlockCache()}). */
     public static final long MIN_DEFAULT_BLOCK_CACHE = 64L << 20;
     /** Share of the process's memory the default block cache takes: 1/5. */
     static final int BLOCK_CACHE_MEMORY_DIVISOR = 5;
-    public static final long DEFAULT_WRITE_BUFFER = 64L << 20;
+    public static final long DEFAULT_WRITE_BUFFER = NodeOption.WRITE_BUFFER.sizeDefault();
 
     /** CPU count as the JVM sees it (container limits included). */
     public static int cpus() {
@@ -99,17 +100,19 @@ public record NodeConfig(
     }
 
     public static int defaultQueueSize() {
-        return 1024;
+        return NodeOption.QUEUE_SIZE.intDefault();
     }
 
     /** A standalone node on this port and directory with every other setting at its default. */
     public static NodeConfig defaults(int port, Path dataDir) {
         String self = "http://localhost:" + port;
         return new NodeConfig(port, dataDir, ClusterMembers.parseList(self), null, self, 0,
-                Duration.ofSeconds(1), defaultWorkers(), defaultQueueSize(), defaultSelectors(),
-                DEFAULT_MAX_BODY, defaultBlockCache(), DEFAULT_WRITE_BUFFER, null, Duration.ofDays(1),
-                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(10), ClusterSettings.defaults(),
-                SecuritySettings.defaults(), Duration.ZERO, RackSettings.NONE, 0);
+                NodeOption.REQUEST_TIMEOUT.durationDefault(), defaultWorkers(), defaultQueueSize(), defaultSelectors(),
+                DEFAULT_MAX_BODY, defaultBlockCache(), DEFAULT_WRITE_BUFFER, null,
+                NodeOption.TOMBSTONE_GRACE.durationDefault(), NodeOption.IDLE_TIMEOUT.durationDefault(),
+                NodeOption.SEND_TIMEOUT.durationDefault(), NodeOption.SHUTDOWN_GRACE.durationDefault(),
+                ClusterSettings.defaults(), SecuritySettings.defaults(), NodeOption.DRAIN_TIME.durationDefault(),
+                RackSettings.NONE, 0);
     }
 
     public NodeConfig withPool(int newWorkers, int newQueueSize) {

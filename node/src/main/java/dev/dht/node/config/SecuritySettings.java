@@ -1,13 +1,11 @@
 package dev.dht.node.config;
 
-import dev.dht.node.clock.HybridLogicalClock;
-
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * Settings of the node's planes (docs/security.md): where the member port is and whether it may run in plaintext
- * beyond loopback.
+ * beyond loopback, the client port's TLS and credentials, the metrics port.
  *
  * @param memberPortOffset the member port is the client port plus this, the same on every member (8080 -> 18080):
  *                         a member's member-plane address is derived from its client base URL in the member list
@@ -15,12 +13,14 @@ import java.time.Duration;
  *                         other hosts can talk without certificates; without it and without TLS the member port
  *                         listens on loopback only
  * @param maxClockAhead    clock readings and record timestamps further ahead of the local wall clock are refused,
- *                         never merged (HybridLogicalClock.DEFAULT_MAX_AHEAD says why 30 s)
- * @param authTokens       the client tokens file ({@code <scope> <token>} a line), or null: the client API is open
+ *                         never merged ({@link dev.dht.node.clock.HybridLogicalClock#DEFAULT_MAX_AHEAD} says why 30 s)
+ * @param authTokens       the client tokens file ({@code <scope> <token>} a line), or null: no tokens
  * @param memberTls        the member port's mutual TLS files, or null: no TLS (loopback, or --member-insecure)
+ * @param clientTls        the client port's TLS files, or null: the client port is plaintext
+ * @param metricsPort      a plaintext port serving GET /metrics and /v0/status only, or 0 for none
  */
 public record SecuritySettings(int memberPortOffset, boolean memberInsecure, Duration maxClockAhead,
-                               Path authTokens, TlsFiles memberTls) {
+                               Path authTokens, TlsFiles memberTls, ClientTlsFiles clientTls, int metricsPort) {
 
     /**
      * The member's certificate (PEM, its chain), its PKCS#8 key (PEM), and the CAs it trusts (PEM, one or more:
@@ -29,30 +29,67 @@ public record SecuritySettings(int memberPortOffset, boolean memberInsecure, Dur
     public record TlsFiles(Path cert, Path key, Path ca) {
     }
 
-    public static final int DEFAULT_MEMBER_PORT_OFFSET = 10_000;
-    public static final Duration DEFAULT_MAX_CLOCK_AHEAD = HybridLogicalClock.DEFAULT_MAX_AHEAD;
+    /**
+     * The client port's certificate (PEM, its chain) and PKCS#8 key, and with client certificates the CAs that
+     * issue them (null with {@link ClientCertificates#NONE}).
+     */
+    public record ClientTlsFiles(Path cert, Path key, Path ca, ClientCertificates certificates) {
+    }
+
+    /** Client certificates: asked for and required, asked for and checked if presented, or not asked for. */
+    public enum ClientCertificates {
+        REQUIRED, OPTIONAL, NONE;
+
+        /** {@code required} or {@code optional} as --client-auth is written; IllegalArgumentException otherwise. */
+        public static ClientCertificates parse(String text) {
+            return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "required" -> REQUIRED;
+                case "optional" -> OPTIONAL;
+                default -> throw new IllegalArgumentException("'" + text + "' is not required or optional");
+            };
+        }
+    }
+
+    public static final int DEFAULT_MEMBER_PORT_OFFSET = NodeOption.MEMBER_PORT_OFFSET.intDefault();
+    public static final Duration DEFAULT_MAX_CLOCK_AHEAD = NodeOption.MAX_CLOCK_AHEAD.durationDefault();
 
     public static SecuritySettings defaults() {
-        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, false, DEFAULT_MAX_CLOCK_AHEAD, null, null);
+        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, NodeOption.MEMBER_INSECURE.boolDefault(),
+                DEFAULT_MAX_CLOCK_AHEAD, null, null, null, 0);
     }
 
     public SecuritySettings withMemberPortOffset(int offset) {
-        return new SecuritySettings(offset, memberInsecure, maxClockAhead, authTokens, memberTls);
+        return new SecuritySettings(offset, memberInsecure, maxClockAhead, authTokens, memberTls, clientTls,
+                metricsPort);
     }
 
     public SecuritySettings withMemberInsecure(boolean insecure) {
-        return new SecuritySettings(memberPortOffset, insecure, maxClockAhead, authTokens, memberTls);
+        return new SecuritySettings(memberPortOffset, insecure, maxClockAhead, authTokens, memberTls, clientTls,
+                metricsPort);
     }
 
     public SecuritySettings withMaxClockAhead(Duration bound) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, bound, authTokens, memberTls);
+        return new SecuritySettings(memberPortOffset, memberInsecure, bound, authTokens, memberTls, clientTls,
+                metricsPort);
     }
 
     public SecuritySettings withAuthTokens(Path file) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, file, memberTls);
+        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, file, memberTls, clientTls,
+                metricsPort);
     }
 
     public SecuritySettings withMemberTls(TlsFiles files) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, authTokens, files);
+        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, authTokens, files, clientTls,
+                metricsPort);
+    }
+
+    public SecuritySettings withClientTls(ClientTlsFiles files) {
+        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, authTokens, memberTls, files,
+                metricsPort);
+    }
+
+    public SecuritySettings withMetricsPort(int port) {
+        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, authTokens, memberTls, clientTls,
+                port);
     }
 }

@@ -1,6 +1,7 @@
 package dev.dht.node.http;
 
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
+
 import one.nio.http.Request;
 
 import java.nio.charset.StandardCharsets;
@@ -74,10 +75,10 @@ public final class AdminCalls {
         if (v == null && dflt != null) {
             return dflt;
         }
-        if (!(v instanceof Long l)) {
+        if (!(v instanceof Integer || v instanceof Long)) { // not a fraction, not beyond a long
             throw new BadRequestException("\"" + name + "\" must be a whole number");
         }
-        return l;
+        return ((Number) v).longValue();
     }
 
     @SuppressWarnings("unchecked")

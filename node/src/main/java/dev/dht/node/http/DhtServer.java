@@ -3,7 +3,9 @@ package dev.dht.node.http;
 import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.plane.Accepted;
+import dev.dht.node.plane.Plane;
 import dev.dht.node.plane.PlaneGuard;
+import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.MemberTls;
 import dev.dht.node.release.Release;
 import one.nio.http.HttpServer;
@@ -43,9 +45,10 @@ import java.util.Map;
  *   anything else                          400; a known path with another method: 405
  * </pre>
  *
- * Two ports, one server: the client port and the member port (docs/security.md). A session knows its plane from
- * the port it was accepted on, and {@link PlaneGuard} refuses, before anything is parsed, what its plane does not
- * serve (403 with the reason).
+ * Two ports, one server: the client port and the member port, and a third, the metrics port, when asked for
+ * (docs/security.md). A session knows its plane from the port it was accepted on, and {@link PlaneGuard} refuses,
+ * before anything is parsed, what its plane does not serve (403 with the reason). Either of the first two may
+ * speak TLS, through the same code ({@code tls.TlsSocket}).
  */
 public final class DhtServer extends HttpServer {
     private static final long MEMBER_IDLE_MILLIS = java.util.concurrent.TimeUnit.MINUTES.toMillis(10);
@@ -99,9 +102,12 @@ public final class DhtServer extends HttpServer {
      * @param memberPort        member port
      * @param memberAddress     the member port's listening address (loopback unless members may reach it)
      * @param memberTls         the member port's mutual TLS, or null for plaintext
+     * @param clientTls         the client port's TLS, or null for plaintext
+     * @param metricsPort       the plaintext metrics port (every interface), or 0 for none
      */
     public record Settings(int port, int selectors, int maxBody, long idleTimeoutMillis, long sendTimeoutMillis,
-                           int memberPort, String memberAddress, MemberTls memberTls) {
+                           int memberPort, String memberAddress, MemberTls memberTls, ClientTls clientTls,
+                           int metricsPort) {
     }
 
     public DhtServer(Settings settings, EntityHandler entityHandler, RangeHandler rangeHandler,
@@ -137,6 +143,14 @@ public final class DhtServer extends HttpServer {
         member.backlog = 1024;
         HttpServerConfig config = new HttpServerConfig();
         config.acceptors = new AcceptorConfig[]{acceptor, member};
+        if (s.metricsPort() > 0) {
+            AcceptorConfig metrics = new AcceptorConfig();
+            metrics.address = "0.0.0.0";
+            metrics.port = s.metricsPort();
+            metrics.reusePort = false;
+            metrics.backlog = 128;
+            config.acceptors = new AcceptorConfig[]{acceptor, member, metrics};
+        }
         config.selectors = s.selectors();
         config.keepAlive = (int) Math.min(Integer.MAX_VALUE, s.idleTimeoutMillis());
         config.closeSessions = true;
@@ -161,16 +175,22 @@ public final class DhtServer extends HttpServer {
         return settings.memberPort();
     }
 
-    /** A member-port TLS handshake (or record) failed: counted and logged by the member TLS. */
-    void memberTlsFailed(String peer, Throwable e) {
-        if (settings.memberTls() != null) {
+    /** A TLS handshake (or record) of this plane failed: counted and logged by that port's TLS. */
+    void tlsFailed(Plane plane, String peer, Throwable e) {
+        if (plane == Plane.MEMBER && settings.memberTls() != null) {
             settings.memberTls().handshakeFailed(peer, e);
+        } else if (plane == Plane.CLIENT && settings.clientTls() != null) {
+            settings.clientTls().handshakeFailed(peer, e);
         }
     }
 
-    /** The member TLS material's generation in force (0 without TLS). */
-    long memberTlsGeneration() {
-        return settings.memberTls() == null ? 0 : settings.memberTls().generation();
+    /** The generation in force of this plane's TLS material (0 without TLS). */
+    long tlsGeneration(Plane plane) {
+        return switch (plane) {
+            case MEMBER -> settings.memberTls() == null ? 0 : settings.memberTls().generation();
+            case CLIENT -> settings.clientTls() == null ? 0 : settings.clientTls().generation();
+            case METRICS -> 0;
+        };
     }
 
     /** Requests refused by plane (metrics). */
@@ -230,7 +250,8 @@ public final class DhtServer extends HttpServer {
         // while an earlier one to the same connection was unacknowledged, until the peer's delayed ACK (~40 ms):
         // pipelined node-to-node answers stalled (docs/node.md, "Defaults").
         socket.setNoDelay(true);
-        Accepted a = Accepted.of(socket, settings.memberPort(), settings.memberTls());
+        Accepted a = Accepted.of(socket, settings.memberPort(), settings.metricsPort(), settings.memberTls(),
+                settings.clientTls());
         return new DhtSession(a.socket(), this, a.plane(), a.loopbackPeer());
     }
 
@@ -302,7 +323,7 @@ public final class DhtServer extends HttpServer {
         }
         AdminHandler admin = adminHandlers.get(path);
         PlaneGuard.Refusal refusal = guard.check(session.plane(), request, admin != null && admin.privileged(method),
-                session.loopbackPeer());
+                session.loopbackPeer(), session.clientCertificate());
         if (refusal != null) {
             Response response = Responses.text(refusal.status(), refusal.message());
             if (refusal.challenge()) {

@@ -1,7 +1,9 @@
 package dev.dht.node.http;
 
+import dev.dht.node.auth.ClientCertificate;
 import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.plane.Plane;
+import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.TlsSocket;
 import one.nio.http.Request;
 import one.nio.http.Response;
@@ -40,8 +42,11 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     private final Plane plane;
     /** The peer is on this machine's loopback: it has admin rights on the client port. */
     private final boolean loopbackPeer;
-    /** The member port's TLS socket, or null for a plaintext connection (every client-port one): decided once. */
+    /** The TLS socket of a member-port or client-port connection under TLS, or null for plaintext: decided once. */
     private final TlsSocket tls;
+    /** The client certificate of a client-port TLS connection (null: none), read at its first request. */
+    private ClientCertificate clientCertificate;
+    private boolean certificateRead;
     /** Started and not yet written, in request order. */
     private final ArrayDeque<Slot> started = new ArrayDeque<>();
     /** Parsed and not yet started (they wait for the answers before them). */
@@ -72,7 +77,20 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     }
 
     /**
-     * A member-port TLS session: requests already read and decrypted (or whole records already read) wait, and no
+     * The client certificate of this connection, or null: read once, at the first request (the handshake is done
+     * before any request arrives, and TLS 1.3 brings no certificate later). Selector thread, under the monitor.
+     */
+    ClientCertificate clientCertificate() {
+        if (!certificateRead) {
+            certificateRead = true;
+            clientCertificate = tls == null || plane != Plane.CLIENT ? null
+                    : ClientCertificate.of(ClientTls.peerCertificate(tls.engine()));
+        }
+        return clientCertificate;
+    }
+
+    /**
+     * A TLS session: requests already read and decrypted (or whole records already read) wait, and no
      * readiness will be signalled for them: the selector loop asks after each pass over this session. Only while
      * the session reads (listens READABLE): while answers are queued it listens for writability only, and reading
      * then would switch it back to reads and stall them; the pass that drains the queue asks again. A plaintext
@@ -201,9 +219,14 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
         drain();
     }
 
-    /** While the member drains, a client's answer ends its connection (the member plane's do not). */
+    /**
+     * While the member drains, a client's answer ends its connection (the member plane's do not); so does one on a
+     * TLS connection made before the client port's files changed, so that a client reconnects under what is in force
+     * now (a CA dropped, a certificate renewed) without losing a request.
+     */
     private boolean closesForLeaving(Slot slot) {
-        return plane == Plane.CLIENT && slot.call == null && dhtServer.leaving();
+        return plane == Plane.CLIENT && slot.call == null
+                && (dhtServer.leaving() || tls != null && tls.generation() < dhtServer.tlsGeneration(plane));
     }
 
     private static boolean keepAlive(Request request) {
@@ -332,8 +355,11 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     @Override
     public int checkStatus(long currentTime, long keepAlive) {
         long lastAccess = lastAccessTime;
-        if (tls != null && queueHead == null && handling == null
-                && tls.generation() < dhtServer.memberTlsGeneration()) {
+        if (tls != null && tls.refused()) {
+            return IDLE; // a failed handshake whose client has not closed yet
+        }
+        if (plane == Plane.MEMBER && tls != null && queueHead == null && handling == null
+                && tls.generation() < dhtServer.tlsGeneration(plane)) {
             return IDLE; // authenticated under TLS material that was replaced since: the peer reconnects under the new
         }
         if (queueHead != null) {
@@ -355,7 +381,11 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     @Override
     public void handleException(Throwable e) {
         if (e instanceof javax.net.ssl.SSLException && tls != null) {
-            dhtServer.memberTlsFailed(getRemoteHost(), e); // no certificate, an untrusted one, not TLS at all
+            dhtServer.tlsFailed(plane, getRemoteHost(), e); // no certificate, an untrusted one, not TLS at all
+            if (plane == Plane.CLIENT && !tls.refused()) {
+                tls.refuse(); // the client gets the alert; the session ends when it closes, or as an idle one
+                return;
+            }
         }
         if (e instanceof IOException) {
             if (log.isDebugEnabled()) {

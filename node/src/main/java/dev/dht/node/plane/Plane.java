@@ -9,5 +9,10 @@ public enum Plane {
     /** The client port: the /v0 API, /v0/status, /metrics, read-only status, and admin requests when granted. */
     CLIENT,
     /** The member port: the member protocol between the members of one cluster, nothing else. */
-    MEMBER
+    MEMBER,
+    /**
+     * The metrics port (optional, plaintext): GET /metrics and /v0/status, for scrapers and probes beside a client
+     * port that takes TLS only.
+     */
+    METRICS
 }

@@ -1,6 +1,7 @@
 package dev.dht.node.plane;
 
 import dev.dht.node.auth.ClientAuth;
+import dev.dht.node.auth.ClientCertificate;
 import dev.dht.node.auth.Scope;
 import dev.dht.node.release.Release;
 import one.nio.http.Request;
@@ -21,9 +22,12 @@ import java.util.concurrent.atomic.LongAdder;
  * <ul>
  *   <li>Client port: no member header (the whole {@code X-Dht-} namespace is the member protocol's), no member path
  *       ({@code /v0/internal/...}); privileged admin requests only with admin rights. A loopback peer has them
- *       (kubectl port-forward, a sidecar, make run). With client tokens ({@link ClientAuth}) every other request but
- *       /v0/status needs a token whose scope allows it (401 without or with an unknown one, 403 for too small a
- *       scope); without them the API is open as the course defines it, and admin rights are loopback's only.</li>
+ *       (kubectl port-forward, a sidecar, make run). With client tokens ({@link ClientAuth}) or client certificates
+ *       ({@link ClientCertificate}) every other request but /v0/status needs a credential whose scope allows it: a
+ *       token, or the connection's certificate (401 with neither, or with an unknown token; 403 for too small a
+ *       scope); without either the API is open as the course defines it, and admin rights are loopback's only.</li>
+ *   <li>Metrics port (optional, plaintext): {@code GET /metrics} and {@code /v0/status} only, for scrapers and
+ *       probes that cannot present the client port's certificates.</li>
  *   <li>Member port: the member protocol only: {@code /v0/entity} and {@code /v0/entities} marked
  *       {@code X-Dht-Internal}, {@code /v0/internal/...}, and {@code /v0/status} for probes.</li>
  * </ul>
@@ -53,6 +57,12 @@ public final class PlaneGuard {
         TOKEN_UNKNOWN,
         /** a valid token whose scope does not allow the request (403) */
         TOKEN_SCOPE,
+        /** client certificates but no tokens: no certificate with a scope (401) */
+        CERTIFICATE_MISSING,
+        /** a client certificate whose scope does not allow the request, and no token that does (403) */
+        CERTIFICATE_SCOPE,
+        /** anything but GET /metrics and /v0/status on the metrics port */
+        NOT_METRICS,
         /** a member request from a release the cluster's feature level no longer admits (docs/upgrading.md) */
         OLD_RELEASE
     }
@@ -74,12 +84,18 @@ public final class PlaneGuard {
     private final Map<Reason, LongAdder> refused = new EnumMap<>(Reason.class);
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
     private final ClientAuth auth;
+    private final boolean certificates;
     /** Why a member request from this release (null: it names none) is refused; null when served. */
     private volatile Function<String, String> releases = release -> null;
 
-    /** @param auth client tokens, or null when the client API is open (no --auth-tokens) */
-    public PlaneGuard(ClientAuth auth) {
+    /**
+     * @param auth         client tokens, or null (no --auth-tokens)
+     * @param certificates whether client certificates are checked (--client-tls-ca): without them and without
+     *                     tokens the client API is open
+     */
+    public PlaneGuard(ClientAuth auth, boolean certificates) {
         this.auth = auth;
+        this.certificates = certificates;
         for (Reason r : Reason.values()) {
             refused.put(r, new LongAdder());
         }
@@ -96,12 +112,17 @@ public final class PlaneGuard {
     /**
      * @param privileged   whether the request is an admin request that changes the node's state or costs resources
      * @param loopbackPeer whether the peer is on this machine's loopback (it has admin rights)
+     * @param certificate  the client certificate of the connection (client port with TLS), or null
      * @return null when the plane serves the request, else the refusal to answer with
      */
-    public Refusal check(Plane plane, Request request, boolean privileged, boolean loopbackPeer) {
+    public Refusal check(Plane plane, Request request, boolean privileged, boolean loopbackPeer,
+                         ClientCertificate certificate) {
         String path = request.getPath();
-        Refusal refusal = plane == Plane.MEMBER ? member(request, path)
-                : client(request, path, privileged, loopbackPeer);
+        Refusal refusal = switch (plane) {
+            case MEMBER -> member(request, path);
+            case METRICS -> metrics(request, path);
+            case CLIENT -> client(request, path, privileged, loopbackPeer, certificate);
+        };
         if (refusal != null) {
             refused.get(refusal.reason()).increment();
             logSometimes(plane, path, refusal);
@@ -109,7 +130,8 @@ public final class PlaneGuard {
         return refusal;
     }
 
-    private Refusal client(Request request, String path, boolean privileged, boolean loopbackPeer) {
+    private Refusal client(Request request, String path, boolean privileged, boolean loopbackPeer,
+                           ClientCertificate certificate) {
         String header = memberHeader(request);
         if (header != null) {
             return new Refusal(Reason.MEMBER_HEADER, "member header '" + header + "' refused on the client port: the"
@@ -122,23 +144,61 @@ public final class PlaneGuard {
         if (loopbackPeer) {
             return null;
         }
-        if (auth == null) {
+        if (auth == null && !certificates) {
             return privileged ? adminOnly(request, path) : null;
         }
         Scope required = ClientAuth.required(request, privileged);
         if (required == null) {
             return null;
         }
-        ClientAuth.Refused denied = auth.check(request, required);
-        if (denied == null) {
+        // The credentials: the connection's certificate, the request's token; the larger scope counts.
+        Scope granted = certificate == null ? null : certificate.scope();
+        boolean byToken = false;
+        if (auth != null) {
+            ClientAuth.Presented token = auth.token(request);
+            if (token.sent() && token.scope() == null) {
+                return new Refusal(Reason.TOKEN_UNKNOWN, UNAUTHORIZED, "unknown or revoked token");
+            }
+            if (token.sent() && (granted == null || token.scope().allows(granted))) {
+                granted = token.scope();
+                byToken = true;
+            }
+        }
+        if (granted == null) {
+            return missing(certificate);
+        }
+        if (granted.allows(required)) {
             return null;
         }
-        return switch (denied.denial()) {
-            case MISSING -> new Refusal(Reason.TOKEN_MISSING, UNAUTHORIZED, denied.message());
-            case UNKNOWN -> new Refusal(Reason.TOKEN_UNKNOWN, UNAUTHORIZED, denied.message());
-            case SCOPE -> privileged ? adminOnly(request, path)
-                    : new Refusal(Reason.TOKEN_SCOPE, FORBIDDEN, denied.message());
-        };
+        if (privileged) {
+            return adminOnly(request, path);
+        }
+        return new Refusal(byToken ? Reason.TOKEN_SCOPE : Reason.CERTIFICATE_SCOPE, FORBIDDEN, "a " + granted
+                + (byToken ? " token" : " client certificate (" + certificate.subject() + ")") + " does not allow "
+                + request.getMethodName() + " " + path + " (needs " + required + ")");
+    }
+
+    /** No credential with a scope: say what this node takes. */
+    private Refusal missing(ClientCertificate certificate) {
+        String scopeless = certificate == null ? "" : " (the client certificate " + certificate.subject()
+                + " names no scope)";
+        if (auth == null) {
+            return new Refusal(Reason.CERTIFICATE_MISSING, UNAUTHORIZED, "this node requires a client certificate"
+                    + " whose subject names a scope: O=read-only, O=read-write or O=admin" + scopeless);
+        }
+        return new Refusal(Reason.TOKEN_MISSING, UNAUTHORIZED, "this node requires a client token: send"
+                + " Authorization: Bearer <token>" + (certificates ? ", or present a client certificate whose subject"
+                + " names a scope (O=read-only, O=read-write or O=admin)" : "") + scopeless);
+    }
+
+    private static Refusal metrics(Request request, String path) {
+        int method = request.getMethod();
+        if ((path.equals("/metrics") || path.equals("/v0/status"))
+                && (method == Request.METHOD_GET || method == Request.METHOD_HEAD) && memberHeader(request) == null) {
+            return null;
+        }
+        return new Refusal(Reason.NOT_METRICS, "the metrics port serves GET /metrics and /v0/status only; clients"
+                + " use the client port");
     }
 
     private static Refusal adminOnly(Request request, String path) {

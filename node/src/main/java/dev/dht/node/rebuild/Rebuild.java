@@ -4,11 +4,11 @@ import dev.dht.node.config.Units;
 import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.Responses;
+import dev.dht.node.json.Json;
 import dev.dht.node.repair.RangePull;
 import dev.dht.node.repair.RepairException;
 import dev.dht.node.replication.ReadGate;
 import dev.dht.node.storage.SideTable;
-import dev.dht.node.topology.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,12 +1,10 @@
 package dev.dht.node.rebuild;
 
+import dev.dht.node.json.Json;
 import dev.dht.node.storage.SideTable;
-import dev.dht.node.topology.Json;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The rebuild's persisted state, in the store's repair family (so it is lost exactly when the data is): written
@@ -26,14 +24,16 @@ record RebuildState(String phase, String reason, long startedAt, String ringId, 
     private static final byte[] KEY = "rebuild".getBytes(StandardCharsets.UTF_8);
     private static final byte[] HEARTBEAT = "heartbeat".getBytes(StandardCharsets.UTF_8);
 
+    /** As stored in the side table (the member set as "ring"). */
+    private record Stored(String phase, String reason, long startedAt, String ring, int next) {
+    }
+
     static RebuildState load(SideTable table) {
         RebuildState[] found = {null};
         table.scan(KEY, (key, value) -> {
             if (key.length == KEY.length) {
-                Map<String, Object> m = Json.parseObject(new String(value, StandardCharsets.UTF_8));
-                found[0] = new RebuildState((String) m.get("phase"), (String) m.get("reason"),
-                        ((Number) m.get("startedAt")).longValue(), (String) m.get("ring"),
-                        ((Number) m.get("next")).intValue());
+                Stored m = Json.read(value, Stored.class);
+                found[0] = new RebuildState(m.phase(), m.reason(), m.startedAt(), m.ring(), m.next());
             }
             return false;
         });
@@ -41,13 +41,7 @@ record RebuildState(String phase, String reason, long startedAt, String ringId, 
     }
 
     void save(SideTable table) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("phase", phase);
-        m.put("reason", reason);
-        m.put("startedAt", startedAt);
-        m.put("ring", ringId);
-        m.put("next", next);
-        table.put(KEY, Json.write(m).getBytes(StandardCharsets.UTF_8));
+        table.put(KEY, Json.bytes(new Stored(phase, reason, startedAt, ringId, next)));
     }
 
     static void clear(SideTable table) {

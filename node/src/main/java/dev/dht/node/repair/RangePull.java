@@ -1,9 +1,8 @@
 package dev.dht.node.repair;
 
+import dev.dht.node.json.Json;
 import dev.dht.node.storage.Store;
-import dev.dht.node.topology.Json;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,10 +63,8 @@ public final class RangePull {
         Map<String, PeerState> out = new LinkedHashMap<>();
         for (Map.Entry<String, RepairPeers.Call> e : calls.entrySet()) {
             try {
-                Map<String, Object> s = Json.parseObject(new String(e.getValue().body(), StandardCharsets.UTF_8));
-                out.put(e.getKey(), new PeerState(Boolean.TRUE.equals(s.get("empty")),
-                        Boolean.TRUE.equals(s.get("serving"))));
-            } catch (RepairException | IllegalArgumentException | ClassCastException ex) {
+                out.put(e.getKey(), Json.read(e.getValue().body(), PeerState.class));
+            } catch (RepairException | IllegalArgumentException ex) {
                 // no answer, or not one we understand: missing
             }
         }

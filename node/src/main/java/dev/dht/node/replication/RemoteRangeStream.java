@@ -2,11 +2,12 @@ package dev.dht.node.replication;
 
 import dev.dht.node.api.RangeFrame;
 import dev.dht.node.http.QueryParams;
+import dev.dht.node.peer.ChunkedDecoder;
+import dev.dht.node.peer.ResponseHead;
 import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.release.Release;
 import dev.dht.node.storage.Record;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,28 +15,36 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
  * A member's local range, read from an internal {@code GET /v0/entities} (one {@link RangeFrame} per chunk) over
- * its own socket to the member's member port (under its mutual TLS when it has it). Reads happen only as the merge pulls records, i.e. as the client drains the response: a slow
- * client stops the reads, TCP pushes back on the member, and nothing piles up here beyond one 64 KiB buffer.
+ * its own socket to the member's member port (under its mutual TLS when it has it), decoded with the member RPC's
+ * codec ({@link ResponseHead}, {@link ChunkedDecoder}). Reads happen only as the merge pulls records, i.e. as the
+ * client drains the response: a slow client stops the reads, TCP pushes back on the member, and nothing piles up here beyond one 64 KiB buffer.
  * Every read waits at most the request timeout.
  */
 final class RemoteRangeStream implements RangeSource {
     private static final int BUFFER = 64 * 1024;
+    /** A range frame is one record: its key and value, well below this. */
+    private static final int MAX_FRAME = 64 << 20;
 
     private final Socket socket;
     private final InputStream in;
     private final String peer;
+    /** What was read from the socket and not decoded yet (read mode). */
+    private final ByteBuffer buffer;
+    private final ChunkedDecoder chunks = new ChunkedDecoder(MAX_FRAME);
     private byte[] key;
     private Record record;
     private boolean done;
 
-    private RemoteRangeStream(Socket socket, InputStream in, String peer) {
+    private RemoteRangeStream(Socket socket, InputStream in, String peer, ByteBuffer buffer) {
         this.socket = socket;
         this.in = in;
         this.peer = peer;
+        this.buffer = buffer;
     }
 
     /** Connects, sends the request and reads the answer's head; throws IOException if the member is unusable. */
@@ -63,18 +72,17 @@ final class RemoteRangeStream implements RangeSource {
             OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            InputStream in = new BufferedInputStream(socket.getInputStream(), BUFFER);
-            String status = line(in);
-            boolean chunked = false;
-            for (String h = line(in); !h.isEmpty(); h = line(in)) {
-                if (h.regionMatches(true, 0, "transfer-encoding:", 0, 18) && h.toLowerCase().contains("chunked")) {
-                    chunked = true;
-                }
+            InputStream in = socket.getInputStream();
+            ByteBuffer buffer = ByteBuffer.allocate(BUFFER).flip();
+            ResponseHead head = new ResponseHead();
+            while (!head.parse(buffer)) {
+                fill(in, buffer);
             }
-            if (!status.startsWith("HTTP/1.1 200") || !chunked) {
-                throw new IOException(peer + " answered the internal range with '" + status + "'");
+            if (head.status() != 200 || !head.chunked()) {
+                throw new IOException(peer + " answered the internal range with status " + head.status()
+                        + (head.chunked() ? "" : ", not chunked"));
             }
-            return new RemoteRangeStream(socket, in, peer);
+            return new RemoteRangeStream(socket, in, peer, buffer);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
@@ -87,21 +95,15 @@ final class RemoteRangeStream implements RangeSource {
             return false;
         }
         try {
-            String sizeLine = line(in);
-            int semicolon = sizeLine.indexOf(';');
-            int size = Integer.parseInt(semicolon < 0 ? sizeLine.trim() : sizeLine.substring(0, semicolon).trim(), 16);
-            if (size == 0) {
-                line(in); // the empty line after the last chunk
+            byte[] frame = chunks.next(buffer);
+            while (frame == null && !chunks.finished()) {
+                fill(in, buffer);
+                frame = chunks.next(buffer);
+            }
+            if (frame == null) { // the last chunk
                 done = true;
                 close();
                 return false;
-            }
-            byte[] frame = in.readNBytes(size);
-            if (frame.length < size) {
-                throw new IOException("stream ended inside a chunk");
-            }
-            if (in.read() != '\r' || in.read() != '\n') {
-                throw new IOException("chunk not followed by CRLF");
             }
             key = RangeFrame.key(frame);
             record = RangeFrame.record(frame);
@@ -132,22 +134,20 @@ final class RemoteRangeStream implements RangeSource {
         }
     }
 
-    /** One CRLF-terminated ASCII line without its terminator. */
-    private static String line(InputStream in) throws IOException {
-        StringBuilder sb = new StringBuilder(32);
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed mid-line");
+    /** Reads what the socket has into {@code buffer} (read mode, kept so), after what is left in it. */
+    private static void fill(InputStream in, ByteBuffer buffer) throws IOException {
+        buffer.compact();
+        try {
+            if (!buffer.hasRemaining()) { // cannot happen: the codec consumes what it can before asking for more
+                throw new IOException("answer does not fit the read buffer");
             }
-            if (b == '\n') {
-                int n = sb.length();
-                return n > 0 && sb.charAt(n - 1) == '\r' ? sb.substring(0, n - 1) : sb.toString();
+            int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+            if (n < 0) {
+                throw new IOException("connection closed mid-answer");
             }
-            if (sb.length() > 8192) {
-                throw new IOException("line too long");
-            }
-            sb.append((char) b);
+            buffer.position(buffer.position() + n);
+        } finally {
+            buffer.flip();
         }
     }
 }

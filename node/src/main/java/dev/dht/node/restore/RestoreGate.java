@@ -1,13 +1,13 @@
 package dev.dht.node.restore;
 
-import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.http.EntityHandler;
 import dev.dht.node.http.EntityRequest;
 import dev.dht.node.http.InlineResponder;
 import dev.dht.node.http.RangeHandler;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
-import dev.dht.node.topology.Json;
+import dev.dht.node.io.AtomicFiles;
+import dev.dht.node.json.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +16,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Whether this node serves clients, or waits for a restore: a member of a cluster made from a backup answers
@@ -39,6 +37,11 @@ public final class RestoreGate {
 
     private final Path file;
     private volatile boolean restoring;
+
+    /** As saved: restoring, or done and which restore. */
+    private record Saved(String phase, String id) {
+    }
+
     private volatile String doneId;
 
     /**
@@ -50,9 +53,9 @@ public final class RestoreGate {
         String phase = null;
         try {
             if (Files.exists(file)) {
-                Map<String, Object> m = Json.parseObject(Files.readString(file, StandardCharsets.UTF_8));
-                phase = (String) m.get("phase");
-                doneId = (String) m.get("id");
+                Saved m = Json.read(Files.readString(file, StandardCharsets.UTF_8), Saved.class);
+                phase = m.phase();
+                doneId = m.id();
             }
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("cannot read the restore state " + file + ": " + e.getMessage(), e);
@@ -91,10 +94,7 @@ public final class RestoreGate {
 
     private void save(String phase, String id) {
         try {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("phase", phase);
-            m.put("id", id);
-            AtomicFiles.writeString(file, Json.write(m));
+            AtomicFiles.writeString(file, Json.write(new Saved(phase, id)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot persist the restore state in " + file, e);
         }

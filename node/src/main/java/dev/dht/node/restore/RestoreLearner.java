@@ -1,16 +1,15 @@
 package dev.dht.node.restore;
 
 import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.json.Json;
 import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.replication.Topology;
-import dev.dht.node.topology.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -129,10 +128,7 @@ final class RestoreLearner {
                                 return;
                             }
                             try {
-                                Map<String, Object> m = Json.parseObject(
-                                        new String(response.body(), StandardCharsets.UTF_8));
-                                reports.put(member, new Report((String) m.get("id"), (String) m.get("phase"),
-                                        Boolean.TRUE.equals(m.get("serving"))));
+                                reports.put(member, Json.read(response.body(), Report.class));
                             } catch (RuntimeException e) {
                                 return; // not the contract's answer: ask again next round
                             }

@@ -10,7 +10,7 @@ import dev.dht.node.ring.XxHash64;
  *   entry key    ring hash (8 bytes, big-endian: unsigned order) + the record's key
  *   entry value  flags (1 byte, bit 0 = tombstone) + timestamp (8 bytes) + XXH64 of the encoded record (8 bytes)
  * </pre>
- * One more entry, with an empty key, is no digest: it marks the family complete ({@code RocksStore.INDEXED}).
+ * One more entry, with an empty key, is no digest: it marks the family complete ({@code DigestFamily.INDEXED}).
  *
  * @param hash       the key's ring hash ({@code Ring.keyHash}: XXH64, seed 0)
  * @param key        the record's key

@@ -24,14 +24,14 @@ final class PassWriteGroup {
 
     private enum Result { APPLIED, NOT_NEWER, WOULD_BLOCK, FAILED }
 
-    private final RocksStore store;
+    private final RecordFamily store;
     private byte[][] keys = new byte[16][];
     private Record[] records = new Record[16];
     private WriteOutcome[] outcomes = new WriteOutcome[16];
     private int size;
     private final Runnable atEndOfPass = this::endOfPass;
 
-    PassWriteGroup(RocksStore store) {
+    PassWriteGroup(RecordFamily store) {
         this.store = store;
     }
 
@@ -82,11 +82,11 @@ final class PassWriteGroup {
                         ByteBuffer.wrap(k[i]), -1);
                 // this pass already wrote the key: compare with that; else with what memory holds
                 byte[] stored = earlier >= 0 ? r[earlier].encoded() : store.storedInMemory(k[i]);
-                if (stored == RocksStore.ON_DISK) {
+                if (stored == RecordFamily.ON_DISK) {
                     result[i] = Result.WOULD_BLOCK;
                     continue;
                 }
-                if (stored != null && !RocksStore.supersedes(r[i].encoded(), stored)) {
+                if (stored != null && !RecordFamily.supersedes(r[i].encoded(), stored)) {
                     result[i] = Result.NOT_NEWER;
                     current[i] = Record.decode(stored);
                     continue;

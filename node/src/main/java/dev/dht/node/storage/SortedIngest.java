@@ -104,7 +104,7 @@ public final class SortedIngest {
                     storedKey = stored.isValid() ? stored.key() : null;
                 }
                 if (storedKey != null && Arrays.equals(storedKey, key)
-                        && !RocksStore.supersedes(record.encoded(), stored.value())) {
+                        && !RecordFamily.supersedes(record.encoded(), stored.value())) {
                     kept++;
                     continue;
                 }

@@ -55,6 +55,8 @@ public final class TlsConnection {
      * (about one syscall more per request batch than plaintext, where one-nio reads once per event).
      */
     private boolean drained;
+    /** Whether the peer's first bytes are still to be looked at for plaintext HTTP ({@link #detectPlaintext}). */
+    private boolean firstBytes;
 
     /** @param channel a non-blocking socket (a ByteChannel so that tests can count what is asked of it) */
     public TlsConnection(SSLEngine engine, ByteChannel channel) throws SSLException {
@@ -70,6 +72,24 @@ public final class TlsConnection {
 
     public SSLEngine engine() {
         return engine;
+    }
+
+    /**
+     * The peer's first bytes are looked at: a plaintext HTTP request (a TLS record starts with a byte below 0x20,
+     * a request with its method's capital letter) makes {@link #read} throw {@link PlaintextException}, so that the
+     * server can say what is wrong instead of dropping the connection.
+     */
+    public void detectPlaintext() {
+        firstBytes = true;
+    }
+
+    /** A plaintext request where TLS was expected. */
+    public static final class PlaintextException extends SSLException {
+        private static final long serialVersionUID = 1L;
+
+        PlaintextException() {
+            super("a plaintext HTTP request on a port that speaks TLS only");
+        }
     }
 
     /**
@@ -106,6 +126,13 @@ public final class TlsConnection {
                     return WANT_WRITE;
                 }
                 continue;
+            }
+            if (firstBytes && netIn.position() > 0) {
+                firstBytes = false;
+                byte b = netIn.get(0);
+                if (b >= 'A' && b <= 'Z') {
+                    throw new PlaintextException();
+                }
             }
             netIn.flip();
             appIn.compact();

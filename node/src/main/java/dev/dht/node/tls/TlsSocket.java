@@ -41,19 +41,38 @@ public final class TlsSocket extends SelectableJavaSocket {
     private final SocketChannel channel;
     private final TlsConnection tls;
     private final long generation;
+    private static final String PLAINTEXT_REASON = "this port speaks TLS only: use https:// and the cluster's CA\n";
+    private static final byte[] PLAINTEXT_ANSWER = ("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n"
+            + "Connection: close\r\nContent-Length: " + PLAINTEXT_REASON.length() + "\r\n\r\n" + PLAINTEXT_REASON)
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** Plaintext bytes already encrypted whose acceptance is reported on the next write (see the class comment). */
     private int owed;
+    /** The handshake failed and the alert went out ({@link #refuse}): what the peer still sends is read away. */
+    private boolean refused;
 
-    /** @param generation the TLS material's generation (sessions of an older one are closed when idle) */
-    public TlsSocket(SelectableJavaSocket raw, SSLEngine engine, long generation) throws SSLException {
+    /**
+     * @param generation      the TLS material's generation (sessions of an older one end: see DhtSession)
+     * @param answerPlaintext a plaintext HTTP request gets a plaintext 400 saying to use TLS before the connection
+     *                        closes (the client port; the member port drops it without an answer)
+     */
+    public TlsSocket(SelectableJavaSocket raw, SSLEngine engine, long generation, boolean answerPlaintext)
+            throws SSLException {
         this.raw = raw;
         this.channel = (SocketChannel) raw.getSelectableChannel();
         this.tls = new TlsConnection(engine, channel);
         this.generation = generation;
+        if (answerPlaintext) {
+            tls.detectPlaintext();
+        }
     }
 
     public long generation() {
         return generation;
+    }
+
+    /** The TLS engine: after the handshake, its session holds the peer's certificate. */
+    public SSLEngine engine() {
+        return tls.engine();
     }
 
     public boolean bufferedInput() {
@@ -65,9 +84,45 @@ public final class TlsSocket extends SelectableJavaSocket {
         return channel;
     }
 
+    /**
+     * Ends a connection whose handshake failed without hiding why from the peer: the alert (or the plaintext answer)
+     * is sent and our side shut, and the connection stays open for reading until the peer closes it. A client
+     * writes the last of its handshake (the JDK's Finished) after the records the node refused: closed at once, the
+     * node's socket would answer that with a reset, which can reach the client before the alert and hide it.
+     */
+    public void refuse() {
+        if (refused) {
+            return;
+        }
+        refused = true;
+        tls.closeQuietly();
+        try {
+            channel.shutdownOutput();
+        } catch (IOException ignored) {
+            // the peer is gone already
+        }
+    }
+
+    public boolean refused() {
+        return refused;
+    }
+
     @Override
     public int read(byte[] data, int offset, int count, int flags) throws IOException {
-        int n = tls.read(ByteBuffer.wrap(data, offset, count));
+        if (refused) {
+            if (channel.read(ByteBuffer.wrap(data, offset, count)) < 0) {
+                throw new SocketClosedException();
+            }
+            return 0;
+        }
+        int n;
+        try {
+            n = tls.read(ByteBuffer.wrap(data, offset, count));
+        } catch (TlsConnection.PlaintextException e) {
+            // One small write on a fresh connection: the socket takes it whole, or the client gets no explanation.
+            channel.write(ByteBuffer.wrap(PLAINTEXT_ANSWER));
+            throw e;
+        }
         if (n == TlsConnection.EOF) {
             throw new SocketClosedException();
         }
@@ -125,8 +180,24 @@ public final class TlsSocket extends SelectableJavaSocket {
     public void close() {
         if (raw.isOpen()) {
             tls.closeQuietly();
+            discardInput();
         }
         raw.close();
+    }
+
+    /**
+     * Reads away what the peer sent that was not read yet (the rest of a handshake flight that failed): a socket
+     * closed with unread input sends a reset, which can reach the peer before the alert just written and hide it.
+     */
+    private void discardInput() {
+        ByteBuffer sink = ByteBuffer.allocate(4096);
+        try {
+            for (int i = 0; i < 16 && channel.read(sink) > 0; i++) {
+                sink.clear();
+            }
+        } catch (IOException ignored) {
+            // closing anyway
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.dht.node.topology;
 
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.json.Json;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -59,7 +59,7 @@ public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boo
         }
         String text = Files.readString(file, StandardCharsets.UTF_8);
         try {
-            return fromJson(Json.parseObject(text));
+            return fromJson(Json.read(text, Saved.class));
         } catch (IllegalArgumentException | ClassCastException e) {
             throw new IOException(file + " is not a topology state: " + e.getMessage(), e);
         }
@@ -69,7 +69,7 @@ public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boo
         Files.createDirectories(dir);
         Path file = dir.resolve(NAME);
         Path tmp = dir.resolve(NAME + ".tmp");
-        byte[] bytes = Json.write(toJson()).getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = Json.bytes(toJson());
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer buf = ByteBuffer.wrap(bytes);
@@ -85,39 +85,31 @@ public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boo
         }
     }
 
-    Map<String, Object> toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("epoch", state.epoch());
-        m.put("stage", state.stage().jsonName());
-        m.put("stable", state.stable().urls());
-        m.put("target", state.target() == null ? null : state.target().urls());
-        // racks beside the lists, only when there are any: a file without racks is the one older versions wrote
-        if (state.stable().hasRacks()) {
-            m.put("stableRacks", state.stable().racks());
-        }
-        if (state.target() != null && state.target().hasRacks()) {
-            m.put("targetRacks", state.target().racks());
-        }
-        m.put("sent", sent);
-        m.put("resume", resumeKey == null ? null : HexFormat.of().formatHex(resumeKey));
-        m.put("cleanupPending", cleanupPending);
-        m.put("cleanupAmong", cleanupAmong);
-        return m;
+    /**
+     * The file as written: racks beside the lists, only when there are any (a file without racks is the one older
+     * versions wrote and read).
+     */
+    record Saved(Long epoch, String stage, List<String> stable, List<String> target, Map<String, String> stableRacks,
+                 Map<String, String> targetRacks, boolean sent, String resume, boolean cleanupPending,
+                 List<String> cleanupAmong) {
     }
 
-    @SuppressWarnings("unchecked")
-    static StateFile fromJson(Map<String, Object> m) {
-        long epoch = TopologyReport.number(m, "epoch");
-        Stage stage = Stage.ofJson(TopologyReport.string(m, "stage"));
-        ClusterMembers stable = ClusterMembers.of((List<String>) m.get("stable"),
-                TopologyReport.racks(m.get("stableRacks")));
-        Object t = m.get("target");
-        ClusterMembers target = t == null ? null
-                : ClusterMembers.of((List<String>) t, TopologyReport.racks(m.get("targetRacks")));
-        Object resume = m.get("resume");
-        Object among = m.get("cleanupAmong");
-        return new StateFile(new TopologyState(epoch, stage, stable, target), Boolean.TRUE.equals(m.get("sent")),
-                resume == null ? null : HexFormat.of().parseHex((String) resume),
-                Boolean.TRUE.equals(m.get("cleanupPending")), among == null ? List.of() : (List<String>) among);
+    Saved toJson() {
+        ClusterMembers t = state.target();
+        return new Saved(state.epoch(), state.stage().jsonName(), state.stable().urls(), t == null ? null : t.urls(),
+                TopologyReport.racksOrNone(state.stable()), t == null ? null : TopologyReport.racksOrNone(t), sent,
+                resumeKey == null ? null : HexFormat.of().formatHex(resumeKey), cleanupPending, cleanupAmong);
+    }
+
+    static StateFile fromJson(Saved m) {
+        if (m.epoch() == null || m.stage() == null || m.stable() == null) {
+            throw new IllegalArgumentException("missing epoch, stage or stable members");
+        }
+        ClusterMembers stable = ClusterMembers.of(m.stable(), TopologyReport.racks(m.stableRacks()));
+        ClusterMembers target = m.target() == null ? null
+                : ClusterMembers.of(m.target(), TopologyReport.racks(m.targetRacks()));
+        return new StateFile(new TopologyState(m.epoch(), Stage.ofJson(m.stage()), stable, target), m.sent(),
+                m.resume() == null ? null : HexFormat.of().parseHex(m.resume()), m.cleanupPending(),
+                m.cleanupAmong());
     }
 }

@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -155,7 +154,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
      * The report a poll gets: brief when the poll named this node's very state ({@code known}, its header), else in
      * full (TopologyReport, "brief form").
      */
-    public Map<String, Object> reportJson(String known) {
+    public TopologyReport.Wire reportJson(String known) {
         StateFile f = file;
         TopologyReport r = new TopologyReport(self, f == null ? null : f.state(), drained(), f != null && f.sent());
         String header = f == null ? null : headerOf(f.state());
@@ -375,7 +374,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
                         if (r.status() == 200) {
                             try {
                                 report = TopologyReport.fromJson(
-                                        Json.parseObject(new String(r.body(), StandardCharsets.UTF_8)), known,
+                                        new String(r.body(), StandardCharsets.UTF_8), known,
                                         knownHeader);
                             } catch (IllegalArgumentException e) {
                                 log.debug("topology of {} unreadable: {}", peer, e.toString());

@@ -1,8 +1,8 @@
 package dev.dht.node.topology;
 
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.json.Json;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,135 +29,96 @@ import java.util.Map;
  */
 public record TopologyReport(String self, TopologyState state, boolean drained, boolean sent) {
 
+    /**
+     * The report as it travels: every field but {@code self}, {@code decided}, {@code drained} and {@code sent} is
+     * left out when null (the brief form has {@code same} and {@code header}; the full one the state).
+     */
+    public record Wire(String self, boolean decided, Boolean same, Long epoch, String stage, String phase,
+                       Long version, String header, MemberSet stable, MemberSet target, boolean drained,
+                       boolean sent) {
+    }
+
+    /** A member set: {@code racks} absent without racks (the report older members read). */
+    public record MemberSet(String id, List<String> members, Map<String, String> racks) {
+    }
+
     /** The brief form for a poller that already holds this very state, whose header is given. */
-    public Map<String, Object> toBriefJson(String header) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("self", self);
-        m.put("decided", true);
-        m.put("same", true);
-        m.put("header", header);
-        m.put("drained", drained);
-        m.put("sent", sent);
-        return m;
+    public Wire toBriefJson(String header) {
+        return new Wire(self, true, true, null, null, null, null, header, null, null, drained, sent);
     }
 
-    public Map<String, Object> toJson() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("self", self);
-        m.put("decided", state != null);
-        if (state != null) {
-            m.put("epoch", state.epoch());
-            m.put("stage", state.stage().jsonName());
-            m.put("phase", state.moving() ? "joint" : "stable");
-            m.put("version", state.version());
-            m.put("header", state.header());
-            m.put("stable", set(state.stable()));
-            m.put("target", state.target() == null ? null : set(state.target()));
+    public Wire toJson() {
+        if (state == null) {
+            return new Wire(self, false, null, null, null, null, null, null, null, null, drained, sent);
         }
-        m.put("drained", drained);
-        m.put("sent", sent);
-        return m;
+        return new Wire(self, true, null, state.epoch(), state.stage().jsonName(), state.moving() ? "joint" : "stable",
+                state.version(), state.header(), set(state.stable()),
+                state.target() == null ? null : set(state.target()), drained, sent);
     }
 
-    private static Map<String, Object> set(ClusterMembers members) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", TopologyId.of(members));
-        m.put("members", members.urls());
-        if (members.hasRacks()) {
-            m.put("racks", members.racks()); // absent without racks: the report older members read
-        }
-        return m;
+    private static MemberSet set(ClusterMembers members) {
+        return new MemberSet(TopologyId.of(members), members.urls(), racksOrNone(members));
+    }
+
+    /** The members' racks, or null (left out) when they have none. */
+    static Map<String, String> racksOrNone(ClusterMembers members) {
+        return members.hasRacks() ? members.racks() : null;
     }
 
     /** Reads a report; IllegalArgumentException if it is not one (or its ids do not match its member lists). */
-    public static TopologyReport fromJson(Map<String, Object> m) {
-        return fromJson(m, null, null);
+    public static TopologyReport fromJson(String json) {
+        return fromJson(json, null, null);
     }
 
     /**
      * Reads a report that may be the brief form: then its state is {@code known}, the state the poll named by
      * {@code knownHeader}; IllegalArgumentException if it is brief and names another one.
      */
-    public static TopologyReport fromJson(Map<String, Object> m, TopologyState known, String knownHeader) {
+    public static TopologyReport fromJson(String json, TopologyState known, String knownHeader) {
+        Wire m = Json.read(json, Wire.class);
         try {
-            if (Boolean.TRUE.equals(m.get("same"))) {
-                if (known == null || !string(m, "header").equals(knownHeader)) {
-                    throw new IllegalArgumentException("a brief report of " + m.get("header")
+            if (m.self() == null) {
+                throw new IllegalArgumentException("missing string 'self'");
+            }
+            if (Boolean.TRUE.equals(m.same())) {
+                if (known == null || m.header() == null || !m.header().equals(knownHeader)) {
+                    throw new IllegalArgumentException("a brief report of " + m.header()
                             + " answers a poll that named " + knownHeader);
                 }
-                return new TopologyReport(string(m, "self"), known, Boolean.TRUE.equals(m.get("drained")),
-                        Boolean.TRUE.equals(m.get("sent")));
+                return new TopologyReport(m.self(), known, m.drained(), m.sent());
             }
-            return read(m);
+            TopologyState state = null;
+            if (m.decided()) {
+                if (m.epoch() == null || m.stage() == null) {
+                    throw new IllegalArgumentException("a decided report needs an epoch and a stage");
+                }
+                state = new TopologyState(m.epoch(), Stage.ofJson(m.stage()), members(m.stable()),
+                        m.target() == null ? null : members(m.target()));
+            }
+            return new TopologyReport(m.self(), state, m.drained(), m.sent());
         } catch (IllegalArgumentException e) {
             throw e;
-        } catch (RuntimeException e) { // a wrong type or a null where a value belongs: garbage all the same
+        } catch (RuntimeException e) { // a null where a value belongs: garbage all the same
             throw new IllegalArgumentException("not a topology report: " + e, e);
         }
     }
 
-    private static TopologyReport read(Map<String, Object> m) {
-        String self = string(m, "self");
-        boolean decided = Boolean.TRUE.equals(m.get("decided"));
-        TopologyState state = null;
-        if (decided) {
-            long epoch = number(m, "epoch");
-            Stage stage = Stage.ofJson(string(m, "stage"));
-            ClusterMembers stable = members(m.get("stable"));
-            ClusterMembers target = m.get("target") == null ? null : members(m.get("target"));
-            state = new TopologyState(epoch, stage, stable, target);
-        }
-        return new TopologyReport(self, state, Boolean.TRUE.equals(m.get("drained")),
-                Boolean.TRUE.equals(m.get("sent")));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static ClusterMembers members(Object o) {
-        if (!(o instanceof Map<?, ?> set)) {
+    private static ClusterMembers members(MemberSet set) {
+        if (set == null) {
             throw new IllegalArgumentException("a member set must be an object with id and members");
         }
-        Object list = set.get("members");
-        if (!(list instanceof List<?> urls) || urls.isEmpty()) {
+        if (set.members() == null || set.members().isEmpty()) {
             throw new IllegalArgumentException("a member set needs a non-empty members list");
         }
-        ClusterMembers members = ClusterMembers.of((List<String>) urls, racks(set.get("racks")));
-        Object id = set.get("id");
-        if (id != null && !id.equals(TopologyId.of(members))) {
-            throw new IllegalArgumentException("member set id " + id + " does not match its members");
+        ClusterMembers members = ClusterMembers.of(set.members(), racks(set.racks()));
+        if (set.id() != null && !set.id().equals(TopologyId.of(members))) {
+            throw new IllegalArgumentException("member set id " + set.id() + " does not match its members");
         }
         return members;
     }
 
     /** A url -> rack object, or none (absent or null). */
-    @SuppressWarnings("unchecked")
-    static Map<String, String> racks(Object o) {
-        if (o == null) {
-            return Map.of();
-        }
-        if (!(o instanceof Map<?, ?> racks)) {
-            throw new IllegalArgumentException("racks must be an object of member -> rack");
-        }
-        for (Object rack : racks.values()) {
-            if (!(rack instanceof String)) {
-                throw new IllegalArgumentException("a rack must be a string, got " + rack);
-            }
-        }
-        return (Map<String, String>) racks;
-    }
-
-    static String string(Map<String, Object> m, String key) {
-        Object v = m.get(key);
-        if (!(v instanceof String s)) {
-            throw new IllegalArgumentException("missing string '" + key + "'");
-        }
-        return s;
-    }
-
-    static long number(Map<String, Object> m, String key) {
-        Object v = m.get(key);
-        if (!(v instanceof Long n)) {
-            throw new IllegalArgumentException("missing number '" + key + "'");
-        }
-        return n;
+    static Map<String, String> racks(Map<String, String> racks) {
+        return racks == null ? Map.of() : racks;
     }
 }

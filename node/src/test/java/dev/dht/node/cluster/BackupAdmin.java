@@ -1,7 +1,7 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.support.NodeProcess;
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -73,6 +73,6 @@ final class BackupAdmin {
 
     @SuppressWarnings("unchecked")
     static long nested(Answer a, String object, String field) {
-        return (Long) ((Map<String, Object>) a.json().get(object)).get(field);
+        return ((Number) ((Map<String, Object>) a.json().get(object)).get(field)).longValue();
     }
 }

@@ -2,7 +2,7 @@ package dev.dht.node.cluster;
 
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.storage.Record;
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

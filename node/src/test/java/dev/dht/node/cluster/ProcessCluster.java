@@ -46,6 +46,8 @@ final class ProcessCluster implements AutoCloseable {
     private final boolean racked;
     /** How long a starting node may take to be ready (60 s unless a test says otherwise). */
     private final Duration readyBound;
+    /** How the tests call the client ports: over TLS with this context, or plaintext (null). */
+    private javax.net.ssl.SSLContext clientTls;
 
     private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound,
                            IntFunction<String> racks) {
@@ -86,10 +88,21 @@ final class ProcessCluster implements AutoCloseable {
         return start(dir, size, extraArgs, readyBound, null);
     }
 
+    /** As {@link #start(Path, int, IntFunction)}, the client ports called over TLS with this context. */
+    static ProcessCluster startTls(Path dir, int size, IntFunction<List<String>> extraArgs,
+                                   javax.net.ssl.SSLContext clientTls) {
+        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, Duration.ofSeconds(60), null);
+        cluster.clientTls = clientTls;
+        return started(cluster);
+    }
+
     /** As {@link #start(Path, int, IntFunction, Duration)}, node i in rack racks(i) (null: no racks). */
     static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound,
                                 IntFunction<String> racks) {
-        ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, readyBound, racks);
+        return started(new ProcessCluster(dir, size, extraArgs, readyBound, racks));
+    }
+
+    private static ProcessCluster started(ProcessCluster cluster) {
         try {
             cluster.startStopped();
         } catch (RuntimeException | Error e) {
@@ -97,6 +110,16 @@ final class ProcessCluster implements AutoCloseable {
             throw e;
         }
         return cluster;
+    }
+
+    /** The client ports are called with this TLS context from now on (a new client certificate, new CAs). */
+    synchronized void useClientTls(javax.net.ssl.SSLContext context) {
+        clientTls = context;
+        for (NodeProcess p : processes) {
+            if (p != null) {
+                p.useTls(context);
+            }
+        }
     }
 
     /** As {@link #start(Path, int, IntFunction)}, node i running the jar jars(i) (another release's: upgrades). */
@@ -240,7 +263,8 @@ final class ProcessCluster implements AutoCloseable {
         args.addAll(extraArgs.apply(i));
         args.addAll(MemberTlsMode.args(dir, i, args));
         logs.harnessLine(i, "starting node " + i + (jars[i] == null ? "" : " of " + jars[i]) + " " + args);
-        return NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of(), jars[i]);
+        NodeProcess p = NodeProcess.start(logs.dir(), logs.name(i), ports[i], args, Map.of(), jars[i]);
+        return clientTls == null ? p : p.useTls(clientTls);
     }
 
     /** Deletes node i's data directory, as a lost volume: node i must be stopped; it starts on a new one. */

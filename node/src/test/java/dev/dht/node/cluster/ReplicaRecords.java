@@ -5,7 +5,7 @@ import dev.dht.node.storage.Record;
 import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.RawHttp;
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

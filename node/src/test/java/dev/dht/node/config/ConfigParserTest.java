@@ -102,6 +102,33 @@ class ConfigParserTest {
     }
 
     @Test
+    void theClientPortTakesTlsWithOptionalClientCertificatesAndAMetricsPort() throws Exception {
+        assertThat(parse(Map.of()).security().clientTls()).as("plaintext by default").isNull();
+        assertThat(parse(Map.of()).security().metricsPort()).isZero();
+        NodeConfig serverOnly = parse(Map.of(), "--client-tls-cert", "/c/tls.crt", "--client-tls-key", "/c/tls.key",
+                "--metrics-port", "9090");
+        assertThat(serverOnly.security().clientTls()).isEqualTo(new SecuritySettings.ClientTlsFiles(
+                Path.of("/c/tls.crt"), Path.of("/c/tls.key"), null, SecuritySettings.ClientCertificates.NONE));
+        assertThat(serverOnly.security().metricsPort()).isEqualTo(9090);
+        NodeConfig required = parse(Map.of("DHT_CLIENT_TLS_CA", "/c/ca.crt"), "--client-tls-cert", "/c/tls.crt",
+                "--client-tls-key", "/c/tls.key");
+        assertThat(required.security().clientTls().certificates())
+                .as("with the CAs of client certificates, they are required unless said otherwise")
+                .isEqualTo(SecuritySettings.ClientCertificates.REQUIRED);
+        assertThat(parse(Map.of(), "--client-tls-cert", "/c/tls.crt", "--client-tls-key", "/c/tls.key",
+                "--client-tls-ca", "/c/ca.crt", "--client-auth", "optional").security().clientTls().certificates())
+                .isEqualTo(SecuritySettings.ClientCertificates.OPTIONAL);
+        assertBad("both --client-tls-cert and --client-tls-key", "--client-tls-cert", "/c/tls.crt");
+        assertBad("need TLS on the client port", "--client-tls-ca", "/c/ca.crt");
+        assertBad("--client-auth needs --client-tls-ca", "--client-tls-cert", "/c/tls.crt", "--client-tls-key",
+                "/c/tls.key", "--client-auth", "required");
+        assertBad("'sometimes' is not required or optional", "--client-tls-cert", "/c/tls.crt", "--client-tls-key",
+                "/c/tls.key", "--client-tls-ca", "/c/ca.crt", "--client-auth", "sometimes");
+        assertBad("is the client or the member port", "--metrics-port", "8080");
+        assertBad("is the client or the member port", "--metrics-port", "18080");
+    }
+
+    @Test
     void environmentGivesEverySettingAndTheCommandLineWins() throws Exception {
         Map<String, String> env = Map.of("DHT_PORT", "7000", "DHT_DATA_DIR", "/env/dir",
                 "DHT_CLUSTER", "http://localhost:7000,http://localhost:7001", "DHT_MAX_BODY", "2k");
@@ -120,7 +147,7 @@ class ConfigParserTest {
 
     @Test
     void everyOptionHasItsEnvironmentVariable() {
-        for (ConfigParser.Option o : ConfigParser.Option.values()) {
+        for (NodeOption o : NodeOption.values()) {
             assertThat(o.env()).startsWith("DHT_").doesNotContain("-");
             if (o.testOnly()) {
                 assertThat(ConfigParser.help()).doesNotContain(o.flag()).doesNotContain(o.env());
@@ -128,7 +155,7 @@ class ConfigParserTest {
                 assertThat(ConfigParser.help()).contains(o.flag()).contains(o.env());
             }
         }
-        assertThat(ConfigParser.Option.DATA_DIR.env()).isEqualTo("DHT_DATA_DIR");
+        assertThat(NodeOption.DATA_DIR.env()).isEqualTo("DHT_DATA_DIR");
     }
 
     @Test

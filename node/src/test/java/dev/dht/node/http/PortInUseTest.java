@@ -34,8 +34,7 @@ class PortInUseTest {
             SecuritySettings s = defaults.security();
             // another client port, the first node's member port
             int offset = first.node().config().memberPort() - defaults.port();
-            NodeConfig second = defaults.withSecurity(new SecuritySettings(offset, s.memberInsecure(),
-                    s.maxClockAhead(), s.authTokens(), s.memberTls()));
+            NodeConfig second = defaults.withSecurity(s.withMemberPortOffset(offset));
             assertThat(second.memberPort()).isEqualTo(first.node().config().memberPort());
             refused(first, second, "or " + second.memberPort() + " (member)");
         }

@@ -1,6 +1,6 @@
 package dev.dht.node.it;
 
-import dev.dht.node.config.ConfigParser;
+import dev.dht.node.config.NodeOption;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class CliIT {
     void helpListsEveryOptionWithItsDefaultAndExits0() throws Exception {
         NodeProcess.Result r = NodeProcess.run(dir, List.of("--help"), Map.of());
         assertThat(r.exitCode()).isZero();
-        for (ConfigParser.Option o : ConfigParser.Option.values()) {
+        for (NodeOption o : NodeOption.values()) {
             if (!o.testOnly()) {
                 assertThat(r.output()).contains(o.flag()).contains(o.env());
             }

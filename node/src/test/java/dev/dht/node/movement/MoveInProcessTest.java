@@ -4,7 +4,7 @@ import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.support.ReplicaCheck;
 import dev.dht.node.support.TestNode;
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -116,7 +116,7 @@ class MoveInProcessTest {
         writeFile(urls(4));
         // the first move is still joint (and stays so for seconds): nobody has started another
         for (int i = 0; i < 5; i++) {
-            assertThat(topologyOf(i).get("epoch")).as("node %d", i).isEqualTo(1L);
+            assertThat(((Number) topologyOf(i).get("epoch")).longValue()).as("node %d", i).isEqualTo(1L);
         }
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
             Map<String, Object> t = topologyOf(0);

@@ -7,7 +7,7 @@ import dev.dht.node.support.Addresses;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestNode;
-import dev.dht.node.topology.Json;
+import dev.dht.node.json.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -142,7 +142,7 @@ class DigestFamilyTest {
 
     /**
      * The family's memtable is a vector: a scan sorts a copy of it, or, once it holds more than
-     * {@link RocksStore#SCAN_FLUSH_ENTRIES}, flushes it first. Either way a scan sees every write since the last
+     * {@link DigestFamily#SCAN_FLUSH_ENTRIES}, flushes it first. Either way a scan sees every write since the last
      * flush, one digest per key (the newest version), in hash order.
      */
     @Test
@@ -160,7 +160,7 @@ class DigestFamilyTest {
             // 750 digests and the family's marker: a scan this small sorts the memtable, nothing is flushed
             assertThat(store.digestEntriesInMemory()).isEqualTo(751);
 
-            int many = (int) RocksStore.SCAN_FLUSH_ENTRIES + 1000;
+            int many = (int) DigestFamily.SCAN_FLUSH_ENTRIES + 1000;
             List<byte[]> batchKeys = new ArrayList<>();
             List<Record> batch = new ArrayList<>();
             for (int i = 0; i < many; i++) {
@@ -171,7 +171,7 @@ class DigestFamilyTest {
             store.applyAllIfNewer(batchKeys, batch);
             store.applyIfNewer(b("small1"), Record.value(4, b("newest")));
             assertThat(store.removeIfSame(b("small3"), store.get(b("small3")))).isTrue();
-            assertThat(store.digestEntriesInMemory()).isGreaterThan(RocksStore.SCAN_FLUSH_ENTRIES);
+            assertThat(store.digestEntriesInMemory()).isGreaterThan(DigestFamily.SCAN_FLUSH_ENTRIES);
             Map<String, Digest> expected = expected(store, keys);
             assertThat(expected).hasSize(500 + many - 1).containsKey("small1").doesNotContainKey("small3");
             assertThat(allDigests(store)).isEqualTo(expected);
@@ -180,7 +180,7 @@ class DigestFamilyTest {
         }
         try (RocksStore reopened = RocksStore.open(dir, StorageOptions.node(64 << 20, 8 << 20))) {
             assertThat(allDigests(reopened)).as("after a restart (the WAL replayed into a vector)")
-                    .hasSize(500 + (int) RocksStore.SCAN_FLUSH_ENTRIES + 1000 - 1);
+                    .hasSize(500 + (int) DigestFamily.SCAN_FLUSH_ENTRIES + 1000 - 1);
         }
     }
 
@@ -208,7 +208,7 @@ class DigestFamilyTest {
                 factories.put(family, line.trim().substring("memtable_factory=".length()));
             }
         }
-        assertThat(factories.get(RocksStore.DIGESTS)).contains("VectorRepFactory");
+        assertThat(factories.get(DigestFamily.NAME)).contains("VectorRepFactory");
         assertThat(factories.get("default")).isEqualTo("SkipListFactory");
     }
 
@@ -241,7 +241,7 @@ class DigestFamilyTest {
                 store.applyIfNewer(b("flushed" + i), Record.value(1, b("v")));
             }
             store.flush();
-            int inMemory = (int) RocksStore.SCAN_FLUSH_ENTRIES - 3000;
+            int inMemory = (int) DigestFamily.SCAN_FLUSH_ENTRIES - 3000;
             for (int i = 0; i < inMemory; i++) {
                 keys.add("memory" + i);
                 store.applyIfNewer(b("memory" + i), i % 7 == 0 ? Record.tombstone(2) : Record.value(2, b("w")));
@@ -319,7 +319,7 @@ class DigestFamilyTest {
     void anUnmarkedFamilyIsRebuiltWithoutWhatItHeld() throws Exception {
         // No marker (a store of the version before it, or an indexing cut short), and entries the records no longer
         // back: a removed key's digest, an outdated version's digest.
-        writeRaw("stale", List.of(RocksStore.DIGESTS), (db, families) -> {
+        writeRaw("stale", List.of(DigestFamily.NAME), (db, families) -> {
             db.put(families.get(0), b("kept"), Record.value(5, b("new")).encoded());
             db.put(families.get(1), Digest.entryKey(b("kept")), Digest.entryValue(Record.value(4, b("old"))));
             db.put(families.get(1), Digest.entryKey(b("removed")), Digest.entryValue(Record.value(3, b("gone"))));
@@ -334,7 +334,7 @@ class DigestFamilyTest {
     @Test
     void anIndexingCutShortIsDoneAgainAtTheNextOpen() throws Exception {
         // As a crash during the first open's indexing leaves it: records, and a digest family holding some of them.
-        writeRaw("cut", List.of("hints", RocksStore.DIGESTS), (db, families) -> {
+        writeRaw("cut", List.of("hints", DigestFamily.NAME), (db, families) -> {
             for (int i = 0; i < 2500; i++) {
                 Record r = Record.value(i + 1, b("x" + i));
                 db.put(families.get(0), b("old" + i), r.encoded());

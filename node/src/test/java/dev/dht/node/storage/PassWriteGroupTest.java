@@ -74,7 +74,7 @@ class PassWriteGroupTest {
     @Test
     void oneGroupAppliesItsWritesInOrderWithLastWriteWins() {
         store.applyIfNewer(b("old"), Record.value(50, b("stored")));
-        PassWriteGroup group = new PassWriteGroup(store);
+        PassWriteGroup group = new PassWriteGroup(store.recordFamily());
         Outcomes o = new Outcomes();
         group.add(loop, b("k"), Record.value(10, b("v10")), o.named("a"));
         group.add(loop, b("k"), Record.value(20, b("v20")), o.named("b"));
@@ -97,7 +97,7 @@ class PassWriteGroupTest {
 
     @Test
     void largeGroupsFindEarlierWritesOfTheSameKeyToo() {
-        PassWriteGroup group = new PassWriteGroup(store);
+        PassWriteGroup group = new PassWriteGroup(store.recordFamily());
         Outcomes o = new Outcomes();
         for (int i = 0; i < 40; i++) {
             group.add(loop, b("key" + (i % 10)), Record.value(100 - i, b("v" + i)), o.named("w" + i));
@@ -134,7 +134,7 @@ class PassWriteGroupTest {
         worker.start();
         assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
         try {
-            PassWriteGroup group = new PassWriteGroup(store);
+            PassWriteGroup group = new PassWriteGroup(store.recordFamily());
             Outcomes o = new Outcomes();
             group.add(loop, b("busy"), Record.value(2, b("x")), o.named("busy"));
             group.add(loop, b("cold"), Record.value(2, b("y")), o.named("cold"));
@@ -153,7 +153,7 @@ class PassWriteGroupTest {
 
     @Test
     void writesMadeByOutcomesStartTheNextGroup() {
-        PassWriteGroup group = new PassWriteGroup(store);
+        PassWriteGroup group = new PassWriteGroup(store.recordFamily());
         List<String> order = new ArrayList<>();
         group.add(loop, b("first"), Record.value(1, b("1")), new Outcomes().named("first"));
         // an outcome that writes again (an answer starting the next pipelined request does this)

@@ -64,7 +64,7 @@ class RocksStoreTest {
         store.applyIfNewer(b("k150"), Record.tombstone(100));
         List<byte[]> keys = new ArrayList<>();
         List<Record> records = new ArrayList<>();
-        int n = 3 * RocksStore.APPLY_GROUP - 7;
+        int n = 3 * RecordFamily.APPLY_GROUP - 7;
         for (int i = 0; i < n; i++) {
             keys.add(b(String.format("k%03d", i)));
             records.add(i % 10 == 9 ? Record.tombstone(50) : Record.value(50, b("v" + i)));

@@ -5,6 +5,7 @@ import dev.dht.node.config.SecuritySettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import javax.net.ssl.SSLContext;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -44,6 +45,10 @@ public final class NodeProcess implements AutoCloseable {
     private final Path log;
     private final int port;
     private HttpClient http;
+    /** The client port's TLS as this process's clients speak it, or null for plaintext. */
+    private SSLContext tls;
+    /** Clients of earlier TLS contexts: their requests in flight finish; closed with the process. */
+    private final List<HttpClient> retired = new ArrayList<>();
 
     private NodeProcess(Process process, Path log, int port) {
         this.process = process;
@@ -128,10 +133,27 @@ public final class NodeProcess implements AutoCloseable {
     /** This process's HTTP/1.1 client. */
     public synchronized HttpClient http() {
         if (http == null) {
-            http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-                    .version(HttpClient.Version.HTTP_1_1).build();
+            HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+                    .version(HttpClient.Version.HTTP_1_1);
+            if (tls != null) {
+                b.sslContext(tls);
+            }
+            http = b.build();
         }
         return http;
+    }
+
+    /**
+     * From now on this process's client port is called over TLS with this context (a client certificate, the CAs
+     * trusted for the node): new requests get a new client; the old one's requests in flight finish.
+     */
+    public synchronized NodeProcess useTls(SSLContext context) {
+        tls = context;
+        if (http != null) {
+            retired.add(http);
+            http = null;
+        }
+        return this;
     }
 
     public HttpResponse<byte[]> send(HttpRequest.Builder request, Duration timeout)
@@ -165,8 +187,8 @@ public final class NodeProcess implements AutoCloseable {
         throw new AssertionError("the node exports no metric " + name);
     }
 
-    public URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
+    public synchronized URI uri(String path) {
+        return URI.create((tls == null ? "http" : "https") + "://127.0.0.1:" + port + path);
     }
 
     /** The same path on the member port (client port + the default offset; loopback, as the node binds it). */
@@ -229,13 +251,15 @@ public final class NodeProcess implements AutoCloseable {
             }
         }
         UNCLOSED.remove(process);
-        HttpClient client;
+        List<HttpClient> clients;
         synchronized (this) {
-            client = http;
+            clients = new ArrayList<>(retired);
+            if (http != null) {
+                clients.add(http);
+            }
+            retired.clear();
             http = null;
         }
-        if (client != null) {
-            client.shutdownNow();
-        }
+        clients.forEach(HttpClient::shutdownNow);
     }
 }

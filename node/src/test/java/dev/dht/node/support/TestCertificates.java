@@ -87,16 +87,45 @@ public final class TestCertificates {
         return issue(dir, member, Duration.ofDays(1), new GeneralName[]{new GeneralName(GeneralName.dNSName, dnsName)});
     }
 
+    /**
+     * A client port's server certificate valid for a day, naming localhost, 127.0.0.1 and these addresses (a test
+     * that connects from this machine's non-loopback address, to be a remote peer, dials that address).
+     */
+    public Member issueServer(Path dir, String name, java.net.InetAddress... addresses) {
+        java.util.List<GeneralName> names = new java.util.ArrayList<>(java.util.List.of(
+                new GeneralName(GeneralName.dNSName, "localhost"), new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
+        for (java.net.InetAddress a : addresses) {
+            names.add(new GeneralName(GeneralName.iPAddress, a.getHostAddress()));
+        }
+        return write(dir, "CN=" + name, Duration.ofDays(1), names.toArray(new GeneralName[0]), BOTH);
+    }
+
+    /**
+     * A client certificate whose subject is {@code CN=<name>} and, unless scope is null, {@code O=<scope>} (the
+     * scope the client port grants it), valid for {@code validFor} (negative: expired that long ago).
+     */
+    public Member issueClient(Path dir, String name, String scope, Duration validFor) {
+        return write(dir, scope == null ? "CN=" + name : "O=" + scope + ",CN=" + name, validFor,
+                new GeneralName[]{new GeneralName(GeneralName.dNSName, name)},
+                new KeyPurposeId[]{KeyPurposeId.id_kp_clientAuth});
+    }
+
     private Member issue(Path dir, String member, Duration validFor, GeneralName[] names,
+                         TestCertificates... alsoTrusted) {
+        return write(dir, "CN=" + member, validFor, names, BOTH, alsoTrusted);
+    }
+
+    private static final KeyPurposeId[] BOTH = {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth};
+
+    private Member write(Path dir, String subject, Duration validFor, GeneralName[] names, KeyPurposeId[] usages,
                          TestCertificates... alsoTrusted) {
         KeyPair memberKey = keyPair();
         try {
-            var builder = new JcaX509v3CertificateBuilder(certificate.getSubject(), serial(), from(), until(validFor),
-                    new X500Name("CN=" + member), memberKey.getPublic())
+            var builder = new JcaX509v3CertificateBuilder(certificate.getSubject(), serial(), from(validFor),
+                    until(validFor), new X500Name(subject), memberKey.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(new KeyPurposeId[]{
-                            KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
+                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(usages))
                     .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
             X509CertificateHolder cert = builder.build(signer(key));
             Files.createDirectories(dir);
@@ -130,6 +159,11 @@ public final class TestCertificates {
 
     /** Rewrites only the trusted CAs of a member's files (a CA rotation's first or last phase). */
     public static void trust(Member files, TestCertificates... authorities) {
+        writeCas(files.ca(), authorities);
+    }
+
+    /** Writes these CAs' certificates into one PEM file (atomically). */
+    public static void writeCas(Path file, TestCertificates... authorities) {
         StringBuilder ca = new StringBuilder();
         for (TestCertificates a : authorities) {
             try {
@@ -138,7 +172,7 @@ public final class TestCertificates {
                 throw new UncheckedIOException(e);
             }
         }
-        write(files.ca(), ca.toString());
+        write(file, ca.toString());
     }
 
     @Override
@@ -186,6 +220,11 @@ public final class TestCertificates {
 
     private static Date from() {
         return Date.from(Instant.now().minus(Duration.ofHours(1)));
+    }
+
+    /** From an hour ago, or, for a certificate that expired already, from an hour before its end. */
+    private static Date from(Duration validFor) {
+        return validFor.isNegative() ? Date.from(Instant.now().plus(validFor).minus(Duration.ofHours(1))) : from();
     }
 
     private static Date until(Duration validFor) {

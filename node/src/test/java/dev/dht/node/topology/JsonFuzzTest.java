@@ -1,6 +1,7 @@
 package dev.dht.node.topology;
 
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.json.Json;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -14,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * The hand-written JSON parser reads what other members answer (the topology exchange), so it is fuzzed: random
- * documents round-trip exactly, and random mutations of them, of real topology reports and of plain noise either
+ * The JSON layer reads what other members answer (the topology exchange), so it is fuzzed: random documents
+ * written, read and written again come out the same, and random mutations of them, of real topology reports and of plain noise either
  * parse or fail with IllegalArgumentException: never another exception, never a stack overflow. The seeds are
  * fixed (a failure reproduces) and printed on failure.
  */
@@ -29,8 +30,8 @@ class JsonFuzzTest {
         for (int n = 0; n < DOCUMENTS; n++) {
             Object doc = value(random, 0);
             String text = Json.write(doc);
-            assertThat(Json.parse(text)).as(text).isEqualTo(doc);
-            assertThat(Json.parse(" \n\t" + text + "\r\n ")).as("around blanks: " + text).isEqualTo(doc);
+            assertThat(Json.write(Json.parse(text))).as(text).isEqualTo(text);
+            assertThat(Json.write(Json.parse(" \n\t" + text + "\r\n "))).as("around blanks: " + text).isEqualTo(text);
         }
     }
 
@@ -69,14 +70,8 @@ class JsonFuzzTest {
         for (String report : reports()) {
             for (int m = 0; m < 2_000; m++) {
                 String mutant = mutate(random, report);
-                Map<String, Object> object;
                 try {
-                    object = Json.parseObject(mutant);
-                } catch (IllegalArgumentException notJson) {
-                    continue;
-                }
-                try {
-                    TopologyReport.fromJson(object);
+                    TopologyReport.fromJson(mutant);
                     read++;
                 } catch (IllegalArgumentException expected) {
                     // refused, as a member's garbage answer must be
@@ -93,7 +88,7 @@ class JsonFuzzTest {
         for (String open : new String[]{"[", "{\"a\":"}) {
             String deep = open.repeat(200_000);
             assertThatThrownBy(() -> Json.parse(deep)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("nested deeper");
+                    .hasMessageContaining("nesting depth");
         }
         String ok = "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH);
         assertThat(Json.parse(ok)).isInstanceOf(List.class);
@@ -101,8 +96,8 @@ class JsonFuzzTest {
 
     @Test
     void onlyJsonWhitespaceDigitsAndEscapes() {
-        for (String bad : new String[]{"\u00a01", "\u0661", "\"\\u+1a2\"", "\"\\u１２３４\"", "1.5", "1e3", "tru",
-                "\"\\x\"", "[1,]", "{\"a\" 1}", "01a", "-", "99999999999999999999"}) {
+        for (String bad : new String[]{"\u00a01", "\u0661", "\"\\u+1a2\"", "\"\\u１２３４\"", "tru", "\"\\x\"",
+                "[1,]", "{\"a\" 1}", "01a", "-", "{} x", "{\"a\":1,\"a\":2}"}) {
             assertThatThrownBy(() -> Json.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(Json.parse("\"\\u00e9\\n\"")).isEqualTo("é\n");

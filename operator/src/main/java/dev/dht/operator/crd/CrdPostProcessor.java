@@ -4,6 +4,7 @@ import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtBackupSchedule;
 import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.api.v1alpha1.DhtUser;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -29,7 +30,7 @@ public final class CrdPostProcessor {
   /** Declared printer-column order per kind. */
   static final Map<String, List<String>> COLUMNS = Map.of(DhtCluster.KIND, DhtCluster.PRINTER_COLUMNS,
       DhtBenchmark.KIND, DhtBenchmark.PRINTER_COLUMNS, DhtBackup.KIND, DhtBackup.PRINTER_COLUMNS,
-      DhtBackupSchedule.KIND, DhtBackupSchedule.PRINTER_COLUMNS);
+      DhtBackupSchedule.KIND, DhtBackupSchedule.PRINTER_COLUMNS, DhtUser.KIND, DhtUser.PRINTER_COLUMNS);
 
   private CrdPostProcessor() {}
 

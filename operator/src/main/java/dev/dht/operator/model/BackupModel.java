@@ -1,5 +1,6 @@
 package dev.dht.operator.model;
 
+import dev.dht.operator.api.v1alpha1.NodeOptions;
 import dev.dht.operator.api.v1alpha1.BackupSpec;
 import dev.dht.operator.api.v1alpha1.Defaults;
 import dev.dht.operator.api.v1alpha1.RestoreFromSpec;
@@ -86,20 +87,20 @@ public record BackupModel(Optional<Storage> storage, long uploadRate, Optional<L
   public Map<String, String> environment() {
     var env = new TreeMap<String, String>();
     storage.ifPresent(s -> {
-      env.put("DHT_BACKUP_ENDPOINT", s.endpoint());
-      env.put("DHT_BACKUP_BUCKET", s.bucket());
+      env.put(NodeOptions.Env.BACKUP_ENDPOINT, s.endpoint());
+      env.put(NodeOptions.Env.BACKUP_BUCKET, s.bucket());
       if (!s.prefix().isEmpty()) {
-        env.put("DHT_BACKUP_PREFIX", s.prefix());
+        env.put(NodeOptions.Env.BACKUP_PREFIX, s.prefix());
       }
-      s.region().ifPresent(r -> env.put("DHT_BACKUP_REGION", r));
-      env.put("DHT_BACKUP_PATH_STYLE", Boolean.toString(s.pathStyle()));
-      s.credentialsSecret().ifPresent(c -> env.put("DHT_BACKUP_CREDENTIALS", CREDENTIALS_DIR));
-      s.keySecret().ifPresent(k -> env.put("DHT_BACKUP_ENCRYPTION_KEY", ENCRYPTION_DIR + "/" + KEY_FILE));
-      env.put("DHT_BACKUP_RATE", Long.toString(uploadRate));
-      restoreRate.ifPresent(r -> env.put("DHT_RESTORE_RATE", Long.toString(r)));
+      s.region().ifPresent(r -> env.put(NodeOptions.Env.BACKUP_REGION, r));
+      env.put(NodeOptions.Env.BACKUP_PATH_STYLE, Boolean.toString(s.pathStyle()));
+      s.credentialsSecret().ifPresent(c -> env.put(NodeOptions.Env.BACKUP_CREDENTIALS, CREDENTIALS_DIR));
+      s.keySecret().ifPresent(k -> env.put(NodeOptions.Env.BACKUP_ENCRYPTION_KEY, ENCRYPTION_DIR + "/" + KEY_FILE));
+      env.put(NodeOptions.Env.BACKUP_RATE, Long.toString(uploadRate));
+      restoreRate.ifPresent(r -> env.put(NodeOptions.Env.RESTORE_RATE, Long.toString(r)));
     });
     if (restoreFrom.isPresent()) {
-      env.put("DHT_RESTORING", "true");
+      env.put(NodeOptions.Env.RESTORING, "true");
     }
     return env;
   }

@@ -63,7 +63,17 @@ public record ClusterModel(
     Optional<Boolean> allowMultiplePerNode,
     Placement placement) {
 
+  /** A cluster that has no members yet (or whose members' client port speaks what its spec says). */
   public static ClusterModel from(DhtCluster cluster, Platform platform) {
+    return from(cluster, platform, Optional.empty());
+  }
+
+  /**
+   * @param clientTlsOnLiveMembers whether the members running now serve TLS on their client port, empty when none
+   *     runs: the one observed fact the model reads, so that an unset spec.tls.client.enabled never switches a
+   *     running cluster's clients to TLS (SecurityModel.clientTls)
+   */
+  public static ClusterModel from(DhtCluster cluster, Platform platform, Optional<Boolean> clientTlsOnLiveMembers) {
     var meta = cluster.getMetadata();
     var spec = cluster.getSpec() != null ? cluster.getSpec() : new DhtClusterSpec();
     int replicas = orDefault(spec.replicas, Defaults.REPLICAS);
@@ -115,7 +125,7 @@ public record ClusterModel(
         Optional.ofNullable(spec.affinity),
         platform.clusterDomain(),
         platform.runnerImage(),
-        security(cluster, platform),
+        security(cluster, platform, clientTlsOnLiveMembers),
         BackupModel.from(spec.backup, spec.restoreFrom),
         racks(spec, replicas),
         Optional.ofNullable(spec.allowMultiplePerNode),
@@ -145,10 +155,10 @@ public record ClusterModel(
     return racks;
   }
 
-  private static SecurityModel security(DhtCluster cluster, Platform platform) {
+  private static SecurityModel security(DhtCluster cluster, Platform platform, Optional<Boolean> clientTlsOnLive) {
     try {
       return SecurityModel.from(cluster, Names.headlessService(cluster.getMetadata().getName()),
-          platform.clusterDomain());
+          platform.clusterDomain(), clientTlsOnLive);
     } catch (IllegalArgumentException e) {
       throw new InvalidSpecException(e.getMessage());
     }

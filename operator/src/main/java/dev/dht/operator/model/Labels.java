@@ -21,6 +21,8 @@ public final class Labels {
   public static final String DESIRED_HASH = "dht.dev/desired-hash";
   /** Hash of the rendered node config on the pod template: a change rolls the pods one at a time. */
   public static final String CONFIG_HASH = "dht.dev/config-hash";
+  /** On the members' pods when their client port serves TLS only (their /metrics: the plaintext metrics port). */
+  public static final String CLIENT_TLS = "dht.dev/client-tls";
   /**
    * On the pod template: the hash of the ServiceAccount's cloud identity annotations, so that a changed role rolls the
    * pods (the cloud's webhook injects the identity only into new pods).

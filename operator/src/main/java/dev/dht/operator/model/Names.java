@@ -1,12 +1,14 @@
 package dev.dht.operator.model;
 
+import dev.dht.operator.api.v1alpha1.NodeOptions;
+
 /**
  * Names of everything a cluster owns, derived from the cluster's name. They never change for a
  * cluster's lifetime (a StatefulSet's serviceName and selector are immutable).
  */
 public final class Names {
-  /** Port of the node's HTTP API, /metrics and admin endpoints inside the pod. */
-  public static final int NODE_PORT = 8080;
+  /** Port of the node's HTTP API, /metrics and admin endpoints inside the pod: the node's default --port. */
+  public static final int NODE_PORT = NodeOptions.Default.PORT;
   public static final String PORT_NAME = "http";
 
   private Names() {}

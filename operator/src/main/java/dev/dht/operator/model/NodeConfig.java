@@ -1,5 +1,6 @@
 package dev.dht.operator.model;
 
+import dev.dht.operator.api.v1alpha1.NodeOptions;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -17,17 +18,15 @@ import java.util.TreeMap;
 public final class NodeConfig {
   public static final String PROFILE_DIR = NodeStatefulSet.DATA_DIR + "/profiles";
   /** The node's --replication-factor: it must not change while the members move data (see scaling/FactorHold). */
-  public static final String REPLICATION_FACTOR = "DHT_REPLICATION_FACTOR";
-  /** The node's --member-insecure: plaintext member port on every interface (spec.tls.mode Disabled only). */
-  public static final String MEMBER_INSECURE = "DHT_MEMBER_INSECURE";
+  public static final String REPLICATION_FACTOR = NodeOptions.Env.REPLICATION_FACTOR;
   /** The node's --drain-time: how long a stopping member moves its clients away before it stops listening. */
-  public static final String DRAIN_TIME = "DHT_DRAIN_TIME";
+  public static final String DRAIN_TIME = NodeOptions.Env.DRAIN_TIME;
   /**
    * The node's --feature-level (docs/upgrading.md). Set to 2 only for clusters with racks, which need it (a member
    * refuses a racked member list below it) and which no release before 0.2.0 could run: a cluster without racks keeps
    * the level its members found, so an operator upgrade changes nothing in its pods.
    */
-  public static final String FEATURE_LEVEL = "DHT_FEATURE_LEVEL";
+  public static final String FEATURE_LEVEL = NodeOptions.Env.FEATURE_LEVEL;
   static final int RACKS_FEATURE_LEVEL = 2;
   /** Default heap share of the memory limit: RocksDB's block cache and memtables are native memory. */
   static final String DEFAULT_HEAP = "-XX:MaxRAMPercentage=40.0";
@@ -43,17 +42,17 @@ public final class NodeConfig {
     if (model.hasRacks()) {
       env.put(FEATURE_LEVEL, Integer.toString(RACKS_FEATURE_LEVEL));
     }
-    model.blockCacheBytes().ifPresent(v -> env.put("DHT_BLOCK_CACHE", Long.toString(v)));
-    model.writeBufferBytes().ifPresent(v -> env.put("DHT_WRITE_BUFFER", Long.toString(v)));
-    model.requestTimeout().ifPresent(v -> env.put("DHT_REQUEST_TIMEOUT", v));
-    model.workers().ifPresent(v -> env.put("DHT_WORKERS", Integer.toString(v)));
-    model.queueSize().ifPresent(v -> env.put("DHT_QUEUE_SIZE", Integer.toString(v)));
-    model.maxBodyBytes().ifPresent(v -> env.put("DHT_MAX_BODY", Long.toString(v)));
-    model.tombstoneGrace().ifPresent(v -> env.put("DHT_TOMBSTONE_GRACE", v));
-    env.put("DHT_REPAIR_INTERVAL", model.repair().nodeInterval());
-    env.put("DHT_REPAIR_RATE", Long.toString(model.repair().rate()));
+    model.blockCacheBytes().ifPresent(v -> env.put(NodeOptions.Env.BLOCK_CACHE, Long.toString(v)));
+    model.writeBufferBytes().ifPresent(v -> env.put(NodeOptions.Env.WRITE_BUFFER, Long.toString(v)));
+    model.requestTimeout().ifPresent(v -> env.put(NodeOptions.Env.REQUEST_TIMEOUT, v));
+    model.workers().ifPresent(v -> env.put(NodeOptions.Env.WORKERS, Integer.toString(v)));
+    model.queueSize().ifPresent(v -> env.put(NodeOptions.Env.QUEUE_SIZE, Integer.toString(v)));
+    model.maxBodyBytes().ifPresent(v -> env.put(NodeOptions.Env.MAX_BODY, Long.toString(v)));
+    model.tombstoneGrace().ifPresent(v -> env.put(NodeOptions.Env.TOMBSTONE_GRACE, v));
+    env.put(NodeOptions.Env.REPAIR_INTERVAL, model.repair().nodeInterval());
+    env.put(NodeOptions.Env.REPAIR_RATE, Long.toString(model.repair().rate()));
     if (model.profilerEnabled()) {
-      env.put("DHT_PROFILE_DIR", PROFILE_DIR);
+      env.put(NodeOptions.Env.PROFILE_DIR, PROFILE_DIR);
     }
     env.putAll(model.backup().environment());
     env.put("JAVA_TOOL_OPTIONS", String.join(" ", jvmOptions(model)));

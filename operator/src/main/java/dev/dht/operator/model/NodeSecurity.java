@@ -1,5 +1,6 @@
 package dev.dht.operator.model;
 
+import dev.dht.operator.api.v1alpha1.NodeOptions;
 import dev.dht.operator.security.SecurityModel;
 import dev.dht.operator.security.SecurityNames;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -15,13 +16,15 @@ import java.util.TreeMap;
 
 /**
  * How the pods get what the security settings made (the node contract, docs/security.md): the member certificate
- * Secret at {@value SecurityNames#MEMBER_TLS_DIR}, the tokens file at {@value SecurityNames#AUTH_DIR}, the node's
- * options pointing at them, and the member port. Secret contents are not in the pod template: a renewed certificate
- * or a rotated token reaches the running nodes through the kubelet, which updates the files, and the nodes reload
- * them; only switching a part on or off changes the template (and rolls the pods).
+ * Secret at {@value SecurityNames#MEMBER_TLS_DIR}, the client port's at {@value SecurityNames#CLIENT_TLS_DIR}, the
+ * tokens file at {@value SecurityNames#AUTH_DIR}, the node's options pointing at them, the member port, and with
+ * client TLS the plaintext metrics port the probes and scrapers use. Secret contents are not in the pod template: a
+ * renewed certificate or a rotated token reaches the running nodes through the kubelet, which updates the files, and
+ * the nodes reload them; only switching a part on or off changes the template (and rolls the pods).
  */
 public final class NodeSecurity {
   public static final String MEMBER_TLS_VOLUME = "member-tls";
+  public static final String CLIENT_TLS_VOLUME = "client-tls";
   public static final String AUTH_VOLUME = "auth";
   public static final int MEMBER_PORT = Names.NODE_PORT + SecurityNames.MEMBER_PORT_OFFSET;
   /** Secret files readable by the pod's group (fsGroup), not by others. */
@@ -33,15 +36,25 @@ public final class NodeSecurity {
   public static SortedMap<String, String> environment(SecurityModel security) {
     var env = new TreeMap<String, String>();
     if (security.tls().enabled()) {
-      env.put("DHT_MEMBER_TLS_CERT", SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.TLS_CERT);
-      env.put("DHT_MEMBER_TLS_KEY", SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.TLS_KEY);
-      env.put("DHT_MEMBER_TLS_CA", SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.CA_CERT);
+      env.put(NodeOptions.Env.MEMBER_TLS_CERT, SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.TLS_CERT);
+      env.put(NodeOptions.Env.MEMBER_TLS_KEY, SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.TLS_KEY);
+      env.put(NodeOptions.Env.MEMBER_TLS_CA, SecurityNames.MEMBER_TLS_DIR + "/" + SecurityNames.CA_CERT);
     } else {
       // spec.tls.mode Disabled: members reach each other's member port across pods in plaintext.
-      env.put(NodeConfig.MEMBER_INSECURE, "true");
+      env.put(NodeOptions.Env.MEMBER_INSECURE, "true");
     }
     if (security.auth().enabled()) {
-      env.put("DHT_AUTH_TOKENS", tokensFile());
+      env.put(NodeOptions.Env.AUTH_TOKENS, tokensFile());
+    }
+    var client = security.clientTls();
+    if (client.enabled()) {
+      env.put("DHT_CLIENT_TLS_CERT", SecurityNames.CLIENT_TLS_DIR + "/" + SecurityNames.TLS_CERT);
+      env.put("DHT_CLIENT_TLS_KEY", SecurityNames.CLIENT_TLS_DIR + "/" + SecurityNames.TLS_KEY);
+      if (client.clientCertificates()) {
+        env.put("DHT_CLIENT_TLS_CA", SecurityNames.CLIENT_TLS_DIR + "/" + SecurityNames.CA_CERT);
+        env.put("DHT_CLIENT_AUTH", client.clientAuth().name().toLowerCase(java.util.Locale.ROOT));
+      }
+      env.put("DHT_METRICS_PORT", Integer.toString(SecurityNames.METRICS_PORT));
     }
     return env;
   }
@@ -55,6 +68,14 @@ public final class NodeSecurity {
     if (security.tls().enabled()) {
       volumes.add(new VolumeBuilder().withName(MEMBER_TLS_VOLUME).withNewSecret()
           .withSecretName(security.tls().secretName()).withDefaultMode(SECRET_MODE)
+          .addNewItem().withKey(SecurityNames.TLS_CERT).withPath(SecurityNames.TLS_CERT).endItem()
+          .addNewItem().withKey(SecurityNames.TLS_KEY).withPath(SecurityNames.TLS_KEY).endItem()
+          .addNewItem().withKey(SecurityNames.CA_CERT).withPath(SecurityNames.CA_CERT).endItem()
+          .endSecret().build());
+    }
+    if (security.clientTls().enabled()) {
+      volumes.add(new VolumeBuilder().withName(CLIENT_TLS_VOLUME).withNewSecret()
+          .withSecretName(security.clientTls().secretName()).withDefaultMode(SECRET_MODE)
           .addNewItem().withKey(SecurityNames.TLS_CERT).withPath(SecurityNames.TLS_CERT).endItem()
           .addNewItem().withKey(SecurityNames.TLS_KEY).withPath(SecurityNames.TLS_KEY).endItem()
           .addNewItem().withKey(SecurityNames.CA_CERT).withPath(SecurityNames.CA_CERT).endItem()
@@ -76,8 +97,38 @@ public final class NodeSecurity {
     if (security.tls().enabled()) {
       mounts.add(mount(MEMBER_TLS_VOLUME, SecurityNames.MEMBER_TLS_DIR));
     }
+    mounts.addAll(clientTlsMounts(security));
     mounts.addAll(tokenMounts(security));
     return mounts;
+  }
+
+  /** The client port's certificate, for the node and the profiler sidecar (it serves and calls with it). */
+  public static List<VolumeMount> clientTlsMounts(SecurityModel security) {
+    return security.clientTls().enabled() ? List.of(mount(CLIENT_TLS_VOLUME, SecurityNames.CLIENT_TLS_DIR))
+        : List.of();
+  }
+
+  /** Whether the members of this live StatefulSet serve TLS on their client port (they mount its Secret). */
+  public static boolean servesClientTls(io.fabric8.kubernetes.api.model.apps.StatefulSet statefulSet) {
+    var template = statefulSet.getSpec() == null || statefulSet.getSpec().getTemplate() == null ? null
+        : statefulSet.getSpec().getTemplate().getSpec();
+    return template != null && template.getVolumes() != null
+        && template.getVolumes().stream().anyMatch(v -> CLIENT_TLS_VOLUME.equals(v.getName()));
+  }
+
+  /** With client TLS, the plaintext metrics port (GET /metrics and /v0/status only): probes and scrapers. */
+  public static List<ContainerPort> metricsPort(SecurityModel security) {
+    return security.clientTls().enabled() ? List.of(new ContainerPortBuilder()
+        .withName(SecurityNames.METRICS_PORT_NAME).withContainerPort(SecurityNames.METRICS_PORT).withProtocol("TCP")
+        .build()) : List.of();
+  }
+
+  /**
+   * The port the kubelet's probes ask /v0/status on: the client port in plaintext, else the metrics port (a probe
+   * presents no client certificate, which a client port with certificates required refuses).
+   */
+  public static String probePort(SecurityModel security) {
+    return security.clientTls().enabled() ? SecurityNames.METRICS_PORT_NAME : Names.PORT_NAME;
   }
 
   /** The tokens file, for the node and the profiler sidecar (which checks its callers against it). */

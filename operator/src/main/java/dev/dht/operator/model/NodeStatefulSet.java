@@ -1,5 +1,6 @@
 package dev.dht.operator.model;
 
+import dev.dht.operator.api.v1alpha1.NodeOptions;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -36,7 +37,7 @@ public final class NodeStatefulSet {
   public static final String NODE_JAR = "/opt/dht/dht-node.jar";
   public static final String STATUS_PATH = "/v0/status";
   /** The node's own rack (the contract: it must be the rack the member list gives it). */
-  public static final String RACK_ENV = "DHT_RACK";
+  public static final String RACK_ENV = NodeOptions.Env.RACK;
   /** A fixed non-root user: runAsNonRoot needs a numeric user to verify, fsGroup makes the volume writable. */
   public static final long USER_ID = 10001L;
   /** Seconds a terminating pod keeps serving so that endpoints stop routing to it first. */
@@ -80,7 +81,7 @@ public final class NodeStatefulSet {
     String name = model.name();
     var metadata = Owners.metadata(cluster, Names.statefulSet(name, rack.name()));
     var selector = Labels.selector(name, rack);
-    var podLabels = Labels.common(name);
+    var podLabels = podLabels(model);
     podLabels.putAll(selector);
     metadata.getLabels().putAll(selector);
     var podAnnotations = new LinkedHashMap<String, String>();
@@ -130,6 +131,18 @@ public final class NodeStatefulSet {
           .withPartition(partition).build());
     }
     return sts;
+  }
+
+  /**
+   * The members' labels; with client TLS {@value Labels#CLIENT_TLS}=true too, so that a scraper tells the pods whose
+   * /metrics is on the plaintext metrics port from those whose client port serves it (the chart's PodMonitor).
+   */
+  static Map<String, String> podLabels(ClusterModel model) {
+    var labels = Labels.common(model.name());
+    if (model.security().clientTls().enabled()) {
+      labels.put(Labels.CLIENT_TLS, "true");
+    }
+    return labels;
   }
 
   static PodSpec podSpec(ClusterModel model, Rack rack) {
@@ -197,18 +210,19 @@ public final class NodeStatefulSet {
                 .withNewValueFrom().withNewFieldRef().withFieldPath("metadata.name").endFieldRef().endValueFrom()
                 .build(),
             // Which member this process is: its own stable URL, as written in the topology.
-            new EnvVarBuilder().withName("DHT_SELF")
+            new EnvVarBuilder().withName(NodeOptions.Env.SELF)
                 .withValue(Names.memberUrl("$(POD_NAME)", name, model.namespace(), model.clusterDomain()))
                 .build())
         .addNewEnvFrom().withNewConfigMapRef().withName(Names.configConfigMap(name)).endConfigMapRef().endEnvFrom()
         .addNewPort().withName(Names.PORT_NAME).withContainerPort(Names.NODE_PORT).withProtocol("TCP").endPort()
         .addToPorts(NodeSecurity.memberPort())
+        .addAllToPorts(NodeSecurity.metricsPort(model.security()))
         .withResources(model.resources())
         // Startup allows a slow RocksDB open (recovery after a crash); liveness is lenient so that a
         // node busy under load is not killed; readiness takes a member out of the Services quickly.
-        .withStartupProbe(statusProbe(5, 2, 60))
-        .withLivenessProbe(statusProbe(10, 5, 6))
-        .withReadinessProbe(statusProbe(5, 2, 3))
+        .withStartupProbe(statusProbe(NodeSecurity.probePort(model.security()), 5, 2, 60))
+        .withLivenessProbe(statusProbe(NodeSecurity.probePort(model.security()), 10, 5, 6))
+        .withReadinessProbe(statusProbe(NodeSecurity.probePort(model.security()), 5, 2, 3))
         .withNewLifecycle()
           .withNewPreStop().withNewSleep().withSeconds(PRE_STOP_SECONDS).endSleep().endPreStop()
         .endLifecycle()
@@ -234,9 +248,9 @@ public final class NodeStatefulSet {
     return container;
   }
 
-  static Probe statusProbe(int periodSeconds, int timeoutSeconds, int failureThreshold) {
+  static Probe statusProbe(String port, int periodSeconds, int timeoutSeconds, int failureThreshold) {
     return new ProbeBuilder()
-        .withNewHttpGet().withPath(STATUS_PATH).withNewPort(Names.PORT_NAME).withScheme("HTTP").endHttpGet()
+        .withNewHttpGet().withPath(STATUS_PATH).withNewPort(port).withScheme("HTTP").endHttpGet()
         .withPeriodSeconds(periodSeconds)
         .withTimeoutSeconds(timeoutSeconds)
         .withFailureThreshold(failureThreshold)

@@ -25,19 +25,27 @@ public final class ProfilerSidecar {
   private ProfilerSidecar() {}
 
   public static Container container(ClusterModel model) {
+    boolean tls = model.security().clientTls().enabled();
     var args = new java.util.ArrayList<>(java.util.List.of("--port", Integer.toString(PORT), "--node",
-        "http://127.0.0.1:" + Names.NODE_PORT));
+        (tls ? "https" : "http") + "://127.0.0.1:" + Names.NODE_PORT));
     if (model.security().auth().enabled()) {
       // Callers need an admin token of the cluster (profiling is the admin plane's); it reads the nodes' file.
       args.addAll(java.util.List.of("--tokens", NodeSecurity.tokensFile()));
     }
+    if (tls) {
+      // The node's client-port certificate: the sidecar serves its own port with it (the admin token must not cross
+      // the pod network in the clear), and presents it to the node, which trusts its CA (loopback has admin rights).
+      args.addAll(java.util.List.of("--tls", dev.dht.operator.security.SecurityNames.CLIENT_TLS_DIR));
+    }
+    var mounts = new java.util.ArrayList<>(NodeSecurity.tokenMounts(model.security()));
+    mounts.addAll(NodeSecurity.clientTlsMounts(model.security()));
     return new ContainerBuilder()
         .withName(CONTAINER)
         .withImage(model.profilerImage())
         .withImagePullPolicy(model.imagePullPolicy())
         .withCommand("python3", PROGRAM)
         .withArgs(args)
-        .withVolumeMounts(NodeSecurity.tokenMounts(model.security()))
+        .withVolumeMounts(mounts)
         .addNewPort().withName(PORT_NAME).withContainerPort(PORT).withProtocol("TCP").endPort()
         .withNewResources()
           .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))

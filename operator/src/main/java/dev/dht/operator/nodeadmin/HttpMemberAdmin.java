@@ -12,6 +12,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -31,6 +32,11 @@ public final class HttpMemberAdmin implements MemberAdmin {
   private final Duration requestTimeout;
   private final io.fabric8.kubernetes.client.KubernetesClient kubernetes;
   private final java.util.Optional<String> bearerToken;
+  /** https:// instead of http:// (the client port speaks TLS; {@link #client} trusts its CAs). */
+  private final boolean tls;
+  /** One HTTP client per TLS material (CAs and certificate), shared by every view of this admin client. */
+  private final Map<String, HttpClient> tlsClients;
+  private final Duration connectTimeout;
 
   public HttpMemberAdmin() {
     this(CONNECT_TIMEOUT, REQUEST_TIMEOUT);
@@ -47,24 +53,66 @@ public final class HttpMemberAdmin implements MemberAdmin {
 
   public HttpMemberAdmin(Duration connectTimeout, Duration requestTimeout,
       io.fabric8.kubernetes.client.KubernetesClient kubernetes) {
-    this(HttpClient.newBuilder()
-        .connectTimeout(connectTimeout)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .version(HttpClient.Version.HTTP_1_1)
-        .build(), requestTimeout, kubernetes, java.util.Optional.empty());
+    this(builder(connectTimeout).build(), requestTimeout, kubernetes, java.util.Optional.empty(), false,
+        tlsClientCache(), connectTimeout);
   }
 
   private HttpMemberAdmin(HttpClient client, Duration requestTimeout,
-      io.fabric8.kubernetes.client.KubernetesClient kubernetes, java.util.Optional<String> bearerToken) {
+      io.fabric8.kubernetes.client.KubernetesClient kubernetes, java.util.Optional<String> bearerToken, boolean tls,
+      Map<String, HttpClient> tlsClients, Duration connectTimeout) {
     this.client = client;
     this.requestTimeout = requestTimeout;
     this.kubernetes = kubernetes;
     this.bearerToken = bearerToken;
+    this.tls = tls;
+    this.tlsClients = tlsClients;
+    this.connectTimeout = connectTimeout;
+  }
+
+  private static HttpClient.Builder builder(Duration connectTimeout) {
+    return HttpClient.newBuilder()
+        .connectTimeout(connectTimeout)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .version(HttpClient.Version.HTTP_1_1);
+  }
+
+  /** At most a few dozen clusters' materials at once; the least recently used client is let go. */
+  private static Map<String, HttpClient> tlsClientCache() {
+    return java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, HttpClient> eldest) {
+        if (size() > 32) {
+          eldest.getValue().shutdown(); // its calls in flight finish
+          return true;
+        }
+        return false;
+      }
+    });
   }
 
   @Override
   public MemberAdmin authenticated(java.util.Optional<String> bearerToken) {
-    return new HttpMemberAdmin(client, requestTimeout, kubernetes, bearerToken);
+    return new HttpMemberAdmin(client, requestTimeout, kubernetes, bearerToken, tls, tlsClients, connectTimeout);
+  }
+
+  @Override
+  public MemberAdmin authenticated(NodeCredentials credentials) {
+    if (credentials.tls().isEmpty()) {
+      return new HttpMemberAdmin(client, requestTimeout, kubernetes, credentials.token(), false, tlsClients,
+          connectTimeout);
+    }
+    var material = credentials.tls().get();
+    HttpClient tlsClient = tlsClients.computeIfAbsent(material.key(), k -> builder(connectTimeout)
+        .sslContext(dev.dht.operator.security.pki.TlsContexts.of(material.certificate().orElse(null),
+            material.trusted()))
+        .build());
+    return new HttpMemberAdmin(tlsClient, requestTimeout, kubernetes, credentials.token(), true, tlsClients,
+        connectTimeout);
+  }
+
+  /** The URL as this view calls it: https:// when the client port speaks TLS. */
+  private String scheme(String url) {
+    return tls && url.startsWith("http://") ? "https://" + url.substring("http://".length()) : url;
   }
 
   @Override
@@ -88,7 +136,7 @@ public final class HttpMemberAdmin implements MemberAdmin {
       Function<String, T> unknown) {
     HttpRequest request;
     try {
-      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
+      var builder = HttpRequest.newBuilder(URI.create(scheme(stripSlash(baseUrl)) + path))
           .timeout(requestTimeout)
           .header("Accept", "application/json")
           .GET();
@@ -132,7 +180,7 @@ public final class HttpMemberAdmin implements MemberAdmin {
     try {
       var publisher = body == null ? HttpRequest.BodyPublishers.noBody()
           : HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body));
-      var builder = HttpRequest.newBuilder(URI.create(stripSlash(baseUrl) + path))
+      var builder = HttpRequest.newBuilder(URI.create(scheme(stripSlash(baseUrl)) + path))
           .timeout(timeout)
           .header("Accept", "application/json")
           .header("Content-Type", "application/json")

@@ -67,6 +67,15 @@ public interface MemberAdmin {
     return this;
   }
 
+  /**
+   * The same calls with everything the client port asks of the operator: its token, and when the port speaks TLS
+   * https:// with the cluster's CAs and its client certificate. Implementations that send nothing over the wire may
+   * ignore it.
+   */
+  default MemberAdmin authenticated(NodeCredentials credentials) {
+    return authenticated(credentials.token());
+  }
+
   /** Asks every member at once and waits for all answers (each bounded by the timeout). */
   default <K> Map<K, MemberMovement> movements(Map<K, String> baseUrls) {
     return askAll(baseUrls, this::movement);

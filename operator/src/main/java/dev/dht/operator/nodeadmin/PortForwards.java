@@ -1,5 +1,6 @@
 package dev.dht.operator.nodeadmin;
 
+import dev.dht.operator.model.Names;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.LocalPortForward;
 import java.net.URI;
@@ -17,7 +18,7 @@ public final class PortForwards {
   /** The port-forward URL of a member (the port of its topology URL). */
   public static String url(String namespace, String pod, String memberUrl) {
     int port = URI.create(memberUrl).getPort();
-    return SCHEME + namespace + "/" + pod + ":" + (port < 0 ? 8080 : port);
+    return SCHEME + namespace + "/" + pod + ":" + (port < 0 ? Names.NODE_PORT : port);
   }
 
   static boolean is(String url) {

@@ -16,7 +16,10 @@ import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
 import dev.dht.operator.nodeadmin.MemberPlane;
 import dev.dht.operator.nodeadmin.MemberTlsProbe;
 import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.security.auth.AuthSecrets;
+import dev.dht.operator.api.v1alpha1.DhtUser;
+import dev.dht.operator.model.NodeSecurity;
+import dev.dht.operator.nodeadmin.NodeCredentials;
+import dev.dht.operator.nodeadmin.OperatorAccess;
 import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
@@ -108,6 +111,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final Duration pollInterval;
   private final MemberTlsProbe tlsProbe;
   private final MemberPlane memberPlane;
+  private final MemberPlane clientPlane;
   private final SecureRandom random = new SecureRandom();
   private final RepairPolls repairPolls;
   private final StorePolls storePolls;
@@ -137,8 +141,20 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
       MemberAddresses memberAddresses, Duration pollInterval, MemberTlsProbe tlsProbe,
       MemberPlane memberPlane) {
+    this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, tlsProbe, memberPlane, null);
+  }
+
+  /**
+   * @param clientPlane where a member's client port is (null: the member URL, or its override), which the operator
+   *     looks at during a client CA replacement
+   */
+  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
+      MemberAddresses memberAddresses, Duration pollInterval, MemberTlsProbe tlsProbe,
+      MemberPlane memberPlane, MemberPlane clientPlane) {
     this.tlsProbe = tlsProbe;
-    this.memberPlane = memberPlane != null ? memberPlane : memberPlaneOf(memberAddresses);
+    this.memberPlane = memberPlane != null ? memberPlane
+        : memberPlaneOf(memberAddresses, SecurityNames.MEMBER_PORT_OFFSET);
+    this.clientPlane = clientPlane != null ? clientPlane : memberPlaneOf(memberAddresses, 0);
     this.platform = platform;
     this.clock = clock;
     this.metrics = metrics;
@@ -179,6 +195,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             : Set.of(new ResourceID(b.getSpec().cluster, b.getMetadata().getNamespace())))
         .build();
     caches.put(DhtBackup.class, new InformerEventSource<>(backups, context));
+    // A DhtUser gets its client certificate from its cluster's reconcile (the client CA is there).
+    var users = InformerEventSourceConfiguration.from(DhtUser.class, DhtCluster.class)
+        .withSecondaryToPrimaryMapper((DhtUser u) -> u.getSpec() == null || u.getSpec().cluster == null ? Set.of()
+            : Set.of(new ResourceID(u.getSpec().cluster, u.getMetadata().getNamespace())))
+        .build();
+    caches.put(DhtUser.class, new InformerEventSource<>(users, context));
     var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
     caches.values().forEach(s -> sources.add(asSource(s)));
     return sources;
@@ -186,10 +208,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
-    var liveSets = liveStatefulSets(context, ClusterModel.from(cluster, platform));
     // The node image is the cluster's choice (spec.version/spec.image, else what its pods run): an operator upgrade
-    // alone changes no pod template (upgrade/NodeVersion).
-    var spec = ClusterModel.from(cluster, NodeVersion.platformFor(cluster.getSpec(), platform, liveSets.values()));
+    // alone changes no pod template (upgrade/NodeVersion). Whether the running members' client port serves TLS: the
+    // other observed fact the model reads (any rack's StatefulSet tells, they roll to the same template).
+    var liveSets = liveStatefulSets(context, ClusterModel.from(cluster, platform));
+    var spec = ClusterModel.from(cluster, NodeVersion.platformFor(cluster.getSpec(), platform, liveSets.values()),
+        liveSets.values().stream().findFirst().map(NodeSecurity::servesClientTls));
     String name = spec.name();
     var previous = Optional.ofNullable(cluster.getStatus());
     var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
@@ -203,7 +227,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     replacements.replace(cluster, pods, context.getClient());
     // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
     // and holds back a scale that has not started.
-    var token = operatorToken(context, specModel);
+    var token = credentials(context, specModel);
     var repair = RepairView.of(repairPolls.reports(cluster, pods, member -> adminUrl(specModel, member), token,
         now), specModel.repair(), createdAt(cluster, now), now);
 
@@ -231,8 +255,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
     // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
     var security = new SecurityStep(context.getClient(), applier, n -> live(context, Secret.class, n),
-        live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)), random, tlsProbe, memberPlane)
-        .run(cluster, model, platform, pods, clock.instant());
+        n -> live(context, ConfigMap.class, n), this::cachedSecret,
+        live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)), random, tlsProbe, memberPlane,
+        clientPlane).run(cluster, model, platform, pods, context.getSecondaryResources(DhtUser.class), clock.instant());
     var statefulSets = new java.util.ArrayList<StatefulSet>();
     for (HasMetadata object : desired.inApplyOrder()) { // the order DesiredStateTest checks: pods come last
       if (apply(applier, context, object) instanceof StatefulSet applied) {
@@ -249,7 +274,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
     var status = StatusCalculator.compute(cluster, desired, statefulSets, pods, scaling,
         held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
-    SecurityConditions.apply(status, previous, security.tls(), security.certificates(), security.credentials(), now);
+    SecurityConditions.apply(status, previous, security.tls(), security.certificates(),
+        security.clientCertificates(), security.credentials(), now);
     status.conditions.add(Conditions.condition(previous.map(s -> s.conditions).orElse(List.of()),
         MemberRoll.CONDITION, !roll.rolling(), roll.reason(), roll.message(), status.observedGeneration, now));
     if (specModel.backup().storage().isPresent()) {
@@ -299,27 +325,41 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     }
   }
 
-  /** By default a member's member port is its DNS name (or its override) at the client port + the offset. */
-  MemberPlane memberPlaneOf(MemberAddresses addresses) {
+  /**
+   * By default a member's member port is its DNS name (or its override) at the client port + the offset, and its
+   * client port that name at the client port (offset 0).
+   */
+  MemberPlane memberPlaneOf(MemberAddresses addresses, int offset) {
     return (namespace, cluster, pod) -> {
       var url = java.net.URI.create(addresses.adminUrl(namespace, pod,
           Names.memberUrl(pod, cluster, namespace, platform.clusterDomain())));
-      int port = (url.getPort() > 0 ? url.getPort() : Names.NODE_PORT) + SecurityNames.MEMBER_PORT_OFFSET;
+      int port = (url.getPort() > 0 ? url.getPort() : Names.NODE_PORT) + offset;
       return Map.entry(url.getHost(), port);
     };
   }
 
-  /** The operator's own admin token of a cluster whose nodes require tokens (from its Secret, once written). */
-  private static Optional<String> operatorToken(Context<DhtCluster> context, ClusterModel model) {
-    if (!model.security().auth().enabled()) {
-      return Optional.empty();
-    }
-    return live(context, Secret.class, model.security().auth().tokensSecret())
-        .flatMap(AuthSecrets::operatorToken);
+  /**
+   * What the operator presents on the cluster's client port: its admin token when the nodes require tokens, and with
+   * client TLS the CA bundle and its client certificate (each from its object, once written).
+   */
+  private static NodeCredentials credentials(Context<DhtCluster> context, ClusterModel model) {
+    var security = model.security();
+    var tokens = security.auth().enabled() ? live(context, Secret.class, security.auth().tokensSecret())
+        : Optional.<Secret>empty();
+    var client = security.clientTls();
+    return OperatorAccess.of(client.enabled(), tokens, live(context, ConfigMap.class, client.caConfigMap()),
+        live(context, Secret.class, client.operatorSecret()));
+  }
+
+  /** A Secret of the namespace from the informer's cache, whoever owns it (a DhtUser's certificate). */
+  @SuppressWarnings("unchecked")
+  private Optional<Secret> cachedSecret(String namespace, String name) {
+    var source = (InformerEventSource<Secret, DhtCluster>) caches.get(Secret.class);
+    return source == null ? Optional.empty() : source.get(new ResourceID(name, namespace));
   }
 
   /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
-  private Map<Member, MemberMovement> poll(ClusterModel model, List<Member> members, Optional<String> token) {
+  private Map<Member, MemberMovement> poll(ClusterModel model, List<Member> members, NodeCredentials token) {
     if (members.isEmpty()) {
       return Map.of();
     }
@@ -388,6 +428,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     events.onTransition(cluster, status, now);
     events.onRefusal(cluster, status, now);
     events.onConditionFalse(cluster, status, SecurityConditions.CERTIFICATES, now);
+    events.onConditionFalse(cluster, status, SecurityConditions.CLIENT_CERTIFICATES, now);
     events.onConditionFalse(cluster, status, SecurityConditions.CREDENTIALS, now);
     events.onRotation(cluster, status, now);
   }

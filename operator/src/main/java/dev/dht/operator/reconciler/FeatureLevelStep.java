@@ -5,6 +5,7 @@ import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.api.v1alpha1.Phase;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.nodeadmin.MemberAddresses;
+import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.upgrade.FeatureLevelPlan;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -12,7 +13,6 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,8 +34,8 @@ final class FeatureLevelStep {
 
   /** @return whether to look again soon (a raise was just sent and taken; a refused one waits for the steady poll) */
   boolean run(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl, DhtClusterStatus status,
-      List<Condition> previous, Optional<String> token, Instant now) {
-    var reports = polls.reports(cluster, pods, adminUrl, token, now);
+      List<Condition> previous, NodeCredentials credentials, Instant now) {
+    var reports = polls.reports(cluster, pods, adminUrl, credentials, now);
     var spec = cluster.getSpec();
     boolean hold = spec.upgrade != null && Boolean.TRUE.equals(spec.upgrade.holdFeatureLevel);
     var planned = FeatureLevelPlan.decide(status.members.stream().map(m -> m.name).toList(), reports,
@@ -50,7 +50,7 @@ final class FeatureLevelStep {
           .forEach(m -> urls.put(m.name, addresses.privilegedUrl(namespace, m.name, m.url)));
       log.info("{}/{}: raising the feature level to {} on {}", namespace, cluster.getMetadata().getName(), target,
           urls.keySet());
-      var refused = polls.raise(cluster, urls, target, token);
+      var refused = polls.raise(cluster, urls, target, credentials);
       sent = refused.isEmpty();
       if (!refused.isEmpty()) {
         log.warn("{}/{}: the feature level raise was refused: {}", namespace, cluster.getMetadata().getName(), refused);

@@ -4,13 +4,13 @@ import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAdmin;
+import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.upgrade.MemberRelease;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -33,10 +33,10 @@ final class ReleasePolls {
 
   /** The ready members' reports, by pod name. */
   Map<String, MemberRelease> reports(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl,
-      Optional<String> token, Instant now) {
+      NodeCredentials credentials, Instant now) {
     return polls.answers(RepairPolls.ReadyMembers.of(cluster, pods, adminUrl), now, members -> {
       var answers = members.urls().isEmpty() ? Map.<Member, AdminAnswer>of()
-          : admin.authenticated(token).callAll(members.urls(), "GET", PATH, m -> null, CALL_TIMEOUT);
+          : admin.authenticated(credentials).callAll(members.urls(), "GET", PATH, m -> null, CALL_TIMEOUT);
       String name = cluster.getMetadata().getName();
       var byPod = new TreeMap<String, MemberRelease>();
       answers.forEach((member, answer) -> byPod.put(member.pod(name), MemberRelease.of(answer)));
@@ -50,9 +50,9 @@ final class ReleasePolls {
    * @return the refusals, by pod name (empty: every member raised)
    */
   Map<String, String> raise(DhtCluster cluster, Map<String, String> privilegedUrls, int level,
-      Optional<String> token) {
+      NodeCredentials credentials) {
     polls.forget(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName());
-    var answers = admin.authenticated(token).callAll(privilegedUrls, "POST", PATH, pod -> Map.of("level", level),
+    var answers = admin.authenticated(credentials).callAll(privilegedUrls, "POST", PATH, pod -> Map.of("level", level),
         CALL_TIMEOUT);
     var refused = new TreeMap<String, String>();
     answers.forEach((pod, answer) -> {

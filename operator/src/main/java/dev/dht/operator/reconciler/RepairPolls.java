@@ -61,9 +61,9 @@ final class RepairPolls {
     }
   }
 
-  /** @param token the operator's admin token of a cluster whose nodes require tokens */
+  /** @param credentials what the operator presents on the cluster's client port (token, TLS) */
   Map<Member, MemberRepair> reports(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl,
-      java.util.Optional<String> token, Instant now) {
+      dev.dht.operator.nodeadmin.NodeCredentials credentials, Instant now) {
     var members = ReadyMembers.of(cluster, pods, adminUrl);
     String key = members.cluster();
     var ready = members.urls();
@@ -76,7 +76,8 @@ final class RepairPolls {
     if (l != null && l.pods().equals(podKey) && l.at().plus(every).isAfter(now)) {
       return l.reports();
     }
-    Map<Member, MemberRepair> reports = ready.isEmpty() ? Map.of() : new LinkedHashMap<>(admin.authenticated(token).repairs(ready));
+    Map<Member, MemberRepair> reports = ready.isEmpty() ? Map.of()
+        : new LinkedHashMap<>(admin.authenticated(credentials).repairs(ready));
     last.put(key, new Last(now, podKey, reports));
     return reports;
   }

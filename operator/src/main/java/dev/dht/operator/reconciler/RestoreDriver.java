@@ -47,11 +47,11 @@ public final class RestoreDriver {
    * @param members      the topology's members: the restore's shares, in this order (not spec.replicas, which a held
    *                     scale may have raised; the restore places records by the ring it started with)
    * @param membersReady every one of those members' pods is ready and the member list is not changing
-   * @param token        the operator's admin token of a cluster whose nodes require tokens
+   * @param credentials  what the operator presents on the cluster's client port (token, TLS)
    */
   public Optional<RestoreStatus> drive(DhtCluster cluster, ClusterModel model, List<Member> members,
-      KubernetesClient client,
-      boolean membersReady, Optional<String> token, Instant now) {
+      KubernetesClient client, boolean membersReady, dev.dht.operator.nodeadmin.NodeCredentials credentials,
+      Instant now) {
     var from = model.backup().restoreFrom();
     if (from.isEmpty()) {
       return Optional.empty();
@@ -87,7 +87,7 @@ public final class RestoreDriver {
       urls.put(i, addresses.adminUrl(model.namespace(), pods.get(i), memberUrl));
       privileged.put(i, addresses.privilegedUrl(model.namespace(), pods.get(i), memberUrl));
     }
-    var admin = this.admin.authenticated(token);
+    var admin = this.admin.authenticated(credentials);
     var reports = admin.callAll(urls, "GET", "/v0/admin/restore", i -> null, CALL_TIMEOUT);
     String key = model.namespace() + "/" + model.name();
     var counted = retries.computeIfAbsent(key, k -> new ConcurrentHashMap<>());

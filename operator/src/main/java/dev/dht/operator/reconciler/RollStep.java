@@ -5,6 +5,7 @@ import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.ClusterShape;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.nodeadmin.MemberAdmin;
+import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.rollout.MemberHints;
 import dev.dht.operator.rollout.MemberRoll;
 import dev.dht.operator.scaling.MemberMovement;
@@ -40,7 +41,7 @@ final class RollStep {
    */
   MemberRoll.Plan plan(DhtCluster cluster, ClusterModel model, ClusterShape shape, Map<String, StatefulSet> live,
       Collection<Pod> pods, boolean steady, Collection<Member> rebuilding, List<Member> members,
-      Function<Member, String> adminUrl, Optional<String> token) {
+      Function<Member, String> adminUrl, NodeCredentials token) {
     var upgrade = cluster.getSpec() == null ? null : cluster.getSpec().upgrade;
     var plan = MemberRoll.decide(model.name(), MemberRoll.views(cluster, model, shape, live, pods),
         Optional.ofNullable(upgrade == null ? null : upgrade.canary));
@@ -56,7 +57,7 @@ final class RollStep {
 
   /** Why the next member must wait, naming the members; empty when the cluster is settled. */
   private Optional<String> blocker(ClusterModel model, Collection<Pod> pods, boolean steady,
-      Collection<Member> rebuilding, List<Member> members, Function<Member, String> adminUrl, Optional<String> token) {
+      Collection<Member> rebuilding, List<Member> members, Function<Member, String> adminUrl, NodeCredentials token) {
     if (!steady) {
       return Optional.of("a scale is in progress");
     }

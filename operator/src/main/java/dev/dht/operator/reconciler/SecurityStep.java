@@ -1,10 +1,10 @@
 package dev.dht.operator.reconciler;
 
 import dev.dht.operator.api.v1alpha1.DhtCluster;
+import dev.dht.operator.api.v1alpha1.DhtUser;
 import dev.dht.operator.api.v1alpha1.TlsMode;
 import dev.dht.operator.api.v1alpha1.TlsStatus;
 import dev.dht.operator.model.ClusterModel;
-import dev.dht.operator.model.Names;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.nodeadmin.MemberPlane;
 import dev.dht.operator.nodeadmin.MemberTlsProbe;
@@ -18,6 +18,7 @@ import dev.dht.operator.security.pki.CertificateAuthority;
 import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.pki.Credential;
 import dev.dht.operator.security.tls.CertManagerCertificate;
+import dev.dht.operator.security.CertificateSet;
 import dev.dht.operator.security.tls.MemberChecks;
 import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.tls.TlsPlan;
@@ -25,6 +26,7 @@ import dev.dht.operator.security.tls.TlsSecrets;
 import dev.dht.operator.security.tls.TlsState;
 import dev.dht.operator.security.tls.TlsWrites;
 import dev.dht.operator.security.tls.TlsStatuses;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -42,16 +44,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The security part of a reconcile, before the StatefulSet: the NetworkPolicy, the member plane's certificates
- * (mode Operator: one step of {@link TlsPlan}; CertManager: the Certificate; Secret: read the user's) and the client
- * tokens. The builders are pure ({@code security/}); this class reads the live Secrets, makes keys, asks the members
- * during a CA replacement and writes. Like the rest of the reconcile it writes only what differs.
+ * (mode Operator: one step of {@link TlsPlan}; CertManager: the Certificate; Secret: read the user's), the client
+ * port's ({@link ClientTlsStep}) and the client tokens. The builders are pure ({@code security/}); this class reads
+ * the live Secrets, makes keys, asks the members during a CA replacement and writes. Like the rest of the reconcile it writes only what differs.
  */
 final class SecurityStep {
   private static final Logger log = LoggerFactory.getLogger(SecurityStep.class);
@@ -64,13 +66,14 @@ final class SecurityStep {
 
   /**
    * @param certificates the condition CertificatesValid (absent with TLS off)
+   * @param clientCertificates the condition ClientCertificatesValid (absent with client TLS off)
    * @param credentials the condition CredentialsReady (absent with authentication off)
    * @param recheckIn reconcile again within this, even without an event
    * @param waiting a CA replacement waits for the members: look again soon (the scaling poll interval)
    */
   record Outcome(TlsStatus tls, Optional<TlsStatuses.Verdict> certificates,
-      Optional<AuthStatuses.Verdict> credentials, Optional<Duration> recheckIn,
-      boolean waiting) {}
+      Optional<TlsStatuses.Verdict> clientCertificates, Optional<AuthStatuses.Verdict> credentials,
+      Optional<Duration> recheckIn, boolean waiting) {}
 
   private final KubernetesClient client;
   private final ResourceApplier applier;
@@ -80,13 +83,19 @@ final class SecurityStep {
   private final SecureRandom random;
   private final MemberTlsProbe probe;
   private final MemberPlane plane;
+  private final ClientTlsStep clientTls;
 
   /**
    * @param ownSecrets the operator's own Secrets by name, from the informer cache
+   * @param ownConfigMaps the operator's own ConfigMaps by name, from the informer cache
+   * @param anySecret a Secret by namespace and name, from the informer cache (a DhtUser's)
    * @param livePolicy the cluster's NetworkPolicy, from the informer cache
+   * @param plane where a member's member port is reached; clientPlane: its client port
    */
   SecurityStep(KubernetesClient client, ResourceApplier applier, Function<String, Optional<Secret>> ownSecrets,
-      Optional<NetworkPolicy> livePolicy, SecureRandom random, MemberTlsProbe probe, MemberPlane plane) {
+      Function<String, Optional<ConfigMap>> ownConfigMaps, BiFunction<String, String, Optional<Secret>> anySecret,
+      Optional<NetworkPolicy> livePolicy, SecureRandom random, MemberTlsProbe probe, MemberPlane plane,
+      MemberPlane clientPlane) {
     this.client = client;
     this.applier = applier;
     this.ownSecrets = ownSecrets;
@@ -95,9 +104,12 @@ final class SecurityStep {
     this.random = random;
     this.probe = probe;
     this.plane = plane;
+    this.clientTls = new ClientTlsStep(client, applier, ownSecrets, ownConfigMaps, anySecret, authority, probe,
+        clientPlane);
   }
 
-  Outcome run(DhtCluster cluster, ClusterModel model, Platform platform, Collection<Pod> pods, Instant now) {
+  Outcome run(DhtCluster cluster, ClusterModel model, Platform platform, Collection<Pod> pods,
+      Collection<DhtUser> users, Instant now) {
     var security = model.security();
     networkPolicy(cluster, model, platform);
     var recheck = new ArrayList<Duration>();
@@ -127,6 +139,9 @@ final class SecurityStep {
       default -> tlsStatus = TlsStatuses.status(security.tls(), TlsState.read(Optional.empty(), Optional.empty()),
           Optional.empty(), Optional.empty());
     }
+    var client = clientTls.run(cluster, model, pods, users, now);
+    tlsStatus.client = client.status();
+    client.recheck().ifPresent(recheck::add);
     Optional<AuthStatuses.Verdict> credentials = Optional.empty();
     if (security.auth().enabled()) {
       credentials = Optional.of(auth(cluster, security.auth()));
@@ -134,7 +149,8 @@ final class SecurityStep {
         recheck.add(UNWATCHED_RECHECK);
       }
     }
-    return new Outcome(tlsStatus, certificates, credentials, recheck.stream().min(Duration::compareTo), waiting);
+    return new Outcome(tlsStatus, certificates, client.certificates(), credentials,
+        recheck.stream().min(Duration::compareTo), waiting || client.waiting());
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -197,7 +213,7 @@ final class SecurityStep {
             tls.certificateDuration());
       }
     };
-    var result = TlsWrites.of(cluster, tls, state, decision.step(), keys);
+    var result = TlsWrites.of(cluster, tls, state, decision.step(), keys, now);
     for (Secret secret : result.writes()) {
       boolean isCa = secret.getMetadata().getName().equals(SecurityNames.caSecret(model.name()));
       applier.apply(secret, isCa ? liveCa : liveMember);
@@ -211,46 +227,13 @@ final class SecurityStep {
    */
   private MemberChecks check(MemberChecks.Check check, TlsState state, ClusterModel model, Collection<Pod> pods,
       Instant now) {
-    var ca = state.ca().orElseThrow();
-    var client = authority.issue(ca, "dht-operator", List.of("dht-operator"), now, PROBE_CERTIFICATE);
-    var trusted = new ArrayList<>(state.trusted());
-    if (!trusted.contains(ca.certificate())) {
-      trusted.add(ca.certificate());
-    }
-    var expected = state.member().orElseThrow().certificate();
-    var pending = new LinkedHashMap<String, CompletableFuture<MemberChecks.Result>>();
-    for (Pod pod : pods) {
-      String podName = pod.getMetadata().getName();
-      if (pod.getMetadata().getDeletionTimestamp() != null) {
-        continue; // going away; its successor mounts the current Secret
-      }
-      if (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())) {
-        pending.put(podName, CompletableFuture.completedFuture(new MemberChecks.Result(false, "not running")));
-        continue;
-      }
-      var address = plane.address(model.namespace(), model.name(), podName);
-      String serverName = java.net.URI.create(Names.memberUrl(podName, model.name(), model.namespace(),
-          model.clusterDomain())).getHost();
-      pending.put(podName, probe.probe(address.getKey(), address.getValue(), serverName, client, trusted).thenApply(r ->
-          switch (check) {
-            case MEMBERS_TRUST_CA -> new MemberChecks.Result(r.answered(),
-                r.answered() ? "accepts the new CA" : r.detail());
-            case MEMBERS_SERVE_CERTIFICATE -> {
-              boolean current = r.served().map(expected::equals).orElse(false);
-              yield new MemberChecks.Result(r.answered() && current, !r.answered() ? r.detail()
-                  : current ? "serves the new certificate" : "still serves "
-                  + r.served().map(Certificates::fingerprint).map(f -> f.substring(0, 12)).orElse("?"));
-            }
-            default -> new MemberChecks.Result(true, "");
-          }));
-    }
-    var results = new LinkedHashMap<String, MemberChecks.Result>();
-    pending.forEach((pod, result) -> results.put(pod, result.join()));
-    return new MemberChecks(results);
+    var client = authority.issue(state.ca().orElseThrow(), "dht-operator", List.of("dht-operator"), now,
+        PROBE_CERTIFICATE);
+    return new MemberChecks(TlsMemberChecks.ask(probe, plane, check, state, model, pods, client));
   }
 
   /** When to look again: soon while a replacement waits, else when the next renewal or replacement is due. */
-  static Duration recheck(SecurityModel.Tls tls, TlsState state, TlsPlan.Decision decision, Instant now) {
+  static Duration recheck(CertificateSet tls, TlsState state, TlsPlan.Decision decision, Instant now) {
     if (decision.waiting() || decision.step() != TlsPlan.Step.NONE) {
       return ROTATION_POLL;
     }
@@ -274,11 +257,17 @@ final class SecurityStep {
 
   /** Applies the cert-manager Certificate; the reason it could not, if it could not (cert-manager is optional). */
   private Optional<String> certManager(DhtCluster cluster, SecurityModel.Tls tls) {
-    var desired = CertManagerCertificate.certificate(cluster, tls);
+    return applyCertificate(client, applier, cluster, CertManagerCertificate.certificate(cluster, tls));
+  }
+
+  /** Applies a cert-manager Certificate if it changed; the reason it could not, if it could not. */
+  static Optional<String> applyCertificate(KubernetesClient client, ResourceApplier applier, DhtCluster cluster,
+      GenericKubernetesResource desired) {
     var resources = client.genericKubernetesResources(CERT_MANAGER)
         .inNamespace(cluster.getMetadata().getNamespace());
+    String name = desired.getMetadata().getName();
     try {
-      GenericKubernetesResource live = resources.withName(tls.secretName()).get();
+      GenericKubernetesResource live = resources.withName(name).get();
       if (live == null || !ResourceApplier.upToDate(live, desired)) {
         resources.resource(desired).fieldManager(ResourceApplier.FIELD_MANAGER).forceConflicts().serverSideApply();
         applier.counted(desired);
@@ -287,10 +276,9 @@ final class SecurityStep {
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         return Optional.of("cert-manager is not installed (no " + CertManagerCertificate.CRD + " in this cluster):"
-            + " install it, or use spec.tls.mode Operator");
+            + " install it, or let the operator issue the certificates");
       }
-      return Optional.of("the Certificate " + tls.secretName() + " could not be written: "
-          + DhtClusterReconciler.describe(e));
+      return Optional.of("the Certificate " + name + " could not be written: " + DhtClusterReconciler.describe(e));
     }
   }
 

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -31,10 +30,10 @@ final class StorePolls {
   }
 
   StoreView view(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl,
-      Optional<String> token, Instant now) {
+      dev.dht.operator.nodeadmin.NodeCredentials credentials, Instant now) {
     return polls.answers(RepairPolls.ReadyMembers.of(cluster, pods, adminUrl), now, members -> {
       var reports = members.urls().isEmpty() ? Map.<Member, AdminAnswer>of()
-          : admin.authenticated(token).callAll(members.urls(), "GET", "/v0/admin/backup", m -> null, CALL_TIMEOUT);
+          : admin.authenticated(credentials).callAll(members.urls(), "GET", "/v0/admin/backup", m -> null, CALL_TIMEOUT);
       String name = cluster.getMetadata().getName();
       var byPod = new TreeMap<String, AdminAnswer>();
       reports.forEach((member, answer) -> byPod.put(member.pod(name), answer));

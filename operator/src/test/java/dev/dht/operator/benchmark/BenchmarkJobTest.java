@@ -187,4 +187,40 @@ class BenchmarkJobTest {
     assertThat(BenchmarkJob.job(Benchmarks.benchmark(s -> {}), model, target(model, open), "r1").getSpec()
         .getTemplate().getSpec().getContainers().get(0).getEnv()).isEmpty();
   }
+
+  @Test
+  void againstAClusterWhoseClientPortSpeaksTlsTheJobTrustsItsCaAndPresentsTheBenchmarkCertificate() {
+    var model = dev.dht.operator.benchmark.model.BenchmarkModel.from(Benchmarks.benchmark(s -> {}), Benchmarks.RUNNER);
+    var cluster = Benchmarks.readyCluster(2, true);
+    cluster.getStatus().tls = new dev.dht.operator.api.v1alpha1.TlsStatus();
+    cluster.getStatus().tls.client = new dev.dht.operator.api.v1alpha1.ClientTlsStatus();
+    cluster.getStatus().tls.client.enabled = true;
+    cluster.getStatus().tls.client.clientAuth = dev.dht.operator.api.v1alpha1.ClientAuthMode.Optional;
+    var target = target(model, cluster);
+    assertThat(target.loadUrls()).containsExactly("https://kv.prod.svc.cluster.local:8080");
+    assertThat(target.profilers().values()).allSatisfy(url -> assertThat(url).startsWith("https://"));
+    var pod = BenchmarkJob.job(Benchmarks.benchmark(s -> {}), model, target, "r1").getSpec().getTemplate().getSpec();
+    var runner = pod.getContainers().get(0);
+    assertThat(runner.getEnv()).filteredOn(e -> e.getValue() != null).extracting(e -> e.getName() + "=" + e.getValue())
+        .containsExactly("DHT_CA=/etc/dht/client-ca/ca.crt", "DHT_CLIENT_CERT=/etc/dht/client/tls.crt",
+            "DHT_CLIENT_KEY=/etc/dht/client/tls.key");
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getConfigMap() != null).singleElement()
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("kv-client-ca.crt"));
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getSecret() != null).singleElement()
+        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("kv-benchmark-client-tls"));
+    assertThat(runner.getVolumeMounts()).extracting(m -> m.getMountPath())
+        .contains("/etc/dht/client-ca", "/etc/dht/client");
+    // tokens only (clientAuth None): the CA, no certificate
+    cluster.getStatus().tls.client.clientAuth = dev.dht.operator.api.v1alpha1.ClientAuthMode.None;
+    var tokensOnly = BenchmarkJob.job(Benchmarks.benchmark(s -> {}), model, target(model, cluster), "r1").getSpec()
+        .getTemplate().getSpec();
+    assertThat(tokensOnly.getContainers().get(0).getEnv()).extracting(e -> e.getName()).contains("DHT_CA")
+        .doesNotContain("DHT_CLIENT_CERT");
+    // a cluster whose status says nothing of client TLS (plaintext): none of it
+    cluster.getStatus().tls = null;
+    var plain = BenchmarkJob.job(Benchmarks.benchmark(s -> {}), model, target(model, cluster), "r1").getSpec()
+        .getTemplate().getSpec();
+    assertThat(plain.getContainers().get(0).getEnv()).extracting(e -> e.getName()).doesNotContain("DHT_CA");
+    assertThat(target(model, cluster).loadUrls()).allSatisfy(url -> assertThat(url).startsWith("http://"));
+  }
 }

@@ -332,6 +332,7 @@ class DhtBackupIT {
     cluster.getMetadata().setName(name);
     var spec = new DhtClusterSpec();
     spec.replicas = replicas;
+    spec.tls = FakeMembers.plaintextClientPort();
     spec.backup = new BackupSpec();
     spec.backup.storage = new BackupStorageSpec();
     spec.backup.storage.endpoint = "http://s3.test.svc:7070";

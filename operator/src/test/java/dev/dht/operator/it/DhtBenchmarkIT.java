@@ -108,13 +108,23 @@ class DhtBenchmarkIT {
     var runner = job.getSpec().getTemplate().getSpec().getContainers().get(0);
     assertThat(runner.getImage()).isEqualTo("dht-loadrunner:it");
     assertThat(String.join(" ", runner.getArgs()))
-        .contains("--targets http://kv." + ns + ".svc.cluster.local:8080")
-        .contains("--profiler kv-0=http://kv-0.kv-headless." + ns + ".svc.cluster.local:8079")
-        .contains("--profiler kv-1=http://kv-1.kv-headless." + ns + ".svc.cluster.local:8079")
+        .as("a new cluster's client port and the sidecars speak TLS")
+        .contains("--targets https://kv." + ns + ".svc.cluster.local:8080")
+        .contains("--profiler kv-0=https://kv-0.kv-headless." + ns + ".svc.cluster.local:8079")
+        .contains("--profiler kv-1=https://kv-1.kv-headless." + ns + ".svc.cluster.local:8079")
         .contains("--events cpu,alloc --capture 5s --termination-log")
         .contains("--out /results/smoke/" + runId);
+    assertThat(runner.getEnv()).extracting(e -> e.getName() + "=" + e.getValue()).contains(
+        "DHT_CA=/etc/dht/client-ca/ca.crt", "DHT_CLIENT_CERT=/etc/dht/client/tls.crt",
+        "DHT_CLIENT_KEY=/etc/dht/client/tls.key");
+    assertThat(job.getSpec().getTemplate().getSpec().getVolumes()).as("the CA bundle and the benchmarks' certificate")
+        .anySatisfy(v -> assertThat(v.getConfigMap()).isNotNull().satisfies(c -> assertThat(c.getName())
+            .isEqualTo("kv-client-ca.crt")))
+        .anySatisfy(v -> assertThat(v.getSecret()).isNotNull().satisfies(c -> assertThat(c.getSecretName())
+            .isEqualTo("kv-benchmark-client-tls")));
     assertThat(job.getSpec().getTemplate().getSpec().getVolumes())
-        .anySatisfy(v -> assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("smoke-results"));
+        .anySatisfy(v -> assertThat(v.getPersistentVolumeClaim()).isNotNull() // beside the TLS ones
+            .satisfies(c -> assertThat(c.getClaimName()).isEqualTo("smoke-results")));
     assertThat(operator.get(StatefulSet.class, "kv").getSpec().getTemplate().getSpec().getContainers())
         .as("the members carry the profiler sidecar the Job asks").extracting(c -> c.getName())
         .containsExactly("node", "profiler");

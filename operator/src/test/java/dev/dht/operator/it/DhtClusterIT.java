@@ -458,9 +458,10 @@ class DhtClusterIT {
     for (HasMetadata owned : owned(name)) {
       versions.put(owned.getKind() + "/" + owned.getMetadata().getName(), owned.getMetadata().getResourceVersion());
     }
-    // The cluster, 2 ConfigMaps, 2 Services, the StatefulSet, PDB, ServiceAccount, NetworkPolicy and 4 Secrets
-    // (CA, member certificate, credentials, tokens file).
-    assertThat(versions).hasSize(13);
+    // The cluster, 3 ConfigMaps (the client CA bundle), 2 Services, the StatefulSet, PDB, ServiceAccount,
+    // NetworkPolicy and 9 Secrets (the members' CA and certificate, the client port's CA and certificate, the
+    // operator's and the benchmarks' client certificates, credentials, tokens file).
+    assertThat(versions).hasSize(18);
     return versions;
   }
 }

@@ -139,6 +139,7 @@ class FeatureLevelIT {
     cluster.getMetadata().setNamespace(ns);
     cluster.setSpec(new DhtClusterSpec());
     cluster.getSpec().replicas = 3;
+    cluster.getSpec().tls = FakeMembers.plaintextClientPort(); // the fakes answer HTTP
     change.accept(cluster.getSpec());
     return cluster;
   }

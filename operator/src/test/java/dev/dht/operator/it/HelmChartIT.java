@@ -100,6 +100,7 @@ class HelmChartIT {
       cluster.getMetadata().setNamespace(clusterNamespace);
       cluster.setSpec(new DhtClusterSpec());
       cluster.getSpec().replicas = 2;
+      cluster.getSpec().tls = FakeMembers.plaintextClientPort();
       admin.resource(cluster).create();
       awaitPhase(clusterNamespace, Phase.Ready, 2);
 

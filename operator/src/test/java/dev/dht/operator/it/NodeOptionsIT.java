@@ -7,6 +7,8 @@ import dev.dht.operator.api.v1alpha1.ProfilerSpec;
 import dev.dht.operator.api.v1alpha1.ReplicationSpec;
 import dev.dht.operator.api.v1alpha1.RocksDbSpec;
 import dev.dht.operator.api.v1alpha1.ServerSpec;
+import dev.dht.operator.api.v1alpha1.TlsMode;
+import dev.dht.operator.api.v1alpha1.TlsSpec;
 import dev.dht.operator.model.Clusters;
 import dev.dht.operator.testing.Repo;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +18,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,7 +38,10 @@ class NodeOptionsIT {
     Set<String> nodeFlags = matches(FLAG, help);
     assertThat(nodeEnv).as("the node's --help lists its environment names").contains("DHT_PORT", "DHT_DATA_DIR");
 
-    var desired = Clusters.desired(s -> { // every optional node setting set, so every name appears
+    // every optional node setting set (backups, a restore, racks, the profiler), so every name appears
+    var desired = Clusters.desired(Clusters.backup(true, true).andThen(s -> {
+      s.backup.storage.region = "eu-west-1";
+      s.backup.restoreRate = "64Mi";
       s.replicas = 5;
       s.replication = new ReplicationSpec();
       s.replication.factor = 2;
@@ -56,16 +62,22 @@ class NodeOptionsIT {
       rack.name = "zone-a";
       rack.zone = "zone-a";
       s.racks = java.util.List.of(rack);
+    }));
+    var plaintext = Clusters.desired(s -> { // DHT_MEMBER_INSECURE instead of the member TLS files
+      s.tls = new TlsSpec();
+      s.tls.mode = TlsMode.Disabled;
     });
     var operatorEnv = new TreeSet<String>();
-    desired.config().getData().keySet().stream().filter(k -> k.startsWith("DHT_")).forEach(operatorEnv::add);
+    Stream.of(desired, plaintext).flatMap(d -> d.config().getData().keySet().stream())
+        .filter(k -> k.startsWith("DHT_")).forEach(operatorEnv::add);
     var container = desired.statefulSet().getSpec().getTemplate().getSpec().getContainers().get(0);
     container.getEnv().stream().map(e -> e.getName()).filter(n -> n.startsWith("DHT_")).forEach(operatorEnv::add);
     var operatorFlags = new TreeSet<String>();
     container.getArgs().stream().filter(a -> a.startsWith("--")).forEach(operatorFlags::add);
 
-    assertThat(operatorEnv).as("names the operator writes (non-vacuous)").hasSizeGreaterThanOrEqualTo(10)
-        .contains("DHT_SELF", "DHT_BLOCK_CACHE", "DHT_PROFILE_DIR", "DHT_RACK");
+    assertThat(operatorEnv).as("names the operator writes (non-vacuous)").hasSizeGreaterThanOrEqualTo(20)
+        .contains("DHT_SELF", "DHT_BLOCK_CACHE", "DHT_PROFILE_DIR", "DHT_RACK", "DHT_MEMBER_INSECURE",
+            "DHT_BACKUP_ENCRYPTION_KEY", "DHT_BACKUP_REGION", "DHT_RESTORE_RATE", "DHT_RESTORING");
     assertThat(nodeEnv).as("the node's environment names (java -jar dht-node.jar --help)")
         .containsAll(operatorEnv);
     assertThat(operatorFlags).contains("--port", "--data-dir", "--cluster-file");

@@ -145,6 +145,7 @@ class ReconcileScaleSim {
     cluster.getMetadata().setNamespace(ns);
     cluster.setSpec(new DhtClusterSpec());
     cluster.getSpec().replicas = n;
+    cluster.getSpec().tls = FakeMembers.plaintextClientPort(); // the fakes answer HTTP
     operator.create(cluster);
     long podsReady = awaitPodsReady(n, start.nanos());
     awaitReady(n);

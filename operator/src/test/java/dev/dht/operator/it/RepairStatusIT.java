@@ -210,6 +210,7 @@ class RepairStatusIT {
     cluster.getMetadata().setNamespace(ns);
     cluster.setSpec(new DhtClusterSpec());
     cluster.getSpec().replicas = replicas;
+    cluster.getSpec().tls = FakeMembers.plaintextClientPort();
     change.accept(cluster.getSpec());
     return cluster;
   }

@@ -386,6 +386,7 @@ class ScalingIT {
     cluster.getMetadata().setNamespace(ns);
     cluster.setSpec(new DhtClusterSpec());
     cluster.getSpec().replicas = replicas;
+    cluster.getSpec().tls = FakeMembers.plaintextClientPort();
     change.accept(cluster.getSpec());
     return cluster;
   }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.dht.operator.api.v1alpha1.AuthSpec;
+import dev.dht.operator.api.v1alpha1.ClientAuthMode;
+import dev.dht.operator.api.v1alpha1.ClientTlsSpec;
+import dev.dht.operator.api.v1alpha1.DhtUser;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
@@ -19,6 +22,7 @@ import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
+import dev.dht.operator.security.SecurityModel;
 import dev.dht.operator.security.SecurityNames;
 import dev.dht.operator.security.pki.CertificateAuthority;
 import dev.dht.operator.security.pki.Certificates;
@@ -67,6 +71,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * member; a user's own Secret and cert-manager are read and judged; each part turns off. The members' member ports
  * are stand-ins speaking real mutual TLS on loopback with whatever the members' Secret holds when a connection
  * arrives (a node that reloads its files), and a test can hold one back on older files.
+ *
+ * <p>The client port: a new cluster serves TLS with the client CA's certificate, publishes the CA bundle, issues
+ * DhtUsers' certificates and the operator's own (with which it calls the members); a client CA replacement waits
+ * for every member's client port (stand-ins as above, with the client-port Secret) and the reload grace at each
+ * phase; a cluster whose members ran without client TLS keeps it off until its spec says otherwise.
  */
 @ExtendWith(RequiresKubeApiServer.class)
 class SecurityIT {
@@ -77,13 +86,15 @@ class SecurityIT {
   final WriteMetrics writes = WriteMetrics.inMemory();
   final KubernetesClient client = KubeApiServer.client();
   final Map<String, TlsMember> members = new ConcurrentHashMap<>();
+  final Map<String, TlsMember> clientPorts = new ConcurrentHashMap<>();
   volatile String ns;
 
   @RegisterExtension
   final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
       .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes, new HttpMemberAdmin(),
           MemberAddresses.direct(), OperatorUnderTest.POLL_INTERVAL, new JdkMemberTlsProbe(),
-          (namespace, cluster, pod) -> Map.entry("127.0.0.1", member(pod).port())))
+          (namespace, cluster, pod) -> Map.entry("127.0.0.1", member(pod).port()),
+          (namespace, cluster, pod) -> Map.entry("127.0.0.1", clientPort(pod).port())))
       .build();
 
   FakeStatefulSetController statefulSets;
@@ -97,6 +108,7 @@ class SecurityIT {
   @AfterEach
   void stop() {
     members.values().forEach(TlsMember::close);
+    clientPorts.values().forEach(TlsMember::close);
     statefulSets.close();
   }
 
@@ -104,6 +116,15 @@ class SecurityIT {
   TlsMember member(String pod) {
     return members.computeIfAbsent(pod, p -> new TlsMember(() -> {
       var secret = client.secrets().inNamespace(ns).withName(SecurityNames.memberTlsSecret(NAME)).get();
+      var state = TlsState.read(Optional.empty(), Optional.ofNullable(secret));
+      return state.member().map(m -> new TlsMember.Files(m, state.trusted())).orElse(null);
+    }));
+  }
+
+  /** A pod's client port: serves what the Secret kv-client-tls holds now (unless frozen). */
+  TlsMember clientPort(String pod) {
+    return clientPorts.computeIfAbsent(pod, p -> new TlsMember(() -> {
+      var secret = client.secrets().inNamespace(ns).withName(SecurityNames.clientTlsSecret(NAME)).get();
       var state = TlsState.read(Optional.empty(), Optional.ofNullable(secret));
       return state.member().map(m -> new TlsMember.Files(m, state.trusted())).orElse(null);
     }));
@@ -161,7 +182,7 @@ class SecurityIT {
     var policy = client.network().v1().networkPolicies().inNamespace(ns).withName(NAME).get();
     assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(Labels.selector(NAME));
     assertThat(policy.getSpec().getIngress()).extracting(r -> r.getPorts().get(0).getPort().getIntVal())
-        .containsExactly(18080, 8080);
+        .containsExactly(18080, 8080, 9080);
 
     // Rotating a token: a second key, then the first removed; the tokens file follows, the credentials stay theirs.
     String next = "next-token-0123456789abcdef";
@@ -325,17 +346,181 @@ class SecurityIT {
       c.getSpec().network.policies = false;
       c.getSpec().tls = new TlsSpec();
       c.getSpec().tls.mode = TlsMode.Disabled;
+      c.getSpec().tls.client = new ClientTlsSpec();
+      c.getSpec().tls.client.enabled = false;
       c.getSpec().auth = new AuthSpec();
       c.getSpec().auth.enabled = false;
       return c;
     });
     awaitStatus(s -> {
       assertThat(s.tls.mode).isEqualTo(TlsMode.Disabled);
+      assertThat(s.tls.client.enabled).isFalse();
+      assertThat(Conditions.find(s.conditions, "ClientCertificatesValid")).isEmpty();
       assertThat(Conditions.find(s.conditions, "CertificatesValid")).isEmpty();
       assertThat(Conditions.find(s.conditions, "CredentialsReady")).isEmpty();
     });
     await().atMost(FUNCTIONAL_BOUND).untilAsserted(() ->
         assertThat(client.network().v1().networkPolicies().inNamespace(ns).withName(NAME).get()).isNull());
+  }
+
+  @Test
+  void theClientPortServesTlsWithTheClientCaDhtUsersGetCertificatesAndTheOperatorCallsWithItsOwn()
+      throws Exception {
+    operator.create(cluster(s -> {}));
+    var user = new DhtUser();
+    user.getMetadata().setName("reporting");
+    user.getMetadata().setNamespace(ns);
+    user.getSpec().cluster = NAME;
+    user.getSpec().scope = "read-only";
+    client.resource(user).create();
+    awaitStatus(s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.tls.client.enabled).isTrue();
+      assertThat(s.tls.client.reason).isEqualTo(SecurityModel.DEFAULT_ON);
+      assertThat(s.tls.client.clientAuth).isEqualTo(ClientAuthMode.Optional);
+      assertThat(s.tls.client.rotation).isEqualTo("Steady");
+      assertThat(condition(s, "ClientCertificatesValid")).isEqualTo("True/Valid");
+    });
+    var ca = Pem.readCertificates(SecretData.text(secret("kv-client-ca"), "ca.crt").orElseThrow()).get(0);
+    assertThat(ca).as("its own CA: a client certificate must never be a member's").isNotEqualTo(
+        Pem.readCertificates(SecretData.text(secret("kv-ca"), "ca.crt").orElseThrow()).get(0));
+    var served = Pem.readCertificates(SecretData.text(secret("kv-client-tls"), "tls.crt").orElseThrow()).get(0);
+    assertThat(Certificates.signedBy(served, ca)).isTrue();
+    for (String host : List.of("kv", "kv." + ns, "kv." + ns + ".svc", "kv." + ns + ".svc.cluster.local",
+        "kv-2.kv-headless." + ns + ".svc", "kv-0.kv-headless." + ns + ".svc.cluster.local", "localhost")) {
+      assertThat(Certificates.covers(served, host)).as(host).isTrue();
+    }
+    var bundle = client.configMaps().inNamespace(ns).withName("kv-client-ca.crt").get();
+    assertThat(Pem.readCertificates(bundle.getData().get("ca.crt"))).containsExactly(ca);
+    assertThat(status().tls.client.caConfigMap).isEqualTo("kv-client-ca.crt");
+
+    // what the members run with: the Secret, the options, probes on the plaintext metrics port
+    var pod = client.apps().statefulSets().inNamespace(ns).withName(NAME).get().getSpec().getTemplate().getSpec();
+    assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getSecret()).isNotNull()
+        .satisfies(secret -> assertThat(secret.getSecretName()).isEqualTo("kv-client-tls")));
+    var env = client.configMaps().inNamespace(ns).withName("kv-config").get().getData();
+    assertThat(env).containsEntry("DHT_CLIENT_TLS_CERT", "/etc/dht/client-tls/tls.crt")
+        .containsEntry("DHT_CLIENT_TLS_CA", "/etc/dht/client-tls/ca.crt").containsEntry("DHT_CLIENT_AUTH", "optional")
+        .containsEntry("DHT_METRICS_PORT", "9080");
+    assertThat(pod.getContainers().get(0).getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("metrics");
+
+    // the DhtUser's certificate: its scope in O, its name in CN, of the client CA, with the bundle
+    await().atMost(FUNCTIONAL_BOUND).untilAsserted(() -> {
+      var u = client.resources(DhtUser.class).inNamespace(ns).withName("reporting").get();
+      assertThat(u.getStatus()).isNotNull();
+      assertThat(u.getStatus().conditions).anySatisfy(c -> assertThat(c.getStatus()).isEqualTo("True"));
+      assertThat(u.getStatus().subject).isEqualTo("CN=reporting,O=read-only");
+    });
+    var userSecret = secret("reporting-dht-client");
+    var userCert = Pem.readCertificates(SecretData.text(userSecret, "tls.crt").orElseThrow()).get(0);
+    assertThat(Certificates.signedBy(userCert, ca)).isTrue();
+    assertThat(userCert.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2");
+    assertThat(Pem.readCertificates(SecretData.text(userSecret, "ca.crt").orElseThrow())).containsExactly(ca);
+    assertThat(userSecret.getMetadata().getOwnerReferences()).singleElement()
+        .satisfies(o -> assertThat(o.getKind()).isEqualTo("DhtUser"));
+
+    // the operator's own admin calls: over TLS to a client port that wants a certificate, with its own (O=admin)
+    var credentials = dev.dht.operator.nodeadmin.OperatorAccess.read(client, ns, NAME);
+    assertThat(credentials.tls()).isPresent();
+    var answer = new HttpMemberAdmin().authenticated(credentials)
+        .call("http://127.0.0.1:" + clientPort("kv-0").port(), "GET", "/v0/admin/repair", null, Duration.ofSeconds(10))
+        .get(30, TimeUnit.SECONDS);
+    assertThat(answer.status()).as(String.valueOf(answer)).isEqualTo(200);
+    assertThat(clientPort("kv-0").lastClient()).isEqualTo("CN=dht-operator,O=admin");
+  }
+
+  @Test
+  void aClientCaReplacementWaitsForEveryClientPortAndTheReloadGraceAtEachPhase() {
+    operator.create(cluster(s -> {
+      s.tls = new TlsSpec();
+      s.tls.client = new ClientTlsSpec();
+      s.tls.client.reloadGrace = "4s";
+    }));
+    var user = new DhtUser();
+    user.getMetadata().setName("app");
+    user.getMetadata().setNamespace(ns);
+    user.getSpec().cluster = NAME;
+    user.getSpec().scope = "read-write";
+    client.resource(user).create();
+    awaitStatus(s -> {
+      assertThat(s.phase).isEqualTo(Phase.Ready);
+      assertThat(s.tls.client.rotation).isEqualTo("Steady");
+    });
+    for (int i = 0; i < 3; i++) {
+      clientPort("kv-" + i);
+      member("kv-" + i);
+    }
+    var oldCa = status().tls.client.caFingerprint;
+    clientPorts.get("kv-1").freeze(); // its kubelet has not delivered the new files yet
+    annotate(SecurityNames.REPLACE_CA, "1");
+    awaitStatus(s -> {
+      assertThat(s.tls.client.rotation).isEqualTo("TrustingNewCa");
+      assertThat(s.tls.client.message).contains("waiting for the members to trust the new CA: kv-1");
+    });
+    var bundle = Pem.readCertificates(client.configMaps().inNamespace(ns).withName("kv-client-ca.crt").get()
+        .getData().get("ca.crt"));
+    assertThat(bundle).as("clients are given both CAs first").hasSize(2);
+    assertThat(Pem.readCertificates(SecretData.text(secret("app-dht-client"), "ca.crt").orElseThrow()))
+        .isEqualTo(bundle);
+    var trustedAt = Instant.parse(secret("kv-client-tls").getMetadata().getAnnotations().get("dht.dev/written-at"));
+    clientPorts.get("kv-1").thaw();
+    awaitStatus(s -> assertThat(s.tls.client.rotation).isEqualTo("Reissuing"));
+    var reissuedAt = Instant.parse(secret("kv-client-tls").getMetadata().getAnnotations().get("dht.dev/written-at"));
+    assertThat(Duration.between(trustedAt, reissuedAt)).as("the clients' grace after the members were ready")
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(4));
+    var newCa = bundle.get(1);
+    await().atMost(FUNCTIONAL_BOUND).untilAsserted(() -> assertThat(Certificates.signedBy(Pem.readCertificates(
+        SecretData.text(secret("app-dht-client"), "tls.crt").orElseThrow()).get(0), newCa))
+        .as("the user's certificate follows the members' to the new CA").isTrue());
+    awaitStatus(s -> {
+      assertThat(s.tls.client.rotation).isEqualTo("Steady");
+      assertThat(s.tls.client.caFingerprint).isEqualTo(Certificates.fingerprint(newCa)).isNotEqualTo(oldCa);
+    });
+    var droppedAt = Instant.parse(secret("kv-client-tls").getMetadata().getAnnotations().get("dht.dev/written-at"));
+    assertThat(Duration.between(reissuedAt, droppedAt)).isGreaterThanOrEqualTo(Duration.ofSeconds(4));
+    assertThat(Pem.readCertificates(client.configMaps().inNamespace(ns).withName("kv-client-ca.crt").get()
+        .getData().get("ca.crt"))).containsExactly(newCa);
+    assertThat(Pem.readCertificates(SecretData.text(secret("app-dht-client"), "ca.crt").orElseThrow()))
+        .containsExactly(newCa);
+  }
+
+  @Test
+  void aClusterWhoseMembersRanWithoutClientTlsKeepsItOffUntilItsSpecTurnsItOn() {
+    // As a cluster made before client TLS was the default: its members run without it...
+    operator.create(cluster(s -> {
+      s.tls = new TlsSpec();
+      s.tls.client = new ClientTlsSpec();
+      s.tls.client.enabled = false;
+    }));
+    awaitStatus(s -> assertThat(s.phase).isEqualTo(Phase.Ready));
+    // ... and after the upgrade its spec says nothing: the operator must not move its clients to TLS by itself.
+    editSpec(c -> c.getSpec().tls.client.enabled = null);
+    awaitStatus(s -> {
+      assertThat(s.observedGeneration).isEqualTo(operator.get(DhtCluster.class, NAME).getMetadata().getGeneration());
+      assertThat(s.tls.client.enabled).isFalse();
+      assertThat(s.tls.client.reason).contains("ran without client TLS").contains("spec.tls.client.enabled");
+    });
+    assertThat(client.configMaps().inNamespace(ns).withName("kv-config").get().getData())
+        .doesNotContainKey("DHT_CLIENT_TLS_CERT");
+    // Asked for: the members get it (the pods roll), and it stays on when the spec falls silent again.
+    editSpec(c -> c.getSpec().tls.client.enabled = true);
+    awaitStatus(s -> assertThat(s.tls.client.enabled).isTrue());
+    await().atMost(FUNCTIONAL_BOUND).untilAsserted(() -> assertThat(client.configMaps().inNamespace(ns)
+        .withName("kv-config").get().getData()).containsKey("DHT_CLIENT_TLS_CERT"));
+    editSpec(c -> c.getSpec().tls.client.enabled = null);
+    awaitStatus(s -> {
+      assertThat(s.observedGeneration).isEqualTo(operator.get(DhtCluster.class, NAME).getMetadata().getGeneration());
+      assertThat(s.tls.client.enabled).isTrue();
+      assertThat(s.tls.client.reason).isEqualTo(SecurityModel.DEFAULT_ON);
+    });
+  }
+
+  void editSpec(Consumer<DhtCluster> change) {
+    client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).edit(c -> {
+      c.getMetadata().setResourceVersion(null); // no conflict with the operator's status writes
+      change.accept(c);
+      return c;
+    });
   }
 
   // ---------------------------------------------------------------------------------------------------------

@@ -3,42 +3,17 @@ package dev.dht.operator.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.dht.operator.api.v1alpha1.BackupSpec;
-import dev.dht.operator.api.v1alpha1.BackupStorageSpec;
 import dev.dht.operator.api.v1alpha1.CloudIdentitySpec;
-import dev.dht.operator.api.v1alpha1.CredentialsSecretRef;
 import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.RestoreFromSpec;
-import dev.dht.operator.api.v1alpha1.SecretKeyRef;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class BackupModelTest {
-  static Consumer<DhtClusterSpec> backup(boolean encrypted, boolean restore) {
-    return spec -> {
-      spec.backup = new BackupSpec();
-      spec.backup.storage = new BackupStorageSpec();
-      spec.backup.storage.endpoint = "http://s3.storage.svc:7070/";
-      spec.backup.storage.bucket = "dht-backups";
-      spec.backup.storage.prefix = "prod/kv";
-      spec.backup.storage.credentialsSecret = new CredentialsSecretRef();
-      spec.backup.storage.credentialsSecret.name = "s3-creds";
-      if (encrypted) {
-        spec.backup.storage.encryptionKeySecret = new SecretKeyRef();
-        spec.backup.storage.encryptionKeySecret.name = "backup-key";
-      }
-      spec.backup.uploadRate = "4Mi";
-      if (restore) {
-        spec.restoreFrom = new RestoreFromSpec();
-        spec.restoreFrom.backupId = "nightly-1234abcd";
-      }
-    };
-  }
-
   @Test
   void theNodesGetTheStoreAsSettingsAndTheSecretsAsFiles() {
-    var desired = Clusters.desired(backup(true, false));
+    var desired = Clusters.desired(Clusters.backup(true, false));
     var env = desired.config().getData();
     assertThat(env).containsEntry("DHT_BACKUP_ENDPOINT", "http://s3.storage.svc:7070")
         .containsEntry("DHT_BACKUP_BUCKET", "dht-backups")
@@ -62,7 +37,7 @@ class BackupModelTest {
 
   @Test
   void aClusterMadeFromABackupStartsRestoringAndWithoutBackupNothingChanges() {
-    assertThat(Clusters.desired(backup(false, true)).config().getData()).containsEntry("DHT_RESTORING", "true")
+    assertThat(Clusters.desired(Clusters.backup(false, true)).config().getData()).containsEntry("DHT_RESTORING", "true")
         .doesNotContainKey("DHT_BACKUP_ENCRYPTION_KEY");
     var plain = Clusters.desired(s -> {});
     assertThat(plain.config().getData().keySet()).noneMatch(k -> k.startsWith("DHT_BACKUP") || k.equals("DHT_RESTORING"));
@@ -76,7 +51,7 @@ class BackupModelTest {
 
   @Test
   void aCloudIdentityAnnotatesTheMembersServiceAccountAndMountsNoSecret() {
-    Consumer<DhtClusterSpec> irsa = backup(false, false).andThen(s -> {
+    Consumer<DhtClusterSpec> irsa = Clusters.backup(false, false).andThen(s -> {
       s.backup.storage.credentialsSecret = null;
       s.backup.storage.cloudIdentity = new CloudIdentitySpec();
       s.backup.storage.cloudIdentity.serviceAccountAnnotations =
@@ -106,17 +81,17 @@ class BackupModelTest {
     assertThat(podIdentity.serviceAccount().getMetadata().getAnnotations())
         .doesNotContainKey("eks.amazonaws.com/role-arn");
     assertThat(podIdentity.config().getData()).doesNotContainKey("DHT_BACKUP_CREDENTIALS");
-    assertThat(Clusters.desired(backup(false, false)).serviceAccount().getMetadata().getAnnotations())
+    assertThat(Clusters.desired(Clusters.backup(false, false)).serviceAccount().getMetadata().getAnnotations())
         .as("static keys: no identity annotation").doesNotContainKey("eks.amazonaws.com/role-arn");
   }
 
   @Test
   void theStoreNeedsEitherASecretOrACloudIdentityAndARegionOnlyWhenGiven() {
-    assertThatThrownBy(() -> Clusters.desired(backup(false, false).andThen(s -> s.backup.storage.cloudIdentity =
+    assertThatThrownBy(() -> Clusters.desired(Clusters.backup(false, false).andThen(s -> s.backup.storage.cloudIdentity =
         new CloudIdentitySpec()))).hasMessageContaining("one of credentialsSecret (static keys) or cloudIdentity");
-    assertThatThrownBy(() -> Clusters.desired(backup(false, false).andThen(s -> s.backup.storage.credentialsSecret =
+    assertThatThrownBy(() -> Clusters.desired(Clusters.backup(false, false).andThen(s -> s.backup.storage.credentialsSecret =
         null))).hasMessageContaining("one of credentialsSecret (static keys) or cloudIdentity");
-    assertThat(Clusters.desired(backup(false, false).andThen(s -> s.backup.storage.region = "eu-west-1")).config()
+    assertThat(Clusters.desired(Clusters.backup(false, false).andThen(s -> s.backup.storage.region = "eu-west-1")).config()
         .getData()).containsEntry("DHT_BACKUP_REGION", "eu-west-1");
   }
 }

@@ -65,7 +65,8 @@ class DesiredStateTest {
     assertThat(node.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
     assertThat(node.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
     assertThat(node.getVolumeMounts()).extracting(m -> m.getMountPath())
-        .containsExactly("/var/lib/dht", "/etc/dht/topology", "/tmp", "/etc/dht/member-tls", "/etc/dht/auth");
+        .containsExactly("/var/lib/dht", "/etc/dht/topology", "/tmp", "/etc/dht/member-tls", "/etc/dht/client-tls",
+            "/etc/dht/auth");
     assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
     assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
     assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(10001L);

@@ -16,11 +16,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class NodeConfigTest {
   @Test
-  void defaultsSetOnlyTheReplicationFactorTheMemberCertificatesTheTokensRepairTheDrainAndTheJvm() {
+  void defaultsSetOnlyTheReplicationFactorTheCertificatesTheTokensRepairTheDrainAndTheJvm() {
     var env = NodeConfig.environment(ClusterModel.from(Clusters.cluster(s -> {}), Clusters.PLATFORM));
     assertThat(env).containsOnlyKeys("DHT_REPLICATION_FACTOR", "DHT_MEMBER_TLS_CERT", "DHT_MEMBER_TLS_KEY",
-        "DHT_MEMBER_TLS_CA", "DHT_AUTH_TOKENS", "DHT_REPAIR_INTERVAL", "DHT_REPAIR_RATE", "DHT_DRAIN_TIME",
+        "DHT_MEMBER_TLS_CA", "DHT_CLIENT_TLS_CERT", "DHT_CLIENT_TLS_KEY", "DHT_CLIENT_TLS_CA", "DHT_CLIENT_AUTH",
+        "DHT_METRICS_PORT", "DHT_AUTH_TOKENS", "DHT_REPAIR_INTERVAL", "DHT_REPAIR_RATE", "DHT_DRAIN_TIME",
         "JAVA_TOOL_OPTIONS");
+    assertThat(env).as("a new cluster's client port: TLS, certificates optional, metrics on their own port")
+        .containsEntry("DHT_CLIENT_TLS_CERT", "/etc/dht/client-tls/tls.crt")
+        .containsEntry("DHT_CLIENT_AUTH", "optional").containsEntry("DHT_METRICS_PORT", "9080");
     assertThat(env).containsEntry("DHT_MEMBER_TLS_CERT", "/etc/dht/member-tls/tls.crt")
         .containsEntry("DHT_MEMBER_TLS_KEY", "/etc/dht/member-tls/tls.key")
         .containsEntry("DHT_MEMBER_TLS_CA", "/etc/dht/member-tls/ca.crt")

@@ -23,8 +23,9 @@ class ProfilerSidecarTest {
     var sidecar = pod.getContainers().get(1);
     assertThat(sidecar.getImage()).as("named like the node image").isEqualTo("dht-loadrunner:test");
     assertThat(sidecar.getCommand()).containsExactly("python3", "/opt/dht/py/profiler_sidecar.py");
-    assertThat(sidecar.getArgs()).containsExactly("--port", "8079", "--node", "http://127.0.0.1:8080",
-        "--tokens", "/etc/dht/auth/tokens");
+    assertThat(sidecar.getArgs()).as("the client port speaks TLS (a new cluster's default): the sidecar too")
+        .containsExactly("--port", "8079", "--node", "https://127.0.0.1:8080", "--tokens", "/etc/dht/auth/tokens",
+            "--tls", "/etc/dht/client-tls");
     assertThat(sidecar.getPorts()).singleElement().satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(8079));
     assertThat(sidecar.getReadinessProbe()).as("its state never takes the member out of the Services").isNull();
     assertThat(sidecar.getLivenessProbe()).isNull();
@@ -34,8 +35,8 @@ class ProfilerSidecarTest {
         .isNullOrEmpty();
     assertThat(pod.getShareProcessNamespace()).isNull();
     assertThat(sidecar.getVolumeMounts()).as("it keeps nothing (the answer carries the flamegraph); it reads the"
-        + " tokens file").extracting(m -> m.getMountPath() + (m.getReadOnly() ? " ro" : "")).containsExactly(
-        "/etc/dht/auth ro");
+        + " tokens file and the client port's certificate").extracting(m -> m.getMountPath()
+        + (m.getReadOnly() ? " ro" : "")).containsExactly("/etc/dht/auth ro", "/etc/dht/client-tls ro");
   }
 
   @Test

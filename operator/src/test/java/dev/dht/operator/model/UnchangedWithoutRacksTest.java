@@ -21,6 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * An operator upgrade changes nothing of a cluster without racks made before them: every object it owns keeps the
  * content, so the desired-hash stamps equal those the previous operator wrote and the reconciler writes nothing (no
  * pod restarts). The stamps below were computed by the operator of commit f09ee83 (before racks) for the same specs.
+ * Its members serve plaintext on the client port, which the reconciler observes on the live StatefulSet and hands to
+ * the model (a new cluster gets client TLS by default; that difference is NodeSecurityTest's).
  */
 class UnchangedWithoutRacksTest {
   /** ServiceAccount, config, topology, headless and client Service, PDB, StatefulSet, as f09ee83 stamped them. */
@@ -49,10 +51,22 @@ class UnchangedWithoutRacksTest {
     return desired.inApplyOrder().stream().map(Hashing::stampOf).toList();
   }
 
+  /** @param liveAnnotations the live StatefulSet's annotations, empty for a new cluster (no members yet) */
   static DesiredState desired(Consumer<DhtClusterSpec> change, Optional<Map<String, String>> liveAnnotations) {
     var cluster = Clusters.cluster(change);
-    var spec = ClusterModel.from(cluster, Clusters.PLATFORM);
+    // A live cluster's members were made by f09ee83: plaintext on the client port.
+    var spec = ClusterModel.from(cluster, Clusters.PLATFORM, liveAnnotations.map(a -> false));
     return DesiredState.of(cluster, spec.withPlacement(Placement.decide(spec, liveAnnotations)), 1);
+  }
+
+  /** The change with client TLS off: on by default for a new cluster, off here to see placement as the only change. */
+  static Consumer<DhtClusterSpec> plaintext(Consumer<DhtClusterSpec> change) {
+    return s -> {
+      change.accept(s);
+      s.tls = new dev.dht.operator.api.v1alpha1.TlsSpec();
+      s.tls.client = new dev.dht.operator.api.v1alpha1.ClientTlsSpec();
+      s.tls.client.enabled = false;
+    };
   }
 
   @ParameterizedTest(name = "{0}")
@@ -69,7 +83,8 @@ class UnchangedWithoutRacksTest {
   @MethodSource("before")
   void aNewClusterWithoutRacksDiffersOnlyInItsStatefulSetsPlacement(String name, Consumer<DhtClusterSpec> change,
       List<String> stampsBefore) {
-    var created = desired(change, Optional.empty());
+    var plaintext = plaintext(change);
+    var created = desired(plaintext, Optional.empty());
     assertThat(created.model().placement()).isEqualTo(Placement.ONE_PER_NODE);
     var stamps = stamps(created);
     assertThat(stamps.subList(0, 6)).as("Services, ConfigMaps (topology included), PDB, ServiceAccount")
@@ -79,7 +94,7 @@ class UnchangedWithoutRacksTest {
     assertThat(sts.getSpec().getSelector().getMatchLabels()).isEqualTo(Labels.selector("kv"));
     assertThat(sts.getMetadata().getAnnotations()).containsEntry(Labels.PLACEMENT, Placement.MARK);
     // The template differs in its placement only: the kept one with the default placement put back is the same.
-    var keptTemplate = desired(change, Optional.of(Map.of())).statefulSet().getSpec().getTemplate();
+    var keptTemplate = desired(plaintext, Optional.of(Map.of())).statefulSet().getSpec().getTemplate();
     var template = sts.getSpec().getTemplate();
     template.getSpec().setAffinity(keptTemplate.getSpec().getAffinity());
     template.getSpec().setTopologySpreadConstraints(keptTemplate.getSpec().getTopologySpreadConstraints());
@@ -91,7 +106,7 @@ class UnchangedWithoutRacksTest {
   void oncePlacedByThisOperatorTheDefaultStays(String name, Consumer<DhtClusterSpec> change, List<String> unused) {
     var marked = desired(change, Optional.of(Map.of(Labels.PLACEMENT, Placement.MARK)));
     assertThat(marked.model().placement()).isEqualTo(Placement.ONE_PER_NODE);
-    assertThat(stamps(marked)).isEqualTo(stamps(desired(change, Optional.empty())));
+    assertThat(stamps(marked)).isEqualTo(stamps(desired(plaintext(change), Optional.empty())));
     HasMetadata sts = marked.statefulSet();
     assertThat(sts.getMetadata().getAnnotations()).containsEntry(Labels.PLACEMENT, Placement.MARK);
   }

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
+import dev.dht.operator.nodeadmin.NodeCredentials;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.net.InetSocketAddress;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** How often the cluster reconciler asks its members for their repair reports (a real HTTP member stand-in). */
 class RepairPollsTest {
+  static final NodeCredentials NONE = NodeCredentials.none();
   static final Duration BUSY = Duration.ofSeconds(2);
   static final String READY_REPORT = "{\"lastRound\":{\"at\":0,\"rangesOutOfSync\":0},\"oldestRangeRepair\":0,"
       + "\"totals\":{\"bytesRepaired\":0},\"rebuild\":{\"state\":\"ready\"}}";
@@ -56,21 +58,21 @@ class RepairPollsTest {
     String url = "http://127.0.0.1:" + member.getAddress().getPort();
     Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    var first = polls.reports(cluster, pods, i -> url, java.util.Optional.empty(), t0);
+    var first = polls.reports(cluster, pods, i -> url, NONE, t0);
     assertThat(first.get(Member.of(0)).known()).as("a 503 is no report").isFalse();
     assertThat(asked).hasValue(1);
 
     // a replaced member's new pod that did not answer yet may be rebuilding: asked again after the busy interval
     status = 200;
-    var second = polls.reports(cluster, pods, i -> url, java.util.Optional.empty(), t0.plus(BUSY).plusMillis(1));
+    var second = polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY).plusMillis(1));
     assertThat(asked).hasValue(2);
     assertThat(second.get(Member.of(0)).known()).isTrue();
     assertThat(second.get(Member.of(0)).rebuilding()).isFalse();
 
     // once it answered (and rebuilds nothing), the steady interval again
-    polls.reports(cluster, pods, i -> url, java.util.Optional.empty(), t0.plus(BUSY.multipliedBy(2)).plusMillis(2));
+    polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY.multipliedBy(2)).plusMillis(2));
     assertThat(asked).hasValue(2);
-    polls.reports(cluster, pods, i -> url, java.util.Optional.empty(), t0.plus(BUSY).plus(polls.steadyInterval()).plusMillis(2));
+    polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY).plus(polls.steadyInterval()).plusMillis(2));
     assertThat(asked).hasValue(3);
   }
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.operator.api.v1alpha1.AuthSpec;
+import dev.dht.operator.api.v1alpha1.ClientAuthMode;
+import dev.dht.operator.api.v1alpha1.ClientTlsIssuer;
+import dev.dht.operator.api.v1alpha1.ClientTlsSpec;
 import dev.dht.operator.api.v1alpha1.IssuerRef;
 import dev.dht.operator.api.v1alpha1.NetworkSpec;
 import dev.dht.operator.api.v1alpha1.TlsMode;
@@ -32,6 +35,53 @@ class SecurityModelTest {
     assertThat(security.auth()).isEqualTo(new SecurityModel.Auth(true, "kv-auth", true, "kv-auth-tokens"));
     assertThat(security.network().policies()).isTrue();
     assertThat(security.network().clientPeers()).isEmpty();
+  }
+
+  @Test
+  void theClientPortHasTlsForANewClusterAndForOneWhoseMembersServeItButNotForOneWhoseMembersRanWithout() {
+    var cluster = Clusters.cluster(s -> {});
+    var fresh = ClusterModel.from(cluster, Clusters.PLATFORM, Optional.empty()).security().clientTls();
+    assertThat(fresh.enabled()).isTrue();
+    assertThat(fresh.reason()).isEqualTo(SecurityModel.DEFAULT_ON);
+    assertThat(fresh.clientAuth()).isEqualTo(ClientAuthMode.Optional);
+    assertThat(fresh.issuer()).isEqualTo(ClientTlsIssuer.Operator);
+    assertThat(fresh.caSecret()).isEqualTo("kv-client-ca");
+    assertThat(fresh.secretName()).isEqualTo("kv-client-tls");
+    assertThat(fresh.caConfigMap()).isEqualTo("kv-client-ca.crt");
+    assertThat(fresh.dnsNames()).containsExactly("kv", "kv.prod", "kv.prod.svc", "kv.prod.svc.cluster.local",
+        "*.kv-headless.prod.svc", "*.kv-headless.prod.svc.cluster.local", "localhost");
+    assertThat(fresh.ipAddresses()).containsExactly("127.0.0.1");
+    assertThat(fresh.phaseGrace()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(fresh.certificateDuration()).isEqualTo(Duration.ofDays(90));
+    // an operator upgrade: the members run without client TLS and the spec says nothing
+    var old = ClusterModel.from(cluster, Clusters.PLATFORM, Optional.of(false)).security().clientTls();
+    assertThat(old.enabled()).isFalse();
+    assertThat(old.reason()).contains("ran without client TLS").contains("spec.tls.client.enabled");
+    assertThat(ClusterModel.from(cluster, Clusters.PLATFORM, Optional.of(true)).security().clientTls().enabled())
+        .as("once on, it stays on").isTrue();
+    // what the spec says wins either way
+    var asked = Clusters.cluster(s -> {
+      s.tls = new TlsSpec();
+      s.tls.client = new ClientTlsSpec();
+      s.tls.client.enabled = true;
+      s.tls.client.reloadGrace = "90s";
+    });
+    var on = ClusterModel.from(asked, Clusters.PLATFORM, Optional.of(false)).security().clientTls();
+    assertThat(on.enabled()).isTrue();
+    assertThat(on.reason()).isEqualTo("spec.tls.client.enabled is true");
+    assertThat(on.phaseGrace()).isEqualTo(Duration.ofSeconds(90));
+    var refused = Clusters.cluster(s -> {
+      s.tls = new TlsSpec();
+      s.tls.client = new ClientTlsSpec();
+      s.tls.client.enabled = false;
+    });
+    assertThat(ClusterModel.from(refused, Clusters.PLATFORM, Optional.empty()).security().clientTls().enabled())
+        .isFalse();
+    assertThatThrownBy(() -> ClusterModel.from(Clusters.cluster(s -> {
+      s.tls = new TlsSpec();
+      s.tls.client = new ClientTlsSpec();
+      s.tls.client.issuer = ClientTlsIssuer.CertManager;
+    }), Clusters.PLATFORM)).isInstanceOf(InvalidSpecException.class).hasMessageContaining("spec.tls.client.issuerRef");
   }
 
   @Test

@@ -43,7 +43,7 @@ class SecurityObjectsTest {
     assertThat(spec.getPodSelector().getMatchLabels()).isEqualTo(Map.of("app.kubernetes.io/name", "dht",
         "app.kubernetes.io/instance", "kv", "app.kubernetes.io/component", "node"));
     assertThat(spec.getPolicyTypes()).containsExactly("Ingress");
-    assertThat(spec.getIngress()).hasSize(2);
+    assertThat(spec.getIngress()).as("member port, client port, metrics port").hasSize(3);
     var member = rule(spec.getIngress(), 18080);
     assertThat(member.getFrom()).hasSize(2);
     assertThat(member.getFrom().get(0).getPodSelector().getMatchLabels()).isEqualTo(spec.getPodSelector()
@@ -53,6 +53,7 @@ class SecurityObjectsTest {
         .isEqualTo(Map.of("kubernetes.io/metadata.name", "dht-system"));
     assertThat(member.getFrom().get(1).getPodSelector().getMatchLabels()).isEqualTo(OPERATOR.podLabels());
     assertThat(rule(spec.getIngress(), 8080).getFrom()).as("no peers: everyone").isNullOrEmpty();
+    assertThat(rule(spec.getIngress(), 9080).getFrom()).as("the metrics port as the client port").isNullOrEmpty();
   }
 
   @Test
@@ -70,6 +71,8 @@ class SecurityObjectsTest {
     assertThat(client.getFrom()).hasSize(2);
     assertThat(client.getFrom().get(0).getPodSelector().getMatchLabels()).isEqualTo(Map.of("role", "app"));
     assertThat(client.getFrom().get(1).getPodSelector().getMatchLabels()).isEqualTo(OPERATOR.podLabels());
+    assertThat(rule(spec.getIngress(), 9080).getFrom()).as("the metrics port: the client port's peers")
+        .isEqualTo(client.getFrom());
     var profiler = rule(spec.getIngress(), 8079);
     assertThat(profiler.getFrom()).singleElement().satisfies(p -> {
       assertThat(p.getPodSelector().getMatchLabels()).isEqualTo(Map.of("app.kubernetes.io/component", "benchmark"));

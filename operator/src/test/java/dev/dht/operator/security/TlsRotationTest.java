@@ -8,6 +8,7 @@ import dev.dht.operator.model.Names;
 import dev.dht.operator.security.pki.CertificateAuthority;
 import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.pki.Credential;
+import dev.dht.operator.security.tls.ClientCredentials;
 import dev.dht.operator.security.tls.MemberChecks;
 import dev.dht.operator.security.tls.Rotation;
 import dev.dht.operator.security.tls.TlsPlan;
@@ -34,6 +35,10 @@ import org.junit.jupiter.api.Test;
  * simulated members that reload the Secret late and in any order, as kubelets and nodes do. What must hold at every
  * moment: any two versions of the members' files that members can hold at the same time accept each other (each
  * one's certificate is signed by a CA the other trusts). That is "no failed request during a rotation".
+ *
+ * <p>The client port's certificates go through the same plan; there a client outside the operator's sight holds a
+ * client certificate and the CA bundle it loaded last, up to reloadGrace late: every version a client and a member
+ * may hold at the same time must accept each other too.
  */
 class TlsRotationTest {
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
@@ -59,13 +64,32 @@ class TlsRotationTest {
     final Map<List<Integer>, Boolean> accepted = new java.util.HashMap<>(); // signature checks are slow
     Instant now = T0;
     DhtCluster cluster = Clusters.cluster(s -> {});
+    /** The client port's certificates instead of the member port's (with clients that reload up to the grace late). */
+    final boolean clientPort;
+    /** Versions of a client's files: its certificate and the bundle, with when the operator wrote each. */
+    final List<Files> clientVersions = new ArrayList<>();
+    final List<Instant> clientWritten = new ArrayList<>();
+    int clientLoaded = -1;
 
     World(long seed) {
+      this(seed, false);
+    }
+
+    World(long seed, boolean clientPort) {
       random = new Random(seed);
+      this.clientPort = clientPort;
+    }
+
+    SecurityModel model() {
+      return SecurityModel.from(cluster, Names.headlessService("kv"), "cluster.local", Optional.empty());
     }
 
     SecurityModel.Tls tls() {
-      return SecurityModel.from(cluster, Names.headlessService("kv"), "cluster.local").tls();
+      return model().tls();
+    }
+
+    CertificateSet set() {
+      return clientPort ? model().clientTls() : tls();
     }
 
     TlsState state() {
@@ -88,20 +112,26 @@ class TlsRotationTest {
         };
         results.put("kv-" + i, new MemberChecks.Result(ok, ok ? "ok" : "not yet"));
       }
-      var decision = TlsPlan.decide(tls(), state, now, new MemberChecks(results));
-      var writes = TlsWrites.of(cluster, tls(), state, decision.step(), new TlsWrites.Keys() {
+      var set = set();
+      if (clientPort && check == MemberChecks.Check.MEMBERS_SERVE_CERTIFICATE) {
+        var client = clientVersions.isEmpty() ? null : clientVersions.get(clientVersions.size() - 1);
+        boolean reissued = client != null && Certificates.signedBy(client.certificate(), caCert);
+        results.put("client", new MemberChecks.Result(reissued, reissued ? "ok" : "not yet"));
+      }
+      var decision = TlsPlan.decide(set, state, now, new MemberChecks(results));
+      var writes = TlsWrites.of(cluster, set, state, decision.step(), new TlsWrites.Keys() {
         @Override
         public Credential newCa() {
-          return authority.createCa("ca", now, tls().caDuration());
+          return authority.createCa("ca", now, set.caDuration());
         }
 
         @Override
         public Credential newMember(Credential ca) {
-          return authority.issue(ca, "m", List.of(tls().memberDnsName()), now, tls().certificateDuration());
+          return authority.issue(ca, "m", set.dnsNames(), set.ipAddresses(), now, set.certificateDuration());
         }
-      });
+      }, now);
       for (Secret s : writes.writes()) {
-        if (s.getMetadata().getName().equals("kv-ca")) {
+        if (s.getMetadata().getName().equals(set.caSecret())) {
           ca = Optional.of(s);
         } else {
           member = Optional.of(s);
@@ -109,16 +139,58 @@ class TlsRotationTest {
           versions.add(new Files(after.member().orElseThrow().certificate(), after.trusted()));
         }
       }
+      if (clientPort) {
+        keepClient(set);
+      }
       steps.add(decision.step());
       rotations.add(decision.rotation());
       return decision;
     }
 
-    /** Some members (maybe none) pick up the latest files; a new pod would mount them at once. */
+    /** The operator keeps a client's certificate and bundle as ClientCredentials decides. */
+    void keepClient(CertificateSet set) {
+      var state = state();
+      var latest = clientVersions.isEmpty() ? null : clientVersions.get(clientVersions.size() - 1);
+      var held = latest == null ? new ClientCredentials.Held(Optional.empty(), List.of())
+          : new ClientCredentials.Held(Optional.of(new Credential(latest.certificate(), clientKey)), latest.trusted());
+      var subject = ClientCredentials.subject("read-write", "app");
+      var signer = ClientCredentials.signer(state);
+      var d = ClientCredentials.decide(held, subject, signer, state.trusted(), set.renewBefore(), now);
+      switch (d.step()) {
+        case ISSUE -> {
+          var issued = authority.issueClient(signer.orElseThrow(), "app", "read-write", now,
+              set.certificateDuration());
+          clientKey = issued.key();
+          clientVersions.add(new Files(issued.certificate(), state.trusted()));
+          clientWritten.add(now);
+        }
+        case BUNDLE -> {
+          clientVersions.add(new Files(latest.certificate(), state.trusted()));
+          clientWritten.add(now);
+        }
+        default -> {
+          // nothing new
+        }
+      }
+    }
+
+    java.security.PrivateKey clientKey;
+
+    /**
+     * Some members (maybe none) pick up the latest files; a new pod would mount them at once. The client picks up
+     * its latest files at random too, and at the latest when they are half reloadGrace old (the grace must be longer
+     * than clients take: a client as late as the grace itself would meet the next phase at the same moment).
+     */
     void someReload() {
       for (int i = 0; i < loaded.length; i++) {
         if (!versions.isEmpty() && random.nextInt(3) == 0) {
           loaded[i] = versions.size() - 1;
+        }
+      }
+      if (clientPort && !clientVersions.isEmpty() && clientLoaded < clientVersions.size() - 1) {
+        var written = clientWritten.get(clientVersions.size() - 1);
+        if (random.nextInt(3) == 0 || !now.isBefore(written.plus(set().phaseGrace().dividedBy(2)))) {
+          clientLoaded = clientVersions.size() - 1;
         }
       }
     }
@@ -146,13 +218,26 @@ class TlsRotationTest {
               .as("files v%d and v%d in use together (steps so far %s)", a, b, steps).isTrue();
         }
       }
+      if (clientPort && clientLoaded >= 0) {
+        var client = clientVersions.get(clientLoaded);
+        for (int a : inUse) {
+          assertThat(client.accepts(versions.get(a)))
+              .as("the client's files c%d and the members' v%d (steps so far %s)", clientLoaded, a, steps).isTrue();
+        }
+      }
     }
 
-    /** Reconciles (members reloading at random in between) until the plan has nothing to do; at most 100 rounds. */
+    /**
+     * Reconciles (members reloading at random in between) until the plan has nothing to do; at most 100 rounds. On
+     * the client port each round takes a quarter of the reload grace (the operator looks again, clients reload).
+     */
     void settle() {
       for (int round = 0; round < 100; round++) {
         var d = reconcile();
         assertNoMemberRefusesAnother();
+        if (clientPort) {
+          now = now.plus(set().phaseGrace().dividedBy(4));
+        }
         someReload();
         assertNoMemberRefusesAnother();
         if (d.step() == Step.NONE && d.rotation() == Rotation.Steady) {
@@ -273,6 +358,55 @@ class TlsRotationTest {
     var state = w.state();
     assertThat(state.trusted()).containsExactly(state.ca().orElseThrow().certificate());
     assertThat(w.steps).containsSubsequence(Step.CREATE_CA, Step.TRUST_CA, Step.ISSUE, Step.DROP_OLD_CAS);
+  }
+
+  @Test
+  void theClientPortsCaReplacementWaitsTheReloadGraceAtEachPhaseAfterTheMembers() {
+    var w = new World(5, true);
+    w.reconcile();
+    w.allReload();
+    w.clientLoaded = w.clientVersions.size() - 1;
+    var grace = w.set().phaseGrace();
+    assertThat(grace).isEqualTo(Duration.ofMinutes(10));
+    w.annotate(SecurityNames.REPLACE_CA, "1");
+    assertThat(w.reconcile().step()).isEqualTo(Step.REPLACE_CA);
+    assertThat(w.reconcile().step()).isEqualTo(Step.TRUST_CA);
+    w.allReload();
+    // every member trusts the new CA, but a client may not have loaded the two-CA bundle yet
+    var d = w.reconcile();
+    assertThat(d.step()).isEqualTo(Step.NONE);
+    assertThat(d.message()).contains("clients have until");
+    w.now = w.now.plus(grace);
+    assertThat(w.reconcile().step()).isEqualTo(Step.ISSUE);
+    assertThat(Certificates.signedBy(w.clientVersions.get(w.clientVersions.size() - 1).certificate(),
+        w.state().ca().orElseThrow().certificate())).as("the client certificate follows the members' CA").isTrue();
+    w.allReload();
+    assertThat(w.reconcile().step()).as("members use the new certificate: the grace again").isEqualTo(Step.NONE);
+    w.now = w.now.plus(grace);
+    assertThat(w.reconcile().step()).isEqualTo(Step.DROP_OLD_CAS);
+  }
+
+  @Test
+  void clientPortRenewalsAndReplacementsOverTwoYearsNeverLetAClientAndAMemberRefuseEachOther() {
+    // one seed (5 s): the plan is the members' one, tried with three seeds above; this adds the client's files
+    for (long seed = 20; seed < 21; seed++) {
+      var w = new World(seed, true);
+      w.settle();
+      int replacements = 0;
+      for (int day = 0; day < 730; day += 10) {
+        w.now = T0.plus(Duration.ofDays(day));
+        if (day == 150) {
+          w.annotate(SecurityNames.REPLACE_CA, "day-" + day);
+        }
+        int before = w.steps.size();
+        w.settle();
+        replacements += (int) w.steps.subList(before, w.steps.size()).stream().filter(s -> s == Step.REPLACE_CA)
+            .count();
+      }
+      assertThat(replacements).as("seed %d", seed).isEqualTo(2);
+      assertThat(w.clientVersions.size()).as("the client's certificate was renewed and re-issued")
+          .isGreaterThan(8);
+    }
   }
 
   @Test

@@ -368,6 +368,17 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
   }
 
   /** After each change of the list, every member reports moving for this many polls (default 2). */
+  /**
+   * The clusters these stand-ins serve keep their client port in plaintext: the fakes answer HTTP (the operator's
+   * admin calls over TLS are SecurityIT's: its client-port stand-ins speak TLS with the cluster's Secret).
+   */
+  public static dev.dht.operator.api.v1alpha1.TlsSpec plaintextClientPort() {
+    var tls = new dev.dht.operator.api.v1alpha1.TlsSpec();
+    tls.client = new dev.dht.operator.api.v1alpha1.ClientTlsSpec();
+    tls.client.enabled = false;
+    return tls;
+  }
+
   public FakeMembers movingPolls(int polls) {
     this.movingPolls = polls;
     return this;

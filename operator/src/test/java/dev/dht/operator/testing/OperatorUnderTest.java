@@ -1,6 +1,7 @@
 package dev.dht.operator.testing;
 
 import dev.dht.operator.api.v1alpha1.DhtBackup;
+import dev.dht.operator.api.v1alpha1.DhtUser;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.nodeadmin.MemberAddresses;
@@ -23,13 +24,15 @@ public final class OperatorUnderTest {
 
   /**
    * A builder on {@code client} (which the test keeps: not closed on stop), namespaces not awaited on deletion,
-   * and the DhtBackup CRD applied: the cluster reconciler watches DhtBackups (a backup or restore holds a scale),
-   * so their CRD must exist even in a test that runs no backup reconciler. Add the reconcilers.
+   * and the DhtBackup and DhtUser CRDs applied: the cluster reconciler watches DhtBackups (a backup or restore holds
+   * a scale) and DhtUsers (it issues their client certificates), so their CRDs must exist even in a test that runs
+   * no backup reconciler. Add the reconcilers.
    */
   public static LocallyRunOperatorExtension.Builder builder(KubernetesClient client) {
     return LocallyRunOperatorExtension.builder()
         .withKubernetesClient(client)
         .withAdditionalCustomResourceDefinition(DhtBackup.class)
+        .withAdditionalCustomResourceDefinition(DhtUser.class)
         .withConfigurationService(o -> o.withCloseClientOnStop(false))
         .waitForNamespaceDeletion(false);
   }

@@ -12,8 +12,9 @@ public final class Repo {
   /** Every CRD the operator defines, as generated into crds/ and the chart. */
   public static final String BACKUP_CRD_FILE = "dhtbackups.dht.dev-v1.yml";
   public static final String BACKUP_SCHEDULE_CRD_FILE = "dhtbackupschedules.dht.dev-v1.yml";
+  public static final String USER_CRD_FILE = "dhtusers.dht.dev-v1.yml";
   public static final java.util.List<String> CRD_FILES = java.util.List.of(CRD_FILE, BENCHMARK_CRD_FILE,
-      BACKUP_CRD_FILE, BACKUP_SCHEDULE_CRD_FILE);
+      BACKUP_CRD_FILE, BACKUP_SCHEDULE_CRD_FILE, USER_CRD_FILE);
 
   private Repo() {}
 

@@ -17,9 +17,9 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLSocket;
 
 /**
- * Stands in for a node's member port: mutual TLS on loopback with the JDK (client certificate required), answering
- * any request with 200. Each connection reads its certificate, key and trusted CAs from {@code files}, as a node that
- * reloads its files does; a test can {@link #freeze} it on what it holds now (a node that has not reloaded yet).
+ * Stands in for a node's member port (or its client port with client certificates): mutual TLS on loopback with the
+ * JDK (client certificate required), answering any request with 200. Each connection reads its certificate, key and
+ * trusted CAs from {@code files}, as a node that reloads its files does; a test can {@link #freeze} it on what it holds now (a node that has not reloaded yet).
  */
 public final class TlsMember implements AutoCloseable {
   /** What the member's files hold: its certificate and key, and the CAs it trusts. */
@@ -30,6 +30,7 @@ public final class TlsMember implements AutoCloseable {
   private final Supplier<Files> files;
   private volatile Files frozen;
   private volatile int answered;
+  private volatile String lastClient;
 
   public TlsMember(Supplier<Files> files) {
     this.files = files;
@@ -57,6 +58,11 @@ public final class TlsMember implements AutoCloseable {
   /** Requests answered over an accepted mutual TLS connection. */
   public int answered() {
     return answered;
+  }
+
+  /** The subject of the client certificate of the last request answered (RFC 2253), or null. */
+  public String lastClient() {
+    return lastClient;
   }
 
   private void acceptLoop() {
@@ -94,6 +100,9 @@ public final class TlsMember implements AutoCloseable {
         tls.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
             .getBytes(StandardCharsets.US_ASCII));
         tls.getOutputStream().flush();
+        if (tls.getSession().getPeerCertificates()[0] instanceof X509Certificate c) {
+          lastClient = c.getSubjectX500Principal().getName();
+        }
         answered++;
       }
     } catch (IOException | RuntimeException e) {

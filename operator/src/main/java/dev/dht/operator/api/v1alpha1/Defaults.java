@@ -2,7 +2,8 @@ package dev.dht.operator.api.v1alpha1;
 
 /**
  * Spec defaults. They appear in the CRD schema (the API server fills them in) and the model applies
- * the same values when a field is absent anyway (a spec written before a default existed, unit tests).
+ * the same values when a field is absent anyway (a spec written before a default existed, unit tests). Where a
+ * spec default is the node's own, it comes from {@link NodeOptions}, generated from the node's option table.
  */
 public final class Defaults {
   public static final int REPLICAS = 3;
@@ -16,17 +17,19 @@ public final class Defaults {
   public static final String RESOURCES =
       "{\"requests\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"limits\":{\"memory\":\"1Gi\"}}";
   public static final String STORAGE_SIZE = "10Gi";
-  public static final String BACKUP_UPLOAD_RATE = "4Mi";
+  /** The node's default (--backup-rate). */
+  public static final String BACKUP_UPLOAD_RATE = NodeOptions.Default.BACKUP_RATE;
   public static final int BACKUP_KEEP_LAST = 7;
   public static final boolean RETAIN_ON_DELETE = true;
   public static final boolean RETAIN_ON_SCALE_DOWN = false;
   public static final String SERVICE_TYPE = "ClusterIP";
-  public static final int SERVICE_PORT = 8080;
+  /** The client Service's port: the nodes' own by default. */
+  public static final int SERVICE_PORT = NodeOptions.Default.PORT;
   public static final String PROFILER_EVENTS = "[\"cpu\"]";
-  public static final String REPAIR_INTERVAL = "6h";
-  public static final String REPAIR_RATE = "4Mi";
-  /** The node's --tombstone-grace when spec.server.tombstoneGrace is unset. */
-  public static final String TOMBSTONE_GRACE = "1d";
+  /** The node's defaults (--repair-interval, --repair-rate, --tombstone-grace): the CRD's are the node's. */
+  public static final String REPAIR_INTERVAL = NodeOptions.Default.REPAIR_INTERVAL;
+  public static final String REPAIR_RATE = NodeOptions.Default.REPAIR_RATE;
+  public static final String TOMBSTONE_GRACE = NodeOptions.Default.TOMBSTONE_GRACE;
 
   private Defaults() {}
 }

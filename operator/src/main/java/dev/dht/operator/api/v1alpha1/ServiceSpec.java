@@ -14,7 +14,7 @@ public class ServiceSpec {
 
   @Min(1)
   @Max(65535)
-  @Default("8080")
+  @Default("" + Defaults.SERVICE_PORT)
   @JsonPropertyDescription("Port of the client Service (it forwards to the nodes' port 8080).")
   public Integer port;
 }

@@ -6,7 +6,10 @@ import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 
-/** Mutual TLS between the members (their member port). On by default, with certificates the operator issues. */
+/**
+ * Mutual TLS between the members (their member port), and TLS on the client port ({@link #client}). On by default,
+ * with certificates the operator issues.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(value = "!has(self.mode) || self.mode != 'Secret' || has(self.secretName)",
     message = "tls.mode Secret needs tls.secretName: a Secret with tls.crt, tls.key (PKCS#8) and ca.crt",
@@ -59,4 +62,9 @@ public class TlsSpec {
   @JsonPropertyDescription("Mode Operator: replace the CA this long before it expires (trust old and new, re-issue,"
       + " drop the old).")
   public String caRenewBefore;
+
+  @Default("{}")
+  @JsonPropertyDescription("TLS on the client port (certificateDuration, renewBefore, caDuration and caRenewBefore"
+      + " apply to its certificates and CA too).")
+  public ClientTlsSpec client;
 }

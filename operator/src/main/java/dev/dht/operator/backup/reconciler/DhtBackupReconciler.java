@@ -12,7 +12,7 @@ import dev.dht.operator.backup.ClusterView;
 import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
-import dev.dht.operator.nodeadmin.OperatorToken;
+import dev.dht.operator.nodeadmin.OperatorAccess;
 import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.status.Conditions;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -128,8 +128,8 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup> {
       urls.put(i, addresses.adminUrl(ns, pods.get(i), status.memberUrls.get(i)));
       privileged.put(i, addresses.privilegedUrl(ns, pods.get(i), status.memberUrls.get(i)));
     }
-    // The operator's admin token of a cluster with client tokens: the status GETs go straight to the members.
-    var admin = this.admin.authenticated(OperatorToken.read(client, ns, clusterName));
+    // The operator's token and client-port TLS of the cluster: the status GETs go straight to the members.
+    var admin = this.admin.authenticated(OperatorAccess.read(client, ns, clusterName));
     var reports = admin.callAll(urls, "GET", "/v0/admin/backup", i -> null, CALL_TIMEOUT);
     var step = BackupProgress.next(status.backupId, pods, status.members, reports);
     var next = copy(status);

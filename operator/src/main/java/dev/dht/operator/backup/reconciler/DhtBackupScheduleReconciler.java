@@ -14,7 +14,8 @@ import dev.dht.operator.backup.SchedulePlan;
 import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
-import dev.dht.operator.nodeadmin.OperatorToken;
+import dev.dht.operator.nodeadmin.NodeCredentials;
+import dev.dht.operator.nodeadmin.OperatorAccess;
 import dev.dht.operator.reconciler.WriteMetrics;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -205,8 +206,8 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
     body.put("keepLast", keepLast);
     maxAge.ifPresent(a -> body.put("maxAgeSeconds", a.toSeconds()));
     String url = addresses.privilegedUrl(ns, view.memberPods().get(0), view.memberUrls().get(0));
-    var token = cluster.flatMap(c -> OperatorToken.read(client, c));
-    AdminAnswer a = admin.authenticated(token).call(url, "POST", "/v0/admin/backup/prune", body, PRUNE_TIMEOUT)
+    var credentials = cluster.map(c -> OperatorAccess.read(client, c)).orElse(NodeCredentials.none());
+    AdminAnswer a = admin.authenticated(credentials).call(url, "POST", "/v0/admin/backup/prune", body, PRUNE_TIMEOUT)
         .join();
     if (a.status() != 200) {
       next.message = "retention failed, tried again next time: " + a.reason();

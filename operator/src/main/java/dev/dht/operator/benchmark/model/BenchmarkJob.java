@@ -4,9 +4,14 @@ import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.Tape;
+import dev.dht.operator.security.SecurityNames;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.ArrayList;
@@ -71,6 +76,7 @@ public final class BenchmarkJob {
                 .withCommand("python3", PROGRAM)
                 .withArgs(args(model, target, runId))
                 .withEnv(tokens(target))
+                .addAllToEnv(clientTlsEnv(target))
                 .withNewResources()
                   // A small request so that the Job schedules next to the members on a small cluster; the engine
                   // uses what is free (no CPU limit), memory grows with the rate (k6 and oha keep every sample).
@@ -88,7 +94,9 @@ public final class BenchmarkJob {
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .addNewVolumeMount().withName(RESULTS_VOLUME).withMountPath(BenchmarkNames.RESULTS_DIR).endVolumeMount()
                 .addNewVolumeMount().withName(TMP_VOLUME).withMountPath("/tmp").endVolumeMount()
+                .addAllToVolumeMounts(clientTlsMounts(target))
               .endContainer()
+              .addAllToVolumes(clientTlsVolumes(target))
               .addNewVolume()
                 .withName(RESULTS_VOLUME)
                 .withNewPersistentVolumeClaim().withClaimName(BenchmarkNames.resultsClaim(name)).endPersistentVolumeClaim()
@@ -117,6 +125,52 @@ public final class BenchmarkJob {
       }
     });
     return env;
+  }
+
+  static final String CA_VOLUME = "client-ca";
+  static final String CERTIFICATE_VOLUME = "client-certificate";
+  static final String CERTIFICATE_DIR = "/etc/dht/client";
+
+  /**
+   * With client TLS: the CA bundle (DHT_CA: what the engines and the runner trust for the members and their
+   * sidecars), and when the members ask for client certificates the benchmark's own (DHT_CLIENT_CERT, DHT_CLIENT_KEY:
+   * read-write). Read when the pod starts, so a renewed one reaches the next run.
+   */
+  static List<EnvVar> clientTlsEnv(BenchmarkTarget target) {
+    var env = new ArrayList<EnvVar>();
+    target.clientTls().ifPresent(tls -> {
+      env.add(new EnvVarBuilder().withName("DHT_CA").withValue(SecurityNames.CLIENT_CA_DIR + "/"
+          + SecurityNames.CA_CERT).build());
+      if (tls.certificateSecret().isPresent()) {
+        env.add(new EnvVarBuilder().withName("DHT_CLIENT_CERT").withValue(CERTIFICATE_DIR + "/"
+            + SecurityNames.TLS_CERT).build());
+        env.add(new EnvVarBuilder().withName("DHT_CLIENT_KEY").withValue(CERTIFICATE_DIR + "/"
+            + SecurityNames.TLS_KEY).build());
+      }
+    });
+    return env;
+  }
+
+  private static List<VolumeMount> clientTlsMounts(BenchmarkTarget target) {
+    var mounts = new ArrayList<VolumeMount>();
+    target.clientTls().ifPresent(tls -> {
+      mounts.add(new VolumeMountBuilder().withName(CA_VOLUME)
+          .withMountPath(SecurityNames.CLIENT_CA_DIR).withReadOnly(true).build());
+      tls.certificateSecret().ifPresent(s -> mounts.add(new VolumeMountBuilder()
+          .withName(CERTIFICATE_VOLUME).withMountPath(CERTIFICATE_DIR).withReadOnly(true).build()));
+    });
+    return mounts;
+  }
+
+  private static List<Volume> clientTlsVolumes(BenchmarkTarget target) {
+    var volumes = new ArrayList<Volume>();
+    target.clientTls().ifPresent(tls -> {
+      volumes.add(new VolumeBuilder().withName(CA_VOLUME).withNewConfigMap()
+          .withName(tls.caConfigMap()).endConfigMap().build());
+      tls.certificateSecret().ifPresent(s -> volumes.add(new VolumeBuilder()
+          .withName(CERTIFICATE_VOLUME).withNewSecret().withSecretName(s).withDefaultMode(0440).endSecret().build()));
+    });
+    return volumes;
   }
 
   private static EnvVar secretEnv(String name, String secret, String key, boolean optional) {

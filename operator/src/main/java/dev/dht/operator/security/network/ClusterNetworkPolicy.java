@@ -31,7 +31,7 @@ import java.util.Optional;
  *   <li>member port (client port + {@value SecurityNames#MEMBER_PORT_OFFSET}): the cluster's own members, and the
  *       operator (it checks with a TLS handshake which certificate each member uses during a CA replacement);
  *   <li>client port: {@code spec.network.clientPeers} (none listed: everyone) and the operator (it polls the
- *       members' movement while the cluster scales);
+ *       members' movement while the cluster scales); with client TLS the plaintext metrics port too (Prometheus);
  *   <li>the profiler sidecar's port, when there is one: DhtBenchmark runners of the namespace only.
  * </ul>
  *
@@ -59,6 +59,10 @@ public final class ClusterNetworkPolicy {
       operator.map(ClusterNetworkPolicy::peer).ifPresent(clients::add);
     }
     rules.add(rule(Names.NODE_PORT, clients)); // no peer listed: from everywhere
+    if (model.security().clientTls().enabled()) {
+      // The metrics port (counters and status, no key nor value) is open to whoever may reach the client port.
+      rules.add(rule(SecurityNames.METRICS_PORT, clients));
+    }
 
     if (model.profilerEnabled()) {
       rules.add(rule(ProfilerSidecar.PORT, List.of(new NetworkPolicyPeerBuilder().withPodSelector(

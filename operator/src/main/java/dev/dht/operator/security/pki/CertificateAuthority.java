@@ -30,10 +30,11 @@ import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * Makes the certificates of a cluster's member plane: a self-signed CA per cluster, and member certificates it
- * signs. Keys are EC P-256 (small, fast to make, supported by OpenSSL and the JDK); signatures SHA256withECDSA by
- * the JDK's provider. A member certificate serves both ends of a member connection (extended key usage serverAuth
- * and clientAuth), since every member is a server to its peers and a client of them.
+ * Makes the certificates of a cluster's member port and client port: a self-signed CA per port and cluster, the
+ * certificates the members serve, and client certificates. Keys are EC P-256 (small, fast to make, supported by
+ * OpenSSL and the JDK); signatures SHA256withECDSA by the JDK's provider. A member certificate serves both ends of a
+ * member connection (extended key usage serverAuth and clientAuth), since every member is a server to its peers and
+ * a client of them; a client certificate allows clientAuth only.
  *
  * <p>Certificates start {@link #BACKDATE} before {@code now}, so that a node whose clock is a little behind the
  * operator's does not refuse a fresh one as not yet valid.
@@ -67,12 +68,41 @@ public final class CertificateAuthority {
 
   /**
    * A certificate signed by {@code ca} for the given DNS names, valid from now for {@code validity} but never beyond
-   * the CA's own end.
+   * the CA's own end: a member's (serverAuth and clientAuth: every member is server and client of its peers).
    */
   public Credential issue(Credential ca, String commonName, List<String> dnsNames, Instant now, Duration validity) {
+    return issue(ca, commonName, dnsNames, List.of(), now, validity);
+  }
+
+  /**
+   * As {@link #issue(Credential, String, List, Instant, Duration)}, naming IP addresses too (the client port's
+   * certificate names 127.0.0.1: port-forwards and the profiler sidecar connect there).
+   */
+  public Credential issue(Credential ca, String commonName, List<String> dnsNames, List<String> ipAddresses,
+      Instant now, Duration validity) {
     if (dnsNames.isEmpty()) {
       throw new IllegalArgumentException("a member certificate needs at least one DNS name");
     }
+    var names = new java.util.ArrayList<GeneralName>();
+    dnsNames.forEach(n -> names.add(new GeneralName(GeneralName.dNSName, n)));
+    ipAddresses.forEach(ip -> names.add(new GeneralName(GeneralName.iPAddress, ip)));
+    return sign(ca, name(commonName), names, new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth,
+        KeyPurposeId.id_kp_clientAuth}, now, validity, String.valueOf(dnsNames));
+  }
+
+  /**
+   * A client certificate for the client port: subject {@code O=<scope>, CN=<commonName>} (the node grants the scope
+   * its O names), clientAuth only, no alternative names.
+   */
+  public Credential issueClient(Credential ca, String commonName, String scope, Instant now, Duration validity) {
+    var subject = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.O, scope).addRDN(BCStyle.CN,
+        commonName.length() > 64 ? commonName.substring(0, 64) : commonName).build();
+    return sign(ca, subject, List.of(), new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth}, now, validity,
+        "client " + commonName);
+  }
+
+  private Credential sign(Credential ca, X500Name subject, List<GeneralName> names, KeyPurposeId[] usages,
+      Instant now, Duration validity, String what) {
     var keys = newKeyPair();
     Instant end = now.plus(validity);
     Instant caEnd = ca.certificate().getNotAfter().toInstant();
@@ -81,20 +111,21 @@ public final class CertificateAuthority {
     }
     try {
       var utils = new JcaX509ExtensionUtils();
-      var names = dnsNames.stream().map(n -> new GeneralName(GeneralName.dNSName, n)).toArray(GeneralName[]::new);
-      X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca.certificate(), serial(), Date.from(now.minus(BACKDATE)),
-          Date.from(end), name(commonName), keys.getPublic())
+      X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca.certificate(), serial(),
+          Date.from(now.minus(BACKDATE)), Date.from(end), subject, keys.getPublic())
           .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
           .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-          .addExtension(Extension.extendedKeyUsage, false,
-              new ExtendedKeyUsage(new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
-          .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names))
+          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(usages))
           .addExtension(Extension.subjectKeyIdentifier, false, utils.createSubjectKeyIdentifier(keys.getPublic()))
           .addExtension(Extension.authorityKeyIdentifier, false,
               utils.createAuthorityKeyIdentifier(ca.certificate()));
+      if (!names.isEmpty()) {
+        builder.addExtension(Extension.subjectAlternativeName, false,
+            new GeneralNames(names.toArray(GeneralName[]::new)));
+      }
       return new Credential(sign(builder, ca.key()), keys.getPrivate());
     } catch (CertIOException | GeneralSecurityException e) {
-      throw new PkiException("cannot issue a certificate for " + dnsNames + ": " + e.getMessage(), e);
+      throw new PkiException("cannot issue a certificate for " + what + ": " + e.getMessage(), e);
     }
   }
 

@@ -14,16 +14,23 @@ public final class TlsContexts {
 
   private TlsContexts() {}
 
-  /** A TLS 1.2/1.3 context that presents {@code credential} and trusts exactly {@code trusted}. */
+  /**
+   * A TLS 1.2/1.3 context that presents {@code credential} (null: no certificate) and trusts exactly
+   * {@code trusted}.
+   */
   public static SSLContext of(Credential credential, List<X509Certificate> trusted) {
     try {
-      var keys = KeyStore.getInstance("PKCS12");
-      keys.load(null, null);
-      keys.setKeyEntry("self", credential.key(), NO_PASSWORD, new X509Certificate[] {credential.certificate()});
-      var keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keyManagers.init(keys, NO_PASSWORD);
+      javax.net.ssl.KeyManager[] keyManagers = null;
+      if (credential != null) {
+        var keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry("self", credential.key(), NO_PASSWORD, new X509Certificate[] {credential.certificate()});
+        var factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(keys, NO_PASSWORD);
+        keyManagers = factory.getKeyManagers();
+      }
       var context = SSLContext.getInstance("TLS");
-      context.init(keyManagers.getKeyManagers(), trustManagers(trusted), null);
+      context.init(keyManagers, trustManagers(trusted), null);
       return context;
     } catch (GeneralSecurityException | java.io.IOException e) {
       throw new PkiException("cannot make a TLS context: " + e.getMessage(), e);

@@ -1,17 +1,16 @@
 package dev.dht.operator.security.tls;
 
-import dev.dht.operator.security.SecurityModel;
+import dev.dht.operator.security.CertificateSet;
 import dev.dht.operator.security.pki.Certificates;
 import dev.dht.operator.security.tls.MemberChecks.Check;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 
 /**
- * The certificate state machine of mode Operator: from the live Secrets (and, during a CA replacement, what the
- * members were seen to use) to the one next step. Pure; each step is one Secret write, so a restarted operator
- * continues from the Secrets where its predecessor stopped.
+ * The certificate state machine of mode Operator, for either port ({@link CertificateSet}): from the live Secrets
+ * (and, during a CA replacement, what the members were seen to use) to the one next step. Pure; each step is one
+ * Secret write, so a restarted operator continues from the Secrets where its predecessor stopped.
  *
  * <pre>
  * no CA                          -> CREATE_CA (and, without a members' Secret, ISSUE right after)
@@ -27,7 +26,10 @@ import java.util.List;
  * </pre>
  *
  * A CA replacement therefore never has a member present a certificate its peers do not trust yet, nor drops a CA a
- * member still presents: no failed request, and the pods are not restarted (the nodes reload their files).
+ * member still presents: no failed request, and the pods are not restarted (the nodes reload their files). The
+ * client port's parties include clients the operator cannot see: there each phase also lasts at least the set's
+ * {@link CertificateSet#phaseGrace} after its Secret was written, for them to load the new CA bundle (phase 1) and
+ * their re-issued certificates (phase 2).
  */
 public final class TlsPlan {
   public enum Step { NONE, CREATE_CA, REPLACE_CA, TRUST_CA, ISSUE, DROP_OLD_CAS }
@@ -56,7 +58,7 @@ public final class TlsPlan {
     return state.trustsOnly(ca) ? Check.NONE : Check.MEMBERS_SERVE_CERTIFICATE;
   }
 
-  public static Decision decide(SecurityModel.Tls model, TlsState state, Instant now, MemberChecks checks) {
+  public static Decision decide(CertificateSet model, TlsState state, Instant now, MemberChecks checks) {
     if (state.problem().isPresent()) {
       return new Decision(Step.NONE, Rotation.Steady, state.problem().get()
           + ": fix or delete the Secret (a deleted CA is replaced in phases, without a failed request)");
@@ -68,7 +70,7 @@ public final class TlsPlan {
     }
     var ca = state.ca().get().certificate();
     if (state.member().isEmpty()) {
-      return new Decision(Step.ISSUE, Rotation.Steady, "issuing the members' certificate");
+      return new Decision(Step.ISSUE, Rotation.Steady, "issuing " + model.owner() + " certificate");
     }
     var member = state.member().get().certificate();
     if (!state.trusts(ca)) {
@@ -80,13 +82,23 @@ public final class TlsPlan {
         return new Decision(Step.NONE, Rotation.TrustingNewCa,
             "CA replacement 1/3: waiting for the members to trust the new CA: " + checks.waitingFor());
       }
+      var until = graceUntil(model, state, now);
+      if (until != null) {
+        return new Decision(Step.NONE, Rotation.TrustingNewCa, "CA replacement 1/3: every member trusts the new CA;"
+            + " clients have until " + until + " to load the CA bundle with both CAs (reloadGrace)");
+      }
       return new Decision(Step.ISSUE, Rotation.Reissuing,
-          "CA replacement 2/3: the members' certificate is re-issued by the new CA");
+          "CA replacement 2/3: " + model.owner() + " certificate is re-issued by the new CA");
     }
     if (!state.trustsOnly(ca)) {
       if (!checks.allOk()) {
         return new Decision(Step.NONE, Rotation.Reissuing,
             "CA replacement 2/3: waiting for the members to use the new certificate: " + checks.waitingFor());
+      }
+      var until = graceUntil(model, state, now);
+      if (until != null) {
+        return new Decision(Step.NONE, Rotation.Reissuing, "CA replacement 2/3: every member uses the new"
+            + " certificate; clients have until " + until + " to load their certificates of the new CA (reloadGrace)");
       }
       return new Decision(Step.DROP_OLD_CAS, Rotation.DroppingOldCa,
           "CA replacement 3/3: the members trust the new CA only");
@@ -97,14 +109,23 @@ public final class TlsPlan {
     }
     String renewal = renewalDue(model, state, member, ca, now);
     if (renewal != null) {
-      return new Decision(Step.ISSUE, Rotation.Steady, "renewing the members' certificate: " + renewal);
+      return new Decision(Step.ISSUE, Rotation.Steady, "renewing " + model.owner() + " certificate: " + renewal);
     }
     return new Decision(Step.NONE, Rotation.Steady, "certificate valid until " + Certificates.notAfter(member)
         + ", CA until " + Certificates.notAfter(ca));
   }
 
+  /** When the phase the Secret was written for may end, if that is still ahead (the set's phase grace). */
+  static Instant graceUntil(CertificateSet model, TlsState state, Instant now) {
+    if (model.phaseGrace().isZero() || state.phaseSince().isEmpty()) {
+      return null;
+    }
+    Instant until = state.phaseSince().get().plus(model.phaseGrace());
+    return now.isBefore(until) ? until : null;
+  }
+
   /** Why the CA must be replaced now, or null. */
-  static String caDue(SecurityModel.Tls model, TlsState state, X509Certificate ca, Instant now) {
+  static String caDue(CertificateSet model, TlsState state, X509Certificate ca, Instant now) {
     if (!model.replaceCaRequest().isEmpty() && !model.replaceCaRequest().equals(state.replacedFor())) {
       return "asked for (annotation dht.dev/replace-ca=" + model.replaceCaRequest() + ")";
     }
@@ -116,10 +137,10 @@ public final class TlsPlan {
   }
 
   /** Why the member certificate must be re-issued by the same CA now, or null. */
-  static String renewalDue(SecurityModel.Tls model, TlsState state, X509Certificate member, X509Certificate ca,
+  static String renewalDue(CertificateSet model, TlsState state, X509Certificate member, X509Certificate ca,
       Instant now) {
-    if (!Certificates.dnsNames(member).equals(List.of(model.memberDnsName()))) {
-      return "its names " + Certificates.dnsNames(member) + " are not " + List.of(model.memberDnsName());
+    if (!Certificates.dnsNames(member).equals(model.dnsNames())) {
+      return "its names " + Certificates.dnsNames(member) + " are not " + model.dnsNames();
     }
     if (!model.renewRequest().isEmpty() && !model.renewRequest().equals(state.renewedFor())) {
       return "asked for (annotation dht.dev/renew-certificate=" + model.renewRequest() + ")";

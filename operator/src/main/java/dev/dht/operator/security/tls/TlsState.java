@@ -21,13 +21,17 @@ import java.util.Optional;
  * @param renewedFor the renew request the member certificate answers (annotation on its Secret)
  * @param replacedFor the CA replacement request the CA answers (annotation on its Secret)
  * @param memberSecretExists whether the members' Secret exists at all (sound or not)
+ * @param phaseSince when the members' Secret was last written with a phase grace (the client port's), if it was
  */
 public record TlsState(Optional<Credential> ca, Optional<Credential> member, List<X509Certificate> trusted,
-    String renewedFor, String replacedFor, boolean memberSecretExists, Optional<String> problem) {
+    String renewedFor, String replacedFor, boolean memberSecretExists, Optional<String> problem,
+    Optional<java.time.Instant> phaseSince) {
   /** Annotation on the members' Secret: the renew request (annotation value) the certificate was issued for. */
   public static final String RENEWED_FOR = "dht.dev/renewed-for";
   /** Annotation on the CA Secret: the replacement request (annotation value) the CA was made for. */
   public static final String REPLACED_FOR = "dht.dev/replaced-for";
+  /** Annotation on the members' Secret of a set with a phase grace: when it was written (RFC 3339). */
+  public static final String WRITTEN_AT = "dht.dev/written-at";
 
   public static TlsState read(Optional<Secret> caSecret, Optional<Secret> memberSecret) {
     Optional<Credential> ca = Optional.empty();
@@ -60,7 +64,15 @@ public record TlsState(Optional<Credential> ca, Optional<Credential> member, Lis
     }
     return new TlsState(ca, member, trusted, SecretData.annotation(memberSecret.orElse(null), RENEWED_FOR),
         SecretData.annotation(caSecret.orElse(null), REPLACED_FOR), memberSecret.isPresent(),
-        Optional.ofNullable(problem));
+        Optional.ofNullable(problem), writtenAt(SecretData.annotation(memberSecret.orElse(null), WRITTEN_AT)));
+  }
+
+  private static Optional<java.time.Instant> writtenAt(String text) {
+    try {
+      return text.isEmpty() ? Optional.empty() : Optional.of(java.time.Instant.parse(text));
+    } catch (java.time.format.DateTimeParseException e) {
+      return Optional.empty(); // an edited annotation: no grace to wait for
+    }
   }
 
   private static String required(Secret secret, String key) {
