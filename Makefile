@@ -19,6 +19,10 @@ build: ## Build every module (node jar, operator jar), skipping tests
 test: ## Run all unit and integration tests (installs and caches what they need; each phase timed)
 	scripts/ci/test.sh
 
+fmt: ## Format the Java sources of every module (palantir-java-format through spotless); verify checks it
+	$(MVN) -q spotless:apply
+.PHONY: fmt
+
 bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
 	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
 .PHONY: bench-test
@@ -66,7 +70,7 @@ bench-defaults: ## The node as users start it (no JVM or node options) vs the ba
 
 bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the load's p99 before/during/after; writes docs/benchmarks/scale.*
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-scale.sh
+	scripts/bench/scenario.sh scale
 .PHONY: bench-scale
 
 bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones (BENCH_ROUNDS=3 rounds, medians judged): MB/s, records/s, the load's p99 before/during; writes docs/benchmarks/backup.*
@@ -76,12 +80,12 @@ bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones (
 
 bench-repair: ## Repair and rebuild under a fixed load: keys/s, MB/s, hash bytes per differing key, the load's p99; writes docs/benchmarks/repair.*
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-repair.sh
+	scripts/bench/scenario.sh repair
 .PHONY: bench-repair
 
 bench-pause: ## One of 3 replicas paused 15 s (SIGSTOP) under reads and writes at 2/3: GET p99 and throughput before/during/after; writes docs/benchmarks/pause.*
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-pause.sh
+	scripts/bench/scenario.sh pause
 .PHONY: bench-pause
 
 bench: ## The five tapes on a local 3-node cluster with flamegraphs and a report (BENCH_ENGINE=k6|oha, BENCH_DURATION, BENCH_RATE, BENCH_TAPES, BENCH_PROFILE); writes bench-results/<run-id>/

@@ -40,6 +40,9 @@ if [ "${DHT_TLS:-0}" = 1 ]; then
     --client-auth optional)
   curl_tls=(--cacert "$TLS/ca.crt")
 fi
+# This script's own calls present the client certificate too, so they work with --client-auth required.
+own_tls=("${curl_tls[@]}")
+[ "$scheme" = http ] || own_tls+=(--cert "$TLS/client.crt" --key "$TLS/client.key")
 
 members=()
 for ((i = 0; i < NODES; i++)); do members+=("http://localhost:$((BASE_PORT + i))"); done
@@ -74,7 +77,7 @@ done
 for ((i = 0; i < NODES; i++)); do
   port=$((BASE_PORT + i))
   for _ in $(seq 300); do
-    curl -fs "${curl_tls[@]}" -o /dev/null "$scheme://localhost:$port/v0/status" && break
+    curl -fs "${own_tls[@]}" -o /dev/null "$scheme://localhost:$port/v0/status" && break
     kill -0 "${pids[$i]}" 2>/dev/null || { log "node$i exited during start"; stop; }
     sleep 0.1
   done
@@ -83,8 +86,8 @@ done
 # every member runs one release (docs/upgrading.md); a new data directory starts at level 1, which a 0.1.0 member reads.
 for ((i = 0; i < NODES; i++)); do
   url="$scheme://localhost:$((BASE_PORT + i))/v0/admin/feature-level"
-  max=$(curl -fs "${curl_tls[@]}" "$url" | sed -n 's/.*"maxFeatureLevel":\([0-9]*\).*/\1/p')
-  [ -n "$max" ] && curl -fs "${curl_tls[@]}" -o /dev/null -X POST -d "{\"level\": $max}" "$url" \
+  max=$(curl -fs "${own_tls[@]}" "$url" | sed -n 's/.*"maxFeatureLevel":\([0-9]*\).*/\1/p')
+  [ -n "$max" ] && curl -fs "${own_tls[@]}" -o /dev/null -X POST -d "{\"level\": $max}" "$url" \
     || log "node$i: could not raise the feature level (it stays at its data directory's)"
 done
 c="curl${curl_tls[*]:+ ${curl_tls[*]}}"

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by the benchmarks that start local nodes (bench-scale, bench-repair, bench-pause, bench-backup,
+# Shared by the shell benchmarks that start local nodes (bench-backup,
 # bench-cluster-tls; bench-cluster takes node_java, ports_free, machine_env and the steal sample). Source it after
 # scripts/lib.sh: `. "$(dirname "$0")/bench/cluster-lib.sh"`.
 # Node I listens on PORT+I, keeps its data in $WORK/data/nodeI and has its pid in node_pids[I]; the load

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Samples, every 0.5 s, how the coordinators see one peer (scripts/bench-pause.sh): its state, backup delay and
-read counters from each coordinator's /metrics, and the coordinators' backups sent and won. One JSON line per
-sample: {"t": epoch ms, "nodes": {url: {...} or null when it did not answer}}.
+"""Samples, every 0.5 s, how the coordinators see one peer (make bench-pause, scenarios/pause.json): its state,
+backup delay and read counters from each coordinator's /metrics, and the coordinators' backups sent and won. One
+JSON line per sample: {"t": epoch ms, "nodes": {url: {...} or null when it did not answer}}.
 
 Usage: pause-watch.py OUT_JSONL SECONDS PEER_URL COORDINATOR_URL...
 """

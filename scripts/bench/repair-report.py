@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the raw outputs of scripts/bench-repair.sh into docs/benchmarks/repair.json and repair.md.
+"""Turns the raw outputs of make bench-repair (scenarios/repair.json) into docs/benchmarks/repair.json and repair.md.
 
 Usage: repair-report.py RAW_DIR OUT_DIR
        repair-report.py --render OUT_DIR   (repair.md again from OUT_DIR/repair.json)
@@ -9,6 +9,9 @@ import os
 import sys
 
 from benchraw import kv, load_rows, read, window
+from harness.judge import NOT_SEPARABLE, beyond, phase_floor
+
+NOISE_WINDOWS = 2  # the phase before anything is repaired, cut into identical windows: the run's own noise floor
 
 MB = 1e6
 
@@ -86,14 +89,27 @@ def build(raw):
               ("after", at("rebuild_end") + 2.0, at("load_end"))]
     load = [{"phase": name, "put": phase_stats(puts, a, b, {"201"}), "get": phase_stats(gets, a, b, {"200", "404"})}
             for name, a, b in phases]
-    # the cost to the load: each phase's p99 over the p99 before anything was repaired
+    # the noise floor of this run: "before" in identical windows with no event, the largest change between them
+    start, end = phases[0][1], phases[0][2]
+    noise = {"windows": NOISE_WINDOWS, "window_s": round((end - start) / NOISE_WINDOWS, 1)}
+    for kind, rows, ok in (("put", puts, {"201"}), ("get", gets, {"200", "404"})):
+        noise[kind + "_p99_floor"] = phase_floor(rows, start, end, ok, "p99_ms", NOISE_WINDOWS)
+    # the cost to the load: each phase's p99 over the p99 before anything was repaired, judged against the floor
     for p in load:
         for kind in ("put", "get"):
             base, now = load[0][kind]["p99_ms"], p[kind]["p99_ms"]
-            p[kind]["p99_over_before"] = round(now / base, 2) if base and now is not None else None
-    return {"env": env, "round": round_figures(before_round, after_round, "round_start", "round_end"),
+            r = round(now / base, 2) if base and now is not None else None
+            p[kind]["p99_over_before"] = r
+            p[kind]["p99_change"] = beyond(r, noise[kind + "_p99_floor"])
+    return {"noise": noise, "env": env, "round": round_figures(before_round, after_round, "round_start", "round_end"),
             "idle_round": round_figures(after_round, after_idle, "idle_round_start", "idle_round_end"),
             "rebuild": rebuild, "load": load}
+
+
+def judged(p):
+    """The ratio cell: the ratio, and "(not separable here)" when it lies inside the run's noise floor."""
+    r = ratio(p.get("p99_over_before"))
+    return r + " (not separable here)" if p.get("p99_change") == NOT_SEPARABLE and r != "-" else r
 
 
 def ms(v):
@@ -135,9 +151,14 @@ def render(d):
     for p in d["load"]:
         u, g = p["put"], p["get"]
         lines.append(f"| {p['phase']} ({u['seconds']} s) | {ms(u['p50_ms'])} | {ms(u['p99_ms'])} | {ms(u['p999_ms'])} "
-                     f"| {ratio(u.get('p99_over_before'))} | {ms(g['p50_ms'])} | {ms(g['p99_ms'])} | {ms(g['p999_ms'])} "
-                     f"| {ratio(g.get('p99_over_before'))} | {u['requests'] + g['requests']} "
+                     f"| {judged(u)} | {ms(g['p50_ms'])} | {ms(g['p99_ms'])} | {ms(g['p999_ms'])} "
+                     f"| {judged(g)} | {u['requests'] + g['requests']} "
                      f"| {u['unexpected'] + g['unexpected']} |")
+    n = d.get("noise")
+    if n:
+        lines += ["", f"Noise floor of this run: the phase before cut into {n['windows']} identical windows of "
+                  f"{n['window_s']} s with no event; their p99s differ by up to {ratio(n['put_p99_floor'])} (PUT) and "
+                  f"{ratio(n['get_p99_floor'])} (GET). A ratio inside that floor is not separable here."]
     return "\n".join(lines) + "\n"
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Samples /v0/admin/movement of some nodes every 250 ms until all of them report idle, stable, with exactly the
-expected members; writes one JSON line per sample. Used by scripts/bench-scale.sh.
+expected members; writes one JSON line per sample. Used by make bench-scale (scenarios/scale.json).
 
 Usage: scale-watch.py OUT.jsonl TIMEOUT_SECONDS MEMBER,MEMBER,... NODE_URL...
 Exit status 0 when idle, 1 on timeout.

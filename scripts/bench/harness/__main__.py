@@ -2,13 +2,15 @@
 python -m harness report RAW... OUT NAME the report of a run from its raw ab.json (or of runs of one scenario, one
                                          shape each: scripts/bench-ab.sh runs each shape on its own)
 python -m harness render OUT NAME        NAME.md and NAME.svg again from OUT/NAME.json
+python -m harness scenario NAME ...      an event scenario (scenarios/NAME.json) on local nodes, then its report
+                                         (scripts/bench/scenario.sh passes the jar and tools)
 """
 import argparse
 import json
 import os
 import sys
 
-from . import ab, abreport
+from . import ab, abreport, scenario
 
 
 def arguments(argv):
@@ -46,6 +48,15 @@ def arguments(argv):
     r.add_argument("raw", nargs="+")
     r.add_argument("out")
     r.add_argument("name")
+    e = sub.add_parser("scenario", help="an event scenario (harness/scenario.py) and its report")
+    e.add_argument("scenario", help="a name under scripts/bench/scenarios/ or a path to a .json")
+    e.add_argument("--jar", required=True)
+    e.add_argument("--java", required=True)
+    e.add_argument("--java-flags", default="")
+    e.add_argument("--oha", required=True)
+    e.add_argument("--python", help="the python that runs the report (default: this one)")
+    e.add_argument("--work", required=True, help="raw outputs (WORK/raw), logs and data (data removed at the end)")
+    e.add_argument("--out", required=True, help="where the report goes (BENCH_OUT overrides)")
     d = sub.add_parser("render", help="NAME.md and NAME.svg again from OUT/NAME.json")
     d.add_argument("out")
     d.add_argument("name")
@@ -63,6 +74,8 @@ def main(argv):
         if not a.raw_only:
             abreport.write([raw], a.out, a.name)
             print("[bench-ab] report: %s" % os.path.join(a.out, a.name + ".md"))
+    elif a.command == "scenario":
+        return scenario.main(a)
     elif a.command == "report":
         abreport.write(a.raw, a.out, a.name)
     else:

@@ -13,7 +13,7 @@ reference server) run one right after the other, in alternating order, under the
 
 Standard library only.
 """
-from benchraw import median  # noqa: F401 (the reports' median: harness users take it from here)
+from benchraw import median, window  # noqa: F401 (the reports' median: harness users take it from here)
 BETTER = "better"
 WORSE = "worse"
 NOT_SEPARABLE = "not separable here"
@@ -61,6 +61,35 @@ def target_verdict(judgement, higher_is_better):
     meets = r is not None and (r >= t if higher_is_better else r <= t)
     v = judgement["verdict"]
     return {"verdict": "met" if v == BETTER else "missed" if v == WORSE else NOT_SEPARABLE, "median_meets": meets}
+
+
+def against(ratio, target, floor, higher_is_better):
+    """One measured ratio (an event's window over the same run's window without it) against a fixed target, given
+    the noise floor of that run (noise_floor of identical windows with no event): "met" or "missed" only when the
+    ratio is on that side of the target by more than the floor, else NOT_SEPARABLE (also without a ratio or a
+    floor)."""
+    if ratio is None or floor is None or ratio <= 0:
+        return NOT_SEPARABLE
+    good, bad = (ratio / floor >= target, ratio * floor < target) if higher_is_better else \
+        (ratio * floor <= target, ratio / floor > target)
+    return "met" if good else "missed" if bad else NOT_SEPARABLE
+
+
+def beyond(ratio, floor):
+    """A phase's figure over the same figure before the event: "higher" or "lower" only beyond the run's noise
+    floor, else NOT_SEPARABLE (also without a ratio or a floor)."""
+    if ratio is None or floor is None:
+        return NOT_SEPARABLE
+    return "higher" if ratio > floor else "lower" if ratio < 1 / floor else NOT_SEPARABLE
+
+
+def phase_floor(rows, start_s, end_s, ok_codes, figure, parts=2):
+    """The noise floor of one phase with no event (the load before a pause, a repair, a scale): the phase cut into
+    `parts` identical windows (benchraw.window over rows), the largest change of `figure` ("p99_ms", "rps")
+    between consecutive ones (noise_floor)."""
+    step = (end_s - start_s) / parts
+    return noise_floor([window(rows, start_s + k * step, start_s + (k + 1) * step, ok_codes)[figure]
+                        for k in range(parts)])
 
 
 def percent(factor):

@@ -91,13 +91,20 @@ class Fleet:
 
     def stop_all(self):
         """SIGTERM to every server still running, then waits (30 s each, then SIGKILL)."""
-        live = [s for s in self.servers if s.proc and s.proc.poll() is None]
-        for s in live:
-            s.proc.send_signal(signal.SIGTERM)
-        for s in live:
-            try:
-                s.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                s.proc.kill()
-                s.proc.wait()
+        stop(self.servers)
         self.servers = []
+
+
+def stop(servers, timeout_s=30):
+    """SIGTERM to each server still running (SIGCONT first: a stopped process never ends on SIGTERM), then waits
+    for each (timeout_s, then SIGKILL)."""
+    live = [s for s in servers if s.proc and s.proc.poll() is None]
+    for s in live:
+        s.proc.send_signal(signal.SIGCONT)
+        s.proc.send_signal(signal.SIGTERM)
+    for s in live:
+        try:
+            s.proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            s.proc.kill()
+            s.proc.wait()

@@ -57,8 +57,9 @@ class Run:
         full_env["SUMMARY"] = self.summary_path
         full_env["K6_NO_USAGE_REPORT"] = "true"
         if os.environ.get("DHT_CA"):
-            # https:// targets: k6 (Go) checks their certificates against this file instead of the system's CAs
-            full_env.setdefault("SSL_CERT_FILE", os.environ["DHT_CA"])
+            # https:// targets: k6 (Go) checks their certificates against this file instead of the system's CA
+            # bundle; set even when the environment names a bundle already (many images and CI machines do)
+            full_env["SSL_CERT_FILE"] = os.environ["DHT_CA"]
         self.started = time.time()
         self._log = open(self.log_path, "w", encoding="utf-8")
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.PIPE, stderr=self._log, text=True)

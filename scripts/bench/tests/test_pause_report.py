@@ -6,7 +6,7 @@ import json
 import os
 import unittest
 
-from .rawfiles import TempDirTest, oha_csv
+from .rawfiles import RawRunTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("pause_report", os.path.join(HERE, "..", "pause-report.py"))
@@ -19,21 +19,15 @@ ENV = "date=2026-11-26T00:00:00Z\nload_before=0.1 0.2 0.3\nnproc=2\ncommit=abc12
 PAUSED = "http://127.0.0.1:18302"
 
 
-class PauseReportTest(TempDirTest):
+class PauseReportTest(RawRunTest):
     def setUp(self):
         super().setUp()
-        self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
-        os.makedirs(self.raw)
-        os.makedirs(self.out)
-        with open(os.path.join(self.raw, "env.txt"), "w") as f:
-            f.write(ENV)
         # the GET ohas started 0 and 1 s before the load's mark, the PUT ohas with it; pause at +10 s, resume +20 s
-        marks = {"get0_start": T0 - 1000, "get1_start": T0, "put0_start": T0 + 1000, "put1_start": T0 + 1000,
-                 "load_start": T0 + 1000, "pause": T0 + 11_000, "resume": T0 + 21_000, "load_end": T0 + 31_000}
-        with open(os.path.join(self.raw, "timeline.txt"), "w") as f:
-            f.writelines(f"{k}={v}\n" for k, v in marks.items())
+        self.write_raw(ENV, {"get0_start": T0 - 1000, "get1_start": T0, "put0_start": T0 + 1000,
+                             "put1_start": T0 + 1000, "load_start": T0 + 1000, "pause": T0 + 11_000,
+                             "resume": T0 + 21_000, "load_end": T0 + 31_000})
 
-    def write_load(self, during_get_ms, during_get_every):
+    def write_load(self, during_get_ms, during_get_every, late_before_ms=1.0):
         """100 GETs a second per node (1 ms each) by wall-clock time, except during the pause: one in
         during_get_every takes during_get_ms, and node 1 sends only every other; 50 PUTs a second per node at 2 ms,
         one 504 during the pause."""
@@ -44,7 +38,8 @@ class PauseReportTest(TempDirTest):
                 in_pause = 11.0 <= wall < 21.0
                 if wall < started or (in_pause and node == 1 and k % 2):
                     continue
-                ms = during_get_ms if in_pause and k % during_get_every == 0 else 1.0
+                ms = during_get_ms if in_pause and k % during_get_every == 0 else \
+                    late_before_ms if 7.0 <= wall < 11.0 else 1.0
                 rows.append((wall - started, ms, "200" if k % 3 else "404"))
             oha_csv(os.path.join(self.raw, f"load-get{node}.csv"), rows)
             oha_csv(os.path.join(self.raw, f"load-put{node}.csv"),
@@ -65,12 +60,7 @@ class PauseReportTest(TempDirTest):
                                                        "http://127.0.0.1:18301": None if k == 3 else node}}) + "\n")
 
     def report(self):
-        pause_report.sys.argv = ["pause-report.py", self.raw, self.out]
-        pause_report.main()
-        with open(os.path.join(self.out, "pause.json")) as f:
-            result = json.load(f)
-        with open(os.path.join(self.out, "pause.md")) as f:
-            return result, f.read()
+        return self.run_report(pause_report, "pause")
 
     def test_phases_targets_and_the_coordinators_view(self):
         self.write_load(during_get_ms=1.0, during_get_every=1000)
@@ -85,7 +75,9 @@ class PauseReportTest(TempDirTest):
         self.assertFalse(result["targets"]["get_rps_met"])
         self.assertTrue(result["targets"]["get_p99_met"])
         self.assertEqual(load["during"]["put"]["unexpected"], 1)
-        self.assertIn("| GET throughput | 200 req/s | 150 req/s | 75% | >= 80% | missed |", md)
+        self.assertEqual(result["noise"]["get_rps_floor"], 1.0)  # two identical 4 s windows before the pause
+        self.assertEqual(result["targets"]["get_rps_verdict"], "missed")
+        self.assertIn("| GET throughput | 200 req/s | 150 req/s | 75% | >= 80% | 1.00x | missed |", md)
         # per-second rows start on whole seconds from the pause
         ts = [r["t_s"] for r in result["per_second"]["get"]]
         self.assertEqual(ts[0], -8.0)
@@ -103,8 +95,23 @@ class PauseReportTest(TempDirTest):
         result, md = self.report()
         self.assertGreater(result["targets"]["get_p99_during_over_before"], 2.0)
         self.assertFalse(result["targets"]["get_p99_met"])
-        self.assertIn("| GET p99 | 1.00 ms | 100.00 ms | 100.00x | <= 2x | missed |", md)
+        self.assertIn("| GET p99 | 1.00 ms | 100.00 ms | 100.00x | <= 2x | 1.00x | missed |", md)
         self.assertEqual(result["coordinators"], {})
+
+    def test_a_ratio_inside_the_runs_noise_floor_is_not_separable_here(self):
+        # the second half of "before" reads at 1.8 ms: the run's own floor for the GET p99 is 1.8x; the pause's
+        # 3 ms is 1.67x before: under the 2x target, but not by more than the floor (nor over it by more)
+        self.write_load(during_get_ms=3.0, during_get_every=1, late_before_ms=1.8)
+        result, md = self.report()
+        self.assertAlmostEqual(result["noise"]["get_p99_floor"], 1.8)
+        self.assertAlmostEqual(result["targets"]["get_p99_during_over_before"], 3.0 / 1.8)
+        self.assertTrue(result["targets"]["get_p99_met"])
+        self.assertEqual(result["targets"]["get_p99_verdict"], "not separable here")
+        self.assertIn("| 1.80x | not separable here |", md)
+        # the same pause against a quiet "before" (floor 1x): 3x is missed
+        self.write_load(during_get_ms=3.0, during_get_every=1)
+        result, _ = self.report()
+        self.assertEqual(result["targets"]["get_p99_verdict"], "missed")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import json
 import os
 import unittest
 
-from .rawfiles import TempDirTest, oha_csv
+from .rawfiles import RawRunTest, oha_csv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("repair_report", os.path.join(HERE, "..", "repair-report.py"))
@@ -29,16 +29,12 @@ def totals(**kw):
     return {"totals": t, "rebuild": {"state": "ready"}}
 
 
-class RepairReportTest(TempDirTest):
+class RepairReportTest(RawRunTest):
+    LATE_BEFORE_PUT_MS = 2.0  # PUTs in the second half of "before" (a noisier run: more)
+
     def setUp(self):
         super().setUp()
-        self.raw, self.out = os.path.join(self.tmp, "raw"), os.path.join(self.tmp, "out")
-        os.makedirs(self.raw)
-        os.makedirs(self.out)
-        with open(os.path.join(self.raw, "env.txt"), "w") as f:
-            f.write(ENV)
-        with open(os.path.join(self.raw, "timeline.txt"), "w") as f:
-            f.writelines(f"{k}={T0 + v * 1000}\n" for k, v in MARKS.items())
+        self.write_raw(ENV, {k: T0 + v * 1000 for k, v in MARKS.items()})
         # the round: node 0 coordinates 1 range set, node 1 another; node 2 (behind) coordinates nothing
         before = [totals(), totals(rounds=2, hashBytes=500), totals()]
         after_round = [totals(rounds=1, rangesCompared=3000, rangesOutOfSync=40, keysRepaired=300,
@@ -66,7 +62,9 @@ class RepairReportTest(TempDirTest):
         for k in range(1930):
             t = k / 10.0
             in_round = MARKS["round_start"] <= t < MARKS["round_end"]
-            puts.append((t, 20.0 if in_round and k % 10 == 0 else 2.0, "201"))
+            late_before = self.LATE_BEFORE_PUT_MS if MARKS["diverge_start"] / 2 + 2.5 <= t < MARKS["diverge_start"] \
+                else 2.0
+            puts.append((t, 20.0 if in_round and k % 10 == 0 else late_before, "201"))
             gets.append((t, 1.0, "503" if k == 1500 else ("200" if k % 2 else "404")))
         oha_csv(os.path.join(self.raw, "load-put.csv"), puts)
         oha_csv(os.path.join(self.raw, "load-get.csv"), gets)
@@ -108,6 +106,11 @@ class RepairReportTest(TempDirTest):
         self.assertEqual(load["during the round"]["put"]["p99_ms"], 20.0)
         self.assertEqual(load["during the round"]["put"]["p99_over_before"], 10.0)
         self.assertEqual(load["during the idle round"]["put"]["p99_over_before"], 1.0)
+        # the run's own noise floor (before, in two identical windows) is 1x here: 10x is beyond it, 1x is not
+        self.assertEqual(result["noise"]["put_p99_floor"], 1.0)
+        self.assertEqual(load["during the round"]["put"]["p99_change"], "higher")
+        self.assertEqual(load["during the idle round"]["put"]["p99_change"], "not separable here")
+        self.assertIn("| 1.00x (not separable here) |", md)
         self.assertEqual(load["during the rebuild"]["get"]["unexpected"], 1)
         self.assertEqual(load["after"]["get"]["unexpected"], 0)
         self.assertIn("| keys sent | 500 | 0 | 40000 |", md)
@@ -131,6 +134,21 @@ class RepairReportTest(TempDirTest):
         self.assertEqual(repair_report.main(["repair-report.py", "--render", self.out]), 0)
         with open(os.path.join(self.out, "repair.md")) as f:
             self.assertEqual(f.read(), md)
+
+
+class NoisyRunTest(RepairReportTest):
+    """The same run with the PUTs of the second half of "before" at 4 ms: the run's PUT floor is 2x."""
+    LATE_BEFORE_PUT_MS = 4.0
+
+    def test_round_idle_round_rebuild_and_the_load(self):
+        result, md = self.report()
+        self.assertEqual(result["noise"]["put_p99_floor"], 2.0)
+        load = {p["phase"]: p for p in result["load"]}
+        self.assertEqual(load["during the round"]["put"]["p99_over_before"], 5.0)
+        self.assertEqual(load["during the round"]["put"]["p99_change"], "higher")
+        self.assertEqual(load["during the idle round"]["put"]["p99_over_before"], 0.5)
+        self.assertEqual(load["during the idle round"]["put"]["p99_change"], "not separable here")
+        self.assertIn("their p99s differ by up to 2.00x (PUT)", md)
 
 
 if __name__ == "__main__":

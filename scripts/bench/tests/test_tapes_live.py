@@ -216,11 +216,14 @@ class EnginesOverTls(unittest.TestCase):
         import ssl
         if not os.path.exists(cls.tls_env["DHT_CLIENT_KEY"]):
             return None
-        ctx = ssl.create_default_context(cafile=cls.tls_env["DHT_CA"])
-        ctx.load_cert_chain(cls.tls_env["DHT_CLIENT_CERT"], cls.tls_env["DHT_CLIENT_KEY"])
+        try:
+            ctx = ssl.create_default_context(cafile=cls.tls_env["DHT_CA"])
+            ctx.load_cert_chain(cls.tls_env["DHT_CLIENT_CERT"], cls.tls_env["DHT_CLIENT_KEY"])
+        except (ssl.SSLError, OSError):
+            return None  # run-local.sh is still writing the files (client-certs.sh): not ready yet
         return ctx
 
-    tearDownClass = TapesAgainstOneNode.tearDownClass
+    tearDownClass = classmethod(TapesAgainstOneNode.tearDownClass.__func__)  # this class's node, not the other's
 
     def run_runner(self, engine, run_id, env, *args):
         out = os.path.join(self.tmp, run_id)

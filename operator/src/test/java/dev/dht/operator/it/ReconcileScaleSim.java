@@ -1,19 +1,16 @@
 package dev.dht.operator.it;
 
+import static dev.dht.operator.testing.FakeCluster.PLATFORM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.dht.operator.api.v1alpha1.DhtCluster;
-import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
 import dev.dht.operator.api.v1alpha1.MemberState;
 import dev.dht.operator.api.v1alpha1.Phase;
 import dev.dht.operator.model.Names;
-import dev.dht.operator.model.Platform;
-import dev.dht.operator.reconciler.WriteMetrics;
+import dev.dht.operator.testing.FakeCluster;
 import dev.dht.operator.testing.FakeMembers;
-import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
-import dev.dht.operator.testing.OperatorUnderTest;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,7 +18,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +30,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,7 +46,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @ExtendWith(RequiresKubeApiServer.class)
 class ReconcileScaleSim {
-  static final Platform PLATFORM = new Platform("dht-node:it", "cluster.local");
   static final String NAME = "s";
   static final Duration BOUND = Duration.ofMinutes(6);
   static final Duration QUIET = Duration.ofSeconds(30);
@@ -75,33 +68,11 @@ class ReconcileScaleSim {
         }
       }))
       .build();
-  final KubernetesClient client = KubeApiServer.client();
-  final WriteMetrics writes = WriteMetrics.inMemory();
-  volatile FakeMembers members;
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(operatorClient)
-      .withReconciler(OperatorUnderTest.clusterReconciler(PLATFORM, writes,
-          (namespace, pod, url) -> members.adminUrl(namespace, pod, url)))
-      .build();
-
-  FakeStatefulSetController statefulSets;
-  String ns;
-
-  @BeforeEach
-  void startFakes() {
-    ns = operator.getNamespace();
-    statefulSets = new FakeStatefulSetController(client, ns).start();
-  }
-
-  @AfterEach
-  void stopFakes() {
-    if (members != null) {
-      members.close();
-    }
-    statefulSets.close();
-  }
-
+  final FakeCluster fake = FakeCluster.named(NAME, 0).operatorClient(operatorClient).build();
+  final KubernetesClient client = fake.client;
+  FakeMembers members;
   @AfterAll
   static void write() throws Exception {
     String out = System.getProperty("dht.scaleSim.out", "target/scale-sim-operator.json");
@@ -135,18 +106,13 @@ class ReconcileScaleSim {
   @ParameterizedTest
   @MethodSource("sizes")
   void aClusterOfNMembersBecomesReadyGrowsByOneAndStaysQuiet(int n) {
-    members = FakeMembers.onOneServer(client, ns, NAME, PLATFORM.clusterDomain(), n + 1).movingPolls(2);
+    members = fake.use(FakeMembers.onOneServer(client, fake.ns(), NAME, PLATFORM.clusterDomain(), n + 1)
+        .movingPolls(2));
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("members", n);
 
     Snapshot start = snapshot();
-    var cluster = new DhtCluster();
-    cluster.getMetadata().setName(NAME);
-    cluster.getMetadata().setNamespace(ns);
-    cluster.setSpec(new DhtClusterSpec());
-    cluster.getSpec().replicas = n;
-    cluster.getSpec().tls = FakeMembers.plaintextClientPort(); // the fakes answer HTTP
-    operator.create(cluster);
+    fake.create(fake.cluster(n, s -> {}));
     long podsReady = awaitPodsReady(n, start.nanos());
     awaitReady(n);
     Snapshot ready = snapshot();
@@ -156,16 +122,13 @@ class ReconcileScaleSim {
     run.put("reconciles", create.get("reconciles"));
     run.put("apiCalls", create.get("apiCalls"));
     run.put("create", create);
-    run.put("statusBytes", (long) client.getKubernetesSerialization().asJson(current().getStatus()).length());
-    run.put("topologyBytes", (long) client.configMaps().inNamespace(ns).withName(Names.topologyConfigMap(NAME)).get()
+    run.put("statusBytes", (long) client.getKubernetesSerialization().asJson(fake.current().getStatus()).length());
+    run.put("topologyBytes", (long) client.configMaps().inNamespace(fake.ns())
+        .withName(Names.topologyConfigMap(NAME)).get()
         .getData().values().stream().mapToInt(String::length).sum());
 
     Snapshot before = snapshot();
-    client.resources(DhtCluster.class).inNamespace(ns).withName(NAME)
-        .edit(c -> {
-          c.getSpec().replicas = n + 1;
-          return c;
-        });
+    fake.edit(NAME, s -> s.replicas = n + 1);
     awaitReady(n + 1);
     Map<String, Object> grow = snapshot().minus(before);
     run.put("growMs", grow.get("ms"));
@@ -191,20 +154,16 @@ class ReconcileScaleSim {
 
   /** Ms from start until the fake StatefulSet controller has all n pods ready (what the operator waits on). */
   private long awaitPodsReady(int n, long start) {
-    await().atMost(BOUND).pollInterval(Duration.ofSeconds(1)).until(() -> client.pods().inNamespace(ns).list()
+    await().atMost(BOUND).pollInterval(Duration.ofSeconds(1)).until(() -> client.pods().inNamespace(fake.ns()).list()
         .getItems().stream().filter(p -> p.getStatus() != null && p.getStatus().getConditions() != null
             && p.getStatus().getConditions().stream()
                 .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))).count() >= n);
     return (System.nanoTime() - start) / 1_000_000;
   }
 
-  private DhtCluster current() {
-    return client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).get();
-  }
-
   private void awaitReady(int n) {
     await().atMost(BOUND).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-      var status = current().getStatus();
+      var status = fake.current().getStatus();
       assertThat(status).isNotNull();
       assertThat(status.phase).isEqualTo(Phase.Ready);
       assertThat(status.members).hasSize(n).allSatisfy(m -> assertThat(m.state).isEqualTo(MemberState.Up));
@@ -234,6 +193,7 @@ class ReconcileScaleSim {
   private Snapshot snapshot() {
     Map<String, Long> calls = new TreeMap<>();
     CALLS.forEach((k, v) -> calls.put(k, v.sum()));
+    var writes = fake.writes;
     return new Snapshot(System.nanoTime(), calls, writes.reconciles(), writes.writes(), members.totalPolls());
   }
 }

@@ -1,45 +1,34 @@
 package dev.dht.operator.it;
 
+import static dev.dht.operator.testing.FakeCluster.PLATFORM;
+import static dev.dht.operator.testing.FakeCluster.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.dht.operator.DhtOperator;
 import dev.dht.operator.OperatorSettings;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
-import dev.dht.operator.api.v1alpha1.DhtClusterSpec;
-import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.api.v1alpha1.MemberState;
 import dev.dht.operator.api.v1alpha1.Phase;
 import dev.dht.operator.api.v1alpha1.ReplicationSpec;
 import dev.dht.operator.api.v1alpha1.ScalingStep;
 import dev.dht.operator.api.v1alpha1.StorageSpec;
 import dev.dht.operator.model.Labels;
-import dev.dht.operator.model.Platform;
-import dev.dht.operator.model.Topology;
-import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.scaling.FactorHold;
 import dev.dht.operator.status.Conditions;
+import dev.dht.operator.testing.FakeCluster;
 import dev.dht.operator.testing.FakeMembers;
-import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
-import dev.dht.operator.testing.OperatorUnderTest;
-import dev.dht.operator.testing.Processes;
 import dev.dht.operator.testing.RequiresKubeApiServer;
 import dev.dht.operator.testing.ShapeHistory;
 import dev.dht.operator.testing.ShapeHistory.Shape;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
-import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,64 +41,48 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Scaling with data movement: the operator against a real kube-apiserver + etcd, the fake StatefulSet controller,
  * and fake members answering the nodes' movement endpoint on loopback (scripted: moving for a few polls after
  * each change of their member list, or as long as a test holds them). Each test gets its own namespace, cluster
- * "s" and operator.
+ * "s" and operator (FakeCluster).
  */
 @ExtendWith(RequiresKubeApiServer.class)
 class ScalingIT {
-  static final Platform PLATFORM = new Platform("dht-node:it", "cluster.local");
-  static final Duration FUNCTIONAL_BOUND = Duration.ofSeconds(90);
   static final String NAME = "s";
-  final WriteMetrics writes = WriteMetrics.inMemory();
-  final KubernetesClient client = KubeApiServer.client();
-  /** Set per test; the reconciler asks it where each member is (the namespace is known only then). */
-  volatile FakeMembers members;
 
   @RegisterExtension
-  final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
-      .withReconciler(OperatorUnderTest.clusterReconciler(PLATFORM, writes,
-          (namespace, pod, url) -> members.adminUrl(namespace, pod, url)))
-      .build();
-
-  FakeStatefulSetController statefulSets;
+  final FakeCluster fake = FakeCluster.named(NAME, 5).build();
+  final KubernetesClient client = fake.client;
   ShapeHistory history;
-  String ns;
 
   @BeforeEach
-  void startFakes() {
-    ns = operator.getNamespace();
-    statefulSets = new FakeStatefulSetController(client, ns).start();
-    members = new FakeMembers(client, ns, NAME, PLATFORM.clusterDomain(), 5);
-    history = new ShapeHistory(client, ns, NAME);
+  void startHistory() {
+    history = new ShapeHistory(client, fake.ns(), NAME);
   }
 
   @AfterEach
-  void stopFakes() {
+  void stopHistory() {
     history.close();
-    members.close();
-    statefulSets.close();
   }
 
   @Test
   void scaleUpGrowsTheStatefulSetThenListsTheReadyMembersThenWaitsUntilEveryMemberIsIdle() {
-    operator.create(cluster(3, s -> {}));
-    awaitPhase(Phase.Ready);
-    var templateBefore = statefulSet().getSpec().getTemplate();
-    String configBefore = config().getData().get("DHT_REPLICATION_FACTOR");
+    fake.create(fake.cluster(3, s -> {}));
+    fake.awaitPhase(Phase.Ready);
+    var templateBefore = fake.statefulSet().getSpec().getTemplate();
+    String configBefore = fake.config().getData().get("DHT_REPLICATION_FACTOR");
 
-    statefulSets.kubeletReportsReady(false);
-    members.hold(0, 1, 2, 3, 4);
-    scale(5);
-    awaitStatus(s -> {
+    fake.statefulSets().kubeletReportsReady(false);
+    fake.members().hold(0, 1, 2, 3, 4);
+    fake.scale(5);
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Scaling);
       assertThat(s.scaling.step).isEqualTo(ScalingStep.StartingMembers);
       assertThat(s.members).extracting(m -> m.state)
           .containsExactly(MemberState.Up, MemberState.Up, MemberState.Up, MemberState.Joining, MemberState.Joining);
     });
-    assertThat(statefulSet().getSpec().getReplicas()).as("the StatefulSet grows first").isEqualTo(5);
-    assertThat(topologyMembers()).as("new members are listed only once ready").isEqualTo(3);
+    assertThat(fake.statefulSet().getSpec().getReplicas()).as("the StatefulSet grows first").isEqualTo(5);
+    assertThat(fake.topologyMembers()).as("new members are listed only once ready").isEqualTo(3);
 
-    statefulSets.kubeletReportsReady(true);
-    awaitStatus(s -> {
+    fake.statefulSets().kubeletReportsReady(true);
+    fake.awaitStatus(s -> {
       assertThat(s.scaling).isNotNull();
       assertThat(s.scaling.step).isEqualTo(ScalingStep.MovingData);
       assertThat(s.scaling.membersPolled).isEqualTo(5);
@@ -123,11 +96,11 @@ class ScalingIT {
       assertThat(s.settledTopologyVersion).isEqualTo(1L);
       assertThat(s.topologyVersion).isEqualTo(2L);
     });
-    assertThat(topologyMembers()).isEqualTo(5);
+    assertThat(fake.topologyMembers()).isEqualTo(5);
     assertThat(phase()).as("still moving while held").isEqualTo(Phase.Scaling);
 
-    members.release(0, 1, 2, 3, 4);
-    awaitStatus(s -> {
+    fake.members().release(0, 1, 2, 3, 4);
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.scaling).isNull();
       assertThat(s.settledTopologyVersion).isEqualTo(2L);
@@ -135,26 +108,26 @@ class ScalingIT {
       assertThat(s.members).allSatisfy(m -> assertThat(m.movement).isNull());
     });
     assertThat(history.shapes()).containsExactly(new Shape(3, 3), new Shape(3, 5), new Shape(5, 5));
-    assertThat(statefulSet().getSpec().getTemplate()).as("no restart: the topology is read live")
+    assertThat(fake.statefulSet().getSpec().getTemplate()).as("no restart: the topology is read live")
         .isEqualTo(templateBefore);
-    assertThat(config().getData().get("DHT_REPLICATION_FACTOR")).isEqualTo(configBefore);
-    assertThat(statefulSets.podsReplacedByRollingUpdate()).isZero();
+    assertThat(fake.config().getData().get("DHT_REPLICATION_FACTOR")).isEqualTo(configBefore);
+    assertThat(fake.statefulSets().podsReplacedByRollingUpdate()).isZero();
     awaitEvents("Normal Scaling Ready -> Scaling", "Normal AllMembersReady Scaling -> Ready");
   }
 
   @ParameterizedTest(name = "retainOnScaleDown={0}")
   @ValueSource(booleans = {false, true})
   void scaleDownRemovesOneMemberAtATimeTopologyFirstAndTheStatefulSetOnlyWhenItIsDone(boolean retain) {
-    operator.create(cluster(5, s -> {
+    fake.create(fake.cluster(5, s -> {
       s.storage = new StorageSpec();
       s.storage.retainOnScaleDown = retain;
     }));
-    awaitPhase(Phase.Ready);
+    fake.awaitPhase(Phase.Ready);
     assertThat(claims()).hasSize(5);
 
-    members.hold(4);
-    scale(3);
-    awaitStatus(s -> {
+    fake.members().hold(4);
+    fake.scale(3);
+    fake.awaitStatus(s -> {
       assertThat(s.scaling).isNotNull();
       assertThat(s.scaling.step).isEqualTo(ScalingStep.MovingData);
       assertThat(s.scaling.leaving).containsExactly("s-4");
@@ -162,21 +135,21 @@ class ScalingIT {
       assertThat(s.members.get(4).movement).isEqualTo("moving");
     });
     // The operator decides on every poll: let it see the leaving member moving a few times.
-    await().atMost(FUNCTIONAL_BOUND).until(() -> members.pollsSinceChange(4) >= 4);
-    assertThat(topologyMembers()).isEqualTo(4);
-    assertThat(statefulSet().getSpec().getReplicas()).as("not shrunk while the leaving member moves").isEqualTo(5);
+    waiting().until(() -> fake.members().pollsSinceChange(4) >= 4);
+    assertThat(fake.topologyMembers()).isEqualTo(4);
+    assertThat(fake.statefulSet().getSpec().getReplicas()).as("not shrunk while the leaving member moves").isEqualTo(5);
     assertThat(phase()).isEqualTo(Phase.Scaling);
 
-    members.release(4);
-    awaitStatus(s -> {
+    fake.members().release(4);
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.members).hasSize(3).extracting(m -> m.state).containsOnly(MemberState.Up);
       assertThat(s.replicas).isEqualTo(3);
     });
     assertThat(history.shapes()).as("topology first, one member at a time").containsExactly(
         new Shape(5, 5), new Shape(4, 5), new Shape(4, 4), new Shape(3, 4), new Shape(3, 3));
-    assertThat(client.pods().inNamespace(ns).withLabels(Labels.selector(NAME)).list().getItems()).hasSize(3);
-    await("volumes of the removed members").atMost(FUNCTIONAL_BOUND).untilAsserted(() -> {
+    assertThat(client.pods().inNamespace(fake.ns()).withLabels(Labels.selector(NAME)).list().getItems()).hasSize(3);
+    waiting().alias("volumes of the removed members").untilAsserted(() -> {
       for (var claim : claims()) {
         boolean removedMember = claim.getMetadata().getName().endsWith("-s-3")
             || claim.getMetadata().getName().endsWith("-s-4");
@@ -190,28 +163,28 @@ class ScalingIT {
 
   @Test
   void anOperatorRestartedInTheMiddleOfAScaleDownResumesWhereTheClusterIs() {
-    operator.create(cluster(5, s -> {}));
-    awaitPhase(Phase.Ready);
-    members.hold(4);
-    scale(3);
-    await().atMost(FUNCTIONAL_BOUND).until(() -> members.pollsSinceChange(4) >= 2);
-    operator.getOperator().stop();
-    assertThat(topologyMembers()).isEqualTo(4);
-    assertThat(statefulSet().getSpec().getReplicas()).isEqualTo(5);
-    int pollsBefore = members.totalPolls(4);
+    fake.create(fake.cluster(5, s -> {}));
+    fake.awaitPhase(Phase.Ready);
+    fake.members().hold(4);
+    fake.scale(3);
+    waiting().until(() -> fake.members().pollsSinceChange(4) >= 2);
+    fake.operator().getOperator().stop();
+    assertThat(fake.topologyMembers()).isEqualTo(4);
+    assertThat(fake.statefulSet().getSpec().getReplicas()).isEqualTo(5);
+    int pollsBefore = fake.members().totalPolls(4);
 
-    var settings = new OperatorSettings(Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
-        Optional.empty(), members.urlsByPod());
+    var settings = new OperatorSettings(Set.of(fake.ns()), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
+        Optional.empty(), fake.members().urlsByPod());
     KubeApiServer.installCrd(client); // the whole operator also watches DhtBenchmarks
     try (var restarted = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
       restarted.start();
-      await("the restarted operator polls the leaving member").atMost(FUNCTIONAL_BOUND)
-          .until(() -> members.totalPolls(4) > pollsBefore + 1);
-      assertThat(topologyMembers()).as("it waits for the same member").isEqualTo(4);
-      assertThat(statefulSet().getSpec().getReplicas()).isEqualTo(5);
+      waiting().alias("the restarted operator polls the leaving member")
+          .until(() -> fake.members().totalPolls(4) > pollsBefore + 1);
+      assertThat(fake.topologyMembers()).as("it waits for the same member").isEqualTo(4);
+      assertThat(fake.statefulSet().getSpec().getReplicas()).isEqualTo(5);
 
-      members.release(4);
-      awaitPhase(Phase.Ready);
+      fake.members().release(4);
+      fake.awaitPhase(Phase.Ready);
       assertThat(history.shapes()).as("no step repeated or skipped across the restart").containsExactly(
           new Shape(5, 5), new Shape(4, 5), new Shape(4, 4), new Shape(3, 4), new Shape(3, 3));
     }
@@ -219,19 +192,19 @@ class ScalingIT {
 
   @Test
   void aReplicationFactorChangeDuringAScaleIsRefusedWithAnEventAndAppliedWhenTheScaleIsDone() {
-    operator.create(cluster(3, s -> {}));
-    awaitPhase(Phase.Ready);
+    fake.create(fake.cluster(3, s -> {}));
+    fake.awaitPhase(Phase.Ready);
     String hashBefore = configHash();
-    members.hold(0, 1, 2, 3);
-    scale(4);
-    awaitStatus(s -> assertThat(s.scaling).isNotNull().satisfies(sc ->
+    fake.members().hold(0, 1, 2, 3);
+    fake.scale(4);
+    fake.awaitStatus(s -> assertThat(s.scaling).isNotNull().satisfies(sc ->
         assertThat(sc.step).isEqualTo(ScalingStep.MovingData)));
 
-    var edited = operator.get(DhtCluster.class, NAME);
+    var edited = fake.operator().get(DhtCluster.class, NAME);
     edited.getSpec().replication = new ReplicationSpec();
     edited.getSpec().replication.factor = 2;
-    operator.replace(edited);
-    awaitStatus(s -> {
+    fake.operator().replace(edited);
+    fake.awaitStatus(s -> {
       var refused = Conditions.find(s.conditions, Conditions.REFUSED).orElseThrow();
       assertThat(refused.getStatus()).isEqualTo("True");
       assertThat(refused.getReason()).isEqualTo(FactorHold.REASON);
@@ -239,55 +212,55 @@ class ScalingIT {
           .contains("replication factor 2 (spec.replication.factor, default 3) is held back while the cluster scales");
       assertThat(s.replicationFactor).isEqualTo(3);
     });
-    assertThat(config().getData()).containsEntry("DHT_REPLICATION_FACTOR", "3");
+    assertThat(fake.config().getData()).containsEntry("DHT_REPLICATION_FACTOR", "3");
     assertThat(configHash()).as("no pod restarts mid-move").isEqualTo(hashBefore);
     awaitEvents("Warning " + FactorHold.REASON + " replication factor 2 (spec.replication.factor, default 3) is held");
 
-    members.release(0, 1, 2, 3);
-    awaitStatus(s -> {
+    fake.members().release(0, 1, 2, 3);
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(Conditions.isTrue(s.conditions, Conditions.REFUSED)).isFalse();
       assertThat(s.replicationFactor).isEqualTo(2);
     });
-    assertThat(config().getData()).containsEntry("DHT_REPLICATION_FACTOR", "2");
+    assertThat(fake.config().getData()).containsEntry("DHT_REPLICATION_FACTOR", "2");
     assertThat(configHash()).isNotEqualTo(hashBefore);
-    assertThat(statefulSets.podsReplacedByRollingUpdate()).as("applied by a rolling update after the scale")
+    assertThat(fake.statefulSets().podsReplacedByRollingUpdate()).as("applied by a rolling update after the scale")
         .isEqualTo(4);
   }
 
   @Test
   void crossingThreeMembersWithTheDefaultFactorRestartsNothing() {
-    operator.create(cluster(2, s -> {}));
-    awaitPhase(Phase.Ready);
-    assertThat(config().getData()).containsEntry("DHT_REPLICATION_FACTOR", "3");
+    fake.create(fake.cluster(2, s -> {}));
+    fake.awaitPhase(Phase.Ready);
+    assertThat(fake.config().getData()).containsEntry("DHT_REPLICATION_FACTOR", "3");
     String hashBefore = configHash();
-    scale(3);
-    awaitStatus(s -> {
+    fake.scale(3);
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.settledTopologyVersion).isEqualTo(2L);
       assertThat(s.replicationFactor).isEqualTo(3);
     });
     assertThat(configHash()).isEqualTo(hashBefore);
-    assertThat(statefulSets.podsReplacedByRollingUpdate()).isZero();
+    assertThat(fake.statefulSets().podsReplacedByRollingUpdate()).isZero();
   }
 
   @Test
   void withRacksAScaleUpFillsTheSmallestRacksAndAScaleDownLeavesFromTheLastFullestRackOneMemberAtATime() {
     var racks = List.of("a", "b", "c");
     useRacks(racks);
-    operator.create(cluster(4, s -> s.racks = racks(racks)));
-    awaitStatus(s -> {
+    fake.create(fake.cluster(4, s -> s.racks = racks(racks)));
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.racksReady).isEqualTo("a 2/2, b 1/1, c 1/1");
     });
 
-    scale(6);
-    awaitStatus(s -> {
+    fake.scale(6);
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.racksReady).isEqualTo("a 2/2, b 2/2, c 2/2");
     });
-    scale(4);
-    awaitStatus(s -> {
+    fake.scale(4);
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.racksReady).isEqualTo("a 2/2, b 1/1, c 1/1");
       assertThat(s.members).extracting(m -> m.name).containsExactly("s-a-0", "s-a-1", "s-b-0", "s-c-0");
@@ -309,25 +282,25 @@ class ScalingIT {
   void aDrainedRackHandsItsMembersToTheOtherRacksOneAtATimeAndCanThenBeRemoved() {
     var racks = List.of("a", "b", "c");
     useRacks(racks);
-    operator.create(cluster(3, s -> s.racks = racks(racks)));
-    awaitPhase(Phase.Ready);
-    members.holdWhileLeaving("s-c-0");
+    fake.create(fake.cluster(3, s -> s.racks = racks(racks)));
+    fake.awaitPhase(Phase.Ready);
+    fake.members().holdWhileLeaving("s-c-0");
 
-    var edited = operator.get(DhtCluster.class, NAME);
+    var edited = fake.operator().get(DhtCluster.class, NAME);
     edited.getSpec().racks.get(2).drain = true;
-    operator.replace(edited);
-    awaitStatus(s -> {
+    fake.operator().replace(edited);
+    fake.awaitStatus(s -> {
       assertThat(s.scaling).isNotNull();
       assertThat(s.scaling.leaving).containsExactly("s-c-0");
       assertThat(s.racks).extracting(r -> r.name + " " + r.members + " " + r.replicas + " " + r.targetMembers)
           .containsExactly("a 2 2 2", "b 1 1 1", "c 0 1 0");
     });
-    await().atMost(FUNCTIONAL_BOUND).until(() -> members.pollsSinceChange("s-c-0") >= 3);
+    waiting().until(() -> fake.members().pollsSinceChange("s-c-0") >= 3);
     assertThat(statefulSet("c").getSpec().getReplicas()).as("not removed while it hands over").isEqualTo(1);
     assertThatRemovalIsRefused("a drained rack is removed only once it holds no member and runs no pod");
 
-    members.releaseLeaving("s-c-0");
-    awaitStatus(s -> {
+    fake.members().releaseLeaving("s-c-0");
+    fake.awaitStatus(s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.racksReady).isEqualTo("a 2/2, b 1/1, c 0/0");
       var domains = Conditions.find(s.conditions, Conditions.FAILURE_DOMAINS).orElseThrow();
@@ -341,10 +314,10 @@ class ScalingIT {
         "topology a=2,b=1,c=0 / StatefulSets a=2,b=1,c=1",
         "topology a=2,b=1,c=0 / StatefulSets a=2,b=1,c=0");
 
-    var removed = operator.get(DhtCluster.class, NAME);
+    var removed = fake.operator().get(DhtCluster.class, NAME);
     removed.getSpec().racks = new ArrayList<>(removed.getSpec().racks.subList(0, 2));
-    operator.replace(removed);
-    awaitStatus(s -> {
+    fake.operator().replace(removed);
+    fake.awaitStatus(s -> {
       assertThat(s.observedGeneration).isEqualTo(3L);
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.racksReady).isEqualTo("a 2/2, b 1/1");
@@ -353,17 +326,17 @@ class ScalingIT {
   }
 
   void assertThatRemovalIsRefused(String message) {
-    var removed = operator.get(DhtCluster.class, NAME);
+    var removed = fake.operator().get(DhtCluster.class, NAME);
     removed.getSpec().racks = new ArrayList<>(removed.getSpec().racks.subList(0, 2));
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> operator.replace(removed)).hasMessageContaining(message);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> fake.operator().replace(removed))
+        .hasMessageContaining(message);
   }
 
   /** This test's cluster has racks: fake members for each, and a shape history per rack. */
   void useRacks(List<String> racks) {
-    members.close();
     history.close();
-    members = FakeMembers.ofRacks(client, ns, NAME, PLATFORM.clusterDomain(), racks, 3);
-    history = new ShapeHistory(client, ns, NAME, racks);
+    fake.use(FakeMembers.ofRacks(client, fake.ns(), NAME, PLATFORM.clusterDomain(), racks, 3));
+    history = new ShapeHistory(client, fake.ns(), NAME, racks);
   }
 
   static List<dev.dht.operator.api.v1alpha1.RackSpec> racks(List<String> names) {
@@ -375,67 +348,28 @@ class ScalingIT {
   }
 
   StatefulSet statefulSet(String rack) {
-    return client.apps().statefulSets().inNamespace(ns).withName(NAME + "-" + rack).get();
+    return client.apps().statefulSets().inNamespace(fake.ns()).withName(NAME + "-" + rack).get();
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  DhtCluster cluster(int replicas, Consumer<DhtClusterSpec> change) {
-    var cluster = new DhtCluster();
-    cluster.getMetadata().setName(NAME);
-    cluster.getMetadata().setNamespace(ns);
-    cluster.setSpec(new DhtClusterSpec());
-    cluster.getSpec().replicas = replicas;
-    cluster.getSpec().tls = FakeMembers.plaintextClientPort();
-    change.accept(cluster.getSpec());
-    return cluster;
-  }
-
-  void scale(int replicas) {
-    Processes.kubectl("scale", "dht/" + NAME, "--replicas=" + replicas, "-n", ns).orFail("kubectl scale");
-  }
-
-  StatefulSet statefulSet() {
-    return client.apps().statefulSets().inNamespace(ns).withName(NAME).get();
-  }
-
-  ConfigMap config() {
-    return client.configMaps().inNamespace(ns).withName(NAME + "-config").get();
-  }
-
   String configHash() {
-    return statefulSet().getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH);
-  }
-
-  int topologyMembers() {
-    return Topology.members(client.configMaps().inNamespace(ns).withName(NAME + "-topology").get()).size();
+    return fake.statefulSet().getSpec().getTemplate().getMetadata().getAnnotations().get(Labels.CONFIG_HASH);
   }
 
   Phase phase() {
-    return client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).get().getStatus().phase;
+    return client.resources(DhtCluster.class).inNamespace(fake.ns()).withName(NAME).get().getStatus().phase;
   }
 
   List<PersistentVolumeClaim> claims() {
-    return client.persistentVolumeClaims().inNamespace(ns).list().getItems();
-  }
-
-  void awaitPhase(Phase phase) {
-    awaitStatus(s -> assertThat(s.phase).isEqualTo(phase));
-  }
-
-  void awaitStatus(Consumer<DhtClusterStatus> check) {
-    waiting().untilAsserted(() -> {
-      var cluster = client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).get();
-      assertThat(cluster.getStatus()).as("status").isNotNull();
-      check.accept(cluster.getStatus());
-    });
+    return client.persistentVolumeClaims().inNamespace(fake.ns()).list().getItems();
   }
 
   /** Every expected text starts some Event of the cluster ("type reason message"). */
   void awaitEvents(String... expected) {
     waiting().untilAsserted(() -> {
       var events = new ArrayList<String>();
-      client.v1().events().inNamespace(ns).list().getItems().stream()
+      client.v1().events().inNamespace(fake.ns()).list().getItems().stream()
           .filter(e -> "DhtCluster".equals(e.getInvolvedObject().getKind()) && NAME.equals(e.getInvolvedObject().getName()))
           .forEach(e -> events.add(e.getType() + " " + e.getReason() + " " + e.getMessage()));
       for (String text : expected) {
@@ -444,7 +378,4 @@ class ScalingIT {
     });
   }
 
-  ConditionFactory waiting() {
-    return await().atMost(FUNCTIONAL_BOUND).pollInterval(Duration.ofMillis(100));
-  }
 }

@@ -1,0 +1,135 @@
+"""The event scenarios (harness/scenario.py, scenarios/*.json): every scenario file names only steps the launcher
+knows, a report that exists and the settings its report reads; settings come from BENCH_<NAME>; values are templated
+and evaluated; the oha command lines a load and a preload make. Then the pause scenario, shrunk to seconds, on three
+real nodes (node/target/dht-node.jar) and oha: the raw outputs its report reads, and the report itself."""
+import json
+import os
+import subprocess
+import sys
+import shutil
+import tempfile
+import unittest
+
+from harness import scenario
+from harness.servers import bindable
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+JAR = os.path.join(ROOT, "node", "target", "dht-node.jar")
+NAMES = sorted(f[:-5] for f in os.listdir(scenario.SCENARIOS) if f.endswith(".json"))
+
+
+class ScenarioFiles(unittest.TestCase):
+    def test_every_scenario_names_known_steps_loads_and_an_existing_report(self):
+        self.assertIn("pause", NAMES)
+        self.assertIn("repair", NAMES)
+        for name in NAMES:
+            with self.subTest(name):
+                sc = scenario.load_scenario(name)
+                self.assertTrue(os.path.exists(os.path.join(os.path.dirname(scenario.SCENARIOS), sc["report"])))
+                for step in sc["steps"]:
+                    self.assertIn(step[0], scenario.STEPS)
+                self.assertIn("port", sc["settings"])
+                self.assertIn("replicas", sc["settings"])
+                conf = scenario.settings(sc, {})
+                v = scenario.Values(conf, {})
+                for load in v(sc["loads"]):
+                    self.assertGreater(int(load["rate"]), 0)
+                    self.assertTrue(load["name"] and load["through"])
+                # every step's values evaluate with the defaults
+                for step in sc["steps"]:
+                    v(step[1:])
+
+    def test_settings_come_from_the_environment(self):
+        sc = scenario.load_scenario("pause")
+        conf = scenario.settings(sc, {"BENCH_KEYS": "500", "BENCH_NODE_ARGS": "", "BENCH_PAUSE": "",
+                                      "BENCH_LABEL": "a b"})
+        self.assertEqual(conf["keys"], 500)
+        self.assertEqual(conf["node_args"], "", "set but empty: no node arguments, as ${BENCH_NODE_ARGS-...}")
+        self.assertEqual(conf["pause"], 15, "empty: the default")
+        self.assertEqual(conf["label"], "a b")
+        self.assertEqual(list(conf)[:3], ["keys", "key_digits", "read_rate"], "env.txt keeps the file's order")
+
+    def test_values_are_templated_and_evaluated(self):
+        v = scenario.Values({"key_digits": 6, "before": 20, "pause": 15}, {"url2": "http://127.0.0.1:18302"})
+        self.assertEqual(v("k[0-9]{$key_digits}"), "k[0-9]{6}")
+        self.assertEqual(v("=before + pause + 5"), 40)
+        self.assertEqual(v(["$url2", {"n": "=pause // 2"}, 3]), ["http://127.0.0.1:18302", {"n": 7}, 3])
+
+
+class OhaCommands(unittest.TestCase):
+    def run_of(self, name, env=None):
+        sc = scenario.load_scenario(name)
+        tmp = tempfile.mkdtemp(prefix="dht-scenario-test-")
+        self.addCleanup(shutil.rmtree, tmp)
+        tools = {"java": "java", "java_flags": [], "jar": "dht-node.jar", "oha": "oha", "python": sys.executable}
+        return scenario.Run(sc, scenario.settings(sc, env or {}), tools, tmp, os.path.join(tmp, "out"))
+
+    def test_a_load_through_two_nodes_connects_to_both(self):
+        r = self.run_of("repair", {"BENCH_PORT": "18400"})
+        spec = r.v(r.sc["loads"][1])
+        cmd = r.oha(spec, ["-z", "10s"])
+        self.assertEqual(cmd[:3], ["oha", "-z", "10s"])
+        self.assertIn("127.0.0.1:18400:127.0.0.1:18401", cmd)
+        self.assertIn("127.0.0.1:18400:127.0.0.1:18400", cmd)
+        self.assertEqual(cmd[-1], "http://127.0.0.1:18400/v0/entity\\?id=k[0-9]{6}&replicas=2/3")
+        self.assertNotIn("-d", cmd, "a GET sends no body")
+
+    def test_a_load_through_one_node_goes_to_it(self):
+        r = self.run_of("pause", {"BENCH_PORT": "18400"})
+        spec = r.v(r.sc["loads"][3])  # put1
+        cmd = r.oha(spec, [])
+        self.assertNotIn("--connect-to", cmd)
+        self.assertEqual(cmd[-1], "http://127.0.0.1:18401/v0/entity\\?id=w[0-9a-f]{16}&replicas=2/3")
+        self.assertEqual(cmd[cmd.index("-d") + 1], scenario.VALUE)
+        self.assertEqual(spec["rate"], 250)
+        self.assertEqual(spec["seconds"], 55)
+
+
+def three_free_ports():
+    for port in range(21000, 30000, 10):
+        if all(bindable(p) and bindable(p + 10000) for p in range(port, port + 3)):
+            return port
+    raise AssertionError("no three free ports")
+
+
+@unittest.skipUnless(os.environ.get("OHA"), "needs oha ($OHA: make bench-test sets it)")
+class PauseOnThreeNodes(unittest.TestCase):
+    """make bench-pause's scenario, shrunk: 3,000 keys, 4 s before, a 2 s pause, 2 s after (about 25 s)."""
+
+    def test_the_pause_scenario_leaves_what_its_report_reads(self):
+        if not os.path.exists(JAR):
+            raise AssertionError("%s is missing: build it first (scripts/mvn -pl node -am package)" % JAR)
+        tmp = tempfile.mkdtemp(prefix="dht-scenario-live-")
+        self.addCleanup(shutil.rmtree, tmp)
+        # the JDK and its flags as scripts/bench/scenario.sh finds them
+        java, *flags = subprocess.run(
+            ["bash", "-c", '. scripts/lib.sh && j=$(find_java_home)/bin/java && echo "$j" && node_jdk_flags "$j"'],
+            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+        env = {"BENCH_KEYS": "3000", "BENCH_BEFORE": "4", "BENCH_PAUSE": "2", "BENCH_AFTER": "2",
+               "BENCH_WARMUP": "1", "BENCH_READ_RATE": "100", "BENCH_WRITE_RATE": "50",
+               "BENCH_PORT": str(three_free_ports()), "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m"}
+        sc = scenario.load_scenario("pause")
+        tools = {"java": java, "java_flags": flags, "jar": JAR,
+                 "oha": os.environ["OHA"], "python": sys.executable}
+        out = os.path.join(tmp, "out")
+        scenario.Run(sc, scenario.settings(sc, env), tools, tmp, out).run()
+        raw = os.path.join(tmp, "raw")
+        with open(os.path.join(raw, "timeline.txt")) as f:
+            tl = dict(line.strip().split("=") for line in f if line.strip())
+        for m in ("load_start", "get0_start", "put1_start", "pause", "resume", "load_end"):
+            self.assertIn(m, tl)
+        self.assertAlmostEqual((int(tl["resume"]) - int(tl["pause"])) / 1000, 2, delta=0.5)
+        for f in ("load-get0.csv", "load-put1.csv", "watch.jsonl", "node2.log", "node0-metrics.txt"):
+            self.assertGreater(os.path.getsize(os.path.join(raw, f)), 0, f)
+        with open(os.path.join(out, "pause.json")) as f:
+            result = json.load(f)
+        self.assertEqual(result["env"]["keys"], "3000")
+        self.assertEqual(result["env"]["paused_peer"], "http://127.0.0.1:%s" % (int(env["BENCH_PORT"]) + 2))
+        self.assertGreater(result["load"]["before"]["get"]["requests"], 100)
+        self.assertIn(result["targets"]["get_p99_verdict"], ("met", "missed", "not separable here"))
+        self.assertIsNotNone(result["noise"]["get_p99_floor"])
+        self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
+
+
+if __name__ == "__main__":
+    unittest.main()
