@@ -178,7 +178,7 @@ class DhtClusterIT {
   @Test
   void aConfigChangeRollsThePodsThroughANewTemplateHash() {
     fakeMembers("gamma", 3);
-    operator.create(cluster("gamma", 3));
+    operator.create(overFakeMembers(cluster("gamma", 3)));
     awaitPhase("gamma", Phase.Ready);
     String hashBefore = configHash("gamma");
 
@@ -290,7 +290,7 @@ class DhtClusterIT {
     fakeMembers("theta", 3, "a", "b", "c");
     var racked = cluster("theta", 7);
     racked.getSpec().racks = List.of(rack("a", "zone-a"), rack("b", "zone-b"), rack("c", "zone-c"));
-    operator.create(racked);
+    operator.create(overFakeMembers(racked));
     awaitStatus("theta", s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.racksReady).isEqualTo("a 3/3, b 2/2, c 2/2");
@@ -338,7 +338,7 @@ class DhtClusterIT {
   @Test
   void anOperatorUpgradeKeepsThePlacementOfAClusterMadeBeforeItUntilAskedThenRollsItOnce() {
     var iotaMembers = fakeMembers("iota", 3);
-    operator.create(cluster("iota", 3));
+    operator.create(overFakeMembers(cluster("iota", 3)));
     awaitPhase("iota", Phase.Ready);
     operator.getOperator().stop();
     // The StatefulSet as the operator before one-member-per-node wrote it (UnchangedWithoutRacksTest: the kept
@@ -409,6 +409,12 @@ class DhtClusterIT {
     return cluster;
   }
 
+  /** A cluster whose members are fake: they answer HTTP, so its client port is plaintext. */
+  static DhtCluster overFakeMembers(DhtCluster cluster) {
+    cluster.getSpec().tls = FakeMembers.plaintextClientPort();
+    return cluster;
+  }
+
   void awaitPhase(String name, Phase phase) {
     awaitStatus(name, s -> assertThat(s.phase).isEqualTo(phase));
   }
@@ -460,8 +466,11 @@ class DhtClusterIT {
     }
     // The cluster, 3 ConfigMaps (the client CA bundle), 2 Services, the StatefulSet, PDB, ServiceAccount,
     // NetworkPolicy and 9 Secrets (the members' CA and certificate, the client port's CA and certificate, the
-    // operator's and the benchmarks' client certificates, credentials, tokens file).
-    assertThat(versions).hasSize(18);
+    // operator's and the benchmarks' client certificates, credentials, tokens file); with a plaintext client port
+    // (fake members) neither the client CA bundle nor the 4 client-port and client certificates.
+    boolean plaintext = cluster.getSpec().tls != null && cluster.getSpec().tls.client != null
+        && Boolean.FALSE.equals(cluster.getSpec().tls.client.enabled);
+    assertThat(versions).hasSize(plaintext ? 13 : 18);
     return versions;
   }
 }
