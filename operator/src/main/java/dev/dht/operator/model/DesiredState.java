@@ -47,7 +47,7 @@ public record DesiredState(
         Hashing.stamp(NodeServices.client(cluster, model)),
         Hashing.stamp(NodeDisruptionBudget.podDisruptionBudget(cluster, model)),
         model.racks().stream().map(rack -> Hashing.stamp(NodeStatefulSet.statefulSet(cluster, model, rack,
-            shape.statefulSetReplicas().get(rack.name()), shape.rollHeld().contains(rack.name()), configHash)))
+            shape.statefulSetReplicas().get(rack.name()), shape.partition(rack.name()), configHash)))
             .toList());
   }
 

@@ -65,18 +65,19 @@ public final class NodeStatefulSet {
 
   /** The StatefulSet of a cluster without racks, steady. */
   public static StatefulSet statefulSet(DhtCluster cluster, ClusterModel model, String configHash) {
-    return statefulSet(cluster, model, model.racks().getFirst(), model.replicas(), false, configHash);
+    return statefulSet(cluster, model, model.racks().getFirst(), model.replicas(), 0, configHash);
   }
 
   /**
    * One rack's StatefulSet. Without racks (the implicit rack) it is named like the cluster and built exactly as before
-   * racks existed. With racks, a new pod template reaches the rack's pods only when {@code rollHeld} is false (the
-   * partition holds them otherwise), so that racks roll one after the other.
+   * racks existed, but for the partition while a roll runs. Pods from the partition's ordinal up take a new pod
+   * template, those below keep the old one: the roll (rollout/MemberRoll) moves it down one member at a time.
    *
    * @param replicas pods to run: the rack's target, or a step towards it while a scale is in progress
+   * @param partition the rolling update's partition (0: every pod takes the template)
    */
   public static StatefulSet statefulSet(DhtCluster cluster, ClusterModel model, Rack rack, int replicas,
-      boolean rollHeld, String configHash) {
+      int partition, String configHash) {
     String name = model.name();
     var metadata = Owners.metadata(cluster, Names.statefulSet(name, rack.name()));
     var selector = Labels.selector(name, rack);
@@ -123,10 +124,11 @@ public final class NodeStatefulSet {
           .withVolumeClaimTemplates(dataVolumeClaim(model, rack))
         .endSpec()
         .build();
-    if (!rack.implicit()) {
-      // Pods with an ordinal below the partition keep the old template: all of them while an earlier rack rolls.
+    if (!rack.implicit() || partition > 0) {
+      // Pods with an ordinal below the partition keep the old template. The implicit rack's is written only while a
+      // roll runs, so that a steady cluster's StatefulSet stays as the operators before racks wrote it.
       sts.getSpec().getUpdateStrategy().setRollingUpdate(new RollingUpdateStatefulSetStrategyBuilder()
-          .withPartition(rollHeld ? replicas : 0).build());
+          .withPartition(partition).build());
     }
     return sts;
   }

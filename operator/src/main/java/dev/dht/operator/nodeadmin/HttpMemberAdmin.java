@@ -1,5 +1,6 @@
 package dev.dht.operator.nodeadmin;
 
+import dev.dht.operator.rollout.MemberHints;
 import dev.dht.operator.repair.MemberRepair;
 import dev.dht.operator.scaling.MemberMovement;
 import java.net.ConnectException;
@@ -21,6 +22,7 @@ import java.util.function.Function;
 public final class HttpMemberAdmin implements MemberAdmin {
   public static final String MOVEMENT_PATH = "/v0/admin/movement";
   public static final String REPAIR_PATH = "/v0/admin/repair";
+  public static final String METRICS_PATH = "/metrics";
   public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(1);
   public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(2);
   /** Longer answers are not the contract's (a few hundred bytes); cut them in problem texts. */
@@ -116,6 +118,11 @@ public final class HttpMemberAdmin implements MemberAdmin {
   @Override
   public CompletableFuture<MemberMovement> movement(String baseUrl) {
     return report(baseUrl, MOVEMENT_PATH, HttpMemberAdmin::read, MemberMovement::unknown);
+  }
+
+  @Override
+  public CompletableFuture<MemberHints> hints(String baseUrl) {
+    return report(baseUrl, METRICS_PATH, r -> MemberHints.fromMetrics(r.statusCode(), r.body()), MemberHints::unknown);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.dht.operator.nodeadmin;
 
 import dev.dht.operator.repair.MemberRepair;
+import dev.dht.operator.rollout.MemberHints;
 import dev.dht.operator.scaling.MemberMovement;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,6 +42,17 @@ public interface MemberAdmin {
    * {@link MemberRepair#unknown}. Completes within the implementation's timeout.
    */
   CompletableFuture<MemberRepair> repair(String baseUrl);
+
+  /**
+   * {@code GET <baseUrl>/metrics}: the hints the member still holds ({@code dht_hints_pending}). Never fails: anything
+   * else completes it with {@link MemberHints#unknown}. Completes within the implementation's timeout.
+   */
+  CompletableFuture<MemberHints> hints(String baseUrl);
+
+  /** Every member's pending hints, asked all at once (each bounded by the timeout). */
+  default <K> Map<K, MemberHints> hintsOf(Map<K, String> baseUrls) {
+    return askAll(baseUrls, this::hints);
+  }
 
   /** Every member's repair report, asked all at once (each bounded by the timeout). */
   default <K> Map<K, MemberRepair> repairs(Map<K, String> baseUrls) {

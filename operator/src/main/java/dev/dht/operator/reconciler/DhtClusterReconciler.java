@@ -33,7 +33,8 @@ import dev.dht.operator.scaling.ScalingHold;
 import dev.dht.operator.scaling.RackRemoval;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Placement;
-import dev.dht.operator.rollout.RackRollout;
+import dev.dht.operator.rollout.MemberRoll;
+import dev.dht.operator.upgrade.NodeVersion;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
@@ -116,6 +117,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final StorePolls storePolls;
   private final Replacements replacements;
   private final FeatureLevelStep featureLevels;
+  private final RollStep rolls;
   private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
   private final RestoreDriver restores;
 
@@ -163,6 +165,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
     this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
     this.replacements = new Replacements(metrics);
+    this.rolls = new RollStep(memberAdmin);
     this.featureLevels = new FeatureLevelStep(new ReleasePolls(memberAdmin, repairPolls.steadyInterval()),
         memberAddresses);
   }
@@ -205,10 +208,11 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
-    // Whether the running members' client port serves TLS: the one observed fact the model reads (any rack's
-    // StatefulSet tells, they roll to the same template).
+    // The node image is the cluster's choice (spec.version/spec.image, else what its pods run): an operator upgrade
+    // alone changes no pod template (upgrade/NodeVersion). Whether the running members' client port serves TLS: the
+    // other observed fact the model reads (any rack's StatefulSet tells, they roll to the same template).
     var liveSets = liveStatefulSets(context, ClusterModel.from(cluster, platform));
-    var spec = ClusterModel.from(cluster, platform,
+    var spec = ClusterModel.from(cluster, NodeVersion.platformFor(cluster.getSpec(), platform, liveSets.values()),
         liveSets.values().stream().findFirst().map(NodeSecurity::servesClientTls));
     String name = spec.name();
     var previous = Optional.ofNullable(cluster.getStatus());
@@ -241,9 +245,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var model = specModel.withReplicationFactor(factor.factor());
     long topologyVersion = Topology.version(model.topologyLines(scaling.topologyMembers()), liveTopology,
         previous.map(s -> s.topologyVersion));
-    // Racks roll one after the other (rollout/RackRollout): a later rack's new template waits behind the partition.
-    var desired = RackRollout.desiredState(cluster, model, new ClusterShape(scaling.statefulSetReplicas(),
-        scaling.topologyMembers(), topologyVersion), liveSets);
+    // A new pod template rolls one member at a time, rack by rack, each once the cluster is settled
+    // (rollout/MemberRoll): the partitions say how far.
+    var shape = new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion);
+    var roll = rolls.plan(cluster, model, shape, liveSets, pods, scaling.steady(), repair.rebuilding().keySet(),
+        scaling.topologyMembers().members(), member -> adminUrl(specModel, member), token);
+    var desired = DesiredState.of(cluster, model, shape.withPartitions(roll.partitions()));
 
     var applier = new ResourceApplier(context.getClient(), caches, metrics);
     // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
@@ -269,6 +276,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
     SecurityConditions.apply(status, previous, security.tls(), security.certificates(),
         security.clientCertificates(), security.credentials(), now);
+    status.conditions.add(Conditions.condition(previous.map(s -> s.conditions).orElse(List.of()),
+        MemberRoll.CONDITION, !roll.rolling(), roll.reason(), roll.message(), status.observedGeneration, now));
     if (specModel.backup().storage().isPresent()) {
       // what the members say of the object store: a wrong credential shows before any backup runs
       var store = storePolls.view(cluster, pods, member -> adminUrl(specModel, member), token, now);
@@ -289,7 +298,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var next = new java.util.ArrayList<Duration>();
     security.recheckIn().ifPresent(next::add);
     next.add(scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
-        && !security.waiting() && !raising ? repairPolls.steadyInterval() : pollInterval);
+        && !security.waiting() && !raising && !roll.rolling() ? repairPolls.steadyInterval() : pollInterval);
     return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
   }
 

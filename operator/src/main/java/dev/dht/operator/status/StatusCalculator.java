@@ -127,9 +127,7 @@ public final class StatusCalculator {
       phase = Phase.Updating;
       message = "rolling update, one member at a time" + (model.hasRacks() ? ", rack by rack" : "") + ": "
           + updated + "/" + wanted + " members on the new pod template, " + readySummary
-          + RackRollout.firstHeld(model.rackNames(), desired.shape().rollHeld())
-              .map(r -> "; rack " + r + " and those after it wait for the racks before to be rolled and ready")
-              .orElse("");
+          + "; each member after the one before serves again with its hints delivered (condition Rolled)";
     } else {
       phase = Phase.Degraded;
       message = readySummary + "; not ready: " + String.join(", ", notReady);

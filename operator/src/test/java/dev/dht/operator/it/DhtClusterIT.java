@@ -14,10 +14,10 @@ import dev.dht.operator.api.v1alpha1.StorageSpec;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.model.Topology;
-import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.testing.FakeGarbageCollector;
+import dev.dht.operator.testing.FakeMembers;
 import dev.dht.operator.testing.FakeStatefulSetController;
 import dev.dht.operator.testing.KubeApiServer;
 import dev.dht.operator.testing.OperatorUnderTest;
@@ -33,7 +33,6 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,8 +64,10 @@ class DhtClusterIT {
 
   @RegisterExtension
   final LocallyRunOperatorExtension operator = OperatorUnderTest.builder(client)
-      .withReconciler(new DhtClusterReconciler(PLATFORM, Clock.systemUTC(), writes))
+      .withReconciler(OperatorUnderTest.clusterReconciler(PLATFORM, writes, this::adminUrl))
       .build();
+  // Fake members of the clusters a test rolls: a roll asks every member for its hints and data movement first.
+  final List<FakeMembers> members = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   FakeStatefulSetController statefulSets;
   FakeGarbageCollector garbageCollector;
@@ -81,7 +82,21 @@ class DhtClusterIT {
 
   @AfterEach
   void stopFakes() {
+    members.forEach(FakeMembers::close);
     statefulSets.close();
+  }
+
+  /** Fake members for the cluster {@code name}: racks' members when racks are given. */
+  FakeMembers fakeMembers(String name, int capacity, String... racks) {
+    var fake = racks.length == 0 ? new FakeMembers(client, ns, name, PLATFORM.clusterDomain(), capacity)
+        : FakeMembers.ofRacks(client, ns, name, PLATFORM.clusterDomain(), List.of(racks), capacity);
+    members.add(fake);
+    return fake;
+  }
+
+  String adminUrl(String namespace, String pod, String memberUrl) {
+    return members.stream().map(m -> m.adminUrl(namespace, pod, null)).filter(java.util.Objects::nonNull)
+        .findFirst().orElse(memberUrl);
   }
 
   @Test
@@ -162,7 +177,8 @@ class DhtClusterIT {
 
   @Test
   void aConfigChangeRollsThePodsThroughANewTemplateHash() {
-    operator.create(cluster("gamma", 3));
+    fakeMembers("gamma", 3);
+    operator.create(overFakeMembers(cluster("gamma", 3)));
     awaitPhase("gamma", Phase.Ready);
     String hashBefore = configHash("gamma");
 
@@ -271,9 +287,10 @@ class DhtClusterIT {
 
   @Test
   void racksGetAStatefulSetEachPinnedToTheirZoneAndANewTemplateRollsThemOneRackAfterTheOther() {
+    fakeMembers("theta", 3, "a", "b", "c");
     var racked = cluster("theta", 7);
     racked.getSpec().racks = List.of(rack("a", "zone-a"), rack("b", "zone-b"), rack("c", "zone-c"));
-    operator.create(racked);
+    operator.create(overFakeMembers(racked));
     awaitStatus("theta", s -> {
       assertThat(s.phase).isEqualTo(Phase.Ready);
       assertThat(s.racksReady).isEqualTo("a 3/3, b 2/2, c 2/2");
@@ -320,7 +337,8 @@ class DhtClusterIT {
 
   @Test
   void anOperatorUpgradeKeepsThePlacementOfAClusterMadeBeforeItUntilAskedThenRollsItOnce() {
-    operator.create(cluster("iota", 3));
+    var iotaMembers = fakeMembers("iota", 3);
+    operator.create(overFakeMembers(cluster("iota", 3)));
     awaitPhase("iota", Phase.Ready);
     operator.getOperator().stop();
     // The StatefulSet as the operator before one-member-per-node wrote it (UnchangedWithoutRacksTest: the kept
@@ -336,7 +354,7 @@ class DhtClusterIT {
     Map<String, String> versions = resourceVersions("iota");
 
     var settings = new OperatorSettings(Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0,
-        Optional.empty());
+        Optional.empty(), "dht-loadrunner:it", iotaMembers.urlsByPod());
     KubeApiServer.installCrd(client);
     try (var upgraded = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
       upgraded.start();
@@ -391,6 +409,12 @@ class DhtClusterIT {
     return cluster;
   }
 
+  /** A cluster whose members are fake: they answer HTTP, so its client port is plaintext. */
+  static DhtCluster overFakeMembers(DhtCluster cluster) {
+    cluster.getSpec().tls = FakeMembers.plaintextClientPort();
+    return cluster;
+  }
+
   void awaitPhase(String name, Phase phase) {
     awaitStatus(name, s -> assertThat(s.phase).isEqualTo(phase));
   }
@@ -442,8 +466,11 @@ class DhtClusterIT {
     }
     // The cluster, 3 ConfigMaps (the client CA bundle), 2 Services, the StatefulSet, PDB, ServiceAccount,
     // NetworkPolicy and 9 Secrets (the members' CA and certificate, the client port's CA and certificate, the
-    // operator's and the benchmarks' client certificates, credentials, tokens file).
-    assertThat(versions).hasSize(18);
+    // operator's and the benchmarks' client certificates, credentials, tokens file); with a plaintext client port
+    // (fake members) neither the client CA bundle nor the 4 client-port and client certificates.
+    boolean plaintext = cluster.getSpec().tls != null && cluster.getSpec().tls.client != null
+        && Boolean.FALSE.equals(cluster.getSpec().tls.client.enabled);
+    assertThat(versions).hasSize(plaintext ? 13 : 18);
     return versions;
   }
 }

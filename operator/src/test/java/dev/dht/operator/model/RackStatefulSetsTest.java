@@ -172,7 +172,7 @@ class RackStatefulSetsTest {
     var cluster = Clusters.cluster(threeZones(s -> {}));
     var model = ClusterModel.from(cluster, Clusters.PLATFORM);
     var layout = model.initialLayout();
-    var held = DesiredState.of(cluster, model, new ClusterShape(layout, layout, 1, Set.of("b", "c")));
+    var held = DesiredState.of(cluster, model, new ClusterShape(layout, layout, 1, Map.of("b", 2, "c", 2)));
     assertThat(held.statefulSets()).extracting(s -> s.getSpec().getUpdateStrategy().getRollingUpdate().getPartition())
         .containsExactly(0, 2, 2);
     var free = DesiredState.of(cluster, model, new ClusterShape(layout, layout, 1));

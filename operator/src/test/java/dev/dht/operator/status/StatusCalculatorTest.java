@@ -71,6 +71,9 @@ class StatusCalculatorTest {
     return StatusCalculator.compute(cluster, desired, sts.stream().toList(), pods, NOW);
   }
 
+  static final String ROLLED = "; each member after the one before serves again with its hints delivered"
+      + " (condition Rolled)";
+
   static Stream<Arguments> scenarios() {
     return Stream.of(
         Arguments.of("new cluster, nothing observed yet", 3, null, Optional.empty(), pods(0, 0), Phase.Creating,
@@ -85,10 +88,10 @@ class StatusCalculatorTest {
             "scaling to 5 members: 3/5 members ready"),
         Arguments.of("template changed, controller has not seen it", 3, previous(Phase.Ready, 3),
             Optional.of(sts(2, 1, 3, 3, 3, "r1", "r1")), pods(3, 3), Phase.Updating, "RollingUpdate",
-            "rolling update, one member at a time: 3/3 members on the new pod template, 3/3 members ready"),
+            "rolling update, one member at a time: 3/3 members on the new pod template, 3/3 members ready" + ROLLED),
         Arguments.of("rolling update halfway", 3, previous(Phase.Ready, 3),
             Optional.of(sts(2, 2, 3, 2, 1, "r1", "r2")), pods(3, 2), Phase.Updating, "RollingUpdate",
-            "rolling update, one member at a time: 1/3 members on the new pod template, 2/3 members ready"),
+            "rolling update, one member at a time: 1/3 members on the new pod template, 2/3 members ready" + ROLLED),
         Arguments.of("rolled out, one member down", 3, previous(Phase.Ready, 3),
             Optional.of(sts(1, 1, 3, 2, 3, "r1", "r1")), pods(3, 2), Phase.Degraded, "MembersNotReady",
             "2/3 members ready; not ready: kv-2"));

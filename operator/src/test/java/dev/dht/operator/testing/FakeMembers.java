@@ -66,6 +66,10 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     int featureLevel = 1;
     int maxFeatureLevel = 2;
     int releasePolls;
+    // GET /metrics: dht_hints_pending; a data movement of its own (a rebuild, a move the test stands for)
+    long hintsPending;
+    boolean busy;
+    int metricsPolls;
 
     Member(String pod) {
       this.pod = pod;
@@ -100,9 +104,10 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
         return answer;
       }
       boolean leaving = heldWhileLeaving && !target.contains(self());
-      boolean moving = !target.equals(served) && (held || leaving || pollsSinceChange < movingPolls);
+      boolean listMoving = !target.equals(served) && (held || leaving || pollsSinceChange < movingPolls);
+      boolean moving = busy || listMoving;
       pollsSinceChange++;
-      if (!moving) {
+      if (!listMoving) {
         served = target;
       }
       long keysLeft = moving ? 1000L * Math.max(1, movingPolls - pollsSinceChange + 1) : 0;
@@ -182,6 +187,44 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
     exchange.sendResponseHeaders(status, body.length);
     exchange.getResponseBody().write(body);
     exchange.close();
+  }
+
+  private void metrics(HttpExchange exchange, Member member) throws IOException {
+    long pending;
+    synchronized (member) {
+      member.metricsPolls++;
+      pending = member.hintsPending;
+    }
+    byte[] body = ("# TYPE dht_hints_pending gauge\ndht_hints_pending " + pending + ".0\n")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4");
+    exchange.sendResponseHeaders(200, body.length);
+    exchange.getResponseBody().write(body);
+    exchange.close();
+  }
+
+  /** The hints the member holds for others, as its /metrics reports them. */
+  public void hintsPending(String pod, long pending) {
+    Member m = member(pod);
+    synchronized (m) {
+      m.hintsPending = pending;
+    }
+  }
+
+  /** The member reports a data movement of its own ("moving") while busy, whatever the topology. */
+  public void busy(String pod, boolean busy) {
+    Member m = member(pod);
+    synchronized (m) {
+      m.busy = busy;
+    }
+  }
+
+  /** /metrics answers a member gave. */
+  public int metricsPolls(String pod) {
+    Member m = member(pod);
+    synchronized (m) {
+      return m.metricsPolls;
+    }
   }
 
   /** The member runs this release (0.1.0: no feature-level endpoint, level 1 only; later ones know level 2). */
@@ -272,6 +315,7 @@ public final class FakeMembers implements MemberAddresses, AutoCloseable {
         server.createContext(prefix + "/v0/admin/movement", exchange -> answer(exchange, member.poll()));
         server.createContext(prefix + "/v0/admin/repair", exchange -> answer(exchange, member.repair()));
         server.createContext(prefix + "/v0/admin/feature-level", exchange -> featureLevel(exchange, member));
+        server.createContext(prefix + "/metrics", exchange -> metrics(exchange, member));
         int ordinal = i;
         server.createContext(prefix + "/v0/admin/backup", exchange -> backups.serve(exchange, ordinal));
         server.createContext(prefix + "/v0/admin/restore", exchange -> backups.serve(exchange, ordinal));

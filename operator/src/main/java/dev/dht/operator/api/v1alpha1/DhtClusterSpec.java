@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Affinity;
@@ -68,6 +69,10 @@ import java.util.Map;
     message = "spec.racks: a rack's zone and nodeAffinityLabels cannot change (its members' volumes are where it"
         + " runs): drain the rack, remove it, and append a new rack pinned elsewhere",
     fieldPath = ".racks", reason = "FieldValueForbidden")
+@ValidationRule(value = "!has(self.image) || !has(self.version)",
+    message = "spec.image and spec.version name the node image twice: set spec.version (a dht release, e.g. 0.2.0:"
+        + " the operator's node image at that tag) or spec.image (any image), and remove the other",
+    fieldPath = ".version", reason = "FieldValueForbidden")
 public class DhtClusterSpec {
   @SpecReplicas
   @Min(1)
@@ -83,8 +88,17 @@ public class DhtClusterSpec {
   @JsonPropertyDescription("How many members store each key.")
   public ReplicationSpec replication;
 
-  @JsonPropertyDescription("Storage node image. Default: the operator's node image (dht-node:<operator version>).")
+  @JsonPropertyDescription("Storage node image (any registry and tag); or set version instead. Changing it rolls the"
+      + " members one at a time (docs/upgrading.md). Unset with version unset: the image the members run now, and"
+      + " for a new cluster the operator's node image (dht-node:<operator version>): upgrading the operator never"
+      + " changes a cluster's image.")
   public String image;
+
+  @Pattern("^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$")
+  @JsonPropertyDescription("The dht release the members run (e.g. 0.2.0): the operator's node image repository at"
+      + " that tag. Changing it rolls the members one at a time, rack by rack, each after the one before serves"
+      + " again with its hints delivered (docs/upgrading.md; see upgrade.canary). Set this or image, not both.")
+  public String version;
 
   @Default(Defaults.IMAGE_PULL_POLICY)
   @JsonPropertyDescription("Pull policy of the node image: Always, IfNotPresent or Never.")
