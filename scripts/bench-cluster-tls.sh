@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # make bench-cluster-tls (or make bench-cluster BENCH_MEMBER_TLS=both): what TLS costs a 3-node cluster at replicas=2/3,
 # on the member plane (mutual TLS between the members) and on the client port (the load generators speak TLS to the
-# coordinators), each against plaintext in the same run. Three clusters of the same commit run side by side on this
-# host (BENCH_MODES), on fresh data each round: plaintext ("plain"), member TLS ("tls"), client TLS ("client": server
-# TLS on the client port, member plane plaintext on loopback; wrk cannot present a client certificate, and a
-# kept-alive connection checks one once):
+# coordinators), in the same run. Three clusters of the same commit run side by side on this host (BENCH_MODES), on
+# fresh data each round: plaintext ("plain"), member TLS ("tls"), member TLS and client TLS ("client": as the operator
+# runs a cluster by default; server TLS on the client port, no client certificate: wrk cannot present one, and a
+# kept-alive connection checks one once, in its handshake). Member TLS is judged against plain, the client port's TLS
+# against tls (the one difference between those two clusters), and both together against plain (shown);
 #   - maximum throughput: wrk (closed model), PUT then GET, one cluster after the other (which goes first alternates
-#     by round), the other idle meanwhile;
+#     by round), the others idle meanwhile; each measured run in two halves, two identical windows whose spread is the
+#     noise floor beside the throughput ratio (the slices' spread is the p99's);
 #   - latency at a fixed rate: oha (open model, --latency-correction), PUT then GET, in BENCH_SLICES slices of
 #     BENCH_SLICE seconds per cluster, the clusters taking turns (ABC, CBA...): a minute of the machine running slower
 #     falls on both modes. One 30 s run per mode and round (the earlier design) gave round-to-round GET p99 ratios of
@@ -108,6 +110,7 @@ fi
   echo "replicas=$REPLICAS"
   echo "nodes=$NODES"
   echo "modes=$(IFS=,; echo "${MODES[*]}")"
+  echo "client_base=tls" # the client-TLS cluster's member plane is in mutual TLS: its own cost is against "tls"
   echo "java_opts=$JAVA_OPTS"
   echo "node_args=$NODE_ARGS"; echo "scheduled_repair=off"
   echo "label=$LABEL"
@@ -136,7 +139,7 @@ cluster_nodes() { local f; f=$(first_node "$1"); seq "$f" $((f + NODES - 1)); }
 start_cluster() { # start_cluster MODE TAG: three nodes, plaintext, member plane in TLS, or client port in TLS
   local mode=$1 tag=$2 i f extra=(--repair-interval 0s)
   f=$(first_node "$mode")
-  case $mode in tls) extra+=("${TLS_ARGS[@]}") ;; client) extra+=("${CLIENT_TLS_ARGS[@]}") ;; esac
+  case $mode in tls) extra+=("${TLS_ARGS[@]}") ;; client) extra+=("${TLS_ARGS[@]}" "${CLIENT_TLS_ARGS[@]}") ;; esac
   for ((i = f; i < f + NODES; i++)); do
     launch_node "$i" "$RAW/$tag-node$((i - f)).log" --cluster "$(members_of "$mode")" "${extra[@]}"
   done
@@ -217,10 +220,16 @@ warm_up() {
   echo "$((secs + extra)) $(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.3f", b - a }')" > "$RAW/wrk-$name.warm"
   log "warm-up $name: $((secs + extra)) s, the JIT's last step $(cut -d' ' -f2 "$RAW/wrk-$name.warm") s"
 }
-measured() { # measured MODE NAME SECONDS SCRIPT [args...]: wrk_run, with the cluster's compile seconds before and after
-  local mode=$1 name=$2 before
+# measured MODE NAME SECONDS SCRIPT [args...]: wrk_run in two consecutive halves of SECONDS (NAME, NAME-b), with the
+# cluster's compile seconds before and after both. The halves are identical windows: how far apart their throughputs
+# are is the run's noise floor beside the throughput ratio. PUT's second half writes keys of its own prefix (u).
+measured() {
+  local mode=$1 name=$2 secs=$3 script=$4 half before; shift 4
+  half=$(((secs + 1) / 2))
   before=$(jit_seconds "$mode")
-  wrk_run "$@"
+  wrk_run "$mode" "$name" "$half" "$script" "$@"
+  if [ "$script" = wrk-cluster-put.lua ]; then set -- u; fi
+  wrk_run "$mode" "$name-b" "$half" "$script" "$@"
   echo "$before $(jit_seconds "$mode")" > "$RAW/wrk-$name.jit"
 }
 

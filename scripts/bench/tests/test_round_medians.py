@@ -363,6 +363,43 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertIn("throughput lost 5.0% (target <= 15%: met)", client_get)
         self.assertIn("p99 at the fixed rate 1.10x (target <= 1.2x: met)", client_get)
 
+    def test_client_tls_over_member_tls_is_judged_against_it_beside_the_floors_of_identical_windows(self):
+        with open(os.path.join(self.tmp, "env.txt"), "a") as f:
+            f.write("modes=plain,tls,client\nclient_base=tls\n")
+        # each measured run in two halves: member TLS 900 and 1000 req/s (its floor: 1000/900), client TLS 850, 850
+        for n in (1, 2):
+            with open(os.path.join(self.tmp, "wrk-r%d-tls-put-b.txt" % n), "w") as f:
+                f.write("Requests/sec: 1000\n")
+            for op, rps in (("put", 850), ("get", 1900)):
+                for half in ("", "-b"):
+                    with open(os.path.join(self.tmp, "wrk-r%d-client-%s%s.txt" % (n, op, half)), "w") as f:
+                        f.write("Requests/sec: %d\n" % rps)
+            for k in (1, 2):
+                prefix = os.path.join(self.tmp, "oha-r%d-client-" % n)
+                oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
+                oha_csv(prefix + "get-rate-s%d.csv" % k, [(i / 100, 1.0, "200") for i in range(100)])
+        r, by = self.collect()
+        self.assertEqual([900.0, 1000.0], by[(1, "tls")]["put_rps_windows"])
+        self.assertEqual(950.0, by[(1, "tls")]["put_rps"])
+        c = r["client_cost"]["put"]
+        self.assertEqual("tls", r["client_cost"]["base"])
+        self.assertAlmostEqual(1 - 850 / 950, c["throughput_loss"])  # 10.5% below member TLS
+        self.assertAlmostEqual(1000 / 900, c["throughput_floor"])
+        # kept 0.895 against 0.85: 5% above the target, inside the floor of 11%
+        self.assertEqual("not separable here", c["throughput_verdict"])
+        self.assertAlmostEqual(0.15, r["both_cost"]["put"]["throughput_loss"])
+        self.assertEqual("plain", r["both_cost"]["base"])
+        # GET: member TLS slices 2.4 ms in round 1 and 1.5 in round 2 (floor 1.0x within a round); client 1.0 ms
+        g = r["client_cost"]["get"]
+        self.assertAlmostEqual(1.0, g["p99_floor"])
+        self.assertEqual("met", g["p99_verdict"])
+        md = cluster_tls_report.markdown(r)
+        line = [x for x in md.splitlines() if x.startswith("- **client TLS, PUT** (against member TLS)")][0]
+        self.assertIn("noise floor: throughput +-11.1% (beside the floor: not separable here)", line)
+        self.assertIn("its member plane in mutual TLS too", md)
+        self.assertTrue(any(x.startswith("- **member and client TLS, GET** (against plaintext)")
+                            for x in md.splitlines()))
+
     def test_no_flush_note_when_no_slice_is_marked(self):
         # raw outputs of a run that recorded no flush counter: nothing marked, so no note about marks
         md = cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp))
