@@ -400,6 +400,26 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertTrue(any(x.startswith("- **member and client TLS, GET** (against plaintext)")
                             for x in md.splitlines()))
 
+    def test_each_slices_first_moments_are_left_out_of_the_p99_in_every_mode_and_shown_beside(self):
+        # plaintext's round-1 GET slices: their first 10 requests (oha opening its connections) at 50 ms
+        for k in (1, 2):
+            oha_csv(os.path.join(self.tmp, "oha-r1-plain-get-rate-s%d.csv" % k),
+                    [(i / 100, 50.0 if i < 10 else 1.0, "200") for i in range(100)])
+        with open(os.path.join(self.tmp, "env.txt"), "a") as f:
+            f.write("slice_settle=0.5\nconnections=64\n")
+        r, by = self.collect()
+        self.assertEqual(1.0, by[(1, "plain")]["get_p99_ms"], "the requests of the first 0.5 s are left out")
+        self.assertEqual(100, by[(1, "plain")]["get_rate_requests"])  # 50 of each slice
+        self.assertEqual(50.0, r["overall"]["plain"]["get_p99_with_setup_ms"])  # 20 of its 400 requests
+        self.assertEqual([1.0, 1.0, 1.0, 1.0], r["overall"]["plain"]["get_slice_p99s_ms"])
+        # TLS's tails at 0.6 and 0.8 s count: 2 of its 50 requests a slice
+        self.assertEqual(2.4, by[(1, "tls")]["get_p99_ms"])
+        md = cluster_tls_report.markdown(r)
+        self.assertIn("the p99s are over the requests from 0.5 s into each slice on, in every mode", md)
+        get_line = [x for x in md.splitlines() if x.startswith("- **member TLS, GET**")][0]
+        self.assertIn("with each slice's first 0.5 s %.2fx (shown, not judged)"
+                      % cluster_tls_report.quotient(r["overall"]["tls"]["get_p99_with_setup_ms"], 50.0), get_line)
+
     def test_no_flush_note_when_no_slice_is_marked(self):
         # raw outputs of a run that recorded no flush counter: nothing marked, so no note about marks
         md = cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp))
