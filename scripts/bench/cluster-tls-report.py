@@ -2,7 +2,9 @@
 """Turns the raw outputs of scripts/bench-cluster-tls.sh into docs/benchmarks/cluster-tls.json and cluster-tls.md:
 the cluster's maximum throughput and its p99 at a fixed rate, with the member plane in plaintext and in mutual TLS,
 and with TLS on the client port (mode "client", when the run had it), per round and on average, and each TLS
-cost against the plaintext cluster and the targets ("cost": the member plane's, "client_cost": the client port's).
+cost against the targets, beside the noise floor of identical windows ("cost": the member plane's, against plaintext;
+"client_cost": the client port's, against the cluster that differs from it only by that (client_base in env.txt: the
+member-TLS one; plaintext in runs before it); "both_cost": member and client TLS together against plaintext).
 
 Usage: cluster-tls-report.py RAW_DIR OUT_DIR   (the parsers are node-report.py's)
        cluster-tls-report.py --render OUT_DIR  (cluster-tls.md again from OUT_DIR/cluster-tls.json)
@@ -14,6 +16,7 @@ import re
 import sys
 
 from benchraw import load_rows, median, percentile
+from harness.judge import against, noise_floor
 
 _spec = importlib.util.spec_from_file_location(
     "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
@@ -66,22 +69,26 @@ def warm_and_jit(raw, tag, op):
             op + "_run_jit_s": jit[1] - jit[0] if jit else None}
 
 
-def slices(raw, tag, op, count):
-    """Every request of the fixed-rate slices of op in a round's cluster: (latencies in ms, sorted; requests that did
-    not get the expected status; each slice's p99; whether a member flushed during each slice)."""
+def slices(raw, tag, op, count, settle=0.0):
+    """Every request of the fixed-rate slices of op in a round's cluster that started settle seconds or more into its
+    slice (each slice is a new oha: its first moments open its connections, TLS handshakes on the client port):
+    (latencies in ms, sorted; requests that did not get the expected status, all of them; each slice's p99; whether
+    a member flushed during each slice; latencies in ms of every request, the first moments included)."""
     ok = "201" if op == "put" else "200"
-    lat, failed, p99s, flushes = [], 0, [], []
+    lat, failed, p99s, flushes, every = [], 0, [], [], []
     for k in range(1, count + 1):
         name = "%s-%s-rate-s%d" % (tag, op, k)
         rows = load_rows(os.path.join(raw, "oha-%s.csv" % name))
-        one = sorted(duration * 1000 for _, duration, _ in rows)
+        one = sorted(duration * 1000 for start, duration, _ in rows if start >= settle)
         if one:
             p99s.append(percentile(one, 99))
             flushes.append(flushed(raw, name))
         lat.extend(one)
+        every.extend(duration * 1000 for _, duration, _ in rows)
         failed += sum(status != ok for _, _, status in rows)
     lat.sort()
-    return lat, failed, p99s, flushes
+    every.sort()
+    return lat, failed, p99s, flushes, every
 
 
 def modes_of(env):
@@ -93,18 +100,25 @@ def collect(raw):
     modes = modes_of(env)
     nodes = int(env.get("nodes", "3"))
     count = int(env.get("slices", "1"))
+    settle = float(env.get("slice_settle", "0"))  # runs before it judged every request of a slice
     rounds, pooled = [], {(m, op): [] for m in modes for op in ("put", "get")}
     slice_p99s = {(m, op): [] for m in modes for op in ("put", "get")}
     slice_flushes = {(m, op): [] for m in modes for op in ("put", "get")}
+    every = {(m, op): [] for m in modes for op in ("put", "get")}
     for n in range(1, int(env.get("rounds", "1")) + 1):
         for mode in modes:
             tag = "r%d-%s" % (n, mode)
-            put, get = nr.wrk(raw, tag + "-put"), nr.wrk(raw, tag + "-get")
-            row = {"round": n, "mode": mode, "put_rps": put and put["rps"], "get_rps": get and get["rps"]}
+            row = {"round": n, "mode": mode}
             for op in ("put", "get"):
+                # the measured run, in two halves (NAME, NAME-b) in runs that split it: identical windows
+                windows = [w["rps"] for w in (nr.wrk(raw, "%s-%s%s" % (tag, op, half)) for half in ("", "-b")) if w]
+                row[op + "_rps"] = mean(windows)
+                row[op + "_rps_windows"] = windows
                 row.update(warm_and_jit(raw, tag, op))
-                lat, failed, p99s, flushes = slices(raw, tag, op, count)
+                lat, failed, p99s, flushes, all_of = slices(raw, tag, op, count, settle)
+                row[op + "_slice_p99s_ms"] = p99s
                 pooled[(mode, op)].extend(lat)
+                every[(mode, op)].extend(all_of)
                 slice_p99s[(mode, op)].extend(p99s)
                 slice_flushes[(mode, op)].extend(flushes)
                 row.update({op + "_p50_ms": percentile(lat, 50), op + "_p99_ms": percentile(lat, 99),
@@ -120,6 +134,7 @@ def collect(raw):
         lat.sort()
         overall.setdefault(mode, {})[op + "_p99_ms"] = percentile(lat, 99)
         overall[mode][op + "_requests"] = len(lat)
+        overall[mode][op + "_p99_with_setup_ms"] = percentile(sorted(every[(mode, op)]), 99)
         overall[mode][op + "_slice_p99s_ms"] = slice_p99s[(mode, op)]
         overall[mode][op + "_slice_p99_median_ms"] = median(slice_p99s[(mode, op)])
         overall[mode][op + "_slice_flushed"] = slice_flushes[(mode, op)]
@@ -129,33 +144,56 @@ def collect(raw):
              for mode in modes}
     result = {"env": env, "rounds": rounds, "means": means, "overall": overall,
               "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
-    for mode, key in (("tls", "cost"), ("client", "client_cost")):
-        if mode in modes:
-            result[key] = cost_of(mode, rounds, means, overall)
+    for key, mode, base in costs(env):
+        result[key] = cost_of(mode, base, rounds, means, overall)
     return result
 
 
-def cost_of(mode, rounds, means, overall):
-    """What TLS of this mode costs against the plaintext cluster, by operation."""
-    cost = {}
+def costs(env):
+    """(key, mode, base) of each cost the run measured: a mode against the cluster it differs from."""
+    modes = modes_of(env)
+    client_base = env.get("client_base", "plain")
+    found = [("cost", "tls", "plain"), ("client_cost", "client", client_base)]
+    if client_base != "plain":
+        found.append(("both_cost", "client", "plain"))
+    return [(k, m, b) for k, m, b in found if m in modes and b in modes]
+
+
+def cost_of(mode, base, rounds, means, overall):
+    """What TLS of this mode costs against the cluster base, by operation, with the noise floors of the two clusters'
+    identical windows: throughput, the halves of each measured run; p99, consecutive slices of a round."""
+    cost = {"base": base}
     for op in ("put", "get"):
-        plain, tls = means["plain"], means[mode]
         rps = op + "_rps"
         p99 = op + "_p99_ms"
-        ratios = round_ratios(rounds, p99, mode)
+        ratios = round_ratios(rounds, p99, mode, base)
+        mine = [x for x in rounds if x["mode"] in (mode, base)]
+        rps_floor = noise_floor(*[x.get(rps + "_windows") or [] for x in mine])
+        p99_floor = noise_floor(*[x.get(op + "_slice_p99s_ms") or [] for x in mine])
+        kept = quotient(means[mode][rps], means[base][rps])
+        p99_ratio = quotient(overall[mode][p99], overall[base][p99])
         cost[op] = {
-            "throughput_loss": 1 - tls[rps] / plain[rps] if plain[rps] and tls[rps] else None,
+            "throughput_loss": 1 - kept if kept else None,
+            "throughput_floor": rps_floor,
+            # the loss target judged beside the floor: kept throughput against 1 - the loss allowed
+            "throughput_verdict": against(kept, 1 - MAX_THROUGHPUT_LOSS, rps_floor, True),
             # over every request of every round: one round's slow minute weighs as its requests do
-            "p99_ratio": quotient(overall[mode][p99], overall["plain"][p99]),
+            "p99_ratio": p99_ratio,
+            "p99_floor": p99_floor,
+            "p99_verdict": against(p99_ratio, MAX_P99_RATIO, p99_floor, False),
             "p99_ratios_by_round": ratios,
+            # every request, each slice's first moments included (shown, not judged): what opening the load
+            # generator's connections at once adds, 64 TLS handshakes on the client port
+            "p99_ratio_with_setup": quotient(overall[mode][op + "_p99_with_setup_ms"],
+                                             overall[base][op + "_p99_with_setup_ms"]),
             "p99_ratio_median": median(ratios),
             # the typical slice: a few slices hold most requests above p99 (a flush, a pause), in either mode
             "slice_p99_median_ratio": quotient(overall[mode][op + "_slice_p99_median_ms"],
-                                               overall["plain"][op + "_slice_p99_median_ms"]),
+                                               overall[base][op + "_slice_p99_median_ms"]),
             # the same over the slices in which no member flushed (shown, not judged: it says what the flushes of
             # three co-located replicas add, which fall on either mode)
             "quiet_slice_p99_median_ratio": quotient(overall[mode][op + "_quiet_slice_p99_median_ms"],
-                                                     overall["plain"][op + "_quiet_slice_p99_median_ms"]),
+                                                     overall[base][op + "_quiet_slice_p99_median_ms"]),
         }
     return cost
 
@@ -165,13 +203,13 @@ def quotient(a, b):
     return a / b if a and b else None
 
 
-def round_ratios(rounds, key, mode="tls"):
-    """mode (TLS) over plaintext of key, round by round (a round's clusters ran one after the other): one slow round
-    weighs on a ratio of means as much as all the others together."""
+def round_ratios(rounds, key, mode="tls", base="plain"):
+    """mode (TLS) over base (plaintext) of key, round by round (a round's clusters ran one after the other): one slow
+    round weighs on a ratio of means as much as all the others together."""
     by_round = {}
     for x in rounds:
         by_round.setdefault(x["round"], {})[x["mode"]] = x[key]
-    ratios = (quotient(v.get(mode), v.get("plain")) for _, v in sorted(by_round.items()))
+    ratios = (quotient(v.get(mode), v.get(base)) for _, v in sorted(by_round.items()))
     return [q for q in ratios if q is not None]
 
 
@@ -188,6 +226,36 @@ def verdict(value, limit, ratio):
                                    "met" if ok else "**missed**")
 
 
+def settled(env):
+    """The header's words for the part of each slice the p99 leaves out (none in runs before slice_settle)."""
+    settle = env.get("slice_settle")
+    if not settle or not float(settle):
+        return ""
+    return ("; the p99s are over the requests from %s s into each slice on, in every mode: each slice is a new oha, "
+            "whose first moments open its %s connections at once (on the client-TLS cluster, %s TLS handshakes while "
+            "requests queue at the rate); the p99 of every request is shown beside as \"with each slice's first %s s\""
+            % (settle, env.get("connections"), env.get("connections"), settle))
+
+
+def client_cluster(env):
+    """The header's words for the client-TLS cluster."""
+    both = env.get("client_base", "plain") != "plain"
+    return (", one with %sTLS 1.3 on its client port (the same code; the load generators speak it over kept-alive "
+            "connections and present no client certificate: wrk cannot, and a connection's certificate is checked "
+            "once, in its handshake)" % ("its member plane in mutual TLS too and " if both else ""))
+
+
+def beside(cost):
+    """'; noise floor: throughput +-x% (beside the floor: verdict), p99 y.yyx (...)' for a cost's floors; a figure
+    without a floor (an older run, a single window) says so."""
+    def one(figure, shown):
+        floor = cost.get(figure + "_floor")
+        return "%s %s (beside the floor: %s)" % (figure, "not measured" if floor is None else shown(floor),
+                                                 cost.get(figure + "_verdict"))
+    return "; noise floor: %s, %s" % (one("throughput", lambda f: "+-%.1f%%" % ((f - 1) * 100)),
+                                      one("p99", lambda f: "%.2fx" % f))
+
+
 def markdown(r):
     env = r["env"]
     modes = modes_of(env)
@@ -199,18 +267,17 @@ def markdown(r):
         "%s CPUs (%s), %s. %s 3-node clusters side by side on one machine at replicas=%s, one in plaintext (its member "
         "plane on loopback), one with its member plane in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 "
         "certificates)%s, all started fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
-        "spread over the nodes, %s s after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
+        "spread over the nodes, %s s (in two halves, in runs that split it) after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
         "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, "
         "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s "
         "at the rate unrecorded on each%s. Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), "Three" if "client" in modes else "Two",
-           env.get("replicas"), ", one with TLS 1.3 on its client port (the same code; the load generators speak "
-           "it, over kept-alive connections)" if "client" in modes else "", env.get("rounds"),
+           env.get("replicas"), client_cluster(env) if "client" in modes else "", env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,
            env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"),
-           "; before them every member of both clusters flushed its memtables and finished its compactions"
-           if env.get("flushed_before_rate") == "1" else "", env.get("load_before"),
+           ("; before them every member of both clusters flushed its memtables and finished its compactions"
+           if env.get("flushed_before_rate") == "1" else "") + settled(env), env.get("load_before"),
            env.get("load_after")),
         "",
         "| round | TLS | PUT req/s | GET req/s | PUT p50 / p99 ms at %s/s | GET p50 / p99 ms at %s/s | "
@@ -255,25 +322,35 @@ def markdown(r):
                   "moved). The three replicas get the same writes and flush within a second of each other: about a "
                   "core of the machine's two, in either mode."]
     lines += ["", "TLS cost: throughput over the rounds' means. The p99 three ways: over every request of every round; "
-              "round by round (TLS against the plaintext cluster of the same round) and the median of those; the "
-              "median slice's p99 of each mode (a few slices, in either mode, hold most requests above p99: a flush, "
-              "a pause). The p99 target counts as met only when all three are within it.", ""]
-    for key, what in (("cost", "member TLS"), ("client_cost", "client TLS")):
+              "round by round (TLS against the cluster it is compared with, of the same round) and the median of "
+              "those; the median slice's p99 of each mode (a few slices, in either mode, hold most requests above "
+              "p99: a flush, a pause). The p99 target counts as met only when all three are within it. Beside each, "
+              "the noise floor of identical windows of the two clusters compared, in this run: throughput, the "
+              "largest change between the two halves of a measured run; p99, between consecutive slices of a "
+              "round (10-s windows: wider than the pooled p99's own spread). \"Beside the floor\": the ratio "
+              "judged against the target only when it is further from it than the floor (else not separable here).",
+              ""]
+    for key, what in (("cost", "member TLS"), ("client_cost", "client TLS"), ("both_cost", "member and client TLS")):
         if key not in r:
             continue
         for op in ("put", "get"):
             c = r[key][op]
             by_round = c.get("p99_ratios_by_round") or []
-            lines.append("- **%s, %s**: throughput lost %s (negative: gained); p99 at the fixed rate %s; by round %s, "
-                         "median %s; median slice %s" % (
-                             what, op.upper(), verdict(c["throughput_loss"], t["max_throughput_loss"], False),
+            lines.append("- **%s, %s** (against %s): throughput lost %s (negative: gained); p99 at the fixed rate "
+                         "%s; by round %s, median %s; median slice %s" % (
+                             what, op.upper(), LABELS.get(r[key].get("base", "plain")),
+                             verdict(c["throughput_loss"], t["max_throughput_loss"], False),
                              verdict(c["p99_ratio"], t["max_p99_ratio"], True),
                              ", ".join("%.2fx" % v for v in by_round) or "none",
                              verdict(c.get("p99_ratio_median"), t["max_p99_ratio"], True),
                              verdict(c.get("slice_p99_median_ratio"), t["max_p99_ratio"], True))
                          + ("" if c.get("quiet_slice_p99_median_ratio") is None else
                             "; median slice without a flush %.2fx (shown, not judged)"
-                            % c["quiet_slice_p99_median_ratio"]))
+                            % c["quiet_slice_p99_median_ratio"])
+                         + ("" if not float(env.get("slice_settle", "0")) or c.get("p99_ratio_with_setup") is None
+                            else "; with each slice's first %s s %.2fx (shown, not judged)"
+                            % (env.get("slice_settle"), c["p99_ratio_with_setup"]))
+                         + beside(c))
     lines += ["", "Member connections are pooled and pipelined, so handshakes are rare (one per connection) and a TLS "
               "record carries many requests; what remains is the encryption of every byte between members and the "
               "SSLEngine's copies. The client port's connections are the load generators' own, kept alive (one "

@@ -363,6 +363,63 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertIn("throughput lost 5.0% (target <= 15%: met)", client_get)
         self.assertIn("p99 at the fixed rate 1.10x (target <= 1.2x: met)", client_get)
 
+    def test_client_tls_over_member_tls_is_judged_against_it_beside_the_floors_of_identical_windows(self):
+        with open(os.path.join(self.tmp, "env.txt"), "a") as f:
+            f.write("modes=plain,tls,client\nclient_base=tls\n")
+        # each measured run in two halves: member TLS 900 and 1000 req/s (its floor: 1000/900), client TLS 850, 850
+        for n in (1, 2):
+            with open(os.path.join(self.tmp, "wrk-r%d-tls-put-b.txt" % n), "w") as f:
+                f.write("Requests/sec: 1000\n")
+            for op, rps in (("put", 850), ("get", 1900)):
+                for half in ("", "-b"):
+                    with open(os.path.join(self.tmp, "wrk-r%d-client-%s%s.txt" % (n, op, half)), "w") as f:
+                        f.write("Requests/sec: %d\n" % rps)
+            for k in (1, 2):
+                prefix = os.path.join(self.tmp, "oha-r%d-client-" % n)
+                oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
+                oha_csv(prefix + "get-rate-s%d.csv" % k, [(i / 100, 1.0, "200") for i in range(100)])
+        r, by = self.collect()
+        self.assertEqual([900.0, 1000.0], by[(1, "tls")]["put_rps_windows"])
+        self.assertEqual(950.0, by[(1, "tls")]["put_rps"])
+        c = r["client_cost"]["put"]
+        self.assertEqual("tls", r["client_cost"]["base"])
+        self.assertAlmostEqual(1 - 850 / 950, c["throughput_loss"])  # 10.5% below member TLS
+        self.assertAlmostEqual(1000 / 900, c["throughput_floor"])
+        # kept 0.895 against 0.85: 5% above the target, inside the floor of 11%
+        self.assertEqual("not separable here", c["throughput_verdict"])
+        self.assertAlmostEqual(0.15, r["both_cost"]["put"]["throughput_loss"])
+        self.assertEqual("plain", r["both_cost"]["base"])
+        # GET: member TLS slices 2.4 ms in round 1 and 1.5 in round 2 (floor 1.0x within a round); client 1.0 ms
+        g = r["client_cost"]["get"]
+        self.assertAlmostEqual(1.0, g["p99_floor"])
+        self.assertEqual("met", g["p99_verdict"])
+        md = cluster_tls_report.markdown(r)
+        line = [x for x in md.splitlines() if x.startswith("- **client TLS, PUT** (against member TLS)")][0]
+        self.assertIn("noise floor: throughput +-11.1% (beside the floor: not separable here)", line)
+        self.assertIn("its member plane in mutual TLS too", md)
+        self.assertTrue(any(x.startswith("- **member and client TLS, GET** (against plaintext)")
+                            for x in md.splitlines()))
+
+    def test_each_slices_first_moments_are_left_out_of_the_p99_in_every_mode_and_shown_beside(self):
+        # plaintext's round-1 GET slices: their first 10 requests (oha opening its connections) at 50 ms
+        for k in (1, 2):
+            oha_csv(os.path.join(self.tmp, "oha-r1-plain-get-rate-s%d.csv" % k),
+                    [(i / 100, 50.0 if i < 10 else 1.0, "200") for i in range(100)])
+        with open(os.path.join(self.tmp, "env.txt"), "a") as f:
+            f.write("slice_settle=0.5\nconnections=64\n")
+        r, by = self.collect()
+        self.assertEqual(1.0, by[(1, "plain")]["get_p99_ms"], "the requests of the first 0.5 s are left out")
+        self.assertEqual(100, by[(1, "plain")]["get_rate_requests"])  # 50 of each slice
+        self.assertEqual(50.0, r["overall"]["plain"]["get_p99_with_setup_ms"])  # 20 of its 400 requests
+        self.assertEqual([1.0, 1.0, 1.0, 1.0], r["overall"]["plain"]["get_slice_p99s_ms"])
+        # TLS's tails at 0.6 and 0.8 s count: 2 of its 50 requests a slice
+        self.assertEqual(2.4, by[(1, "tls")]["get_p99_ms"])
+        md = cluster_tls_report.markdown(r)
+        self.assertIn("the p99s are over the requests from 0.5 s into each slice on, in every mode", md)
+        get_line = [x for x in md.splitlines() if x.startswith("- **member TLS, GET**")][0]
+        self.assertIn("with each slice's first 0.5 s %.2fx (shown, not judged)"
+                      % cluster_tls_report.quotient(r["overall"]["tls"]["get_p99_with_setup_ms"], 50.0), get_line)
+
     def test_no_flush_note_when_no_slice_is_marked(self):
         # raw outputs of a run that recorded no flush counter: nothing marked, so no note about marks
         md = cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp))
