@@ -1,11 +1,14 @@
 """dhtcheck (make e2e's Jobs) against a real node: the packaged jar (DHT_NODE_JAR, run by JAVA, a JDK 21 or newer)
 on a free loopback port."""
+import http.server
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import unittest
+import urllib.parse
 
 from tests.nodeproc import Node, client_certs, free_port
 
@@ -50,6 +53,40 @@ class DhtcheckTest(unittest.TestCase):
         self.assertEqual(0, code, out)
         code, res, out = dhtcheck("read", "--target", closed, "--prefix", "f", "--keys", "0-4", "--run", "x")
         self.assertEqual({"failed:ConnectionRefusedError": 5}, res["outcomes"], out)
+        self.assertEqual(10, res["retried"], out)  # each failed read asked again twice, no more
+
+    def test_a_read_back_asks_a_failed_read_again_but_not_a_missing_key(self):
+        # A server that answers each key's first GET 504 (a coordinator that heard too few replicas in time), then
+        # the value; keys 3 and 4 are missing (404) and must stay missing without a second ask.
+        asked = {}
+
+        class Flaky(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                key = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)["id"][0]
+                asked[key] = asked.get(key, 0) + 1
+                if key in ("k-3", "k-4"):
+                    status, body = 404, b""
+                elif asked[key] == 1:
+                    status, body = 504, b"not enough replicas answered in time"
+                else:
+                    status, body = 200, f"{key}:r".encode()
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Flaky)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            code, res, out = dhtcheck("read", "--target", f"http://127.0.0.1:{server.server_address[1]}",
+                                      "--prefix", "k", "--keys", "0-4", "--run", "r")
+        finally:
+            server.shutdown()
+        self.assertEqual((1, 3, {"ok": 3, "missing": 2}, 3), (code, res["ok"], res["outcomes"], res["retried"]), out)
+        self.assertEqual({"k-0": 2, "k-1": 2, "k-2": 2, "k-3": 1, "k-4": 1}, asked)
 
     def test_acknowledgements_are_counted_per_second(self):
         sys.path.insert(0, os.path.join(HERE, ".."))

@@ -24,6 +24,6 @@ class DhtcheckIT {
         Map.of("PYTHONDONTWRITEBYTECODE", "1", "DHT_NODE_JAR", jar.toString(), "JAVA", java),
         Repo.path("scripts/e2e"));
     assertThat(result.exitCode()).as("python3 -m unittest in scripts/e2e:\n" + result.stderr()).isZero();
-    assertThat(result.stderr()).contains("Ran 9 tests").contains("\nOK");
+    assertThat(result.stderr()).contains("Ran 10 tests").contains("\nOK");
   }
 }
