@@ -229,7 +229,8 @@ elif c == "idle":
 elif c in ("read", "watch"):
     n = d.get("keys", d.get("reads"))
     bad = {k: v for k, v in d["outcomes"].items() if k != "ok"}
-    print(f"{d['ok']}/{n} {'reads' if c == 'watch' else 'keys'} ok in {d['seconds']}s" + (f", wrong: {bad}, e.g. {d['examples'][:3]}" if bad else ""))
+    print(f"{d['ok']}/{n} {'reads' if c == 'watch' else 'keys'} ok in {d['seconds']}s" + (f", wrong: {bad}, e.g. {d['examples'][:3]}" if bad else "")
+          + (f" ({d['retried']} failed reads asked again, e.g. {d['retried_examples'][:2]})" if d.get("retried") else ""))
 else:
     print(json.dumps(d))
 EOF
