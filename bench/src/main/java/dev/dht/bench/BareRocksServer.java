@@ -1,6 +1,11 @@
 package dev.dht.bench;
 
 import dev.dht.node.natives.NativeLibraries;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.HttpSession;
@@ -13,12 +18,6 @@ import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteOptions;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * The storage reference of the benchmarks: one-nio and RocksDB doing nothing else. {@code PUT /v0/entity?id=K} is
@@ -56,8 +55,10 @@ public final class BareRocksServer extends HttpServer {
                 }
                 case Request.METHOD_GET -> {
                     byte[] value = db.get(key);
-                    session.sendResponse(value == null ? new Response(Response.NOT_FOUND, Response.EMPTY)
-                            : new Response(Response.OK, value));
+                    session.sendResponse(
+                            value == null
+                                    ? new Response(Response.NOT_FOUND, Response.EMPTY)
+                                    : new Response(Response.OK, value));
                 }
                 default -> session.sendResponse(new Response(Response.METHOD_NOT_ALLOWED, Response.EMPTY));
             }
@@ -77,7 +78,8 @@ public final class BareRocksServer extends HttpServer {
         NativeLibraries.loadRocksDb(); // the node's loader: the library unpacked once into the cache
         Files.createDirectories(dir);
         LRUCache cache = new LRUCache(cacheBytes);
-        Options options = new Options().setCreateIfMissing(true)
+        Options options = new Options()
+                .setCreateIfMissing(true)
                 .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
         WriteOptions write = new WriteOptions().setSync(false).setDisableWAL(false);
         RocksDB db = RocksDB.open(options, dir.toString());
@@ -87,7 +89,7 @@ public final class BareRocksServer extends HttpServer {
         acceptor.port = port;
         acceptor.backlog = 1024;
         HttpServerConfig config = new HttpServerConfig();
-        config.acceptors = new AcceptorConfig[]{acceptor};
+        config.acceptors = new AcceptorConfig[] {acceptor};
         config.selectors = Runtime.getRuntime().availableProcessors();
         config.keepAlive = 30_000;
         config.closeSessions = true;

@@ -1,14 +1,13 @@
 package dev.dht.bench;
 
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
 import one.nio.server.AcceptorConfig;
-
-import java.io.IOException;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * The HTTP ceiling of this machine for `make bench-node`: one-nio with the node's acceptor and selector settings,
@@ -39,14 +38,15 @@ public final class BareServer extends HttpServer {
         acceptor.reusePort = true;
         acceptor.backlog = 1024;
         HttpServerConfig config = new HttpServerConfig();
-        config.acceptors = new AcceptorConfig[]{acceptor};
-        config.selectors = args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
+        config.acceptors = new AcceptorConfig[] {acceptor};
+        config.selectors = args.length > 1
+                ? Integer.parseInt(args[1])
+                : Runtime.getRuntime().availableProcessors();
         config.keepAlive = 30_000;
         config.closeSessions = true;
         BareServer server = new BareServer(config);
         server.start();
-        System.err.println("bare one-nio server on port " + acceptor.port + " with " + config.selectors
-                + " selectors");
+        System.err.println("bare one-nio server on port " + acceptor.port + " with " + config.selectors + " selectors");
         CountDownLatch forever = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop();

@@ -4,7 +4,6 @@ import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
-
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,8 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class PeerClientBench {
     private static final byte[] BODY = "0123456789".repeat(10).getBytes();
 
-    private PeerClientBench() {
-    }
+    private PeerClientBench() {}
 
     interface Client extends AutoCloseable {
         /** Sends one call and runs done when it completes (any outcome). */
@@ -48,12 +46,12 @@ public final class PeerClientBench {
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
         String base = "http://127.0.0.1:" + port;
         for (int r = 0; r < rounds; r++) {
-            for (String name : new String[]{"peer-client", "jdk-httpclient"}) {
+            for (String name : new String[] {"peer-client", "jdk-httpclient"}) {
                 try (Client c = name.equals("peer-client") ? peerClient(base) : jdkClient(base)) {
                     run(name, c, 2, inFlight); // warm-up
                     double[] result = run(name, c, seconds, inFlight);
-                    System.out.printf("%s round=%d calls_per_s=%.0f cpu_us_per_call=%.2f%n", name, r, result[0],
-                            result[1]);
+                    System.out.printf(
+                            "%s round=%d calls_per_s=%.0f cpu_us_per_call=%.2f%n", name, r, result[0], result[1]);
                 }
             }
         }
@@ -77,7 +75,7 @@ public final class PeerClientBench {
         if (!drained.await(10, TimeUnit.SECONDS)) {
             throw new IllegalStateException(name + ": calls did not complete");
         }
-        return new double[]{n * 1e9 / (t1 - t0), (cpu1 - cpu0) / 1000.0 / n};
+        return new double[] {n * 1e9 / (t1 - t0), (cpu1 - cpu0) / 1000.0 / n};
     }
 
     private static void loop(Client client, LongAdder calls, AtomicBoolean stop, CountDownLatch drained, long n) {
@@ -96,8 +94,11 @@ public final class PeerClientBench {
         return new Client() {
             @Override
             public void call(long n, Runnable done) {
-                client.send(base, new PeerRequest("PUT", "/v0/entity?id=k" + n, 1, 1, BODY),
-                        System.nanoTime() + 5_000_000_000L, new PeerCallback() {
+                client.send(
+                        base,
+                        new PeerRequest("PUT", "/v0/entity?id=k" + n, 1, 1, BODY),
+                        System.nanoTime() + 5_000_000_000L,
+                        new PeerCallback() {
                             @Override
                             public void completed(PeerResponse response) {
                                 done.run();
@@ -118,15 +119,20 @@ public final class PeerClientBench {
     }
 
     private static Client jdkClient(String base) {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(1)).build();
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(1))
+                .build();
         return new Client() {
             @Override
             public void call(long n, Runnable done) {
                 HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/v0/entity?id=k" + n))
-                        .header("X-Dht-Internal", "1").header("X-Dht-Clock", "1").header("X-Dht-Timestamp", "1")
+                        .header("X-Dht-Internal", "1")
+                        .header("X-Dht-Clock", "1")
+                        .header("X-Dht-Timestamp", "1")
                         .timeout(Duration.ofSeconds(5))
-                        .PUT(HttpRequest.BodyPublishers.ofByteArray(BODY)).build();
+                        .PUT(HttpRequest.BodyPublishers.ofByteArray(BODY))
+                        .build();
                 client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
                         .whenComplete((r, e) -> done.run());
             }

@@ -5,9 +5,6 @@ import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
 import dev.dht.node.storage.StoreStats;
-import org.rocksdb.CompactionStyle;
-import org.rocksdb.CompressionType;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,6 +18,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
 
 /**
  * Storage benchmark behind `make bench-storage`: the RocksDB option sets of {@link StorageOptions} side by side,
@@ -35,8 +34,7 @@ public final class StoreBench {
     private static final long MEMTABLE = 64L << 20;
     private static final long CACHE = 64L << 20;
 
-    private StoreBench() {
-    }
+    private StoreBench() {}
 
     static List<StorageOptions> presets() {
         StorageOptions defaults = StorageOptions.rocksDefaults(MEMTABLE, CACHE);
@@ -49,16 +47,21 @@ public final class StoreBench {
                 defaults.withStatistics(false).named("defaults-no-statistics"),
                 StorageOptions.seeds(MEMTABLE, CACHE),
                 defaults.withCompression(CompressionType.NO_COMPRESSION).named("defaults-no-compression"),
-                StorageOptions.node(MEMTABLE, CACHE).withConcurrentMemtableWrite(true)
+                StorageOptions.node(MEMTABLE, CACHE)
+                        .withConcurrentMemtableWrite(true)
                         .named("node+concurrent-memtable-writes"),
                 StorageOptions.node(16L << 20, CACHE).named("node-16MiB-memtable"),
                 StorageOptions.node(MEMTABLE, 256L << 20).named("node-256MiB-cache"),
                 StorageOptions.node(MEMTABLE, CACHE).withReadPath(false, false).named("node-lru-cache"),
                 StorageOptions.node(MEMTABLE, CACHE).withReadPath(true, true).named("node+block-hash-index"),
-                StorageOptions.node(MEMTABLE, 1L << 30).withReadPath(false, false).named("node-1GiB-lru-cache"),
+                StorageOptions.node(MEMTABLE, 1L << 30)
+                        .withReadPath(false, false)
+                        .named("node-1GiB-lru-cache"),
                 StorageOptions.node(MEMTABLE, 1L << 30).named("node-1GiB-cache"),
                 StorageOptions.node(MEMTABLE, CACHE).withRowCache(256L << 20).named("node+256MiB-row-cache"),
-                StorageOptions.node(MEMTABLE, 1L << 30).withRowCache(256L << 20).named("node-1GiB-cache+256MiB-row-cache"),
+                StorageOptions.node(MEMTABLE, 1L << 30)
+                        .withRowCache(256L << 20)
+                        .named("node-1GiB-cache+256MiB-row-cache"),
                 StorageOptions.node(MEMTABLE, 1L << 30).withBlockSize(16 << 10).named("node-1GiB-cache+16KiB-blocks"),
                 StorageOptions.node(MEMTABLE, CACHE).withBlockSize(16 << 10).named("node+16KiB-blocks"),
                 StorageOptions.node(MEMTABLE, CACHE));
@@ -76,16 +79,24 @@ public final class StoreBench {
         List<String> only = args.length > 4 ? Arrays.asList(args[4].split(",")) : List.of();
 
         StringBuilder json = new StringBuilder();
-        json.append("{\n  \"seconds\": ").append(seconds).append(",\n  \"threads\": ").append(threads)
-                .append(",\n  \"value_bytes\": ").append(VALUE_SIZE).append(",\n  \"cpus\": ")
-                .append(Runtime.getRuntime().availableProcessors()).append(",\n  \"presets\": [\n");
+        json.append("{\n  \"seconds\": ")
+                .append(seconds)
+                .append(",\n  \"threads\": ")
+                .append(threads)
+                .append(",\n  \"value_bytes\": ")
+                .append(VALUE_SIZE)
+                .append(",\n  \"cpus\": ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(",\n  \"presets\": [\n");
         boolean first = true;
         List<StorageOptions> runs = new ArrayList<>();
         if (only.isEmpty()) {
             runs.addAll(presets());
         } else {
             for (String name : only) { // in the order given; a name may repeat (repeated measurements)
-                runs.add(presets().stream().filter(p -> p.name().equals(name)).findFirst()
+                runs.add(presets().stream()
+                        .filter(p -> p.name().equals(name))
+                        .findFirst()
                         .orElseThrow(() -> new IllegalArgumentException("no preset " + name)));
             }
         }
@@ -121,8 +132,8 @@ public final class StoreBench {
             StoreStats afterPut = store.stats();
             store.flush();
             long sstBytes = store.stats().liveSstBytes();
-            System.err.printf(Locale.ROOT, "%s: %.0f puts/s, p99 %.1f us%n", preset.name(), put.opsPerSec,
-                    put.p99Micros);
+            System.err.printf(
+                    Locale.ROOT, "%s: %.0f puts/s, p99 %.1f us%n", preset.name(), put.opsPerSec, put.p99Micros);
 
             Phase get = timed(threads, seconds, (t, rnd, stop, lat) -> {
                 long n = 0;
@@ -139,24 +150,49 @@ public final class StoreBench {
                 }
                 return n;
             });
-            System.err.printf(Locale.ROOT, "%s: %.0f gets/s, p99 %.1f us%n", preset.name(), get.opsPerSec,
-                    get.p99Micros);
+            System.err.printf(
+                    Locale.ROOT, "%s: %.0f gets/s, p99 %.1f us%n", preset.name(), get.opsPerSec, get.p99Micros);
 
             StringBuilder sb = new StringBuilder();
-            sb.append("    {\"name\": \"").append(preset.name()).append("\", ")
-                    .append("\"compaction\": \"").append(preset.compaction()).append("\", ")
-                    .append("\"compression\": \"").append(preset.compression()).append("\", ")
-                    .append("\"concurrent_memtable_write\": ").append(preset.concurrentMemtableWrite()).append(", ")
-                    .append("\"auto_compactions\": ").append(preset.autoCompactions()).append(", ")
-                    .append("\"bloom_bits_per_key\": ").append(preset.bloomBitsPerKey()).append(", ")
-                    .append("\"statistics\": ").append(preset.statistics()).append(",\n")
-                    .append("     \"put\": ").append(put.json()).append(",\n")
-                    .append("     \"get\": ").append(get.json()).append(",\n")
-                    .append("     \"keys_written\": ").append(Arrays.stream(written).sum())
-                    .append(", \"sst_bytes_after_put\": ").append(sstBytes)
-                    .append(", \"sst_bytes_per_key\": ").append(String.format(Locale.ROOT, "%.1f",
-                            (double) sstBytes / Math.max(1, Arrays.stream(written).sum())))
-                    .append(", \"pending_compaction_bytes_after_put\": ").append(afterPut.pendingCompactionBytes());
+            sb.append("    {\"name\": \"")
+                    .append(preset.name())
+                    .append("\", ")
+                    .append("\"compaction\": \"")
+                    .append(preset.compaction())
+                    .append("\", ")
+                    .append("\"compression\": \"")
+                    .append(preset.compression())
+                    .append("\", ")
+                    .append("\"concurrent_memtable_write\": ")
+                    .append(preset.concurrentMemtableWrite())
+                    .append(", ")
+                    .append("\"auto_compactions\": ")
+                    .append(preset.autoCompactions())
+                    .append(", ")
+                    .append("\"bloom_bits_per_key\": ")
+                    .append(preset.bloomBitsPerKey())
+                    .append(", ")
+                    .append("\"statistics\": ")
+                    .append(preset.statistics())
+                    .append(",\n")
+                    .append("     \"put\": ")
+                    .append(put.json())
+                    .append(",\n")
+                    .append("     \"get\": ")
+                    .append(get.json())
+                    .append(",\n")
+                    .append("     \"keys_written\": ")
+                    .append(Arrays.stream(written).sum())
+                    .append(", \"sst_bytes_after_put\": ")
+                    .append(sstBytes)
+                    .append(", \"sst_bytes_per_key\": ")
+                    .append(String.format(
+                            Locale.ROOT,
+                            "%.1f",
+                            (double) sstBytes
+                                    / Math.max(1, Arrays.stream(written).sum())))
+                    .append(", \"pending_compaction_bytes_after_put\": ")
+                    .append(afterPut.pendingCompactionBytes());
             if (preset.name().equals("node")) {
                 sb.append(",\n     \"lww\": ").append(lwwCost(store, seconds, threads));
             }
@@ -202,10 +238,14 @@ public final class StoreBench {
             }
             return n;
         });
-        System.err.printf(Locale.ROOT, "node: blind put %.0f/s, apply (new keys) %.0f/s, apply (overwrite) %.0f/s%n",
-                blind.opsPerSec, apply.opsPerSec, overwrite.opsPerSec);
-        return "{\"blind_put\": " + blind.json() + ", \"apply_new_keys\": " + apply.json()
-                + ", \"apply_overwrite\": " + overwrite.json() + "}";
+        System.err.printf(
+                Locale.ROOT,
+                "node: blind put %.0f/s, apply (new keys) %.0f/s, apply (overwrite) %.0f/s%n",
+                blind.opsPerSec,
+                apply.opsPerSec,
+                overwrite.opsPerSec);
+        return "{\"blind_put\": " + blind.json() + ", \"apply_new_keys\": " + apply.json() + ", \"apply_overwrite\": "
+                + overwrite.json() + "}";
     }
 
     private static byte[] key(int thread, long n) {
@@ -269,8 +309,13 @@ public final class StoreBench {
 
     private record Phase(double opsPerSec, double p50Micros, double p99Micros, double p999Micros) {
         String json() {
-            return String.format(Locale.ROOT, "{\"ops_per_sec\": %.0f, \"p50_us\": %.1f, \"p99_us\": %.1f, "
-                    + "\"p999_us\": %.1f}", opsPerSec, p50Micros, p99Micros, p999Micros);
+            return String.format(
+                    Locale.ROOT,
+                    "{\"ops_per_sec\": %.0f, \"p50_us\": %.1f, \"p99_us\": %.1f, " + "\"p999_us\": %.1f}",
+                    opsPerSec,
+                    p50Micros,
+                    p99Micros,
+                    p999Micros);
         }
     }
 
@@ -285,16 +330,18 @@ public final class StoreBench {
         for (int t = 0; t < threads; t++) {
             int id = t;
             lat[t] = new Latencies();
-            Thread th = new Thread(() -> {
-                SplittableRandom rnd = new SplittableRandom(id * 7919L + 1);
-                ready.countDown();
-                try {
-                    go.await();
-                    ops[id] = work.run(id, rnd, stop, lat[id]);
-                } catch (Throwable e) {
-                    failure[0] = e;
-                }
-            }, "bench-" + t);
+            Thread th = new Thread(
+                    () -> {
+                        SplittableRandom rnd = new SplittableRandom(id * 7919L + 1);
+                        ready.countDown();
+                        try {
+                            go.await();
+                            ops[id] = work.run(id, rnd, stop, lat[id]);
+                        } catch (Throwable e) {
+                            failure[0] = e;
+                        }
+                    },
+                    "bench-" + t);
             list.add(th);
             th.start();
         }
@@ -314,7 +361,10 @@ public final class StoreBench {
         for (Latencies l : lat) {
             all.add(l);
         }
-        return new Phase(Arrays.stream(ops).sum() / elapsed, all.percentileMicros(0.5), all.percentileMicros(0.99),
+        return new Phase(
+                Arrays.stream(ops).sum() / elapsed,
+                all.percentileMicros(0.5),
+                all.percentileMicros(0.99),
                 all.percentileMicros(0.999));
     }
 

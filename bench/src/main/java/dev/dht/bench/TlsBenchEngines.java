@@ -6,15 +6,6 @@ import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedKeyManager;
-import javax.net.ssl.X509ExtendedTrustManager;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,14 +19,21 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * {@link TlsEngineBench}'s engines: a member's files (tls.crt, tls.key, ca.crt) loaded as MemberTls does (one key
  * offered for both sides, the JDK's PKIX trust), TLS 1.3 only, the server requiring a client certificate.
  */
 final class TlsBenchEngines {
-    private TlsBenchEngines() {
-    }
+    private TlsBenchEngines() {}
 
     static TlsEngineBench.Engines of(String provider, Path dir) throws Exception {
         CertificateFactory cf = CertificateFactory.getInstance("X.509");
@@ -43,7 +41,7 @@ final class TlsBenchEngines {
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
         try (var in = Files.newInputStream(dir.resolve("tls.crt"));
-             var ca = Files.newInputStream(dir.resolve("ca.crt"))) {
+                var ca = Files.newInputStream(dir.resolve("ca.crt"))) {
             chain = cf.generateCertificates(in).toArray(new X509Certificate[0]);
             int i = 0;
             for (var c : cf.generateCertificates(ca)) {
@@ -65,7 +63,7 @@ final class TlsBenchEngines {
             case "conscrypt" -> SSLContext.getInstance("TLSv1.3", (Provider) org.conscrypt.Conscrypt.newProvider());
             default -> throw new IllegalArgumentException("provider: jdk, conscrypt or netty, not " + provider);
         };
-        context.init(new KeyManager[]{keys}, new TrustManager[]{trust}, null);
+        context.init(new KeyManager[] {keys}, new TrustManager[] {trust}, null);
         return new TlsEngineBench.Engines() {
             @Override
             public SSLEngine client() {
@@ -82,7 +80,7 @@ final class TlsBenchEngines {
     private static SSLEngine configure(SSLEngine e, boolean client) {
         e.setUseClientMode(client);
         SSLParameters p = e.getSSLParameters();
-        p.setProtocols(new String[]{"TLSv1.3"});
+        p.setProtocols(new String[] {"TLSv1.3"});
         p.setNeedClientAuth(!client);
         e.setSSLParameters(p);
         return e;
@@ -94,10 +92,19 @@ final class TlsBenchEngines {
         if (!OpenSsl.isAvailable()) {
             throw new IllegalStateException("netty-tcnative does not load", OpenSsl.unavailabilityCause());
         }
-        SslContext server = SslContextBuilder.forServer(keys).trustManager(trust).clientAuth(ClientAuth.REQUIRE)
-                .sslProvider(SslProvider.OPENSSL).protocols("TLSv1.3").build();
-        SslContext client = SslContextBuilder.forClient().keyManager(keys).trustManager(trust)
-                .endpointIdentificationAlgorithm(null).sslProvider(SslProvider.OPENSSL).protocols("TLSv1.3").build();
+        SslContext server = SslContextBuilder.forServer(keys)
+                .trustManager(trust)
+                .clientAuth(ClientAuth.REQUIRE)
+                .sslProvider(SslProvider.OPENSSL)
+                .protocols("TLSv1.3")
+                .build();
+        SslContext client = SslContextBuilder.forClient()
+                .keyManager(keys)
+                .trustManager(trust)
+                .endpointIdentificationAlgorithm(null)
+                .sslProvider(SslProvider.OPENSSL)
+                .protocols("TLSv1.3")
+                .build();
         return new TlsEngineBench.Engines() {
             @Override
             public SSLEngine client() {
@@ -127,7 +134,7 @@ final class TlsBenchEngines {
 
         @Override
         public String[] getClientAliases(String keyType, Principal[] issuers) {
-            return new String[]{"member"};
+            return new String[] {"member"};
         }
 
         @Override
@@ -142,7 +149,7 @@ final class TlsBenchEngines {
 
         @Override
         public String[] getServerAliases(String keyType, Principal[] issuers) {
-            return new String[]{"member"};
+            return new String[] {"member"};
         }
 
         @Override

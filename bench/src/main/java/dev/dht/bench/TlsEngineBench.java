@@ -1,14 +1,13 @@
 package dev.dht.bench;
 
 import dev.dht.node.tls.TlsConnection;
-
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
 
 /**
  * Which TLS engine for the member plane: CPU time per TLS 1.3 record (wrap, unwrap) and per request/response round
@@ -34,8 +33,7 @@ public final class TlsEngineBench {
     /** Room for any engine's largest record (the JDK wants a whole packet buffer free before it wraps). */
     private static final int PACKET = 17 * 1024;
 
-    private TlsEngineBench() {
-    }
+    private TlsEngineBench() {}
 
     /** Makes engines of one provider that trust each other. */
     interface Engines {
@@ -57,8 +55,13 @@ public final class TlsEngineBench {
         SSLEngine c = engines.client();
         SSLEngine s = engines.server();
         handshake(c, s, direct);
-        System.out.printf("# %s %s: %s %s, %s%n", provider, args[1], c.getSession().getProtocol(),
-                c.getSession().getCipherSuite(), c.getClass().getName());
+        System.out.printf(
+                "# %s %s: %s %s, %s%n",
+                provider,
+                args[1],
+                c.getSession().getProtocol(),
+                c.getSession().getCipherSuite(),
+                c.getClass().getName());
         for (int n : SIZES) {
             records(c, s, n, direct, 3 * seconds); // warm-up (here and below: the JIT's tiers take seconds)
         }
@@ -70,8 +73,9 @@ public final class TlsEngineBench {
                 wrap[r] = x[0];
                 unwrap[r] = x[1];
             }
-            System.out.printf("%s %s record=%d wrap_ns=%.0f unwrap_ns=%.0f%n", provider, args[1], n, median(wrap),
-                    median(unwrap));
+            System.out.printf(
+                    "%s %s record=%d wrap_ns=%.0f unwrap_ns=%.0f%n",
+                    provider, args[1], n, median(wrap), median(unwrap));
         }
         var alloc = (com.sun.management.ThreadMXBean) MX;
         for (int[] p : ROUNDS) {
@@ -84,8 +88,14 @@ public final class TlsEngineBench {
                 t[r] = x[0];
                 done += (long) x[1];
             }
-            System.out.printf("%s %s round=%d/%d ns=%.0f allocated_bytes=%.0f%n", provider, args[1], p[0], p[1],
-                    median(t), (alloc.getCurrentThreadAllocatedBytes() - a0) / (double) done);
+            System.out.printf(
+                    "%s %s round=%d/%d ns=%.0f allocated_bytes=%.0f%n",
+                    provider,
+                    args[1],
+                    p[0],
+                    p[1],
+                    median(t),
+                    (alloc.getCurrentThreadAllocatedBytes() - a0) / (double) done);
         }
         double[] node = new double[reps];
         NodePath path = new NodePath(engines.client(), engines.server());
@@ -93,8 +103,8 @@ public final class TlsEngineBench {
         for (int r = 0; r < reps; r++) {
             node[r] = path.rounds(200, 250, seconds);
         }
-        System.out.printf("%s node round=200/250 ns=%.0f (TlsConnection, heap buffers as in the node)%n", provider,
-                median(node));
+        System.out.printf(
+                "%s node round=200/250 ns=%.0f (TlsConnection, heap buffers as in the node)%n", provider, median(node));
         double[] hs = new double[Math.min(reps, 3)];
         for (int r = 0; r < hs.length; r++) {
             long t0 = MX.getCurrentThreadCpuTime();
@@ -155,7 +165,7 @@ public final class TlsEngineBench {
             unwrapNs += t2 - t1;
             records += batch;
         }
-        return new double[]{wrapNs / (double) records, unwrapNs / (double) records};
+        return new double[] {wrapNs / (double) records, unwrapNs / (double) records};
     }
 
     /** Rounds: the client wraps a request, the server unwraps it and wraps the response, the client unwraps it. */
@@ -193,7 +203,7 @@ public final class TlsEngineBench {
                 }
             }
         }
-        return new double[]{(now - start) / (double) rounds, rounds};
+        return new double[] {(now - start) / (double) rounds, rounds};
     }
 
     /** A whole handshake in memory, then what is still in flight (TLS 1.3 session tickets) delivered. */
@@ -323,7 +333,6 @@ public final class TlsEngineBench {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

@@ -1,75 +1,74 @@
 package dev.dht.node;
 
-import dev.dht.node.io.Throttle;
-import dev.dht.node.natives.NativeLibraries;
 import dev.dht.node.api.FeatureLevelEndpoint;
 import dev.dht.node.api.FlushEndpoint;
 import dev.dht.node.api.MetricsEndpoint;
-import dev.dht.node.clock.HybridLogicalClock;
-import dev.dht.node.config.ClusterFileWatcher;
 import dev.dht.node.backup.BackupAgent;
 import dev.dht.node.backup.BackupEndpoints;
 import dev.dht.node.backup.BackupStore;
+import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.BackupSettings;
+import dev.dht.node.config.ClusterFileWatcher;
 import dev.dht.node.config.ClusterSettings;
 import dev.dht.node.config.Membership;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.Units;
 import dev.dht.node.drain.Drain;
+import dev.dht.node.forget.ForgetEndpoints;
+import dev.dht.node.forget.ForgottenMembers;
+import dev.dht.node.hints.HintDelivery;
+import dev.dht.node.hints.HintRouting;
+import dev.dht.node.hints.HintStore;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.DhtServer;
 import dev.dht.node.http.EntityHandler;
 import dev.dht.node.http.ReplicasPolicy;
 import dev.dht.node.http.RequestTracker;
 import dev.dht.node.http.WorkerPool;
+import dev.dht.node.io.Throttle;
 import dev.dht.node.metrics.NodeMetrics;
-import dev.dht.node.peer.PeerClient;
-import dev.dht.node.plane.MemberPlane;
-import dev.dht.node.plane.Planes;
-import dev.dht.node.profiling.ProfileHandler;
-import dev.dht.node.hints.HintDelivery;
-import dev.dht.node.hints.HintRouting;
-import dev.dht.node.hints.HintStore;
 import dev.dht.node.movement.MovementEndpoints;
 import dev.dht.node.movement.MovementLoop;
 import dev.dht.node.movement.MovementSettings;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.movement.MovementStatus;
+import dev.dht.node.natives.NativeLibraries;
 import dev.dht.node.objectstore.Encryption;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.S3ObjectStore;
 import dev.dht.node.objectstore.StoreCredentials;
-import dev.dht.node.restore.RestoreAgent;
-import dev.dht.node.restore.RestoreEndpoints;
-import dev.dht.node.restore.RestoreGate;
-import dev.dht.node.storage.RangeCursor;
-import dev.dht.node.forget.ForgetEndpoints;
-import dev.dht.node.forget.ForgottenMembers;
+import dev.dht.node.peer.PeerClient;
+import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.plane.Planes;
+import dev.dht.node.profiling.ProfileHandler;
 import dev.dht.node.rebuild.Rebuild;
+import dev.dht.node.release.FeatureLevel;
 import dev.dht.node.repair.CurrentRanges;
 import dev.dht.node.repair.Repair;
 import dev.dht.node.repair.RepairSettings;
-import dev.dht.node.storage.Record;
-import dev.dht.node.topology.RackIdentity;
-import dev.dht.node.release.FeatureLevel;
-import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.HintSink;
 import dev.dht.node.replication.TombstoneSweeper;
 import dev.dht.node.replication.Topology;
+import dev.dht.node.restore.RestoreAgent;
+import dev.dht.node.restore.RestoreEndpoints;
+import dev.dht.node.restore.RestoreGate;
+import dev.dht.node.storage.RangeCursor;
+import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
 import dev.dht.node.storage.Store;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
+import dev.dht.node.topology.RackIdentity;
+import dev.dht.node.topology.TopologyManager;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One running node: storage, clock, membership, metrics, worker pools and the HTTP server, started in that order
@@ -107,15 +106,20 @@ public final class Node implements AutoCloseable {
     private final BackupAgent backup;
     /** The object store client (null without one), closed after the backup and restore that use it. */
     private final BackupStore backupStore;
+
     private final RestoreAgent restore;
     final Planes planes;
     private boolean closed;
 
-    private Node(NodeConfig config, BackupSettings backupSettings,
-                 BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers) throws IOException {
+    private Node(
+            NodeConfig config,
+            BackupSettings backupSettings,
+            BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
+            throws IOException {
         this.config = config;
         // before anything opens the data directory: a member that runs in another rack than before refuses to start
-        this.rackIdentity = RackIdentity.open(config.dataDir(), config.rack().declared(), config.rack().acceptChange());
+        this.rackIdentity = RackIdentity.open(
+                config.dataDir(), config.rack().declared(), config.rack().acceptChange());
         // what the release before this one cannot understand waits for the cluster's feature level (docs/upgrading.md)
         this.featureLevel = FeatureLevel.open(config.dataDir(), config.featureLevel());
         if (config.members().hasRacks() && !featureLevel.racks()) {
@@ -136,19 +140,30 @@ public final class Node implements AutoCloseable {
             // Idle member connections close at half the time the peers keep them: well before the peers drop
             // them, and rarely enough that opening them again is no steady cost. Under a load that comes and goes
             // they closed every 15 s and every GET that met a handshake on its way waited for it: p99 1.2 -> 15 ms.
-            client = new PeerClient(plane, PEER_CONNECTIONS, PEER_PIPELINE, config.requestTimeout(),
-                    Duration.ofMillis(DhtServer.memberIdleMillis(config.idleTimeout().toMillis()) / 2));
+            client = new PeerClient(
+                    plane,
+                    PEER_CONNECTIONS,
+                    PEER_PIPELINE,
+                    config.requestTimeout(),
+                    Duration.ofMillis(
+                            DhtServer.memberIdleMillis(config.idleTimeout().toMillis()) / 2));
             this.peers = client;
             // A cluster file can change, so its members move data and agree on a topology state (persisted in the
             // data directory); a static --cluster list is one stable state for the life of the process.
             if (config.clusterFile() != null) {
                 this.topology = new Topology(config.self(), config.replicationFactor(), null);
-                this.topologyManager = TopologyManager.persistent(config.self(), config.dataDir(), topology, client,
-                        clock, config.requestTimeout(), this::isMember);
+                this.topologyManager = TopologyManager.persistent(
+                        config.self(),
+                        config.dataDir(),
+                        topology,
+                        client,
+                        clock,
+                        config.requestTimeout(),
+                        this::isMember);
             } else {
                 this.topology = Topology.fixed(config.self(), config.members(), config.replicationFactor());
-                this.topologyManager = TopologyManager.fixed(config.self(), topology, client, clock,
-                        config.requestTimeout());
+                this.topologyManager =
+                        TopologyManager.fixed(config.self(), topology, client, clock, config.requestTimeout());
             }
             client.observeAnswers(topologyManager);
             topologyManager.onInstall(state -> rackIdentity.placed(config.self(), state));
@@ -158,43 +173,107 @@ public final class Node implements AutoCloseable {
             // Decided before anything is served: a new data directory among members holding data, or a node down
             // longer than the tombstone grace, serves no read until it has pulled its ranges (docs/cluster.md,
             // "Rebuild").
-            this.rebuild = new Rebuild(store.sideTable(RocksStore.REPAIR), store.createdAtOpen(),
-                    config.members().size(), config.tombstoneGrace(), wall);
-            this.coordinator = new Coordinator(store, clock, peers, topology, hints == null ? HintSink.NONE : hints,
-                    config.requestTimeout(), workers, topologyManager, rebuild);
-            this.repair = new Repair(store, store.sideTable(RocksStore.REPAIR),
-                    new CurrentRanges(config.self(), topology, topology::rf), client, clock, wall,
-                    new RepairSettings(cs.repairInterval(), cs.repairRate(), config.tombstoneGrace(),
-                            propagation(config), config.requestTimeout()), rebuild, rebuild::report);
-            this.clusterWatcher = config.clusterFile() == null ? null
-                    : new ClusterFileWatcher(config.clusterFile(), membership, config.rack().declared(),
-                    next -> next.hasRacks() ? featureLevel.racksRefusal() : null, Duration.ofSeconds(1));
+            this.rebuild = new Rebuild(
+                    store.sideTable(RocksStore.REPAIR),
+                    store.createdAtOpen(),
+                    config.members().size(),
+                    config.tombstoneGrace(),
+                    wall);
+            this.coordinator = new Coordinator(
+                    store,
+                    clock,
+                    peers,
+                    topology,
+                    hints == null ? HintSink.NONE : hints,
+                    config.requestTimeout(),
+                    workers,
+                    topologyManager,
+                    rebuild);
+            this.repair = new Repair(
+                    store,
+                    store.sideTable(RocksStore.REPAIR),
+                    new CurrentRanges(config.self(), topology, topology::rf),
+                    client,
+                    clock,
+                    wall,
+                    new RepairSettings(
+                            cs.repairInterval(),
+                            cs.repairRate(),
+                            config.tombstoneGrace(),
+                            propagation(config),
+                            config.requestTimeout()),
+                    rebuild,
+                    rebuild::report);
+            this.clusterWatcher = config.clusterFile() == null
+                    ? null
+                    : new ClusterFileWatcher(
+                            config.clusterFile(),
+                            membership,
+                            config.rack().declared(),
+                            next -> next.hasRacks() ? featureLevel.racksRefusal() : null,
+                            Duration.ofSeconds(1));
             this.metrics = new NodeMetrics();
             this.tracker = new RequestTracker(metrics);
             this.adminPool = new WorkerPool("dht-admin", 2, 16);
             this.profiler = new ProfileHandler(config.profileDir());
             // ack/from validate against the live member count; the default from is the replication factor.
             // During a move a request may ask up to the larger of the two sets.
-            ReplicasPolicy replicas = new ReplicasPolicy(() -> {
-                Topology.View v = topology.view();
-                return v.decided() ? v.maxMembers() : membership.current().size();
-            }, config.replicationFactor());
+            ReplicasPolicy replicas = new ReplicasPolicy(
+                    () -> {
+                        Topology.View v = topology.view();
+                        return v.decided()
+                                ? v.maxMembers()
+                                : membership.current().size();
+                    },
+                    config.replicationFactor());
             // Members forgotten (gone for good) are left out of the list moved to, and no step waits for them.
             ForgottenMembers forgotten = new ForgottenMembers(store.sideTable(RocksStore.REPAIR));
-            this.movement = topologyManager.changeable() ? new MovementLoop(topologyManager, membership, store, client,
-                    clock, topology::rf, new MovementSettings(cs.moveRate(), cs.moveBatch(),
-                    MovementSettings.DEFAULT_POLL, config.requestTimeout()), movementStats, forgotten,
-                    forgotten::without) : null;
+            this.movement = topologyManager.changeable()
+                    ? new MovementLoop(
+                            topologyManager,
+                            membership,
+                            store,
+                            client,
+                            clock,
+                            topology::rf,
+                            new MovementSettings(
+                                    cs.moveRate(),
+                                    cs.moveBatch(),
+                                    MovementSettings.DEFAULT_POLL,
+                                    config.requestTimeout()),
+                            movementStats,
+                            forgotten,
+                            forgotten::without)
+                    : null;
             this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
             // Backups and restores (dev.dht.node.backup, dev.dht.node.restore): a node of a cluster made from a
             // backup serves no client until the restore is done.
             this.backupStore = backupStore(backupSettings, featureLevel);
             RestoreGate gate = new RestoreGate(config.dataDir(), backupSettings.restoring(), isEmpty(store));
-            this.backup = backupStore == null ? null : new BackupAgent(store, backupStore, topologyManager::state,
-                    config.self(), new Throttle(backupSettings.uploadRate()), backupSettings.partSize(), wall);
-            this.restore = new RestoreAgent(store, config.dataDir(), backupStore, gate, topology, client, clock,
-                    config.self(), new Throttle(backupSettings.restoreRate()), config.tombstoneGrace(),
-                    cs.moveBatch(), config.requestTimeout(), wall);
+            this.backup = backupStore == null
+                    ? null
+                    : new BackupAgent(
+                            store,
+                            backupStore,
+                            topologyManager::state,
+                            config.self(),
+                            new Throttle(backupSettings.uploadRate()),
+                            backupSettings.partSize(),
+                            wall);
+            this.restore = new RestoreAgent(
+                    store,
+                    config.dataDir(),
+                    backupStore,
+                    gate,
+                    topology,
+                    client,
+                    clock,
+                    config.self(),
+                    new Throttle(backupSettings.restoreRate()),
+                    config.tombstoneGrace(),
+                    cs.moveBatch(),
+                    config.requestTimeout(),
+                    wall);
             Map<String, AdminHandler> admin = new HashMap<>();
             admin.putAll(new BackupEndpoints(backup, wall).handlers());
             admin.putAll(new RestoreEndpoints(restore, backupStore != null).handlers());
@@ -206,34 +285,65 @@ public final class Node implements AutoCloseable {
                     .handlers());
             admin.putAll(repair.handlers());
             admin.putAll(rebuild.handlers());
-            admin.putAll(new ForgetEndpoints(forgotten, topologyManager, membership, client, clock,
-                    config.requestTimeout()).handlers());
+            admin.putAll(
+                    new ForgetEndpoints(forgotten, topologyManager, membership, client, clock, config.requestTimeout())
+                            .handlers());
             try {
                 this.server = new DhtServer(
-                        new DhtServer.Settings(config.port(), config.selectors(), (int) config.maxBody(),
-                                config.idleTimeout().toMillis(), config.sendTimeout().toMillis(), config.memberPort(),
-                                planes.memberBindAddress(), planes.tls(), planes.clientTls(),
+                        new DhtServer.Settings(
+                                config.port(),
+                                config.selectors(),
+                                (int) config.maxBody(),
+                                config.idleTimeout().toMillis(),
+                                config.sendTimeout().toMillis(),
+                                config.memberPort(),
+                                planes.memberBindAddress(),
+                                planes.tls(),
+                                planes.clientTls(),
                                 config.security().metricsPort()),
                         gate.wrap(entityHandlers == null ? coordinator : entityHandlers.apply(store, clock)),
                         gate.wrap(new ClusterRangeHandler(store, clock, topology, config.requestTimeout(), plane)),
-                        admin, replicas, workers, adminPool, tracker, metrics, planes.guard());
+                        admin,
+                        replicas,
+                        workers,
+                        adminPool,
+                        tracker,
+                        metrics,
+                        planes.guard());
             } catch (java.net.BindException e) { // the JDK's message says only "Address already in use"
                 int metrics = config.security().metricsPort();
-                throw new IOException("cannot listen on port " + config.port() + " (client) or " + config.memberPort()
-                        + " (member)" + (metrics > 0 ? " or " + metrics + " (metrics)" : "") + ": " + e.getMessage()
-                        + "; is another node running on them?", e);
+                throw new IOException(
+                        "cannot listen on port " + config.port() + " (client) or " + config.memberPort()
+                                + " (member)" + (metrics > 0 ? " or " + metrics + " (metrics)" : "") + ": "
+                                + e.getMessage()
+                                + "; is another node running on them?",
+                        e);
             }
             server.featureLevel(featureLevel::current);
             NodeGauges.register(this);
-            this.hintDelivery = hints == null ? null : new HintDelivery(hints, new Routing(), peers, clock, wall,
-                    cs.hintMaxAge(), cs.hintInterval(), config.requestTimeout());
+            this.hintDelivery = hints == null
+                    ? null
+                    : new HintDelivery(
+                            hints,
+                            new Routing(),
+                            peers,
+                            clock,
+                            wall,
+                            cs.hintMaxAge(),
+                            cs.hintInterval(),
+                            config.requestTimeout());
             // A tombstone is purged only in a stable state (during a move it must reach T first), not while a restore
             // runs (a restored tombstone must meet every copy of the value it hides first), and only once every
             // replica of its range took part in a repair after it was written (the repair's gate).
-            this.sweeper = new TombstoneSweeper(store, config.tombstoneGrace(), wall, () -> {
-                Topology.View v = topology.view();
-                return v.decided() && !v.state().moving() && !restore.active();
-            }, repair.purgeGate());
+            this.sweeper = new TombstoneSweeper(
+                    store,
+                    config.tombstoneGrace(),
+                    wall,
+                    () -> {
+                        Topology.View v = topology.view();
+                        return v.decided() && !v.state().moving() && !restore.active();
+                    },
+                    repair.purgeGate());
         } catch (IOException | RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -261,7 +371,8 @@ public final class Node implements AutoCloseable {
             return null;
         }
         // DHTENC01 until the feature level says every member (and so every restore) reads DHTENC02
-        ObjectCodec codec = s.encryptionKey() == null ? ObjectCodec.PLAIN
+        ObjectCodec codec = s.encryptionKey() == null
+                ? ObjectCodec.PLAIN
                 : Encryption.fromFile(s.encryptionKey(), level::newBackupFormat);
         return new BackupStore(new S3ObjectStore(s.location(), StoreCredentials.of(s.credentials())), codec);
     }
@@ -282,8 +393,11 @@ public final class Node implements AutoCloseable {
         return start(config, BackupSettings.NONE, entityHandlers);
     }
 
-    private static Node start(NodeConfig config, BackupSettings backup,
-                              BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers) throws IOException {
+    private static Node start(
+            NodeConfig config,
+            BackupSettings backup,
+            BiFunction<Store, HybridLogicalClock, EntityHandler> entityHandlers)
+            throws IOException {
         // before one-nio's server classes: one socket path, JDK NIO, which the member port's TLS needs
         if (!NativeLibraries.keepOneNioOnJdkSockets()
                 && (config.security().memberTls() != null || config.security().clientTls() != null)) {
@@ -298,12 +412,26 @@ public final class Node implements AutoCloseable {
         node.server.readiness(node.rebuild::notReady);
         node.rebuild.start(node.repair.pull());
         node.repair.start();
-        log.info("node {} serving on port {} (member port {}): {} selectors, {} workers, queue {}, max body {}, "
-                + "members {}", config.self(), config.port(), config.memberPort(), config.selectors(),
-                config.workers(), config.queueSize(), Units.formatSize(config.maxBody()), config.members());
-        log.info("member port {}: {}{}; sockets: {}", config.memberPort(), node.planes.describe(),
-                config.security().metricsPort() > 0 ? "; metrics port " + config.security().metricsPort() : "",
-                one.nio.os.NativeLibrary.IS_SUPPORTED ? "one-nio native (loaded before the node started)"
+        log.info(
+                "node {} serving on port {} (member port {}): {} selectors, {} workers, queue {}, max body {}, "
+                        + "members {}",
+                config.self(),
+                config.port(),
+                config.memberPort(),
+                config.selectors(),
+                config.workers(),
+                config.queueSize(),
+                Units.formatSize(config.maxBody()),
+                config.members());
+        log.info(
+                "member port {}: {}{}; sockets: {}",
+                config.memberPort(),
+                node.planes.describe(),
+                config.security().metricsPort() > 0
+                        ? "; metrics port " + config.security().metricsPort()
+                        : "",
+                one.nio.os.NativeLibrary.IS_SUPPORTED
+                        ? "one-nio native (loaded before the node started)"
                         : "JDK NIO (one-nio's native sockets off)");
         return node;
     }
@@ -408,13 +536,17 @@ public final class Node implements AutoCloseable {
         closed = true;
         Drain.run(server, config.drainTime());
         long deadline = System.currentTimeMillis() + grace.toMillis();
-        log.info("shutting down: no new connections, waiting up to {} for {} in-flight requests",
-                Units.formatDuration(grace), tracker.inFlight());
+        log.info(
+                "shutting down: no new connections, waiting up to {} for {} in-flight requests",
+                Units.formatDuration(grace),
+                tracker.inFlight());
         server.stopAccepting();
         try {
             if (!tracker.awaitIdle(Math.max(0, deadline - System.currentTimeMillis()))) {
-                log.warn("{} requests still in flight after {}; closing their connections",
-                        tracker.inFlight(), Units.formatDuration(grace));
+                log.warn(
+                        "{} requests still in flight after {}; closing their connections",
+                        tracker.inFlight(),
+                        Units.formatDuration(grace));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

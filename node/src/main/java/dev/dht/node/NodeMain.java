@@ -5,12 +5,11 @@ import dev.dht.node.config.ConfigException;
 import dev.dht.node.config.ConfigParser;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.natives.NativeLibraries;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.security.Security;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Entry point: options -> {@link Node#start}; SIGTERM/SIGINT -> graceful {@link Node#shutdown}, exit 0.
@@ -19,11 +18,11 @@ import java.util.concurrent.CountDownLatch;
 public final class NodeMain {
     private static final Logger log = LoggerFactory.getLogger(NodeMain.class);
 
-    private NodeMain() {
-    }
+    private NodeMain() {}
 
     /** Seconds a member's resolved address is reused (the JVM's default is 30 s, failed lookups 10 s). */
     static final String DNS_CACHE_SECONDS = "1";
+
     static final String DNS_NEGATIVE_CACHE_SECONDS = "1";
 
     public static void main(String[] args) throws InterruptedException {
@@ -67,13 +66,16 @@ public final class NodeMain {
         CountDownLatch stopped = new CountDownLatch(1);
         // The JVM turns SIGTERM and SIGINT into shutdown hooks. This one stops the node gracefully and then
         // halts with 0: a requested stop that completed is a success (otherwise the JVM reports 143/130).
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            node.close();
-            stopped.countDown();
-            System.out.flush();
-            System.err.flush();
-            Runtime.getRuntime().halt(0);
-        }, "dht-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            node.close();
+                            stopped.countDown();
+                            System.out.flush();
+                            System.err.flush();
+                            Runtime.getRuntime().halt(0);
+                        },
+                        "dht-shutdown"));
         stopped.await();
     }
 

@@ -22,164 +22,220 @@ import java.util.stream.Collectors;
  *     NetworkPolicies let them in
  */
 public record OperatorSettings(
-    Set<String> watchNamespaces,
-    String defaultNodeImage,
-    String clusterDomain,
-    int httpPort,
-    Optional<String> leaseNamespace,
-    String runnerImage,
-    Map<String, String> memberUrls,
-    Optional<Platform.OperatorPeer> self) {
+        Set<String> watchNamespaces,
+        String defaultNodeImage,
+        String clusterDomain,
+        int httpPort,
+        Optional<String> leaseNamespace,
+        String runnerImage,
+        Map<String, String> memberUrls,
+        Optional<Platform.OperatorPeer> self) {
 
-  public OperatorSettings {
-    memberUrls = Map.copyOf(memberUrls);
-  }
-
-  public OperatorSettings(Set<String> watchNamespaces, String defaultNodeImage, String clusterDomain, int httpPort,
-      Optional<String> leaseNamespace, String runnerImage, Map<String, String> memberUrls) {
-    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, runnerImage, memberUrls,
-        Optional.empty());
-  }
-
-  /** Settings with the default runner image and members reached at their own DNS URLs. */
-  public OperatorSettings(Set<String> watchNamespaces, String defaultNodeImage, String clusterDomain, int httpPort,
-      Optional<String> leaseNamespace, Map<String, String> memberUrls) {
-    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, "dht-loadrunner:" + VERSION,
-        memberUrls);
-  }
-
-  public static final String VERSION = readVersion();
-
-  /** Every variable the operator reads, with its meaning (printed by --help). */
-  public static final Map<String, String> VARIABLES = new java.util.LinkedHashMap<>();
-
-  static {
-    VARIABLES.put("DHT_OPERATOR_WATCH_NAMESPACES", "comma-separated namespaces to watch; empty: all namespaces");
-    VARIABLES.put("DHT_OPERATOR_NODE_IMAGE", "node image of clusters without spec.image (default dht-node:" + VERSION + ")");
-    VARIABLES.put("DHT_OPERATOR_RUNNER_IMAGE", "load-runner image of the profiler sidecar and benchmark Jobs"
-        + " (default dht-loadrunner:" + VERSION + ")");
-    VARIABLES.put("DHT_OPERATOR_CLUSTER_DOMAIN", "DNS domain of the Kubernetes cluster (default cluster.local)");
-    VARIABLES.put("DHT_OPERATOR_HTTP_PORT", "port of /healthz, /readyz and /metrics; 0 turns them off (default 8081)");
-    VARIABLES.put("DHT_OPERATOR_LEADER_ELECTION", "true: only the holder of a Lease reconciles (default false)");
-    VARIABLES.put("DHT_OPERATOR_NAMESPACE", "the operator's own namespace, where the Lease lives");
-    VARIABLES.put("DHT_OPERATOR_MEMBER_URLS", "where to reach members' admin API instead of their DNS name:"
-        + " comma-separated <namespace>/<pod>=<base URL> (an operator outside the cluster; default: none)");
-    VARIABLES.put("DHT_OPERATOR_POD_LABELS", "labels of the operator's own pods, comma-separated k=v (with"
-        + " DHT_OPERATOR_NAMESPACE): the clusters' NetworkPolicies let these pods reach the members (the Helm chart"
-        + " sets both; default: none, an operator outside the cluster)");
-    VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
-    VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
-  }
-
-  /** Settings with the default runner image (dht-loadrunner:<version>). */
-  public OperatorSettings(Set<String> watchNamespaces, String defaultNodeImage, String clusterDomain, int httpPort,
-      Optional<String> leaseNamespace) {
-    this(watchNamespaces, defaultNodeImage, clusterDomain, httpPort, leaseNamespace, "dht-loadrunner:" + VERSION,
-        Map.of());
-  }
-
-  public static OperatorSettings fromEnv(Map<String, String> env) {
-    Set<String> namespaces = Arrays.stream(env.getOrDefault("DHT_OPERATOR_WATCH_NAMESPACES", "").split(","))
-        .map(String::trim).filter(s -> !s.isEmpty())
-        .collect(Collectors.toCollection(LinkedHashSet::new));
-    for (String ns : namespaces) {
-      if (!ns.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
-        throw new IllegalArgumentException("DHT_OPERATOR_WATCH_NAMESPACES: '" + ns + "' is not a namespace name");
-      }
+    public OperatorSettings {
+        memberUrls = Map.copyOf(memberUrls);
     }
-    String image = env.getOrDefault("DHT_OPERATOR_NODE_IMAGE", "").trim();
-    String runner = env.getOrDefault("DHT_OPERATOR_RUNNER_IMAGE", "").trim();
-    String domain = env.getOrDefault("DHT_OPERATOR_CLUSTER_DOMAIN", "").trim();
-    int port = parsePort(env.getOrDefault("DHT_OPERATOR_HTTP_PORT", "8081").trim());
-    String election = env.getOrDefault("DHT_OPERATOR_LEADER_ELECTION", "false").trim();
-    if (!election.equals("true") && !election.equals("false")) {
-      throw new IllegalArgumentException("DHT_OPERATOR_LEADER_ELECTION must be true or false, not '" + election + "'");
-    }
-    Optional<String> lease = Optional.empty();
-    if (election.equals("true")) {
-      String ns = env.getOrDefault("DHT_OPERATOR_NAMESPACE", "").trim();
-      if (ns.isEmpty()) {
-        throw new IllegalArgumentException("DHT_OPERATOR_LEADER_ELECTION=true needs DHT_OPERATOR_NAMESPACE"
-            + " (the namespace of the Lease; the Helm chart sets it from the pod's namespace)");
-      }
-      lease = Optional.of(ns);
-    }
-    return new OperatorSettings(Set.copyOf(namespaces), image.isEmpty() ? "dht-node:" + VERSION : image,
-        domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain, port, lease,
-        runner.isEmpty() ? "dht-loadrunner:" + VERSION : runner,
-        parseMemberUrls(env.getOrDefault("DHT_OPERATOR_MEMBER_URLS", "")),
-        parseSelf(env.getOrDefault("DHT_OPERATOR_POD_LABELS", ""), env.getOrDefault("DHT_OPERATOR_NAMESPACE", "")));
-  }
 
-  public static Optional<Platform.OperatorPeer> parseSelf(String labels, String namespace) {
-    var out = new java.util.LinkedHashMap<String, String>();
-    for (String entry : labels.split(",")) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      int eq = entry.indexOf('=');
-      String key = eq < 0 ? "" : entry.substring(0, eq).trim();
-      String value = eq < 0 ? "" : entry.substring(eq + 1).trim();
-      if (!key.matches("([a-z0-9.-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
-          || !value.matches("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?")) {
-        throw new IllegalArgumentException("DHT_OPERATOR_POD_LABELS: '" + entry.trim() + "' is not a label k=v");
-      }
-      out.put(key, value);
+    public OperatorSettings(
+            Set<String> watchNamespaces,
+            String defaultNodeImage,
+            String clusterDomain,
+            int httpPort,
+            Optional<String> leaseNamespace,
+            String runnerImage,
+            Map<String, String> memberUrls) {
+        this(
+                watchNamespaces,
+                defaultNodeImage,
+                clusterDomain,
+                httpPort,
+                leaseNamespace,
+                runnerImage,
+                memberUrls,
+                Optional.empty());
     }
-    if (out.isEmpty()) {
-      return Optional.empty();
-    }
-    if (namespace.isBlank()) {
-      throw new IllegalArgumentException("DHT_OPERATOR_POD_LABELS needs DHT_OPERATOR_NAMESPACE (the operator's"
-          + " namespace; the Helm chart sets it from the pod's)");
-    }
-    return Optional.of(new Platform.OperatorPeer(namespace.trim(), out));
-  }
 
-  static Map<String, String> parseMemberUrls(String value) {
-    var out = new java.util.LinkedHashMap<String, String>();
-    for (String entry : value.split(",")) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      int eq = entry.indexOf('=');
-      String key = eq < 0 ? "" : entry.substring(0, eq).trim();
-      String url = eq < 0 ? "" : entry.substring(eq + 1).trim();
-      if (!key.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9]*[a-z0-9])?")
-          || !url.matches("https?://[^\\s/]+/?")) {
-        throw new IllegalArgumentException("DHT_OPERATOR_MEMBER_URLS: '" + entry.trim()
-            + "' is not <namespace>/<pod>=<base URL>, e.g. dht/dht-0=http://127.0.0.1:18080");
-      }
-      out.put(key, url);
+    /** Settings with the default runner image and members reached at their own DNS URLs. */
+    public OperatorSettings(
+            Set<String> watchNamespaces,
+            String defaultNodeImage,
+            String clusterDomain,
+            int httpPort,
+            Optional<String> leaseNamespace,
+            Map<String, String> memberUrls) {
+        this(
+                watchNamespaces,
+                defaultNodeImage,
+                clusterDomain,
+                httpPort,
+                leaseNamespace,
+                "dht-loadrunner:" + VERSION,
+                memberUrls);
     }
-    return out;
-  }
 
-  public Platform platform() {
-    return new Platform(defaultNodeImage, clusterDomain, runnerImage, self);
-  }
+    public static final String VERSION = readVersion();
 
-  private static int parsePort(String value) {
-    try {
-      int port = Integer.parseInt(value);
-      if (port >= 0 && port <= 65535) {
-        return port;
-      }
-    } catch (NumberFormatException ignored) {
-      // reported below
+    /** Every variable the operator reads, with its meaning (printed by --help). */
+    public static final Map<String, String> VARIABLES = new java.util.LinkedHashMap<>();
+
+    static {
+        VARIABLES.put("DHT_OPERATOR_WATCH_NAMESPACES", "comma-separated namespaces to watch; empty: all namespaces");
+        VARIABLES.put(
+                "DHT_OPERATOR_NODE_IMAGE",
+                "node image of clusters without spec.image (default dht-node:" + VERSION + ")");
+        VARIABLES.put(
+                "DHT_OPERATOR_RUNNER_IMAGE",
+                "load-runner image of the profiler sidecar and benchmark Jobs" + " (default dht-loadrunner:" + VERSION
+                        + ")");
+        VARIABLES.put("DHT_OPERATOR_CLUSTER_DOMAIN", "DNS domain of the Kubernetes cluster (default cluster.local)");
+        VARIABLES.put(
+                "DHT_OPERATOR_HTTP_PORT", "port of /healthz, /readyz and /metrics; 0 turns them off (default 8081)");
+        VARIABLES.put("DHT_OPERATOR_LEADER_ELECTION", "true: only the holder of a Lease reconciles (default false)");
+        VARIABLES.put("DHT_OPERATOR_NAMESPACE", "the operator's own namespace, where the Lease lives");
+        VARIABLES.put(
+                "DHT_OPERATOR_MEMBER_URLS",
+                "where to reach members' admin API instead of their DNS name:"
+                        + " comma-separated <namespace>/<pod>=<base URL> (an operator outside the cluster; default: none)");
+        VARIABLES.put(
+                "DHT_OPERATOR_POD_LABELS",
+                "labels of the operator's own pods, comma-separated k=v (with"
+                        + " DHT_OPERATOR_NAMESPACE): the clusters' NetworkPolicies let these pods reach the members (the Helm chart"
+                        + " sets both; default: none, an operator outside the cluster)");
+        VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
+        VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
     }
-    throw new IllegalArgumentException("DHT_OPERATOR_HTTP_PORT must be a port number (0-65535), not '" + value + "'");
-  }
 
-  private static String readVersion() {
-    try (InputStream in = OperatorSettings.class.getResourceAsStream("version.properties")) {
-      var props = new Properties();
-      if (in != null) {
-        props.load(in);
-      }
-      return props.getProperty("version", "dev");
-    } catch (IOException e) {
-      return "dev";
+    /** Settings with the default runner image (dht-loadrunner:<version>). */
+    public OperatorSettings(
+            Set<String> watchNamespaces,
+            String defaultNodeImage,
+            String clusterDomain,
+            int httpPort,
+            Optional<String> leaseNamespace) {
+        this(
+                watchNamespaces,
+                defaultNodeImage,
+                clusterDomain,
+                httpPort,
+                leaseNamespace,
+                "dht-loadrunner:" + VERSION,
+                Map.of());
     }
-  }
+
+    public static OperatorSettings fromEnv(Map<String, String> env) {
+        Set<String> namespaces = Arrays.stream(
+                        env.getOrDefault("DHT_OPERATOR_WATCH_NAMESPACES", "").split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+        for (String ns : namespaces) {
+            if (!ns.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+                throw new IllegalArgumentException(
+                        "DHT_OPERATOR_WATCH_NAMESPACES: '" + ns + "' is not a namespace name");
+            }
+        }
+        String image = env.getOrDefault("DHT_OPERATOR_NODE_IMAGE", "").trim();
+        String runner = env.getOrDefault("DHT_OPERATOR_RUNNER_IMAGE", "").trim();
+        String domain = env.getOrDefault("DHT_OPERATOR_CLUSTER_DOMAIN", "").trim();
+        int port = parsePort(env.getOrDefault("DHT_OPERATOR_HTTP_PORT", "8081").trim());
+        String election =
+                env.getOrDefault("DHT_OPERATOR_LEADER_ELECTION", "false").trim();
+        if (!election.equals("true") && !election.equals("false")) {
+            throw new IllegalArgumentException(
+                    "DHT_OPERATOR_LEADER_ELECTION must be true or false, not '" + election + "'");
+        }
+        Optional<String> lease = Optional.empty();
+        if (election.equals("true")) {
+            String ns = env.getOrDefault("DHT_OPERATOR_NAMESPACE", "").trim();
+            if (ns.isEmpty()) {
+                throw new IllegalArgumentException("DHT_OPERATOR_LEADER_ELECTION=true needs DHT_OPERATOR_NAMESPACE"
+                        + " (the namespace of the Lease; the Helm chart sets it from the pod's namespace)");
+            }
+            lease = Optional.of(ns);
+        }
+        return new OperatorSettings(
+                Set.copyOf(namespaces),
+                image.isEmpty() ? "dht-node:" + VERSION : image,
+                domain.isEmpty() ? Platform.DEFAULT_CLUSTER_DOMAIN : domain,
+                port,
+                lease,
+                runner.isEmpty() ? "dht-loadrunner:" + VERSION : runner,
+                parseMemberUrls(env.getOrDefault("DHT_OPERATOR_MEMBER_URLS", "")),
+                parseSelf(
+                        env.getOrDefault("DHT_OPERATOR_POD_LABELS", ""),
+                        env.getOrDefault("DHT_OPERATOR_NAMESPACE", "")));
+    }
+
+    public static Optional<Platform.OperatorPeer> parseSelf(String labels, String namespace) {
+        var out = new java.util.LinkedHashMap<String, String>();
+        for (String entry : labels.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int eq = entry.indexOf('=');
+            String key = eq < 0 ? "" : entry.substring(0, eq).trim();
+            String value = eq < 0 ? "" : entry.substring(eq + 1).trim();
+            if (!key.matches("([a-z0-9.-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
+                    || !value.matches("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?")) {
+                throw new IllegalArgumentException(
+                        "DHT_OPERATOR_POD_LABELS: '" + entry.trim() + "' is not a label k=v");
+            }
+            out.put(key, value);
+        }
+        if (out.isEmpty()) {
+            return Optional.empty();
+        }
+        if (namespace.isBlank()) {
+            throw new IllegalArgumentException("DHT_OPERATOR_POD_LABELS needs DHT_OPERATOR_NAMESPACE (the operator's"
+                    + " namespace; the Helm chart sets it from the pod's)");
+        }
+        return Optional.of(new Platform.OperatorPeer(namespace.trim(), out));
+    }
+
+    static Map<String, String> parseMemberUrls(String value) {
+        var out = new java.util.LinkedHashMap<String, String>();
+        for (String entry : value.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int eq = entry.indexOf('=');
+            String key = eq < 0 ? "" : entry.substring(0, eq).trim();
+            String url = eq < 0 ? "" : entry.substring(eq + 1).trim();
+            if (!key.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+                    || !url.matches("https?://[^\\s/]+/?")) {
+                throw new IllegalArgumentException("DHT_OPERATOR_MEMBER_URLS: '" + entry.trim()
+                        + "' is not <namespace>/<pod>=<base URL>, e.g. dht/dht-0=http://127.0.0.1:18080");
+            }
+            out.put(key, url);
+        }
+        return out;
+    }
+
+    public Platform platform() {
+        return new Platform(defaultNodeImage, clusterDomain, runnerImage, self);
+    }
+
+    private static int parsePort(String value) {
+        try {
+            int port = Integer.parseInt(value);
+            if (port >= 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException(
+                "DHT_OPERATOR_HTTP_PORT must be a port number (0-65535), not '" + value + "'");
+    }
+
+    private static String readVersion() {
+        try (InputStream in = OperatorSettings.class.getResourceAsStream("version.properties")) {
+            var props = new Properties();
+            if (in != null) {
+                props.load(in);
+            }
+            return props.getProperty("version", "dev");
+        } catch (IOException e) {
+            return "dev";
+        }
+    }
 }

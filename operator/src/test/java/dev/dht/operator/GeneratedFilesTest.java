@@ -18,17 +18,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code make crds}) writes them.
  */
 class GeneratedFilesTest {
-  static Stream<Arguments> committedFiles() throws IOException {
-    return GeneratedFiles.expected().entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
-  }
+    static Stream<Arguments> committedFiles() throws IOException {
+        return GeneratedFiles.expected().entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
+    }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("committedFiles")
-  void committedCopyIsUpToDate(String relative, String generated) throws IOException {
-    Path committed = Repo.path(relative);
-    assertThat(Files.exists(committed)).as(relative + " exists (run make crds)").isTrue();
-    assertThat(Files.readString(committed))
-        .as(relative + " is stale: the Java model changed. Run make crds (scripts/sync-crds.sh) and commit the result")
-        .isEqualTo(generated);
-  }
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("committedFiles")
+    void committedCopyIsUpToDate(String relative, String generated) throws IOException {
+        Path committed = Repo.path(relative);
+        assertThat(Files.exists(committed))
+                .as(relative + " exists (run make crds)")
+                .isTrue();
+        assertThat(Files.readString(committed))
+                .as(
+                        relative
+                                + " is stale: the Java model changed. Run make crds (scripts/sync-crds.sh) and commit the result")
+                .isEqualTo(generated);
+    }
 }

@@ -14,11 +14,15 @@ import org.junit.jupiter.api.Test;
  * stand-ins for the node's profile endpoint and for the bench runner.
  */
 class InclusterProgramsTest {
-  @Test
-  void theSidecarAndTheJobProgramPassTheirTests() {
-    var result = Processes.run(List.of("python3", "-m", "unittest", "discover", "-s", "tests", "-t", "."),
-        Map.of("PYTHONDONTWRITEBYTECODE", "1"), Repo.path("scripts/incluster"));
-    assertThat(result.exitCode()).as("python3 -m unittest in scripts/incluster:\n" + result.stderr()).isZero();
-    assertThat(result.stderr()).containsPattern("Ran 1\\d tests").contains("\nOK");
-  }
+    @Test
+    void theSidecarAndTheJobProgramPassTheirTests() {
+        var result = Processes.run(
+                List.of("python3", "-m", "unittest", "discover", "-s", "tests", "-t", "."),
+                Map.of("PYTHONDONTWRITEBYTECODE", "1"),
+                Repo.path("scripts/incluster"));
+        assertThat(result.exitCode())
+                .as("python3 -m unittest in scripts/incluster:\n" + result.stderr())
+                .isZero();
+        assertThat(result.stderr()).containsPattern("Ran 1\\d tests").contains("\nOK");
+    }
 }

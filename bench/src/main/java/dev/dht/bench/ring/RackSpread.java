@@ -1,7 +1,6 @@
 package dev.dht.bench.ring;
 
 import dev.dht.node.ring.Ring;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -20,9 +19,19 @@ final class RackSpread {
     static final int RF = 3;
     static final int NAME_SETS = 50;
     /** Racks of these sizes; 1+1+1+1+1+1 (one member per rack) places exactly as no racks. */
-    static final List<int[]> LAYOUTS = List.of(new int[] {2, 2, 2}, new int[] {3, 3, 3}, new int[] {1, 3, 3},
-            new int[] {2, 2, 4}, new int[] {3, 3, 4}, new int[] {2, 3, 4}, new int[] {3, 3}, new int[] {1, 3},
-            new int[] {2, 2, 2, 2}, new int[] {1, 2, 2, 3}, new int[] {1, 1, 1, 1, 1, 1});
+    static final List<int[]> LAYOUTS = List.of(
+            new int[] {2, 2, 2},
+            new int[] {3, 3, 3},
+            new int[] {1, 3, 3},
+            new int[] {2, 2, 4},
+            new int[] {3, 3, 4},
+            new int[] {2, 3, 4},
+            new int[] {3, 3},
+            new int[] {1, 3},
+            new int[] {2, 2, 2, 2},
+            new int[] {1, 2, 2, 3},
+            new int[] {1, 1, 1, 1, 1, 1});
+
     static final List<int[]> COST_LAYOUTS = List.of(new int[] {3, 3, 4}, new int[] {33, 33, 34});
 
     /**
@@ -33,8 +42,14 @@ final class RackSpread {
      * @param heaviestShare  the heaviest member's share of the keys, over all name sets
      * @param blindHeaviest  the same members without racks: the heaviest member's share, over all name sets
      */
-    record Row(int[] sizes, double[] copiesPerRack, double[] meanShare, double lightest, double heaviest,
-               double heaviestShare, double blindHeaviest) {
+    record Row(
+            int[] sizes,
+            double[] copiesPerRack,
+            double[] meanShare,
+            double lightest,
+            double heaviest,
+            double heaviestShare,
+            double blindHeaviest) {
         int members() {
             return Arrays.stream(sizes).sum();
         }
@@ -50,11 +65,9 @@ final class RackSpread {
         }
     }
 
-    record Result(List<Row> rows, List<CostRow> costs) {
-    }
+    record Result(List<Row> rows, List<CostRow> costs) {}
 
-    private RackSpread() {
-    }
+    private RackSpread() {}
 
     static Result measure(byte[][] lookupKeys, int roundMs) {
         List<Row> rows = new ArrayList<>();
@@ -74,8 +87,8 @@ final class RackSpread {
         for (int r = 0; r < sizes.length; r++) {
             String rack = "zone-" + (char) ('a' + r);
             for (int i = 0; i < sizes[r]; i++) {
-                racks.put("http://dht-" + rack + "-" + i + ".dht-headless.team-" + ns + ".svc.cluster.local:8080",
-                        rack);
+                racks.put(
+                        "http://dht-" + rack + "-" + i + ".dht-headless.team-" + ns + ".svc.cluster.local:8080", rack);
             }
         }
         return racks;
@@ -98,8 +111,11 @@ final class RackSpread {
             }
             shares.add(share);
             rackOf.add(rack);
-            blindHeaviest = Math.max(blindHeaviest,
-                    Arrays.stream(new Ring(members.keySet()).ownership(RF)).max().orElseThrow());
+            blindHeaviest = Math.max(
+                    blindHeaviest,
+                    Arrays.stream(new Ring(members.keySet()).ownership(RF))
+                            .max()
+                            .orElseThrow());
         }
         double[] meanShare = new double[racks];
         for (int r = 0; r < racks; r++) {
@@ -124,7 +140,8 @@ final class RackSpread {
         Ring racked = new Ring(members.keySet(), members);
         Ring blind = new Ring(members.keySet());
         int[] out = new int[RF];
-        return new CostRow(sizes,
+        return new CostRow(
+                sizes,
                 Timing.medianBuildMs(() -> new Ring(members.keySet(), members)),
                 Timing.medianBuildMs(() -> new Ring(members.keySet())),
                 Timing.nsPerOp(() -> SpreadReport.ringIndexes(racked, keys, out), keys.length, roundMs),
@@ -134,31 +151,56 @@ final class RackSpread {
     static void markdown(Result result, StringBuilder md) {
         line(md, "## 6. Racks: the load per member at RF %d", RF);
         line(md, "");
-        line(md, "Each member's exact share of the key space (arc lengths, no sampling) at RF %d with %d vnodes, over"
-                + " %d name sets (`http://dht-zone-a-0.dht-headless.team-<n>.svc.cluster.local:8080`, ...: one"
-                + " StatefulSet per rack). A share of 1 means the member holds a copy of every key. *Copies per rack*:"
-                + " of each key, on average (exactly 1 each with as many racks as copies). *Spread in a rack*: the"
-                + " lightest and heaviest member against its rack's mean share, worst of all name sets. *Heaviest*:"
-                + " the largest share of any member, and the same members placed without racks.", RF,
-                Ring.DEFAULT_VNODES, NAME_SETS);
+        line(
+                md,
+                "Each member's exact share of the key space (arc lengths, no sampling) at RF %d with %d vnodes, over"
+                        + " %d name sets (`http://dht-zone-a-0.dht-headless.team-<n>.svc.cluster.local:8080`, ...: one"
+                        + " StatefulSet per rack). A share of 1 means the member holds a copy of every key. *Copies per rack*:"
+                        + " of each key, on average (exactly 1 each with as many racks as copies). *Spread in a rack*: the"
+                        + " lightest and heaviest member against its rack's mean share, worst of all name sets. *Heaviest*:"
+                        + " the largest share of any member, and the same members placed without racks.",
+                RF,
+                Ring.DEFAULT_VNODES,
+                NAME_SETS);
         line(md, "");
-        line(md, "| racks (members each) | members | copies per rack | share per member, by rack | spread in a rack |"
-                + " heaviest member | without racks |");
+        line(
+                md,
+                "| racks (members each) | members | copies per rack | share per member, by rack | spread in a rack |"
+                        + " heaviest member | without racks |");
         line(md, "|---|---:|---|---|---:|---:|---:|");
         for (Row r : result.rows()) {
-            line(md, "| %s | %d | %s | %s | %s … %s | %.3f | %.3f |", r.label(), r.members(), slash(r.copiesPerRack()),
-                    slash(r.meanShare()), dev(r.lightest()), dev(r.heaviest()), r.heaviestShare(), r.blindHeaviest());
+            line(
+                    md,
+                    "| %s | %d | %s | %s | %s … %s | %.3f | %.3f |",
+                    r.label(),
+                    r.members(),
+                    slash(r.copiesPerRack()),
+                    slash(r.meanShare()),
+                    dev(r.lightest()),
+                    dev(r.heaviest()),
+                    r.heaviestShare(),
+                    r.blindHeaviest());
         }
         line(md, "");
-        line(md, "Build and lookup with racks (replica indexes at RF %d, ns per key including its hash; the fastest"
-                + " of %d rounds):", RF, Timing.ROUNDS);
+        line(
+                md,
+                "Build and lookup with racks (replica indexes at RF %d, ns per key including its hash; the fastest"
+                        + " of %d rounds):",
+                RF,
+                Timing.ROUNDS);
         line(md, "");
         line(md, "| racks | members | build, racks | build, none | lookup, racks | lookup, none |");
         line(md, "|---|---:|---:|---:|---:|---:|");
         for (CostRow c : result.costs()) {
-            line(md, "| %s | %d | %.2f ms | %.2f ms | %.1f ns | %.1f ns |",
-                    Arrays.stream(c.sizes()).mapToObj(String::valueOf).collect(Collectors.joining("+")), c.members(),
-                    c.buildMs(), c.blindBuildMs(), c.lookupNs(), c.blindLookupNs());
+            line(
+                    md,
+                    "| %s | %d | %.2f ms | %.2f ms | %.1f ns | %.1f ns |",
+                    Arrays.stream(c.sizes()).mapToObj(String::valueOf).collect(Collectors.joining("+")),
+                    c.members(),
+                    c.buildMs(),
+                    c.blindBuildMs(),
+                    c.lookupNs(),
+                    c.blindLookupNs());
         }
     }
 
@@ -168,19 +210,33 @@ final class RackSpread {
         List<Row> rows = result.rows();
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
-            j.append(String.format(Locale.ROOT, "    {\"sizes\": %s, \"copiesPerRack\": %s, \"meanShare\": %s, "
+            j.append(String.format(
+                    Locale.ROOT,
+                    "    {\"sizes\": %s, \"copiesPerRack\": %s, \"meanShare\": %s, "
                             + "\"lightestInRack\": %.5f, \"heaviestInRack\": %.5f, \"heaviestShare\": %.5f, "
-                            + "\"withoutRacksHeaviestShare\": %.5f}%s\n", Arrays.toString(r.sizes()),
-                    list(r.copiesPerRack()), list(r.meanShare()), r.lightest(), r.heaviest(), r.heaviestShare(),
-                    r.blindHeaviest(), i + 1 < rows.size() ? "," : ""));
+                            + "\"withoutRacksHeaviestShare\": %.5f}%s\n",
+                    Arrays.toString(r.sizes()),
+                    list(r.copiesPerRack()),
+                    list(r.meanShare()),
+                    r.lightest(),
+                    r.heaviest(),
+                    r.heaviestShare(),
+                    r.blindHeaviest(),
+                    i + 1 < rows.size() ? "," : ""));
         }
         j.append("  ],\n  \"rackCost\": [\n");
         List<CostRow> costs = result.costs();
         for (int i = 0; i < costs.size(); i++) {
             CostRow c = costs.get(i);
-            j.append(String.format(Locale.ROOT, "    {\"sizes\": %s, \"buildMs\": %.3f, \"withoutRacksBuildMs\": %.3f,"
+            j.append(String.format(
+                    Locale.ROOT,
+                    "    {\"sizes\": %s, \"buildMs\": %.3f, \"withoutRacksBuildMs\": %.3f,"
                             + " \"lookupRf3Ns\": %.2f, \"withoutRacksLookupRf3Ns\": %.2f}%s\n",
-                    Arrays.toString(c.sizes()), c.buildMs(), c.blindBuildMs(), c.lookupNs(), c.blindLookupNs(),
+                    Arrays.toString(c.sizes()),
+                    c.buildMs(),
+                    c.blindBuildMs(),
+                    c.lookupNs(),
+                    c.blindLookupNs(),
                     i + 1 < costs.size() ? "," : ""));
         }
         j.append("  ]");
@@ -188,12 +244,14 @@ final class RackSpread {
     }
 
     private static String list(double[] values) {
-        return Arrays.stream(values).mapToObj(v -> String.format(Locale.ROOT, "%.3f", v))
+        return Arrays.stream(values)
+                .mapToObj(v -> String.format(Locale.ROOT, "%.3f", v))
                 .collect(Collectors.joining(", ", "[", "]"));
     }
 
     private static String slash(double[] values) {
-        return Arrays.stream(values).mapToObj(v -> String.format(Locale.ROOT, "%.3f", v))
+        return Arrays.stream(values)
+                .mapToObj(v -> String.format(Locale.ROOT, "%.3f", v))
                 .collect(Collectors.joining(" / "));
     }
 

@@ -1,8 +1,6 @@
 package dev.dht.bench.ring;
 
-import dev.dht.node.ring.Ring;
 import dev.dht.node.ring.XxHash64;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.TreeSet;

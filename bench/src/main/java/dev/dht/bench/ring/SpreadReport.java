@@ -1,7 +1,6 @@
 package dev.dht.bench.ring;
 
 import dev.dht.node.ring.Ring;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -39,8 +38,7 @@ public final class SpreadReport {
     static final int NAMESPACES = 50;
     static final int SWEEPS = 3;
 
-    private SpreadReport() {
-    }
+    private SpreadReport() {}
 
     record Options(int keys, int minNodes, int maxNodes, int[] vnodes, int[] lookupNodes, int roundMs, Path out) {
         static Options parse(String[] args) {
@@ -64,8 +62,9 @@ public final class SpreadReport {
                     case "--lookup-nodes" -> lookupNodes = ints(require(args[i], value));
                     case "--round-ms" -> roundMs = Integer.parseInt(require(args[i], value));
                     case "--out" -> out = Path.of(require(args[i], value));
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (known: --keys --nodes --vnodes --lookup-nodes --round-ms --out)");
+                    default ->
+                        throw new IllegalArgumentException("unknown option " + args[i]
+                                + " (known: --keys --nodes --vnodes --lookup-nodes --round-ms --out)");
                 }
                 i++;
             }
@@ -84,7 +83,9 @@ public final class SpreadReport {
         }
 
         private static int[] ints(String list) {
-            return Arrays.stream(list.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+            return Arrays.stream(list.split(","))
+                    .mapToInt(s -> Integer.parseInt(s.trim()))
+                    .toArray();
         }
     }
 
@@ -128,7 +129,10 @@ public final class SpreadReport {
     record Spread(double min, double max, double sd) {
         static Spread of(long[] counts) {
             double mean = Arrays.stream(counts).average().orElseThrow();
-            double var = Arrays.stream(counts).mapToDouble(c -> (c - mean) * (c - mean)).sum() / counts.length;
+            double var = Arrays.stream(counts)
+                            .mapToDouble(c -> (c - mean) * (c - mean))
+                            .sum()
+                    / counts.length;
             long min = Arrays.stream(counts).min().orElseThrow();
             long max = Arrays.stream(counts).max().orElseThrow();
             return new Spread(min / mean, max / mean, Math.sqrt(var) / mean);
@@ -148,12 +152,19 @@ public final class SpreadReport {
     }
 
     /** vnodes = 0 stands for rendezvous. */
-    record SpreadRow(String placement, int vnodes, Naming naming, String keySet, int nodes, Spread primaries,
-                     Spread rf3) {
-    }
+    record SpreadRow(
+            String placement, int vnodes, Naming naming, String keySet, int nodes, Spread primaries, Spread rf3) {}
 
-    record MoveRow(String placement, int vnodes, int from, int to, double primariesMoved, long primariesToOldNodes,
-                   double copiesMoved, long copiesToOldNodes, double listsChanged) {
+    record MoveRow(
+            String placement,
+            int vnodes,
+            int from,
+            int to,
+            double primariesMoved,
+            long primariesToOldNodes,
+            double copiesMoved,
+            long copiesToOldNodes,
+            double listsChanged) {
         double ideal() {
             return 1.0 / to;
         }
@@ -161,21 +172,39 @@ public final class SpreadReport {
 
     record CostRow(int vnodes, int nodes, long bytes, double buildMs, double lookupNs) {
         static CostRow fastest(CostRow a, CostRow b) {
-            return new CostRow(a.vnodes, a.nodes, a.bytes, Math.min(a.buildMs, b.buildMs),
-                    Math.min(a.lookupNs, b.lookupNs));
+            return new CostRow(
+                    a.vnodes, a.nodes, a.bytes, Math.min(a.buildMs, b.buildMs), Math.min(a.lookupNs, b.lookupNs));
         }
     }
 
     /** Exact ownership over many clusters (namespaces x sizes) for one vnode count: the typical and the worst case. */
-    record ManyRow(int vnodes, int clusters, double medianSd, double p95Max, double worstMax, double worstMin,
-                   double rf3MedianSd, double rf3P95Max, double rf3WorstMax, double rf3WorstMin) {
-    }
+    record ManyRow(
+            int vnodes,
+            int clusters,
+            double medianSd,
+            double p95Max,
+            double worstMax,
+            double worstMin,
+            double rf3MedianSd,
+            double rf3P95Max,
+            double rf3WorstMax,
+            double rf3WorstMin) {}
 
-    record LookupRow(int nodes, double hashNs, double ringPrimaryNs, double ringIndexesNs, double ringListNs,
-                     double rendezvousPrimaryNs, double rendezvousIndexesNs) {
+    record LookupRow(
+            int nodes,
+            double hashNs,
+            double ringPrimaryNs,
+            double ringIndexesNs,
+            double ringListNs,
+            double rendezvousPrimaryNs,
+            double rendezvousIndexesNs) {
         static LookupRow fastest(LookupRow a, LookupRow b) {
-            return new LookupRow(a.nodes, Math.min(a.hashNs, b.hashNs), Math.min(a.ringPrimaryNs, b.ringPrimaryNs),
-                    Math.min(a.ringIndexesNs, b.ringIndexesNs), Math.min(a.ringListNs, b.ringListNs),
+            return new LookupRow(
+                    a.nodes,
+                    Math.min(a.hashNs, b.hashNs),
+                    Math.min(a.ringPrimaryNs, b.ringPrimaryNs),
+                    Math.min(a.ringIndexesNs, b.ringIndexesNs),
+                    Math.min(a.ringListNs, b.ringListNs),
                     Math.min(a.rendezvousPrimaryNs, b.rendezvousPrimaryNs),
                     Math.min(a.rendezvousIndexesNs, b.rendezvousIndexesNs));
         }
@@ -228,8 +257,11 @@ public final class SpreadReport {
         double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         long started = System.nanoTime();
         List<KeySet> keySets = List.of(
-                KeySet.of("hex", "`Long.toHexString(random.nextLong())`, seeded (the course tests' ids)",
-                        keyGenerator(), options.keys()),
+                KeySet.of(
+                        "hex",
+                        "`Long.toHexString(random.nextLong())`, seeded (the course tests' ids)",
+                        keyGenerator(),
+                        options.keys()),
                 KeySet.of("seq", "`\"key\" + i` for i = 0, 1, 2, ...", i -> "key" + i, options.keys()));
         log("keys ready");
 
@@ -240,10 +272,15 @@ public final class SpreadReport {
             measureMoves(options, keySets.get(0), "ring", vnodes, members -> ring(new Ring(members, vnodes)), moves);
             log("vnodes " + vnodes + " measured");
         }
-        measureSpread(options, keySets, "rendezvous", 0,
-                members -> rendezvous(new RendezvousPlacement(members)), spread);
-        measureMoves(options, keySets.get(0), "rendezvous", 0,
-                members -> rendezvous(new RendezvousPlacement(members)), moves);
+        measureSpread(
+                options, keySets, "rendezvous", 0, members -> rendezvous(new RendezvousPlacement(members)), spread);
+        measureMoves(
+                options,
+                keySets.get(0),
+                "rendezvous",
+                0,
+                members -> rendezvous(new RendezvousPlacement(members)),
+                moves);
         log("rendezvous measured");
 
         List<ManyRow> many = new ArrayList<>();
@@ -280,34 +317,52 @@ public final class SpreadReport {
         RackSpread.Result racks = RackSpread.measure(lookupKeys, options.roundMs());
         log("racks measured");
 
-        Environment env = new Environment(LocalDate.now(ZoneOffset.UTC).toString(), Runtime.version().toString(),
-                System.getProperty("java.vm.name"), Runtime.getRuntime().availableProcessors(),
+        Environment env = new Environment(
+                LocalDate.now(ZoneOffset.UTC).toString(),
+                Runtime.version().toString(),
+                System.getProperty("java.vm.name"),
+                Runtime.getRuntime().availableProcessors(),
                 System.getProperty("os.arch"),
-                loadBefore, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                (System.nanoTime() - started) / 1e9, String.join(" ", args));
+                loadBefore,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                (System.nanoTime() - started) / 1e9,
+                String.join(" ", args));
         String markdown = SpreadMarkdown.render(options, env, keySets, spread, many, moves, costs, lookups, racks);
         if (options.out() == null) {
             System.out.print(markdown);
         } else {
             Files.createDirectories(options.out());
             Files.writeString(options.out().resolve("ring.md"), markdown);
-            Files.writeString(options.out().resolve("ring.json"),
+            Files.writeString(
+                    options.out().resolve("ring.json"),
                     SpreadJson.render(options, env, spread, many, moves, costs, lookups, racks));
             log("wrote " + options.out().resolve("ring.md") + " and ring.json");
         }
     }
 
-    record Environment(String date, String java, String vm, int cpus, String arch, double loadBefore, double loadAfter,
-                       double seconds, String args) {
-    }
+    record Environment(
+            String date,
+            String java,
+            String vm,
+            int cpus,
+            String arch,
+            double loadBefore,
+            double loadAfter,
+            double seconds,
+            String args) {}
 
     private static IntFunction<String> keyGenerator() {
         Random random = new Random(KEY_SEED);
         return i -> Long.toHexString(random.nextLong()); // called in order 0, 1, 2, ...
     }
 
-    private static void measureSpread(Options options, List<KeySet> keySets, String placement, int vnodes,
-                                      Function<List<String>, Placement> build, List<SpreadRow> rows) {
+    private static void measureSpread(
+            Options options,
+            List<KeySet> keySets,
+            String placement,
+            int vnodes,
+            Function<List<String>, Placement> build,
+            List<SpreadRow> rows) {
         int[] out = new int[RF];
         for (Naming naming : Naming.values()) {
             for (int n = options.minNodes(); n <= options.maxNodes(); n++) {
@@ -322,8 +377,8 @@ public final class SpreadReport {
                             copies[out[r]]++;
                         }
                     }
-                    rows.add(new SpreadRow(placement, vnodes, naming, keySet.name(), n,
-                            Spread.of(primaries), Spread.of(copies)));
+                    rows.add(new SpreadRow(
+                            placement, vnodes, naming, keySet.name(), n, Spread.of(primaries), Spread.of(copies)));
                 }
             }
         }
@@ -349,11 +404,17 @@ public final class SpreadReport {
                 }
             }
         }
-        return new ManyRow(vnodes, primaries.size(),
-                quantile(primaries, Spread::sd, 0.5), quantile(primaries, Spread::max, 0.95),
-                quantile(primaries, Spread::max, 1.0), 1 - quantile(primaries, s -> 1 - s.min(), 1.0),
-                quantile(copies, Spread::sd, 0.5), quantile(copies, Spread::max, 0.95),
-                quantile(copies, Spread::max, 1.0), 1 - quantile(copies, s -> 1 - s.min(), 1.0));
+        return new ManyRow(
+                vnodes,
+                primaries.size(),
+                quantile(primaries, Spread::sd, 0.5),
+                quantile(primaries, Spread::max, 0.95),
+                quantile(primaries, Spread::max, 1.0),
+                1 - quantile(primaries, s -> 1 - s.min(), 1.0),
+                quantile(copies, Spread::sd, 0.5),
+                quantile(copies, Spread::max, 0.95),
+                quantile(copies, Spread::max, 1.0),
+                1 - quantile(copies, s -> 1 - s.min(), 1.0));
     }
 
     private static double quantile(List<Spread> spreads, ToDoubleFunction<Spread> value, double q) {
@@ -362,8 +423,13 @@ public final class SpreadReport {
     }
 
     /** Grows a StatefulSet-named cluster one node at a time and counts what moves. */
-    private static void measureMoves(Options options, KeySet keySet, String placement, int vnodes,
-                                     Function<List<String>, Placement> build, List<MoveRow> rows) {
+    private static void measureMoves(
+            Options options,
+            KeySet keySet,
+            String placement,
+            int vnodes,
+            Function<List<String>, Placement> build,
+            List<MoveRow> rows) {
         int[] before = new int[RF];
         int[] after = new int[RF];
         for (int n = options.minNodes(); n <= options.maxNodes(); n++) {
@@ -407,8 +473,16 @@ public final class SpreadReport {
                 }
             }
             double keys = keySet.hashes().length;
-            rows.add(new MoveRow(placement, vnodes, n, n + 1, primariesMoved / keys, primariesToOld,
-                    copiesMoved / (keys * RF), copiesToOld, listsChanged / keys));
+            rows.add(new MoveRow(
+                    placement,
+                    vnodes,
+                    n,
+                    n + 1,
+                    primariesMoved / keys,
+                    primariesToOld,
+                    copiesMoved / (keys * RF),
+                    copiesToOld,
+                    listsChanged / keys));
         }
     }
 
@@ -438,7 +512,8 @@ public final class SpreadReport {
         long[] scores = new long[RF];
         int round = options.roundMs();
         int from = Math.min(RF, nodes);
-        return new LookupRow(nodes,
+        return new LookupRow(
+                nodes,
                 Timing.nsPerOp(() -> hashes(keys), keys.length, round),
                 Timing.nsPerOp(() -> ringPrimary(ring, keys), keys.length, round),
                 Timing.nsPerOp(() -> ringIndexes(ring, keys, out), keys.length, round),
@@ -492,8 +567,8 @@ public final class SpreadReport {
         return acc;
     }
 
-    private static long rendezvousIndexes(RendezvousPlacement rendezvous, byte[][] keys, int from, int[] out,
-                                          long[] scores) {
+    private static long rendezvousIndexes(
+            RendezvousPlacement rendezvous, byte[][] keys, int from, int[] out, long[] scores) {
         long acc = 0;
         for (byte[] key : keys) {
             rendezvous.replicaIndexes(Ring.keyHash(key), from, out, scores);

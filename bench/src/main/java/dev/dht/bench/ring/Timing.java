@@ -9,8 +9,7 @@ public final class Timing {
 
     private static volatile long sink;
 
-    private Timing() {
-    }
+    private Timing() {}
 
     /**
      * Ns per operation in the fastest of {@value #ROUNDS} timed rounds of about roundMs each, after 5 warm-up rounds:

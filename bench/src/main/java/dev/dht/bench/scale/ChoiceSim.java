@@ -3,7 +3,6 @@ package dev.dht.bench.scale;
 import dev.dht.bench.ring.Timing;
 import dev.dht.node.replication.choice.PeerHealth;
 import dev.dht.node.replication.choice.ReplicaChoice;
-
 import java.time.Duration;
 import java.util.SplittableRandom;
 
@@ -15,11 +14,9 @@ import java.util.SplittableRandom;
  * most once per 50 ms, on an answer).
  */
 final class ChoiceSim {
-    record Result(int members, long heapBytesPerPeer, long heapBytes, double readNs, double refreshNs) {
-    }
+    record Result(int members, long heapBytesPerPeer, long heapBytes, double readNs, double refreshNs) {}
 
-    private ChoiceSim() {
-    }
+    private ChoiceSim() {}
 
     static Result measure(int n, int roundMs) {
         int peers = Math.max(1, n - 1);
@@ -46,29 +43,35 @@ final class ChoiceSim {
         String[] replicas = new String[3];
         long[] clock = {System.nanoTime()};
         // One read: the other replicas ordered by state, two asked, both answering in about 1 ms.
-        double readNs = Timing.nsPerOp(() -> {
-            for (int i = 0; i < 3; i++) {
-                replicas[i] = urls[random.nextInt(peers)];
-                order[i] = i;
-            }
-            long now = clock[0] += 10_000;
-            choice.prefer(replicas, order, 0, now);
-            long acc = 0;
-            for (int i = 0; i < 2; i++) {
-                PeerHealth p = choice.peer(replicas[order[i]]);
-                long sent = p.sent(now);
-                p.answered(sent, now + 1_000_000, true, false);
-                acc += order[i];
-            }
-            return acc;
-        }, 1, roundMs);
+        double readNs = Timing.nsPerOp(
+                () -> {
+                    for (int i = 0; i < 3; i++) {
+                        replicas[i] = urls[random.nextInt(peers)];
+                        order[i] = i;
+                    }
+                    long now = clock[0] += 10_000;
+                    choice.prefer(replicas, order, 0, now);
+                    long acc = 0;
+                    for (int i = 0; i < 2; i++) {
+                        PeerHealth p = choice.peer(replicas[order[i]]);
+                        long sent = p.sent(now);
+                        p.answered(sent, now + 1_000_000, true, false);
+                        acc += order[i];
+                    }
+                    return acc;
+                },
+                1,
+                roundMs);
         // The refresh: an answer 50 ms after the last refresh visits every peer's median.
-        double refreshNs = Timing.nsPerOp(() -> {
-            long now = clock[0] += 60_000_000L;
-            PeerHealth p = choice.peer(urls[0]);
-            p.answered(p.sent(now), now + 1_000_000, true, false);
-            return p.medianNanos();
-        }, 1, roundMs);
+        double refreshNs = Timing.nsPerOp(
+                () -> {
+                    long now = clock[0] += 60_000_000L;
+                    PeerHealth p = choice.peer(urls[0]);
+                    p.answered(p.sent(now), now + 1_000_000, true, false);
+                    return p.medianNanos();
+                },
+                1,
+                roundMs);
         return new Result(n, perPeer, perPeer * peers, readNs, refreshNs);
     }
 

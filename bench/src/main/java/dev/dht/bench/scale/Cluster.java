@@ -1,7 +1,6 @@
 package dev.dht.bench.scale;
 
 import dev.dht.node.config.ClusterMembers;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -155,7 +155,9 @@ final class FakePeers implements AutoCloseable {
             if (end < 0) {
                 break;
             }
-            String head = StandardCharsets.ISO_8859_1.decode(in.slice(in.position(), end - in.position())).toString();
+            String head = StandardCharsets.ISO_8859_1
+                    .decode(in.slice(in.position(), end - in.position()))
+                    .toString();
             long length = header(head, "content-length", 0);
             if (end + 4 + length > in.limit()) {
                 break;
@@ -174,7 +176,9 @@ final class FakePeers implements AutoCloseable {
             if (call >= 0) {
                 answers.append("X-Dht-Call: ").append(call).append("\r\n");
             }
-            answers.append("Content-Length: ").append(body.length).append("\r\n\r\n")
+            answers.append("Content-Length: ")
+                    .append(body.length)
+                    .append("\r\n\r\n")
                     .append(new String(body, StandardCharsets.ISO_8859_1));
         }
         in.compact();

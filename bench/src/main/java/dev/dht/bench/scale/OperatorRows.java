@@ -5,8 +5,7 @@ import java.util.Map;
 
 /** The operator's figures, as its scale run wrote them (operator/src/test/.../ReconcileScaleSim). */
 final class OperatorRows {
-    private OperatorRows() {
-    }
+    private OperatorRows() {}
 
     @SuppressWarnings("unchecked")
     static String render(Map<String, Object> operator) {
@@ -19,10 +18,20 @@ final class OperatorRows {
             Map<String, Object> grow = (Map<String, Object>) r.get("grow");
             double perReconcile = ((Number) r.get("apiCalls")).doubleValue()
                     / Math.max(1, ((Number) r.get("reconciles")).doubleValue());
-            b.append(ScaleMarkdown.f("| %s | %.1f | %.1f | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |%n",
-                    r.get("members"), seconds(r.get("readyMs")), seconds(r.get("podsReadyMs")), r.get("reconciles"),
-                    r.get("apiCalls"), perReconcile, r.get("statusBytes"), r.get("topologyBytes"),
-                    seconds(r.get("growMs")), grow.get("apiCalls"), grow.get("memberPolls"), r.get("steadyApiCalls")));
+            b.append(ScaleMarkdown.f(
+                    "| %s | %.1f | %.1f | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |%n",
+                    r.get("members"),
+                    seconds(r.get("readyMs")),
+                    seconds(r.get("podsReadyMs")),
+                    r.get("reconciles"),
+                    r.get("apiCalls"),
+                    perReconcile,
+                    r.get("statusBytes"),
+                    r.get("topologyBytes"),
+                    seconds(r.get("growMs")),
+                    grow.get("apiCalls"),
+                    grow.get("memberPolls"),
+                    r.get("steadyApiCalls")));
         }
         return b.toString();
     }

@@ -1,7 +1,6 @@
 package dev.dht.bench.scale;
 
 import dev.dht.node.config.SecuritySettings;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -37,10 +36,26 @@ final class PeerFanout {
     static final int VALUE_BYTES = 1024;
     private static final Pattern METRIC = Pattern.compile("(?m)^(dht_hints_\\w+)(?:\\{[^}]*})? ([0-9.eE+-]+)$");
 
-    record Result(int members, int writes, int stored, long socketsIdle, long threadsIdle, long sockets,
-                  long otherFds, long threads, Map<String, Integer> threadsByName, long rssMb, int peersTouched,
-                  int peerConnections, int maxConnectionsToOnePeer, long hintsStored, long hintBytes,
-                  long hintThreads, long hintsDelivered, double deliverSeconds, double writeSeconds) {
+    record Result(
+            int members,
+            int writes,
+            int stored,
+            long socketsIdle,
+            long threadsIdle,
+            long sockets,
+            long otherFds,
+            long threads,
+            Map<String, Integer> threadsByName,
+            long rssMb,
+            int peersTouched,
+            int peerConnections,
+            int maxConnectionsToOnePeer,
+            long hintsStored,
+            long hintBytes,
+            long hintThreads,
+            long hintsDelivered,
+            double deliverSeconds,
+            double writeSeconds) {
         double hintBytesEach() {
             return hintsStored == 0 ? 0 : (double) hintBytes / hintsStored;
         }
@@ -67,18 +82,33 @@ final class PeerFanout {
             int self = freeMemberPort(offset) - offset;
             urls.add("http://127.0.0.1:" + self);
             List<String> cmd = new ArrayList<>(nodeCommand);
-            cmd.addAll(List.of("--port", String.valueOf(self), "--data-dir", dir.resolve("data").toString(),
-                    "--cluster", String.join(",", urls), "--replication-factor", "3", "--hint-interval", "200ms"));
-            Process node = new ProcessBuilder(cmd).redirectErrorStream(true)
-                    .redirectOutput(dir.resolve("node.log").toFile()).start();
+            cmd.addAll(List.of(
+                    "--port",
+                    String.valueOf(self),
+                    "--data-dir",
+                    dir.resolve("data").toString(),
+                    "--cluster",
+                    String.join(",", urls),
+                    "--replication-factor",
+                    "3",
+                    "--hint-interval",
+                    "200ms"));
+            Process node = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("node.log").toFile())
+                    .start();
             try {
-                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(2)).build();
+                HttpClient http = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(2))
+                        .build();
                 String base = "http://127.0.0.1:" + self;
                 awaitReady(http, base, node, dir);
                 long pid = node.pid();
                 long socketsIdle = fds(pid)[0];
-                long threadsIdle = threadNames(pid).values().stream().mapToInt(Integer::intValue).sum();
+                long threadsIdle = threadNames(pid).values().stream()
+                        .mapToInt(Integer::intValue)
+                        .sum();
 
                 int writes = writes(n);
                 long t0 = System.nanoTime();
@@ -86,7 +116,8 @@ final class PeerFanout {
                 double writeSeconds = (System.nanoTime() - t0) / 1e9;
                 long[] fds = fds(pid);
                 Map<String, Integer> names = threadNames(pid);
-                long threads = names.values().stream().mapToInt(Integer::intValue).sum();
+                long threads =
+                        names.values().stream().mapToInt(Integer::intValue).sum();
                 int touched = 0;
                 int connections = 0;
                 int most = 0;
@@ -107,11 +138,29 @@ final class PeerFanout {
                     Thread.sleep(20); // polling the node's gauge, not waiting for a result
                 }
                 double deliver = (System.nanoTime() - t1) / 1e9;
-                long delivered = hintMetrics(http, base).getOrDefault("dht_hints_delivered", 0.0).longValue();
-                return new Result(n, writes, stored, socketsIdle, threadsIdle, fds[0], fds[1], threads, names, rss,
-                        touched, connections, most, hints.getOrDefault("dht_hints_stored", 0.0).longValue(),
-                        hints.getOrDefault("dht_hints_bytes", 0.0).longValue(), names.getOrDefault("dht-hints", 0),
-                        delivered, deliver, writeSeconds);
+                long delivered = hintMetrics(http, base)
+                        .getOrDefault("dht_hints_delivered", 0.0)
+                        .longValue();
+                return new Result(
+                        n,
+                        writes,
+                        stored,
+                        socketsIdle,
+                        threadsIdle,
+                        fds[0],
+                        fds[1],
+                        threads,
+                        names,
+                        rss,
+                        touched,
+                        connections,
+                        most,
+                        hints.getOrDefault("dht_hints_stored", 0.0).longValue(),
+                        hints.getOrDefault("dht_hints_bytes", 0.0).longValue(),
+                        names.getOrDefault("dht-hints", 0),
+                        delivered,
+                        deliver,
+                        writeSeconds);
             } finally {
                 node.destroy();
                 if (!node.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -151,8 +200,11 @@ final class PeerFanout {
                 throw new IOException("the node exited (" + node.exitValue() + "): " + tail(dir.resolve("node.log")));
             }
             try {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(base + "/v0/status"))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> r = http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/v0/status"))
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
                 if (r.statusCode() == 200) {
                     return;
                 }
@@ -171,9 +223,13 @@ final class PeerFanout {
         byte[] value = new byte[VALUE_BYTES];
         for (int i = 0; i < count; i++) {
             slots.acquire();
-            http.sendAsync(HttpRequest.newBuilder(URI.create(base + "/v0/entity?id=scale-" + i))
-                            .timeout(Duration.ofSeconds(10)).PUT(HttpRequest.BodyPublishers.ofByteArray(value)).build(),
-                    HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
+            http.sendAsync(
+                            HttpRequest.newBuilder(URI.create(base + "/v0/entity?id=scale-" + i))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .PUT(HttpRequest.BodyPublishers.ofByteArray(value))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .whenComplete((r, e) -> {
                         if (r != null && r.statusCode() == 201) {
                             stored.incrementAndGet();
                         }
@@ -186,8 +242,10 @@ final class PeerFanout {
 
     private static Map<String, Double> hintMetrics(HttpClient http, String base)
             throws IOException, InterruptedException {
-        String text = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String text = http.send(
+                        HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         Map<String, Double> out = new TreeMap<>();
         Matcher m = METRIC.matcher(text);
         while (m.find()) {

@@ -3,7 +3,6 @@ package dev.dht.bench.scale;
 import dev.dht.bench.ring.Timing;
 import dev.dht.node.movement.MovePlans;
 import dev.dht.node.ring.Ring;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -25,16 +24,28 @@ final class PlacementSim {
      * @param maxReceived    the busiest receiver's records received, relative to its own copies after the move
      * @param planNsPerKey   one sender's plan for one key (hash included)
      */
-    record Move(String kind, int from, int to, double movedFraction, double ideal, double sendsPerCopy,
-                double maxSent, double maxReceived, double planNsPerKey) {
-    }
+    record Move(
+            String kind,
+            int from,
+            int to,
+            double movedFraction,
+            double ideal,
+            double sendsPerCopy,
+            double maxSent,
+            double maxReceived,
+            double planNsPerKey) {}
 
-    record Result(Cluster cluster, double buildMs, long ringBytes, double lookupNs, double maxShareOverMean,
-                  double minShareOverMean, Move join, Move leave) {
-    }
+    record Result(
+            Cluster cluster,
+            double buildMs,
+            long ringBytes,
+            double lookupNs,
+            double maxShareOverMean,
+            double minShareOverMean,
+            Move join,
+            Move leave) {}
 
-    private PlacementSim() {
-    }
+    private PlacementSim() {}
 
     static Result measure(Cluster c, byte[][] keys, int roundMs) {
         List<String> urls = c.urls();
@@ -53,7 +64,8 @@ final class PlacementSim {
             min = Math.min(min, s);
         }
         Move join = move("join", ring, new Ring(c.grown().urls(), c.grown().rackMap()), keys, roundMs);
-        Move leave = c.size() < 2 ? null
+        Move leave = c.size() < 2
+                ? null
                 : move("leave", ring, new Ring(c.shrunk().urls(), c.shrunk().rackMap()), keys, roundMs);
         return new Result(c, buildMs, ring.approximateBytes(), lookupNs, max / mean, min / mean, join, leave);
     }
@@ -128,8 +140,16 @@ final class PlacementSim {
         int[] scratch = new int[t.size()];
         double planNs = Timing.nsPerOp(() -> plan(one, keys, scratch), keys.length, roundMs);
         double ideal = 1.0 / Math.max(s.size(), t.size());
-        return new Move(kind, s.size(), t.size(), moved / rfT, ideal, moved == 0 ? 0 : sends / moved, maxSent,
-                maxReceived, planNs);
+        return new Move(
+                kind,
+                s.size(),
+                t.size(),
+                moved / rfT,
+                ideal,
+                moved == 0 ? 0 : sends / moved,
+                maxSent,
+                maxReceived,
+                planNs);
     }
 
     private static long plan(MovePlans plan, byte[][] keys, int[] out) {

@@ -1,7 +1,6 @@
 package dev.dht.bench.scale;
 
 import dev.dht.node.repair.RepairProbe;
-
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -27,14 +26,11 @@ final class RepairModel {
      *                       step that differs
      * @param digestsScanned digest entries read by all replicas of those sets (each level re-reads its spans)
      */
-    record Round(long dataPerMember, double divergence, double bytes, double calls, double digestsScanned) {
-    }
+    record Round(long dataPerMember, double divergence, double bytes, double calls, double digestsScanned) {}
 
-    record Result(Cluster cluster, RepairProbe.Shape shape, double buildMs, long heapBytes, List<Round> rounds) {
-    }
+    record Result(Cluster cluster, RepairProbe.Shape shape, double buildMs, long heapBytes, List<Round> rounds) {}
 
-    private RepairModel() {
-    }
+    private RepairModel() {}
 
     static Result measure(Cluster c) {
         int rf = Math.min(PlacementSim.RF, c.size());

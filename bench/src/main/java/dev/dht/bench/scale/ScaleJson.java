@@ -1,7 +1,6 @@
 package dev.dht.bench.scale;
 
 import dev.dht.node.json.Json;
-
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,13 +10,16 @@ import java.util.Map;
 
 /** scale-sim.json: every figure of the report, records as objects named by their components. */
 final class ScaleJson {
-    private ScaleJson() {
-    }
+    private ScaleJson() {}
 
-    static String render(Map<String, Object> env, List<PlacementSim.Result> placement, List<RepairModel.Result> repair,
-                         List<TopologySim.Result> topology, List<ChoiceSim.Result> choice,
-                         List<PeerFanout.Result> fanout,
-                         Map<String, Object> operator) {
+    static String render(
+            Map<String, Object> env,
+            List<PlacementSim.Result> placement,
+            List<RepairModel.Result> repair,
+            List<TopologySim.Result> topology,
+            List<ChoiceSim.Result> choice,
+            List<PeerFanout.Result> fanout,
+            Map<String, Object> operator) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("environment", env);
         root.put("placement", tree(placement));

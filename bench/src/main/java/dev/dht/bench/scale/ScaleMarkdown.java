@@ -1,30 +1,44 @@
 package dev.dht.bench.scale;
 
 import dev.dht.node.peer.PeerSizing;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /** scale-sim.md's figures (the method and the limits around them are kept by hand in the same file). */
 final class ScaleMarkdown {
-    private ScaleMarkdown() {
-    }
+    private ScaleMarkdown() {}
 
-    static String render(Map<String, Object> env, List<PlacementSim.Result> placement, List<RepairModel.Result> repair,
-                         List<TopologySim.Result> topology, List<ChoiceSim.Result> choice,
-                         List<PeerFanout.Result> fanout,
-                         Map<String, Object> operator) {
+    static String render(
+            Map<String, Object> env,
+            List<PlacementSim.Result> placement,
+            List<RepairModel.Result> repair,
+            List<TopologySim.Result> topology,
+            List<ChoiceSim.Result> choice,
+            List<PeerFanout.Result> fanout,
+            Map<String, Object> operator) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "Java %s, %d CPUs, load average %.1f before and %.1f after, %.0f s.%n%n",
-                env.get("java"), env.get("cpus"), env.get("loadBefore"), env.get("loadAfter"), env.get("seconds")));
+        b.append(String.format(
+                Locale.ROOT,
+                "Java %s, %d CPUs, load average %.1f before and %.1f after, %.0f s.%n%n",
+                env.get("java"),
+                env.get("cpus"),
+                env.get("loadBefore"),
+                env.get("loadAfter"),
+                env.get("seconds")));
 
         b.append("### Ring: build, memory, lookup, balance (RF 3, 1,024 vnodes per member)\n\n");
         b.append("| members | build ms | ring MB | lookup ns/key | heaviest / mean | lightest / mean |\n");
         b.append("|---|---:|---:|---:|---:|---:|\n");
         for (PlacementSim.Result r : placement) {
-            b.append(f("| %s | %.1f | %.2f | %.0f | %.3f | %.3f |%n", r.cluster().label(), r.buildMs(),
-                    r.ringBytes() / 1e6, r.lookupNs(), r.maxShareOverMean(), r.minShareOverMean()));
+            b.append(f(
+                    "| %s | %.1f | %.2f | %.0f | %.3f | %.3f |%n",
+                    r.cluster().label(),
+                    r.buildMs(),
+                    r.ringBytes() / 1e6,
+                    r.lookupNs(),
+                    r.maxShareOverMean(),
+                    r.minShareOverMean()));
         }
 
         b.append("\n### Movement: one member joins, one leaves (exact, arc by arc)\n\n");
@@ -34,9 +48,18 @@ final class ScaleMarkdown {
         for (PlacementSim.Result r : placement) {
             for (PlacementSim.Move m : new PlacementSim.Move[] {r.join(), r.leave()}) {
                 if (m != null) {
-                    b.append(f("| %s | %s %d→%d | %.4f | %.4f | %.3f | %.2f | %.3f | %.3f | %.0f |%n",
-                            r.cluster().label(), m.kind(), m.from(), m.to(), m.movedFraction(), m.ideal(),
-                            m.movedFraction() / m.ideal(), m.sendsPerCopy(), m.maxSent(), m.maxReceived(),
+                    b.append(f(
+                            "| %s | %s %d→%d | %.4f | %.4f | %.3f | %.2f | %.3f | %.3f | %.0f |%n",
+                            r.cluster().label(),
+                            m.kind(),
+                            m.from(),
+                            m.to(),
+                            m.movedFraction(),
+                            m.ideal(),
+                            m.movedFraction() / m.ideal(),
+                            m.sendsPerCopy(),
+                            m.maxSent(),
+                            m.maxReceived(),
                             m.planNsPerKey()));
                 }
             }
@@ -53,8 +76,13 @@ final class ScaleMarkdown {
                 PlacementSim.Move m = r.join();
                 double bytes = m.maxSent() * data;
                 double keys = (double) data / RepairModel.RECORD_BYTES;
-                b.append(f("| %d | %s | %s | %s | %s |%n", r.cluster().size(), size(data), size(bytes),
-                        duration(bytes / (8 << 20)), duration(keys * m.planNsPerKey() / 1e9)));
+                b.append(f(
+                        "| %d | %s | %s | %s | %s |%n",
+                        r.cluster().size(),
+                        size(data),
+                        size(bytes),
+                        duration(bytes / (8 << 20)),
+                        duration(keys * m.planNsPerKey() / 1e9)));
             }
         }
 
@@ -62,8 +90,14 @@ final class ScaleMarkdown {
         b.append("| members | arcs | replica sets | coordinated sets | coordinated arcs | build ms | heap MB |\n");
         b.append("|---|---:|---:|---:|---:|---:|---:|\n");
         for (RepairModel.Result r : repair) {
-            b.append(f("| %s | %d | %d | %d | %d | %.0f | %.1f |%n", r.cluster().label(), r.shape().arcs(),
-                    r.shape().groups(), r.shape().coordinatedGroups(), r.shape().coordinatedArcs(), r.buildMs(),
+            b.append(f(
+                    "| %s | %d | %d | %d | %d | %.0f | %.1f |%n",
+                    r.cluster().label(),
+                    r.shape().arcs(),
+                    r.shape().groups(),
+                    r.shape().coordinatedGroups(),
+                    r.shape().coordinatedArcs(),
+                    r.buildMs(),
                     r.heapBytes() / 1e6));
         }
         b.append("\nBytes one member exchanges per round as coordinator (its sets' summaries, descent, listings and "
@@ -76,7 +110,8 @@ final class ScaleMarkdown {
                 continue;
             }
             for (long data : RepairModel.DATA_PER_MEMBER) {
-                StringBuilder row = new StringBuilder(f("| %d | %s |", r.cluster().size(), size(data)));
+                StringBuilder row =
+                        new StringBuilder(f("| %d | %s |", r.cluster().size(), size(data)));
                 double scanned = 0;
                 double calls = 0;
                 for (RepairModel.Round round : r.rounds()) {
@@ -98,10 +133,20 @@ final class ScaleMarkdown {
                 + "| the same, brief reports (now) |\n");
         b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (TopologySim.Result r : topology) {
-            b.append(f("| %s | %d | %.1f | %d | %.1f | %.1f | %d | %.1f | %s/s, %.1f%% of a core "
-                            + "| %s/s, %.1f%% of a core |%n", r.cluster().label(), r.fileBytes(), r.fileParseUs(),
-                    r.reportBytes(), r.reportParseUs(), r.headerUs(), r.briefBytes(), r.briefParseUs(),
-                    size(r.fullPollBytesPerSecond()), 100 * r.fullPollCpuPerSecond(), size(r.pollBytesPerSecond()),
+            b.append(f(
+                    "| %s | %d | %.1f | %d | %.1f | %.1f | %d | %.1f | %s/s, %.1f%% of a core "
+                            + "| %s/s, %.1f%% of a core |%n",
+                    r.cluster().label(),
+                    r.fileBytes(),
+                    r.fileParseUs(),
+                    r.reportBytes(),
+                    r.reportParseUs(),
+                    r.headerUs(),
+                    r.briefBytes(),
+                    r.briefParseUs(),
+                    size(r.fullPollBytesPerSecond()),
+                    100 * r.fullPollCpuPerSecond(),
+                    size(r.pollBytesPerSecond()),
                     100 * r.pollCpuPerSecond()));
         }
 
@@ -109,8 +154,9 @@ final class ScaleMarkdown {
         b.append("| members | heap per peer | heap, every peer called | one quorum read's bookkeeping ns "
                 + "| the fastest-median refresh (every peer, at most every 50 ms) µs |\n|---|---:|---:|---:|---:|\n");
         for (ChoiceSim.Result c : choice) {
-            b.append(f("| %d | %s | %s | %.0f | %.1f |%n", c.members(), size(c.heapBytesPerPeer()),
-                    size(c.heapBytes()), c.readNs(), c.refreshNs() / 1000));
+            b.append(f(
+                    "| %d | %s | %s | %.0f | %.1f |%n",
+                    c.members(), size(c.heapBytesPerPeer()), size(c.heapBytes()), c.readNs(), c.refreshNs() / 1000));
         }
 
         if (!fanout.isEmpty()) {
@@ -122,12 +168,27 @@ final class ScaleMarkdown {
                     + "| hint threads | hints delivered when the member returns | in s |\n");
             b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (PeerFanout.Result r : fanout) {
-                b.append(f("| %d | %d (%d) | %d of %d | %d | %d | %s | %d → %d | %d → %d | %d | %d (%s) | %.0f | %d "
-                                + "| %d | %.2f |%n", r.members(), r.writes(), r.stored(), r.peersTouched(),
-                        r.members() - 2, r.peerConnections(), r.maxConnectionsToOnePeer(),
-                        size((double) r.peerConnections() * PeerSizing.BYTES_PER_CONNECTION), r.socketsIdle(),
-                        r.sockets(), r.threadsIdle(), r.threads(), r.rssMb(), r.hintsStored(),
-                        size(r.hintBytes()), r.hintBytesEach(), r.hintThreads(), r.hintsDelivered(),
+                b.append(f(
+                        "| %d | %d (%d) | %d of %d | %d | %d | %s | %d → %d | %d → %d | %d | %d (%s) | %.0f | %d "
+                                + "| %d | %.2f |%n",
+                        r.members(),
+                        r.writes(),
+                        r.stored(),
+                        r.peersTouched(),
+                        r.members() - 2,
+                        r.peerConnections(),
+                        r.maxConnectionsToOnePeer(),
+                        size((double) r.peerConnections() * PeerSizing.BYTES_PER_CONNECTION),
+                        r.socketsIdle(),
+                        r.sockets(),
+                        r.threadsIdle(),
+                        r.threads(),
+                        r.rssMb(),
+                        r.hintsStored(),
+                        size(r.hintBytes()),
+                        r.hintBytesEach(),
+                        r.hintThreads(),
+                        r.hintsDelivered(),
                         r.deliverSeconds()));
             }
             PeerFanout.Result last = fanout.get(fanout.size() - 1);

@@ -1,7 +1,6 @@
 package dev.dht.bench.scale;
 
 import dev.dht.node.json.Json;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -35,16 +34,20 @@ public final class ScaleSim {
                 String v = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
                     case "--out" -> out = Path.of(v);
-                    case "--sizes" -> sizes = java.util.Arrays.stream(v.split(",")).mapToInt(Integer::parseInt)
-                            .toArray();
+                    case "--sizes" ->
+                        sizes = java.util.Arrays.stream(v.split(","))
+                                .mapToInt(Integer::parseInt)
+                                .toArray();
                     case "--racks" -> racks = Integer.parseInt(v);
                     case "--round-ms" -> roundMs = Integer.parseInt(v);
                     case "--operator" -> operator = Path.of(v);
                     case "--node-jar" -> nodeJar = Path.of(v);
-                    case "--node-flags" -> nodeFlags = v.isBlank() ? List.of() : List.of(v.trim().split("\\s+"));
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (--out DIR, --sizes 3,10,100,1000, --racks 3, --round-ms 20, --operator FILE,"
-                            + " --node-jar JAR, --node-flags 'JVM FLAGS')");
+                    case "--node-flags" ->
+                        nodeFlags = v.isBlank() ? List.of() : List.of(v.trim().split("\\s+"));
+                    default ->
+                        throw new IllegalArgumentException("unknown option " + args[i]
+                                + " (--out DIR, --sizes 3,10,100,1000, --racks 3, --round-ms 20, --operator FILE,"
+                                + " --node-jar JAR, --node-flags 'JVM FLAGS')");
                 }
                 i++;
             }
@@ -55,7 +58,8 @@ public final class ScaleSim {
     public static void main(String[] args) throws IOException {
         Options o = Options.parse(args);
         Map<String, Object> operator = o.operator() != null && Files.exists(o.operator()) // read first: fail fast
-                ? Json.parseObject(Files.readString(o.operator())) : null;
+                ? Json.parseObject(Files.readString(o.operator()))
+                : null;
         double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         long started = System.nanoTime();
         byte[][] keys = PlacementSim.keys(LOOKUP_KEYS);

@@ -7,7 +7,6 @@ import dev.dht.node.movement.MovementSettings;
 import dev.dht.node.topology.TopologyHeader;
 import dev.dht.node.topology.TopologyReport;
 import dev.dht.node.topology.TopologyState;
-
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -25,13 +24,21 @@ final class TopologySim {
      * @param pollBytesPerSecond per member during a move now: N - 1 brief reports per poll interval
      * @param pollCpuPerSecond   the same in CPU
      */
-    record Result(Cluster cluster, int fileBytes, double fileParseUs, int reportBytes, double reportParseUs,
-                  double headerUs, int briefBytes, double briefParseUs, double fullPollBytesPerSecond,
-                  double fullPollCpuPerSecond, double pollBytesPerSecond, double pollCpuPerSecond) {
-    }
+    record Result(
+            Cluster cluster,
+            int fileBytes,
+            double fileParseUs,
+            int reportBytes,
+            double reportParseUs,
+            double headerUs,
+            int briefBytes,
+            double briefParseUs,
+            double fullPollBytesPerSecond,
+            double fullPollCpuPerSecond,
+            double pollBytesPerSecond,
+            double pollCpuPerSecond) {}
 
-    private TopologySim() {
-    }
+    private TopologySim() {}
 
     static Result measure(Cluster c, int roundMs) {
         StringBuilder file = new StringBuilder();
@@ -45,14 +52,16 @@ final class TopologySim {
         }
         double fileUs = Timing.nsPerOp(() -> ClusterMembers.parseFile(text).size(), 1, roundMs) / 1e3;
 
-        TopologyState moving = TopologyState.initial(c.members()).announce(c.grown().members());
+        TopologyState moving =
+                TopologyState.initial(c.members()).announce(c.grown().members());
         String self = c.url(0);
         String report = Json.write(new TopologyReport(self, moving, false, false).toJson());
         if (!TopologyReport.fromJson(report).state().equals(moving)) {
             throw new IllegalStateException("the report did not parse back to its state");
         }
         double reportUs = Timing.nsPerOp(() -> parse(report), 1, roundMs) / 1e3;
-        double headerUs = Timing.nsPerOp(() -> TopologyHeader.request(moving, self).length(), 1, roundMs) / 1e3;
+        double headerUs =
+                Timing.nsPerOp(() -> TopologyHeader.request(moving, self).length(), 1, roundMs) / 1e3;
         int bytes = report.getBytes(StandardCharsets.UTF_8).length;
         String header = moving.header();
         String brief = Json.write(new TopologyReport(self, moving, false, false).toBriefJson(header));
@@ -60,8 +69,18 @@ final class TopologySim {
         int briefBytes = brief.getBytes(StandardCharsets.UTF_8).length;
         double polls = 1e9 / MovementSettings.DEFAULT_POLL.toNanos() * (c.size()); // N peers of S u T but self
         // the poller's header is now computed once per state, not once per poll
-        return new Result(c, text.getBytes(StandardCharsets.UTF_8).length, fileUs, bytes, reportUs, headerUs,
-                briefBytes, briefUs, polls * bytes, polls * (reportUs + headerUs) / 1e6, polls * briefBytes,
+        return new Result(
+                c,
+                text.getBytes(StandardCharsets.UTF_8).length,
+                fileUs,
+                bytes,
+                reportUs,
+                headerUs,
+                briefBytes,
+                briefUs,
+                polls * bytes,
+                polls * (reportUs + headerUs) / 1e6,
+                polls * briefBytes,
                 polls * briefUs / 1e6);
     }
 

@@ -5,6 +5,5 @@ public final class PeerSizing {
     /** Bytes of buffers one outgoing peer connection holds: its input buffer and its output buffer. */
     public static final int BYTES_PER_CONNECTION = PeerConnection.IN_SIZE + PeerConnection.OUT_SIZE;
 
-    private PeerSizing() {
-    }
+    private PeerSizing() {}
 }

@@ -18,14 +18,14 @@ public final class RepairProbe {
     public static final int ARCS_PER_STEP = RepairSettings.ARCS_PER_STEP;
     /** Bytes a span costs in a query (lo, hi, horizon) and in its answer (count, hash): RepairWire's layout. */
     public static final int QUERY_BYTES = 24;
+
     public static final int SUMMARY_BYTES = 16;
     /** A listed digest beside its key: int key length, timestamp 8, flags 1, record hash 8 (RepairWire). */
     public static final int DIGEST_BYTES = 4 + 8 + 1 + 8;
 
     /** What one member's repair ranges hold. */
-    public record Shape(int arcs, int spans, int groups, int coordinatedGroups, int coordinatedArcs,
-                        int coordinatedSpans) {
-    }
+    public record Shape(
+            int arcs, int spans, int groups, int coordinatedGroups, int coordinatedArcs, int coordinatedSpans) {}
 
     private final RepairRanges ranges;
 

@@ -28,15 +28,18 @@ public final class BlindPut {
         }
     }
 
-    private BlindPut() {
-    }
+    private BlindPut() {}
 
     public static void put(RocksStore store, byte[] key, Record record) {
         ReentrantLock lock = store.stripe(key);
         lock.lock();
         try {
-            ((RocksDB) DB.get(store)).put(store.recordFamily().handle(), ((RocksOptions) OPTIONS.get(store)).write,
-                    key, record.encoded());
+            ((RocksDB) DB.get(store))
+                    .put(
+                            store.recordFamily().handle(),
+                            ((RocksOptions) OPTIONS.get(store)).write,
+                            key,
+                            record.encoded());
         } catch (RocksDBException e) {
             throw new StoreException("write failed: " + e.getMessage(), e);
         } finally {

@@ -1,18 +1,16 @@
 package dev.dht.bench.ring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.ring.Ring;
 import dev.dht.node.ring.XxHash64;
-
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The rendezvous baseline SpreadReport compares against must itself be right, or its figures mean nothing. */
 class RendezvousPlacementTest {
@@ -25,9 +23,11 @@ class RendezvousPlacementTest {
         long[] scores = new long[10];
         for (byte[] key : hexKeys(12, 2_000)) {
             long hash = Ring.keyHash(key);
-            List<Integer> expected = IntStream.range(0, 10).boxed()
-                    .sorted(Comparator.comparingLong((Integer i) -> XxHash64.hashLong(hash,
-                            XxHash64.hash(rendezvous.member(i).getBytes(StandardCharsets.UTF_8)))).reversed())
+            List<Integer> expected = IntStream.range(0, 10)
+                    .boxed()
+                    .sorted(Comparator.comparingLong((Integer i) -> XxHash64.hashLong(
+                                    hash, XxHash64.hash(rendezvous.member(i).getBytes(StandardCharsets.UTF_8))))
+                            .reversed())
                     .toList();
             for (int from = 1; from <= 10; from++) {
                 rendezvous.replicaIndexes(hash, from, out, scores);

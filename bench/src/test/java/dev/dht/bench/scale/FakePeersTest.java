@@ -1,13 +1,13 @@
 package dev.dht.bench.scale;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.Node;
 import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.replication.Protocol;
 import dev.dht.node.storage.Record;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,8 +15,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * What the node-process measurement of make bench-scale-sim rests on: the node's real peer client takes the fake
@@ -27,8 +26,8 @@ class FakePeersTest {
     @Test
     void thePeerClientsWritesAreStoredAndItsPoolToOnePeerStaysWithinItsBound() throws Exception {
         try (FakePeers peers = new FakePeers();
-             PeerClient client = new PeerClient(Node.PEER_CONNECTIONS, Node.PEER_PIPELINE, Duration.ofSeconds(1),
-                     Duration.ofSeconds(30))) {
+                PeerClient client = new PeerClient(
+                        Node.PEER_CONNECTIONS, Node.PEER_PIPELINE, Duration.ofSeconds(1), Duration.ofSeconds(30))) {
             List<Integer> ports = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 ports.add(peers.listen(0));
@@ -40,9 +39,11 @@ class FakePeersTest {
             for (int i = 0; i < calls; i++) {
                 int port = ports.get(i % 3);
                 byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
-                client.send("http://127.0.0.1:" + port, Protocol.write(Protocol.entityTarget(key),
-                                Record.value(i + 1, new byte[1024]), 1, null),
-                        System.nanoTime() + TimeUnit.SECONDS.toNanos(10), new PeerCallback() {
+                client.send(
+                        "http://127.0.0.1:" + port,
+                        Protocol.write(Protocol.entityTarget(key), Record.value(i + 1, new byte[1024]), 1, null),
+                        System.nanoTime() + TimeUnit.SECONDS.toNanos(10),
+                        new PeerCallback() {
                             @Override
                             public void completed(PeerResponse response) {
                                 if (Protocol.writeStored(response)) {
@@ -65,7 +66,8 @@ class FakePeersTest {
                 requests += peers.port(port).requests.get();
             }
             assertThat(requests).isEqualTo(calls);
-            assertThat(most.get()).as("connections open to one peer, at the peer")
+            assertThat(most.get())
+                    .as("connections open to one peer, at the peer")
                     .isBetween(1, Node.PEER_CONNECTIONS);
         }
     }

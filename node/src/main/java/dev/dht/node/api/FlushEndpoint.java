@@ -6,7 +6,6 @@ import dev.dht.node.http.Responses;
 import dev.dht.node.json.Json;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StoreException;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -20,8 +19,7 @@ import java.util.Map;
 public final class FlushEndpoint {
     public static final String PATH = "/v0/admin/flush";
 
-    private FlushEndpoint() {
-    }
+    private FlushEndpoint() {}
 
     public static Map<String, AdminHandler> handlers(RocksStore store) {
         return Map.of(PATH, AdminCalls.handler(null, (request, responder) -> {

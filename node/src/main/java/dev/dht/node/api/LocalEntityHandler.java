@@ -27,10 +27,11 @@ public final class LocalEntityHandler implements EntityHandler {
     public void handle(EntityRequest request, Responder responder) {
         switch (request.op()) {
             case GET -> answerGet(store.get(request.key()), responder);
-            case PUT -> answerWrite(write(request.key(), Record.value(clock.now(), request.body())),
-                    Responses.CREATED, responder);
-            case DELETE -> answerWrite(write(request.key(), Record.tombstone(clock.now())), Responses.ACCEPTED,
-                    responder);
+            case PUT ->
+                answerWrite(
+                        write(request.key(), Record.value(clock.now(), request.body())), Responses.CREATED, responder);
+            case DELETE ->
+                answerWrite(write(request.key(), Record.tombstone(clock.now())), Responses.ACCEPTED, responder);
         }
     }
 
@@ -50,8 +51,8 @@ public final class LocalEntityHandler implements EntityHandler {
                 answerGet(record, responder);
                 yield true;
             }
-            case PUT -> tryWrite(request.key(), Record.value(clock.now(), request.body()), Responses.CREATED,
-                    responder);
+            case PUT ->
+                tryWrite(request.key(), Record.value(clock.now(), request.body()), Responses.CREATED, responder);
             case DELETE -> tryWrite(request.key(), Record.tombstone(clock.now()), Responses.ACCEPTED, responder);
         };
     }
@@ -126,8 +127,10 @@ public final class LocalEntityHandler implements EntityHandler {
         if (written) {
             responder.send(Responses.empty(status));
         } else {
-            responder.fail(Responses.CONFLICT, "the stored version of this key is stamped further ahead of this "
-                    + "node's clock than --max-clock-ahead: it cannot be overwritten before the clock gets there");
+            responder.fail(
+                    Responses.CONFLICT,
+                    "the stored version of this key is stamped further ahead of this "
+                            + "node's clock than --max-clock-ahead: it cannot be overwritten before the clock gets there");
         }
     }
 }

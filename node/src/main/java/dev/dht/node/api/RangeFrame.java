@@ -1,7 +1,6 @@
 package dev.dht.node.api;
 
 import dev.dht.node.storage.Record;
-
 import java.util.Arrays;
 
 /**
@@ -15,8 +14,7 @@ import java.util.Arrays;
  * so a replica streams what RocksDB returned and the merging node decodes it with the same codec.
  */
 public final class RangeFrame {
-    private RangeFrame() {
-    }
+    private RangeFrame() {}
 
     public static int length(byte[] key, Record record) {
         return 4 + key.length + record.encoded().length;

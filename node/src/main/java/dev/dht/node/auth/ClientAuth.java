@@ -1,15 +1,14 @@
 package dev.dht.node.auth;
 
 import dev.dht.node.config.FilePoller;
-import one.nio.http.Request;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import one.nio.http.Request;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bearer tokens on the client port ({@code --auth-tokens FILE}, docs/security.md): every request but
@@ -30,8 +29,8 @@ public final class ClientAuth implements AutoCloseable {
     private ClientAuth(Path file, Tokens tokens, byte[] content, Duration interval) {
         this.file = file;
         this.tokens = tokens;
-        this.poller = new FilePoller("dht-auth-tokens", List.of(file), List.of(content), interval,
-                contents -> reload(contents.get(0)));
+        this.poller = new FilePoller(
+                "dht-auth-tokens", List.of(file), List.of(content), interval, contents -> reload(contents.get(0)));
     }
 
     /**
@@ -90,7 +89,8 @@ public final class ClientAuth implements AutoCloseable {
         if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return Presented.NONE;
         }
-        return new Presented(true, tokens.scopeOf(header.substring(BEARER.length()).strip()));
+        return new Presented(
+                true, tokens.scopeOf(header.substring(BEARER.length()).strip()));
     }
 
     /** The scope a client-port request needs, or null for what stays open (/v0/status, for probes). */

@@ -1,10 +1,10 @@
 package dev.dht.node.auth;
 
+import java.security.cert.X509Certificate;
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
 import javax.security.auth.x500.X500Principal;
-import java.security.cert.X509Certificate;
 
 /**
  * A client certificate as the client port's checks see it (docs/security.md, "Client certificates"): its subject,

@@ -49,12 +49,12 @@ public final class Tokens {
             }
             Scope scope = Scope.parse(parts[0]);
             if (scope == null) {
-                throw new IllegalArgumentException("line " + (n + 1) + ": unknown scope '" + parts[0]
-                        + "' (read-only, read-write or admin)");
+                throw new IllegalArgumentException(
+                        "line " + (n + 1) + ": unknown scope '" + parts[0] + "' (read-only, read-write or admin)");
             }
             if (parts[1].length() < MIN_LENGTH) {
-                throw new IllegalArgumentException("line " + (n + 1) + ": a token needs at least " + MIN_LENGTH
-                        + " characters");
+                throw new IllegalArgumentException(
+                        "line " + (n + 1) + ": a token needs at least " + MIN_LENGTH + " characters");
             }
             Scope before = scopes.put(digest(parts[1]), scope);
             if (before != null && before != scope) {

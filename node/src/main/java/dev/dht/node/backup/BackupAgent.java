@@ -8,9 +8,6 @@ import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StoreException;
 import dev.dht.node.topology.TopologyState;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This member's part of a backup (docs/operations.md, "Back up and restore"): on request, after the start point T0
@@ -81,16 +80,13 @@ public final class BackupAgent implements AutoCloseable {
     /** What the last call to the store said: ok (null before the first probe), when, and the error. */
     private volatile StoreCheck check = new StoreCheck(null, 0, null);
 
-    record StoreCheck(Boolean ok, long at, String error) {
-    }
+    record StoreCheck(Boolean ok, long at, String error) {}
 
     /** A request: which backup, its start point, this member's index. */
-    record Job(String id, long t0, int member, long startedAt) {
-    }
+    record Job(String id, long t0, int member, long startedAt) {}
 
     /** The job as saved in {@value #JOB}, with the phase it reached (done, failed) and its error. */
-    record SavedJob(String id, long t0, int member, long startedAt, String phase, String error) {
-    }
+    record SavedJob(String id, long t0, int member, long startedAt, String phase, String error) {}
 
     /** Refused request (HTTP 409 with this message). */
     public static final class Conflict extends RuntimeException {
@@ -102,8 +98,14 @@ public final class BackupAgent implements AutoCloseable {
     }
 
     /** @param partSize files larger than this are uploaded in parts of this size (resumable) */
-    public BackupAgent(RocksStore store, BackupStore backups, Supplier<TopologyState> topology, String self,
-                       Throttle throttle, long partSize, LongSupplier wall) {
+    public BackupAgent(
+            RocksStore store,
+            BackupStore backups,
+            Supplier<TopologyState> topology,
+            String self,
+            Throttle throttle,
+            long partSize,
+            LongSupplier wall) {
         this.store = store;
         this.backups = backups;
         this.topology = topology;
@@ -114,8 +116,7 @@ public final class BackupAgent implements AutoCloseable {
         this.names = new ContentNames(dir.resolve("names.json"), backups);
         this.parts = new PartUploads(backups.client(), dir.resolve("uploads"), partSize);
         // hashing and reading files: the live load goes first
-        this.thread = Executors.newSingleThreadScheduledExecutor(
-                BackgroundPriority.threadFactory("dht-backup", false));
+        this.thread = Executors.newSingleThreadScheduledExecutor(BackgroundPriority.threadFactory("dht-backup", false));
         thread.execute(this::probe); // before a resumed job, on the same thread
         resumeSaved();
     }
@@ -135,13 +136,18 @@ public final class BackupAgent implements AutoCloseable {
         try {
             backups.client().probe();
             if (!Boolean.TRUE.equals(check.ok())) {
-                log.info("object store {}: reachable, bucket present, credentials taken", backups.client().location());
+                log.info(
+                        "object store {}: reachable, bucket present, credentials taken",
+                        backups.client().location());
             }
             check = new StoreCheck(true, wall.getAsLong(), null);
         } catch (ObjectStoreException | IllegalStateException | IllegalArgumentException e) {
             if (!String.valueOf(e.getMessage()).equals(check.error())) {
-                log.warn("object store not usable, backups and restores fail until it is (checked again every {} s):"
-                        + " {}", PROBE_AGAIN_SECONDS, e.getMessage());
+                log.warn(
+                        "object store not usable, backups and restores fail until it is (checked again every {} s):"
+                                + " {}",
+                        PROBE_AGAIN_SECONDS,
+                        e.getMessage());
             }
             check = new StoreCheck(false, wall.getAsLong(), e.getMessage());
             if (!closed) {
@@ -244,14 +250,16 @@ public final class BackupAgent implements AutoCloseable {
             long records = Math.max(0, store.stats().estimatedKeys());
             TopologyState after = topology.get();
             if (after == null || after.version() != before.version()) {
-                throw new Conflict("the topology changed while the checkpoint was taken (" + before + " -> "
-                        + after + ")");
+                throw new Conflict(
+                        "the topology changed while the checkpoint was taken (" + before + " -> " + after + ")");
             }
             phase = "uploading";
             int stale = parts.abortStale(BackupStore.FILES, java.time.Instant.ofEpochMilli(wall.getAsLong()));
             if (stale > 0) {
-                log.info("aborted {} uploads in the store begun more than {} ago (members that stopped in the middle)",
-                        stale, PartUploads.STALE);
+                log.info(
+                        "aborted {} uploads in the store begun more than {} ago (members that stopped in the middle)",
+                        stale,
+                        PartUploads.STALE);
             }
             List<Path> files = files(checkpoint);
             List<MemberManifest.FileRef> refs = new ArrayList<>();
@@ -259,21 +267,36 @@ public final class BackupAgent implements AutoCloseable {
             Throttle hashing = new Throttle(throttle.bytesPerSecond() * HASH_PACE);
             for (Path f : files) {
                 long size = Files.size(f);
-                refs.add(new MemberManifest.FileRef(f.getFileName().toString(), size,
-                        BackupStore.objectPath(names.of(f, size, hashing))));
+                refs.add(new MemberManifest.FileRef(
+                        f.getFileName().toString(), size, BackupStore.objectPath(names.of(f, size, hashing))));
                 bytesTotal.addAndGet(size);
             }
             filesTotal.set(refs.size());
-            MemberManifest manifest = new MemberManifest(j.id(), j.t0(), j.member(), self, before.version(),
-                    before.destination().urls(), takenAt, backups.codec().keyId(), records, refs, false);
+            MemberManifest manifest = new MemberManifest(
+                    j.id(),
+                    j.t0(),
+                    j.member(),
+                    self,
+                    before.version(),
+                    before.destination().urls(),
+                    takenAt,
+                    backups.codec().keyId(),
+                    records,
+                    refs,
+                    false);
             backups.putMember(manifest); // claims the files before any upload: a prune keeps them
             for (int i = 0; i < files.size(); i++) {
                 if (closed) {
                     return; // resumed after the restart
                 }
                 MemberManifest.FileRef ref = refs.get(i);
-                boolean uploaded = backups.upload(files.get(i), ref.size(),
-                        ref.object().substring(BackupStore.FILES.length()), throttle, bytesUploaded::addAndGet, parts);
+                boolean uploaded = backups.upload(
+                        files.get(i),
+                        ref.size(),
+                        ref.object().substring(BackupStore.FILES.length()),
+                        throttle,
+                        bytesUploaded::addAndGet,
+                        parts);
                 if (!uploaded) {
                     filesReused.incrementAndGet();
                 }
@@ -307,8 +330,13 @@ public final class BackupAgent implements AutoCloseable {
         phase = "done";
         save(j, "done", null);
         names.save();
-        log.info("backup {}: member {} stored, {} files, {} bytes ({} uploaded, the rest already in the store)",
-                j.id(), j.member(), m.files().size(), m.bytes(), uploaded);
+        log.info(
+                "backup {}: member {} stored, {} files, {} bytes ({} uploaded, the rest already in the store)",
+                j.id(),
+                j.member(),
+                m.files().size(),
+                m.bytes(),
+                uploaded);
     }
 
     private void fail(Job j, String message) {
@@ -323,7 +351,9 @@ public final class BackupAgent implements AutoCloseable {
 
     private void save(Job j, String savedPhase, String savedError) {
         try {
-            AtomicFiles.writeString(dir.resolve(JOB), Json.write(new SavedJob(j.id(), j.t0(), j.member(), j.startedAt(), savedPhase, savedError)));
+            AtomicFiles.writeString(
+                    dir.resolve(JOB),
+                    Json.write(new SavedJob(j.id(), j.t0(), j.member(), j.startedAt(), savedPhase, savedError)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot persist the backup job in " + dir, e);
         }

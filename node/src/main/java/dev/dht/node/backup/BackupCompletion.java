@@ -1,10 +1,9 @@
 package dev.dht.node.backup;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes a backup's manifest, last, and only when the backup is whole: a part from every member 0..n-1, complete,
@@ -14,8 +13,7 @@ import java.util.List;
 final class BackupCompletion {
     private static final Logger log = LoggerFactory.getLogger(BackupCompletion.class);
 
-    private BackupCompletion() {
-    }
+    private BackupCompletion() {}
 
     /**
      * Marks backup id complete: every member 0..members-1 has a complete part for the same start point, taken in the
@@ -44,7 +42,8 @@ final class BackupCompletion {
             java.util.Set<String> selves = new java.util.HashSet<>();
             for (MemberManifest m : parts) {
                 selves.add(m.self());
-                if (m.t0() != first.t0() || m.topologyVersion() != first.topologyVersion()
+                if (m.t0() != first.t0()
+                        || m.topologyVersion() != first.topologyVersion()
                         || !m.members().equals(first.members())) {
                     problems.add("member " + m.member() + " took its checkpoint at another start point or topology"
                             + " (t0 " + m.t0() + ", version " + m.topologyVersion() + ") than member 0 (t0 "
@@ -69,11 +68,10 @@ final class BackupCompletion {
             bytes += m.bytes();
             records += m.records();
         }
-        BackupManifest manifest = new BackupManifest(id, parts.get(0).t0(), now, parts.get(0).encryption(),
-                paths, bytes, records);
+        BackupManifest manifest =
+                new BackupManifest(id, parts.get(0).t0(), now, parts.get(0).encryption(), paths, bytes, records);
         backups.putManifest(manifest);
         log.info("backup {} complete: {} members, {} bytes", id, members, bytes);
         return manifest;
     }
-
 }

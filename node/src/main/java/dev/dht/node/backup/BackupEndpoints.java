@@ -6,8 +6,6 @@ import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.objectstore.ObjectStoreException;
-import one.nio.http.Request;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import one.nio.http.Request;
 
 /**
  * The admin side of backups (docs/operations.md, "Back up and restore"); the operator drives them:
@@ -57,8 +56,11 @@ public final class BackupEndpoints {
     private AdminCalls.Call guarded(AdminCalls.Call call) {
         return (request, responder) -> {
             if (agent == null) {
-                AdminCalls.error(responder, Responses.CONFLICT, "no object store is configured on this node:"
-                        + " start it with --backup-endpoint and --backup-bucket");
+                AdminCalls.error(
+                        responder,
+                        Responses.CONFLICT,
+                        "no object store is configured on this node:"
+                                + " start it with --backup-endpoint and --backup-bucket");
                 return;
             }
             try {
@@ -141,15 +143,24 @@ public final class BackupEndpoints {
                 incomplete.add(id);
             }
         }
-        List<String> delete = Retention.toDelete(complete, incomplete, protect, (int) keepLast,
-                maxAge > 0 ? Duration.ofSeconds(maxAge) : null, wall.getAsLong());
+        List<String> delete = Retention.toDelete(
+                complete,
+                incomplete,
+                protect,
+                (int) keepLast,
+                maxAge > 0 ? Duration.ofSeconds(maxAge) : null,
+                wall.getAsLong());
         for (String id : delete) {
             store.deleteBackup(id);
         }
         BackupStore.Collected gc = store.collectGarbage();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("deleted", delete);
-        out.put("kept", candidates.stream().filter(id -> !delete.contains(id) && stored.contains(id)).toList());
+        out.put(
+                "kept",
+                candidates.stream()
+                        .filter(id -> !delete.contains(id) && stored.contains(id))
+                        .toList());
         out.put("absent", candidates.stream().filter(id -> !stored.contains(id)).toList());
         out.put("files", Map.of("deleted", gc.deleted(), "kept", gc.kept(), "bytesFreed", gc.bytesFreed()));
         AdminCalls.json(responder, Responses.OK, out);

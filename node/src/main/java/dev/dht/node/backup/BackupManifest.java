@@ -1,7 +1,6 @@
 package dev.dht.node.backup;
 
 import dev.dht.node.json.Json;
-
 import java.util.List;
 
 /**
@@ -15,8 +14,8 @@ import java.util.List;
  * @param bytes       sum of the members' file sizes
  * @param records     sum of the members' record estimates (each key counts once per copy)
  */
-public record BackupManifest(String backup, long t0, long completedAt, String encryption, List<String> members,
-                             long bytes, long records) {
+public record BackupManifest(
+        String backup, long t0, long completedAt, String encryption, List<String> members, long bytes, long records) {
     public static final int FORMAT = 1;
 
     public BackupManifest {
@@ -24,9 +23,15 @@ public record BackupManifest(String backup, long t0, long completedAt, String en
     }
 
     /** As stored: the format first, then the fields. */
-    private record Stored(int format, String backup, long t0, long completedAt, String encryption,
-                          List<String> members, long bytes, long records) {
-    }
+    private record Stored(
+            int format,
+            String backup,
+            long t0,
+            long completedAt,
+            String encryption,
+            List<String> members,
+            long bytes,
+            long records) {}
 
     public byte[] toJson() {
         return Json.bytes(new Stored(FORMAT, backup, t0, completedAt, encryption, members, bytes, records));
@@ -40,7 +45,7 @@ public record BackupManifest(String backup, long t0, long completedAt, String en
         if (m.backup() == null || m.members() == null) {
             throw new IllegalArgumentException("a backup manifest needs its id and members");
         }
-        return new BackupManifest(m.backup(), m.t0(), m.completedAt(), m.encryption(), m.members(), m.bytes(),
-                m.records());
+        return new BackupManifest(
+                m.backup(), m.t0(), m.completedAt(), m.encryption(), m.members(), m.bytes(), m.records());
     }
 }

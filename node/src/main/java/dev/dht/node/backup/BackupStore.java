@@ -97,8 +97,9 @@ public final class BackupStore {
      * this node stopped ({@link PartUploads}). progress gets the file's bytes as they are read for sending (again on
      * a retry).
      */
-    public boolean upload(Path file, long size, String contentName, Throttle throttle, LongConsumer progress,
-                          PartUploads parts) throws IOException {
+    public boolean upload(
+            Path file, long size, String contentName, Throttle throttle, LongConsumer progress, PartUploads parts)
+            throws IOException {
         String path = objectPath(contentName);
         ObjectCodec codec = this.codec.writing(); // one format for the whole upload (the feature level may change)
         long existing = client.size(path);
@@ -150,7 +151,8 @@ public final class BackupStore {
         Path tmp = target.resolveSibling(target.getFileName() + ".part");
         ObjectCodec.Digest digest = codec.digest();
         long total = 0;
-        try (InputStream in = codec.decode(client.open(object)); OutputStream out = Files.newOutputStream(tmp)) {
+        try (InputStream in = codec.decode(client.open(object));
+                OutputStream out = Files.newOutputStream(tmp)) {
             byte[] buf = new byte[256 << 10];
             int n;
             while ((n = in.read(buf)) > 0) {
@@ -228,8 +230,7 @@ public final class BackupStore {
     }
 
     /** Outcome of {@link #collectGarbage}. */
-    public record Collected(int deleted, long bytesFreed, int kept) {
-    }
+    public record Collected(int deleted, long bytesFreed, int kept) {}
 
     /** Deletes every stored file that no member manifest (complete or not) references. */
     public Collected collectGarbage() {
@@ -251,5 +252,4 @@ public final class BackupStore {
         }
         return new Collected(deleted, freed, kept);
     }
-
 }

@@ -3,7 +3,6 @@ package dev.dht.node.backup;
 import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.io.Throttle;
 import dev.dht.node.json.Json;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,8 +22,7 @@ final class ContentNames {
     private final Map<String, String> known = new HashMap<>();
 
     /** As saved: the names hold for this encryption key only. */
-    private record Saved(String key, Map<String, String> names) {
-    }
+    private record Saved(String key, Map<String, String> names) {}
 
     ContentNames(Path file, BackupStore store) {
         this.file = file;
@@ -61,7 +59,8 @@ final class ContentNames {
         Path data = file.getParent().getParent();
         known.keySet().removeIf(k -> !Files.exists(data.resolve(k.substring(0, k.indexOf(':')))));
         try {
-            AtomicFiles.writeString(file, Json.write(new Saved(String.valueOf(store.codec().keyId()), known)));
+            AtomicFiles.writeString(
+                    file, Json.write(new Saved(String.valueOf(store.codec().keyId()), known)));
         } catch (IOException e) {
             // a cache: the next backup computes the names again
         }

@@ -1,7 +1,6 @@
 package dev.dht.node.backup;
 
 import dev.dht.node.json.Json;
-
 import java.util.List;
 
 /**
@@ -21,14 +20,22 @@ import java.util.List;
  * @param files           the checkpoint's files
  * @param complete        every file is stored
  */
-public record MemberManifest(String backup, long t0, int member, String self, long topologyVersion,
-                             List<String> members, long takenAt, String encryption, long records,
-                             List<FileRef> files, boolean complete) {
+public record MemberManifest(
+        String backup,
+        long t0,
+        int member,
+        String self,
+        long topologyVersion,
+        List<String> members,
+        long takenAt,
+        String encryption,
+        long records,
+        List<FileRef> files,
+        boolean complete) {
     public static final int FORMAT = 1;
 
     /** A file of the checkpoint: its name there, its size, and the object holding its (encoded) bytes. */
-    public record FileRef(String name, long size, String object) {
-    }
+    public record FileRef(String name, long size, String object) {}
 
     public MemberManifest {
         members = List.copyOf(members);
@@ -36,8 +43,8 @@ public record MemberManifest(String backup, long t0, int member, String self, lo
     }
 
     public MemberManifest completed() {
-        return new MemberManifest(backup, t0, member, self, topologyVersion, members, takenAt, encryption, records,
-                files, true);
+        return new MemberManifest(
+                backup, t0, member, self, topologyVersion, members, takenAt, encryption, records, files, true);
     }
 
     public long bytes() {
@@ -45,26 +52,58 @@ public record MemberManifest(String backup, long t0, int member, String self, lo
     }
 
     /** As stored: the format first, the total bytes beside the files (what 0.1.0 wrote and reads). */
-    private record Stored(int format, String backup, long t0, int member, String self, long topologyVersion,
-                          List<String> members, long takenAt, String encryption, long records, long bytes,
-                          boolean complete, List<FileRef> files) {
-    }
+    private record Stored(
+            int format,
+            String backup,
+            long t0,
+            int member,
+            String self,
+            long topologyVersion,
+            List<String> members,
+            long takenAt,
+            String encryption,
+            long records,
+            long bytes,
+            boolean complete,
+            List<FileRef> files) {}
 
     public byte[] toJson() {
-        return Json.bytes(new Stored(FORMAT, backup, t0, member, self, topologyVersion, members, takenAt, encryption,
-                records, bytes(), complete, files));
+        return Json.bytes(new Stored(
+                FORMAT,
+                backup,
+                t0,
+                member,
+                self,
+                topologyVersion,
+                members,
+                takenAt,
+                encryption,
+                records,
+                bytes(),
+                complete,
+                files));
     }
 
     public static MemberManifest fromJson(byte[] json) {
         Stored m = Json.read(json, Stored.class);
         if (m.format() != FORMAT) {
-            throw new IllegalArgumentException("member manifest format " + m.format() + " is not " + FORMAT
-                    + " (made by another version of dht)");
+            throw new IllegalArgumentException(
+                    "member manifest format " + m.format() + " is not " + FORMAT + " (made by another version of dht)");
         }
         if (m.backup() == null || m.members() == null || m.files() == null) {
             throw new IllegalArgumentException("a member manifest needs its backup, members and files");
         }
-        return new MemberManifest(m.backup(), m.t0(), m.member(), m.self(), m.topologyVersion(), m.members(),
-                m.takenAt(), m.encryption(), m.records(), m.files(), m.complete());
+        return new MemberManifest(
+                m.backup(),
+                m.t0(),
+                m.member(),
+                m.self(),
+                m.topologyVersion(),
+                m.members(),
+                m.takenAt(),
+                m.encryption(),
+                m.records(),
+                m.files(),
+                m.complete());
     }
 }

@@ -6,9 +6,6 @@ import dev.dht.node.json.Json;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStore;
 import dev.dht.node.objectstore.ObjectStoreException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Uploads of files larger than a part, in parts, resumable: before the first part the upload's id and its encoding
@@ -35,6 +34,7 @@ final class PartUploads {
     private static final Logger log = LoggerFactory.getLogger(PartUploads.class);
     /** S3's smallest part (but the last) and its most parts per object. */
     static final long MIN_PART = 5L << 20;
+
     static final int MAX_PARTS = 10_000;
     /** An upload started this long ago is left by a member that stopped for good (a 5 GiB file takes 21 minutes at 4MiB/s). */
     static final Duration STALE = Duration.ofDays(3);
@@ -44,12 +44,10 @@ final class PartUploads {
     private final long partSize;
 
     /** What is saved before the first part. */
-    private record Saved(String path, String uploadId, long length, long partSize, byte[] encoding) {
-    }
+    private record Saved(String path, String uploadId, long length, long partSize, byte[] encoding) {}
 
     /** A saved upload as written: the encoding's header in hex. */
-    private record Stored(String path, String uploadId, long length, long partSize, String encoding) {
-    }
+    private record Stored(String path, String uploadId, long length, long partSize, String encoding) {}
 
     PartUploads(ObjectStore store, Path dir, long partSize) {
         if (partSize < MIN_PART) {
@@ -94,14 +92,18 @@ final class PartUploads {
                     }
                     done.add(p);
                 }
-                log.info("resuming the upload of {} at part {} of {} ({} parts already stored)", path,
-                        done.size() + 1, count, done.size());
+                log.info(
+                        "resuming the upload of {} at part {} of {} ({} parts already stored)",
+                        path,
+                        done.size() + 1,
+                        count,
+                        done.size());
             } catch (ObjectStoreException e) {
                 if (e.status() != 404) {
                     throw e;
                 }
-                log.info("the upload of {} begun before is gone from the store ({}): starting it again", path,
-                        e.code());
+                log.info(
+                        "the upload of {} begun before is gone from the store ({}): starting it again", path, e.code());
                 saved = null;
             }
         }
@@ -114,8 +116,8 @@ final class PartUploads {
         for (int n = done.size() + 1; n <= count; n++) {
             long offset = (n - 1) * part;
             long size = Math.min(part, length - offset);
-            String etag = store.putPart(path, saved.uploadId(), n, size,
-                    () -> limited(encoder.open(plain, offset), size), throttle);
+            String etag = store.putPart(
+                    path, saved.uploadId(), n, size, () -> limited(encoder.open(plain, offset), size), throttle);
             done.add(new ObjectStore.Part(n, etag, size));
         }
         store.completeUpload(path, saved.uploadId(), done);
@@ -171,7 +173,12 @@ final class PartUploads {
     private static Saved read(Path f) {
         try {
             Stored m = Json.read(Files.readString(f, StandardCharsets.UTF_8), Stored.class);
-            return new Saved(m.path(), m.uploadId(), m.length(), m.partSize(), HexFormat.of().parseHex(m.encoding()));
+            return new Saved(
+                    m.path(),
+                    m.uploadId(),
+                    m.length(),
+                    m.partSize(),
+                    HexFormat.of().parseHex(m.encoding()));
         } catch (IOException | RuntimeException e) {
             log.warn("cannot read the saved upload {}: {}; the file is uploaded again", f, e.getMessage());
             return null;
@@ -180,8 +187,14 @@ final class PartUploads {
 
     private void save(Saved s) throws IOException {
         Files.createDirectories(dir);
-        AtomicFiles.writeString(file(s.path()), Json.write(new Stored(s.path(), s.uploadId(), s.length(), s.partSize(),
-                HexFormat.of().formatHex(s.encoding()))));
+        AtomicFiles.writeString(
+                file(s.path()),
+                Json.write(new Stored(
+                        s.path(),
+                        s.uploadId(),
+                        s.length(),
+                        s.partSize(),
+                        HexFormat.of().formatHex(s.encoding()))));
     }
 
     /** The first n bytes of a stream. */

@@ -15,8 +15,7 @@ import java.util.Set;
  * nothing; this one is unit-tested and reports what it deleted.
  */
 public final class Retention {
-    private Retention() {
-    }
+    private Retention() {}
 
     /**
      * @param complete   start points of the complete candidates, by id
@@ -26,8 +25,13 @@ public final class Retention {
      * @param maxAge     complete backups older than this are deleted (null: no age limit)
      * @param now        ms since the epoch
      */
-    public static List<String> toDelete(Map<String, Long> complete, Set<String> incomplete, Set<String> protect,
-                                        int keepLast, Duration maxAge, long now) {
+    public static List<String> toDelete(
+            Map<String, Long> complete,
+            Set<String> incomplete,
+            Set<String> protect,
+            int keepLast,
+            Duration maxAge,
+            long now) {
         List<Map.Entry<String, Long>> ranked = new ArrayList<>(complete.entrySet());
         ranked.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
                 .thenComparing(Map.Entry.comparingByKey()));

@@ -1,12 +1,11 @@
 package dev.dht.node.clock;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hybrid logical clock (Kulkarni et al., 2014) packed in one long: the high 48 bits are physical milliseconds
@@ -30,6 +29,7 @@ public final class HybridLogicalClock {
      * this far ahead.
      */
     public static final Duration DEFAULT_MAX_AHEAD = Duration.ofSeconds(30);
+
     private static final long LOG_EVERY_NANOS = 10_000_000_000L;
 
     private final LongSupplier wallMillis;
@@ -105,9 +105,12 @@ public final class HybridLogicalClock {
         long now = System.nanoTime();
         long logged = lastLog.get();
         if (now - logged >= LOG_EVERY_NANOS && lastLog.compareAndSet(logged, now)) {
-            log.warn("refused a clock reading or record timestamp {} ahead of this node's wall clock (bound {} ms, "
-                    + "--max-clock-ahead; {} refused so far, dht_clock_refused_total): not merged, not stored",
-                    timestamp < 0 ? "beyond the clock's range" : ahead + " ms", maxAheadMillis, refused.sum());
+            log.warn(
+                    "refused a clock reading or record timestamp {} ahead of this node's wall clock (bound {} ms, "
+                            + "--max-clock-ahead; {} refused so far, dht_clock_refused_total): not merged, not stored",
+                    timestamp < 0 ? "beyond the clock's range" : ahead + " ms",
+                    maxAheadMillis,
+                    refused.sum());
         }
         return false;
     }

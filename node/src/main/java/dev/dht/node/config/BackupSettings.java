@@ -1,7 +1,6 @@
 package dev.dht.node.config;
 
 import dev.dht.node.objectstore.S3Location;
-
 import java.nio.file.Path;
 
 /**
@@ -18,8 +17,14 @@ import java.nio.file.Path;
  * @param restoreRate   bytes per second a restore downloads, and sends to the owners, at most (0: unthrottled)
  * @param restoring     a node with a new data directory waits for a restore before it serves clients
  */
-public record BackupSettings(S3Location location, Path credentials, Path encryptionKey, long uploadRate,
-                             long partSize, long restoreRate, boolean restoring) {
+public record BackupSettings(
+        S3Location location,
+        Path credentials,
+        Path encryptionKey,
+        long uploadRate,
+        long partSize,
+        long restoreRate,
+        boolean restoring) {
     /** NodeOption.BACKUP_RATE says why. */
     public static final long DEFAULT_UPLOAD_RATE = NodeOption.BACKUP_RATE.sizeDefault();
     /** NodeOption.BACKUP_PART_SIZE says why. */
@@ -27,8 +32,14 @@ public record BackupSettings(S3Location location, Path credentials, Path encrypt
     /** S3's smallest part (all but the last). */
     public static final long MIN_PART_SIZE = 5L << 20;
 
-    public static final BackupSettings NONE = new BackupSettings(null, null, null, DEFAULT_UPLOAD_RATE,
-            DEFAULT_PART_SIZE, NodeOption.RESTORE_RATE.sizeDefault(), NodeOption.RESTORING.boolDefault());
+    public static final BackupSettings NONE = new BackupSettings(
+            null,
+            null,
+            null,
+            DEFAULT_UPLOAD_RATE,
+            DEFAULT_PART_SIZE,
+            NodeOption.RESTORE_RATE.sizeDefault(),
+            NodeOption.RESTORING.boolDefault());
 
     public boolean configured() {
         return location != null;

@@ -1,8 +1,5 @@
 package dev.dht.node.config;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +10,8 @@ import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Polls the cluster file's content (not its mtime: a mounted ConfigMap changes by swapping a symlink, and
@@ -36,8 +35,12 @@ public final class ClusterFileWatcher implements AutoCloseable {
     }
 
     /** @param refusal why a list cannot be used now (e.g. racks below the feature level that allows them), or null */
-    public ClusterFileWatcher(Path file, Membership membership, String declaredRack,
-                              java.util.function.Function<ClusterMembers, String> refusal, Duration interval) {
+    public ClusterFileWatcher(
+            Path file,
+            Membership membership,
+            String declaredRack,
+            java.util.function.Function<ClusterMembers, String> refusal,
+            Duration interval) {
         this.file = file;
         this.membership = membership;
         this.declaredRack = declaredRack;
@@ -73,20 +76,32 @@ public final class ClusterFileWatcher implements AutoCloseable {
         try {
             next = ClusterMembers.parseFile(new String(content, StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
-            log.warn("cluster file {} ignored, keeping {} members: {}", file, membership.current().size(),
+            log.warn(
+                    "cluster file {} ignored, keeping {} members: {}",
+                    file,
+                    membership.current().size(),
                     e.getMessage());
             return;
         }
         String listed = next.rackOf(membership.self());
         if (declaredRack != null && listed != null && !listed.equals(declaredRack)) {
-            log.warn("cluster file {} ignored, keeping {} members: it puts this member in rack '{}', which"
-                    + " declares rack '{}' (--rack)", file, membership.current().size(), listed, declaredRack);
+            log.warn(
+                    "cluster file {} ignored, keeping {} members: it puts this member in rack '{}', which"
+                            + " declares rack '{}' (--rack)",
+                    file,
+                    membership.current().size(),
+                    listed,
+                    declaredRack);
             return;
         }
         String refused = refusal.apply(next);
         if (refused != null) {
             if (!refused.equals(lastRefusal)) {
-                log.warn("cluster file {} ignored, keeping {} members: {}", file, membership.current().size(), refused);
+                log.warn(
+                        "cluster file {} ignored, keeping {} members: {}",
+                        file,
+                        membership.current().size(),
+                        refused);
             }
             lastRefusal = refused;
             lastContent = null; // read again, and used, once the reason is gone (the level raised)
@@ -99,7 +114,11 @@ public final class ClusterFileWatcher implements AutoCloseable {
             added.removeAll(previous.urls());
             TreeSet<String> removed = new TreeSet<>(previous.urls());
             removed.removeAll(next.urls());
-            log.info("cluster file changed: {} members, added {}, removed {}{}", next.size(), added, removed,
+            log.info(
+                    "cluster file changed: {} members, added {}, removed {}{}",
+                    next.size(),
+                    added,
+                    removed,
                     next.racks().equals(previous.racks()) ? "" : ", racks " + next.racks());
             if (!next.contains(membership.self())) {
                 log.warn("this node ({}) is not a member of the new cluster", membership.self());

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
 public record ClusterMembers(List<String> urls, SortedMap<String, String> racks) {
     /** A rack is a DNS label, as a Kubernetes label value or a zone name can be. */
     private static final Pattern RACK = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
     public static final int MAX_RACK_LENGTH = 63;
 
     public ClusterMembers {
@@ -93,8 +94,8 @@ public record ClusterMembers(List<String> urls, SortedMap<String, String> racks)
                 String canonical = normalize(url);
                 String before = racks.put(canonical, checkRack(rack));
                 if (before != null && !before.equals(rack)) {
-                    throw new IllegalArgumentException("member " + canonical + " is listed in two racks: " + before
-                            + " and " + rack);
+                    throw new IllegalArgumentException(
+                            "member " + canonical + " is listed in two racks: " + before + " and " + rack);
                 }
                 urls.add(url);
                 withRack.add(entry);
@@ -121,9 +122,12 @@ public record ClusterMembers(List<String> urls, SortedMap<String, String> racks)
 
     /** A rack name as given, if it is a DNS label; IllegalArgumentException saying what a rack may be if not. */
     public static String checkRack(String rack) {
-        if (rack == null || rack.length() > MAX_RACK_LENGTH || !RACK.matcher(rack).matches()) {
+        if (rack == null
+                || rack.length() > MAX_RACK_LENGTH
+                || !RACK.matcher(rack).matches()) {
             throw new IllegalArgumentException("rack '" + rack + "' is not a DNS label (lower-case letters, digits "
-                    + "and '-', starting and ending with a letter or digit, at most " + MAX_RACK_LENGTH + " characters)");
+                    + "and '-', starting and ending with a letter or digit, at most " + MAX_RACK_LENGTH
+                    + " characters)");
         }
         return rack;
     }
@@ -171,9 +175,12 @@ public record ClusterMembers(List<String> urls, SortedMap<String, String> racks)
             throw new IllegalArgumentException("'" + url + "' has no host");
         }
         String path = uri.getRawPath();
-        if ((path != null && !path.isEmpty() && !path.equals("/")) || uri.getRawQuery() != null
-                || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
-            throw new IllegalArgumentException("'" + url + "' must be a base URL like http://host:8080 (no path or query)");
+        if ((path != null && !path.isEmpty() && !path.equals("/"))
+                || uri.getRawQuery() != null
+                || uri.getRawFragment() != null
+                || uri.getRawUserInfo() != null) {
+            throw new IllegalArgumentException(
+                    "'" + url + "' must be a base URL like http://host:8080 (no path or query)");
         }
         int port = uri.getPort() < 0 ? 80 : uri.getPort();
         return "http://" + uri.getHost().toLowerCase(Locale.ROOT) + ":" + port;
@@ -181,7 +188,8 @@ public record ClusterMembers(List<String> urls, SortedMap<String, String> racks)
 
     /** The member on localhost/127.0.0.1 with this port, or null. */
     public String findLocal(int port) {
-        for (String candidate : List.of("http://localhost:" + port, "http://127.0.0.1:" + port, "http://[::1]:" + port)) {
+        for (String candidate :
+                List.of("http://localhost:" + port, "http://127.0.0.1:" + port, "http://[::1]:" + port)) {
             if (urls.contains(candidate)) {
                 return candidate;
             }
@@ -191,7 +199,9 @@ public record ClusterMembers(List<String> urls, SortedMap<String, String> racks)
 
     /** The entries as a list gives them: {@code URL} or {@code RACK=URL}. */
     public List<String> entries() {
-        return urls.stream().map(u -> racks.isEmpty() ? u : racks.get(u) + "=" + u).toList();
+        return urls.stream()
+                .map(u -> racks.isEmpty() ? u : racks.get(u) + "=" + u)
+                .toList();
     }
 
     @Override

@@ -16,9 +16,16 @@ import java.time.Duration;
  * @param repairInterval how often each replica set is repaired (zero: only on request)
  * @param repairRate    bytes per second of repair and rebuild traffic a node moves at most (0: unthrottled)
  */
-public record ClusterSettings(boolean hints, Duration hintMaxAge, long hintMaxBytes, Duration hintInterval,
-                              long clockOffsetMs, long moveRate, int moveBatch, Duration repairInterval,
-                              long repairRate) {
+public record ClusterSettings(
+        boolean hints,
+        Duration hintMaxAge,
+        long hintMaxBytes,
+        Duration hintInterval,
+        long clockOffsetMs,
+        long moveRate,
+        int moveBatch,
+        Duration repairInterval,
+        long repairRate) {
 
     // the defaults are NodeOption's
     public static final Duration DEFAULT_HINT_MAX_AGE = NodeOption.HINT_MAX_AGE.durationDefault();
@@ -30,33 +37,48 @@ public record ClusterSettings(boolean hints, Duration hintMaxAge, long hintMaxBy
     public static final long DEFAULT_REPAIR_RATE = NodeOption.REPAIR_RATE.sizeDefault();
 
     public static ClusterSettings defaults() {
-        return new ClusterSettings(NodeOption.HINTS.boolDefault(), DEFAULT_HINT_MAX_AGE, DEFAULT_HINT_MAX_BYTES,
-                DEFAULT_HINT_INTERVAL, NodeOption.CLOCK_OFFSET_MS.longDefault(), DEFAULT_MOVE_RATE, DEFAULT_MOVE_BATCH,
-                DEFAULT_REPAIR_INTERVAL, DEFAULT_REPAIR_RATE);
+        return new ClusterSettings(
+                NodeOption.HINTS.boolDefault(),
+                DEFAULT_HINT_MAX_AGE,
+                DEFAULT_HINT_MAX_BYTES,
+                DEFAULT_HINT_INTERVAL,
+                NodeOption.CLOCK_OFFSET_MS.longDefault(),
+                DEFAULT_MOVE_RATE,
+                DEFAULT_MOVE_BATCH,
+                DEFAULT_REPAIR_INTERVAL,
+                DEFAULT_REPAIR_RATE);
     }
 
     public ClusterSettings withHints(boolean on) {
-        return new ClusterSettings(on, hintMaxAge, hintMaxBytes, hintInterval, clockOffsetMs, moveRate, moveBatch,
-                repairInterval, repairRate);
+        return new ClusterSettings(
+                on,
+                hintMaxAge,
+                hintMaxBytes,
+                hintInterval,
+                clockOffsetMs,
+                moveRate,
+                moveBatch,
+                repairInterval,
+                repairRate);
     }
 
     public ClusterSettings withHintBounds(Duration maxAge, long maxBytes, Duration interval) {
-        return new ClusterSettings(hints, maxAge, maxBytes, interval, clockOffsetMs, moveRate, moveBatch,
-                repairInterval, repairRate);
+        return new ClusterSettings(
+                hints, maxAge, maxBytes, interval, clockOffsetMs, moveRate, moveBatch, repairInterval, repairRate);
     }
 
     public ClusterSettings withClockOffset(long ms) {
-        return new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, ms, moveRate, moveBatch,
-                repairInterval, repairRate);
+        return new ClusterSettings(
+                hints, hintMaxAge, hintMaxBytes, hintInterval, ms, moveRate, moveBatch, repairInterval, repairRate);
     }
 
     public ClusterSettings withMovement(long rate, int batch) {
-        return new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffsetMs, rate, batch,
-                repairInterval, repairRate);
+        return new ClusterSettings(
+                hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffsetMs, rate, batch, repairInterval, repairRate);
     }
 
     public ClusterSettings withRepair(Duration interval, long rate) {
-        return new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffsetMs, moveRate, moveBatch,
-                interval, rate);
+        return new ClusterSettings(
+                hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffsetMs, moveRate, moveBatch, interval, rate);
     }
 }

@@ -27,8 +27,7 @@ public final class ConfigParser {
         }
     }
 
-    private ConfigParser() {
-    }
+    private ConfigParser() {}
 
     public static NodeConfig parse(List<String> args, Map<String, String> env) throws ConfigException, HelpRequested {
         return build(raw(args, env));
@@ -57,18 +56,28 @@ public final class ConfigParser {
         String bucket = raw.get(NodeOption.BACKUP_BUCKET);
         Path credentials = path(raw, NodeOption.BACKUP_CREDENTIALS);
         if (bucket == null) {
-            throw new ConfigException(describe(NodeOption.BACKUP_ENDPOINT) + " needs " + describe(NodeOption.BACKUP_BUCKET));
+            throw new ConfigException(
+                    describe(NodeOption.BACKUP_ENDPOINT) + " needs " + describe(NodeOption.BACKUP_BUCKET));
         }
         dev.dht.node.objectstore.S3Location location;
         try {
-            location = new dev.dht.node.objectstore.S3Location(java.net.URI.create(endpoint.trim()), bucket.trim(),
-                    raw.getOrDefault(NodeOption.BACKUP_PREFIX, ""), raw.get(NodeOption.BACKUP_REGION),
+            location = new dev.dht.node.objectstore.S3Location(
+                    java.net.URI.create(endpoint.trim()),
+                    bucket.trim(),
+                    raw.getOrDefault(NodeOption.BACKUP_PREFIX, ""),
+                    raw.get(NodeOption.BACKUP_REGION),
                     bool(raw, NodeOption.BACKUP_PATH_STYLE));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("bad backup location: " + e.getMessage());
         }
-        return new BackupSettings(location, credentials, path(raw, NodeOption.BACKUP_ENCRYPTION_KEY), uploadRate,
-                partSize, restoreRate, restoring);
+        return new BackupSettings(
+                location,
+                credentials,
+                path(raw, NodeOption.BACKUP_ENCRYPTION_KEY),
+                uploadRate,
+                partSize,
+                restoreRate,
+                restoring);
     }
 
     private static Map<NodeOption, String> raw(List<String> args, Map<String, String> env)
@@ -178,10 +187,38 @@ public final class ConfigParser {
             throw new ConfigException("bad value for " + describe(NodeOption.HINT_INTERVAL) + ": must be positive");
         }
         SecuritySettings security = security(raw, port, members);
-        return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout, workers, queueSize,
-                selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace, idle, send, grace,
-                new ClusterSettings(hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffset, moveRate,
-                        (int) moveBatch, repairInterval, repairRate), security, drain, rack,
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                rf,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idle,
+                send,
+                grace,
+                new ClusterSettings(
+                        hints,
+                        hintMaxAge,
+                        hintMaxBytes,
+                        hintInterval,
+                        clockOffset,
+                        moveRate,
+                        (int) moveBatch,
+                        repairInterval,
+                        repairRate),
+                security,
+                drain,
+                rack,
                 (int) number(raw, NodeOption.FEATURE_LEVEL, 0));
     }
 
@@ -234,8 +271,14 @@ public final class ConfigParser {
             throw new ConfigException("bad value for " + describe(NodeOption.METRICS_PORT) + ": " + metricsPort
                     + " is the client or the member port");
         }
-        return new SecuritySettings(offset, insecure, maxClockAhead, path(raw, NodeOption.AUTH_TOKENS), tls,
-                clientTlsFiles(raw), metricsPort);
+        return new SecuritySettings(
+                offset,
+                insecure,
+                maxClockAhead,
+                path(raw, NodeOption.AUTH_TOKENS),
+                tls,
+                clientTlsFiles(raw),
+                metricsPort);
     }
 
     /** The client port's certificate and key, or neither; the CA with --client-auth, or neither. */
@@ -261,8 +304,12 @@ public final class ConfigParser {
             return new SecuritySettings.ClientTlsFiles(cert, key, null, SecuritySettings.ClientCertificates.NONE);
         }
         try {
-            return new SecuritySettings.ClientTlsFiles(cert, key, ca,
-                    auth == null ? SecuritySettings.ClientCertificates.REQUIRED
+            return new SecuritySettings.ClientTlsFiles(
+                    cert,
+                    key,
+                    ca,
+                    auth == null
+                            ? SecuritySettings.ClientCertificates.REQUIRED
                             : SecuritySettings.ClientCertificates.parse(auth));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("bad value for " + describe(NodeOption.CLIENT_AUTH) + ": " + e.getMessage());
@@ -278,8 +325,8 @@ public final class ConfigParser {
             return null;
         }
         if (cert == null || key == null || ca == null) {
-            throw new ConfigException("member TLS needs all three of --member-tls-cert, --member-tls-key and"
-                    + " --member-tls-ca");
+            throw new ConfigException(
+                    "member TLS needs all three of --member-tls-cert, --member-tls-key and" + " --member-tls-ca");
         }
         return new SecuritySettings.TlsFiles(cert, key, ca);
     }
@@ -329,8 +376,10 @@ public final class ConfigParser {
         }
         if (n < type.min() || n > type.max()) {
             throw new ConfigException("bad value for " + describe(o) + ": " + (size ? v : String.valueOf(n))
-                    + " is outside " + (size ? Units.formatSize(type.min()) + ".." + Units.formatSize(type.max())
-                    : type.min() + ".." + type.max()));
+                    + " is outside "
+                    + (size
+                            ? Units.formatSize(type.min()) + ".." + Units.formatSize(type.max())
+                            : type.min() + ".." + type.max()));
         }
         return n;
     }
@@ -392,7 +441,11 @@ public final class ConfigParser {
             sb.append(left);
             sb.append(" ".repeat(Math.max(1, 36 - left.length())));
             sb.append(o.help()).append('\n');
-            sb.append(" ".repeat(36)).append("env ").append(o.env()).append(", default: ").append(o.shownDefault())
+            sb.append(" ".repeat(36))
+                    .append("env ")
+                    .append(o.env())
+                    .append(", default: ")
+                    .append(o.shownDefault())
                     .append('\n');
         }
         sb.append("  --help").append(" ".repeat(28)).append("print this help and exit\n");

@@ -1,8 +1,5 @@
 package dev.dht.node.config;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Polls files' content (not their mtime: a mounted Secret changes by swapping a symlink, and reading through the
@@ -32,8 +31,8 @@ public final class FilePoller implements AutoCloseable {
      * @param initial  the contents the caller already uses (the first poll compares against them)
      * @param onChange runs on the poller's thread with every file's new content, in the order of {@code files}
      */
-    public FilePoller(String name, List<Path> files, List<byte[]> initial, Duration interval,
-                      Consumer<List<byte[]>> onChange) {
+    public FilePoller(
+            String name, List<Path> files, List<byte[]> initial, Duration interval, Consumer<List<byte[]>> onChange) {
         this.files = List.copyOf(files);
         this.onChange = onChange;
         this.last = initial;

@@ -12,8 +12,7 @@ import java.util.List;
  * member plane ({@code plane.MemberPlane}) that listens and connects.
  */
 public final class MemberPorts {
-    private MemberPorts() {
-    }
+    private MemberPorts() {}
 
     /** The member port of a member named by its client base URL (http://host:port). */
     public static int port(String memberUrl, int offset) {

@@ -63,6 +63,7 @@ public record NodeConfig(
     public static final long MIN_DEFAULT_BLOCK_CACHE = 64L << 20;
     /** Share of the process's memory the default block cache takes: 1/5. */
     static final int BLOCK_CACHE_MEMORY_DIVISOR = 5;
+
     public static final long DEFAULT_WRITE_BUFFER = NodeOption.WRITE_BUFFER.sizeDefault();
 
     /** CPU count as the JVM sees it (container limits included). */
@@ -106,93 +107,383 @@ public record NodeConfig(
     /** A standalone node on this port and directory with every other setting at its default. */
     public static NodeConfig defaults(int port, Path dataDir) {
         String self = "http://localhost:" + port;
-        return new NodeConfig(port, dataDir, ClusterMembers.parseList(self), null, self, 0,
-                NodeOption.REQUEST_TIMEOUT.durationDefault(), defaultWorkers(), defaultQueueSize(), defaultSelectors(),
-                DEFAULT_MAX_BODY, defaultBlockCache(), DEFAULT_WRITE_BUFFER, null,
-                NodeOption.TOMBSTONE_GRACE.durationDefault(), NodeOption.IDLE_TIMEOUT.durationDefault(),
-                NodeOption.SEND_TIMEOUT.durationDefault(), NodeOption.SHUTDOWN_GRACE.durationDefault(),
-                ClusterSettings.defaults(), SecuritySettings.defaults(), NodeOption.DRAIN_TIME.durationDefault(),
-                RackSettings.NONE, 0);
+        return new NodeConfig(
+                port,
+                dataDir,
+                ClusterMembers.parseList(self),
+                null,
+                self,
+                0,
+                NodeOption.REQUEST_TIMEOUT.durationDefault(),
+                defaultWorkers(),
+                defaultQueueSize(),
+                defaultSelectors(),
+                DEFAULT_MAX_BODY,
+                defaultBlockCache(),
+                DEFAULT_WRITE_BUFFER,
+                null,
+                NodeOption.TOMBSTONE_GRACE.durationDefault(),
+                NodeOption.IDLE_TIMEOUT.durationDefault(),
+                NodeOption.SEND_TIMEOUT.durationDefault(),
+                NodeOption.SHUTDOWN_GRACE.durationDefault(),
+                ClusterSettings.defaults(),
+                SecuritySettings.defaults(),
+                NodeOption.DRAIN_TIME.durationDefault(),
+                RackSettings.NONE,
+                0);
     }
 
     public NodeConfig withPool(int newWorkers, int newQueueSize) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                newWorkers, newQueueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                newWorkers,
+                newQueueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withMaxBody(long newMaxBody) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, newMaxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                newMaxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withTimeouts(Duration newIdle, Duration newSend, Duration newShutdownGrace) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                newIdle, newSend, newShutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                newIdle,
+                newSend,
+                newShutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withDrainTime(Duration newDrainTime) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, newDrainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                newDrainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withProfileDir(Path dir) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, dir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                dir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     /** The same node in another cluster (tests start in-process clusters with this). */
     public NodeConfig withCluster(ClusterMembers newMembers, String newSelf) {
-        return new NodeConfig(port, dataDir, newMembers, clusterFile, newSelf, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                newMembers,
+                clusterFile,
+                newSelf,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     /** The same node reading its members from a cluster file (tests of moves start in-process nodes with this). */
     public NodeConfig withClusterFile(Path file, ClusterMembers initial, String newSelf) {
-        return new NodeConfig(port, dataDir, initial, file, newSelf, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                initial,
+                file,
+                newSelf,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withReplicationFactor(int rf) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, rf, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                rf,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withRequestTimeout(Duration newTimeout) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, newTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                newTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withTombstoneGrace(Duration newGrace) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, newGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                newGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withClusterSettings(ClusterSettings newCluster) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, newCluster, security, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                newCluster,
+                security,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withSecurity(SecuritySettings newSecurity) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, newSecurity, drainTime, rack, featureLevel);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                newSecurity,
+                drainTime,
+                rack,
+                featureLevel);
     }
 
     public NodeConfig withFeatureLevel(int level) {
-        return new NodeConfig(port, dataDir, members, clusterFile, self, replicationFactor, requestTimeout,
-                workers, queueSize, selectors, maxBody, blockCache, writeBuffer, profileDir, tombstoneGrace,
-                idleTimeout, sendTimeout, shutdownGrace, cluster, security, drainTime, rack, level);
+        return new NodeConfig(
+                port,
+                dataDir,
+                members,
+                clusterFile,
+                self,
+                replicationFactor,
+                requestTimeout,
+                workers,
+                queueSize,
+                selectors,
+                maxBody,
+                blockCache,
+                writeBuffer,
+                profileDir,
+                tombstoneGrace,
+                idleTimeout,
+                sendTimeout,
+                shutdownGrace,
+                cluster,
+                security,
+                drainTime,
+                rack,
+                level);
     }
 
     /** The port of this node's member plane (docs/security.md). */

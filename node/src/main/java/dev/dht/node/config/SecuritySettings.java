@@ -19,26 +19,32 @@ import java.time.Duration;
  * @param clientTls        the client port's TLS files, or null: the client port is plaintext
  * @param metricsPort      a plaintext port serving GET /metrics and /v0/status only, or 0 for none
  */
-public record SecuritySettings(int memberPortOffset, boolean memberInsecure, Duration maxClockAhead,
-                               Path authTokens, TlsFiles memberTls, ClientTlsFiles clientTls, int metricsPort) {
+public record SecuritySettings(
+        int memberPortOffset,
+        boolean memberInsecure,
+        Duration maxClockAhead,
+        Path authTokens,
+        TlsFiles memberTls,
+        ClientTlsFiles clientTls,
+        int metricsPort) {
 
     /**
      * The member's certificate (PEM, its chain), its PKCS#8 key (PEM), and the CAs it trusts (PEM, one or more:
      * during a CA rotation the old and the new).
      */
-    public record TlsFiles(Path cert, Path key, Path ca) {
-    }
+    public record TlsFiles(Path cert, Path key, Path ca) {}
 
     /**
      * The client port's certificate (PEM, its chain) and PKCS#8 key, and with client certificates the CAs that
      * issue them (null with {@link ClientCertificates#NONE}).
      */
-    public record ClientTlsFiles(Path cert, Path key, Path ca, ClientCertificates certificates) {
-    }
+    public record ClientTlsFiles(Path cert, Path key, Path ca, ClientCertificates certificates) {}
 
     /** Client certificates: asked for and required, asked for and checked if presented, or not asked for. */
     public enum ClientCertificates {
-        REQUIRED, OPTIONAL, NONE;
+        REQUIRED,
+        OPTIONAL,
+        NONE;
 
         /** {@code required} or {@code optional} as --client-auth is written; IllegalArgumentException otherwise. */
         public static ClientCertificates parse(String text) {
@@ -54,42 +60,48 @@ public record SecuritySettings(int memberPortOffset, boolean memberInsecure, Dur
     public static final Duration DEFAULT_MAX_CLOCK_AHEAD = NodeOption.MAX_CLOCK_AHEAD.durationDefault();
 
     public static SecuritySettings defaults() {
-        return new SecuritySettings(DEFAULT_MEMBER_PORT_OFFSET, NodeOption.MEMBER_INSECURE.boolDefault(),
-                DEFAULT_MAX_CLOCK_AHEAD, null, null, null, 0);
+        return new SecuritySettings(
+                DEFAULT_MEMBER_PORT_OFFSET,
+                NodeOption.MEMBER_INSECURE.boolDefault(),
+                DEFAULT_MAX_CLOCK_AHEAD,
+                null,
+                null,
+                null,
+                0);
     }
 
     public SecuritySettings withMemberPortOffset(int offset) {
-        return new SecuritySettings(offset, memberInsecure, maxClockAhead, authTokens, memberTls, clientTls,
-                metricsPort);
+        return new SecuritySettings(
+                offset, memberInsecure, maxClockAhead, authTokens, memberTls, clientTls, metricsPort);
     }
 
     public SecuritySettings withMemberInsecure(boolean insecure) {
-        return new SecuritySettings(memberPortOffset, insecure, maxClockAhead, authTokens, memberTls, clientTls,
-                metricsPort);
+        return new SecuritySettings(
+                memberPortOffset, insecure, maxClockAhead, authTokens, memberTls, clientTls, metricsPort);
     }
 
     public SecuritySettings withMaxClockAhead(Duration bound) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, bound, authTokens, memberTls, clientTls,
-                metricsPort);
+        return new SecuritySettings(
+                memberPortOffset, memberInsecure, bound, authTokens, memberTls, clientTls, metricsPort);
     }
 
     public SecuritySettings withAuthTokens(Path file) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, file, memberTls, clientTls,
-                metricsPort);
+        return new SecuritySettings(
+                memberPortOffset, memberInsecure, maxClockAhead, file, memberTls, clientTls, metricsPort);
     }
 
     public SecuritySettings withMemberTls(TlsFiles files) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, authTokens, files, clientTls,
-                metricsPort);
+        return new SecuritySettings(
+                memberPortOffset, memberInsecure, maxClockAhead, authTokens, files, clientTls, metricsPort);
     }
 
     public SecuritySettings withClientTls(ClientTlsFiles files) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, authTokens, memberTls, files,
-                metricsPort);
+        return new SecuritySettings(
+                memberPortOffset, memberInsecure, maxClockAhead, authTokens, memberTls, files, metricsPort);
     }
 
     public SecuritySettings withMetricsPort(int port) {
-        return new SecuritySettings(memberPortOffset, memberInsecure, maxClockAhead, authTokens, memberTls, clientTls,
-                port);
+        return new SecuritySettings(
+                memberPortOffset, memberInsecure, maxClockAhead, authTokens, memberTls, clientTls, port);
     }
 }

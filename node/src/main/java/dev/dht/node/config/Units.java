@@ -10,8 +10,7 @@ public final class Units {
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(?:([kmgt])(i?b?)|(b?))", Pattern.CASE_INSENSITIVE);
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)", Pattern.CASE_INSENSITIVE);
 
-    private Units() {
-    }
+    private Units() {}
 
     /** "16MiB", "256Mi", "64m", "1g", "4096" -> bytes. k/m/g/t are binary (1024-based) with or without i/B. */
     public static long parseSize(String text) {

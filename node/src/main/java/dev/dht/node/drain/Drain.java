@@ -2,10 +2,9 @@ package dev.dht.node.drain;
 
 import dev.dht.node.config.Units;
 import dev.dht.node.http.DhtServer;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Duration;
 
 /**
  * The first step of a graceful stop, before the node stops listening (docs/operations.md, "Planned disruptions"):
@@ -21,15 +20,15 @@ import java.time.Duration;
 public final class Drain {
     private static final Logger log = LoggerFactory.getLogger(Drain.class);
 
-    private Drain() {
-    }
+    private Drain() {}
 
     /** Drains the server for {@code time} (returns at once for zero). */
     public static void run(DhtServer server, Duration time) {
         if (time.isZero() || time.isNegative()) {
             return;
         }
-        log.info("draining for {}: not ready, every client connection closes after its next answer",
+        log.info(
+                "draining for {}: not ready, every client connection closes after its next answer",
                 Units.formatDuration(time));
         server.leave();
         try {

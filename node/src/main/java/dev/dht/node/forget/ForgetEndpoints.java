@@ -17,10 +17,6 @@ import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.topology.TopologyState;
-import one.nio.http.Request;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,6 +25,9 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import one.nio.http.Request;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Forgetting a member that will never come back (docs/operations.md, "Removing a member that is gone for good"):
@@ -52,8 +51,13 @@ public final class ForgetEndpoints {
     private final HybridLogicalClock clock;
     private final Duration timeout;
 
-    public ForgetEndpoints(ForgottenMembers forgotten, TopologyManager manager, Membership membership,
-                           PeerClient client, HybridLogicalClock clock, Duration timeout) {
+    public ForgetEndpoints(
+            ForgottenMembers forgotten,
+            TopologyManager manager,
+            Membership membership,
+            PeerClient client,
+            HybridLogicalClock clock,
+            Duration timeout) {
         this.forgotten = forgotten;
         this.manager = manager;
         this.membership = membership;
@@ -68,8 +72,8 @@ public final class ForgetEndpoints {
             @Override
             public void handle(Request request, Responder responder) throws BadRequestException {
                 switch (request.getMethod()) {
-                    case Request.METHOD_GET -> responder.send(Responses.json(Responses.OK,
-                            Json.write(Map.of("forgotten", forgotten.all()))));
+                    case Request.METHOD_GET ->
+                        responder.send(Responses.json(Responses.OK, Json.write(Map.of("forgotten", forgotten.all()))));
                     case Request.METHOD_DELETE -> {
                         String member = member(request);
                         forgotten.remember(member);
@@ -124,21 +128,27 @@ public final class ForgetEndpoints {
     private void forget(String member, Responder responder) {
         TopologyState s = manager.state();
         if (!manager.changeable() || s == null) {
-            responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error", !manager.changeable()
-                    ? "this node has a fixed --cluster list: forgetting needs a cluster file (members move data)"
-                    : "this node has no topology state yet"))));
+            responder.send(Responses.json(
+                    Responses.CONFLICT,
+                    Json.write(Map.of(
+                            "error",
+                            !manager.changeable()
+                                    ? "this node has a fixed --cluster list: forgetting needs a cluster file (members move data)"
+                                    : "this node has no topology state yet"))));
             return;
         }
         if (member.equals(manager.self())) {
-            responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
-                    "a node cannot forget itself: ask another member"))));
+            responder.send(Responses.json(
+                    Responses.CONFLICT,
+                    Json.write(Map.of("error", "a node cannot forget itself: ask another member"))));
             return;
         }
         TreeSet<String> known = new TreeSet<>(s.participants());
         known.addAll(membership.current().urls());
         if (!known.contains(member)) {
-            responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error", member
-                    + " is not a member here (members: " + known + ")"))));
+            responder.send(Responses.json(
+                    Responses.CONFLICT,
+                    Json.write(Map.of("error", member + " is not a member here (members: " + known + ")"))));
             return;
         }
         forgotten.forget(member);
@@ -164,15 +174,20 @@ public final class ForgetEndpoints {
         out.put("forgotten", member);
         out.put("told", told);
         out.put("notReached", notReached);
-        out.put("note", "the members move to the list without it (see GET /v0/admin/movement); repeat this on the"
-                + " members not reached once they are up");
+        out.put(
+                "note",
+                "the members move to the list without it (see GET /v0/admin/movement); repeat this on the"
+                        + " members not reached once they are up");
         responder.send(Responses.json(Responses.ACCEPTED, Json.write(out)));
     }
 
     private CompletableFuture<Boolean> tell(String other, String member) {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
-        client.send(other, new PeerRequest("POST", INTERNAL + "?member=" + QueryParams.encode(member), clock.now(),
-                0, null), System.nanoTime() + timeout.toNanos(), new PeerCallback() {
+        client.send(
+                other,
+                new PeerRequest("POST", INTERNAL + "?member=" + QueryParams.encode(member), clock.now(), 0, null),
+                System.nanoTime() + timeout.toNanos(),
+                new PeerCallback() {
                     @Override
                     public void completed(PeerResponse response) {
                         done.complete(response.status() == 200);

@@ -2,7 +2,6 @@ package dev.dht.node.forget;
 
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.storage.SideTable;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;

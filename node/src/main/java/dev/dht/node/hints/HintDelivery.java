@@ -6,9 +6,6 @@ import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.replication.Protocol;
 import dev.dht.node.storage.StoreException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -17,6 +14,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Offers pending hints to their peers every interval, oldest first, in pipelined batches through the peer client.
@@ -40,14 +39,27 @@ public final class HintDelivery implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile boolean closed;
 
-    public HintDelivery(HintStore hints, PeerClient client, HybridLogicalClock clock, LongSupplier wallMillis,
-                        Duration maxAge, Duration interval, Duration requestTimeout) {
+    public HintDelivery(
+            HintStore hints,
+            PeerClient client,
+            HybridLogicalClock clock,
+            LongSupplier wallMillis,
+            Duration maxAge,
+            Duration interval,
+            Duration requestTimeout) {
         this(hints, HintRouting.DIRECT, client, clock, wallMillis, maxAge, interval, requestTimeout);
     }
 
     /** @param routing which members still serve, and where the hints of one that left go */
-    public HintDelivery(HintStore hints, HintRouting routing, PeerClient client, HybridLogicalClock clock,
-                        LongSupplier wallMillis, Duration maxAge, Duration interval, Duration requestTimeout) {
+    public HintDelivery(
+            HintStore hints,
+            HintRouting routing,
+            PeerClient client,
+            HybridLogicalClock clock,
+            LongSupplier wallMillis,
+            Duration maxAge,
+            Duration interval,
+            Duration requestTimeout) {
         this.hints = hints;
         this.routing = routing;
         this.client = client;
@@ -128,8 +140,10 @@ public final class HintDelivery implements AutoCloseable {
                     done.countDown();
                     continue;
                 }
-                client.send(peer, Protocol.write(Protocol.entityTarget(h.key()), h.record(), clock.now(),
-                                routing.header()), deadline,
+                client.send(
+                        peer,
+                        Protocol.write(Protocol.entityTarget(h.key()), h.record(), clock.now(), routing.header()),
+                        deadline,
                         new PeerCallback() {
                             @Override
                             public void completed(PeerResponse response) {

@@ -4,9 +4,6 @@ import dev.dht.node.replication.HintSink;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.SideTable;
 import dev.dht.node.storage.StoreException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,6 +11,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes a replica missed, kept for it in the "hints" column family of the node's RocksDB (same WAL: a hint

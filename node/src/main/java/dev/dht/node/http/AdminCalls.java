@@ -1,20 +1,17 @@
 package dev.dht.node.http;
 
 import dev.dht.node.json.Json;
-
-import one.nio.http.Request;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import one.nio.http.Request;
 
 /**
  * The small pieces the admin endpoints share (backup, restore, repair, rebuild, forget): JSON bodies in and out,
  * GET/POST handlers.
  */
 public final class AdminCalls {
-    private AdminCalls() {
-    }
+    private AdminCalls() {}
 
     /** Serves GET with get and POST with post (either may be null: that method is not allowed). */
     public interface Call {

@@ -1,10 +1,9 @@
 package dev.dht.node.http;
 
-import one.nio.net.Session;
-import one.nio.net.Socket;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import one.nio.net.Session;
+import one.nio.net.Socket;
 
 /**
  * A one-nio write-queue item that produces a chunked body lazily: it encodes records into a small buffer only
@@ -18,6 +17,7 @@ final class ChunkedBodyWriter extends Session.QueueItem {
     static final int BUFFER_SIZE = 64 * 1024;
     /** Bytes written per call before yielding the selector thread to other sessions. */
     private static final int WRITE_BUDGET = 256 * 1024;
+
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -28,6 +28,7 @@ final class ChunkedBodyWriter extends Session.QueueItem {
     private int limit;
     /** A record taken from the source that did not fit in the current buffer. */
     private boolean pending;
+
     private boolean sourceDone;
     private boolean lastChunkQueued;
     private boolean released;

@@ -1,13 +1,12 @@
 package dev.dht.node.http;
 
 import dev.dht.node.loop.SelectorLoop;
+import java.io.IOException;
+import java.util.Arrays;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpSession;
 import one.nio.http.Response;
 import one.nio.net.Socket;
-
-import java.io.IOException;
-import java.util.Arrays;
 
 /**
  * A one-nio HTTP session whose answers are corked: answers given on the selector thread (while it processes a

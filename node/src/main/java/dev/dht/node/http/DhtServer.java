@@ -5,9 +5,14 @@ import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.plane.Accepted;
 import dev.dht.node.plane.Plane;
 import dev.dht.node.plane.PlaneGuard;
+import dev.dht.node.release.Release;
 import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.MemberTls;
-import dev.dht.node.release.Release;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import one.nio.http.HttpServer;
 import one.nio.http.HttpServerConfig;
 import one.nio.http.HttpSession;
@@ -21,12 +26,6 @@ import one.nio.server.RejectedSessionException;
 import one.nio.server.SelectorThread;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The node's HTTP front: selector threads ({@link SelectorLoop}s over one-nio's selectors) parse requests and call
@@ -67,6 +66,7 @@ public final class DhtServer extends HttpServer {
     public static final String STATUS = "/v0/status";
     /** The member's cluster feature level on /v0/status answers (dev.dht.node.release.FeatureLevel). */
     public static final String FEATURE_LEVEL_HEADER = "Dht-Feature-Level";
+
     public static final String ENTITY = "/v0/entity";
     public static final String ENTITIES = "/v0/entities";
     public static final String METRICS = "/metrics";
@@ -85,12 +85,15 @@ public final class DhtServer extends HttpServer {
     private volatile boolean draining;
     /** Why the node is not ready yet (GET /v0/status answers 503 with it), or null; see {@link #readiness}. */
     private volatile java.util.function.Supplier<String> notReady = () -> null;
+
     private volatile java.util.function.IntSupplier featureLevel = () -> 0;
     /** Leaving (drain.Drain): not ready, and every answer to a client ends its connection. */
     private volatile boolean leaving;
+
     private SelectorLoop[] loops = new SelectorLoop[0];
     /** Hand-offs to the worker pool (counted: dht_worker_requests_total) and to the admin pool. */
     private final SessionResponder.Dispatcher toWorkers = this::submitToWorkers;
+
     private final SessionResponder.Dispatcher toAdminPool = this::submitToAdminPool;
 
     /**
@@ -105,14 +108,29 @@ public final class DhtServer extends HttpServer {
      * @param clientTls         the client port's TLS, or null for plaintext
      * @param metricsPort       the plaintext metrics port (every interface), or 0 for none
      */
-    public record Settings(int port, int selectors, int maxBody, long idleTimeoutMillis, long sendTimeoutMillis,
-                           int memberPort, String memberAddress, MemberTls memberTls, ClientTls clientTls,
-                           int metricsPort) {
-    }
+    public record Settings(
+            int port,
+            int selectors,
+            int maxBody,
+            long idleTimeoutMillis,
+            long sendTimeoutMillis,
+            int memberPort,
+            String memberAddress,
+            MemberTls memberTls,
+            ClientTls clientTls,
+            int metricsPort) {}
 
-    public DhtServer(Settings settings, EntityHandler entityHandler, RangeHandler rangeHandler,
-                     Map<String, AdminHandler> adminHandlers, ReplicasPolicy replicasPolicy, WorkerPool workers,
-                     WorkerPool adminPool, RequestTracker tracker, NodeMetrics metrics, PlaneGuard guard)
+    public DhtServer(
+            Settings settings,
+            EntityHandler entityHandler,
+            RangeHandler rangeHandler,
+            Map<String, AdminHandler> adminHandlers,
+            ReplicasPolicy replicasPolicy,
+            WorkerPool workers,
+            WorkerPool adminPool,
+            RequestTracker tracker,
+            NodeMetrics metrics,
+            PlaneGuard guard)
             throws IOException {
         super(serverConfig(settings));
         this.guard = guard;
@@ -142,14 +160,14 @@ public final class DhtServer extends HttpServer {
         member.reusePort = false;
         member.backlog = 1024;
         HttpServerConfig config = new HttpServerConfig();
-        config.acceptors = new AcceptorConfig[]{acceptor, member};
+        config.acceptors = new AcceptorConfig[] {acceptor, member};
         if (s.metricsPort() > 0) {
             AcceptorConfig metrics = new AcceptorConfig();
             metrics.address = "0.0.0.0";
             metrics.port = s.metricsPort();
             metrics.reusePort = false;
             metrics.backlog = 128;
-            config.acceptors = new AcceptorConfig[]{acceptor, member, metrics};
+            config.acceptors = new AcceptorConfig[] {acceptor, member, metrics};
         }
         config.selectors = s.selectors();
         config.keepAlive = (int) Math.min(Integer.MAX_VALUE, s.idleTimeoutMillis());
@@ -187,8 +205,10 @@ public final class DhtServer extends HttpServer {
     /** The generation in force of this plane's TLS material (0 without TLS). */
     long tlsGeneration(Plane plane) {
         return switch (plane) {
-            case MEMBER -> settings.memberTls() == null ? 0 : settings.memberTls().generation();
-            case CLIENT -> settings.clientTls() == null ? 0 : settings.clientTls().generation();
+            case MEMBER ->
+                settings.memberTls() == null ? 0 : settings.memberTls().generation();
+            case CLIENT ->
+                settings.clientTls() == null ? 0 : settings.clientTls().generation();
             case METRICS -> 0;
         };
     }
@@ -250,8 +270,8 @@ public final class DhtServer extends HttpServer {
         // while an earlier one to the same connection was unacknowledged, until the peer's delayed ACK (~40 ms):
         // pipelined node-to-node answers stalled (docs/node.md, "Defaults").
         socket.setNoDelay(true);
-        Accepted a = Accepted.of(socket, settings.memberPort(), settings.metricsPort(), settings.memberTls(),
-                settings.clientTls());
+        Accepted a = Accepted.of(
+                socket, settings.memberPort(), settings.metricsPort(), settings.memberTls(), settings.clientTls());
         return new DhtSession(a.socket(), this, a.plane(), a.loopbackPeer());
     }
 
@@ -322,8 +342,12 @@ public final class DhtServer extends HttpServer {
             return;
         }
         AdminHandler admin = adminHandlers.get(path);
-        PlaneGuard.Refusal refusal = guard.check(session.plane(), request, admin != null && admin.privileged(method),
-                session.loopbackPeer(), session.clientCertificate());
+        PlaneGuard.Refusal refusal = guard.check(
+                session.plane(),
+                request,
+                admin != null && admin.privileged(method),
+                session.loopbackPeer(),
+                session.clientCertificate());
         if (refusal != null) {
             Response response = Responses.text(refusal.status(), refusal.message());
             if (refusal.challenge()) {
@@ -353,11 +377,12 @@ public final class DhtServer extends HttpServer {
         }
         Response answer;
         if (leaving) {
-            answer = Responses.text(Responses.SERVICE_UNAVAILABLE,
-                    "draining: this member is stopping; send requests to another one");
+            answer = Responses.text(
+                    Responses.SERVICE_UNAVAILABLE, "draining: this member is stopping; send requests to another one");
         } else {
             String why = notReady.get();
-            answer = why == null ? new Response(Response.OK, "OK\n".getBytes(StandardCharsets.US_ASCII))
+            answer = why == null
+                    ? new Response(Response.OK, "OK\n".getBytes(StandardCharsets.US_ASCII))
                     : Responses.text(Responses.SERVICE_UNAVAILABLE, "not ready: " + why);
         }
         // the body stays the course's; the release and feature level ride in headers (probes and the operator)
@@ -374,7 +399,10 @@ public final class DhtServer extends HttpServer {
             default -> null;
         };
         if (op == null) {
-            reject(session, method, start,
+            reject(
+                    session,
+                    method,
+                    start,
                     Responses.methodNotAllowed(request.getMethodName(), ENTITY, "GET, PUT, DELETE"));
             return;
         }
@@ -389,13 +417,21 @@ public final class DhtServer extends HttpServer {
             // Coordinated requests are answered later and never queue: bound how many are in flight instead,
             // with the same limit as the worker queue.
             metrics.rejected();
-            reject(session, method, start, Responses.text(Responses.SERVICE_UNAVAILABLE,
-                    "overloaded: too many requests in flight"));
+            reject(
+                    session,
+                    method,
+                    start,
+                    Responses.text(Responses.SERVICE_UNAVAILABLE, "overloaded: too many requests in flight"));
             return;
         }
         tracker.started();
-        SessionResponder task = new SessionResponder(session, tracker, NodeMetrics.methodIndex(op.name()), start,
-                responder -> entityHandler.handle(parsed, responder), toWorkers);
+        SessionResponder task = new SessionResponder(
+                session,
+                tracker,
+                NodeMetrics.methodIndex(op.name()),
+                start,
+                responder -> entityHandler.handle(parsed, responder),
+                toWorkers);
         // On this thread whatever needs no waiting: reads from memory, writes in the pass's group (one WAL write
         // at the end of the pass), the coordinator's sends; no worker hand-off on the common path (docs/node.md,
         // "Threading"). Only what may wait for the disk or a write stall goes to the bounded pool.
@@ -422,7 +458,10 @@ public final class DhtServer extends HttpServer {
     private void admin(Request request, DhtSession session, int method, long start, AdminHandler handler)
             throws IOException {
         if (!handler.allows(method)) {
-            reject(session, method, start,
+            reject(
+                    session,
+                    method,
+                    start,
                     Responses.methodNotAllowed(request.getMethodName(), request.getPath(), handler.allowed()));
             return;
         }
@@ -436,8 +475,8 @@ public final class DhtServer extends HttpServer {
     }
 
     /** Hands work to a pool; 503 at once if its queue is full. */
-    private void dispatch(DhtSession session, int method, long start, SessionResponder.Dispatcher to,
-                          SessionResponder.Work work) {
+    private void dispatch(
+            DhtSession session, int method, long start, SessionResponder.Dispatcher to, SessionResponder.Work work) {
         tracker.started();
         to.dispatch(new SessionResponder(session, tracker, method, start, work, to));
     }

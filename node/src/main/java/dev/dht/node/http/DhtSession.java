@@ -5,12 +5,11 @@ import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.plane.Plane;
 import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.TlsSocket;
+import java.io.IOException;
+import java.util.ArrayDeque;
 import one.nio.http.Request;
 import one.nio.http.Response;
 import one.nio.net.Socket;
-
-import java.io.IOException;
-import java.util.ArrayDeque;
 
 /**
  * one-nio's HTTP session with what the node adds: the configured body limit (413 with a reason), chunked
@@ -35,6 +34,7 @@ import java.util.ArrayDeque;
 final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInput {
     /** one-nio's own limit on pipelined requests per connection. */
     private static final int MAX_PIPELINE = 256;
+
     static final String CALL_HEADER = Headers.CALL + ":";
 
     private final DhtServer dhtServer;
@@ -46,6 +46,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     private final TlsSocket tls;
     /** The client certificate of a client-port TLS connection (null: none), read at its first request. */
     private ClientCertificate clientCertificate;
+
     private boolean certificateRead;
     /** Started and not yet written, in request order. */
     private final ArrayDeque<Slot> started = new ArrayDeque<>();
@@ -83,7 +84,8 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     ClientCertificate clientCertificate() {
         if (!certificateRead) {
             certificateRead = true;
-            clientCertificate = tls == null || plane != Plane.CLIENT ? null
+            clientCertificate = tls == null || plane != Plane.CLIENT
+                    ? null
                     : ClientCertificate.of(ClientTls.peerCertificate(tls.engine()));
         }
         return clientCertificate;
@@ -225,7 +227,8 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
      * now (a CA dropped, a certificate renewed) without losing a request.
      */
     private boolean closesForLeaving(Slot slot) {
-        return plane == Plane.CLIENT && slot.call == null
+        return plane == Plane.CLIENT
+                && slot.call == null
                 && (dhtServer.leaving() || tls != null && tls.generation() < dhtServer.tlsGeneration(plane));
     }
 
@@ -358,7 +361,10 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
         if (tls != null && tls.refused()) {
             return IDLE; // a failed handshake whose client has not closed yet
         }
-        if (plane == Plane.MEMBER && tls != null && queueHead == null && handling == null
+        if (plane == Plane.MEMBER
+                && tls != null
+                && queueHead == null
+                && handling == null
                 && tls.generation() < dhtServer.tlsGeneration(plane)) {
             return IDLE; // authenticated under TLS material that was replaced since: the peer reconnects under the new
         }

@@ -13,8 +13,20 @@ package dev.dht.node.http;
  * @param clock     internal requests: the sender's clock reading ({@link Headers#CLOCK}); 0 otherwise
  * @param topology  internal requests: the sender's topology state and URL ({@link Headers#TOPOLOGY}), or null
  */
-public record EntityRequest(Op op, String id, byte[] key, byte[] body, Replicas replicas, boolean internal,
-                            long timestamp, long clock, String topology) {
+public record EntityRequest(
+        Op op,
+        String id,
+        byte[] key,
+        byte[] body,
+        Replicas replicas,
+        boolean internal,
+        long timestamp,
+        long clock,
+        String topology) {
 
-    public enum Op { GET, PUT, DELETE }
+    public enum Op {
+        GET,
+        PUT,
+        DELETE
+    }
 }

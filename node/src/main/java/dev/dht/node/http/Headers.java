@@ -33,8 +33,7 @@ public final class Headers {
     /** The status of a request refused because the sender's topology state is older than the receiver accepts. */
     public static final String MISDIRECTED = "421 Misdirected Request";
 
-    private Headers() {
-    }
+    private Headers() {}
 
     /** A numeric header's value, or {@code missing} when absent or not a number. */
     public static long longValue(Request request, String name, long missing) {

@@ -5,8 +5,7 @@ import java.nio.charset.StandardCharsets;
 
 /** Reads parameters from a raw query string ("a=1&b=%2F"), decoding percent escapes only when present. */
 public final class QueryParams {
-    private QueryParams() {
-    }
+    private QueryParams() {}
 
     /** The first value of name, decoded; "" for "name=" or a bare "name"; null when absent. */
     public static String get(String query, String name) throws BadRequestException {
@@ -73,7 +72,12 @@ public final class QueryParams {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private static boolean unreserved(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                || c == '-' || c == '.' || c == '_' || c == '~';
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || (c >= '0' && c <= '9')
+                || c == '-'
+                || c == '.'
+                || c == '_'
+                || c == '~';
     }
 }

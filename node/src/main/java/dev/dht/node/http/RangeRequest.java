@@ -9,5 +9,4 @@ package dev.dht.node.http;
  *                 tombstones and timestamps included (the cluster range merges them)
  * @param clock    internal requests: the sender's clock reading; 0 otherwise
  */
-public record RangeRequest(byte[] start, byte[] end, boolean internal, long clock) {
-}
+public record RangeRequest(byte[] start, byte[] end, boolean internal, long clock) {}

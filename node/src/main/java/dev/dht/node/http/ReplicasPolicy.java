@@ -13,8 +13,7 @@ public final class ReplicasPolicy {
     /** The default for the last cluster size seen (requests without the parameter allocate nothing). */
     private volatile Default cached;
 
-    private record Default(int clusterSize, Replicas replicas) {
-    }
+    private record Default(int clusterSize, Replicas replicas) {}
 
     public ReplicasPolicy(IntSupplier clusterSize, int replicationFactor) {
         this.clusterSize = clusterSize;

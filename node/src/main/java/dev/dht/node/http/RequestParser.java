@@ -1,14 +1,12 @@
 package dev.dht.node.http;
 
+import java.nio.charset.StandardCharsets;
 import one.nio.http.Request;
 import one.nio.http.Response;
 
-import java.nio.charset.StandardCharsets;
-
 /** Turns one-nio requests into validated records, or a {@link BadRequestException} that says what is wrong. */
 public final class RequestParser {
-    private RequestParser() {
-    }
+    private RequestParser() {}
 
     /** The query string exactly as sent (one-nio's getQueryString() decodes it whole, which breaks "a%26b"). */
     public static String rawQuery(Request request) {
@@ -46,8 +44,16 @@ public final class RequestParser {
                 }
             }
         }
-        return new EntityRequest(op, id, id.getBytes(StandardCharsets.UTF_8), body, replicas, internal, timestamp,
-                clock, topology == null ? null : topology.trim());
+        return new EntityRequest(
+                op,
+                id,
+                id.getBytes(StandardCharsets.UTF_8),
+                body,
+                replicas,
+                internal,
+                timestamp,
+                clock,
+                topology == null ? null : topology.trim());
     }
 
     public static RangeRequest range(Request request) throws BadRequestException {
@@ -64,8 +70,10 @@ public final class RequestParser {
             throw new BadRequestException("parameter end must not be empty (leave it out to read to the last key)");
         }
         boolean internal = isInternal(request);
-        return new RangeRequest(start.getBytes(StandardCharsets.UTF_8),
-                end == null ? null : end.getBytes(StandardCharsets.UTF_8), internal,
+        return new RangeRequest(
+                start.getBytes(StandardCharsets.UTF_8),
+                end == null ? null : end.getBytes(StandardCharsets.UTF_8),
+                internal,
                 internal ? Headers.longValue(request, Headers.CLOCK, 0) : 0);
     }
 

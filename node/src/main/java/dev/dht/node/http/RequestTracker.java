@@ -1,7 +1,6 @@
 package dev.dht.node.http;
 
 import dev.dht.node.metrics.NodeMetrics;
-
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

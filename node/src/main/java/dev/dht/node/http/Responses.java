@@ -1,8 +1,7 @@
 package dev.dht.node.http;
 
-import one.nio.http.Response;
-
 import java.nio.charset.StandardCharsets;
+import one.nio.http.Response;
 
 /**
  * Every response the node builds. Each one carries Content-Length (one-nio's Response(status, body) adds it)
@@ -25,6 +24,7 @@ public final class Responses {
     public static final String GATEWAY_TIMEOUT = Response.GATEWAY_TIMEOUT;
     /** A member refused an internal request from an older topology state (docs/cluster.md, "Fencing"). */
     public static final String MISDIRECTED = Headers.MISDIRECTED;
+
     public static final String JSON = "Content-Type: application/json";
 
     /** 200 (or another status) with a JSON body. */
@@ -36,8 +36,7 @@ public final class Responses {
 
     private static final String TEXT = "Content-Type: text/plain; charset=utf-8";
 
-    private Responses() {
-    }
+    private Responses() {}
 
     /** Status with an empty body (Content-Length: 0). */
     public static Response empty(String status) {

@@ -1,12 +1,11 @@
 package dev.dht.node.http;
 
-import one.nio.http.Response;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import one.nio.http.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One dispatched request: the task a worker runs and the {@link Responder} that answers it over the one-nio
@@ -41,11 +40,12 @@ final class SessionResponder implements InlineResponder, Runnable {
     private final long startNanos;
     private final Work work;
     private final Dispatcher toWorker;
+
     @SuppressWarnings("unused") // written through ANSWERED
     private volatile int answered;
 
-    SessionResponder(DhtSession session, RequestTracker tracker, int method, long startNanos, Work work,
-                     Dispatcher toWorker) {
+    SessionResponder(
+            DhtSession session, RequestTracker tracker, int method, long startNanos, Work work, Dispatcher toWorker) {
         this.session = session;
         this.slot = session.startingSlot();
         this.tracker = tracker;

@@ -1,9 +1,8 @@
 package dev.dht.node.http;
 
-import one.nio.http.Response;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import one.nio.http.Response;
 
 /**
  * A response whose body is a slice of a larger array: a GET answers with the value part of the stored record

@@ -13,6 +13,7 @@ final class Slot {
     boolean inline = true;
     /** The answer's head (and whole answer unless a body follows); null until answered. */
     byte[] answer;
+
     QueueItem body;
     boolean close;
 

@@ -19,11 +19,18 @@ public final class WorkerPool {
     public WorkerPool(String name, int threads, int queueSize) {
         this.queue = new ArrayBlockingQueue<>(queueSize);
         AtomicInteger n = new AtomicInteger();
-        this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, queue, r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        this.executor = new ThreadPoolExecutor(
+                threads,
+                threads,
+                0,
+                TimeUnit.MILLISECONDS,
+                queue,
+                r -> {
+                    Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                },
+                new ThreadPoolExecutor.AbortPolicy());
         executor.prestartAllCoreThreads();
     }
 

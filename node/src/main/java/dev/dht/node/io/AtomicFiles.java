@@ -8,8 +8,7 @@ import java.nio.file.StandardCopyOption;
 
 /** Small state files the node rewrites whole (jobs, caches): a reader finds the old content or the new, never half. */
 public final class AtomicFiles {
-    private AtomicFiles() {
-    }
+    private AtomicFiles() {}
 
     /**
      * Writes text to file through a sibling {@code <name>.tmp} renamed over it, making the parent directories first.

@@ -9,8 +9,7 @@ import java.util.stream.Stream;
 
 /** Directory trees the node makes for its own work (checkpoints, downloads, sorts) and removes when done. */
 public final class Directories {
-    private Directories() {
-    }
+    private Directories() {}
 
     /** Deletes root and everything under it; nothing when it does not exist. */
     public static void deleteTree(Path root) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.jr.ob.JSON;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -23,20 +22,22 @@ public final class Json {
     public static final int MAX_DEPTH = 64;
 
     private static final JSON JR = JSON.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_DEPTH)
+                            .build())
                     .build())
             .enable(JSON.Feature.WRITE_RECORD_FIELDS_IN_DECLARATION_ORDER, JSON.Feature.FAIL_ON_DUPLICATE_MAP_KEYS)
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** A record, map, collection, string, number, boolean or null as JSON text. */
     public static String write(Object value) {
         try {
             return JR.asString(value);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
+            throw new IllegalArgumentException(
+                    "cannot write " + value.getClass().getSimpleName() + " as JSON", e);
         }
     }
 
@@ -56,7 +57,8 @@ public final class Json {
             }
             Object v = type == Object.class ? JR.anyFrom(p) : type == Map.class ? JR.mapFrom(p) : JR.beanFrom(type, p);
             if (p.nextToken() != null) {
-                throw new JsonException("trailing characters at " + p.currentTokenLocation().getCharOffset());
+                throw new JsonException(
+                        "trailing characters at " + p.currentTokenLocation().getCharOffset());
             }
             return type.cast(v);
         } catch (JsonException e) {

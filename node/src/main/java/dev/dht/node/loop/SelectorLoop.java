@@ -1,15 +1,14 @@
 package dev.dht.node.loop;
 
 import dev.dht.node.storage.PassThread;
-import one.nio.net.Selector;
-import one.nio.net.Session;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import one.nio.net.Selector;
+import one.nio.net.Session;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A thread that runs one one-nio selector, the way one-nio's own selector thread does (wait for ready sessions,

@@ -4,12 +4,11 @@ import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,6 +28,7 @@ public final class NodeMetrics {
 
     /** Method index for {@link #observeRequest}. */
     public static final int GET = 0;
+
     public static final int PUT = 1;
     public static final int DELETE = 2;
     public static final int OTHER = 3;
@@ -50,8 +50,8 @@ public final class NodeMetrics {
                         + "_count is the request count")
                 .labelNames("method", "status")
                 .classicOnly()
-                .classicUpperBounds(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
-                        0.25, 0.5, 1, 2.5, 5, 10)
+                .classicUpperBounds(
+                        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
                 .withoutExemplars()
                 .register(registry);
         rejected = Counter.builder()
@@ -90,14 +90,18 @@ public final class NodeMetrics {
 
     /** A gauge read at scrape time. */
     public void gauge(String name, String help, DoubleSupplier value) {
-        GaugeWithCallback.builder().name(name).help(help)
+        GaugeWithCallback.builder()
+                .name(name)
+                .help(help)
                 .callback(cb -> cb.call(value.getAsDouble()))
                 .register(registry);
     }
 
     /** A monotonic counter read at scrape time (name without _total; the format adds it). */
     public void counter(String name, String help, DoubleSupplier value) {
-        CounterWithCallback.builder().name(name).help(help)
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
                 .callback(cb -> cb.call(value.getAsDouble()))
                 .register(registry);
     }
@@ -105,7 +109,10 @@ public final class NodeMetrics {
     /** A monotonic counter with one label, each value read at scrape time (name without _total). */
     public void labelledCounter(String name, String help, String label, java.util.Map<String, DoubleSupplier> values) {
         java.util.Map<String, DoubleSupplier> copy = new java.util.LinkedHashMap<>(values);
-        CounterWithCallback.builder().name(name).help(help).labelNames(label)
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames(label)
                 .callback(cb -> copy.forEach((value, supplier) -> cb.call(supplier.getAsDouble(), value)))
                 .register(registry);
     }
@@ -117,21 +124,32 @@ public final class NodeMetrics {
 
     /** An info metric ({@code name_info 1} with these labels), e.g. the build's release. */
     public void info(String name, String help, String label, String value) {
-        Info.builder().name(name).help(help).labelNames(label).register(registry).setLabelValues(value);
+        Info.builder()
+                .name(name)
+                .help(help)
+                .labelNames(label)
+                .register(registry)
+                .setLabelValues(value);
     }
 
     /** Gauges whose label combinations are only known at scrape time (e.g. one per peer). */
-    public void labelledGauges(String name, String help, java.util.List<String> labels,
-                               java.util.function.Consumer<Samples> samples) {
-        GaugeWithCallback.builder().name(name).help(help).labelNames(labels.toArray(String[]::new))
+    public void labelledGauges(
+            String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
+        GaugeWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames(labels.toArray(String[]::new))
                 .callback(cb -> samples.accept(cb::call))
                 .register(registry);
     }
 
     /** Monotonic counters whose label combinations are only known at scrape time (name without _total). */
-    public void labelledCounters(String name, String help, java.util.List<String> labels,
-                                 java.util.function.Consumer<Samples> samples) {
-        CounterWithCallback.builder().name(name).help(help).labelNames(labels.toArray(String[]::new))
+    public void labelledCounters(
+            String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
+        CounterWithCallback.builder()
+                .name(name)
+                .help(help)
+                .labelNames(labels.toArray(String[]::new))
                 .callback(cb -> samples.accept(cb::call))
                 .register(registry);
     }

@@ -5,13 +5,12 @@ import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import dev.dht.node.topology.TopologyState;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Drops the records this node does not hold in its stable set: those whose key's first rf replicas on the ring do

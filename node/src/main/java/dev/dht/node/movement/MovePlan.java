@@ -1,7 +1,6 @@
 package dev.dht.node.movement;
 
 import dev.dht.node.ring.Ring;
-
 import java.util.Arrays;
 
 /**
@@ -22,8 +21,9 @@ final class MovePlan {
     private final int rfT;
     /** T member index -> S member index, or -1 for a member new in T. */
     private final int[] tToS;
+
     private final int selfInT;
-    private final int[] walkS;       // the first min(rfT, |S|) members of the key's walk on S
+    private final int[] walkS; // the first min(rfT, |S|) members of the key's walk on S
     private final int[] positionInS; // S member index -> its place in walkS, or MAX_VALUE when not in it
     private final int[] walkT;
 

@@ -13,15 +13,14 @@ import dev.dht.node.storage.Store;
 import dev.dht.node.topology.TopologyHeader;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.topology.TopologyState;
-import one.nio.http.Request;
-import one.nio.http.Response;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import one.nio.http.Request;
+import one.nio.http.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of moves (docs/cluster.md, "Endpoints"):
@@ -50,8 +49,13 @@ public final class MovementEndpoints {
     private final HybridLogicalClock clock;
 
     /** @param loop null on a fixed member list */
-    public MovementEndpoints(TopologyManager manager, MovementStatus status, MovementStats stats, MovementLoop loop,
-                             Store store, HybridLogicalClock clock) {
+    public MovementEndpoints(
+            TopologyManager manager,
+            MovementStatus status,
+            MovementStats stats,
+            MovementLoop loop,
+            Store store,
+            HybridLogicalClock clock) {
         this.manager = manager;
         this.status = status;
         this.stats = stats;
@@ -104,12 +108,13 @@ public final class MovementEndpoints {
     private void topology(Request request, Responder responder) {
         observe(request);
         // a poller names the state it holds: when it is this node's, it gets the brief report (no member lists)
-        responder.send(answer(Responses.json(Responses.OK,
-                Json.write(manager.reportJson(request.getParameter("known="))))));
+        responder.send(
+                answer(Responses.json(Responses.OK, Json.write(manager.reportJson(request.getParameter("known="))))));
     }
 
     private void report(Responder responder) {
-        responder.send(answer(Responses.json(Responses.OK, Json.write(manager.report().toJson()))));
+        responder.send(
+                answer(Responses.json(Responses.OK, Json.write(manager.report().toJson()))));
     }
 
     private void movement(Request request, Responder responder) {
@@ -119,9 +124,16 @@ public final class MovementEndpoints {
     private void cleanup(Responder responder) {
         TopologyState s = manager.state();
         if (loop == null || s == null || s.moving()) {
-            responder.send(answer(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
-                    loop == null ? "this node has a fixed member list: nothing ever moves, nothing to clean up"
-                            : "a move is in progress: the cleanup runs after it, once every member finalized")))));
+            responder.send(
+                    answer(
+                            Responses.json(
+                                    Responses.CONFLICT,
+                                    Json.write(
+                                            Map.of(
+                                                    "error",
+                                                    loop == null
+                                                            ? "this node has a fixed member list: nothing ever moves, nothing to clean up"
+                                                            : "a move is in progress: the cleanup runs after it, once every member finalized")))));
             return;
         }
         loop.requestCleanup();
@@ -158,13 +170,20 @@ public final class MovementEndpoints {
         stats.received(batch.keys().size(), body.length);
         int refused = batch.keys().size() - keys.size();
         if (refused > 0) {
-            log.warn("{} of {} streamed records refused: stamped beyond --max-clock-ahead", refused,
+            log.warn(
+                    "{} of {} streamed records refused: stamped beyond --max-clock-ahead",
+                    refused,
                     batch.keys().size());
         }
         if (log.isDebugEnabled()) {
-            log.debug("batch of {} records, {} newer than what this node held", batch.keys().size(), stored);
+            log.debug(
+                    "batch of {} records, {} newer than what this node held",
+                    batch.keys().size(),
+                    stored);
         }
-        responder.send(answer(Responses.text(Responses.OK, "stored " + stored + " of " + batch.keys().size()
-                + (refused > 0 ? "; " + refused + " refused: stamped beyond --max-clock-ahead" : ""))));
+        responder.send(answer(Responses.text(
+                Responses.OK,
+                "stored " + stored + " of " + batch.keys().size()
+                        + (refused > 0 ? "; " + refused + " refused: stamped beyond --max-clock-ahead" : ""))));
     }
 }

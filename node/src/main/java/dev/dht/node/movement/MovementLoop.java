@@ -9,9 +9,6 @@ import dev.dht.node.topology.StateFile;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.topology.TopologyReport;
 import dev.dht.node.topology.TopologyState;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Drives this node through moves (docs/cluster.md, "Stages and who takes each step"), on its own thread
@@ -45,6 +44,7 @@ public final class MovementLoop implements AutoCloseable {
     private final String self;
     /** Members gone for good (dev.dht.node.forget): left out of the list moved to, and waited for by no step. */
     private final java.util.function.Predicate<String> forgotten;
+
     private final java.util.function.UnaryOperator<ClusterMembers> withoutForgotten;
     private final Thread thread;
     private volatile boolean closed;
@@ -52,9 +52,15 @@ public final class MovementLoop implements AutoCloseable {
     /** The move the per-move figures (received, sent) count from. */
     private TopologyState countedFor;
 
-    public MovementLoop(TopologyManager manager, Membership membership, Store store, PeerClient client,
-                        HybridLogicalClock clock, IntUnaryOperator rf, MovementSettings settings,
-                        MovementStats stats) {
+    public MovementLoop(
+            TopologyManager manager,
+            Membership membership,
+            Store store,
+            PeerClient client,
+            HybridLogicalClock clock,
+            IntUnaryOperator rf,
+            MovementSettings settings,
+            MovementStats stats) {
         this(manager, membership, store, client, clock, rf, settings, stats, m -> false, list -> list);
     }
 
@@ -62,10 +68,17 @@ public final class MovementLoop implements AutoCloseable {
      * @param forgotten        members gone for good: no step waits for them, nothing is streamed to them
      * @param withoutForgotten the cluster file's list without them: the list to move to
      */
-    public MovementLoop(TopologyManager manager, Membership membership, Store store, PeerClient client,
-                        HybridLogicalClock clock, IntUnaryOperator rf, MovementSettings settings,
-                        MovementStats stats, java.util.function.Predicate<String> forgotten,
-                        java.util.function.UnaryOperator<ClusterMembers> withoutForgotten) {
+    public MovementLoop(
+            TopologyManager manager,
+            Membership membership,
+            Store store,
+            PeerClient client,
+            HybridLogicalClock clock,
+            IntUnaryOperator rf,
+            MovementSettings settings,
+            MovementStats stats,
+            java.util.function.Predicate<String> forgotten,
+            java.util.function.UnaryOperator<ClusterMembers> withoutForgotten) {
         this.forgotten = forgotten;
         this.withoutForgotten = withoutForgotten;
         this.manager = manager;
@@ -148,7 +161,8 @@ public final class MovementLoop implements AutoCloseable {
         Map<String, TopologyReport> reports = poll(others);
         TopologyReport best = null;
         for (TopologyReport r : reports.values()) {
-            if (r.state() != null && (best == null || r.state().version() > best.state().version())) {
+            if (r.state() != null
+                    && (best == null || r.state().version() > best.state().version())) {
                 best = r;
             }
         }
@@ -223,8 +237,9 @@ public final class MovementLoop implements AutoCloseable {
             return 0;
         }
         if (!file.equals(s.target())) {
-            manager.install(s.reannounce(file), "the cluster file changed again before anything moved: now "
-                    + file.size() + " members: " + file);
+            manager.install(
+                    s.reannounce(file),
+                    "the cluster file changed again before anything moved: now " + file.size() + " members: " + file);
             return 0;
         }
         List<String> notYet = missing(s, reports, r -> s.equals(r.state()));
@@ -302,8 +317,8 @@ public final class MovementLoop implements AutoCloseable {
         return reported != null && reported.version() > s.version() && s.reachedBy(reported);
     }
 
-    private List<String> missing(TopologyState s, Map<String, TopologyReport> reports,
-                                 java.util.function.Predicate<TopologyReport> ok) {
+    private List<String> missing(
+            TopologyState s, Map<String, TopologyReport> reports, java.util.function.Predicate<TopologyReport> ok) {
         List<String> out = new ArrayList<>();
         for (String m : others(s.participants())) {
             TopologyReport r = reports.get(m);
@@ -318,7 +333,8 @@ public final class MovementLoop implements AutoCloseable {
     private boolean adoptNewer(Map<String, TopologyReport> reports, TopologyState s) {
         TopologyReport best = null;
         for (TopologyReport r : reports.values()) {
-            if (r.state() != null && r.state().version() > s.version()
+            if (r.state() != null
+                    && r.state().version() > s.version()
                     && (best == null || r.state().version() > best.state().version())) {
                 best = r;
             }

@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param pollInterval       how often a moving node asks the other members for their state
  * @param requestTimeout     deadline of every movement call (the node's --request-timeout)
  */
-public record MovementSettings(long rateBytesPerSecond, int batchBytes, Duration pollInterval,
-                               Duration requestTimeout) {
+public record MovementSettings(
+        long rateBytesPerSecond, int batchBytes, Duration pollInterval, Duration requestTimeout) {
     public static final Duration DEFAULT_POLL = Duration.ofMillis(200);
 }

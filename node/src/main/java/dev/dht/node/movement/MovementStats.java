@@ -17,6 +17,7 @@ public final class MovementStats {
 
     /** The scan of the current move: estimated records and bytes at its start, and progress since. */
     volatile long scanEstimatedRecords;
+
     volatile long scanEstimatedBytes;
     volatile long scanned;
     volatile long slicesDone;
@@ -24,13 +25,14 @@ public final class MovementStats {
     volatile boolean scanFinished;
     /** What the move waits for right now (a member that does not answer, the barrier...), or null. */
     volatile String waitingFor;
+
     volatile boolean cleanupRunning;
     /** Totals when the current move started: the movement endpoint reports this move's figures. */
     private volatile long[] moveBase = new long[4];
 
     /** A new move (epoch) begins: its figures count from here. */
     void startMove() {
-        moveBase = new long[]{recordsSent(), bytesSent(), recordsReceived(), bytesReceived()};
+        moveBase = new long[] {recordsSent(), bytesSent(), recordsReceived(), bytesReceived()};
         scanEstimatedRecords = 0;
         scanEstimatedBytes = 0;
         scanned = 0;

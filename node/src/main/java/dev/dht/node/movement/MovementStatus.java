@@ -6,7 +6,6 @@ import dev.dht.node.topology.StateFile;
 import dev.dht.node.topology.TopologyId;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.topology.TopologyState;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -46,7 +45,8 @@ public final class MovementStatus {
         if (!sending(f)) {
             return 0;
         }
-        return stats.scanEstimatedRecords > 0 || stats.scanned > 0 ? stats.recordsLeft()
+        return stats.scanEstimatedRecords > 0 || stats.scanned > 0
+                ? stats.recordsLeft()
                 : Math.max(0, store.stats().estimatedKeys());
     }
 

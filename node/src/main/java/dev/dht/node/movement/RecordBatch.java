@@ -1,7 +1,6 @@
 package dev.dht.node.movement;
 
 import dev.dht.node.storage.Record;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -56,8 +55,7 @@ public final class RecordBatch {
     }
 
     /** The decoded frames of a body; IllegalArgumentException when it is not well formed. */
-    public record Decoded(List<byte[]> keys, List<Record> records) {
-    }
+    public record Decoded(List<byte[]> keys, List<Record> records) {}
 
     public static Decoded decode(byte[] body) {
         List<byte[]> keys = new ArrayList<>();

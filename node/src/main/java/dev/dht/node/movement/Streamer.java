@@ -15,9 +15,6 @@ import dev.dht.node.topology.StateFile;
 import dev.dht.node.topology.TopologyHeader;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.topology.TopologyState;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,6 +22,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sending half of a move on one member of S (docs/cluster.md, "What a member of S sends, and to whom"): scans
@@ -60,9 +59,16 @@ final class Streamer {
     private final Throttle throttle;
 
     /** @param rf the replication factor of a set of the given size */
-    Streamer(Store store, PeerClient client, HybridLogicalClock clock, TopologyManager manager, IntUnaryOperator rf,
-             MovementSettings settings, MovementStats stats, String self,
-             java.util.function.Predicate<String> forgotten) {
+    Streamer(
+            Store store,
+            PeerClient client,
+            HybridLogicalClock clock,
+            TopologyManager manager,
+            IntUnaryOperator rf,
+            MovementSettings settings,
+            MovementStats stats,
+            String self,
+            java.util.function.Predicate<String> forgotten) {
         this.forgotten = forgotten;
         this.store = store;
         this.client = client;
@@ -95,8 +101,11 @@ final class Streamer {
             }
             if (finished) {
                 stats.scanFinished = true;
-                log.info("sent every record this node holds for {}: {} records, {} bytes in total so far", s,
-                        stats.recordsSent(), stats.bytesSent());
+                log.info(
+                        "sent every record this node holds for {}: {} records, {} bytes in total so far",
+                        s,
+                        stats.recordsSent(),
+                        stats.bytesSent());
                 return true;
             }
         }
@@ -115,8 +124,11 @@ final class Streamer {
         long keys = Math.max(0, st.estimatedKeys());
         stats.startScan(keys, Math.max(0, st.liveSstBytes()) + Math.max(0, st.memtableBytes()), 0);
         persistedAt = System.nanoTime();
-        log.info("streaming for {} from {} (about {} local records to scan)", s,
-                resume == null ? "the first key" : "a resume point", keys);
+        log.info(
+                "streaming for {} from {} (about {} local records to scan)",
+                s,
+                resume == null ? "the first key" : "a resume point",
+                keys);
     }
 
     /**
@@ -200,8 +212,11 @@ final class Streamer {
             done = new CountDownLatch(1);
             ok = false;
             throttle.pace(body.length);
-            client.send(plan.member(target), new PeerRequest("PUT", RECORDS_PATH, clock.now(), 0, body, header),
-                    System.nanoTime() + settings.requestTimeout().toNanos(), this);
+            client.send(
+                    plan.member(target),
+                    new PeerRequest("PUT", RECORDS_PATH, clock.now(), 0, body, header),
+                    System.nanoTime() + settings.requestTimeout().toNanos(),
+                    this);
         }
 
         @Override
@@ -237,8 +252,8 @@ final class Streamer {
             List<Pending> failed = new ArrayList<>();
             for (Pending p : waiting) {
                 try {
-                    if (!p.done.await(settings.requestTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1),
-                            TimeUnit.NANOSECONDS)) {
+                    if (!p.done.await(
+                            settings.requestTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS)) {
                         p.failure = plan.member(p.target) + " did not answer in time";
                     }
                 } catch (InterruptedException e) {

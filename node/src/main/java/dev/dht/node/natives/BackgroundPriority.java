@@ -1,13 +1,12 @@
 package dev.dht.node.natives;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the node's background threads (a backup's hashing and uploads, repair's scans of the store) under Linux's
@@ -30,16 +29,17 @@ public final class BackgroundPriority {
     static final int NICE = 19;
     /** Linux's SCHED_IDLE policy number (sched.h). */
     static final int SCHED_IDLE = 5;
+
     private static final int PRIO_PROCESS = 0;
     private static final MethodHandle SETPRIORITY = downcall("setpriority", false);
     private static final MethodHandle SCHED_SETSCHEDULER = downcall("sched_setscheduler", true);
     /** A zeroed struct sched_param (its one int, the priority, must be 0 for SCHED_IDLE), or null. */
     private static final Object ZERO_PARAM = SCHED_SETSCHEDULER == null ? null : zeroParam();
+
     private static volatile boolean told;
     private static volatile boolean toldNiceOnly;
 
-    private BackgroundPriority() {
-    }
+    private BackgroundPriority() {}
 
     /** Whether threads can be lowered here (Linux, JDK 22 or newer). */
     public static boolean available() {
@@ -56,10 +56,12 @@ public final class BackgroundPriority {
     public static java.util.concurrent.ThreadFactory threadFactory(String name, boolean numbered) {
         java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
         return r -> {
-            Thread t = new Thread(() -> {
-                lowerCurrentThread();
-                r.run();
-            }, numbered ? name + "-" + n.incrementAndGet() : name);
+            Thread t = new Thread(
+                    () -> {
+                        lowerCurrentThread();
+                        r.run();
+                    },
+                    numbered ? name + "-" + n.incrementAndGet() : name);
             t.setDaemon(true);
             return t;
         };
@@ -106,8 +108,11 @@ public final class BackgroundPriority {
     private static void unavailable() {
         if (!told) {
             told = true;
-            log.info("background threads (backups, repair scans) run at the normal CPU priority: lowering them needs"
-                    + " Linux and a JDK 22 or newer (this is {} {})", System.getProperty("os.name"), Runtime.version());
+            log.info(
+                    "background threads (backups, repair scans) run at the normal CPU priority: lowering them needs"
+                            + " Linux and a JDK 22 or newer (this is {} {})",
+                    System.getProperty("os.name"),
+                    Runtime.version());
         }
     }
 
@@ -116,7 +121,9 @@ public final class BackgroundPriority {
      * foreign function API cannot give it.
      */
     private static MethodHandle downcall(String name, boolean pointerLast) {
-        if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")
+        if (!System.getProperty("os.name", "")
+                        .toLowerCase(java.util.Locale.ROOT)
+                        .contains("linux")
                 || Runtime.version().feature() < 22) {
             return null;
         }
@@ -130,7 +137,8 @@ public final class BackgroundPriority {
             Object linker = linkerClass.getMethod("nativeLinker").invoke(null);
             Object lookup = linkerClass.getMethod("defaultLookup").invoke(linker);
             Optional<?> symbol = (Optional<?>) Class.forName("java.lang.foreign.SymbolLookup")
-                    .getMethod("find", String.class).invoke(lookup, name);
+                    .getMethod("find", String.class)
+                    .invoke(lookup, name);
             if (symbol.isEmpty()) {
                 return null;
             }
@@ -142,11 +150,13 @@ public final class BackgroundPriority {
             if (pointerLast) {
                 Array.set(arguments, 2, valueLayout.getField("ADDRESS").get(null));
             }
-            Object descriptor = descriptorClass.getMethod("of", layoutClass, arguments.getClass())
+            Object descriptor = descriptorClass
+                    .getMethod("of", layoutClass, arguments.getClass())
                     .invoke(null, javaInt, arguments);
             Object noOptions = Array.newInstance(optionClass, 0);
-            return (MethodHandle) linkerClass.getMethod("downcallHandle", segmentClass, descriptorClass,
-                    noOptions.getClass()).invoke(linker, symbol.get(), descriptor, noOptions);
+            return (MethodHandle) linkerClass
+                    .getMethod("downcallHandle", segmentClass, descriptorClass, noOptions.getClass())
+                    .invoke(linker, symbol.get(), descriptor, noOptions);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             log.debug("no {} through the foreign function API: {}", name, e.toString());
             return null;
@@ -156,8 +166,10 @@ public final class BackgroundPriority {
     /** Four zeroed bytes that live as long as the process (Arena.global().allocate(4)), or null. */
     private static Object zeroParam() {
         try {
-            Object arena = Class.forName("java.lang.foreign.Arena").getMethod("global").invoke(null);
-            return Class.forName("java.lang.foreign.SegmentAllocator").getMethod("allocate", long.class)
+            Object arena =
+                    Class.forName("java.lang.foreign.Arena").getMethod("global").invoke(null);
+            return Class.forName("java.lang.foreign.SegmentAllocator")
+                    .getMethod("allocate", long.class)
                     .invoke(arena, 4L);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             log.debug("no memory for a sched_param: {}", e.toString());

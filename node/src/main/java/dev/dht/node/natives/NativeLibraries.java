@@ -42,8 +42,7 @@ public final class NativeLibraries {
     private static boolean oneNioDecided;
     private static Optional<Path> asyncProfiler;
 
-    private NativeLibraries() {
-    }
+    private NativeLibraries() {}
 
     /** Where the libraries come from: a directory that holds them (nothing is written), or null for the cache. */
     public static synchronized void use(Path providedDir) {
@@ -98,7 +97,8 @@ public final class NativeLibraries {
     /** async-profiler's library for {@code AsyncProfiler.getInstance(path)}, or empty (it then unpacks its own). */
     public static synchronized Optional<Path> asyncProfiler() {
         if (asyncProfiler == null) {
-            asyncProfiler = Library.ASYNC_PROFILER.resource() == null ? Optional.empty()
+            asyncProfiler = Library.ASYNC_PROFILER.resource() == null
+                    ? Optional.empty()
                     : directoryOf(Library.ASYNC_PROFILER).map(d -> d.resolve(Library.ASYNC_PROFILER.fileName()));
         }
         return asyncProfiler;
@@ -108,16 +108,22 @@ public final class NativeLibraries {
     private static Optional<Path> directoryOf(Library library) {
         if (provided != null) {
             if (!Files.isRegularFile(provided.resolve(library.fileName()))) {
-                log.warn("{} is missing from the native directory {} (write them with: java -cp dht-node.jar {} DIR)",
-                        library.fileName(), provided, NativeLibraries.class.getName());
+                log.warn(
+                        "{} is missing from the native directory {} (write them with: java -cp dht-node.jar {} DIR)",
+                        library.fileName(),
+                        provided,
+                        NativeLibraries.class.getName());
             }
             return Optional.of(provided);
         }
         try {
             return Optional.of(extractToCache(library));
         } catch (IOException | UncheckedIOException e) {
-            log.warn("cannot use the native library cache ({}): {} unpacks into java.io.tmpdir instead; set "
-                    + "--native-dir or DHT_CACHE_DIR to a writable directory", e.getMessage(), library.fileName());
+            log.warn(
+                    "cannot use the native library cache ({}): {} unpacks into java.io.tmpdir instead; set "
+                            + "--native-dir or DHT_CACHE_DIR to a writable directory",
+                    e.getMessage(),
+                    library.fileName());
             return Optional.empty();
         }
     }

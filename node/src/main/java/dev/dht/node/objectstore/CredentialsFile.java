@@ -1,16 +1,15 @@
 package dev.dht.node.objectstore;
 
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.core.exception.SdkClientException;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * Static keys from a directory holding the files {@code access-key-id} and {@code secret-access-key}, and
@@ -60,8 +59,10 @@ public final class CredentialsFile implements AwsCredentialsProvider {
             }
             return current;
         } catch (IOException e) {
-            throw SdkClientException.create("cannot read the object store credentials from " + dir + " (files "
-                    + ACCESS_KEY_ID + " and " + SECRET_ACCESS_KEY + "): " + e.getMessage(), e);
+            throw SdkClientException.create(
+                    "cannot read the object store credentials from " + dir + " (files " + ACCESS_KEY_ID + " and "
+                            + SECRET_ACCESS_KEY + "): " + e.getMessage(),
+                    e);
         }
     }
 

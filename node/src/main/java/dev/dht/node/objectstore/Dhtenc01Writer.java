@@ -1,12 +1,12 @@
 package dev.dht.node.objectstore;
 
-import javax.crypto.Cipher;
-import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import javax.crypto.Cipher;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Writes {@link Encryption}'s older format, DHTENC01 (the only one release 0.1.0 reads), for a cluster below feature
@@ -19,6 +19,7 @@ import java.util.Arrays;
 final class Dhtenc01Writer implements ObjectCodec {
     /** Saved parameters: the nonce base. */
     static final int SAVED = 8;
+
     private static final int STORED_CHUNK = Encryption.V1_CHUNK + Encryption.TAG;
 
     private final Encryption encryption;
@@ -90,25 +91,36 @@ final class Dhtenc01Writer implements ObjectCodec {
         @Override
         public InputStream open(PlainSource plain, long storedOffset) throws IOException {
             long chunk = Math.max(0, storedOffset - Encryption.V1_HEADER) / STORED_CHUNK;
-            InputStream s = new Encryption.Segments(
-                    new PushbackInputStream(plain.open(chunk * Encryption.V1_CHUNK), 1), true, key, base, chunk) {
-                @Override
-                int capacity(long segment) {
-                    return Encryption.V1_CHUNK;
-                }
+            InputStream s =
+                    new Encryption.Segments(
+                            new PushbackInputStream(plain.open(chunk * Encryption.V1_CHUNK), 1),
+                            true,
+                            key,
+                            base,
+                            chunk) {
+                        @Override
+                        int capacity(long segment) {
+                            return Encryption.V1_CHUNK;
+                        }
 
-                @Override
-                byte[] crypt(byte[] in, long segment, boolean last) throws IOException {
-                    byte[] out = Encryption.gcm(Cipher.ENCRYPT_MODE, key, Encryption.nonce(prefix, segment, last, true),
-                            header, last, in, segment);
-                    if (segment != 0) {
-                        return out;
-                    }
-                    byte[] first = Arrays.copyOf(header, header.length + out.length);
-                    System.arraycopy(out, 0, first, header.length, out.length);
-                    return first;
-                }
-            };
+                        @Override
+                        byte[] crypt(byte[] in, long segment, boolean last) throws IOException {
+                            byte[] out = Encryption.gcm(
+                                    Cipher.ENCRYPT_MODE,
+                                    key,
+                                    Encryption.nonce(prefix, segment, last, true),
+                                    header,
+                                    last,
+                                    in,
+                                    segment);
+                            if (segment != 0) {
+                                return out;
+                            }
+                            byte[] first = Arrays.copyOf(header, header.length + out.length);
+                            System.arraycopy(out, 0, first, header.length, out.length);
+                            return first;
+                        }
+                    };
             // chunk 0 carries the header; a later one starts at the header + its place among the chunks
             long chunkStart = chunk == 0 ? 0 : Encryption.V1_HEADER + chunk * STORED_CHUNK;
             s.skipNBytes(storedOffset - chunkStart);

@@ -1,9 +1,5 @@
 package dev.dht.node.objectstore;
 
-import javax.crypto.Cipher;
-import javax.crypto.Mac;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
@@ -15,6 +11,10 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.function.BooleanSupplier;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Client-side encryption of backed-up files: a streaming AEAD, so that files of any size stream through in constant
@@ -41,17 +41,21 @@ public final class Encryption implements ObjectCodec {
     static final byte[] MAGIC_V1 = "DHTENC01".getBytes(StandardCharsets.US_ASCII);
     /** The object header: magic, key id. */
     static final int HEADER = 16;
+
     static final int TAG = 16;
     /** Tink's AES256_GCM_HKDF_1MB: ciphertext segment, salt (the AES key's size), nonce prefix. */
     static final int SEGMENT = 1 << 20;
+
     static final int SALT = 32;
     static final int NONCE_PREFIX = 7;
     static final int STREAM_HEADER = 1 + SALT + NONCE_PREFIX;
     /** Plain bytes per segment: the first holds the stream header too. */
     static final int PLAIN = SEGMENT - TAG;
+
     static final int FIRST_PLAIN = PLAIN - STREAM_HEADER;
     /** DHTENC01: header (magic, key id, nonce base) and plain bytes per chunk. */
     static final int V1_HEADER = 24;
+
     static final int V1_CHUNK = 64 << 10;
     /** Shorter key files are refused: a key should be random bytes (openssl rand 32 > key). */
     public static final int MIN_KEY_BYTES = 16;
@@ -63,6 +67,7 @@ public final class Encryption implements ObjectCodec {
     private final SecureRandom random = new SecureRandom();
     /** Whether new objects are DHTENC02 (else DHTENC01: the cluster's feature level is below 2). */
     private final BooleanSupplier newFormat;
+
     private final ObjectCodec legacy;
 
     /** Writes DHTENC02. */
@@ -75,8 +80,8 @@ public final class Encryption implements ObjectCodec {
         this.newFormat = newFormat;
         this.legacy = new Dhtenc01Writer(this);
         if (secret.length < MIN_KEY_BYTES) {
-            throw new IllegalArgumentException("an encryption key needs at least " + MIN_KEY_BYTES + " bytes, got "
-                    + secret.length);
+            throw new IllegalArgumentException(
+                    "an encryption key needs at least " + MIN_KEY_BYTES + " bytes, got " + secret.length);
         }
         this.backupKey = hmac(secret, "dht backup encryption".getBytes(StandardCharsets.UTF_8));
         this.namingKey = hmac(secret, "dht backup naming".getBytes(StandardCharsets.UTF_8));
@@ -121,7 +126,7 @@ public final class Encryption implements ObjectCodec {
     /** HKDF-SHA256 (RFC 5869) of 32 bytes, as Tink derives a segment key: extract with the salt, expand with info. */
     static byte[] hkdf(byte[] ikm, byte[] salt, byte[] info) {
         byte[] prk = hmac(salt, ikm);
-        return hmac(prk, info, new byte[]{1});
+        return hmac(prk, info, new byte[] {1});
     }
 
     @Override
@@ -197,8 +202,8 @@ public final class Encryption implements ObjectCodec {
             return legacy.encoder(saved);
         }
         if (saved.length != SALT + NONCE_PREFIX) {
-            throw new IOException("saved encryption parameters of " + saved.length + " bytes, not "
-                    + (SALT + NONCE_PREFIX));
+            throw new IOException(
+                    "saved encryption parameters of " + saved.length + " bytes, not " + (SALT + NONCE_PREFIX));
         }
         return new SegmentEncoder(saved.clone());
     }
@@ -212,8 +217,9 @@ public final class Encryption implements ObjectCodec {
                     + " made without encryption?");
         }
         if (!Arrays.equals(head, 8, 16, keyId, 0, 8)) {
-            throw new IOException("the object was encrypted with key " + HexFormat.of().formatHex(head, 8, 16)
-                    + ", this node's key is " + keyId() + ": wrong encryption key");
+            throw new IOException(
+                    "the object was encrypted with key " + HexFormat.of().formatHex(head, 8, 16)
+                            + ", this node's key is " + keyId() + ": wrong encryption key");
         }
         PushbackInputStream in = new PushbackInputStream(stored, 1);
         if (v1) {
@@ -231,8 +237,8 @@ public final class Encryption implements ObjectCodec {
 
                 @Override
                 byte[] crypt(byte[] in, long segment, boolean last) throws IOException {
-                    return gcm(Cipher.DECRYPT_MODE, key, nonce(prefix, segment, last, true), v1Header, last, in,
-                            segment);
+                    return gcm(
+                            Cipher.DECRYPT_MODE, key, nonce(prefix, segment, last, true), v1Header, last, in, segment);
                 }
             };
         }
@@ -269,19 +275,21 @@ public final class Encryption implements ObjectCodec {
     }
 
     /** One segment through AES-GCM; v1's additional data is its header and the last flag, v2 has none. */
-    static byte[] gcm(int mode, SecretKeySpec key, byte[] nonce, byte[] v1Header, boolean last, byte[] in,
-                      long segment) throws IOException {
+    static byte[] gcm(int mode, SecretKeySpec key, byte[] nonce, byte[] v1Header, boolean last, byte[] in, long segment)
+            throws IOException {
         try {
             Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
             c.init(mode, key, new GCMParameterSpec(TAG * 8, nonce));
             if (v1Header != null) {
                 c.updateAAD(v1Header);
-                c.updateAAD(new byte[]{(byte) (last ? 1 : 0)});
+                c.updateAAD(new byte[] {(byte) (last ? 1 : 0)});
             }
             return c.doFinal(in);
         } catch (GeneralSecurityException e) {
-            throw new IOException("cannot decrypt segment " + segment + " (damaged, truncated or reordered object,"
-                    + " or a wrong key): " + e.getMessage(), e);
+            throw new IOException(
+                    "cannot decrypt segment " + segment + " (damaged, truncated or reordered object,"
+                            + " or a wrong key): " + e.getMessage(),
+                    e);
         }
     }
 
@@ -308,22 +316,33 @@ public final class Encryption implements ObjectCodec {
             long p = Math.max(0, storedOffset - HEADER);
             long segment = p / SEGMENT;
             long plainStart = segment == 0 ? 0 : FIRST_PLAIN + (segment - 1) * PLAIN;
-            Segments s = new Segments(new PushbackInputStream(plain.open(plainStart), 1), true, key,
-                    Arrays.copyOfRange(saved, SALT, saved.length), segment) {
-                @Override
-                byte[] crypt(byte[] in, long segment, boolean last) throws IOException {
-                    byte[] out = gcm(Cipher.ENCRYPT_MODE, key, nonce(prefix, segment, last, false), null, last, in,
-                            segment);
-                    if (segment != 0) {
-                        return out;
-                    }
-                    byte[] first = new byte[HEADER + STREAM_HEADER + out.length];
-                    System.arraycopy(header, 0, first, 0, HEADER);
-                    System.arraycopy(streamHeader, 0, first, HEADER, STREAM_HEADER);
-                    System.arraycopy(out, 0, first, HEADER + STREAM_HEADER, out.length);
-                    return first;
-                }
-            };
+            Segments s =
+                    new Segments(
+                            new PushbackInputStream(plain.open(plainStart), 1),
+                            true,
+                            key,
+                            Arrays.copyOfRange(saved, SALT, saved.length),
+                            segment) {
+                        @Override
+                        byte[] crypt(byte[] in, long segment, boolean last) throws IOException {
+                            byte[] out = gcm(
+                                    Cipher.ENCRYPT_MODE,
+                                    key,
+                                    nonce(prefix, segment, last, false),
+                                    null,
+                                    last,
+                                    in,
+                                    segment);
+                            if (segment != 0) {
+                                return out;
+                            }
+                            byte[] first = new byte[HEADER + STREAM_HEADER + out.length];
+                            System.arraycopy(header, 0, first, 0, HEADER);
+                            System.arraycopy(streamHeader, 0, first, HEADER, STREAM_HEADER);
+                            System.arraycopy(out, 0, first, HEADER + STREAM_HEADER, out.length);
+                            return first;
+                        }
+                    };
             // segment 0 carries both headers; a later one starts at HEADER + its place in the stream
             long segmentStart = segment == 0 ? 0 : HEADER + segment * SEGMENT;
             s.skipNBytes(storedOffset - segmentStart);

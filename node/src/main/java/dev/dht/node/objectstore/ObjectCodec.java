@@ -51,12 +51,15 @@ public interface ObjectCodec {
 
     /** A whole stream encoded with fresh parameters (small objects, tests). */
     default InputStream encode(InputStream plain) throws IOException {
-        return encoder().open(offset -> {
-            if (offset != 0) {
-                throw new IOException("a stream can only be read from its start");
-            }
-            return plain;
-        }, 0);
+        return encoder()
+                .open(
+                        offset -> {
+                            if (offset != 0) {
+                                throw new IOException("a stream can only be read from its start");
+                            }
+                            return plain;
+                        },
+                        0);
     }
 
     /** The plain bytes of a file from an offset (a fresh stream each call). */

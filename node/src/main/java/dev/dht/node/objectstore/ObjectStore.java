@@ -14,16 +14,13 @@ import java.util.List;
  */
 public interface ObjectStore extends AutoCloseable {
     /** One listed object. */
-    record ObjectInfo(String path, long size, Instant lastModified) {
-    }
+    record ObjectInfo(String path, long size, Instant lastModified) {}
 
     /** A part of a multipart upload the store holds. */
-    record Part(int number, String etag, long size) {
-    }
+    record Part(int number, String etag, long size) {}
 
     /** A multipart upload in progress (started, neither completed nor aborted). */
-    record Upload(String path, String uploadId, Instant initiated) {
-    }
+    record Upload(String path, String uploadId, Instant initiated) {}
 
     /** Opens a fresh stream of an upload's bytes (again on a retry: every attempt reads from the start). */
     @FunctionalInterface

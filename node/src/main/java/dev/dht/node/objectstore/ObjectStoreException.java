@@ -32,7 +32,11 @@ public class ObjectStoreException extends RuntimeException {
 
     /** The store refused who we are (wrong, expired or missing credentials, or not allowed). */
     public boolean credentialsRefused() {
-        return status == 403 || "Credentials".equals(code) || "InvalidAccessKeyId".equals(code)
-                || "SignatureDoesNotMatch".equals(code) || "InvalidToken".equals(code) || "ExpiredToken".equals(code);
+        return status == 403
+                || "Credentials".equals(code)
+                || "InvalidAccessKeyId".equals(code)
+                || "SignatureDoesNotMatch".equals(code)
+                || "InvalidToken".equals(code)
+                || "ExpiredToken".equals(code);
     }
 }

@@ -15,14 +15,15 @@ import java.net.URI;
  */
 public record S3Location(URI endpoint, String bucket, String prefix, String region, boolean pathStyle) {
     public S3Location {
-        if (endpoint == null || endpoint.getHost() == null
+        if (endpoint == null
+                || endpoint.getHost() == null
                 || !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
-            throw new IllegalArgumentException("the endpoint must be an http:// or https:// URL with a host, not "
-                    + endpoint);
+            throw new IllegalArgumentException(
+                    "the endpoint must be an http:// or https:// URL with a host, not " + endpoint);
         }
         if (bucket == null || !bucket.matches("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]")) {
-            throw new IllegalArgumentException("bad bucket name '" + bucket + "': 3-63 lowercase letters, digits,"
-                    + " '.' and '-'");
+            throw new IllegalArgumentException(
+                    "bad bucket name '" + bucket + "': 3-63 lowercase letters, digits," + " '.' and '-'");
         }
         prefix = prefix == null ? "" : prefix.replaceAll("^/+|/+$", "");
         region = region == null || region.isBlank() ? null : region.strip();

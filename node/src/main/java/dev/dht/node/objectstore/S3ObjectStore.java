@@ -1,6 +1,14 @@
 package dev.dht.node.objectstore;
 
 import dev.dht.node.io.Throttle;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
@@ -11,15 +19,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Object;
-
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * {@link ObjectStore} on the AWS SDK for Java v2 ({@code s3}), over the JDK's HttpURLConnection
@@ -61,9 +60,10 @@ public final class S3ObjectStore implements ObjectStore {
                         .connectionTimeout(Duration.ofSeconds(5))
                         .socketTimeout(Duration.ofSeconds(60))
                         .build())
-                .overrideConfiguration(o -> o
-                        .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                                .maxAttempts(ATTEMPTS).circuitBreakerEnabled(false).build())
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                                .maxAttempts(ATTEMPTS)
+                                .circuitBreakerEnabled(false)
+                                .build())
                         .apiCallAttemptTimeout(CALL_TIMEOUT))
                 .build();
     }
@@ -75,8 +75,10 @@ public final class S3ObjectStore implements ObjectStore {
 
     @Override
     public void probe() {
-        call("LIST (probe)", () -> s3.listObjectsV2(b -> b.bucket(location.bucket()).maxKeys(1)
-                .prefix(location.key(""))));
+        call(
+                "LIST (probe)",
+                () -> s3.listObjectsV2(
+                        b -> b.bucket(location.bucket()).maxKeys(1).prefix(location.key(""))));
     }
 
     @Override
@@ -100,8 +102,10 @@ public final class S3ObjectStore implements ObjectStore {
     @Override
     public long size(String path) {
         try {
-            return call("HEAD " + path, () -> s3.headObject(b -> b.bucket(location.bucket())
-                    .key(location.key(path)))).contentLength();
+            return call(
+                            "HEAD " + path,
+                            () -> s3.headObject(b -> b.bucket(location.bucket()).key(location.key(path))))
+                    .contentLength();
         } catch (ObjectStoreException e) {
             if (e.status() == 404) {
                 return -1;
@@ -112,22 +116,31 @@ public final class S3ObjectStore implements ObjectStore {
 
     @Override
     public void put(String path, byte[] content) {
-        call("PUT " + path, () -> s3.putObject(b -> b.bucket(location.bucket()).key(location.key(path)),
-                RequestBody.fromBytes(content)));
+        call(
+                "PUT " + path,
+                () -> s3.putObject(
+                        b -> b.bucket(location.bucket()).key(location.key(path)), RequestBody.fromBytes(content)));
     }
 
     @Override
     public void put(String path, long length, IoSupplier open, Throttle throttle) {
-        call("PUT " + path, () -> s3.putObject(b -> b.bucket(location.bucket()).key(location.key(path))
-                        .overrideConfiguration(o -> o.apiCallAttemptTimeout(timeout(length, throttle))),
-                body(length, open, throttle)));
+        call(
+                "PUT " + path,
+                () -> s3.putObject(
+                        b -> b.bucket(location.bucket())
+                                .key(location.key(path))
+                                .overrideConfiguration(o -> o.apiCallAttemptTimeout(timeout(length, throttle))),
+                        body(length, open, throttle)));
     }
 
     @Override
     public byte[] get(String path) {
         try {
-            return call("GET " + path, () -> s3.getObjectAsBytes(b -> b.bucket(location.bucket())
-                    .key(location.key(path)))).asByteArray();
+            return call(
+                            "GET " + path,
+                            () -> s3.getObjectAsBytes(
+                                    b -> b.bucket(location.bucket()).key(location.key(path))))
+                    .asByteArray();
         } catch (ObjectStoreException e) {
             if (e.status() == 404) {
                 return null;
@@ -139,18 +152,22 @@ public final class S3ObjectStore implements ObjectStore {
     @Override
     public InputStream open(String path) {
         // no attempt timeout: a restore reads the stream at its own pace (the socket timeout catches a stall)
-        return call("GET " + path, () -> s3.getObject(b -> b.bucket(location.bucket()).key(location.key(path))
-                .overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofDays(1)))));
+        return call(
+                "GET " + path,
+                () -> s3.getObject(b -> b.bucket(location.bucket())
+                        .key(location.key(path))
+                        .overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofDays(1)))));
     }
 
     @Override
     public List<ObjectInfo> list(String pathPrefix) {
         return call("LIST " + pathPrefix, () -> {
             List<ObjectInfo> out = new ArrayList<>();
-            for (S3Object o : s3.listObjectsV2Paginator(b -> b.bucket(location.bucket())
-                    .prefix(location.key(pathPrefix))).contents()) {
-                out.add(new ObjectInfo(location.path(o.key()), o.size(),
-                        o.lastModified() == null ? Instant.EPOCH : o.lastModified()));
+            for (S3Object o : s3.listObjectsV2Paginator(
+                            b -> b.bucket(location.bucket()).prefix(location.key(pathPrefix)))
+                    .contents()) {
+                out.add(new ObjectInfo(
+                        location.path(o.key()), o.size(), o.lastModified() == null ? Instant.EPOCH : o.lastModified()));
             }
             return out;
         });
@@ -158,30 +175,42 @@ public final class S3ObjectStore implements ObjectStore {
 
     @Override
     public void delete(String path) {
-        call("DELETE " + path, () -> s3.deleteObject(b -> b.bucket(location.bucket()).key(location.key(path))));
+        call(
+                "DELETE " + path,
+                () -> s3.deleteObject(b -> b.bucket(location.bucket()).key(location.key(path))));
     }
 
     @Override
     public String startUpload(String path) {
-        return call("start upload " + path, () -> s3.createMultipartUpload(b -> b.bucket(location.bucket())
-                .key(location.key(path)))).uploadId();
+        return call(
+                        "start upload " + path,
+                        () -> s3.createMultipartUpload(
+                                b -> b.bucket(location.bucket()).key(location.key(path))))
+                .uploadId();
     }
 
     @Override
-    public String putPart(String path, String uploadId, int number, long length, IoSupplier open,
-                          Throttle throttle) {
-        return call("PUT part " + number + " of " + path, () -> s3.uploadPart(b -> b.bucket(location.bucket())
-                        .key(location.key(path)).uploadId(uploadId).partNumber(number).contentLength(length)
-                        .overrideConfiguration(o -> o.apiCallAttemptTimeout(timeout(length, throttle))),
-                body(length, open, throttle))).eTag();
+    public String putPart(String path, String uploadId, int number, long length, IoSupplier open, Throttle throttle) {
+        return call(
+                        "PUT part " + number + " of " + path,
+                        () -> s3.uploadPart(
+                                b -> b.bucket(location.bucket())
+                                        .key(location.key(path))
+                                        .uploadId(uploadId)
+                                        .partNumber(number)
+                                        .contentLength(length)
+                                        .overrideConfiguration(o -> o.apiCallAttemptTimeout(timeout(length, throttle))),
+                                body(length, open, throttle)))
+                .eTag();
     }
 
     @Override
     public List<Part> parts(String path, String uploadId) {
         return call("LIST parts of " + path, () -> {
             List<Part> out = new ArrayList<>();
-            for (var p : s3.listPartsPaginator(b -> b.bucket(location.bucket()).key(location.key(path))
-                    .uploadId(uploadId)).parts()) {
+            for (var p : s3.listPartsPaginator(b ->
+                            b.bucket(location.bucket()).key(location.key(path)).uploadId(uploadId))
+                    .parts()) {
                 out.add(new Part(p.partNumber(), p.eTag(), p.size()));
             }
             return out;
@@ -191,16 +220,26 @@ public final class S3ObjectStore implements ObjectStore {
     @Override
     public void completeUpload(String path, String uploadId, List<Part> parts) {
         List<CompletedPart> done = parts.stream()
-                .map(p -> CompletedPart.builder().partNumber(p.number()).eTag(p.etag()).build()).toList();
-        call("complete upload " + path, () -> s3.completeMultipartUpload(b -> b.bucket(location.bucket())
-                .key(location.key(path)).uploadId(uploadId).multipartUpload(m -> m.parts(done))));
+                .map(p -> CompletedPart.builder()
+                        .partNumber(p.number())
+                        .eTag(p.etag())
+                        .build())
+                .toList();
+        call(
+                "complete upload " + path,
+                () -> s3.completeMultipartUpload(b -> b.bucket(location.bucket())
+                        .key(location.key(path))
+                        .uploadId(uploadId)
+                        .multipartUpload(m -> m.parts(done))));
     }
 
     @Override
     public void abortUpload(String path, String uploadId) {
         try {
-            call("abort upload " + path, () -> s3.abortMultipartUpload(b -> b.bucket(location.bucket())
-                    .key(location.key(path)).uploadId(uploadId)));
+            call(
+                    "abort upload " + path,
+                    () -> s3.abortMultipartUpload(b ->
+                            b.bucket(location.bucket()).key(location.key(path)).uploadId(uploadId)));
         } catch (ObjectStoreException e) {
             if (e.status() != 404) {
                 throw e;
@@ -212,10 +251,11 @@ public final class S3ObjectStore implements ObjectStore {
     public List<Upload> uploads(String pathPrefix) {
         return call("LIST uploads " + pathPrefix, () -> {
             List<Upload> out = new ArrayList<>();
-            for (var u : s3.listMultipartUploadsPaginator(b -> b.bucket(location.bucket())
-                    .prefix(location.key(pathPrefix))).uploads()) {
-                out.add(new Upload(location.path(u.key()), u.uploadId(),
-                        u.initiated() == null ? Instant.EPOCH : u.initiated()));
+            for (var u : s3.listMultipartUploadsPaginator(
+                            b -> b.bucket(location.bucket()).prefix(location.key(pathPrefix)))
+                    .uploads()) {
+                out.add(new Upload(
+                        location.path(u.key()), u.uploadId(), u.initiated() == null ? Instant.EPOCH : u.initiated()));
             }
             return out;
         });
@@ -238,13 +278,16 @@ public final class S3ObjectStore implements ObjectStore {
         if (length == 0) {
             return RequestBody.empty();
         }
-        return RequestBody.fromContentProvider(() -> {
-            try {
-                return throttle == null ? open.open() : throttle.paced(open.open());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, length, "application/octet-stream");
+        return RequestBody.fromContentProvider(
+                () -> {
+                    try {
+                        return throttle == null ? open.open() : throttle.paced(open.open());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                length,
+                "application/octet-stream");
     }
 
     private <T> T call(String what, Supplier<T> call) {

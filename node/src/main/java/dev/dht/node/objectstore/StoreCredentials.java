@@ -1,5 +1,6 @@
 package dev.dht.node.objectstore;
 
+import java.nio.file.Path;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -7,8 +8,6 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
 import software.amazon.awssdk.regions.providers.AwsRegionProviderChain;
 import software.amazon.awssdk.regions.providers.SystemSettingsRegionProvider;
-
-import java.nio.file.Path;
 
 /**
  * Who the node is to the object store. With a credentials directory (a mounted Secret: {@link CredentialsFile}), its
@@ -48,7 +47,8 @@ public final class StoreCredentials {
         if (dir != null) {
             return new StoreCredentials(new CredentialsFile(dir), "static keys in " + dir);
         }
-        return new StoreCredentials(DefaultCredentialsProvider.builder().build(),
+        return new StoreCredentials(
+                DefaultCredentialsProvider.builder().build(),
                 "the default credential chain (environment, web identity token file, profile, container"
                         + " credentials endpoint, instance profile)");
     }
@@ -68,7 +68,8 @@ public final class StoreCredentials {
         }
         try {
             return new AwsRegionProviderChain(new SystemSettingsRegionProvider(), new AwsProfileRegionProvider())
-                    .getRegion().id();
+                    .getRegion()
+                    .id();
         } catch (SdkClientException e) {
             return "us-east-1";
         }

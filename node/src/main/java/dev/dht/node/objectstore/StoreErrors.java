@@ -7,30 +7,36 @@ import software.amazon.awssdk.awscore.exception.AwsServiceException;
  * an operator reads it in the node's log, its backup status and the DhtBackup's.
  */
 final class StoreErrors {
-    private StoreErrors() {
-    }
+    private StoreErrors() {}
 
     static ObjectStoreException of(String what, S3Location location, StoreCredentials credentials, Exception e) {
         StoreCredentials.Unavailable none = cause(e, StoreCredentials.Unavailable.class);
         if (none != null) {
-            return new ObjectStoreException(what + " at " + location + ": no credentials: " + none.getMessage(), 0,
-                    "Credentials", e);
+            return new ObjectStoreException(
+                    what + " at " + location + ": no credentials: " + none.getMessage(), 0, "Credentials", e);
         }
         AwsServiceException service = cause(e, AwsServiceException.class);
         if (service != null) {
             var details = service.awsErrorDetails();
             String code = details == null || details.errorCode() == null ? "" : details.errorCode();
-            String message = details == null || details.errorMessage() == null ? "" : " (" + details.errorMessage()
-                    + ")";
+            String message =
+                    details == null || details.errorMessage() == null ? "" : " (" + details.errorMessage() + ")";
             if (details != null && "Sts".equalsIgnoreCase(details.serviceName())) {
                 // the web identity step of the chain: STS refused the token or the role
-                return new ObjectStoreException(what + " at " + location + ": no credentials: STS answered HTTP "
-                        + service.statusCode() + " " + code + message + " to " + credentials, 0, "Credentials", e);
+                return new ObjectStoreException(
+                        what + " at " + location + ": no credentials: STS answered HTTP " + service.statusCode() + " "
+                                + code + message + " to " + credentials,
+                        0,
+                        "Credentials",
+                        e);
             }
             int status = service.statusCode();
-            return new ObjectStoreException(what + " at " + location + ": HTTP " + status
-                    + (code.isEmpty() ? "" : " " + code) + message + hint(status, code, location, credentials),
-                    status, code.isEmpty() ? null : code, e);
+            return new ObjectStoreException(
+                    what + " at " + location + ": HTTP " + status + (code.isEmpty() ? "" : " " + code) + message
+                            + hint(status, code, location, credentials),
+                    status,
+                    code.isEmpty() ? null : code,
+                    e);
         }
         return new ObjectStoreException(what + " at " + location + ": no answer: " + e.getMessage(), 0, "IO", e);
     }
@@ -39,7 +45,9 @@ final class StoreErrors {
         if ("NoSuchBucket".equals(code)) {
             return ": the bucket " + location.bucket() + " does not exist (create it first)";
         }
-        if (status == 403 || "InvalidAccessKeyId".equals(code) || "InvalidToken".equals(code)
+        if (status == 403
+                || "InvalidAccessKeyId".equals(code)
+                || "InvalidToken".equals(code)
                 || "ExpiredToken".equals(code)) {
             return ": the store refused the credentials (" + credentials + "): check the credentials Secret, or the"
                     + " role of the service account and what it allows on " + location.bucket();

@@ -1,9 +1,8 @@
 package dev.dht.node.peer;
 
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * A request in flight with its deadline and callback; completes exactly once, whoever gets there first. Callbacks
@@ -22,13 +21,20 @@ final class PeerCall {
     final long slowNanos;
     /** Sent again once already: a call is retried at most once (see PeerConnection#failAll). */
     boolean retried;
+
     private final PeerCallback callback;
     private final PeerClient.Outcomes outcomes;
+
     @SuppressWarnings("unused") // through DONE
     private volatile int done;
 
-    PeerCall(String peer, PeerRequest request, long deadlineNanos, long slowNanos, PeerCallback callback,
-             PeerClient.Outcomes outcomes) {
+    PeerCall(
+            String peer,
+            PeerRequest request,
+            long deadlineNanos,
+            long slowNanos,
+            PeerCallback callback,
+            PeerClient.Outcomes outcomes) {
         this.peer = peer;
         this.request = request;
         this.deadlineNanos = deadlineNanos;
@@ -53,8 +59,8 @@ final class PeerCall {
         if (DONE.compareAndSet(this, 0, 1)) {
             (timeout ? outcomes.timeout : outcomes.error).increment();
             if (log.isDebugEnabled()) {
-                log.debug("{} {} failed{}: {}", request.method(), request.target(), timeout ? " (timeout)" : "",
-                        reason);
+                log.debug(
+                        "{} {} failed{}: {}", request.method(), request.target(), timeout ? " (timeout)" : "", reason);
             }
             try {
                 callback.failed(timeout, reason);

@@ -18,6 +18,5 @@ public interface PeerCallback {
      * no answer yet at that mark. Called at most once, on the I/O thread; the answer or failure still comes, and
      * may race with this call. The caller may ask elsewhere meanwhile. Must not block.
      */
-    default void slow() {
-    }
+    default void slow() {}
 }

@@ -2,9 +2,6 @@ package dev.dht.node.peer;
 
 import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.tls.MemberTls;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.ClosedSelectorException;
@@ -18,6 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The asynchronous client nodes use to call each other: a lean HTTP/1.1 client on one NIO selector thread with a
@@ -111,10 +110,11 @@ public final class PeerClient implements AutoCloseable {
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final ConcurrentLinkedQueue<PeerConnection> toFlush = new ConcurrentLinkedQueue<>();
     /** Calls with a slow mark, earliest mark first (callers give each peer its own delay). */
-    private final PriorityBlockingQueue<PeerCall> watched = new PriorityBlockingQueue<>(64,
-            (a, b) -> Long.signum(a.slowNanos - b.slowNanos));
+    private final PriorityBlockingQueue<PeerCall> watched =
+            new PriorityBlockingQueue<>(64, (a, b) -> Long.signum(a.slowNanos - b.slowNanos));
     /** The I/O thread is in (or about to enter) select: nothing will write queued connections unless woken. */
     private volatile boolean ioIdle = true;
+
     private final Outcomes outcomes = new Outcomes();
     private volatile boolean closed;
 
@@ -130,8 +130,7 @@ public final class PeerClient implements AutoCloseable {
     }
 
     /** @param plane where a member's member port is (every call goes there, never to its client port) */
-    public PeerClient(MemberPlane plane, int maxConnections, int maxPipeline, Duration connectTimeout,
-                      Duration idle) {
+    public PeerClient(MemberPlane plane, int maxConnections, int maxPipeline, Duration connectTimeout, Duration idle) {
         this.plane = plane;
         this.maxConnections = maxConnections;
         this.maxPipeline = maxPipeline;
@@ -184,8 +183,7 @@ public final class PeerClient implements AutoCloseable {
      * some replicas asks the others then, instead of waiting for the deadline of a peer that went silent. The mark
      * ({@code slowNanos}, System.nanoTime() scale) may differ from call to call.
      */
-    public void send(String peerUrl, PeerRequest request, long deadlineNanos, long slowNanos,
-                     PeerCallback callback) {
+    public void send(String peerUrl, PeerRequest request, long deadlineNanos, long slowNanos, PeerCallback callback) {
         send(new PeerCall(peerUrl, request, deadlineNanos, slowNanos, callback, outcomes), true);
     }
 
@@ -214,8 +212,10 @@ public final class PeerClient implements AutoCloseable {
         for (int attempt = 0; attempt < 3; attempt++) {
             PeerConnection c = pick(peer);
             if (c == null) {
-                call.fail(false, peerUrl + " saturated: " + maxConnections + " connections x " + maxPipeline
-                        + " requests in flight");
+                call.fail(
+                        false,
+                        peerUrl + " saturated: " + maxConnections + " connections x " + maxPipeline
+                                + " requests in flight");
                 return;
             }
             if (c.enqueue(call)) {

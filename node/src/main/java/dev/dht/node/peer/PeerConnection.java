@@ -3,8 +3,6 @@ package dev.dht.node.peer;
 import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.tls.MemberTls;
 import dev.dht.node.tls.TlsConnection;
-
-import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -17,6 +15,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 
 /**
  * One keep-alive HTTP/1.1 connection to a peer with pipelined requests: callers encode their request into the
@@ -43,6 +42,7 @@ final class PeerConnection {
     private final int maxPipeline;
     /** Calls sent and not answered, by call number, oldest first (deadlines are checked from the head). */
     private final LinkedHashMap<Long, PeerCall> inflight = new LinkedHashMap<>();
+
     private long nextCall;
     private final ResponseParser parser = new ResponseParser();
     private final ByteBuffer in = ByteBuffer.allocate(IN_SIZE);
@@ -52,12 +52,14 @@ final class PeerConnection {
      * output buffer it copies through arrays it allocates for every record.
      */
     private ByteBuffer out;
+
     private final RequestEncoder encoder;
     private SocketChannel channel;
     /** The member port's TLS over the channel, or null for plaintext (guarded by this, like out). */
     private TlsConnection tls;
     /** The TLS material's generation this connection was made with (0: plaintext): see PeerClient.pick. */
     final long tlsGeneration;
+
     private SelectionKey key;
     private boolean connected;
     private boolean closed;
@@ -73,6 +75,7 @@ final class PeerConnection {
      * connection to the peer meanwhile (readable without the lock).
      */
     volatile boolean handshakePending;
+
     private final SelectorLoop.Task flushTask = this::writeQueued;
     final long createdNanos = System.nanoTime();
     /** Last request written or answer read: an idle connection is closed before the peer's idle timeout hits. */
@@ -346,7 +349,9 @@ final class PeerConnection {
                 closeReason = "TLS handshake with " + peer.url + ": nothing heard for "
                         + TimeUnit.NANOSECONDS.toSeconds(handshakeTimeout) + " s, closed";
                 failed = closeLocked();
-            } else if (late != null && connected && !handshaking
+            } else if (late != null
+                    && connected
+                    && !handshaking
                     && nowNanos - lastHeardNanos > client.connectTimeoutNanos()) {
                 closeReason = "no answer at all from " + peer.url + " on this connection: closed";
                 failed = closeLocked();

@@ -1,7 +1,6 @@
 package dev.dht.node.peer;
 
 import dev.dht.node.release.Release;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -13,8 +12,9 @@ import java.nio.charset.StandardCharsets;
 final class RequestEncoder {
     private static final byte[] HTTP_HOST = bytes(" HTTP/1.1\r\nHost: ");
     /** Every member request names the sender's release: a cluster at a raised feature level refuses older ones. */
-    private static final byte[] CALL = bytes("\r\nX-Dht-Internal: 1\r\n" + Release.MEMBER_HEADER + ": "
-            + Release.VERSION + "\r\nX-Dht-Call: ");
+    private static final byte[] CALL =
+            bytes("\r\nX-Dht-Internal: 1\r\n" + Release.MEMBER_HEADER + ": " + Release.VERSION + "\r\nX-Dht-Call: ");
+
     private static final byte[] CLOCK = bytes("\r\nX-Dht-Clock: ");
     private static final byte[] TIMESTAMP = bytes("\r\nX-Dht-Timestamp: ");
     private static final byte[] TOPOLOGY = bytes("\r\nX-Dht-Topology: ");
@@ -28,6 +28,7 @@ final class RequestEncoder {
     private final String hostHeader;
     /** The request head being encoded. */
     private byte[] head = new byte[512];
+
     private int headLength;
 
     RequestEncoder(String hostHeader) {
@@ -42,7 +43,10 @@ final class RequestEncoder {
         byte[] body = r.body();
         String topology = r.topology();
         headLength = 0;
-        reserve(256 + r.method().length() + r.target().length() + hostHeader.length()
+        reserve(256
+                + r.method().length()
+                + r.target().length()
+                + hostHeader.length()
                 + (topology == null ? 0 : topology.length()));
         ascii(r.method());
         head[headLength++] = ' ';

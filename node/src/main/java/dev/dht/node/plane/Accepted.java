@@ -3,13 +3,12 @@ package dev.dht.node.plane;
 import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.MemberTls;
 import dev.dht.node.tls.TlsSocket;
+import java.net.InetSocketAddress;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 import one.nio.net.SelectableJavaSocket;
 import one.nio.net.Socket;
 import one.nio.server.RejectedSessionException;
-
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
-import java.net.InetSocketAddress;
 
 /**
  * An accepted connection as its session sees it: its plane (the port it came in on), whether the peer is on
@@ -28,9 +27,12 @@ public record Accepted(Socket socket, Plane plane, boolean loopbackPeer) {
         InetSocketAddress local = socket.getLocalAddress();
         InetSocketAddress remote = socket.getRemoteAddress();
         int port = local == null ? -1 : local.getPort();
-        Plane plane = port == memberPort ? Plane.MEMBER : metricsPort > 0 && port == metricsPort ? Plane.METRICS
-                : Plane.CLIENT;
-        boolean loopback = remote != null && remote.getAddress() != null && remote.getAddress().isLoopbackAddress();
+        Plane plane = port == memberPort
+                ? Plane.MEMBER
+                : metricsPort > 0 && port == metricsPort ? Plane.METRICS : Plane.CLIENT;
+        boolean loopback = remote != null
+                && remote.getAddress() != null
+                && remote.getAddress().isLoopbackAddress();
         // The handshake runs on the selector as the peer's bytes come in (TlsSocket): a member without a
         // certificate from a trusted CA is dropped there and gets no answer; a client gets the TLS alert.
         if (plane == Plane.MEMBER && memberTls != null) {

@@ -2,7 +2,6 @@ package dev.dht.node.plane;
 
 import dev.dht.node.config.MemberPorts;
 import dev.dht.node.tls.MemberTls;
-
 import java.net.URI;
 
 /**

@@ -4,15 +4,14 @@ import dev.dht.node.auth.ClientAuth;
 import dev.dht.node.auth.ClientCertificate;
 import dev.dht.node.auth.Scope;
 import dev.dht.node.release.Release;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import one.nio.http.Request;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.EnumMap;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Decides, before a request is routed, whether its plane serves it (docs/security.md, "Planes"). A refused request
@@ -36,6 +35,7 @@ public final class PlaneGuard {
     private static final Logger log = LoggerFactory.getLogger(PlaneGuard.class);
     /** Paths of the member protocol that are not entity requests (records of moves, topology exchange, ...). */
     public static final String MEMBER_PREFIX = "/v0/internal/";
+
     private static final String MEMBER_HEADER_PREFIX = "x-dht-";
     private static final String INTERNAL_HEADER = "X-Dht-Internal:";
     private static final String RELEASE_HEADER = Release.MEMBER_HEADER + ":";
@@ -115,8 +115,8 @@ public final class PlaneGuard {
      * @param certificate  the client certificate of the connection (client port with TLS), or null
      * @return null when the plane serves the request, else the refusal to answer with
      */
-    public Refusal check(Plane plane, Request request, boolean privileged, boolean loopbackPeer,
-                         ClientCertificate certificate) {
+    public Refusal check(
+            Plane plane, Request request, boolean privileged, boolean loopbackPeer, ClientCertificate certificate) {
         String path = request.getPath();
         Refusal refusal = switch (plane) {
             case MEMBER -> member(request, path);
@@ -130,16 +130,19 @@ public final class PlaneGuard {
         return refusal;
     }
 
-    private Refusal client(Request request, String path, boolean privileged, boolean loopbackPeer,
-                           ClientCertificate certificate) {
+    private Refusal client(
+            Request request, String path, boolean privileged, boolean loopbackPeer, ClientCertificate certificate) {
         String header = memberHeader(request);
         if (header != null) {
-            return new Refusal(Reason.MEMBER_HEADER, "member header '" + header + "' refused on the client port: the"
-                    + " member protocol is served on the member port only, to authenticated members");
+            return new Refusal(
+                    Reason.MEMBER_HEADER,
+                    "member header '" + header + "' refused on the client port: the"
+                            + " member protocol is served on the member port only, to authenticated members");
         }
         if (path.startsWith(MEMBER_PREFIX)) {
-            return new Refusal(Reason.MEMBER_PATH, path + " is a member path: served on the member port only, to"
-                    + " authenticated members");
+            return new Refusal(
+                    Reason.MEMBER_PATH,
+                    path + " is a member path: served on the member port only, to" + " authenticated members");
         }
         if (loopbackPeer) {
             return null;
@@ -173,37 +176,55 @@ public final class PlaneGuard {
         if (privileged) {
             return adminOnly(request, path);
         }
-        return new Refusal(byToken ? Reason.TOKEN_SCOPE : Reason.CERTIFICATE_SCOPE, FORBIDDEN, "a " + granted
-                + (byToken ? " token" : " client certificate (" + certificate.subject() + ")") + " does not allow "
-                + request.getMethodName() + " " + path + " (needs " + required + ")");
+        return new Refusal(
+                byToken ? Reason.TOKEN_SCOPE : Reason.CERTIFICATE_SCOPE,
+                FORBIDDEN,
+                "a " + granted
+                        + (byToken ? " token" : " client certificate (" + certificate.subject() + ")")
+                        + " does not allow "
+                        + request.getMethodName() + " " + path + " (needs " + required + ")");
     }
 
     /** No credential with a scope: say what this node takes. */
     private Refusal missing(ClientCertificate certificate) {
-        String scopeless = certificate == null ? "" : " (the client certificate " + certificate.subject()
-                + " names no scope)";
+        String scopeless =
+                certificate == null ? "" : " (the client certificate " + certificate.subject() + " names no scope)";
         if (auth == null) {
-            return new Refusal(Reason.CERTIFICATE_MISSING, UNAUTHORIZED, "this node requires a client certificate"
-                    + " whose subject names a scope: O=read-only, O=read-write or O=admin" + scopeless);
+            return new Refusal(
+                    Reason.CERTIFICATE_MISSING,
+                    UNAUTHORIZED,
+                    "this node requires a client certificate"
+                            + " whose subject names a scope: O=read-only, O=read-write or O=admin" + scopeless);
         }
-        return new Refusal(Reason.TOKEN_MISSING, UNAUTHORIZED, "this node requires a client token: send"
-                + " Authorization: Bearer <token>" + (certificates ? ", or present a client certificate whose subject"
-                + " names a scope (O=read-only, O=read-write or O=admin)" : "") + scopeless);
+        return new Refusal(
+                Reason.TOKEN_MISSING,
+                UNAUTHORIZED,
+                "this node requires a client token: send"
+                        + " Authorization: Bearer <token>"
+                        + (certificates
+                                ? ", or present a client certificate whose subject"
+                                        + " names a scope (O=read-only, O=read-write or O=admin)"
+                                : "")
+                        + scopeless);
     }
 
     private static Refusal metrics(Request request, String path) {
         int method = request.getMethod();
         if ((path.equals("/metrics") || path.equals("/v0/status"))
-                && (method == Request.METHOD_GET || method == Request.METHOD_HEAD) && memberHeader(request) == null) {
+                && (method == Request.METHOD_GET || method == Request.METHOD_HEAD)
+                && memberHeader(request) == null) {
             return null;
         }
-        return new Refusal(Reason.NOT_METRICS, "the metrics port serves GET /metrics and /v0/status only; clients"
-                + " use the client port");
+        return new Refusal(
+                Reason.NOT_METRICS,
+                "the metrics port serves GET /metrics and /v0/status only; clients" + " use the client port");
     }
 
     private static Refusal adminOnly(Request request, String path) {
-        return new Refusal(Reason.ADMIN, request.getMethodName() + " " + path + " is an admin operation: served"
-                + " only to a loopback peer (e.g. kubectl port-forward, a sidecar) or with an admin token");
+        return new Refusal(
+                Reason.ADMIN,
+                request.getMethodName() + " " + path + " is an admin operation: served"
+                        + " only to a loopback peer (e.g. kubectl port-forward, a sidecar) or with an admin token");
     }
 
     private Refusal member(Request request, String path) {
@@ -211,13 +232,16 @@ public final class PlaneGuard {
             return null;
         }
         if (path.startsWith(MEMBER_PREFIX)
-                || (path.equals("/v0/entity") || path.equals("/v0/entities")) && request.getHeader(INTERNAL_HEADER) != null) {
+                || (path.equals("/v0/entity") || path.equals("/v0/entities"))
+                        && request.getHeader(INTERNAL_HEADER) != null) {
             String release = request.getHeader(RELEASE_HEADER);
             String why = releases.apply(release == null ? null : release.trim());
             return why == null ? null : new Refusal(Reason.OLD_RELEASE, why);
         }
-        return new Refusal(Reason.NOT_MEMBER_PROTOCOL, "the member port serves the member protocol only "
-                + "(X-Dht-Internal requests and " + MEMBER_PREFIX + "...); clients use the client port");
+        return new Refusal(
+                Reason.NOT_MEMBER_PROTOCOL,
+                "the member port serves the member protocol only " + "(X-Dht-Internal requests and " + MEMBER_PREFIX
+                        + "...); clients use the client port");
     }
 
     /** The first header of the member protocol's namespace (X-Dht-...), or null. */
@@ -238,8 +262,12 @@ public final class PlaneGuard {
         long now = System.nanoTime();
         long last = lastLog.get();
         if (now - last >= LOG_EVERY_NANOS && lastLog.compareAndSet(last, now)) {
-            log.warn("refused on the {} port ({} so far, see dht_plane_refused_total): {} {}: {}",
-                    plane.name().toLowerCase(java.util.Locale.ROOT), total(), refusal.reason(), path,
+            log.warn(
+                    "refused on the {} port ({} so far, see dht_plane_refused_total): {} {}: {}",
+                    plane.name().toLowerCase(java.util.Locale.ROOT),
+                    total(),
+                    refusal.reason(),
+                    path,
                     refusal.message());
         }
     }

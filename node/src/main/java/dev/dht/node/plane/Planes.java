@@ -6,7 +6,6 @@ import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.MemberTls;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,8 +20,9 @@ import java.util.List;
  *
  * @param clientTls the client port's TLS, or null when it is plaintext
  */
-public record Planes(MemberPlane memberPlane, String memberBindAddress, ClientAuth auth, ClientTls clientTls,
-                     PlaneGuard guard) implements AutoCloseable {
+public record Planes(
+        MemberPlane memberPlane, String memberBindAddress, ClientAuth auth, ClientTls clientTls, PlaneGuard guard)
+        implements AutoCloseable {
     /** How often credential files are looked at for changes. */
     static final Duration RELOAD_PERIOD = Duration.ofSeconds(1);
 
@@ -33,23 +33,27 @@ public record Planes(MemberPlane memberPlane, String memberBindAddress, ClientAu
     public static Planes open(NodeConfig config) throws IOException {
         SecuritySettings s = config.security();
         SecuritySettings.TlsFiles files = s.memberTls();
-        String problem = MemberPorts.problem(config.members(), s.memberPortOffset(), files != null,
-                s.memberInsecure());
+        String problem = MemberPorts.problem(config.members(), s.memberPortOffset(), files != null, s.memberInsecure());
         if (problem != null) {
             throw new IllegalArgumentException(problem);
         }
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            MemberTls tls = files == null ? null : opened(opened,
-                    MemberTls.open(files.cert(), files.key(), files.ca(), RELOAD_PERIOD));
+            MemberTls tls = files == null
+                    ? null
+                    : opened(opened, MemberTls.open(files.cert(), files.key(), files.ca(), RELOAD_PERIOD));
             SecuritySettings.ClientTlsFiles c = s.clientTls();
-            ClientTls clientTls = c == null ? null : opened(opened,
-                    ClientTls.open(c.cert(), c.key(), c.ca(), c.certificates(), RELOAD_PERIOD));
-            ClientAuth auth = s.authTokens() == null ? null : opened(opened,
-                    ClientAuth.open(s.authTokens(), RELOAD_PERIOD));
+            ClientTls clientTls = c == null
+                    ? null
+                    : opened(opened, ClientTls.open(c.cert(), c.key(), c.ca(), c.certificates(), RELOAD_PERIOD));
+            ClientAuth auth =
+                    s.authTokens() == null ? null : opened(opened, ClientAuth.open(s.authTokens(), RELOAD_PERIOD));
             boolean certificates = c != null && c.certificates() != SecuritySettings.ClientCertificates.NONE;
-            return new Planes(new MemberPlane(s.memberPortOffset(), tls),
-                    MemberPlane.bindAddress(config.self(), tls != null || s.memberInsecure()), auth, clientTls,
+            return new Planes(
+                    new MemberPlane(s.memberPortOffset(), tls),
+                    MemberPlane.bindAddress(config.self(), tls != null || s.memberInsecure()),
+                    auth,
+                    clientTls,
                     new PlaneGuard(auth, certificates));
         } catch (IOException | RuntimeException e) {
             for (AutoCloseable c : opened) {
@@ -75,9 +79,10 @@ public record Planes(MemberPlane memberPlane, String memberBindAddress, ClientAu
 
     /** For the start-up log line. */
     public String describe() {
-        String client = clientTls == null ? "client port plaintext"
-                : "client port TLS (client certificates " + clientTls.auth().name().toLowerCase(java.util.Locale.ROOT)
-                + ")";
+        String client = clientTls == null
+                ? "client port plaintext"
+                : "client port TLS (client certificates "
+                        + clientTls.auth().name().toLowerCase(java.util.Locale.ROOT) + ")";
         return (tls() != null ? "mutual TLS" : "plaintext") + " on " + memberBindAddress + "; " + client
                 + (auth != null ? "; client tokens required" : "; no client tokens");
     }

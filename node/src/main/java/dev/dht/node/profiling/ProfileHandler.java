@@ -8,12 +8,6 @@ import dev.dht.node.http.RequestParser;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.natives.NativeLibraries;
-import one.nio.http.Request;
-import one.nio.http.Response;
-import one.profiler.AsyncProfiler;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +20,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import one.nio.http.Request;
+import one.nio.http.Response;
+import one.profiler.AsyncProfiler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * GET /v0/admin/profile?event=cpu|alloc|lock|wall&duration=30s[&interval=1ms][&format=html|collapsed]
@@ -45,6 +44,7 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
      * it measures, and an interval of a few nanoseconds stalled the node; above 1 s a capture says nothing.
      */
     static final Duration MIN_INTERVAL = Duration.ofMillis(1);
+
     static final Duration MAX_INTERVAL = Duration.ofSeconds(1);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
@@ -120,7 +120,8 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
             byte[] html = Files.readAllBytes(tmp);
             if (profileDir != null) {
                 Files.createDirectories(profileDir);
-                Path target = profileDir.resolve(event + "-" + LocalDateTime.now().format(STAMP) + extension);
+                Path target =
+                        profileDir.resolve(event + "-" + LocalDateTime.now().format(STAMP) + extension);
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
                 log.info("profile written to {}", target);
             } else {
@@ -128,8 +129,10 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
             }
             tmp = null; // gone before the answer: a process killed right after it leaves no file behind
             response = new Response(Response.OK, html);
-            response.addHeader(format.equals("html") ? "Content-Type: text/html; charset=utf-8"
-                    : "Content-Type: text/plain; charset=utf-8");
+            response.addHeader(
+                    format.equals("html")
+                            ? "Content-Type: text/html; charset=utf-8"
+                            : "Content-Type: text/plain; charset=utf-8");
         } catch (IOException | RuntimeException e) {
             log.warn("profile failed: {}", e.toString());
             failure = "profile failed: " + e.getMessage();
@@ -156,7 +159,8 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
         if (profiler == null && loadError == null) {
             try {
                 // From the native directory or the cache: AsyncProfiler.getInstance() would unpack into a temp file.
-                profiler = AsyncProfiler.getInstance(NativeLibraries.asyncProfiler().map(Path::toString).orElse(null));
+                profiler = AsyncProfiler.getInstance(
+                        NativeLibraries.asyncProfiler().map(Path::toString).orElse(null));
             } catch (Throwable e) { // UnsatisfiedLinkError on a platform the jar has no library for
                 loadError = e.toString();
                 log.warn("async-profiler unavailable: {}", loadError);

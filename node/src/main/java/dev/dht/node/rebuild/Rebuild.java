@@ -9,15 +9,14 @@ import dev.dht.node.repair.RangePull;
 import dev.dht.node.repair.RepairException;
 import dev.dht.node.replication.ReadGate;
 import dev.dht.node.storage.SideTable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilding a member whose data is gone or too old (docs/cluster.md, "Rebuild"). A node rebuilds when it
@@ -39,7 +38,6 @@ public final class Rebuild implements ReadGate, AutoCloseable {
     private static final long RETRY_MILLIS = 2000;
     private static final long DECIDING_RETRY_MILLIS = 100;
 
-
     private final SideTable table;
     private final LongSupplier wall;
     private final long heartbeatMillis;
@@ -53,6 +51,7 @@ public final class Rebuild implements ReadGate, AutoCloseable {
     private volatile long finishedAt;
     /** Wall ms the last finished rebuild started (kept for the status once its state is gone). */
     private volatile long lastStartedAt;
+
     private volatile boolean closed;
 
     /**
@@ -75,9 +74,14 @@ public final class Rebuild implements ReadGate, AutoCloseable {
             state = new RebuildState(RebuildState.DECIDING, "started on a new data directory", now, null, 0);
             state.save(table);
         } else if (members > 1 && lastBeat > 0 && now - lastBeat > grace.toMillis()) {
-            state = new RebuildState(RebuildState.REBUILDING, "down for " + Units.formatDuration(
-                    Duration.ofMillis(now - lastBeat)) + ", longer than --tombstone-grace ("
-                    + Units.formatDuration(grace) + ")", now, null, 0);
+            state = new RebuildState(
+                    RebuildState.REBUILDING,
+                    "down for " + Units.formatDuration(Duration.ofMillis(now - lastBeat))
+                            + ", longer than --tombstone-grace ("
+                            + Units.formatDuration(grace) + ")",
+                    now,
+                    null,
+                    0);
             state.save(table);
             log.warn("this node was down longer than the tombstone grace: it does not serve reads until it has "
                     + "pulled every range from the other replicas");
@@ -201,18 +205,27 @@ public final class Rebuild implements ReadGate, AutoCloseable {
         }
         boolean dataElsewhere = answers.values().stream().anyMatch(a -> !a.empty());
         if (!dataElsewhere) {
-            log.info("a new data directory, and every member that answered ({} of {}) is empty too: a new "
-                    + "cluster, nothing to rebuild", answers.size(), others.size());
+            log.info(
+                    "a new data directory, and every member that answered ({} of {}) is empty too: a new "
+                            + "cluster, nothing to rebuild",
+                    answers.size(),
+                    others.size());
             finish(null);
             return 0;
         }
-        RebuildState next = new RebuildState(RebuildState.REBUILDING, "started on a new data directory while"
-                + " other members hold data", s.startedAt(), plan.ringId(), 0);
+        RebuildState next = new RebuildState(
+                RebuildState.REBUILDING,
+                "started on a new data directory while" + " other members hold data",
+                s.startedAt(),
+                plan.ringId(),
+                0);
         next.save(table);
         state = next;
         waitingFor = null;
-        log.warn("this node starts on a new data directory while other members hold data (its volume was lost?): it accepts writes "
-                + "but serves no read until it has pulled its {} ranges from the other replicas", plan.arcs());
+        log.warn(
+                "this node starts on a new data directory while other members hold data (its volume was lost?): it accepts writes "
+                        + "but serves no read until it has pulled its {} ranges from the other replicas",
+                plan.arcs());
         return 0;
     }
 
@@ -225,8 +238,11 @@ public final class Rebuild implements ReadGate, AutoCloseable {
         state = null;
         waitingFor = null;
         if (s != null) {
-            log.info("rebuild done: {} ranges, {} keys ({}) received in {}; serving reads", s.next(),
-                    keysReceived.get(), Units.formatSize(bytesReceived.get()),
+            log.info(
+                    "rebuild done: {} ranges, {} keys ({}) received in {}; serving reads",
+                    s.next(),
+                    keysReceived.get(),
+                    Units.formatSize(bytesReceived.get()),
                     Units.formatDuration(Duration.ofMillis(finishedAt - s.startedAt())));
         }
     }
@@ -236,8 +252,8 @@ public final class Rebuild implements ReadGate, AutoCloseable {
         if (state != null) {
             return false;
         }
-        RebuildState s = new RebuildState(RebuildState.REBUILDING, "asked (POST /v0/admin/rebuild)",
-                wall.getAsLong(), null, 0);
+        RebuildState s =
+                new RebuildState(RebuildState.REBUILDING, "asked (POST /v0/admin/rebuild)", wall.getAsLong(), null, 0);
         s.save(table);
         state = s;
         notifyAll();
@@ -267,8 +283,9 @@ public final class Rebuild implements ReadGate, AutoCloseable {
     public Map<String, AdminHandler> handlers() {
         return Map.of("/v0/admin/rebuild", AdminCalls.handler(null, (request, responder) -> {
             if (!request()) {
-                responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
-                        "a rebuild is already running: see GET /v0/admin/repair"))));
+                responder.send(Responses.json(
+                        Responses.CONFLICT,
+                        Json.write(Map.of("error", "a rebuild is already running: see GET /v0/admin/repair"))));
                 return;
             }
             Map<String, Object> out = new LinkedHashMap<>();

@@ -2,7 +2,6 @@ package dev.dht.node.rebuild;
 
 import dev.dht.node.json.Json;
 import dev.dht.node.storage.SideTable;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -25,8 +24,7 @@ record RebuildState(String phase, String reason, long startedAt, String ringId, 
     private static final byte[] HEARTBEAT = "heartbeat".getBytes(StandardCharsets.UTF_8);
 
     /** As stored in the side table (the member set as "ring"). */
-    private record Stored(String phase, String reason, long startedAt, String ring, int next) {
-    }
+    private record Stored(String phase, String reason, long startedAt, String ring, int next) {}
 
     static RebuildState load(SideTable table) {
         RebuildState[] found = {null};

@@ -1,8 +1,5 @@
 package dev.dht.node.release;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The cluster's feature level (docs/upgrading.md), as Strimzi's metadataVersion: what members may use that the
@@ -61,8 +60,11 @@ public final class FeatureLevel {
         }
         FeatureLevel f = new FeatureLevel(dir, Math.max(BASE, recorded));
         if (requested != 0 && requested < recorded) {
-            log.warn("--feature-level {} ignored: this member already runs at level {}, and a level is never"
-                    + " lowered", requested, recorded);
+            log.warn(
+                    "--feature-level {} ignored: this member already runs at level {}, and a level is never"
+                            + " lowered",
+                    requested,
+                    recorded);
         }
         if (requested > f.level) {
             f.raise(requested);
@@ -103,8 +105,8 @@ public final class FeatureLevel {
     /** Raises the level (no change if it is already there), recorded before it applies. */
     public synchronized void raise(int to) throws IOException {
         if (to < BASE || to > MAX) {
-            throw new IllegalArgumentException("release " + Release.VERSION + " knows feature levels " + BASE + " to "
-                    + MAX + ", not " + to);
+            throw new IllegalArgumentException(
+                    "release " + Release.VERSION + " knows feature levels " + BASE + " to " + MAX + ", not " + to);
         }
         if (to < level) {
             throw new IllegalArgumentException("this member runs at feature level " + level + ": a level is never"
@@ -114,7 +116,10 @@ public final class FeatureLevel {
             return;
         }
         write(to);
-        log.info("feature level {} -> {}: members of releases before {} are refused from now on", level, to,
+        log.info(
+                "feature level {} -> {}: members of releases before {} are refused from now on",
+                level,
+                to,
                 FIRST_RELEASE[to]);
         level = to;
     }
@@ -142,10 +147,14 @@ public final class FeatureLevel {
 
     /** Why a member list with racks cannot be used at this level, or null. */
     public String racksRefusal() {
-        return racks() ? null : "racks in the member list need feature level " + RACKS + " (this member runs at "
-                + level + "): first run every member at release " + FIRST_RELEASE[RACKS] + " or later, then raise the"
-                + " level on every member (POST /v0/admin/feature-level {\"level\": " + RACKS + "}, or --feature-level "
-                + RACKS + "), then put racks in the list (docs/upgrading.md)";
+        return racks()
+                ? null
+                : "racks in the member list need feature level " + RACKS + " (this member runs at "
+                        + level + "): first run every member at release " + FIRST_RELEASE[RACKS]
+                        + " or later, then raise the"
+                        + " level on every member (POST /v0/admin/feature-level {\"level\": " + RACKS
+                        + "}, or --feature-level "
+                        + RACKS + "), then put racks in the list (docs/upgrading.md)";
     }
 
     /** For GET /v0/admin/feature-level. */

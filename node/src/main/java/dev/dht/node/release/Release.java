@@ -16,10 +16,10 @@ public final class Release {
     public static final String HEADER = "Dht-Release";
     /** The sender's release on member requests; releases before 0.2.0 send none. */
     public static final String MEMBER_HEADER = "X-Dht-Release";
+
     public static final String VERSION = load();
 
-    private Release() {
-    }
+    private Release() {}
 
     private static String load() {
         try (InputStream in = Release.class.getResourceAsStream("/dht-release.properties")) {

@@ -1,9 +1,6 @@
 package dev.dht.node.repair;
 
 import dev.dht.node.natives.BackgroundPriority;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -13,6 +10,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One thread under {@code SCHED_IDLE} ({@link BackgroundPriority}) where repair scans the local store: hashes and
@@ -38,8 +37,14 @@ final class BackgroundScans implements LocalScans, AutoCloseable {
      *                   holds at most one per scan), or null: then only {@link #run} is used
      */
     BackgroundScans(String thread, int queue, String senderName) {
-        this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queue),
-                BackgroundPriority.threadFactory(thread, false), new ThreadPoolExecutor.AbortPolicy());
+        this.executor = new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(queue),
+                BackgroundPriority.threadFactory(thread, false),
+                new ThreadPoolExecutor.AbortPolicy());
         if (senderName == null) {
             this.sender = null;
         } else {

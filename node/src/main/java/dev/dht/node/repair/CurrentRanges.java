@@ -2,7 +2,6 @@ package dev.dht.node.repair;
 
 import dev.dht.node.replication.Topology;
 import dev.dht.node.topology.TopologyState;
-
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -50,7 +49,9 @@ public final class CurrentRanges {
     /** Whether a move runs that this node joins (it is in the target set, not the stable one). */
     boolean joining() {
         Topology.View v = topology.view();
-        return v.decided() && v.state().moving() && !v.state().stable().contains(self)
+        return v.decided()
+                && v.state().moving()
+                && !v.state().stable().contains(self)
                 && v.state().target().contains(self);
     }
 

@@ -2,7 +2,6 @@ package dev.dht.node.repair;
 
 import dev.dht.node.json.Json;
 import dev.dht.node.storage.Store;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,8 +26,7 @@ public final class RangePull {
     }
 
     /** The arcs to pull under the current stable member set, or null while moving or undecided. */
-    public record Plan(String ringId, int arcs, List<String> others) {
-    }
+    public record Plan(String ringId, int arcs, List<String> others) {}
 
     public Plan plan() {
         RepairRanges r = current.get();
@@ -51,8 +49,7 @@ public final class RangePull {
     }
 
     /** What one member says about itself ({@code GET /v0/internal/repair/state}). */
-    public record PeerState(boolean empty, boolean serving) {
-    }
+    public record PeerState(boolean empty, boolean serving) {}
 
     /** Asks every member at once; the members that did not answer are missing from the map. */
     public Map<String, PeerState> peerStates(List<String> members) {
@@ -72,8 +69,7 @@ public final class RangePull {
     }
 
     /** The figures of one pull. */
-    public record Pulled(long keys, long bytes) {
-    }
+    public record Pulled(long keys, long bytes) {}
 
     /**
      * Pulls arcs [from, to) of this node's arcs (in ring order) under ringId from every other replica of each.
@@ -99,8 +95,8 @@ public final class RangePull {
             }
             long[] horizons = new long[e.getValue().size()];
             java.util.Arrays.fill(horizons, Long.MIN_VALUE); // everything, tombstones included
-            Reconciliation.Result res = new Reconciliation(store, peers, r, e.getKey(), true, Long.MAX_VALUE, stats,
-                    LocalScans.INLINE)
+            Reconciliation.Result res = new Reconciliation(
+                            store, peers, r, e.getKey(), true, Long.MAX_VALUE, stats, LocalScans.INLINE)
                     .run(e.getValue(), horizons);
             keys += res.keysRepaired();
             bytes += res.bytesRepaired();

@@ -5,7 +5,6 @@ import dev.dht.node.storage.Digest;
 import dev.dht.node.storage.DigestCursor;
 import dev.dht.node.storage.DigestScan;
 import dev.dht.node.storage.Store;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,8 +15,7 @@ import java.util.List;
  * at different moments never look different (CASSANDRA-8979's lesson).
  */
 final class RangeSummaries {
-    private RangeSummaries() {
-    }
+    private RangeSummaries() {}
 
     /** The hash one entry adds to its span's sum: order-free, so a span and its parts add up. */
     static long entryHash(Digest d) {

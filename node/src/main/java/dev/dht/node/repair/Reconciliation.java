@@ -3,7 +3,6 @@ package dev.dht.node.repair;
 import dev.dht.node.storage.Digest;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,8 +37,7 @@ final class Reconciliation {
     static final int SPANS_PER_CALL = 32;
 
     /** What one step found and did. */
-    record Result(int arcs, int arcsOutOfSync, long keysRepaired, long bytesRepaired, long keysDeferred) {
-    }
+    record Result(int arcs, int arcsOutOfSync, long keysRepaired, long bytesRepaired, long keysDeferred) {}
 
     private final Store store;
     private final RecordTransfer transfer;
@@ -57,8 +55,15 @@ final class Reconciliation {
      * @param cutoff   versions newer than this timestamp are left alone (Long.MAX_VALUE: none)
      * @param scans    where this node's own hashes and digests are computed
      */
-    Reconciliation(Store store, RepairPeers peers, RepairRanges ranges, List<String> members, boolean pullOnly,
-                   long cutoff, RepairStats stats, LocalScans scans) {
+    Reconciliation(
+            Store store,
+            RepairPeers peers,
+            RepairRanges ranges,
+            List<String> members,
+            boolean pullOnly,
+            long cutoff,
+            RepairStats stats,
+            LocalScans scans) {
         this.store = store;
         this.scans = scans;
         this.transfer = new RecordTransfer(store, peers, ranges.ringId(), ranges.self(), members, stats);
@@ -71,8 +76,7 @@ final class Reconciliation {
     }
 
     /** One span of an arc under comparison. */
-    private record Item(int arc, RepairWire.Query query) {
-    }
+    private record Item(int arc, RepairWire.Query query) {}
 
     /**
      * Compares and repairs the arcs, each with its purge horizon. Throws when a replica did not answer: then
@@ -118,7 +122,8 @@ final class Reconciliation {
             List<Item> children = new ArrayList<>();
             for (Item it : split) {
                 for (Span s : it.query().span().split(FANOUT)) {
-                    children.add(new Item(it.arc(), new RepairWire.Query(s, it.query().horizon())));
+                    children.add(new Item(
+                            it.arc(), new RepairWire.Query(s, it.query().horizon())));
                 }
             }
             level = new ArrayList<>();
@@ -242,8 +247,7 @@ final class Reconciliation {
     // ---- deciding and sending ----------------------------------------------------------------------------------
 
     /** A record one replica holds and others need. */
-    private record Need(byte[] key, int source, List<Integer> targets, List<Integer> tied) {
-    }
+    private record Need(byte[] key, int source, List<Integer> targets, List<Integer> tied) {}
 
     private Result deliver(int arcCount, Map<ByteBuffer, Digest[]> keys) throws RepairException {
         int me = members.indexOf(self);

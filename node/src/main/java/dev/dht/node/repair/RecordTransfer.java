@@ -4,7 +4,6 @@ import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.movement.RecordBatch;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,8 +27,8 @@ final class RecordTransfer {
     private final RepairStats stats;
     private final HybridLogicalClock clock;
 
-    RecordTransfer(Store store, RepairPeers peers, String ringId, String self, List<String> members,
-                   RepairStats stats) {
+    RecordTransfer(
+            Store store, RepairPeers peers, String ringId, String self, List<String> members, RepairStats stats) {
         this.store = store;
         this.peers = peers;
         this.ringId = ringId;
@@ -127,6 +126,6 @@ final class RecordTransfer {
         for (RepairPeers.Call c : calls) {
             stored += RepairEndpoints.storedCount(c.body());
         }
-        return new long[]{stored, bytes};
+        return new long[] {stored, bytes};
     }
 }

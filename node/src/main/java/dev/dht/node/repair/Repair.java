@@ -10,7 +10,6 @@ import dev.dht.node.ring.XxHash64;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.SideTable;
 import dev.dht.node.storage.Store;
-
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -29,25 +28,44 @@ public final class Repair implements AutoCloseable {
     private final RangePull pull;
     /** The scans of the rounds this node coordinates, and those coordinators ask of it: each on a SCHED_IDLE thread. */
     private final BackgroundScans ownScans = new BackgroundScans("dht-repair-scan", 1, null);
+
     private final BackgroundScans peerScans = new BackgroundScans("dht-repair-peer", 8, "dht-repair-ans");
 
     /**
      * @param table   the store's repair family
      * @param rebuild the rebuild's part of the status (null-free map)
      */
-    public Repair(Store store, SideTable table, CurrentRanges current, PeerClient client, HybridLogicalClock clock,
-                  LongSupplier wall, RepairSettings settings, ReadGate gate, Supplier<Map<String, Object>> rebuild) {
+    public Repair(
+            Store store,
+            SideTable table,
+            CurrentRanges current,
+            PeerClient client,
+            HybridLogicalClock clock,
+            LongSupplier wall,
+            RepairSettings settings,
+            ReadGate gate,
+            Supplier<Map<String, Object>> rebuild) {
         this.current = current;
-        this.history = new RepairHistory(table, settings.grace().toMillis(), settings.propagation().toMillis());
-        RepairPeers peers = new RepairPeers(client, clock, current::requestHeader, settings.callTimeout(),
-                new Throttle(settings.rate()), stats);
-        this.service = new RepairService(store, current, history, new RoundLog(table), peers, stats, settings, clock,
-                wall, gate, ownScans);
-        this.endpoints = new RepairEndpoints(store, clock, current, history, stats, service, settings, gate, rebuild,
-                peerScans);
+        this.history = new RepairHistory(
+                table, settings.grace().toMillis(), settings.propagation().toMillis());
+        RepairPeers peers = new RepairPeers(
+                client, clock, current::requestHeader, settings.callTimeout(), new Throttle(settings.rate()), stats);
+        this.service = new RepairService(
+                store, current, history, new RoundLog(table), peers, stats, settings, clock, wall, gate, ownScans);
+        this.endpoints =
+                new RepairEndpoints(store, clock, current, history, stats, service, settings, gate, rebuild, peerScans);
         // a rebuild pulls at its own pace (the same rate), not sharing the coordinator's budget
-        this.pull = new RangePull(store, current, new RepairPeers(client, clock, current::requestHeader,
-                settings.callTimeout(), new Throttle(settings.rate()), stats), stats);
+        this.pull = new RangePull(
+                store,
+                current,
+                new RepairPeers(
+                        client,
+                        clock,
+                        current::requestHeader,
+                        settings.callTimeout(),
+                        new Throttle(settings.rate()),
+                        stats),
+                stats);
     }
 
     public void start() {

@@ -14,11 +14,6 @@ import dev.dht.node.replication.ReadGate;
 import dev.dht.node.storage.DigestCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
-import one.nio.http.Request;
-import one.nio.http.Response;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -26,6 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import one.nio.http.Request;
+import one.nio.http.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Repair's HTTP side (docs/cluster.md, "Repair: the protocol"). Between members ({@code X-Dht-Internal}; hashes
@@ -58,9 +57,17 @@ final class RepairEndpoints {
     /** The hashes and digests calls scan the store: off the workers, at background priority. */
     private final BackgroundScans scans;
 
-    RepairEndpoints(Store store, HybridLogicalClock clock, CurrentRanges current, RepairHistory history,
-                    RepairStats stats, RepairService service, RepairSettings settings, ReadGate gate,
-                    Supplier<Map<String, Object>> rebuild, BackgroundScans scans) {
+    RepairEndpoints(
+            Store store,
+            HybridLogicalClock clock,
+            CurrentRanges current,
+            RepairHistory history,
+            RepairStats stats,
+            RepairService service,
+            RepairSettings settings,
+            ReadGate gate,
+            Supplier<Map<String, Object>> rebuild,
+            BackgroundScans scans) {
         this.store = store;
         this.clock = clock;
         this.current = current;
@@ -95,21 +102,26 @@ final class RepairEndpoints {
             responder.send(answer(Responses.json(Responses.OK, Json.write(s))));
         });
         // the status is read-only: open, as /v0/status is; POST schedules rounds (admin)
-        m.put(STATUS, AdminCalls.handler((request, responder) -> {
-            boolean ranges = "true".equals(request.getParameter("ranges="));
-            responder.send(Responses.json(Responses.OK, Json.write(status(ranges))));
-        }, (request, responder) -> {
-            int n = service.requestRounds();
-            if (n < 0) {
-                responder.send(Responses.json(Responses.CONFLICT, Json.write(Map.of("error",
-                        "no repair now: " + current.pausedBecause()))));
-                return;
-            }
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("scheduled", n);
-            out.put("note", "a round of each replica set this node coordinates; see GET " + STATUS);
-            responder.send(Responses.json(Responses.ACCEPTED, Json.write(out)));
-        }));
+        m.put(
+                STATUS,
+                AdminCalls.handler(
+                        (request, responder) -> {
+                            boolean ranges = "true".equals(request.getParameter("ranges="));
+                            responder.send(Responses.json(Responses.OK, Json.write(status(ranges))));
+                        },
+                        (request, responder) -> {
+                            int n = service.requestRounds();
+                            if (n < 0) {
+                                responder.send(Responses.json(
+                                        Responses.CONFLICT,
+                                        Json.write(Map.of("error", "no repair now: " + current.pausedBecause()))));
+                                return;
+                            }
+                            Map<String, Object> out = new LinkedHashMap<>();
+                            out.put("scheduled", n);
+                            out.put("note", "a round of each replica set this node coordinates; see GET " + STATUS);
+                            responder.send(Responses.json(Responses.ACCEPTED, Json.write(out)));
+                        }));
         return m;
     }
 
@@ -125,9 +137,11 @@ final class RepairEndpoints {
                 RepairRanges r = current.get();
                 String theirs = request.getParameter("ring=");
                 if (r == null || !r.ringId().equals(theirs)) {
-                    responder.send(answer(Responses.text(Responses.CONFLICT, r == null ? "no repair here now: "
-                            + current.pausedBecause() : "this node repairs member set " + r.ringId() + ", not "
-                            + theirs)));
+                    responder.send(answer(Responses.text(
+                            Responses.CONFLICT,
+                            r == null
+                                    ? "no repair here now: " + current.pausedBecause()
+                                    : "this node repairs member set " + r.ringId() + ", not " + theirs)));
                     return;
                 }
                 history.use(r);
@@ -136,18 +150,21 @@ final class RepairEndpoints {
                     responder.send(answer(run(handler, request, r, body)));
                     return;
                 }
-                boolean queued = scans.submit(() -> {
-                    try {
-                        return run(handler, request, r, body);
-                    } catch (BadRequestException e) {
-                        return Responses.text(e.status(), e.getMessage());
-                    } catch (RuntimeException e) {
-                        log.error("repair scan failed: {}", e.toString(), e); // as a worker's failure is logged
-                        return Responses.text(Responses.INTERNAL_ERROR, "repair scan failed: " + e);
-                    }
-                }, response -> responder.send(answer(response)));
+                boolean queued = scans.submit(
+                        () -> {
+                            try {
+                                return run(handler, request, r, body);
+                            } catch (BadRequestException e) {
+                                return Responses.text(e.status(), e.getMessage());
+                            } catch (RuntimeException e) {
+                                log.error("repair scan failed: {}", e.toString(), e); // as a worker's failure is logged
+                                return Responses.text(Responses.INTERNAL_ERROR, "repair scan failed: " + e);
+                            }
+                        },
+                        response -> responder.send(answer(response)));
                 if (!queued) {
-                    responder.send(answer(Responses.text(Responses.SERVICE_UNAVAILABLE,
+                    responder.send(answer(Responses.text(
+                            Responses.SERVICE_UNAVAILABLE,
                             "repair scans queued here already; the round tries again later")));
                 }
             }
@@ -233,7 +250,8 @@ final class RepairEndpoints {
         }
         int stored = store.applyAllIfNewer(keys, records);
         stats.keysReceived.add(stored);
-        return Responses.text(Responses.OK, "stored " + stored + " of " + batch.keys().size());
+        return Responses.text(
+                Responses.OK, "stored " + stored + " of " + batch.keys().size());
     }
 
     private Response done(Request request, RepairRanges r, ByteBuffer body) {
@@ -292,8 +310,13 @@ final class RepairEndpoints {
         m.put("lastRound", last);
         long oldest = history.oldest();
         // 0: some range never repaired; a member whose ranges no other member replicates has nothing to repair
-        m.put("oldestRangeRepair", oldest == 0 ? 0 : oldest == Long.MAX_VALUE ? System.currentTimeMillis()
-                : HybridLogicalClock.physicalMillis(oldest));
+        m.put(
+                "oldestRangeRepair",
+                oldest == 0
+                        ? 0
+                        : oldest == Long.MAX_VALUE
+                                ? System.currentTimeMillis()
+                                : HybridLogicalClock.physicalMillis(oldest));
         m.put("ranges", r == null ? 0 : r.arcs().size());
         m.put("replicaSets", r == null ? 0 : r.groups().size());
         m.put("coordinates", r == null ? 0 : r.coordinated().size());

@@ -1,7 +1,6 @@
 package dev.dht.node.repair;
 
 import dev.dht.node.storage.SideTable;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -26,8 +25,7 @@ final class RepairHistory {
     private volatile State state;
 
     /** The repaired times of one set of ranges. */
-    private record State(RepairRanges ranges, AtomicLongArray repairedAt) {
-    }
+    private record State(RepairRanges ranges, AtomicLongArray repairedAt) {}
 
     RepairHistory(SideTable table, long graceMillis, long propagationMillis) {
         this.table = table;
@@ -76,7 +74,9 @@ final class RepairHistory {
                 before = s.repairedAt().get(a);
             } while (repairedAt > before && !s.repairedAt().compareAndSet(a, before, repairedAt));
             if (repairedAt > before) {
-                table.put(arcKey(ringId, a), ByteBuffer.allocate(8).putLong(repairedAt).array());
+                table.put(
+                        arcKey(ringId, a),
+                        ByteBuffer.allocate(8).putLong(repairedAt).array());
             }
         }
     }
@@ -84,7 +84,9 @@ final class RepairHistory {
     /** When the arc was last repaired (0: never, or not one of this node's arcs). */
     long repairedAt(int arc) {
         State s = state;
-        return s == null || arc < 0 || arc >= s.repairedAt().length() ? 0 : s.repairedAt().get(arc);
+        return s == null || arc < 0 || arc >= s.repairedAt().length()
+                ? 0
+                : s.repairedAt().get(arc);
     }
 
     /**

@@ -7,7 +7,6 @@ import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -40,8 +39,13 @@ final class RepairPeers {
     /**
      * @param timeout a call's deadline: repair calls scan and may read the disk, so longer than a client request's
      */
-    RepairPeers(PeerClient client, HybridLogicalClock clock, Supplier<String> topologyHeader,
-                java.time.Duration timeout, Throttle throttle, RepairStats stats) {
+    RepairPeers(
+            PeerClient client,
+            HybridLogicalClock clock,
+            Supplier<String> topologyHeader,
+            java.time.Duration timeout,
+            Throttle throttle,
+            RepairStats stats) {
         this.client = client;
         this.clock = clock;
         this.topologyHeader = topologyHeader;
@@ -97,8 +101,14 @@ final class RepairPeers {
         return start(member, method, path, ringId, body, hashTraffic, timeoutNanos);
     }
 
-    private Call start(String member, String method, String path, String ringId, byte[] body, boolean hashTraffic,
-                       long timeoutNanos) {
+    private Call start(
+            String member,
+            String method,
+            String path,
+            String ringId,
+            byte[] body,
+            boolean hashTraffic,
+            long timeoutNanos) {
         Call call = new Call(member, hashTraffic, timeoutNanos);
         if (body != null) {
             if (hashTraffic) {
@@ -107,8 +117,11 @@ final class RepairPeers {
             throttle.pace(body.length);
         }
         String target = ringId == null ? path : path + "?ring=" + ringId;
-        client.send(member, new PeerRequest(method, target, clock.now(), 0, body, topologyHeader.get()),
-                System.nanoTime() + timeoutNanos, new PeerCallback() {
+        client.send(
+                member,
+                new PeerRequest(method, target, clock.now(), 0, body, topologyHeader.get()),
+                System.nanoTime() + timeoutNanos,
+                new PeerCallback() {
                     @Override
                     public void completed(PeerResponse response) {
                         // Clocks merge where records move (fetched records); comparing hashes, or asking a
@@ -121,8 +134,8 @@ final class RepairPeers {
 
                     @Override
                     public void failed(boolean timeout, String reason) {
-                        call.answer.completeExceptionally(new IllegalStateException(
-                                timeout ? "no answer in time" : reason));
+                        call.answer.completeExceptionally(
+                                new IllegalStateException(timeout ? "no answer in time" : reason));
                     }
                 });
         return call;

@@ -4,7 +4,6 @@ import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.ring.XxHash64;
 import dev.dht.node.topology.TopologyId;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,12 +20,10 @@ import java.util.Map;
  */
 final class RepairRanges {
     /** One arc of the ring that this node replicates. */
-    record Arc(int index, List<Span> spans, List<String> replicas) {
-    }
+    record Arc(int index, List<Span> spans, List<String> replicas) {}
 
     /** The arcs sharing one replica set, and who coordinates their repair. */
-    record Group(String key, List<String> members, String coordinator, List<Arc> arcs) {
-    }
+    record Group(String key, List<String> members, String coordinator, List<Arc> arcs) {}
 
     private final String self;
     private final String ringId;

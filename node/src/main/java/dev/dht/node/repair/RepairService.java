@@ -3,9 +3,6 @@ package dev.dht.node.repair;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.replication.ReadGate;
 import dev.dht.node.storage.Store;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -13,6 +10,8 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the repair rounds this node coordinates, on its own thread ({@code dht-repair}): for each replica set it
@@ -37,18 +36,30 @@ public final class RepairService implements AutoCloseable {
     private final ReadGate gate;
     /** Where a round hashes and lists this node's arcs (this thread keeps the normal priority: it calls peers). */
     private final LocalScans scans;
+
     private final Thread thread;
     private final long startedAt;
     /** A first round starts this long after start at the earliest: spreads the members' first rounds. */
     private final long firstDelay;
+
     private final Set<String> requested = new HashSet<>();
     /** Replica sets whose last round failed, with when to try again (wall ms). */
     private final java.util.Map<String, Long> retryAt = new java.util.HashMap<>();
+
     private volatile boolean closed;
 
-    RepairService(Store store, CurrentRanges current, RepairHistory history, RoundLog rounds, RepairPeers peers,
-                  RepairStats stats, RepairSettings settings, HybridLogicalClock clock, LongSupplier wall,
-                  ReadGate gate, LocalScans scans) {
+    RepairService(
+            Store store,
+            CurrentRanges current,
+            RepairHistory history,
+            RoundLog rounds,
+            RepairPeers peers,
+            RepairStats stats,
+            RepairSettings settings,
+            HybridLogicalClock clock,
+            LongSupplier wall,
+            ReadGate gate,
+            LocalScans scans) {
         this.store = store;
         this.current = current;
         this.history = history;
@@ -185,9 +196,16 @@ public final class RepairService implements AutoCloseable {
         int next = e.inProgress() ? Math.min(e.next(), g.arcs().size()) : 0;
         long t0 = System.nanoTime();
         if (next == 0) {
-            log.info("repair round of replica set [{}] ({} ranges) starts", g.key(), g.arcs().size());
+            log.info(
+                    "repair round of replica set [{}] ({} ranges) starts",
+                    g.key(),
+                    g.arcs().size());
         } else {
-            log.info("repair round of replica set [{}] resumes at range {} of {}", g.key(), next, g.arcs().size());
+            log.info(
+                    "repair round of replica set [{}] resumes at range {} of {}",
+                    g.key(),
+                    next,
+                    g.arcs().size());
         }
         rounds.put(r.ringId(), g.key(), new RoundLog.Entry(e.lastCompleted(), roundStart, next));
         stats.running = g.key();
@@ -197,12 +215,14 @@ public final class RepairService implements AutoCloseable {
         try {
             while (next < g.arcs().size()) {
                 if (closed || current.get() != r || gate.notServing() != null) {
-                    stats.problem = closed ? null : "round interrupted: " + (current.get() != r
-                            ? "the topology changed" : "this node " + gate.notServing());
+                    stats.problem = closed
+                            ? null
+                            : "round interrupted: "
+                                    + (current.get() != r ? "the topology changed" : "this node " + gate.notServing());
                     return; // resumes from the saved point (or starts over on a new member set)
                 }
-                List<RepairRanges.Arc> arcs = g.arcs().subList(next, Math.min(g.arcs().size(),
-                        next + RepairSettings.ARCS_PER_STEP));
+                List<RepairRanges.Arc> arcs =
+                        g.arcs().subList(next, Math.min(g.arcs().size(), next + RepairSettings.ARCS_PER_STEP));
                 Reconciliation.Result res;
                 long cutoff = clock.now() - (settings.inFlightMillis() << 16);
                 try {
@@ -240,8 +260,13 @@ public final class RepairService implements AutoCloseable {
             stats.lastRoundKeysRepaired = keys;
             stats.lastRoundMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             stats.problem = null;
-            log.info("repair round of replica set [{}] done in {} ms: {} ranges, {} out of sync, {} keys repaired",
-                    g.key(), stats.lastRoundMillis, g.arcs().size(), outOfSync, keys);
+            log.info(
+                    "repair round of replica set [{}] done in {} ms: {} ranges, {} out of sync, {} keys repaired",
+                    g.key(),
+                    stats.lastRoundMillis,
+                    g.arcs().size(),
+                    outOfSync,
+                    keys);
         } finally {
             stats.running = null;
         }

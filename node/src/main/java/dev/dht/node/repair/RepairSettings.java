@@ -13,8 +13,8 @@ import java.time.Duration;
  *                       than the repair by at least this much
  * @param requestTimeout --request-timeout: a write is delivered within it, or left to hints
  */
-public record RepairSettings(Duration interval, long rate, Duration grace, Duration propagation,
-                             Duration requestTimeout) {
+public record RepairSettings(
+        Duration interval, long rate, Duration grace, Duration propagation, Duration requestTimeout) {
     public static final Duration DEFAULT_INTERVAL = Duration.ofHours(6);
     public static final long DEFAULT_RATE = 4L << 20;
     /** Arcs compared per step: one step's calls stay small, and progress is saved after each. */

@@ -12,6 +12,7 @@ final class RepairStats {
     final LongAdder hashBytes = new LongAdder();
     /** Keys whose newest version was too recent to judge (a write possibly in flight): left to the next round. */
     final LongAdder keysDeferred = new LongAdder();
+
     final LongAdder roundsCompleted = new LongAdder();
     final LongAdder roundsFailed = new LongAdder();
     /** Records a repair call brought to this node (as a replica behind, or a rebuild's pull). */
@@ -19,12 +20,14 @@ final class RepairStats {
 
     /** The round in progress on this node (null: none), and how far it is. */
     volatile String running;
+
     volatile int runningArcsDone;
     volatile int runningArcsTotal;
     /** Why the last round stopped early, or what it waits for (null when nothing is wrong). */
     volatile String problem;
     /** Wall time of the last round this node completed (ms), and its figures. */
     volatile long lastRoundAt;
+
     volatile long lastRoundRangesOutOfSync;
     volatile long lastRoundKeysRepaired;
     volatile long lastRoundMillis;

@@ -1,7 +1,6 @@
 package dev.dht.node.repair;
 
 import dev.dht.node.storage.Digest;
-
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -27,20 +26,16 @@ final class RepairWire {
     /** Keys longer than this are refused (the node's own ids are far shorter). */
     static final int MAX_KEY = 1 << 20;
 
-    private RepairWire() {
-    }
+    private RepairWire() {}
 
     /** One span of a query, with the purge horizon that applies to it. */
-    record Query(Span span, long horizon) {
-    }
+    record Query(Span span, long horizon) {}
 
     /** A span's summary on one replica: how many entries, and their combined hash. */
-    record Summary(long count, long hash) {
-    }
+    record Summary(long count, long hash) {}
 
     /** The digests of one span on one replica; truncated when it holds more than the cap. */
-    record Listing(List<Digest> digests, boolean truncated) {
-    }
+    record Listing(List<Digest> digests, boolean truncated) {}
 
     static byte[] queries(List<Query> queries) {
         return write(out -> {
@@ -168,8 +163,7 @@ final class RepairWire {
     }
 
     /** A done body: the time and the arc indexes. */
-    record Done(long repairedAt, List<Integer> arcs) {
-    }
+    record Done(long repairedAt, List<Integer> arcs) {}
 
     static Done readDone(ByteBuffer in) {
         long at = in.getLong();

@@ -1,7 +1,6 @@
 package dev.dht.node.repair;
 
 import dev.dht.node.storage.SideTable;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -44,7 +43,12 @@ final class RoundLog {
     }
 
     void put(String ringId, String group, Entry e) {
-        table.put(key(ringId, group), ByteBuffer.allocate(20).putLong(e.lastCompleted()).putLong(e.startedAt())
-                .putInt(e.next()).array());
+        table.put(
+                key(ringId, group),
+                ByteBuffer.allocate(20)
+                        .putLong(e.lastCompleted())
+                        .putLong(e.startedAt())
+                        .putInt(e.next())
+                        .array());
     }
 }

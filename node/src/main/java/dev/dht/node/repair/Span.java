@@ -11,8 +11,8 @@ record Span(long lo, long hi) {
 
     Span {
         if (Long.compareUnsigned(lo, hi) > 0) {
-            throw new IllegalArgumentException("empty span [" + Long.toUnsignedString(lo) + ", "
-                    + Long.toUnsignedString(hi) + "]");
+            throw new IllegalArgumentException(
+                    "empty span [" + Long.toUnsignedString(lo) + ", " + Long.toUnsignedString(hi) + "]");
         }
     }
 

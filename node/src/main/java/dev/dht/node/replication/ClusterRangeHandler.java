@@ -10,7 +10,6 @@ import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,8 +34,8 @@ public final class ClusterRangeHandler implements RangeHandler {
     private final MemberPlane plane;
 
     /** @param plane where the members' member ports are (the internal range requests go there) */
-    public ClusterRangeHandler(Store store, HybridLogicalClock clock, Topology topology, Duration requestTimeout,
-                               MemberPlane plane) {
+    public ClusterRangeHandler(
+            Store store, HybridLogicalClock clock, Topology topology, Duration requestTimeout, MemberPlane plane) {
         this.plane = plane;
         this.store = store;
         this.clock = clock;
@@ -56,8 +55,9 @@ public final class ClusterRangeHandler implements RangeHandler {
         }
         Topology.View view = topology.view();
         if (!view.decided()) {
-            responder.fail(Responses.SERVICE_UNAVAILABLE, "this node is starting: it has not learned the cluster's "
-                    + "topology from its peers yet; retry");
+            responder.fail(
+                    Responses.SERVICE_UNAVAILABLE,
+                    "this node is starting: it has not learned the cluster's " + "topology from its peers yet; retry");
             return;
         }
         // every member requests go to: during a move both sets, whose union holds every acknowledged write
@@ -76,17 +76,20 @@ public final class ClusterRangeHandler implements RangeHandler {
                 continue;
             }
             try {
-                sources.add(new ObservingSource(RemoteRangeStream.open(plane, peer, request.start(), request.end(),
-                        reading, timeoutMillis)));
+                sources.add(new ObservingSource(
+                        RemoteRangeStream.open(plane, peer, request.start(), request.end(), reading, timeoutMillis)));
             } catch (IOException | RuntimeException e) {
                 unreachable.add(peer);
             }
         }
         if (view.rangeIncomplete(unreachable)) {
             sources.forEach(RangeSource::close);
-            responder.fail(Responses.GATEWAY_TIMEOUT, "range incomplete: " + unreachable + " unreachable, and "
-                    + "with replication factor " + topology.rf(view.ring().size())
-                    + " some keys may have no other copy");
+            responder.fail(
+                    Responses.GATEWAY_TIMEOUT,
+                    "range incomplete: " + unreachable + " unreachable, and "
+                            + "with replication factor "
+                            + topology.rf(view.ring().size())
+                            + " some keys may have no other copy");
             return;
         }
         responder.stream(new MergedRange(sources));

@@ -14,7 +14,6 @@ import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import dev.dht.node.topology.Learner;
-
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -34,10 +33,12 @@ public final class Coordinator implements EntityHandler {
     final long timeoutNanos;
     /** Which replicas a read asks first, and how long it waits for each before it asks the rest. */
     final ReplicaChoice choice;
+
     final WorkerPool slowPath;
     final LongAdder readRepairs = new LongAdder();
     /** Closed while this node rebuilds: its own copy does not count for reads. */
     final ReadGate readGate;
+
     private final Topology topology;
     private final ReplicaEndpoint endpoint;
     private final LocalEntityHandler local;
@@ -46,23 +47,43 @@ public final class Coordinator implements EntityHandler {
      * @param slowPath where local work that would have to wait runs (the worker pool): a replica's own read or
      *                 write whose record is only on disk
      */
-    public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
-                       Duration requestTimeout, WorkerPool slowPath) {
+    public Coordinator(
+            Store store,
+            HybridLogicalClock clock,
+            PeerClient client,
+            Topology topology,
+            HintSink hints,
+            Duration requestTimeout,
+            WorkerPool slowPath) {
         this(store, clock, client, topology, hints, requestTimeout, slowPath, Learner.NONE);
     }
 
     /**
      * @param learner told when a request comes from a node with a newer topology state than this one's
      */
-    public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
-                       Duration requestTimeout, WorkerPool slowPath, Learner learner) {
+    public Coordinator(
+            Store store,
+            HybridLogicalClock clock,
+            PeerClient client,
+            Topology topology,
+            HintSink hints,
+            Duration requestTimeout,
+            WorkerPool slowPath,
+            Learner learner) {
         this(store, clock, client, topology, hints, requestTimeout, slowPath, learner, ReadGate.OPEN);
     }
 
     /** @param readGate closed while this node rebuilds (dev.dht.node.rebuild): it then serves no read itself */
-    public Coordinator(Store store, HybridLogicalClock clock, PeerClient client, Topology topology, HintSink hints,
-                       Duration requestTimeout, WorkerPool slowPath, Learner learner,
-                       ReadGate readGate) {
+    public Coordinator(
+            Store store,
+            HybridLogicalClock clock,
+            PeerClient client,
+            Topology topology,
+            HintSink hints,
+            Duration requestTimeout,
+            WorkerPool slowPath,
+            Learner learner,
+            ReadGate readGate) {
         this.readGate = readGate;
         this.store = store;
         this.clock = clock;
@@ -114,7 +135,8 @@ public final class Coordinator implements EntityHandler {
     }
 
     private static boolean onlyLocal(EntityRequest request, Topology.View view) {
-        return view.decided() && request.replicas().from() == 1
+        return view.decided()
+                && request.replicas().from() == 1
                 && view.onlyLocal(request.replicas(), Ring.keyHash(request.key()));
     }
 
@@ -124,8 +146,9 @@ public final class Coordinator implements EntityHandler {
         if (why == null) {
             return false;
         }
-        responder.fail(Responses.SERVICE_UNAVAILABLE, "this node " + why + "; read through another member or"
-                + " with a larger from");
+        responder.fail(
+                Responses.SERVICE_UNAVAILABLE,
+                "this node " + why + "; read through another member or" + " with a larger from");
         return true;
     }
 
@@ -142,8 +165,9 @@ public final class Coordinator implements EntityHandler {
         }
         Topology.View view = topology.view();
         if (!view.decided()) {
-            responder.fail(Responses.SERVICE_UNAVAILABLE, "this node is starting: it has not learned the cluster's "
-                    + "topology from its peers yet; retry");
+            responder.fail(
+                    Responses.SERVICE_UNAVAILABLE,
+                    "this node is starting: it has not learned the cluster's " + "topology from its peers yet; retry");
             return;
         }
         int from = request.replicas().from();
@@ -162,12 +186,29 @@ public final class Coordinator implements EntityHandler {
         long deadline = System.nanoTime() + timeoutNanos;
         String header = view.requestHeader();
         switch (request.op()) {
-            case GET -> new ReadOperation(this, request.key(), hash, plan, header, deadline, responder)
-                    .start();
-            case PUT -> new WriteOperation(this, request.key(), plan, header, deadline, responder,
-                    Record.value(clock.now(), request.body()), Responses.CREATED).start();
-            case DELETE -> new WriteOperation(this, request.key(), plan, header, deadline, responder,
-                    Record.tombstone(clock.now()), Responses.ACCEPTED).start();
+            case GET -> new ReadOperation(this, request.key(), hash, plan, header, deadline, responder).start();
+            case PUT ->
+                new WriteOperation(
+                                this,
+                                request.key(),
+                                plan,
+                                header,
+                                deadline,
+                                responder,
+                                Record.value(clock.now(), request.body()),
+                                Responses.CREATED)
+                        .start();
+            case DELETE ->
+                new WriteOperation(
+                                this,
+                                request.key(),
+                                plan,
+                                header,
+                                deadline,
+                                responder,
+                                Record.tombstone(clock.now()),
+                                Responses.ACCEPTED)
+                        .start();
         }
     }
 }

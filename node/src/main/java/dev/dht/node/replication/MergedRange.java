@@ -2,7 +2,6 @@ package dev.dht.node.replication;
 
 import dev.dht.node.http.ChunkSource;
 import dev.dht.node.storage.Record;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;

@@ -6,9 +6,8 @@ import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.storage.CorruptRecordException;
 import dev.dht.node.storage.Record;
-import one.nio.http.Response;
-
 import java.nio.charset.StandardCharsets;
+import one.nio.http.Response;
 
 /**
  * The internal protocol between members, in one place (docs/cluster.md, "Internal protocol"). Every internal
@@ -26,8 +25,7 @@ public final class Protocol {
     /** A replica refused a request from an older topology state (docs/cluster.md, "Fencing and learning"). */
     public static final int MISDIRECTED = 421;
 
-    private Protocol() {
-    }
+    private Protocol() {}
 
     public static String entityTarget(byte[] key) {
         return "/v0/entity?id=" + QueryParams.encode(new String(key, StandardCharsets.UTF_8));

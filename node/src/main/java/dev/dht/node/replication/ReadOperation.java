@@ -41,17 +41,25 @@ final class ReadOperation {
     private final boolean[] answered;
     /** Slots in the order they are asked; the first {@code asked} of them have been. */
     private final int[] order;
+
     private int asked;
     /** The replica asked as a probe, not waited for (-1: none). */
     private int probeSlot = -1;
     /** Per slot: asked as a backup (null until a backup is sent). */
     private boolean[] backups;
+
     private int received;
     private int failures;
     private PeerRequest request;
 
-    ReadOperation(Coordinator c, byte[] key, long hash, Topology.Plan plan, String topology, long deadline,
-                  Responder responder) {
+    ReadOperation(
+            Coordinator c,
+            byte[] key,
+            long hash,
+            Topology.Plan plan,
+            String topology,
+            long deadline,
+            Responder responder) {
         this.c = c;
         this.key = key;
         this.target = Protocol.entityTarget(key);
@@ -246,8 +254,7 @@ final class ReadOperation {
             askSlots(next, next + 1);
         }
         if (answer != null) {
-            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + needed
-                    + " answered in time");
+            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + needed + " answered in time");
         }
         if (complete) {
             repair();
@@ -281,8 +288,11 @@ final class ReadOperation {
                 if (i == selfSlot) {
                     repairOwnCopy(newest);
                 } else {
-                    c.client.send(urls[i], Protocol.write(target, newest, c.clock.now(), topology),
-                            System.nanoTime() + c.timeoutNanos, new PeerCallback() {
+                    c.client.send(
+                            urls[i],
+                            Protocol.write(target, newest, c.clock.now(), topology),
+                            System.nanoTime() + c.timeoutNanos,
+                            new PeerCallback() {
                                 @Override
                                 public void completed(PeerResponse response) {
                                     if (response.clock() > 0) {

@@ -7,7 +7,6 @@ import dev.dht.node.peer.ResponseHead;
 import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.release.Release;
 import dev.dht.node.storage.Record;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -35,6 +34,7 @@ final class RemoteRangeStream implements RangeSource {
     private final String peer;
     /** What was read from the socket and not decoded yet (read mode). */
     private final ByteBuffer buffer;
+
     private final ChunkedDecoder chunks = new ChunkedDecoder(MAX_FRAME);
     private byte[] key;
     private Record record;
@@ -48,8 +48,9 @@ final class RemoteRangeStream implements RangeSource {
     }
 
     /** Connects, sends the request and reads the answer's head; throws IOException if the member is unusable. */
-    static RemoteRangeStream open(MemberPlane plane, String peer, byte[] start, byte[] end, long clock,
-                                  int timeoutMillis) throws IOException {
+    static RemoteRangeStream open(
+            MemberPlane plane, String peer, byte[] start, byte[] end, long clock, int timeoutMillis)
+            throws IOException {
         URI uri = URI.create(peer);
         int port = plane.port(uri.getPort() < 0 ? 80 : uri.getPort());
         Socket socket = new Socket();
@@ -60,14 +61,22 @@ final class RemoteRangeStream implements RangeSource {
             if (plane.tls() != null) {
                 socket = plane.tls().wrap(socket, uri.getHost(), port); // handshake done, or IOException
             }
-            StringBuilder request = new StringBuilder(128).append("GET /v0/entities?start=")
+            StringBuilder request = new StringBuilder(128)
+                    .append("GET /v0/entities?start=")
                     .append(QueryParams.encode(new String(start, StandardCharsets.UTF_8)));
             if (end != null) {
                 request.append("&end=").append(QueryParams.encode(new String(end, StandardCharsets.UTF_8)));
             }
-            request.append(" HTTP/1.1\r\nHost: ").append(uri.getHost()).append(':').append(port)
-                    .append("\r\nX-Dht-Internal: 1\r\n").append(Release.MEMBER_HEADER).append(": ")
-                    .append(Release.VERSION).append("\r\nX-Dht-Clock: ").append(clock)
+            request.append(" HTTP/1.1\r\nHost: ")
+                    .append(uri.getHost())
+                    .append(':')
+                    .append(port)
+                    .append("\r\nX-Dht-Internal: 1\r\n")
+                    .append(Release.MEMBER_HEADER)
+                    .append(": ")
+                    .append(Release.VERSION)
+                    .append("\r\nX-Dht-Clock: ")
+                    .append(clock)
                     .append("\r\nConnection: close\r\n\r\n");
             OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.US_ASCII));
@@ -110,8 +119,8 @@ final class RemoteRangeStream implements RangeSource {
             return true;
         } catch (IOException | RuntimeException e) {
             close();
-            throw new UncheckedIOException(new IOException("range stream from " + peer + " failed: " + e.getMessage(),
-                    e));
+            throw new UncheckedIOException(
+                    new IOException("range stream from " + peer + " failed: " + e.getMessage(), e));
         }
     }
 

@@ -11,9 +11,8 @@ import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import dev.dht.node.topology.Learner;
 import dev.dht.node.topology.TopologyHeader;
-import one.nio.http.Response;
-
 import java.util.concurrent.atomic.LongAdder;
+import one.nio.http.Response;
 
 /**
  * Serves internal entity requests (another member coordinating) on the local store only: never coordinated
@@ -39,8 +38,8 @@ public final class ReplicaEndpoint {
     }
 
     /** @param readGate closed while this node rebuilds: reads are answered 503, a missing replica */
-    public ReplicaEndpoint(Store store, HybridLogicalClock clock, Topology topology, Learner learner,
-                           ReadGate readGate) {
+    public ReplicaEndpoint(
+            Store store, HybridLogicalClock clock, Topology topology, Learner learner, ReadGate readGate) {
         this.readGate = readGate;
         this.store = store;
         this.clock = clock;
@@ -79,10 +78,12 @@ public final class ReplicaEndpoint {
             return true;
         }
         refused.increment();
-        Response response = Responses.text(Responses.MISDIRECTED, theirs == mine
-                ? "topology " + TopologyHeader.state(header) + " differs from this node's " + view.header()
-                : "topology " + TopologyHeader.state(header) + " is older than this node accepts (it is at "
-                + view.header() + "); learn the newer state and retry");
+        Response response = Responses.text(
+                Responses.MISDIRECTED,
+                theirs == mine
+                        ? "topology " + TopologyHeader.state(header) + " differs from this node's " + view.header()
+                        : "topology " + TopologyHeader.state(header) + " is older than this node accepts (it is at "
+                                + view.header() + "); learn the newer state and retry");
         responder.send(Protocol.withClock(response, clock.now(), view.header()));
         return false;
     }
@@ -115,8 +116,7 @@ public final class ReplicaEndpoint {
                     answerRead(store.get(request.key()), responder);
                 }
             }
-            case PUT -> write(request, Record.value(request.timestamp(), request.body()), Responses.CREATED,
-                    responder);
+            case PUT -> write(request, Record.value(request.timestamp(), request.body()), Responses.CREATED, responder);
             case DELETE -> write(request, Record.tombstone(request.timestamp()), Responses.ACCEPTED, responder);
         }
     }
@@ -146,8 +146,8 @@ public final class ReplicaEndpoint {
                 return true;
             }
             case PUT -> {
-                return tryWrite(request, Record.value(request.timestamp(), request.body()), Responses.CREATED,
-                        responder);
+                return tryWrite(
+                        request, Record.value(request.timestamp(), request.body()), Responses.CREATED, responder);
             }
             default -> {
                 return tryWrite(request, Record.tombstone(request.timestamp()), Responses.ACCEPTED, responder);
@@ -201,9 +201,11 @@ public final class ReplicaEndpoint {
     }
 
     private void refuseTimestamp(Record record, Responder responder) {
-        responder.send(answered(Responses.text(Responses.BAD_REQUEST, "record timestamp "
-                + HybridLogicalClock.format(record.timestamp()) + " is more than " + clock.maxAheadMillis()
-                + " ms ahead of this node's clock (--max-clock-ahead): not stored")));
+        responder.send(answered(Responses.text(
+                Responses.BAD_REQUEST,
+                "record timestamp "
+                        + HybridLogicalClock.format(record.timestamp()) + " is more than " + clock.maxAheadMillis()
+                        + " ms ahead of this node's clock (--max-clock-ahead): not stored")));
     }
 
     /** Already there (a repeated hint or repair): stored; a newer record: 409 with its timestamp. */

@@ -5,9 +5,6 @@ import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Purges tombstones older than the grace period. rocksdbjni offers no compaction filter written in Java, so a
@@ -66,8 +65,7 @@ public final class TombstoneSweeper implements AutoCloseable {
     }
 
     /** @param gate decides, for a tombstone older than the grace, whether it may be purged */
-    public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis, BooleanSupplier allowed,
-                            Gate gate) {
+    public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis, BooleanSupplier allowed, Gate gate) {
         this.store = store;
         this.allowed = allowed;
         this.gate = gate;
@@ -122,14 +120,16 @@ public final class TombstoneSweeper implements AutoCloseable {
                 seen++;
                 Record r = cursor.record();
                 last = cursor.key();
-                if (r.isTombstone() && HybridLogicalClock.physicalMillis(r.timestamp()) < cutoff
-                        && gate.purgeable(last, r, now) && store.removeIfSame(last, r)) {
+                if (r.isTombstone()
+                        && HybridLogicalClock.physicalMillis(r.timestamp()) < cutoff
+                        && gate.purgeable(last, r, now)
+                        && store.removeIfSame(last, r)) {
                     count++;
                 }
             }
         }
         if (seen < limit || last == null) {
-            resumeAt = new byte[]{0}; // end of the keys: the next slice starts over
+            resumeAt = new byte[] {0}; // end of the keys: the next slice starts over
             passes.increment();
         } else {
             resumeAt = java.util.Arrays.copyOf(last, last.length + 1); // just after the last key seen

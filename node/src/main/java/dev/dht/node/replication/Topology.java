@@ -7,13 +7,12 @@ import dev.dht.node.topology.ServedState;
 import dev.dht.node.topology.Stage;
 import dev.dht.node.topology.TopologyHeader;
 import dev.dht.node.topology.TopologyState;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The placement requests use: the rings of the member sets the node serves in its current topology state (one set,
@@ -32,6 +31,7 @@ public final class Topology implements ServedState {
             return size() > 4;
         }
     };
+
     private volatile View view;
 
     /**
@@ -74,8 +74,14 @@ public final class Topology implements ServedState {
         }
         Ring stableRing = ring(state.stable());
         Ring targetRing = state.stage() == Stage.JOINT ? ring(state.target()) : null;
-        return new View(self, state, stableRing, targetRing, rf(stableRing.size()),
-                targetRing == null ? 0 : rf(targetRing.size()), graceUntilNanos);
+        return new View(
+                self,
+                state,
+                stableRing,
+                targetRing,
+                rf(stableRing.size()),
+                targetRing == null ? 0 : rf(targetRing.size()),
+                graceUntilNanos);
     }
 
     private Ring ring(ClusterMembers members) {
@@ -120,8 +126,7 @@ public final class Topology implements ServedState {
         private final long graceUntilNanos;
         private final List<String> serving;
 
-        View(String self, TopologyState state, Ring ring, Ring targetRing, int rf, int targetRf,
-             long graceUntilNanos) {
+        View(String self, TopologyState state, Ring ring, Ring targetRing, int rf, int targetRf, long graceUntilNanos) {
             this.state = state;
             this.ring = ring;
             this.targetRing = targetRing;
@@ -137,7 +142,8 @@ public final class Topology implements ServedState {
             // joint(e) still admits announced(e) for a grace period: the other members learn the switch within
             // milliseconds, and refusing them meanwhile would fail their requests for nothing
             this.graceVersion = state != null && state.stage() == Stage.JOINT
-                    ? TopologyState.version(state.epoch(), Stage.ANNOUNCED) : TopologyHeader.NONE;
+                    ? TopologyState.version(state.epoch(), Stage.ANNOUNCED)
+                    : TopologyHeader.NONE;
             this.graceUntilNanos = graceUntilNanos;
             List<String> all = new ArrayList<>();
             if (ring != null) {
@@ -158,7 +164,8 @@ public final class Topology implements ServedState {
          * serves S alone, as stable(e-1) does; from joint(e) on, only states that write to T are accepted.
          */
         static long minAccepted(TopologyState s) {
-            return s.stage() == Stage.ANNOUNCED ? TopologyState.version(s.epoch() - 1, Stage.STABLE)
+            return s.stage() == Stage.ANNOUNCED
+                    ? TopologyState.version(s.epoch() - 1, Stage.STABLE)
                     : TopologyState.version(s.epoch(), Stage.JOINT);
         }
 
@@ -203,8 +210,7 @@ public final class Topology implements ServedState {
          * {@link #minAccepted()} on, or the stage just before joint during the grace period after the switch.
          */
         public boolean admits(long version) {
-            return version >= minAccepted
-                    || version == graceVersion && System.nanoTime() - graceUntilNanos < 0;
+            return version >= minAccepted || version == graceVersion && System.nanoTime() - graceUntilNanos < 0;
         }
 
         /** Ring of the stable set (S). */
@@ -233,7 +239,9 @@ public final class Topology implements ServedState {
 
         /** Whether the request is for this node alone: from 1, outside a joint stage, and this node the primary. */
         public boolean onlyLocal(Replicas replicas, long keyHash) {
-            return replicas.from() == 1 && targetRing == null && ring != null
+            return replicas.from() == 1
+                    && targetRing == null
+                    && ring != null
                     && ring.primaryIndex(keyHash) == selfIndex;
         }
 
@@ -282,7 +290,8 @@ public final class Topology implements ServedState {
                 sets = java.util.Arrays.copyOf(sets, n);
             }
             int selfSlot = -1;
-            String me = selfIndex >= 0 ? ring.member(selfIndex) : targetSelf >= 0 ? targetRing.member(targetSelf) : null;
+            String me =
+                    selfIndex >= 0 ? ring.member(selfIndex) : targetSelf >= 0 ? targetRing.member(targetSelf) : null;
             if (me != null) {
                 for (int i = 0; i < n; i++) {
                     if (urls[i].equals(me)) {
@@ -339,6 +348,7 @@ public final class Topology implements ServedState {
         final int selfSlot;
         /** Per slot: IN_S, IN_T or both; null when only S is served (every slot is in S). */
         private final byte[] sets;
+
         final int ackS;
         final int fromS;
         final int ackT;
@@ -374,8 +384,8 @@ public final class Topology implements ServedState {
 
         @Override
         public String toString() {
-            return java.util.Arrays.toString(urls) + " S " + ackS + "/" + fromS + (sets == null ? ""
-                    : " T " + ackT + "/" + fromT);
+            return java.util.Arrays.toString(urls) + " S " + ackS + "/" + fromS
+                    + (sets == null ? "" : " T " + ackT + "/" + fromT);
         }
     }
 
@@ -425,8 +435,10 @@ public final class Topology implements ServedState {
 
         /** "2 of 3 in S and 1 of 3 in T" for error messages. */
         String needed() {
-            return plan.ackS + " of " + plan.fromS + (plan.sets == null ? "" : " in the stable set and "
-                    + plan.ackT + " of " + plan.fromT + " in the target set");
+            return plan.ackS + " of " + plan.fromS
+                    + (plan.sets == null
+                            ? ""
+                            : " in the stable set and " + plan.ackT + " of " + plan.fromT + " in the target set");
         }
     }
 }

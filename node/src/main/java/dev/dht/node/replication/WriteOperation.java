@@ -44,8 +44,15 @@ final class WriteOperation {
     private int round;
     private Topology.Count count;
 
-    WriteOperation(Coordinator c, byte[] key, Topology.Plan plan, String topology, long deadline,
-                   Responder responder, Record record, String success) {
+    WriteOperation(
+            Coordinator c,
+            byte[] key,
+            Topology.Plan plan,
+            String topology,
+            long deadline,
+            Responder responder,
+            Record record,
+            String success) {
         this.c = c;
         this.key = key;
         this.target = Protocol.entityTarget(key);
@@ -166,7 +173,8 @@ final class WriteOperation {
             } else if (response.status() == Protocol.CONFLICT) {
                 conflict(r, slot, response.timestamp());
             } else {
-                WriteOperation.this.failed(r, slot); // 503 (overloaded, shutting down) or 4xx/5xx: this replica did not store it
+                WriteOperation.this.failed(
+                        r, slot); // 503 (overloaded, shutting down) or 4xx/5xx: this replica did not store it
             }
         }
 
@@ -217,9 +225,14 @@ final class WriteOperation {
             c.hints.store(urls[slot], key, missed);
         }
         if (answer != null) {
-            answer.fail(Responses.GATEWAY_TIMEOUT, "not enough replicas: fewer than " + needed
-                    + " stored the write in time" + (beyondClockBound ? " (a replica holds a version of this key "
-                    + "stamped further ahead than --max-clock-ahead, which no write can overtake yet)" : ""));
+            answer.fail(
+                    Responses.GATEWAY_TIMEOUT,
+                    "not enough replicas: fewer than " + needed
+                            + " stored the write in time"
+                            + (beyondClockBound
+                                    ? " (a replica holds a version of this key "
+                                            + "stamped further ahead than --max-clock-ahead, which no write can overtake yet)"
+                                    : ""));
         }
     }
 

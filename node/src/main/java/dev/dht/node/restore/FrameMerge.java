@@ -4,7 +4,6 @@ import dev.dht.node.restore.ReceivedRecords.Frame;
 import dev.dht.node.sorting.ExternalSorter;
 import dev.dht.node.sorting.Resolver;
 import dev.dht.node.sorting.SortedCursor;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,8 +24,7 @@ final class FrameMerge {
     /** Chains merged at once: each holds one frame in memory while it is read. */
     static final int MAX_CHAINS = 32;
 
-    private FrameMerge() {
-    }
+    private FrameMerge() {}
 
     /**
      * The frames as chains: by first key, each appended to the first chain whose last key is below its first key
@@ -53,13 +51,15 @@ final class FrameMerge {
         return chains;
     }
 
-    static SortedCursor sorted(ReceivedRecords journal, List<Frame> frames, Resolver resolver, Path sortDir,
-                               int sortBytes) throws IOException {
+    static SortedCursor sorted(
+            ReceivedRecords journal, List<Frame> frames, Resolver resolver, Path sortDir, int sortBytes)
+            throws IOException {
         return sorted(journal, frames, resolver, sortDir, sortBytes, MAX_CHAINS);
     }
 
-    static SortedCursor sorted(ReceivedRecords journal, List<Frame> frames, Resolver resolver, Path sortDir,
-                               int sortBytes, int maxChains) throws IOException {
+    static SortedCursor sorted(
+            ReceivedRecords journal, List<Frame> frames, Resolver resolver, Path sortDir, int sortBytes, int maxChains)
+            throws IOException {
         List<List<Frame>> chains = chains(frames);
         if (chains.size() <= maxChains) {
             List<SortedCursor> sources = new ArrayList<>();
@@ -120,7 +120,9 @@ final class FrameMerge {
         }
 
         private int getInt(int p) {
-            return (buffer[p] & 0xFF) << 24 | (buffer[p + 1] & 0xFF) << 16 | (buffer[p + 2] & 0xFF) << 8
+            return (buffer[p] & 0xFF) << 24
+                    | (buffer[p + 1] & 0xFF) << 16
+                    | (buffer[p + 2] & 0xFF) << 8
                     | buffer[p + 3] & 0xFF;
         }
 

@@ -6,10 +6,6 @@ import dev.dht.node.sorting.SortedCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.SortedIngest;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -17,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongPredicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The records this member receives for restores into a new cluster, by restore id: each batch checked and appended
@@ -106,9 +104,16 @@ final class Inbox implements AutoCloseable {
         Directories.deleteTree(work);
         lastLoad = result;
         lastLoadMillis = (System.nanoTime() - started) / 1_000_000;
-        log.info("restore {}: loaded {} records of the {} copies received ({} kept as stored) in {} ms, {} table files,"
-                + " {} bytes", id, result.loaded(), received.records(), result.keptStored(), lastLoadMillis,
-                result.files(), result.bytes());
+        log.info(
+                "restore {}: loaded {} records of the {} copies received ({} kept as stored) in {} ms, {} table files,"
+                        + " {} bytes",
+                id,
+                result.loaded(),
+                received.records(),
+                result.keptStored(),
+                lastLoadMillis,
+                result.files(),
+                result.bytes());
         return result;
     }
 
@@ -118,8 +123,19 @@ final class Inbox implements AutoCloseable {
         m.put("received", Map.of("records", records(id), "bytes", bytes(id)));
         SortedIngest.Result r = lastLoad;
         if (r != null) { // whole numbers only: members parse this status too
-            m.put("load", Map.of("records", r.loaded(), "keptStored", r.keptStored(), "files", r.files(),
-                    "bytes", r.bytes(), "millis", lastLoadMillis));
+            m.put(
+                    "load",
+                    Map.of(
+                            "records",
+                            r.loaded(),
+                            "keptStored",
+                            r.keptStored(),
+                            "files",
+                            r.files(),
+                            "bytes",
+                            r.bytes(),
+                            "millis",
+                            lastLoadMillis));
         }
         return m;
     }

@@ -6,9 +6,6 @@ import dev.dht.node.io.Directories;
 import dev.dht.node.io.Throttle;
 import dev.dht.node.storage.CheckpointReader;
 import dev.dht.node.storage.RangeCursor;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Streams one backed-up part of a restore: downloads its files (checked against their content names, decrypted),
@@ -49,8 +48,15 @@ final class PartStreamer {
      * @param dir      the restore directory: parts are downloaded under {@code <id>/part-<member>}
      * @param progress takes the job with the position reached (to persist it), and with each part done
      */
-    PartStreamer(BackupStore backups, Throttle throttle, RecordSender sender, int batchBytes, Path dir,
-                 AtomicLong bytesDownloaded, BooleanSupplier closed, Consumer<RestoreJob> progress) {
+    PartStreamer(
+            BackupStore backups,
+            Throttle throttle,
+            RecordSender sender,
+            int batchBytes,
+            Path dir,
+            AtomicLong bytesDownloaded,
+            BooleanSupplier closed,
+            Consumer<RestoreJob> progress) {
         this.backups = backups;
         this.throttle = throttle;
         this.sender = sender;
@@ -76,7 +82,11 @@ final class PartStreamer {
             }
         }
         byte[] resume = part.member() == (j.part() == null ? -1 : j.part()) ? j.resume() : null;
-        log.info("restore {}: sending the records of part {} ({}){}", j.id(), part.member(), part.self(),
+        log.info(
+                "restore {}: sending the records of part {} ({}){}",
+                j.id(),
+                part.member(),
+                part.self(),
                 resume == null ? "" : " from its resume point");
         // The first acknowledged slice's position is persisted at once, later ones about once a second
         boolean persisted = false;
@@ -85,7 +95,7 @@ final class PartStreamer {
         // always just after a slice that, with every slice before it, is acknowledged.
         Deque<Sent> inFlight = new ArrayDeque<>();
         try (CheckpointReader reader = new CheckpointReader(local);
-             RangeCursor cursor = reader.records(resume == null ? new byte[0] : resume)) {
+                RangeCursor cursor = reader.records(resume == null ? new byte[0] : resume)) {
             boolean exhausted = false;
             while (!exhausted) {
                 byte[] last = null;
@@ -130,6 +140,5 @@ final class PartStreamer {
     }
 
     /** A slice in flight, and the position just after its last record. */
-    private record Sent(RecordSender.Slice slice, byte[] resume) {
-    }
+    private record Sent(RecordSender.Slice slice, byte[] resume) {}
 }

@@ -3,9 +3,6 @@ package dev.dht.node.restore;
 import dev.dht.node.io.Directories;
 import dev.dht.node.sorting.Resolver;
 import dev.dht.node.sorting.SortedCursor;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,6 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What this member received for a restore into a new cluster, kept until every share is sent: the record batches
@@ -52,12 +51,16 @@ final class ReceivedRecords implements AutoCloseable {
         this.dir = dir;
         this.journal = dir.resolve("journal");
         Files.createDirectories(dir);
-        this.channel = FileChannel.open(journal, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        this.channel =
+                FileChannel.open(journal, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         long valid = scan();
         if (valid < channel.size()) {
-            log.info("restore {}: the journal of received records ends in a frame cut short ({} of {} bytes valid);"
-                    + " cut off: its batch was not acknowledged and comes again", id, valid, channel.size());
+            log.info(
+                    "restore {}: the journal of received records ends in a frame cut short ({} of {} bytes valid);"
+                            + " cut off: its batch was not acknowledged and comes again",
+                    id,
+                    valid,
+                    channel.size());
             channel.truncate(valid);
         }
         channel.position(valid);
@@ -70,8 +73,7 @@ final class ReceivedRecords implements AutoCloseable {
      * @param offset where its header starts
      * @param length its payload's length
      */
-    record Frame(long offset, int length, byte[] first, byte[] last) {
-    }
+    record Frame(long offset, int length, byte[] first, byte[] last) {}
 
     /** Opens (or creates) the journal of restore id under the restore directory. */
     static ReceivedRecords open(Path restoreDir, String id) throws IOException {
@@ -139,7 +141,8 @@ final class ReceivedRecords implements AutoCloseable {
         if (sealed) {
             throw new IllegalStateException("restore " + id + " is loading what it received: no more records");
         }
-        ByteBuffer header = ByteBuffer.allocate(HEADER).putInt(MAGIC).putInt(length).putInt(crc(batch, length));
+        ByteBuffer header =
+                ByteBuffer.allocate(HEADER).putInt(MAGIC).putInt(length).putInt(crc(batch, length));
         header.flip();
         ByteBuffer[] frame = {header, ByteBuffer.wrap(batch, 0, length)};
         long start = channel.position();

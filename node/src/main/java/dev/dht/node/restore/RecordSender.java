@@ -10,7 +10,6 @@ import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -49,14 +48,21 @@ final class RecordSender {
     private final List<Record> localRecords = new ArrayList<>();
     /** The restore whose inboxes take the batches, or null: the owners apply them. */
     private String inboxId;
+
     private Inbox inbox;
     private RecordBatch own = new RecordBatch();
     final AtomicLong recordsSent = new AtomicLong();
     final AtomicLong copiesSent = new AtomicLong();
     volatile String waitingFor;
 
-    RecordSender(Store store, Topology topology, PeerClient client, HybridLogicalClock clock, String self,
-                 int batchBytes, long timeoutNanos) {
+    RecordSender(
+            Store store,
+            Topology topology,
+            PeerClient client,
+            HybridLogicalClock clock,
+            String self,
+            int batchBytes,
+            long timeoutNanos) {
         this.store = store;
         this.topology = topology;
         this.client = client;
@@ -189,8 +195,12 @@ final class RecordSender {
             done = new CountDownLatch(1);
             ok = false;
             String path = inboxId == null ? MovementEndpoints.RECORDS : RestoreEndpoints.RECORDS + "?id=" + inboxId;
-            client.send(owner, new PeerRequest("PUT", path, clock.now(), 0, body,
-                    topology.view().requestHeader()), System.nanoTime() + timeoutNanos, this);
+            client.send(
+                    owner,
+                    new PeerRequest(
+                            "PUT", path, clock.now(), 0, body, topology.view().requestHeader()),
+                    System.nanoTime() + timeoutNanos,
+                    this);
             return this;
         }
 

@@ -12,9 +12,6 @@ import dev.dht.node.peer.PeerClient;
 import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StoreException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -28,6 +25,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * This node's share of a restore (docs/operations.md, "Back up and restore"). A backup holds one part per member of
@@ -73,6 +72,7 @@ public final class RestoreAgent implements AutoCloseable {
     private volatile String error;
     /** The last failure was the load's (a new finish loads again), not the share's (it must be asked for again). */
     private volatile boolean loadFailed;
+
     private volatile int partsTotal;
     private final AtomicLong bytesTotal = new AtomicLong();
     private final AtomicLong bytesDownloaded = new AtomicLong();
@@ -81,9 +81,20 @@ public final class RestoreAgent implements AutoCloseable {
     /**
      * @param backups null when no object store is configured
      */
-    public RestoreAgent(RocksStore store, Path dataDir, BackupStore backups, RestoreGate gate, Topology topology,
-                        PeerClient client, HybridLogicalClock clock, String self, Throttle throttle,
-                        Duration grace, int batchBytes, Duration requestTimeout, LongSupplier wall) {
+    public RestoreAgent(
+            RocksStore store,
+            Path dataDir,
+            BackupStore backups,
+            RestoreGate gate,
+            Topology topology,
+            PeerClient client,
+            HybridLogicalClock clock,
+            String self,
+            Throttle throttle,
+            Duration grace,
+            int batchBytes,
+            Duration requestTimeout,
+            LongSupplier wall) {
         this.store = store;
         this.backups = backups;
         this.gate = gate;
@@ -92,9 +103,10 @@ public final class RestoreAgent implements AutoCloseable {
         this.wall = wall;
         this.dir = dataDir.resolve(RestoreGate.DIR);
         this.sender = new RecordSender(store, topology, client, clock, self, batchBytes, requestTimeout.toNanos());
-        this.inbox = new Inbox(dir, clock::observe, Inbox.sortBytes(Runtime.getRuntime().maxMemory()));
-        this.streamer = new PartStreamer(backups, throttle, sender, batchBytes, dir, bytesDownloaded, () -> closed,
-                j -> {
+        this.inbox = new Inbox(
+                dir, clock::observe, Inbox.sortBytes(Runtime.getRuntime().maxMemory()));
+        this.streamer =
+                new PartStreamer(backups, throttle, sender, batchBytes, dir, bytesDownloaded, () -> closed, j -> {
                     job = j;
                     save(j, "running", null);
                 });
@@ -109,8 +121,8 @@ public final class RestoreAgent implements AutoCloseable {
             return t;
         });
         if (gate.restoring()) {
-            RestoreLearner learn = new RestoreLearner(gate, topology, client, clock, self, this::local,
-                    this::finishLearnt, this::served);
+            RestoreLearner learn = new RestoreLearner(
+                    gate, topology, client, clock, self, this::local, this::finishLearnt, this::served);
             learner.scheduleWithFixedDelay(learn::ask, 500, 500, TimeUnit.MILLISECONDS);
         }
         resumeSaved();
@@ -147,8 +159,12 @@ public final class RestoreAgent implements AutoCloseable {
                 return;
             }
         }
-        log.info("resuming restore {} (share {} of {}) after a restart: {} parts done", job.id(), job.share(),
-                job.shares(), job.partsDone().size());
+        log.info(
+                "resuming restore {} (share {} of {}) after a restart: {} parts done",
+                job.id(),
+                job.share(),
+                job.shares(),
+                job.partsDone().size());
         phase = "restoring";
         RestoreJob j = job;
         thread.execute(() -> run(j));
@@ -186,20 +202,24 @@ public final class RestoreAgent implements AutoCloseable {
         }
         BackupManifest manifest = backups.manifest(id);
         if (manifest == null) {
-            throw new BackupAgent.Conflict("backup " + id + " is not complete in " + backups.client().location()
-                    + " (no manifest): only a complete backup can be restored");
+            throw new BackupAgent.Conflict("backup " + id + " is not complete in "
+                    + backups.client().location() + " (no manifest): only a complete backup can be restored");
         }
         long age = wall.getAsLong() - manifest.t0();
         if (!gate.restoring() && age > grace.toMillis()) {
-            throw new BackupAgent.Conflict("backup " + id + " started " + Duration.ofMillis(age).toMinutes()
+            throw new BackupAgent.Conflict("backup " + id + " started "
+                    + Duration.ofMillis(age).toMinutes()
                     + " minutes ago, more than the tombstone grace (" + grace + "): merged into this live cluster it"
                     + " could bring back keys deleted since then whose tombstones are purged. Restore it into a new"
                     + " cluster instead");
         }
-        if (manifest.encryption() != null && !manifest.encryption().equals(backups.codec().keyId())) {
+        if (manifest.encryption() != null
+                && !manifest.encryption().equals(backups.codec().keyId())) {
             throw new BackupAgent.Conflict("backup " + id + " is encrypted with key " + manifest.encryption()
-                    + (backups.codec().keyId() == null ? ", and this node has no encryption key"
-                    : ", this node's key is " + backups.codec().keyId()) + ": wrong encryption key");
+                    + (backups.codec().keyId() == null
+                            ? ", and this node has no encryption key"
+                            : ", this node's key is " + backups.codec().keyId())
+                    + ": wrong encryption key");
         }
         RestoreJob next = new RestoreJob(id, share, shares, List.of(), null, null);
         job = next;
@@ -255,8 +275,13 @@ public final class RestoreAgent implements AutoCloseable {
             phase = "streamed";
             save(j, "streamed", null);
             Directories.deleteTree(dir.resolve(j.id()));
-            log.info("restore {}: share {} of {} sent, {} parts, {} records", j.id(), j.share(), j.shares(),
-                    parts.size(), sender.recordsSent.get());
+            log.info(
+                    "restore {}: share {} of {} sent, {} parts, {} records",
+                    j.id(),
+                    j.share(),
+                    j.shares(),
+                    parts.size(),
+                    sender.recordsSent.get());
         } catch (BackupAgent.Conflict | ObjectStoreException | StoreException | IOException | UncheckedIOException e) {
             fail(j, e.getMessage());
         } catch (InterruptedException e) {
@@ -305,8 +330,9 @@ public final class RestoreAgent implements AutoCloseable {
                     }
                     startLoad(j);
                 }
-                default -> throw new BackupAgent.Conflict("this node's share of restore " + id + " is " + phase
-                        + ", not streamed: finish the restore once every member has sent its share");
+                default ->
+                    throw new BackupAgent.Conflict("this node's share of restore " + id + " is " + phase
+                            + ", not streamed: finish the restore once every member has sent its share");
             }
             return;
         }
@@ -392,13 +418,22 @@ public final class RestoreAgent implements AutoCloseable {
     public Map<String, Object> status() {
         Map<String, Object> m = new LinkedHashMap<>();
         RestoreJob j = job;
-        m.put("phase", !gate.restoring() && gate.doneId() != null && ("idle".equals(phase) || "streamed".equals(phase))
-                ? "done" : phase);
+        m.put(
+                "phase",
+                !gate.restoring() && gate.doneId() != null && ("idle".equals(phase) || "streamed".equals(phase))
+                        ? "done"
+                        : phase);
         m.put("id", j == null ? gate.doneId() : j.id());
         m.put("serving", !gate.restoring());
         m.put("share", j == null ? null : j.share());
         m.put("shares", j == null ? null : j.shares());
-        m.put("parts", Map.of("total", partsTotal, "done", j == null ? 0 : j.partsDone().size()));
+        m.put(
+                "parts",
+                Map.of(
+                        "total",
+                        partsTotal,
+                        "done",
+                        j == null ? 0 : j.partsDone().size()));
         m.put("bytes", Map.of("total", bytesTotal.get(), "downloaded", bytesDownloaded.get()));
         m.put("records", Map.of("sent", sender.recordsSent.get(), "copies", sender.copiesSent.get()));
         if (j != null) {

@@ -1,7 +1,6 @@
 package dev.dht.node.restore;
 
 import dev.dht.node.storage.Record;
-
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -13,8 +12,7 @@ import java.util.function.LongPredicate;
  * in a journal.
  */
 final class RestoreBatches {
-    private RestoreBatches() {
-    }
+    private RestoreBatches() {}
 
     /** Takes one record of a batch: the key and the encoded record, as ranges of the batch's bytes. */
     @FunctionalInterface
@@ -24,8 +22,7 @@ final class RestoreBatches {
     }
 
     /** A batch as it will be kept: the bytes (those received, or a copy without the records refused), its counts. */
-    record Checked(byte[] bytes, int count, int refused) {
-    }
+    record Checked(byte[] bytes, int count, int refused) {}
 
     /**
      * Checks a batch as received: well-formed frames, records this version can read, keys strictly ascending (a
@@ -46,8 +43,10 @@ final class RestoreBatches {
                 throw new IllegalArgumentException("bad key length " + keyLength + " at byte " + p);
             }
             int key = p + 4;
-            if (previousKey >= 0 && Arrays.compareUnsigned(body, previousKey, previousKey + previousLength,
-                    body, key, key + keyLength) >= 0) {
+            if (previousKey >= 0
+                    && Arrays.compareUnsigned(
+                                    body, previousKey, previousKey + previousLength, body, key, key + keyLength)
+                            >= 0) {
                 throw new IllegalArgumentException("keys not in ascending order at byte " + p);
             }
             previousKey = key;
@@ -70,7 +69,8 @@ final class RestoreBatches {
             }
             p = record + recordLength;
         }
-        return refused.isEmpty() ? new Checked(body, count, 0)
+        return refused.isEmpty()
+                ? new Checked(body, count, 0)
                 : new Checked(without(body, refused), count, refused.cardinality());
     }
 

@@ -7,12 +7,11 @@ import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.objectstore.ObjectStoreException;
-import one.nio.http.Request;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
+import one.nio.http.Request;
 
 /**
  * The admin side of restores; the operator drives them (docs/operations.md, "Back up and restore"):
@@ -30,6 +29,7 @@ public final class RestoreEndpoints {
     public static final String FINISH = "/v0/admin/restore/finish";
     /** The same status for the other members (member plane): a member waiting for a restore asks if it is done. */
     public static final String MEMBERS = RestoreAgent.MEMBER_STATUS_PATH;
+
     public static final String RECORDS = "/v0/internal/restore/records";
 
     private final RestoreAgent agent;
@@ -42,12 +42,16 @@ public final class RestoreEndpoints {
 
     public Map<String, AdminHandler> handlers() {
         Map<String, AdminHandler> m = new HashMap<>();
-        m.put(RESTORE, AdminCalls.handler(
-                (request, responder) -> AdminCalls.json(responder, Responses.OK, agent.status()),
-                guarded(this::start)));
+        m.put(
+                RESTORE,
+                AdminCalls.handler(
+                        (request, responder) -> AdminCalls.json(responder, Responses.OK, agent.status()),
+                        guarded(this::start)));
         m.put(FINISH, AdminCalls.handler(null, guarded(this::finish)));
-        m.put(MEMBERS, AdminCalls.handler(
-                (request, responder) -> AdminCalls.json(responder, Responses.OK, agent.status()), null));
+        m.put(
+                MEMBERS,
+                AdminCalls.handler(
+                        (request, responder) -> AdminCalls.json(responder, Responses.OK, agent.status()), null));
         m.put(RECORDS, AdminHandler.writing(this::records));
         return m;
     }
@@ -55,8 +59,11 @@ public final class RestoreEndpoints {
     private AdminCalls.Call guarded(AdminCalls.Call call) {
         return (request, responder) -> {
             if (!configured) {
-                AdminCalls.error(responder, Responses.CONFLICT, "no object store is configured on this node:"
-                        + " start it with --backup-endpoint, --backup-bucket and --backup-credentials");
+                AdminCalls.error(
+                        responder,
+                        Responses.CONFLICT,
+                        "no object store is configured on this node:"
+                                + " start it with --backup-endpoint, --backup-bucket and --backup-credentials");
                 return;
             }
             try {
@@ -97,8 +104,12 @@ public final class RestoreEndpoints {
             responder.send(Responses.text(Responses.SERVICE_UNAVAILABLE, "cannot keep the records: " + e.getMessage()));
             return;
         }
-        responder.send(Responses.text(Responses.OK, "kept " + kept.count() + " records" + (kept.refused() == 0 ? ""
-                : "; " + kept.refused() + " refused: stamped beyond --max-clock-ahead")));
+        responder.send(Responses.text(
+                Responses.OK,
+                "kept " + kept.count() + " records"
+                        + (kept.refused() == 0
+                                ? ""
+                                : "; " + kept.refused() + " refused: stamped beyond --max-clock-ahead")));
     }
 
     private void finish(Request request, Responder responder) throws BadRequestException {

@@ -8,14 +8,13 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.json.Json;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Whether this node serves clients, or waits for a restore: a member of a cluster made from a backup answers
@@ -39,8 +38,7 @@ public final class RestoreGate {
     private volatile boolean restoring;
 
     /** As saved: restoring, or done and which restore. */
-    private record Saved(String phase, String id) {
-    }
+    private record Saved(String phase, String id) {}
 
     private volatile String doneId;
 

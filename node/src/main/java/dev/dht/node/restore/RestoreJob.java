@@ -2,7 +2,6 @@ package dev.dht.node.restore;
 
 import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.json.Json;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,16 +18,28 @@ record RestoreJob(String id, int share, int shares, List<Integer> partsDone, Int
     static final String FILE = "job.json";
 
     /** A saved job and the phase it was saved in. */
-    record Saved(RestoreJob job, String phase, String error) {
-    }
+    record Saved(RestoreJob job, String phase, String error) {}
 
     /** As saved: the resume key in base64. */
-    private record Stored(String id, int share, int shares, String phase, String error, List<Integer> partsDone,
-                          Integer part, String resume) {
-    }
+    private record Stored(
+            String id,
+            int share,
+            int shares,
+            String phase,
+            String error,
+            List<Integer> partsDone,
+            Integer part,
+            String resume) {}
 
     void save(Path dir, String phase, String error) {
-        Stored m = new Stored(id, share, shares, phase, error, partsDone, part,
+        Stored m = new Stored(
+                id,
+                share,
+                shares,
+                phase,
+                error,
+                partsDone,
+                part,
                 resume == null ? null : Base64.getEncoder().encodeToString(resume));
         try {
             AtomicFiles.writeString(dir.resolve(FILE), Json.write(m));
@@ -45,13 +56,17 @@ record RestoreJob(String id, int share, int shares, List<Integer> partsDone, Int
         }
         try {
             Stored m = Json.read(Files.readString(file, StandardCharsets.UTF_8), Stored.class);
-            RestoreJob job = new RestoreJob(m.id(), m.share(), m.shares(),
-                    m.partsDone() == null ? List.of() : m.partsDone(), m.part(),
+            RestoreJob job = new RestoreJob(
+                    m.id(),
+                    m.share(),
+                    m.shares(),
+                    m.partsDone() == null ? List.of() : m.partsDone(),
+                    m.part(),
                     m.resume() == null ? null : Base64.getDecoder().decode(m.resume()));
             return new Saved(job, m.phase(), m.error());
         } catch (IOException | RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(RestoreJob.class).warn("cannot read the saved restore job {}: {}; no"
-                    + " restore resumed", file, e.getMessage());
+            org.slf4j.LoggerFactory.getLogger(RestoreJob.class)
+                    .warn("cannot read the saved restore job {}: {}; no" + " restore resumed", file, e.getMessage());
             return null;
         }
     }

@@ -7,15 +7,14 @@ import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.replication.Topology;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A node waiting for a restore asks the other members, on the member plane, how far theirs is, and acts on it:
@@ -32,16 +31,16 @@ final class RestoreLearner {
     private static final Logger log = LoggerFactory.getLogger(RestoreLearner.class);
 
     /** This node's restore: its id (null: none) and phase. */
-    record Local(String id, String phase) {
-    }
+    record Local(String id, String phase) {}
 
     /** What a member answered last: its restore's id and phase, and whether it serves. */
-    record Report(String id, String phase, boolean serving) {
-    }
+    record Report(String id, String phase, boolean serving) {}
 
     /** What to do, given this node's restore and the other members' reports. */
     enum Action {
-        NOTHING, FINISH, SERVE
+        NOTHING,
+        FINISH,
+        SERVE
     }
 
     private final RestoreGate gate;
@@ -54,8 +53,15 @@ final class RestoreLearner {
     private final Consumer<String> serve;
     private final Map<String, Report> reports = new ConcurrentHashMap<>();
 
-    RestoreLearner(RestoreGate gate, Topology topology, PeerClient client, HybridLogicalClock clock, String self,
-                   Supplier<Local> local, Consumer<String> finish, Consumer<String> serve) {
+    RestoreLearner(
+            RestoreGate gate,
+            Topology topology,
+            PeerClient client,
+            HybridLogicalClock clock,
+            String self,
+            Supplier<Local> local,
+            Consumer<String> finish,
+            Consumer<String> serve) {
         this.gate = gate;
         this.topology = topology;
         this.client = client;
@@ -99,7 +105,8 @@ final class RestoreLearner {
         if ("loaded".equals(mine.phase())) {
             for (String member : others) {
                 Report r = reports.get(member);
-                if (r == null || !mine.id().equals(r.id())
+                if (r == null
+                        || !mine.id().equals(r.id())
                         || !("loaded".equals(r.phase()) || "done".equals(r.phase()))) {
                     return Map.entry(Action.NOTHING, mine.id());
                 }
@@ -119,8 +126,10 @@ final class RestoreLearner {
         reports.keySet().retainAll(others);
         act(others); // a single-member cluster has no one to ask
         for (String member : others) {
-            client.send(member, new PeerRequest("GET", RestoreAgent.MEMBER_STATUS_PATH, clock.now(), 0, null,
-                    v.requestHeader()), System.nanoTime() + TimeUnit.SECONDS.toNanos(2),
+            client.send(
+                    member,
+                    new PeerRequest("GET", RestoreAgent.MEMBER_STATUS_PATH, clock.now(), 0, null, v.requestHeader()),
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(2),
                     new PeerCallback() {
                         @Override
                         public void completed(PeerResponse response) {
@@ -136,8 +145,7 @@ final class RestoreLearner {
                         }
 
                         @Override
-                        public void failed(boolean timeout, String reason) {
-                        }
+                        public void failed(boolean timeout, String reason) {}
                     });
         }
     }
@@ -153,12 +161,12 @@ final class RestoreLearner {
                 serve.accept(d.getValue());
             }
             case FINISH -> {
-                log.info("restore {}: the other members are finishing it: loading what this node received",
+                log.info(
+                        "restore {}: the other members are finishing it: loading what this node received",
                         d.getValue());
                 finish.accept(d.getValue());
             }
-            case NOTHING -> {
-            }
+            case NOTHING -> {}
         }
     }
 }

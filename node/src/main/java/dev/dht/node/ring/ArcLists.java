@@ -8,8 +8,7 @@ import java.util.Arrays;
  * members in walk order; with racks, {@link RackOrder}'s order.
  */
 final class ArcLists {
-    private ArcLists() {
-    }
+    private ArcLists() {}
 
     /**
      * Fills {@code table[arc * depth .. arc * depth + depth)} with the first depth entries of every arc's list.

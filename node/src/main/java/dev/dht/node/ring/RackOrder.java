@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * {@code want}, as the plain walk does.
  */
 final class RackOrder {
-    private final int[] rackOf;      // member index -> rack index
+    private final int[] rackOf; // member index -> rack index
     private final String[] rackNames; // rack index -> name (sorted)
     /** For want = 1..n: the last round R the first want entries can reach. */
     private final int[] roundFor;
@@ -104,10 +104,10 @@ final class RackOrder {
     }
 
     static final class Scratch {
-        final int[] seenAt;      // member -> the walk (stamp) that last met it
-        final int[] perRack;     // members of the rack met in this walk
-        final int[] metMember;   // members met, in walk order
-        final int[] metRound;    // their rounds
+        final int[] seenAt; // member -> the walk (stamp) that last met it
+        final int[] perRack; // members of the rack met in this walk
+        final int[] metMember; // members met, in walk order
+        final int[] metRound; // their rounds
         int stamp;
 
         Scratch(int members, int racks) {
@@ -140,7 +140,7 @@ final class RackOrder {
         int stamp = ++s.stamp;
         int lastRound = roundFor[want];
         int missing = completeBefore[lastRound]; // members still to meet for rounds 0..lastRound-1
-        int upToLast = 0;                        // members met of rounds 0..lastRound
+        int upToLast = 0; // members met of rounds 0..lastRound
         int met = 0;
         int total = owners.length;
         for (int p = start; missing > 0 || upToLast < want; p = p + 1 == total ? 0 : p + 1) {

@@ -76,17 +76,17 @@ public final class Ring {
 
     static final PointHash XXH64_POINTS = (member, vnode) -> XxHash64.hash(member, 0, member.length, vnode);
 
-    private final String[] names;           // canonical (sorted) member order; a member's index is its position here
-    private final String[] rackOfMember;    // each member's rack by index, or null without racks
-    private final RackOrder rackOrder;      // null when the order is the plain walk's (no racks, or one member each)
+    private final String[] names; // canonical (sorted) member order; a member's index is its position here
+    private final String[] rackOfMember; // each member's rack by index, or null without racks
+    private final RackOrder rackOrder; // null when the order is the plain walk's (no racks, or one member each)
     private final Set<String> memberSet;
     private final int vnodesPerMember;
-    private final long[] points;            // sorted; stored as hash ^ Long.MIN_VALUE so signed order = unsigned order
-    private final char[] owners;            // owners[p] = member index of point p (16 bits: half the cache footprint)
-    private final int shift;                // bucket of a hash = hash >>> shift (its top bits)
-    private final int[] bucketStart;        // points of bucket b: [bucketStart[b], bucketStart[b + 1])
-    private final int depth;                // entries precomputed per arc
-    private final char[] table;             // arc a's list: table[a * depth .. a * depth + depth)
+    private final long[] points; // sorted; stored as hash ^ Long.MIN_VALUE so signed order = unsigned order
+    private final char[] owners; // owners[p] = member index of point p (16 bits: half the cache footprint)
+    private final int shift; // bucket of a hash = hash >>> shift (its top bits)
+    private final int[] bucketStart; // points of bucket b: [bucketStart[b], bucketStart[b + 1])
+    private final int depth; // entries precomputed per arc
+    private final char[] table; // arc a's list: table[a * depth .. a * depth + depth)
 
     /** A ring of these members with {@link #DEFAULT_VNODES} points each. */
     public Ring(Collection<String> members) {
@@ -127,8 +127,12 @@ public final class Ring {
         this(members, Map.of(), vnodesPerMember, tableBudget, pointHash);
     }
 
-    Ring(Collection<String> members, Map<String, String> racks, int vnodesPerMember, int tableBudget,
-         PointHash pointHash) {
+    Ring(
+            Collection<String> members,
+            Map<String, String> racks,
+            int vnodesPerMember,
+            int tableBudget,
+            PointHash pointHash) {
         Objects.requireNonNull(members, "members");
         if (vnodesPerMember < 1 || vnodesPerMember > MAX_VNODES) {
             throw new IllegalArgumentException(
@@ -148,8 +152,8 @@ public final class Ring {
             throw new IllegalArgumentException(sorted.size() + " members exceed the limit of " + MAX_MEMBERS);
         }
         if ((long) sorted.size() * vnodesPerMember > MAX_POINTS) {
-            throw new IllegalArgumentException(sorted.size() + " members x " + vnodesPerMember
-                    + " vnodes exceeds " + MAX_POINTS + " points; use fewer vnodes per member");
+            throw new IllegalArgumentException(sorted.size() + " members x " + vnodesPerMember + " vnodes exceeds "
+                    + MAX_POINTS + " points; use fewer vnodes per member");
         }
         this.names = sorted.toArray(new String[0]);
         this.memberSet = Collections.unmodifiableSortedSet(sorted);
@@ -393,8 +397,14 @@ public final class Ring {
 
     /** Heap held by this ring's arrays (the member names are shared with the caller), for the spread report. */
     public long approximateBytes() {
-        return 16 + 8L * points.length + 16 + 2L * owners.length + 16 + 4L * bucketStart.length
-                + 16 + 2L * table.length;
+        return 16
+                + 8L * points.length
+                + 16
+                + 2L * owners.length
+                + 16
+                + 4L * bucketStart.length
+                + 16
+                + 2L * table.length;
     }
 
     /** One precomputed replica list, read-only: what {@link #replicasFor(long, int)} returns. */
@@ -422,9 +432,11 @@ public final class Ring {
     /** Same members, racks and points: the same placement for every key. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof Ring other && Arrays.equals(names, other.names)
+        return o instanceof Ring other
+                && Arrays.equals(names, other.names)
                 && Arrays.equals(rackOfMember, other.rackOfMember)
-                && Arrays.equals(points, other.points) && Arrays.equals(owners, other.owners);
+                && Arrays.equals(points, other.points)
+                && Arrays.equals(owners, other.owners);
     }
 
     @Override

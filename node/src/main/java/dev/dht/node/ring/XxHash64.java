@@ -24,11 +24,9 @@ public final class XxHash64 {
 
     private static final VarHandle LONG_LE =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT_LE =
-            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private XxHash64() {
-    }
+    private XxHash64() {}
 
     /** XXH64 of all of {@code data} with seed 0. */
     public static long hash(byte[] data) {

@@ -85,8 +85,9 @@ public final class ExternalSorter implements AutoCloseable {
         slab.sort();
         List<SortedCursor> sources = new ArrayList<>();
         // the merge reads every run at once: their buffers share about the sort's memory
-        int buffer = runs.isEmpty() ? 0 : Math.max(MIN_READ_BUFFER, Math.min(MAX_READ_BUFFER,
-                slab.capacity() / runs.size()));
+        int buffer = runs.isEmpty()
+                ? 0
+                : Math.max(MIN_READ_BUFFER, Math.min(MAX_READ_BUFFER, slab.capacity() / runs.size()));
         try {
             for (Path run : runs) {
                 sources.add(RunFile.read(run, buffer));
@@ -113,5 +114,4 @@ public final class ExternalSorter implements AutoCloseable {
         }
         runs.clear();
     }
-
 }

@@ -17,6 +17,7 @@ final class MergeCursor implements SortedCursor {
     private final PriorityQueue<SortedCursor> heap;
     /** The sources of the entry returned last: advanced at the next call. */
     private final List<SortedCursor> taken = new ArrayList<>();
+
     private SortedCursor current;
     private boolean started;
 
@@ -27,8 +28,13 @@ final class MergeCursor implements SortedCursor {
     }
 
     private static int compareKeys(SortedCursor a, SortedCursor b) {
-        return Arrays.compareUnsigned(a.keyBuffer(), a.keyOffset(), a.keyOffset() + a.keyLength(),
-                b.keyBuffer(), b.keyOffset(), b.keyOffset() + b.keyLength());
+        return Arrays.compareUnsigned(
+                a.keyBuffer(),
+                a.keyOffset(),
+                a.keyOffset() + a.keyLength(),
+                b.keyBuffer(),
+                b.keyOffset(),
+                b.keyOffset() + b.keyLength());
     }
 
     @Override
@@ -56,8 +62,13 @@ final class MergeCursor implements SortedCursor {
         while (!heap.isEmpty() && compareKeys(heap.peek(), current) == 0) {
             SortedCursor other = heap.poll();
             taken.add(other);
-            if (resolver.beats(other.valueBuffer(), other.valueOffset(), other.valueLength(),
-                    best.valueBuffer(), best.valueOffset(), best.valueLength())) {
+            if (resolver.beats(
+                    other.valueBuffer(),
+                    other.valueOffset(),
+                    other.valueLength(),
+                    best.valueBuffer(),
+                    best.valueOffset(),
+                    best.valueLength())) {
                 best = other;
             }
         }

@@ -18,13 +18,12 @@ import java.util.Arrays;
 final class RunFile {
     private static final int WRITE_BUFFER = 1 << 20;
 
-    private RunFile() {
-    }
+    private RunFile() {}
 
     /** Writes every entry of the cursor. */
     static void write(Path file, SortedCursor entries) throws IOException {
         try (OutputStream os = Files.newOutputStream(file);
-             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, WRITE_BUFFER))) {
+                DataOutputStream out = new DataOutputStream(new BufferedOutputStream(os, WRITE_BUFFER))) {
             while (entries.next()) {
                 out.writeInt(entries.keyLength());
                 out.writeInt(entries.valueLength());

@@ -162,8 +162,13 @@ final class Slab {
                 int best = starts[next++];
                 while (next < count && compare(starts[next], best) == 0) {
                     int other = starts[next++];
-                    if (resolver.beats(data, other + HEADER + getInt(other), getInt(other + 4),
-                            data, best + HEADER + getInt(best), getInt(best + 4))) {
+                    if (resolver.beats(
+                            data,
+                            other + HEADER + getInt(other),
+                            getInt(other + 4),
+                            data,
+                            best + HEADER + getInt(best),
+                            getInt(best + 4))) {
                         best = other;
                     }
                 }

@@ -1,6 +1,11 @@
 package dev.dht.node.storage;
 
 import dev.dht.node.natives.NativeLibraries;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -9,12 +14,6 @@ import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WALRecoveryMode;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A backed-up member's RocksDB directory (a checkpoint), opened read-only: its records in key order as the member
@@ -49,8 +48,11 @@ public final class CheckpointReader implements AutoCloseable {
                 throw new StoreException("no RocksDB database in " + dir, null);
             }
             // a subset of the families: allowed read-only
-            this.db = RocksDB.openReadOnly(dbOptions, dir.toString(),
-                    List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions)), handles);
+            this.db = RocksDB.openReadOnly(
+                    dbOptions,
+                    dir.toString(),
+                    List.of(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions)),
+                    handles);
         } catch (RocksDBException e) {
             close(handles, cfOptions, dbOptions);
             throw new StoreException("cannot open the checkpoint in " + dir + ": " + e.getMessage(), e);

@@ -24,8 +24,8 @@ public record Digest(long hash, byte[] key, long timestamp, boolean tombstone, l
     /** The digest of a record as stored. */
     public static Digest of(byte[] key, Record record) {
         byte[] e = record.encoded();
-        return new Digest(XxHash64.hash(key), key, record.timestamp(), record.isTombstone(),
-                XxHash64.hash(e, 0, e.length, 0));
+        return new Digest(
+                XxHash64.hash(key), key, record.timestamp(), record.isTombstone(), XxHash64.hash(e, 0, e.length, 0));
     }
 
     static byte[] entryKey(byte[] key) {
@@ -79,7 +79,9 @@ public record Digest(long hash, byte[] key, long timestamp, boolean tombstone, l
 
     /** Whether this digest describes the same stored version as another (the key is not compared). */
     public boolean sameVersion(Digest other) {
-        return other != null && recordHash == other.recordHash && timestamp == other.timestamp
+        return other != null
+                && recordHash == other.recordHash
+                && timestamp == other.timestamp
                 && tombstone == other.tombstone;
     }
 
@@ -108,6 +110,7 @@ public record Digest(long hash, byte[] key, long timestamp, boolean tombstone, l
 
     @Override
     public String toString() {
-        return new String(key, java.nio.charset.StandardCharsets.UTF_8) + "@" + timestamp + (tombstone ? "(tombstone)" : "");
+        return new String(key, java.nio.charset.StandardCharsets.UTF_8) + "@" + timestamp
+                + (tombstone ? "(tombstone)" : "");
     }
 }

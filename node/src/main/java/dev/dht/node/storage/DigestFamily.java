@@ -1,6 +1,8 @@
 package dev.dht.node.storage;
 
 import dev.dht.node.ring.XxHash64;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.FlushOptions;
@@ -11,9 +13,6 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * The digest family: one entry per record, written in the same RocksDB write as the record (the key's ring hash,
@@ -31,6 +30,7 @@ final class DigestFamily {
      * and no scan reaches it (they all seek to a ring hash); it lives and dies with the family it vouches for.
      */
     static final byte[] INDEXED = new byte[0];
+
     private static final byte[] INDEXED_VALUE = {1};
     /** Entries of the mutable memtable above which a scan flushes it first (see RocksOptions' digest options). */
     static final long SCAN_FLUSH_ENTRIES = 16_384;
@@ -126,8 +126,7 @@ final class DigestFamily {
     // ---- at open ---------------------------------------------------------------------------------------------------
 
     /** What {@link #index} left: the family's handle, and how many records it indexed (-1: it was complete). */
-    record Indexed(ColumnFamilyHandle handle, long records) {
-    }
+    record Indexed(ColumnFamilyHandle handle, long records) {}
 
     /**
      * Makes the family complete at open: complete only if the marker says so (the family is created at the open
@@ -152,7 +151,7 @@ final class DigestFamily {
     private static ColumnFamilyHandle emptied(RocksDB db, ColumnFamilyHandle family, RocksOptions options)
             throws RocksDBException {
         try (ReadOptions read = new ReadOptions().setFillCache(false); // leave the block cache as it was
-             RocksIterator it = db.newIterator(family, read)) {
+                RocksIterator it = db.newIterator(family, read)) {
             it.seekToFirst();
             if (!it.isValid()) {
                 return family; // created at this open, or a new store
@@ -160,20 +159,21 @@ final class DigestFamily {
         }
         db.dropColumnFamily(family);
         family.close();
-        return db.createColumnFamily(new ColumnFamilyDescriptor(NAME.getBytes(StandardCharsets.UTF_8),
-                options.digests));
+        return db.createColumnFamily(
+                new ColumnFamilyDescriptor(NAME.getBytes(StandardCharsets.UTF_8), options.digests));
     }
 
     /**
      * Writes the digest of every record into the (empty) family, then the marker in the same write as the last
      * batch: an open that dies before it leaves no marker, and the next one starts again.
      */
-    private static long indexExistingRecords(RocksDB db, ColumnFamilyHandle family, ColumnFamilyHandle records,
-                                             RocksOptions options) throws RocksDBException {
+    private static long indexExistingRecords(
+            RocksDB db, ColumnFamilyHandle family, ColumnFamilyHandle records, RocksOptions options)
+            throws RocksDBException {
         long n = 0;
         try (ReadOptions read = new ReadOptions().setFillCache(false);
-             RocksIterator it = db.newIterator(records, read);
-             WriteBatch batch = new WriteBatch()) {
+                RocksIterator it = db.newIterator(records, read);
+                WriteBatch batch = new WriteBatch()) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 byte[] key = it.key();
                 batch.put(family, Digest.entryKey(key), Digest.entryValue(Record.decode(it.value())));

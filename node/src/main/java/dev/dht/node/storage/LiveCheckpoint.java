@@ -1,11 +1,6 @@
 package dev.dht.node.storage;
 
 import dev.dht.node.io.Directories;
-import org.rocksdb.LogFile;
-import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.WalFileType;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -17,6 +12,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.rocksdb.LogFile;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WalFileType;
 
 /**
  * A checkpoint of an open RocksDB that does not flush its memtables: the table files as they are (hard links), and
@@ -47,8 +46,7 @@ import java.util.List;
  */
 final class LiveCheckpoint {
     /** What {@link #take} did: copied the WAL, or flushed because the WAL was larger than the limit. */
-    record Outcome(boolean flushed, int tableFiles, int walFiles, long walBytes) {
-    }
+    record Outcome(boolean flushed, int tableFiles, int walFiles, long walBytes) {}
 
     /** This boot of the machine (Linux), or null: then every copy is synced instead (see {@link #intact}). */
     private static final String BOOT = bootId();
@@ -164,7 +162,8 @@ final class LiveCheckpoint {
             return true; // copies synced
         }
         try {
-            return BOOT.equals(Files.readString(bootMarker(target), StandardCharsets.UTF_8).trim());
+            return BOOT.equals(
+                    Files.readString(bootMarker(target), StandardCharsets.UTF_8).trim());
         } catch (IOException e) {
             return false;
         }
@@ -192,7 +191,8 @@ final class LiveCheckpoint {
 
     private static String bootId() {
         try {
-            String id = Files.readString(Path.of("/proc/sys/kernel/random/boot_id"), StandardCharsets.US_ASCII).trim();
+            String id = Files.readString(Path.of("/proc/sys/kernel/random/boot_id"), StandardCharsets.US_ASCII)
+                    .trim();
             return id.isEmpty() ? null : id;
         } catch (IOException | RuntimeException e) {
             return null;
@@ -210,7 +210,7 @@ final class LiveCheckpoint {
     /** The first size bytes of from (synced only where the boot is unknown: {@link #intact}). */
     private static void copy(Path from, Path to, long size) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
-             FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             long done = 0;
             while (done < size) {
                 long n = in.transferTo(done, size - done, out);
@@ -245,5 +245,4 @@ final class LiveCheckpoint {
             d.force(true);
         }
     }
-
 }

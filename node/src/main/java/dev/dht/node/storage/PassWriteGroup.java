@@ -1,13 +1,12 @@
 package dev.dht.node.storage;
 
-import org.rocksdb.RocksDBException;
-import org.rocksdb.WriteBatch;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
 
 /**
  * The writes one selector thread makes during one pass of its loop, applied together when the pass ends: the
@@ -22,7 +21,12 @@ final class PassWriteGroup {
     /** Above this many writes in a pass, duplicate keys are found through a map instead of a scan. */
     private static final int SCAN_LIMIT = 8;
 
-    private enum Result { APPLIED, NOT_NEWER, WOULD_BLOCK, FAILED }
+    private enum Result {
+        APPLIED,
+        NOT_NEWER,
+        WOULD_BLOCK,
+        FAILED
+    }
 
     private final RecordFamily store;
     private byte[][] keys = new byte[16][];
@@ -78,8 +82,9 @@ final class PassWriteGroup {
                     continue;
                 }
                 held[heldCount++] = lock;
-                int earlier = lastApplied == null ? scanApplied(k, result, i) : lastApplied.getOrDefault(
-                        ByteBuffer.wrap(k[i]), -1);
+                int earlier = lastApplied == null
+                        ? scanApplied(k, result, i)
+                        : lastApplied.getOrDefault(ByteBuffer.wrap(k[i]), -1);
                 // this pass already wrote the key: compare with that; else with what memory holds
                 byte[] stored = earlier >= 0 ? r[earlier].encoded() : store.storedInMemory(k[i]);
                 if (stored == RecordFamily.ON_DISK) {

@@ -1,12 +1,11 @@
 package dev.dht.node.storage;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 
 /**
  * Turns on RocksDB's prepopulate_block_cache=kFlushOnly for one column family of an open database.
@@ -21,24 +20,29 @@ import java.lang.reflect.Method;
 final class PrepopulateBlockCache {
     private static final Logger log = LoggerFactory.getLogger(PrepopulateBlockCache.class);
 
-    private PrepopulateBlockCache() {
-    }
+    private PrepopulateBlockCache() {}
 
     /** True if RocksDB took the option. */
     static boolean onFlush(RocksDB db, ColumnFamilyHandle family) {
         try {
-            Method setOptions = RocksDB.class.getDeclaredMethod("setOptions", long.class, long.class,
-                    String[].class, String[].class);
+            Method setOptions = RocksDB.class.getDeclaredMethod(
+                    "setOptions", long.class, long.class, String[].class, String[].class);
             setOptions.setAccessible(true);
-            setOptions.invoke(null, db.getNativeHandle(), family.getNativeHandle(),
-                    new String[] {"block_based_table_factory"}, new String[] {"{prepopulate_block_cache=kFlushOnly;}"});
+            setOptions.invoke(
+                    null,
+                    db.getNativeHandle(),
+                    family.getNativeHandle(),
+                    new String[] {"block_based_table_factory"},
+                    new String[] {"{prepopulate_block_cache=kFlushOnly;}"});
             return true;
         } catch (InvocationTargetException e) { // RocksDB refused the option
             log.warn("prepopulate_block_cache not set: {}", e.getCause().toString());
             return false;
         } catch (ReflectiveOperationException | RuntimeException e) { // another rocksdbjni: no such method
-            log.warn("prepopulate_block_cache not set (this rocksdbjni has no private setOptions(long, long, "
-                    + "String[], String[])): {}", e.toString());
+            log.warn(
+                    "prepopulate_block_cache not set (this rocksdbjni has no private setOptions(long, long, "
+                            + "String[], String[])): {}",
+                    e.toString());
             return false;
         }
     }

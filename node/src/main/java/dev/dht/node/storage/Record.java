@@ -144,8 +144,8 @@ public final class Record {
         if (c != 0) {
             return c;
         }
-        return Arrays.compareUnsigned(a, aOffset + HEADER_SIZE, aOffset + aLength,
-                b, bOffset + HEADER_SIZE, bOffset + bLength);
+        return Arrays.compareUnsigned(
+                a, aOffset + HEADER_SIZE, aOffset + aLength, b, bOffset + HEADER_SIZE, bOffset + bLength);
     }
 
     @Override

@@ -1,12 +1,5 @@
 package dev.dht.node.storage;
 
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.Holder;
-import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.Status;
-import org.rocksdb.WriteBatch;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.Holder;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
+import org.rocksdb.WriteBatch;
 
 /**
  * The records family ("default"): point reads, and last-write-wins writes (one by one, in groups, or tried
@@ -37,6 +36,7 @@ final class RecordFamily {
      * monitors: a selector thread's pass group only ever tries them (PassWriteGroup), so it never waits for one.
      */
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+
     private final LongAdder groups = new LongAdder();
     private final LongAdder groupedWrites = new LongAdder();
 

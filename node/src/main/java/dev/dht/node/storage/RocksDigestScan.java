@@ -30,6 +30,7 @@ final class RocksDigestScan implements DigestScan {
     private final class Span implements DigestCursor {
         /** The first entry past the span (null: the top of the space). */
         private final byte[] end;
+
         private boolean done;
 
         Span(byte[] end) {

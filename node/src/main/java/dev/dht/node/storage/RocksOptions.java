@@ -1,5 +1,10 @@
 package dev.dht.node.storage;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
@@ -16,17 +21,11 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.StatsLevel;
 import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
 import org.rocksdb.TickerType;
 import org.rocksdb.VectorMemTableConfig;
 import org.rocksdb.WriteOptions;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The native options, caches and filters of one {@link RocksStore}, made once from {@link StorageOptions} and
@@ -34,13 +33,13 @@ import java.util.List;
  */
 final class RocksOptions implements AutoCloseable {
     /** The families this version uses besides "default" (which holds the records). */
-    private static final List<String> KNOWN_FAMILIES = List.of(RocksStore.HINTS, DigestFamily.NAME,
-            RocksStore.REPAIR);
+    private static final List<String> KNOWN_FAMILIES = List.of(RocksStore.HINTS, DigestFamily.NAME, RocksStore.REPAIR);
 
     final DBOptions db;
     final ColumnFamilyOptions family;
     /** The digest family's: see {@link #digestFamilyOptions}. */
     final ColumnFamilyOptions digests;
+
     final Cache blockCache;
     private final Cache rowCache;
     private final Filter bloom;
@@ -48,6 +47,7 @@ final class RocksOptions implements AutoCloseable {
     final WriteOptions write;
     /** For writes from threads that must not wait: fail with Incomplete instead of sleeping in a write stall. */
     final WriteOptions noStall;
+
     final ReadOptions read;
     /** Reads for threads that must not block: memtables and block cache only, Incomplete if I/O would be needed. */
     final ReadOptions memoryOnly;
@@ -80,8 +80,8 @@ final class RocksOptions implements AutoCloseable {
         if (rowCache != null) {
             db.setRowCache(rowCache);
         }
-        this.blockCache = o.hyperClockCache() ? new HyperClockCache(o.blockCache(), 0, -1, false)
-                : new LRUCache(o.blockCache());
+        this.blockCache =
+                o.hyperClockCache() ? new HyperClockCache(o.blockCache(), 0, -1, false) : new LRUCache(o.blockCache());
         this.bloom = o.bloomBitsPerKey() > 0 ? new BloomFilter(o.bloomBitsPerKey(), false) : null;
         BlockBasedTableConfig table = new BlockBasedTableConfig()
                 .setBlockCache(blockCache)
@@ -92,7 +92,8 @@ final class RocksOptions implements AutoCloseable {
                 .setBlockSize(o.blockSize())
                 .setFormatVersion(5);
         if (o.blockHashIndex()) {
-            table.setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash).setDataBlockHashTableUtilRatio(0.75);
+            table.setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash)
+                    .setDataBlockHashTableUtilRatio(0.75);
         }
         if (bloom != null) {
             table.setFilterPolicy(bloom);
@@ -101,8 +102,13 @@ final class RocksOptions implements AutoCloseable {
         if (o.memtableBloomRatio() > 0) {
             family.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(o.memtableBloomRatio());
         }
-        this.digests = digestFamilyOptions(o, new BlockBasedTableConfig().setBlockCache(blockCache)
-                .setCacheIndexAndFilterBlocks(false).setBlockSize(o.blockSize()).setFormatVersion(5));
+        this.digests = digestFamilyOptions(
+                o,
+                new BlockBasedTableConfig()
+                        .setBlockCache(blockCache)
+                        .setCacheIndexAndFilterBlocks(false)
+                        .setBlockSize(o.blockSize())
+                        .setFormatVersion(5));
         this.write = new WriteOptions().setSync(false).setDisableWAL(false);
         this.noStall = new WriteOptions().setSync(false).setDisableWAL(false).setNoSlowdown(true);
         this.read = new ReadOptions();
@@ -153,9 +159,12 @@ final class RocksOptions implements AutoCloseable {
         }
         List<ColumnFamilyDescriptor> out = new ArrayList<>();
         for (String name : names) {
-            out.add(name.equals("default") ? new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, family)
-                    : new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8),
-                    name.equals(DigestFamily.NAME) ? digests : family));
+            out.add(
+                    name.equals("default")
+                            ? new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, family)
+                            : new ColumnFamilyDescriptor(
+                                    name.getBytes(StandardCharsets.UTF_8),
+                                    name.equals(DigestFamily.NAME) ? digests : family));
         }
         return out;
     }

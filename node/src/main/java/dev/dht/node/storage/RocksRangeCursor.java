@@ -1,13 +1,12 @@
 package dev.dht.node.storage;
 
+import java.util.function.Consumer;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
-
-import java.util.function.Consumer;
 
 /**
  * A RocksDB iterator over [from, to) with its ReadOptions and upper-bound Slice. Every method is synchronized:
@@ -24,8 +23,8 @@ final class RocksRangeCursor implements RangeCursor {
     private byte[] key;
     private byte[] value;
 
-    RocksRangeCursor(RocksDB db, ColumnFamilyHandle family, byte[] from, byte[] to,
-                     Consumer<RocksRangeCursor> onClose) {
+    RocksRangeCursor(
+            RocksDB db, ColumnFamilyHandle family, byte[] from, byte[] to, Consumer<RocksRangeCursor> onClose) {
         this.onClose = onClose;
         this.readOptions = new ReadOptions().setFillCache(false);
         this.upperBound = to == null ? null : new Slice(to);

@@ -2,6 +2,14 @@ package dev.dht.node.storage;
 
 import dev.dht.node.natives.NativeLibraries;
 import dev.dht.node.sorting.SortedCursor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.Env;
@@ -13,15 +21,6 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.TickerType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * {@link Store} on RocksDB: opens the database with its families ({@link RocksOptions}), serves the records
@@ -72,9 +71,11 @@ public final class RocksStore implements Store {
     private final boolean createdAtOpen;
     /** Records whose digests this open wrote; -1 when the family was already complete. */
     private final long indexedAtOpen;
+
     private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
     /** One group per selector thread that writes: see {@link #applyAtEndOfPass}. */
     private final ThreadLocal<PassWriteGroup> passGroups;
+
     private volatile boolean closed;
 
     private RocksStore(Path dir, StorageOptions o) {
@@ -100,7 +101,8 @@ public final class RocksStore implements Store {
             handles.forEach(ColumnFamilyHandle::close);
             db.close();
             options.close();
-            throw e instanceof StoreException se ? se
+            throw e instanceof StoreException se
+                    ? se
                     : new StoreException("cannot index the digests in " + dir + ": " + e.getMessage(), e);
         }
         this.digests = new DigestFamily(db, handles.get(d), options.read, this::cursor);
@@ -125,7 +127,10 @@ public final class RocksStore implements Store {
             throw new StoreException("cannot create data directory " + dir + ": " + e, e);
         }
         RocksStore store = new RocksStore(dir, options);
-        log.info("storage open: {} (options {}{})", dir.toAbsolutePath(), options.name(),
+        log.info(
+                "storage open: {} (options {}{})",
+                dir.toAbsolutePath(),
+                options.name(),
                 store.prepopulatesOnFlush() ? ", flushed blocks cached" : "");
         return store;
     }
@@ -278,7 +283,8 @@ public final class RocksStore implements Store {
                 longProperty("rocksdb.estimate-pending-compaction-bytes"),
                 longProperty("rocksdb.live-sst-files-size"),
                 longProperty("rocksdb.estimate-num-keys"),
-                options.ticker(TickerType.BLOCK_CACHE_HIT), options.ticker(TickerType.BLOCK_CACHE_MISS),
+                options.ticker(TickerType.BLOCK_CACHE_HIT),
+                options.ticker(TickerType.BLOCK_CACHE_MISS),
                 options.blockCache.getUsage(),
                 longProperty("rocksdb.is-write-stopped"),
                 openCursors.size(),
@@ -301,7 +307,7 @@ public final class RocksStore implements Store {
      * {@link #CHECKPOINT_WAL_LIMIT} bytes of WAL it flushes instead. Backups upload it (dev.dht.node.backup).
      */
     public void checkpoint(Path target) {
-        checkpoint(target, CHECKPOINT_WAL_LIMIT, () -> { });
+        checkpoint(target, CHECKPOINT_WAL_LIMIT, () -> {});
     }
 
     /**
@@ -324,8 +330,12 @@ public final class RocksStore implements Store {
             if (o.flushed()) {
                 log.info("checkpoint {}: memtables flushed (the WAL was over {} bytes)", target, walLimit);
             } else {
-                log.info("checkpoint {}: {} table files linked, {} WAL files ({} bytes) copied, nothing flushed",
-                        target, o.tableFiles(), o.walFiles(), o.walBytes());
+                log.info(
+                        "checkpoint {}: {} table files linked, {} WAL files ({} bytes) copied, nothing flushed",
+                        target,
+                        o.tableFiles(),
+                        o.walFiles(),
+                        o.walBytes());
             }
             return o;
         } catch (RocksDBException | IOException e) {

@@ -1,13 +1,12 @@
 package dev.dht.node.storage;
 
+import java.util.Arrays;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteOptions;
-
-import java.util.Arrays;
 
 /**
  * A column family of the node's RocksDB beside the records, holding raw key/value bytes for one component (hinted
@@ -63,16 +62,18 @@ public final class SideTable {
 
     /** Visits the entries whose key starts with prefix (all entries for an empty prefix), in key order. */
     public void scan(byte[] prefix, Visitor visitor) {
-        scanFrom(prefix, (key, value) -> key.length >= prefix.length
-                && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)
-                && visitor.visit(key, value));
+        scanFrom(
+                prefix,
+                (key, value) -> key.length >= prefix.length
+                        && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)
+                        && visitor.visit(key, value));
     }
 
     /** Visits the entries with key >= from, in key order, until the visitor returns false. */
     public void scanFrom(byte[] from, Visitor visitor) {
         owner.checkOpen();
         try (ReadOptions read = new ReadOptions().setFillCache(false);
-             RocksIterator it = db.newIterator(family, read)) {
+                RocksIterator it = db.newIterator(family, read)) {
             if (from.length == 0) {
                 it.seekToFirst();
             } else {

@@ -3,6 +3,12 @@ package dev.dht.node.storage;
 import dev.dht.node.io.Directories;
 import dev.dht.node.sorting.ExternalSorter;
 import dev.dht.node.sorting.SortedCursor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.IngestExternalFileOptions;
@@ -12,13 +18,6 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.SstFileWriter;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * Loads records that come sorted by key, one per key, into the store without a write per record: they are written
@@ -38,6 +37,7 @@ import java.util.List;
 public final class SortedIngest {
     /** Table files are cut at about this size, as RocksDB's compactions would cut them. */
     static final long FILE_BYTES = 64L << 20;
+
     private static final int SIZE_CHECK_EVERY = 256;
 
     /**
@@ -48,8 +48,7 @@ public final class SortedIngest {
      * @param files      table files ingested (both families)
      * @param bytes      their size
      */
-    public record Result(long loaded, long keptStored, int files, long bytes) {
-    }
+    public record Result(long loaded, long keptStored, int files, long bytes) {}
 
     private final RocksDB db;
     private final ColumnFamilyHandle records;
@@ -81,29 +80,34 @@ public final class SortedIngest {
         long kept = 0;
         List<String> recordFiles;
         List<String> digestFiles;
-        try (ExternalSorter digestSort = new ExternalSorter(work.resolve("digest-sort"), sortBytes,
-                (a, ao, al, b, bo, bl) -> false); // one digest per key: never two to choose from
-             ReadOptions read = new ReadOptions().setFillCache(false);
-             RocksIterator stored = db.newIterator(records, read);
-             TableFiles writer = new TableFiles("records")) {
+        try (ExternalSorter digestSort = new ExternalSorter(
+                        work.resolve("digest-sort"),
+                        sortBytes,
+                        (a, ao, al, b, bo, bl) -> false); // one digest per key: never two to choose from
+                ReadOptions read = new ReadOptions().setFillCache(false);
+                RocksIterator stored = db.newIterator(records, read);
+                TableFiles writer = new TableFiles("records")) {
             stored.seekToFirst();
             // the stored key under the iterator (one copy out of RocksDB per step, not per comparison)
             byte[] storedKey = stored.isValid() ? stored.key() : null;
             byte[] previous = null;
             while (incoming.next()) {
-                byte[] key = Arrays.copyOfRange(incoming.keyBuffer(), incoming.keyOffset(),
-                        incoming.keyOffset() + incoming.keyLength());
+                byte[] key = Arrays.copyOfRange(
+                        incoming.keyBuffer(), incoming.keyOffset(), incoming.keyOffset() + incoming.keyLength());
                 if (previous != null && Arrays.compareUnsigned(previous, key) >= 0) {
                     throw new IllegalArgumentException("records to load are not sorted: " + Arrays.toString(key));
                 }
                 previous = key;
-                Record record = Record.decode(Arrays.copyOfRange(incoming.valueBuffer(), incoming.valueOffset(),
+                Record record = Record.decode(Arrays.copyOfRange(
+                        incoming.valueBuffer(),
+                        incoming.valueOffset(),
                         incoming.valueOffset() + incoming.valueLength()));
                 while (storedKey != null && Arrays.compareUnsigned(storedKey, key) < 0) {
                     stored.next();
                     storedKey = stored.isValid() ? stored.key() : null;
                 }
-                if (storedKey != null && Arrays.equals(storedKey, key)
+                if (storedKey != null
+                        && Arrays.equals(storedKey, key)
                         && !RecordFamily.supersedes(record.encoded(), stored.value())) {
                     kept++;
                     continue;
@@ -114,11 +118,15 @@ public final class SortedIngest {
             }
             stored.status();
             recordFiles = writer.finish();
-            try (SortedCursor sorted = digestSort.sorted(); TableFiles digestWriter = new TableFiles("digests")) {
+            try (SortedCursor sorted = digestSort.sorted();
+                    TableFiles digestWriter = new TableFiles("digests")) {
                 while (sorted.next()) {
-                    digestWriter.put(Arrays.copyOfRange(sorted.keyBuffer(), sorted.keyOffset(),
-                                    sorted.keyOffset() + sorted.keyLength()),
-                            Arrays.copyOfRange(sorted.valueBuffer(), sorted.valueOffset(),
+                    digestWriter.put(
+                            Arrays.copyOfRange(
+                                    sorted.keyBuffer(), sorted.keyOffset(), sorted.keyOffset() + sorted.keyLength()),
+                            Arrays.copyOfRange(
+                                    sorted.valueBuffer(),
+                                    sorted.valueOffset(),
                                     sorted.valueOffset() + sorted.valueLength()));
                 }
                 digestFiles = digestWriter.finish();

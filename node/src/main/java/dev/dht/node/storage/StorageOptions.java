@@ -51,14 +51,46 @@ public record StorageOptions(
 
     /** RocksDB 9.10's own defaults (only cache and memtable sized like the node's, so that they compare). */
     public static StorageOptions rocksDefaults(long writeBuffer, long blockCache) {
-        return new StorageOptions("rocksdb-defaults", CompactionStyle.LEVEL, CompressionType.SNAPPY_COMPRESSION,
-                true, true, true, writeBuffer, blockCache, 0, 0.0, true, -1, false, false, 0, false, 4096);
+        return new StorageOptions(
+                "rocksdb-defaults",
+                CompactionStyle.LEVEL,
+                CompressionType.SNAPPY_COMPRESSION,
+                true,
+                true,
+                true,
+                writeBuffer,
+                blockCache,
+                0,
+                0.0,
+                true,
+                -1,
+                false,
+                false,
+                0,
+                false,
+                4096);
     }
 
     /** The options of the seed report: universal compaction, LZ4, concurrent memtable writes, no auto compaction. */
     public static StorageOptions seeds(long writeBuffer, long blockCache) {
-        return new StorageOptions("seeds", CompactionStyle.UNIVERSAL, CompressionType.LZ4_COMPRESSION,
-                true, true, false, writeBuffer, blockCache, 0, 0.0, true, -1, false, false, 0, false, 4096);
+        return new StorageOptions(
+                "seeds",
+                CompactionStyle.UNIVERSAL,
+                CompressionType.LZ4_COMPRESSION,
+                true,
+                true,
+                false,
+                writeBuffer,
+                blockCache,
+                0,
+                0.0,
+                true,
+                -1,
+                false,
+                false,
+                0,
+                false,
+                4096);
     }
 
     /**
@@ -70,67 +102,233 @@ public record StorageOptions(
      * disk: PUT p99 at 20k/s 24-206 ms in rounds with a flush, 5-13 ms with this; docs/node.md#defaults).
      */
     public static StorageOptions node(long writeBuffer, long blockCache) {
-        return new StorageOptions("node", CompactionStyle.LEVEL, CompressionType.LZ4_COMPRESSION,
-                false, true, true, writeBuffer, blockCache, 10, 0.02, true, -1, true, false, 0, true, 4096);
+        return new StorageOptions(
+                "node",
+                CompactionStyle.LEVEL,
+                CompressionType.LZ4_COMPRESSION,
+                false,
+                true,
+                true,
+                writeBuffer,
+                blockCache,
+                10,
+                0.02,
+                true,
+                -1,
+                true,
+                false,
+                0,
+                true,
+                4096);
     }
 
     public StorageOptions named(String newName) {
-        return new StorageOptions(newName, compaction, compression, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush, blockSize);
+        return new StorageOptions(
+                newName,
+                compaction,
+                compression,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                rowCache,
+                prepopulateOnFlush,
+                blockSize);
     }
 
     public StorageOptions withCompaction(CompactionStyle style) {
-        return new StorageOptions(name, style, compression, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush, blockSize);
+        return new StorageOptions(
+                name,
+                style,
+                compression,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                rowCache,
+                prepopulateOnFlush,
+                blockSize);
     }
 
     public StorageOptions withCompression(CompressionType type) {
-        return new StorageOptions(name, compaction, type, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush, blockSize);
+        return new StorageOptions(
+                name,
+                compaction,
+                type,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                rowCache,
+                prepopulateOnFlush,
+                blockSize);
     }
 
     public StorageOptions withConcurrentMemtableWrite(boolean on) {
-        return new StorageOptions(name, compaction, compression, on, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics,
-                maxOpenFiles, hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush, blockSize);
+        return new StorageOptions(
+                name,
+                compaction,
+                compression,
+                on,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                rowCache,
+                prepopulateOnFlush,
+                blockSize);
     }
 
     public StorageOptions withBloom(int bitsPerKey, double memtableRatio) {
-        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bitsPerKey, memtableRatio, statistics, maxOpenFiles,
-                hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush, blockSize);
+        return new StorageOptions(
+                name,
+                compaction,
+                compression,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bitsPerKey,
+                memtableRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                rowCache,
+                prepopulateOnFlush,
+                blockSize);
     }
 
     public StorageOptions withStatistics(boolean on) {
-        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, on, maxOpenFiles,
-                hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush, blockSize);
+        return new StorageOptions(
+                name,
+                compaction,
+                compression,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                on,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                rowCache,
+                prepopulateOnFlush,
+                blockSize);
     }
 
     public StorageOptions withRowCache(long bytes) {
-        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
-                hyperClockCache, blockHashIndex, bytes, prepopulateOnFlush, blockSize);
+        return new StorageOptions(
+                name,
+                compaction,
+                compression,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                bytes,
+                prepopulateOnFlush,
+                blockSize);
     }
 
     public StorageOptions withReadPath(boolean hyperClock, boolean hashIndex) {
-        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
-                hyperClock, hashIndex, rowCache, prepopulateOnFlush, blockSize);
+        return new StorageOptions(
+                name,
+                compaction,
+                compression,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClock,
+                hashIndex,
+                rowCache,
+                prepopulateOnFlush,
+                blockSize);
     }
 
     public StorageOptions withPrepopulateOnFlush(boolean on) {
-        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
-                hyperClockCache, blockHashIndex, rowCache, on, blockSize);
+        return new StorageOptions(
+                name,
+                compaction,
+                compression,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                rowCache,
+                on,
+                blockSize);
     }
 
     public StorageOptions withBlockSize(long bytes) {
-        return new StorageOptions(name, compaction, compression, concurrentMemtableWrite, adaptiveYield,
-                autoCompactions, writeBuffer, blockCache, bloomBitsPerKey, memtableBloomRatio, statistics, maxOpenFiles,
-                hyperClockCache, blockHashIndex, rowCache, prepopulateOnFlush, bytes);
+        return new StorageOptions(
+                name,
+                compaction,
+                compression,
+                concurrentMemtableWrite,
+                adaptiveYield,
+                autoCompactions,
+                writeBuffer,
+                blockCache,
+                bloomBitsPerKey,
+                memtableBloomRatio,
+                statistics,
+                maxOpenFiles,
+                hyperClockCache,
+                blockHashIndex,
+                rowCache,
+                prepopulateOnFlush,
+                bytes);
     }
 }

@@ -1,12 +1,6 @@
 package dev.dht.node.tls;
 
 import dev.dht.node.config.SecuritySettings.ClientCertificates;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
@@ -15,6 +9,11 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * TLS on the client port (docs/security.md, "Client TLS"): the node's server certificate and PKCS#8 key, and, with
@@ -57,16 +56,21 @@ public final class ClientTls implements AutoCloseable {
             throw new IllegalArgumentException("client certificates need the CAs that issue them, and only then");
         }
         List<Path> paths = ca == null ? List.of(cert, key) : List.of(cert, key, ca);
-        return new ClientTls(ReloadingTls.open("client", paths,
-                (contents, generation) -> load(cert, key, ca, auth, contents, generation), interval), auth);
+        return new ClientTls(
+                ReloadingTls.open(
+                        "client",
+                        paths,
+                        (contents, generation) -> load(cert, key, ca, auth, contents, generation),
+                        interval),
+                auth);
     }
 
-    private static ReloadingTls.Material load(Path certFile, Path keyFile, Path caFile, ClientCertificates auth,
-                                              List<byte[]> contents, long generation) {
+    private static ReloadingTls.Material load(
+            Path certFile, Path keyFile, Path caFile, ClientCertificates auth, List<byte[]> contents, long generation) {
         List<X509Certificate> chain = PemFiles.certificates("--client-tls-cert " + certFile, contents.get(0));
         PrivateKey privateKey = PemFiles.privateKey("--client-tls-key " + keyFile, contents.get(1));
-        List<X509Certificate> authorities = caFile == null ? null
-                : PemFiles.certificates("--client-tls-ca " + caFile, contents.get(2));
+        List<X509Certificate> authorities =
+                caFile == null ? null : PemFiles.certificates("--client-tls-ca " + caFile, contents.get(2));
         X509Certificate leaf = chain.get(0);
         try {
             leaf.checkValidity();
@@ -76,8 +80,8 @@ public final class ClientTls implements AutoCloseable {
                         + " (extended key usage " + usages + ")");
             }
         } catch (CertificateException e) {
-            throw new IllegalArgumentException("--client-tls-cert " + certFile + " is not valid now: "
-                    + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "--client-tls-cert " + certFile + " is not valid now: " + e.getMessage(), e);
         }
         SSLContext context = ReloadingTls.context(privateKey, chain, authorities);
         // A client that trusts what the node presents (its chain, or the issuer if the CA file holds it): the
@@ -91,8 +95,10 @@ public final class ClientTls implements AutoCloseable {
         try {
             ReloadingTls.handshake(client, configure(context.createSSLEngine(), ClientCertificates.NONE));
         } catch (SSLException | RuntimeException e) {
-            throw new IllegalArgumentException("a TLS handshake with these client-port files fails (" + e.getMessage()
-                    + "): the key must match the certificate", e);
+            throw new IllegalArgumentException(
+                    "a TLS handshake with these client-port files fails (" + e.getMessage()
+                            + "): the key must match the certificate",
+                    e);
         }
         return new ReloadingTls.Material(context, generation, leaf.getNotAfter().getTime());
     }

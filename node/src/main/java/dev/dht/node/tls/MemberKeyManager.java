@@ -1,12 +1,12 @@
 package dev.dht.node.tls;
 
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.X509ExtendedKeyManager;
 import java.net.Socket;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
  * The member's one key and certificate chain, offered for both sides of a connection. Held directly rather than
@@ -64,7 +64,7 @@ final class MemberKeyManager extends X509ExtendedKeyManager {
 
     @Override
     public String[] getClientAliases(String keyType, Principal[] issuers) {
-        return alias(keyType, issuers) == null ? null : new String[]{ALIAS};
+        return alias(keyType, issuers) == null ? null : new String[] {ALIAS};
     }
 
     @Override
@@ -79,7 +79,7 @@ final class MemberKeyManager extends X509ExtendedKeyManager {
 
     @Override
     public String[] getServerAliases(String keyType, Principal[] issuers) {
-        return alias(keyType, issuers) == null ? null : new String[]{ALIAS};
+        return alias(keyType, issuers) == null ? null : new String[] {ALIAS};
     }
 
     @Override

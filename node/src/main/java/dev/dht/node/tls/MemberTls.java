@@ -1,10 +1,5 @@
 package dev.dht.node.tls;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -12,6 +7,11 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 
 /**
  * Mutual TLS between members (docs/security.md, "TLS"): the member's certificate and PKCS#8 key, and the CAs whose
@@ -41,25 +41,31 @@ public final class MemberTls implements AutoCloseable {
      * serve TLS with them (it must not start).
      */
     public static MemberTls open(Path cert, Path key, Path ca, Duration interval) {
-        return new MemberTls(ReloadingTls.open("member", List.of(cert, key, ca),
-                (contents, generation) -> load(cert, key, ca, contents, generation), interval));
+        return new MemberTls(ReloadingTls.open(
+                "member",
+                List.of(cert, key, ca),
+                (contents, generation) -> load(cert, key, ca, contents, generation),
+                interval));
     }
 
-    private static ReloadingTls.Material load(Path certFile, Path keyFile, Path caFile, List<byte[]> contents,
-                                              long generation) {
+    private static ReloadingTls.Material load(
+            Path certFile, Path keyFile, Path caFile, List<byte[]> contents, long generation) {
         List<X509Certificate> chain = PemFiles.certificates("--member-tls-cert " + certFile, contents.get(0));
         PrivateKey privateKey = PemFiles.privateKey("--member-tls-key " + keyFile, contents.get(1));
         List<X509Certificate> authorities = PemFiles.certificates("--member-tls-ca " + caFile, contents.get(2));
         SSLContext context = ReloadingTls.context(privateKey, chain, authorities);
-        ReloadingTls.Material m = new ReloadingTls.Material(context, generation, chain.get(0).getNotAfter().getTime());
+        ReloadingTls.Material m = new ReloadingTls.Material(
+                context, generation, chain.get(0).getNotAfter().getTime());
         try {
             // this member's material on both sides: proves it can serve and call
-            ReloadingTls.handshake(configure(context.createSSLEngine("self", 0), true),
-                    configure(context.createSSLEngine(), false));
+            ReloadingTls.handshake(
+                    configure(context.createSSLEngine("self", 0), true), configure(context.createSSLEngine(), false));
         } catch (SSLException | RuntimeException e) {
-            throw new IllegalArgumentException("a TLS handshake with these member files fails (" + e.getMessage()
-                    + "): the key must match the certificate, the certificate be valid now, issued by a CA in"
-                    + " --member-tls-ca, and allow serverAuth and clientAuth", e);
+            throw new IllegalArgumentException(
+                    "a TLS handshake with these member files fails (" + e.getMessage()
+                            + "): the key must match the certificate, the certificate be valid now, issued by a CA in"
+                            + " --member-tls-ca, and allow serverAuth and clientAuth",
+                    e);
         }
         return m;
     }

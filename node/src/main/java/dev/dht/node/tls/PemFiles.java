@@ -22,8 +22,7 @@ final class PemFiles {
     private static final String PKCS8 = "PRIVATE KEY";
     private static final String[] KEY_ALGORITHMS = {"RSA", "EC", "Ed25519", "Ed448", "RSASSA-PSS"};
 
-    private PemFiles() {
-    }
+    private PemFiles() {}
 
     /** Every certificate in the PEM text, in order; at least one. */
     static List<X509Certificate> certificates(String what, byte[] pem) {
@@ -47,9 +46,11 @@ final class PemFiles {
         String begin = "-----BEGIN " + PKCS8 + "-----";
         int start = text.indexOf(begin);
         if (start < 0) {
-            String hint = text.contains("BEGIN ENCRYPTED PRIVATE KEY") ? "it is encrypted"
+            String hint = text.contains("BEGIN ENCRYPTED PRIVATE KEY")
+                    ? "it is encrypted"
                     : text.contains("BEGIN RSA PRIVATE KEY") || text.contains("BEGIN EC PRIVATE KEY")
-                    ? "it is PKCS#1/SEC1, not PKCS#8" : "no '" + begin + "' block";
+                            ? "it is PKCS#1/SEC1, not PKCS#8"
+                            : "no '" + begin + "' block";
             throw new IllegalArgumentException(what + " is not an unencrypted PKCS#8 PEM key (" + hint + "): convert"
                     + " it with openssl pkcs8 -topk8 -nocrypt");
         }

@@ -1,16 +1,6 @@
 package dev.dht.node.tls;
 
 import dev.dht.node.config.FilePoller;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult;
-import javax.net.ssl.SSLException;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -22,6 +12,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What both ports' TLS share ({@link MemberTls}, {@link ClientTls}): PEM files re-read when their content changes,
@@ -33,8 +32,7 @@ final class ReloadingTls implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReloadingTls.class);
 
     /** The material in force: its context, generation, and the certificate's expiry (for metrics). */
-    record Material(SSLContext context, long generation, long notAfterMillis) {
-    }
+    record Material(SSLContext context, long generation, long notAfterMillis) {}
 
     /** Makes and proves the material from the files' contents; IllegalArgumentException says what is wrong. */
     @FunctionalInterface
@@ -50,8 +48,13 @@ final class ReloadingTls implements AutoCloseable {
     private final AtomicLong handshakeFailures = new AtomicLong();
     private final FilePoller poller;
 
-    private ReloadingTls(String plane, List<Path> files, Loader loader, Material material, List<byte[]> contents,
-                         Duration interval) {
+    private ReloadingTls(
+            String plane,
+            List<Path> files,
+            Loader loader,
+            Material material,
+            List<byte[]> contents,
+            Duration interval) {
         this.plane = plane;
         this.loader = loader;
         this.material = material;
@@ -82,11 +85,18 @@ final class ReloadingTls implements AutoCloseable {
             Material next = loader.load(contents, current.generation() + 1);
             material = next;
             reloads.incrementAndGet();
-            log.info("{} TLS files changed: generation {} in force, certificate valid until {}; connections of older"
-                    + " generations end once idle", plane, next.generation(), Instant.ofEpochMilli(next.notAfterMillis()));
+            log.info(
+                    "{} TLS files changed: generation {} in force, certificate valid until {}; connections of older"
+                            + " generations end once idle",
+                    plane,
+                    next.generation(),
+                    Instant.ofEpochMilli(next.notAfterMillis()));
         } catch (IllegalArgumentException e) {
             reloadFailures.incrementAndGet();
-            log.warn("{} TLS files changed but cannot be used, keeping generation {}: {}", plane, current.generation(),
+            log.warn(
+                    "{} TLS files changed but cannot be used, keeping generation {}: {}",
+                    plane,
+                    current.generation(),
                     e.getMessage());
         }
     }
@@ -119,8 +129,13 @@ final class ReloadingTls implements AutoCloseable {
     void handshakeFailed(String peer, Throwable why) {
         long n = handshakeFailures.incrementAndGet();
         if (n == 1 || n % 100 == 0) {
-            log.warn("{} TLS handshake with {} failed ({} so far, dht_{}_tls_handshake_failures_total): {}", plane, peer,
-                    n, plane, describe(why));
+            log.warn(
+                    "{} TLS handshake with {} failed ({} so far, dht_{}_tls_handshake_failures_total): {}",
+                    plane,
+                    peer,
+                    n,
+                    plane,
+                    describe(why));
         }
     }
 
@@ -151,8 +166,10 @@ final class ReloadingTls implements AutoCloseable {
     static SSLContext context(PrivateKey key, List<X509Certificate> chain, List<X509Certificate> trusted) {
         try {
             SSLContext context = SSLContext.getInstance("TLSv1.3");
-            context.init(key == null ? null : new KeyManager[]{new MemberKeyManager(key, chain)},
-                    trusted == null ? new TrustManager[]{NO_CLIENTS} : trustManagers(trusted), null);
+            context.init(
+                    key == null ? null : new KeyManager[] {new MemberKeyManager(key, chain)},
+                    trusted == null ? new TrustManager[] {NO_CLIENTS} : trustManagers(trusted),
+                    null);
             return context;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException("the TLS files cannot make a TLS context: " + e.getMessage(), e);
@@ -193,7 +210,8 @@ final class ReloadingTls implements AutoCloseable {
 
     /** A whole handshake in memory between these two engines (client mode set on the first). */
     static void handshake(SSLEngine client, SSLEngine server) throws SSLException {
-        int size = Math.max(client.getSession().getPacketBufferSize(), server.getSession().getPacketBufferSize());
+        int size = Math.max(
+                client.getSession().getPacketBufferSize(), server.getSession().getPacketBufferSize());
         ByteBuffer toServer = ByteBuffer.allocate(4 * size);
         ByteBuffer toClient = ByteBuffer.allocate(4 * size);
         ByteBuffer sink = ByteBuffer.allocate(4 * size);

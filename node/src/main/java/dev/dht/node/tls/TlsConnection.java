@@ -1,11 +1,11 @@
 package dev.dht.node.tls;
 
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLEngineResult;
-import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLException;
 
 /**
  * TLS over a non-blocking SocketChannel with the JDK's SSLEngine: the one TLS code path of the member plane, used
@@ -31,6 +31,7 @@ public final class TlsConnection {
     public static final int EOF = -1;
     /** Records wrapped into the outgoing buffer before one socket write. */
     private static final int RECORDS_PER_WRITE = 4;
+
     private static final int MAX_STEPS = 1024;
 
     private final SSLEngine engine;
@@ -46,6 +47,7 @@ public final class TlsConnection {
      * socket write's copy into the JDK's cached direct buffer costs less.
      */
     private final ByteBuffer netOut;
+
     private boolean closed;
     /** Bytes read from the socket so far (handshake records included). */
     private long received;
@@ -157,7 +159,8 @@ public final class TlsConnection {
                         return total;
                     }
                 }
-                case BUFFER_OVERFLOW -> appIn = growRead(appIn, engine.getSession().getApplicationBufferSize());
+                case BUFFER_OVERFLOW ->
+                    appIn = growRead(appIn, engine.getSession().getApplicationBufferSize());
                 case CLOSED -> {
                     closed = true;
                     if (engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
@@ -284,8 +287,9 @@ public final class TlsConnection {
             return true;
         }
         SSLEngineResult.HandshakeStatus hs = engine.getHandshakeStatus();
-        if (!closed && (hs == SSLEngineResult.HandshakeStatus.NEED_WRAP
-                || hs == SSLEngineResult.HandshakeStatus.NEED_TASK)) {
+        if (!closed
+                && (hs == SSLEngineResult.HandshakeStatus.NEED_WRAP
+                        || hs == SSLEngineResult.HandshakeStatus.NEED_TASK)) {
             return true; // handshake work that no readiness will prompt
         }
         int buffered = netIn.position();

@@ -1,14 +1,5 @@
 package dev.dht.node.tls;
 
-import one.nio.net.Msg;
-import one.nio.net.SelectableJavaSocket;
-import one.nio.net.Socket;
-import one.nio.net.SocketClosedException;
-import one.nio.net.SslContext;
-import one.nio.net.SslOption;
-
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.net.InetAddress;
@@ -16,6 +7,14 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SocketChannel;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
+import one.nio.net.Msg;
+import one.nio.net.SelectableJavaSocket;
+import one.nio.net.Socket;
+import one.nio.net.SocketClosedException;
+import one.nio.net.SslContext;
+import one.nio.net.SslOption;
 
 /**
  * An accepted member-port connection under TLS, as a one-nio socket: one-nio's selector sees the channel of the
@@ -43,7 +42,8 @@ public final class TlsSocket extends SelectableJavaSocket {
     private final long generation;
     private static final String PLAINTEXT_REASON = "this port speaks TLS only: use https:// and the cluster's CA\n";
     private static final byte[] PLAINTEXT_ANSWER = ("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n"
-            + "Connection: close\r\nContent-Length: " + PLAINTEXT_REASON.length() + "\r\n\r\n" + PLAINTEXT_REASON)
+                    + "Connection: close\r\nContent-Length: " + PLAINTEXT_REASON.length() + "\r\n\r\n"
+                    + PLAINTEXT_REASON)
             .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** Plaintext bytes already encrypted whose acceptance is reported on the next write (see the class comment). */
     private int owed;

@@ -1,13 +1,12 @@
 package dev.dht.node.topology;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A member's rack is part of its identity (docs/cluster.md, "Racks"): the data directory keeps the rack the member
@@ -62,12 +61,14 @@ public final class RackIdentity {
             throw new RackChanged("this member ran in rack '" + recorded + "' (" + dir.resolve(NAME) + ") and now"
                     + " declares rack '" + declared + "' (--rack / DHT_RACK). A member's rack is part of its identity:"
                     + " if the rack was changed by mistake, start it with --rack " + recorded + " again; to move it to"
-                    + " rack '" + declared + "' on purpose, put it in that rack in the member list and start it once with"
+                    + " rack '" + declared
+                    + "' on purpose, put it in that rack in the member list and start it once with"
                     + " --accept-rack-change (DHT_ACCEPT_RACK_CHANGE=true): the cluster then moves the data whose replicas"
                     + " change, as a scale does (or give it an empty data directory: it joins as a new member)");
         }
         if (recorded != null) {
-            log.warn("rack change accepted: this member ran in rack '{}' and now runs in rack '{}'", recorded, declared);
+            log.warn(
+                    "rack change accepted: this member ran in rack '{}' and now runs in rack '{}'", recorded, declared);
         } else {
             log.info("this member's rack is '{}' from now on (its data directory had none)", declared);
         }
@@ -105,9 +106,11 @@ public final class RackIdentity {
         }
         String rack = state.stable().rackOf(self);
         if (declared != null) {
-            String problem = rack != null && !rack.equals(declared) ? "the cluster places this member in rack '"
-                    + rack + "' but it declares rack '" + declared + "' (--rack): fix the member list or the"
-                    + " declaration" : null;
+            String problem = rack != null && !rack.equals(declared)
+                    ? "the cluster places this member in rack '"
+                            + rack + "' but it declares rack '" + declared + "' (--rack): fix the member list or the"
+                            + " declaration"
+                    : null;
             if (problem != null && !problem.equals(disagreement)) {
                 log.error(problem);
             }

@@ -2,7 +2,6 @@ package dev.dht.node.topology;
 
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.json.Json;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -27,8 +26,8 @@ import java.util.Map;
  * @param cleanupPending a move finalized and this node has not dropped what it no longer holds
  * @param cleanupAmong   the members (S ∪ T of that move) that must all have finalized before the cleanup runs
  */
-public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boolean cleanupPending,
-                        List<String> cleanupAmong) {
+public record StateFile(
+        TopologyState state, boolean sent, byte[] resumeKey, boolean cleanupPending, List<String> cleanupAmong) {
     public static final String NAME = "dht-topology.json";
 
     public StateFile {
@@ -70,8 +69,8 @@ public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boo
         Path file = dir.resolve(NAME);
         Path tmp = dir.resolve(NAME + ".tmp");
         byte[] bytes = Json.bytes(toJson());
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = FileChannel.open(
+                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer buf = ByteBuffer.wrap(bytes);
             while (buf.hasRemaining()) {
                 ch.write(buf);
@@ -89,16 +88,31 @@ public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boo
      * The file as written: racks beside the lists, only when there are any (a file without racks is the one older
      * versions wrote and read).
      */
-    record Saved(Long epoch, String stage, List<String> stable, List<String> target, Map<String, String> stableRacks,
-                 Map<String, String> targetRacks, boolean sent, String resume, boolean cleanupPending,
-                 List<String> cleanupAmong) {
-    }
+    record Saved(
+            Long epoch,
+            String stage,
+            List<String> stable,
+            List<String> target,
+            Map<String, String> stableRacks,
+            Map<String, String> targetRacks,
+            boolean sent,
+            String resume,
+            boolean cleanupPending,
+            List<String> cleanupAmong) {}
 
     Saved toJson() {
         ClusterMembers t = state.target();
-        return new Saved(state.epoch(), state.stage().jsonName(), state.stable().urls(), t == null ? null : t.urls(),
-                TopologyReport.racksOrNone(state.stable()), t == null ? null : TopologyReport.racksOrNone(t), sent,
-                resumeKey == null ? null : HexFormat.of().formatHex(resumeKey), cleanupPending, cleanupAmong);
+        return new Saved(
+                state.epoch(),
+                state.stage().jsonName(),
+                state.stable().urls(),
+                t == null ? null : t.urls(),
+                TopologyReport.racksOrNone(state.stable()),
+                t == null ? null : TopologyReport.racksOrNone(t),
+                sent,
+                resumeKey == null ? null : HexFormat.of().formatHex(resumeKey),
+                cleanupPending,
+                cleanupAmong);
     }
 
     static StateFile fromJson(Saved m) {
@@ -106,10 +120,13 @@ public record StateFile(TopologyState state, boolean sent, byte[] resumeKey, boo
             throw new IllegalArgumentException("missing epoch, stage or stable members");
         }
         ClusterMembers stable = ClusterMembers.of(m.stable(), TopologyReport.racks(m.stableRacks()));
-        ClusterMembers target = m.target() == null ? null
-                : ClusterMembers.of(m.target(), TopologyReport.racks(m.targetRacks()));
-        return new StateFile(new TopologyState(m.epoch(), Stage.ofJson(m.stage()), stable, target), m.sent(),
-                m.resume() == null ? null : HexFormat.of().parseHex(m.resume()), m.cleanupPending(),
+        ClusterMembers target =
+                m.target() == null ? null : ClusterMembers.of(m.target(), TopologyReport.racks(m.targetRacks()));
+        return new StateFile(
+                new TopologyState(m.epoch(), Stage.ofJson(m.stage()), stable, target),
+                m.sent(),
+                m.resume() == null ? null : HexFormat.of().parseHex(m.resume()),
+                m.cleanupPending(),
                 m.cleanupAmong());
     }
 }

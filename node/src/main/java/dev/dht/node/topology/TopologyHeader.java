@@ -10,8 +10,7 @@ public final class TopologyHeader {
     /** No header, or one that does not parse: compares below every state. */
     public static final long NONE = -1;
 
-    private TopologyHeader() {
-    }
+    private TopologyHeader() {}
 
     /** The request form: the state's header, a space, the sender. */
     public static String request(TopologyState state, String sender) {

@@ -1,7 +1,6 @@
 package dev.dht.node.topology;
 
 import dev.dht.node.config.ClusterMembers;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,8 +14,7 @@ import java.util.HexFormat;
  * topology state and its identity").
  */
 public final class TopologyId {
-    private TopologyId() {
-    }
+    private TopologyId() {}
 
     public static String of(ClusterMembers members) {
         MessageDigest sha;

@@ -5,9 +5,6 @@ import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +20,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Owns the node's topology state (docs/cluster.md, "Scaling"): installs new states (persisted first, then
@@ -55,7 +54,8 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
     private volatile StateFile file;
     /** The current state's header, computed once per state: it hashes both member lists, O(N). */
     private volatile Headed headed;
-    private volatile java.util.function.Consumer<TopologyState> installed = s -> { };
+
+    private volatile java.util.function.Consumer<TopologyState> installed = s -> {};
     private volatile long enteredNanos = System.nanoTime();
     private volatile boolean closed;
 
@@ -64,8 +64,15 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
      *              never changes and nothing is learned
      * @param saved the persisted state (null: none, the node must learn or start one)
      */
-    private TopologyManager(String self, Path dir, ServedState topology, PeerClient client, HybridLogicalClock clock,
-                            Duration requestTimeout, StateFile saved, Predicate<String> member) {
+    private TopologyManager(
+            String self,
+            Path dir,
+            ServedState topology,
+            PeerClient client,
+            HybridLogicalClock clock,
+            Duration requestTimeout,
+            StateFile saved,
+            Predicate<String> member) {
         this.self = self;
         this.member = member;
         this.dir = dir;
@@ -74,18 +81,20 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
         this.clock = clock;
         this.timeoutNanos = requestTimeout.toNanos();
         this.file = saved;
-        this.learning = dir == null ? null : Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "dht-topology");
-            t.setDaemon(true);
-            return t;
-        });
+        this.learning = dir == null
+                ? null
+                : Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "dht-topology");
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
     /** A node on a fixed member list: stable at epoch 0 for its whole life, as the topology was built. */
-    public static TopologyManager fixed(String self, ServedState topology, PeerClient client, HybridLogicalClock clock,
-                                        Duration requestTimeout) {
-        return new TopologyManager(self, null, topology, client, clock, requestTimeout,
-                StateFile.of(topology.servedState()), m -> false);
+    public static TopologyManager fixed(
+            String self, ServedState topology, PeerClient client, HybridLogicalClock clock, Duration requestTimeout) {
+        return new TopologyManager(
+                self, null, topology, client, clock, requestTimeout, StateFile.of(topology.servedState()), m -> false);
     }
 
     /**
@@ -94,9 +103,15 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
      * @param member whether a URL is a member this node may learn from (the member list, and the participants
      *               of its current state)
      */
-    public static TopologyManager persistent(String self, Path dir, ServedState topology, PeerClient client,
-                                             HybridLogicalClock clock, Duration requestTimeout,
-                                             Predicate<String> member) throws IOException {
+    public static TopologyManager persistent(
+            String self,
+            Path dir,
+            ServedState topology,
+            PeerClient client,
+            HybridLogicalClock clock,
+            Duration requestTimeout,
+            Predicate<String> member)
+            throws IOException {
         StateFile saved = StateFile.load(dir);
         TopologyManager m = new TopologyManager(self, dir, topology, client, clock, requestTimeout, saved, member);
         if (saved != null) {
@@ -167,8 +182,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
         return f == null ? null : headerOf(f.state());
     }
 
-    private record Headed(TopologyState state, String header) {
-    }
+    private record Headed(TopologyState state, String header) {}
 
     private String headerOf(TopologyState state) {
         Headed h = headed;
@@ -197,13 +211,18 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
             // node of the move finalized too. After this node's own joint stage those are S ∪ T; a state learned
             // by a jump (this node was not part of the move) is checked against the new set's members.
             TopologyState was = current.state();
-            boolean ownMove = was.moving() && was.epoch() == next.epoch() && next.stable().equals(was.target());
-            nextFile = nextFile.withCleanup(true, ownMove ? was.participants() : next.stable().urls());
+            boolean ownMove =
+                    was.moving() && was.epoch() == next.epoch() && next.stable().equals(was.target());
+            nextFile = nextFile.withCleanup(
+                    true, ownMove ? was.participants() : next.stable().urls());
         }
         try {
             persist(nextFile);
         } catch (IOException e) {
-            log.error("cannot persist topology {}: {}; staying at {}", next, e.getMessage(),
+            log.error(
+                    "cannot persist topology {}: {}; staying at {}",
+                    next,
+                    e.getMessage(),
                     current == null ? "none" : current.state());
             return false;
         }
@@ -281,8 +300,10 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
         }
         if (!member.test(sender)) {
             if (notMembers.getAndIncrement() % 1000 == 0) {
-                log.warn("a topology header names {}, which is not a member: not asked ({} such headers so far)",
-                        sender, notMembers.get());
+                log.warn(
+                        "a topology header names {}, which is not a member: not asked ({} such headers so far)",
+                        sender,
+                        notMembers.get());
             }
             return;
         }
@@ -332,9 +353,12 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
             return false;
         }
         if (theirs.epoch() == mine.epoch() && !mine.reachedBy(theirs)) {
-            log.error("{} reports {}, which does not follow from this node's {}: ignored (two moves under one "
-                    + "epoch should be impossible: is the proposer rule broken, or the data directory reused?)",
-                    report.self(), theirs, mine);
+            log.error(
+                    "{} reports {}, which does not follow from this node's {}: ignored (two moves under one "
+                            + "epoch should be impossible: is the proposer rule broken, or the data directory reused?)",
+                    report.self(),
+                    theirs,
+                    mine);
             return false;
         }
         return install(theirs, why);
@@ -363,8 +387,11 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
         String knownHeader = known == null ? null : headerOf(known);
         String header = knownHeader == null ? null : TopologyHeader.request(knownHeader, self);
         String target = knownHeader == null ? TOPOLOGY_PATH : TOPOLOGY_PATH + "?known=" + knownHeader;
-        client.send(peer, new PeerRequest("GET", target, clock.now(), 0, null, header),
-                System.nanoTime() + timeoutNanos, new PeerCallback() {
+        client.send(
+                peer,
+                new PeerRequest("GET", target, clock.now(), 0, null, header),
+                System.nanoTime() + timeoutNanos,
+                new PeerCallback() {
                     @Override
                     public void completed(PeerResponse r) {
                         if (r.clock() > 0) {
@@ -374,8 +401,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
                         if (r.status() == 200) {
                             try {
                                 report = TopologyReport.fromJson(
-                                        new String(r.body(), StandardCharsets.UTF_8), known,
-                                        knownHeader);
+                                        new String(r.body(), StandardCharsets.UTF_8), known, knownHeader);
                             } catch (IllegalArgumentException e) {
                                 log.debug("topology of {} unreadable: {}", peer, e.toString());
                             }

@@ -2,7 +2,6 @@ package dev.dht.node.topology;
 
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.json.Json;
-
 import java.util.List;
 import java.util.Map;
 
@@ -33,14 +32,22 @@ public record TopologyReport(String self, TopologyState state, boolean drained, 
      * The report as it travels: every field but {@code self}, {@code decided}, {@code drained} and {@code sent} is
      * left out when null (the brief form has {@code same} and {@code header}; the full one the state).
      */
-    public record Wire(String self, boolean decided, Boolean same, Long epoch, String stage, String phase,
-                       Long version, String header, MemberSet stable, MemberSet target, boolean drained,
-                       boolean sent) {
-    }
+    public record Wire(
+            String self,
+            boolean decided,
+            Boolean same,
+            Long epoch,
+            String stage,
+            String phase,
+            Long version,
+            String header,
+            MemberSet stable,
+            MemberSet target,
+            boolean drained,
+            boolean sent) {}
 
     /** A member set: {@code racks} absent without racks (the report older members read). */
-    public record MemberSet(String id, List<String> members, Map<String, String> racks) {
-    }
+    public record MemberSet(String id, List<String> members, Map<String, String> racks) {}
 
     /** The brief form for a poller that already holds this very state, whose header is given. */
     public Wire toBriefJson(String header) {
@@ -51,9 +58,19 @@ public record TopologyReport(String self, TopologyState state, boolean drained, 
         if (state == null) {
             return new Wire(self, false, null, null, null, null, null, null, null, null, drained, sent);
         }
-        return new Wire(self, true, null, state.epoch(), state.stage().jsonName(), state.moving() ? "joint" : "stable",
-                state.version(), state.header(), set(state.stable()),
-                state.target() == null ? null : set(state.target()), drained, sent);
+        return new Wire(
+                self,
+                true,
+                null,
+                state.epoch(),
+                state.stage().jsonName(),
+                state.moving() ? "joint" : "stable",
+                state.version(),
+                state.header(),
+                set(state.stable()),
+                state.target() == null ? null : set(state.target()),
+                drained,
+                sent);
     }
 
     private static MemberSet set(ClusterMembers members) {
@@ -82,8 +99,8 @@ public record TopologyReport(String self, TopologyState state, boolean drained, 
             }
             if (Boolean.TRUE.equals(m.same())) {
                 if (known == null || m.header() == null || !m.header().equals(knownHeader)) {
-                    throw new IllegalArgumentException("a brief report of " + m.header()
-                            + " answers a poll that named " + knownHeader);
+                    throw new IllegalArgumentException(
+                            "a brief report of " + m.header() + " answers a poll that named " + knownHeader);
                 }
                 return new TopologyReport(m.self(), known, m.drained(), m.sent());
             }
@@ -92,7 +109,10 @@ public record TopologyReport(String self, TopologyState state, boolean drained, 
                 if (m.epoch() == null || m.stage() == null) {
                     throw new IllegalArgumentException("a decided report needs an epoch and a stage");
                 }
-                state = new TopologyState(m.epoch(), Stage.ofJson(m.stage()), members(m.stable()),
+                state = new TopologyState(
+                        m.epoch(),
+                        Stage.ofJson(m.stage()),
+                        members(m.stable()),
                         m.target() == null ? null : members(m.target()));
             }
             return new TopologyReport(m.self(), state, m.drained(), m.sent());

@@ -1,7 +1,6 @@
 package dev.dht.node.topology;
 
 import dev.dht.node.config.ClusterMembers;
-
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -136,7 +135,8 @@ public record TopologyState(long epoch, Stage stage, ClusterMembers stable, Clus
         }
         if (other.stage == Stage.STABLE) {
             // stable(e, X) follows announced/joint(e, S, T) iff X = T (finalized), or X = S after an abort
-            return stage == Stage.STABLE ? other.stable.equals(stable)
+            return stage == Stage.STABLE
+                    ? other.stable.equals(stable)
                     : other.stable.equals(target) || (stage == Stage.ANNOUNCED && other.stable.equals(stable));
         }
         return other.stable.equals(stable) && Objects.equals(other.target, target);

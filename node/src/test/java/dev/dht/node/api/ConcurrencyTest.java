@@ -1,9 +1,8 @@
 package dev.dht.node.api;
 
-import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.support.TestNode;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,8 +19,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Concurrent writers and readers over HTTP: no lost update, no torn or invented value, reads never go back. */
 class ConcurrencyTest {
@@ -46,13 +45,16 @@ class ConcurrencyTest {
                         for (int k = 0; k < keysPerWriter; k++) {
                             String value = "w" + writer + "-k" + k + "-v" + v;
                             written.add(value); // recorded before the write may become visible
-                            assertThat(node.put("/v0/entity?id=w" + writer + "-k" + k, bytes(value)).statusCode())
+                            assertThat(node.put("/v0/entity?id=w" + writer + "-k" + k, bytes(value))
+                                            .statusCode())
                                     .isEqualTo(201);
                         }
                         // every writer also overwrites one shared key
                         String shared = "shared-w" + writer + "-v" + v;
                         written.add(shared);
-                        assertThat(node.put("/v0/entity?id=shared", bytes(shared)).statusCode()).isEqualTo(201);
+                        assertThat(node.put("/v0/entity?id=shared", bytes(shared))
+                                        .statusCode())
+                                .isEqualTo(201);
                     }
                     return null;
                 }));
@@ -69,7 +71,9 @@ class ConcurrencyTest {
                         String id = "w" + writer + "-k" + k;
                         HttpResponse<byte[]> got = node.get("/v0/entity?id=" + id);
                         if (got.statusCode() == 404) {
-                            assertThat(lastSeen).as("a key never disappears once seen").doesNotContainKey(id);
+                            assertThat(lastSeen)
+                                    .as("a key never disappears once seen")
+                                    .doesNotContainKey(id);
                             continue;
                         }
                         assertThat(got.statusCode()).isEqualTo(200);
@@ -77,7 +81,8 @@ class ConcurrencyTest {
                         assertThat(written).as("only written values are read").contains(value);
                         assertThat(value).startsWith(id + "-v");
                         int version = Integer.parseInt(value.substring(value.lastIndexOf('v') + 1));
-                        assertThat(version).as("reads of %s never go back", id)
+                        assertThat(version)
+                                .as("reads of %s never go back", id)
                                 .isGreaterThanOrEqualTo(lastSeen.getOrDefault(id, 0));
                         lastSeen.put(id, version);
                         checked++;
@@ -101,7 +106,8 @@ class ConcurrencyTest {
                 for (int k = 0; k < keysPerWriter; k++) {
                     HttpResponse<byte[]> got = node.get("/v0/entity?id=w" + w + "-k" + k);
                     assertThat(new String(got.body(), StandardCharsets.UTF_8))
-                            .as("the last acknowledged write wins").isEqualTo("w" + w + "-k" + k + "-v" + versions);
+                            .as("the last acknowledged write wins")
+                            .isEqualTo("w" + w + "-k" + k + "-v" + versions);
                 }
             }
             String shared = new String(node.get("/v0/entity?id=shared").body(), StandardCharsets.UTF_8);

@@ -1,10 +1,16 @@
 package dev.dht.node.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.storage.Record;
-
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestNode;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,14 +19,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * Every row of the API contract over the wire: statuses, framing (Content-Length or chunked on every response),
  * plain-text reasons, 405/413, replicas validation, encoding of ids. A plain JDK client and raw sockets.
@@ -28,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ContractTest {
     @TempDir
     static Path dir;
+
     static TestNode node;
 
     @BeforeAll
@@ -55,7 +54,9 @@ class ContractTest {
     void entityLifecycleWithTheJdkClient() {
         assertThat(node.get("/v0/entity?id=jdk").statusCode()).isEqualTo(404);
         assertThat(node.put("/v0/entity?id=jdk", "v1".getBytes()).statusCode()).isEqualTo(201);
-        assertThat(node.put("/v0/entity?id=jdk", "v2".getBytes()).statusCode()).as("overwrite").isEqualTo(201);
+        assertThat(node.put("/v0/entity?id=jdk", "v2".getBytes()).statusCode())
+                .as("overwrite")
+                .isEqualTo(201);
         HttpResponse<byte[]> got = node.get("/v0/entity?id=jdk");
         assertThat(got.statusCode()).isEqualTo(200);
         assertThat(text(got)).isEqualTo("v2");
@@ -83,8 +84,10 @@ class ContractTest {
                 raw.send(requests.get(i));
                 RawHttp.Reply reply = raw.read(); // throws unless Content-Length or chunked
                 assertThat(reply.status()).as(requests.get(i)).isEqualTo(expected.get(i));
-                assertThat(reply.headers()).as(requests.get(i))
-                        .containsAnyOf(java.util.Map.entry("transfer-encoding", "chunked"),
+                assertThat(reply.headers())
+                        .as(requests.get(i))
+                        .containsAnyOf(
+                                java.util.Map.entry("transfer-encoding", "chunked"),
                                 java.util.Map.entry("content-length", String.valueOf(reply.body().length)));
                 assertThat(reply.headers().get("connection")).isEqualToIgnoringCase("Keep-Alive");
             }
@@ -93,16 +96,17 @@ class ContractTest {
 
     @ParameterizedTest
     @CsvSource({
-            "/v0/entity?id=, parameter id must not be empty",
-            "/v0/entity, missing parameter: id",
-            "/v0/entity?key=1, missing parameter: id",
-            "/abracadabra, unknown path /abracadabra",
-            "/v0/admin/nothing, unknown path /v0/admin/nothing",
-            "/v0/entities, missing parameter: start",
-            "/v0/entities?end=end, missing parameter: start",
-            "/v0/entities?start=, parameter start must not be empty",
-            "/v0/entities?start=&end=, parameter start must not be empty",
-            "/v0/entities?start=a&end=, parameter end must not be empty"})
+        "/v0/entity?id=, parameter id must not be empty",
+        "/v0/entity, missing parameter: id",
+        "/v0/entity?key=1, missing parameter: id",
+        "/abracadabra, unknown path /abracadabra",
+        "/v0/admin/nothing, unknown path /v0/admin/nothing",
+        "/v0/entities, missing parameter: start",
+        "/v0/entities?end=end, missing parameter: start",
+        "/v0/entities?start=, parameter start must not be empty",
+        "/v0/entities?start=&end=, parameter start must not be empty",
+        "/v0/entities?start=a&end=, parameter end must not be empty"
+    })
     void badRequestsGet400WithAReason(String path, String reason) {
         HttpResponse<byte[]> r = node.get(path);
         assertThat(r.statusCode()).isEqualTo(400);
@@ -123,22 +127,22 @@ class ContractTest {
     @Test
     void emptyIdIs400ForEveryMethod() {
         assertThat(node.get("/v0/entity?id=").statusCode()).isEqualTo(400);
-        assertThat(node.put("/v0/entity?id=", new byte[]{1}).statusCode()).isEqualTo(400);
+        assertThat(node.put("/v0/entity?id=", new byte[] {1}).statusCode()).isEqualTo(400);
         assertThat(node.delete("/v0/entity?id=").statusCode()).isEqualTo(400);
     }
 
     @Test
     void wrongMethodOnAKnownPathIs405WithAllow() {
-        record Case(String method, String path, String allow) {
-        }
-        for (Case c : List.of(new Case("POST", "/v0/entity?id=1", "GET, PUT, DELETE"),
+        record Case(String method, String path, String allow) {}
+        for (Case c : List.of(
+                new Case("POST", "/v0/entity?id=1", "GET, PUT, DELETE"),
                 new Case("PATCH", "/v0/entity?id=1", "GET, PUT, DELETE"),
                 new Case("PUT", "/v0/entities?start=a", "GET"),
                 new Case("DELETE", "/v0/status", "GET"),
                 new Case("POST", "/metrics", "GET"),
                 new Case("PUT", "/v0/admin/profile", "GET"))) {
-            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.uri(c.path()))
-                    .method(c.method(), HttpRequest.BodyPublishers.noBody()));
+            HttpResponse<byte[]> r = node.send(
+                    HttpRequest.newBuilder(node.uri(c.path())).method(c.method(), HttpRequest.BodyPublishers.noBody()));
             assertThat(r.statusCode()).as(c.method() + " " + c.path()).isEqualTo(405);
             assertThat(r.headers().firstValue("allow")).hasValue(c.allow());
             assertThat(text(r)).contains(c.method() + " is not allowed");
@@ -176,7 +180,7 @@ class ContractTest {
     void replicasOtherThan1Of1Are400OnASingleNode(String replicas) {
         String path = "/v0/entity?id=r&replicas=" + replicas;
         assertThat(node.get(path).statusCode()).isEqualTo(400);
-        assertThat(node.put(path, new byte[]{1}).statusCode()).isEqualTo(400);
+        assertThat(node.put(path, new byte[] {1}).statusCode()).isEqualTo(400);
         assertThat(node.delete(path).statusCode()).isEqualTo(400);
         assertThat(text(node.get(path))).contains("replicas");
     }
@@ -192,7 +196,8 @@ class ContractTest {
 
     @Test
     void idsArePercentDecodedAndStoredAsUtf8() {
-        assertThat(node.put("/v0/entity?id=a%26b%3D%D0%BA", "amp".getBytes()).statusCode()).isEqualTo(201);
+        assertThat(node.put("/v0/entity?id=a%26b%3D%D0%BA", "amp".getBytes()).statusCode())
+                .isEqualTo(201);
         assertThat(text(node.get("/v0/entity?id=a%26b%3D%D0%BA"))).isEqualTo("amp");
         assertThat(text(node.get("/v0/entities?start=a%26b&end=a%26c"))).isEqualTo("a&b=к\namp");
     }
@@ -200,32 +205,42 @@ class ContractTest {
     @Test
     void internalRequestsActOnLocalStorageWithTheirTimestamps() {
         HttpResponse<byte[]> absent = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
-                .header("X-Dht-Internal", "1").header("X-Dht-Clock", "1").GET());
+                .header("X-Dht-Internal", "1")
+                .header("X-Dht-Clock", "1")
+                .GET());
         assertThat(absent.statusCode()).isEqualTo(404);
         assertThat(absent.headers().firstValue("X-Dht-Clock")).isPresent();
 
         long ts = HybridLogicalClock.of(System.currentTimeMillis() + 5_000, 0);
         HttpResponse<byte[]> put = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
-                .header("X-Dht-Internal", "1").header("X-Dht-Timestamp", Long.toString(ts))
+                .header("X-Dht-Internal", "1")
+                .header("X-Dht-Timestamp", Long.toString(ts))
                 .PUT(HttpRequest.BodyPublishers.ofString("v1")));
         assertThat(put.statusCode()).isEqualTo(201);
         // the clock merged the timestamp it was sent: its reading is past it
-        assertThat(Long.parseLong(put.headers().firstValue("X-Dht-Clock").orElseThrow())).isGreaterThan(ts);
+        assertThat(Long.parseLong(put.headers().firstValue("X-Dht-Clock").orElseThrow()))
+                .isGreaterThan(ts);
 
         HttpResponse<byte[]> get = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
-                .header("X-Dht-Internal", "1").GET());
+                .header("X-Dht-Internal", "1")
+                .GET());
         assertThat(get.statusCode()).isEqualTo(200);
         Record stored = Record.decode(get.body());
         assertThat(stored.timestamp()).isEqualTo(ts);
         assertThat(stored.value()).isEqualTo("v1".getBytes());
 
         HttpResponse<byte[]> older = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
-                .header("X-Dht-Internal", "1").header("X-Dht-Timestamp", Long.toString(ts - 1)).DELETE());
-        assertThat(older.statusCode()).as("a write older than the stored record").isEqualTo(409);
+                .header("X-Dht-Internal", "1")
+                .header("X-Dht-Timestamp", Long.toString(ts - 1))
+                .DELETE());
+        assertThat(older.statusCode())
+                .as("a write older than the stored record")
+                .isEqualTo(409);
         assertThat(older.headers().firstValue("X-Dht-Timestamp")).contains(Long.toString(ts));
 
         HttpResponse<byte[]> noTimestamp = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=internal1"))
-                .header("X-Dht-Internal", "1").DELETE());
+                .header("X-Dht-Internal", "1")
+                .DELETE());
         assertThat(noTimestamp.statusCode()).isEqualTo(400);
         // a client write through the coordinator still wins: the clock has merged the newer timestamp
         assertThat(node.delete("/v0/entity?id=internal1").statusCode()).isEqualTo(202);
@@ -241,8 +256,11 @@ class ContractTest {
             raw.send("GET /v0/entities?start=chunk1&end=chunk4 HTTP/1.1\r\nHost: x\r\n\r\n");
             RawHttp.Reply reply = raw.read();
             assertThat(reply.status()).isEqualTo(200);
-            assertThat(reply.headers()).containsEntry("transfer-encoding", "chunked").doesNotContainKey("content-length");
-            assertThat(reply.chunks()).extracting(c -> new String(c, StandardCharsets.UTF_8))
+            assertThat(reply.headers())
+                    .containsEntry("transfer-encoding", "chunked")
+                    .doesNotContainKey("content-length");
+            assertThat(reply.chunks())
+                    .extracting(c -> new String(c, StandardCharsets.UTF_8))
                     .containsExactly("chunk1\nvalue1", "chunk2\n", "chunk3\nvalue3");
             // the connection stays usable after a streamed response
             raw.send("GET /v0/entities?start=chunk9 HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -275,7 +293,9 @@ class ContractTest {
         try (RawHttp raw = new RawHttp(node.port())) {
             StringBuilder all = new StringBuilder();
             for (int i = 0; i < 20; i++) {
-                all.append("PUT /v0/entity?id=pipe").append(i).append(" HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n")
+                all.append("PUT /v0/entity?id=pipe")
+                        .append(i)
+                        .append(" HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\n")
                         .append((char) ('a' + i));
                 all.append("GET /v0/entity?id=pipe").append(i).append(" HTTP/1.1\r\nHost: x\r\n\r\n");
             }
@@ -308,7 +328,9 @@ class ContractTest {
             RawHttp.Reply last = raw.read();
             assertThat(last.status()).isEqualTo(200);
             assertThat(last.bodyText()).isEqualTo("B");
-            assertThat(raw.drainUntilClosed()).as("closed after the last answer, nothing more").isEmpty();
+            assertThat(raw.drainUntilClosed())
+                    .as("closed after the last answer, nothing more")
+                    .isEmpty();
         }
     }
 }

@@ -1,16 +1,15 @@
 package dev.dht.node.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Regression test of the spinning worker (issue 21): a record stamped at the end of the clock's range (stored
@@ -27,7 +26,8 @@ class FarFutureRecordTest {
             return new LocalEntityHandler(s, clock);
         })) {
             byte[] key = "spin".getBytes(StandardCharsets.UTF_8);
-            assertThat(store.get().applyIfNewer(key, Record.value(Long.MAX_VALUE - 1, "stuck".getBytes()))).isTrue();
+            assertThat(store.get().applyIfNewer(key, Record.value(Long.MAX_VALUE - 1, "stuck".getBytes())))
+                    .isTrue();
 
             for (int i = 0; i < 2; i++) {
                 var put = node.put("/v0/entity?id=spin", ("v" + i).getBytes());
@@ -35,14 +35,20 @@ class FarFutureRecordTest {
                 assertThat(new String(put.body(), StandardCharsets.UTF_8)).contains("--max-clock-ahead");
             }
             assertThat(node.delete("/v0/entity?id=spin").statusCode()).isEqualTo(409);
-            assertThat(new String(node.get("/v0/entity?id=spin").body(), StandardCharsets.UTF_8)).isEqualTo("stuck");
+            assertThat(new String(node.get("/v0/entity?id=spin").body(), StandardCharsets.UTF_8))
+                    .isEqualTo("stuck");
 
-            assertThat(node.put("/v0/entity?id=other", "fine".getBytes()).statusCode()).isEqualTo(201);
-            assertThat(new String(node.get("/v0/entity?id=other").body(), StandardCharsets.UTF_8)).isEqualTo("fine");
-            assertThat(node.metric("dht_workers_busy")).as("no worker left spinning").isZero();
+            assertThat(node.put("/v0/entity?id=other", "fine".getBytes()).statusCode())
+                    .isEqualTo(201);
+            assertThat(new String(node.get("/v0/entity?id=other").body(), StandardCharsets.UTF_8))
+                    .isEqualTo("fine");
+            assertThat(node.metric("dht_workers_busy"))
+                    .as("no worker left spinning")
+                    .isZero();
             assertThat(node.metric("dht_clock_refused_total")).isGreaterThanOrEqualTo(3);
             Record other = store.get().get("other".getBytes(StandardCharsets.UTF_8));
-            assertThat(other.timestamp() >>> 16).as("the clock stayed at the wall clock")
+            assertThat(other.timestamp() >>> 16)
+                    .as("the clock stayed at the wall clock")
                     .isLessThan(System.currentTimeMillis() + 60_000);
         }
     }

@@ -1,9 +1,8 @@
 package dev.dht.node.api;
 
-import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.support.TestNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -12,15 +11,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** POST /v0/admin/flush writes the memtables out to table files, and the data reads back from them. */
 class FlushEndpointTest {
 
     private static long tableFiles(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".sst")).count();
+            return files.filter(p -> p.getFileName().toString().endsWith(".sst"))
+                    .count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -30,12 +30,15 @@ class FlushEndpointTest {
     void flushWritesTableFilesAndLosesNothing(@TempDir Path dir) {
         try (TestNode node = TestNode.start(dir)) {
             for (int i = 0; i < 100; i++) {
-                assertThat(node.put("/v0/entity?id=f" + i, ("v" + i).getBytes()).statusCode()).isEqualTo(201);
+                assertThat(node.put("/v0/entity?id=f" + i, ("v" + i).getBytes()).statusCode())
+                        .isEqualTo(201);
             }
-            assertThat(tableFiles(dir)).as("a new store holds its writes in memtables").isZero();
+            assertThat(tableFiles(dir))
+                    .as("a new store holds its writes in memtables")
+                    .isZero();
 
-            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.uri(FlushEndpoint.PATH))
-                    .POST(HttpRequest.BodyPublishers.noBody()));
+            HttpResponse<byte[]> r = node.send(
+                    HttpRequest.newBuilder(node.uri(FlushEndpoint.PATH)).POST(HttpRequest.BodyPublishers.noBody()));
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("\"flushed\":true");
             assertThat(tableFiles(dir)).isPositive();

@@ -1,11 +1,11 @@
 package dev.dht.node.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.support.HoldingHandler;
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -14,9 +14,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Shutdown drains (with a drain time), stops accepting, refuses new work on open connections, lets the in-flight
@@ -28,14 +27,17 @@ class GracefulShutdownTest {
     @Test
     void inFlightRequestFinishesNewOnesAreRefused(@TempDir Path dir) throws Exception {
         AtomicReference<HoldingHandler> holder = new AtomicReference<>();
-        TestNode node = TestNode.start(dir, c -> c.withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(30),
-                Duration.ofSeconds(30)), (store, clock) -> {
-            HoldingHandler h = new HoldingHandler(store, clock);
-            holder.set(h);
-            return h;
-        });
+        TestNode node = TestNode.start(
+                dir,
+                c -> c.withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30)),
+                (store, clock) -> {
+                    HoldingHandler h = new HoldingHandler(store, clock);
+                    holder.set(h);
+                    return h;
+                });
         int port = node.port();
-        try (RawHttp inFlight = new RawHttp(port); RawHttp idle = new RawHttp(port)) {
+        try (RawHttp inFlight = new RawHttp(port);
+                RawHttp idle = new RawHttp(port)) {
             idle.send("GET /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(idle.read().status()).isEqualTo(200);
 
@@ -74,7 +76,8 @@ class GracefulShutdownTest {
         TestNode node = TestNode.start(dir, c -> c.withDrainTime(Duration.ofSeconds(3)));
         int port = node.port();
         CompletableFuture<Void> shutdown;
-        try (RawHttp kept = new RawHttp(port); RawHttp member = new RawHttp(node.node().server().memberPort())) {
+        try (RawHttp kept = new RawHttp(port);
+                RawHttp member = new RawHttp(node.node().server().memberPort())) {
             kept.send("GET /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(kept.read().headers().get("connection")).isEqualToIgnoringCase("keep-alive");
             member.send("GET /v0/entity?id=during-drain HTTP/1.1\r\nHost: x\r\nX-Dht-Internal: 1\r\n"
@@ -89,12 +92,16 @@ class GracefulShutdownTest {
             RawHttp.Reply served = kept.read();
             assertThat(served.status()).as("served in full, not refused").isEqualTo(201);
             assertThat(served.headers().get("connection")).isEqualToIgnoringCase("close");
-            assertThat(kept.drainUntilClosed()).as("the server ends the connection after the answer").isEmpty();
+            assertThat(kept.drainUntilClosed())
+                    .as("the server ends the connection after the answer")
+                    .isEmpty();
 
             try (RawHttp late = new RawHttp(port)) {
                 late.send("PUT /v0/entity?id=late HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\ndef");
                 RawHttp.Reply r = late.read();
-                assertThat(r.status()).as("a new connection during the drain is served").isEqualTo(201);
+                assertThat(r.status())
+                        .as("a new connection during the drain is served")
+                        .isEqualTo(201);
                 assertThat(r.headers().get("connection")).isEqualToIgnoringCase("close");
             }
 
@@ -102,7 +109,8 @@ class GracefulShutdownTest {
                     + "X-Dht-Call: 7\r\n\r\n");
             RawHttp.Reply call = member.read();
             assertThat(call.status()).isEqualTo(200);
-            assertThat(call.headers().get("connection")).as("a member keeps its connection on the member port")
+            assertThat(call.headers().get("connection"))
+                    .as("a member keeps its connection on the member port")
                     .isEqualToIgnoringCase("keep-alive");
 
             await().atMost(Duration.ofSeconds(30)).until(() -> !accepts(port));

@@ -1,10 +1,9 @@
 package dev.dht.node.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,8 +11,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Keep-alive connections used one request at a time, as ordinary clients (the JDK's, the course's) use them, by
@@ -27,12 +26,16 @@ class KeepAliveFramingTest {
     void acceptedConnectionsSendWithoutNaglesDelay(@TempDir Path dir) throws Exception {
         // With Nagle on, an answer written while an earlier one on the connection is unacknowledged waits for the
         // peer's delayed ACK (~40 ms): pipelined node-to-node answers stalled that way on JDK NIO sockets.
-        try (TestNode node = TestNode.start(dir); RawHttp raw = new RawHttp(node.port())) {
+        try (TestNode node = TestNode.start(dir);
+                RawHttp raw = new RawHttp(node.port())) {
             raw.send("GET /v0/status HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(raw.read().status()).isEqualTo(200); // the connection is a session now
             List<one.nio.net.Socket> open = node.node().server().openSockets();
             assertThat(open).isNotEmpty();
-            assertThat(open).allSatisfy(s -> assertThat(s.getNoDelay()).as("TCP_NODELAY of %s", s).isTrue());
+            assertThat(open)
+                    .allSatisfy(s -> assertThat(s.getNoDelay())
+                            .as("TCP_NODELAY of %s", s)
+                            .isTrue());
         }
     }
 
@@ -68,7 +71,8 @@ class KeepAliveFramingTest {
                                 }
                             }
                             RawHttp.Reply reply = raw.read(); // throws unless exactly framed
-                            assertThat(reply.status()).as("request %d of connection %d", i, connection)
+                            assertThat(reply.status())
+                                    .as("request %d of connection %d", i, connection)
                                     .isEqualTo(expected);
                             if (expected == 200) {
                                 assertThat(reply.bodyText()).isEqualTo("v" + (i - 1));
@@ -77,7 +81,9 @@ class KeepAliveFramingTest {
                         }
                         raw.send("GET /v0/status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
                         assertThat(raw.read().status()).isEqualTo(200);
-                        assertThat(raw.drainUntilClosed()).as("bytes after the last answer").isEmpty();
+                        assertThat(raw.drainUntilClosed())
+                                .as("bytes after the last answer")
+                                .isEmpty();
                     }
                     return answered;
                 }));

@@ -1,13 +1,12 @@
 package dev.dht.node.api;
 
-import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.support.TestNode;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MetricsTest {
 
@@ -40,7 +39,8 @@ class MetricsTest {
                     .contains("jvm_threads_current");
             assertThat(node.metric("dht_rocksdb_memtable_bytes")).isPositive();
             assertThat(node.metric("dht_cluster_members")).isEqualTo(1.0);
-            assertThat(node.metric("dht_workers")).isEqualTo(node.node().config().workers());
+            assertThat(node.metric("dht_workers"))
+                    .isEqualTo(node.node().config().workers());
         }
     }
 }

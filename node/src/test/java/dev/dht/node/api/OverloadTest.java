@@ -1,10 +1,10 @@
 package dev.dht.node.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.support.HoldingHandler;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +13,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A full queue answers 503 at once; nothing waits in an unbounded queue. Made deterministic with held requests. */
 class OverloadTest {
@@ -40,7 +39,8 @@ class OverloadTest {
             HttpResponse<byte[]> rejected = node.get("/v0/entity?id=any");
             assertThat(rejected.statusCode()).isEqualTo(503);
             assertThat(new String(rejected.body(), StandardCharsets.UTF_8)).contains("overloaded");
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("not queued behind the held request")
+            assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                    .as("not queued behind the held request")
                     .isLessThan(Duration.ofSeconds(5));
             assertThat(node.metric("dht_requests_rejected_total")).isEqualTo(1.0);
             // probes are answered on the selector and never queue behind load
@@ -57,8 +57,12 @@ class OverloadTest {
     }
 
     private static CompletableFuture<HttpResponse<byte[]>> putAsync(TestNode node, String id) {
-        return TestNode.jdk().sendAsync(HttpRequest.newBuilder(node.uri("/v0/entity?id=" + id))
-                        .PUT(HttpRequest.BodyPublishers.ofString(id)).timeout(Duration.ofSeconds(60)).build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        return TestNode.jdk()
+                .sendAsync(
+                        HttpRequest.newBuilder(node.uri("/v0/entity?id=" + id))
+                                .PUT(HttpRequest.BodyPublishers.ofString(id))
+                                .timeout(Duration.ofSeconds(60))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
     }
 }

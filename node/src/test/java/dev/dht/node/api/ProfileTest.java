@@ -1,18 +1,17 @@
 package dev.dht.node.api;
 
-import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.dht.node.support.TestNode;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The async-profiler endpoint, for real: it loads the native library from the node's dependencies. */
 class ProfileTest {
@@ -31,9 +30,12 @@ class ProfileTest {
             HttpResponse<byte[]> html = capture.get();
             assertThat(html.statusCode()).isEqualTo(200);
             assertThat(html.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
-            assertThat(new String(html.body(), StandardCharsets.UTF_8)).contains("<html").contains("dht node cpu profile");
+            assertThat(new String(html.body(), StandardCharsets.UTF_8))
+                    .contains("<html")
+                    .contains("dht node cpu profile");
             try (var files = Files.list(profiles)) {
-                assertThat(files.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("cpu-") && n.endsWith(".html"));
+                assertThat(files.map(p -> p.getFileName().toString()))
+                        .anyMatch(n -> n.startsWith("cpu-") && n.endsWith(".html"));
             }
 
             HttpResponse<byte[]> collapsed = node.get("/v0/admin/profile?event=wall&duration=300ms&format=collapsed");
@@ -47,8 +49,11 @@ class ProfileTest {
         // A benchmark captures its events one after the other: the profiler is free before the answer is sent.
         try (TestNode node = TestNode.start(dir)) {
             for (String event : new String[] {"wall", "alloc", "wall", "lock", "wall"}) {
-                HttpResponse<byte[]> answer = node.get("/v0/admin/profile?event=" + event + "&duration=100ms&format=collapsed");
-                assertThat(answer.statusCode()).as(event + " right after the previous answer").isEqualTo(200);
+                HttpResponse<byte[]> answer =
+                        node.get("/v0/admin/profile?event=" + event + "&duration=100ms&format=collapsed");
+                assertThat(answer.statusCode())
+                        .as(event + " right after the previous answer")
+                        .isEqualTo(200);
             }
         }
     }
@@ -57,12 +62,15 @@ class ProfileTest {
     void badParametersAre400(@TempDir Path dir) {
         try (TestNode node = TestNode.start(dir)) {
             assertThat(node.get("/v0/admin/profile?event=gpu").statusCode()).isEqualTo(400);
-            assertThat(node.get("/v0/admin/profile?duration=forever").statusCode()).isEqualTo(400);
+            assertThat(node.get("/v0/admin/profile?duration=forever").statusCode())
+                    .isEqualTo(400);
             assertThat(node.get("/v0/admin/profile?duration=1h").statusCode()).isEqualTo(400);
             assertThat(node.get("/v0/admin/profile?format=svg").statusCode()).isEqualTo(400);
             // the sampling interval is bounded both ways (0 had no lower bound)
-            assertThat(node.get("/v0/admin/profile?duration=1s&interval=0ms").statusCode()).isEqualTo(400);
-            assertThat(node.get("/v0/admin/profile?duration=1s&interval=2s").statusCode()).isEqualTo(400);
+            assertThat(node.get("/v0/admin/profile?duration=1s&interval=0ms").statusCode())
+                    .isEqualTo(400);
+            assertThat(node.get("/v0/admin/profile?duration=1s&interval=2s").statusCode())
+                    .isEqualTo(400);
             assertThat(node.metric("dht_profile_running")).as("nothing started").isZero();
         }
     }

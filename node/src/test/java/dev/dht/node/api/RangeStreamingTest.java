@@ -1,10 +1,10 @@
 package dev.dht.node.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -15,9 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Range responses are produced as the client reads, whatever their size, and a stalled client is dropped. */
 class RangeStreamingTest {
@@ -27,10 +26,12 @@ class RangeStreamingTest {
         byte[] value = new byte[valueSize];
         for (int i = 0; i < records; i++) {
             value[0] = (byte) i;
-            puts.add(TestNode.jdk().sendAsync(
-                    HttpRequest.newBuilder(node.uri("/v0/entity?id=" + key(i)))
-                            .PUT(HttpRequest.BodyPublishers.ofByteArray(value.clone())).build(),
-                    HttpResponse.BodyHandlers.discarding()));
+            puts.add(TestNode.jdk()
+                    .sendAsync(
+                            HttpRequest.newBuilder(node.uri("/v0/entity?id=" + key(i)))
+                                    .PUT(HttpRequest.BodyPublishers.ofByteArray(value.clone()))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding()));
             if (puts.size() == 64) {
                 puts.forEach(f -> assertThat(f.join().statusCode()).isEqualTo(201));
                 puts.clear();
@@ -50,7 +51,8 @@ class RangeStreamingTest {
             // one value larger than the writer's 64 KiB buffer, in the middle of the range
             byte[] huge = new byte[300_000];
             huge[299_999] = 7;
-            assertThat(node.put("/v0/entity?id=" + key(1500) + "x", huge).statusCode()).isEqualTo(201);
+            assertThat(node.put("/v0/entity?id=" + key(1500) + "x", huge).statusCode())
+                    .isEqualTo(201);
 
             try (RawHttp raw = new RawHttp(node.port())) {
                 raw.send("GET /v0/entities?start=r HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -58,7 +60,10 @@ class RangeStreamingTest {
                 assertThat(reply.chunks()).hasSize(3001);
                 List<String> keys = new ArrayList<>();
                 for (byte[] chunk : reply.chunks()) {
-                    int nl = IntStream.range(0, chunk.length).filter(i -> chunk[i] == '\n').findFirst().orElseThrow();
+                    int nl = IntStream.range(0, chunk.length)
+                            .filter(i -> chunk[i] == '\n')
+                            .findFirst()
+                            .orElseThrow();
                     keys.add(new String(chunk, 0, nl, StandardCharsets.UTF_8));
                 }
                 assertThat(keys).isSorted().doesNotHaveDuplicates();
@@ -77,8 +82,8 @@ class RangeStreamingTest {
      */
     @Test
     void stalledReaderIsDroppedAndItsIteratorClosed(@TempDir Path dir) throws Exception {
-        try (TestNode node = TestNode.start(dir, c -> c.withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2),
-                Duration.ofSeconds(10)))) {
+        try (TestNode node = TestNode.start(
+                dir, c -> c.withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(10)))) {
             int records = 8000;
             int valueSize = 4096;
             fill(node, records, valueSize);
@@ -96,7 +101,9 @@ class RangeStreamingTest {
                 await().atMost(Duration.ofSeconds(30)).until(() -> node.metric("dht_range_streams_open") == 0.0);
                 ByteArrayOutputStream received = new ByteArrayOutputStream();
                 received.write(raw.drainUntilClosed());
-                assertThat((long) received.size()).as("only what the socket buffers held").isLessThan(fullSize / 2);
+                assertThat((long) received.size())
+                        .as("only what the socket buffers held")
+                        .isLessThan(fullSize / 2);
                 assertThat(received.toString(StandardCharsets.ISO_8859_1)).doesNotEndWith("0\r\n\r\n");
             }
             // the node is fine afterwards

@@ -1,6 +1,13 @@
 package dev.dht.node.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.support.TestNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import one.nio.http.HttpClient;
 import one.nio.http.Response;
 import org.junit.jupiter.api.AfterAll;
@@ -8,18 +15,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** The course's SingleNodeTest, scenario by scenario, with the course's one-nio client. */
 class SingleNodeTest {
     @TempDir
     static Path dir;
+
     static TestNode node;
 
     @BeforeAll
@@ -66,7 +66,7 @@ class SingleNodeTest {
     void emptyKey() throws Exception {
         assertThat(get("").getStatus()).isEqualTo(400);
         assertThat(delete("").getStatus()).isEqualTo(400);
-        assertThat(put("", new byte[]{0}).getStatus()).isEqualTo(400);
+        assertThat(put("", new byte[] {0}).getStatus()).isEqualTo(400);
     }
 
     @Test

@@ -1,6 +1,10 @@
 package dev.dht.node.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.support.TestNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import one.nio.http.HttpClient;
 import one.nio.http.Response;
 import org.junit.jupiter.api.AfterEach;
@@ -8,15 +12,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** The course's SingleRangeTest (a fresh node per test), with the one-nio client that de-chunks bodies. */
 class SingleRangeTest {
     @TempDir
     Path dir;
+
     TestNode node;
 
     @BeforeEach
@@ -38,7 +38,8 @@ class SingleRangeTest {
     }
 
     private void put(String key, String value) throws Exception {
-        assertThat(client().put("/v0/entity?id=" + key, value.getBytes(StandardCharsets.UTF_8)).getStatus())
+        assertThat(client().put("/v0/entity?id=" + key, value.getBytes(StandardCharsets.UTF_8))
+                        .getStatus())
                 .isEqualTo(201);
     }
 
@@ -51,7 +52,7 @@ class SingleRangeTest {
     @Test
     void emptyKey() throws Exception {
         assertThat(client().get("/v0/entities?start=&end=").getStatus()).isEqualTo(400);
-        assertThat(client().put("/v0/entity?id=", new byte[]{0}).getStatus()).isEqualTo(400);
+        assertThat(client().put("/v0/entity?id=", new byte[] {0}).getStatus()).isEqualTo(400);
     }
 
     @Test

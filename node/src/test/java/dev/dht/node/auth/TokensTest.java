@@ -1,9 +1,9 @@
 package dev.dht.node.auth;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 class TokensTest {
     static final String RO = "ro-0123456789abcdef";
@@ -25,10 +25,12 @@ class TokensTest {
     @Test
     void badLinesAreNamed() {
         assertThatThrownBy(() -> Tokens.parse("read-only " + RO + "\nwrite " + RW))
-                .hasMessageContaining("line 2").hasMessageContaining("unknown scope 'write'");
+                .hasMessageContaining("line 2")
+                .hasMessageContaining("unknown scope 'write'");
         assertThatThrownBy(() -> Tokens.parse("read-only short")).hasMessageContaining("at least 16");
         assertThatThrownBy(() -> Tokens.parse("read-only " + RO + " extra")).hasMessageContaining("<scope> <token>");
-        assertThatThrownBy(() -> Tokens.parse("read-only " + RO + "\nadmin " + RO)).hasMessageContaining("two scopes");
+        assertThatThrownBy(() -> Tokens.parse("read-only " + RO + "\nadmin " + RO))
+                .hasMessageContaining("two scopes");
     }
 
     @Test

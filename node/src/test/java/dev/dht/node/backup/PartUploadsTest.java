@@ -1,15 +1,13 @@
 package dev.dht.node.backup;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.dht.node.io.Throttle;
 import dev.dht.node.objectstore.Encryption;
 import dev.dht.node.objectstore.ObjectCodec;
 import dev.dht.node.objectstore.ObjectStore;
 import dev.dht.node.support.ObjectStoreServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,9 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Uploads in parts ({@link PartUploads}) against a real S3-compatible server (versitygw): an encrypted upload cut
@@ -34,9 +33,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class PartUploadsTest {
     static final long PART = 5L << 20;
-    static final Encryption KEY = new Encryption("part uploads test key, 32 bytes!".getBytes(StandardCharsets.US_ASCII));
+    static final Encryption KEY =
+            new Encryption("part uploads test key, 32 bytes!".getBytes(StandardCharsets.US_ASCII));
+
     @TempDir
     static Path storeDir;
+
     static ObjectStoreServer server;
 
     @BeforeAll
@@ -71,11 +73,13 @@ class PartUploadsTest {
                 }
             };
         };
-        assertThatThrownBy(() -> new PartUploads(store, dir, PART).upload("files/f", stored, KEY, dying,
-                Throttle.unlimited())).hasMessageContaining("killed");
+        assertThatThrownBy(() ->
+                        new PartUploads(store, dir, PART).upload("files/f", stored, KEY, dying, Throttle.unlimited()))
+                .hasMessageContaining("killed");
         List<ObjectStore.Upload> open = store.uploads("files/");
         assertThat(open).hasSize(1);
-        assertThat(store.parts("files/f", open.get(0).uploadId())).extracting(ObjectStore.Part::number)
+        assertThat(store.parts("files/f", open.get(0).uploadId()))
+                .extracting(ObjectStore.Part::number)
                 .containsExactly(1, 2);
         assertThat(store.exists("files/f")).isFalse();
 
@@ -86,7 +90,9 @@ class PartUploadsTest {
         };
         new PartUploads(store, dir, PART).upload("files/f", stored, KEY, whole, Throttle.unlimited());
 
-        assertThat(asked).as("plain bytes read again: for parts 3 and 4 only, each from the start of its 1 MiB segment").hasSize(2)
+        assertThat(asked)
+                .as("plain bytes read again: for parts 3 and 4 only, each from the start of its 1 MiB segment")
+                .hasSize(2)
                 .allSatisfy(o -> assertThat(o).isGreaterThan(2 * PART - (2 << 20)));
         assertThat(store.uploads("files/")).as("no upload left open").isEmpty();
         assertThat(store.size("files/f")).isEqualTo(stored);
@@ -104,22 +110,30 @@ class PartUploadsTest {
         ObjectCodec.PlainSource dying = offset -> {
             throw new IOException("killed before its first part");
         };
-        assertThatThrownBy(() -> new PartUploads(store, dir, PART).upload("files/mine", 2 * PART,
-                ObjectCodec.PLAIN, dying, Throttle.unlimited())).hasMessageContaining("killed");
+        assertThatThrownBy(() -> new PartUploads(store, dir, PART)
+                        .upload("files/mine", 2 * PART, ObjectCodec.PLAIN, dying, Throttle.unlimited()))
+                .hasMessageContaining("killed");
         String old = store.startUpload("files/left-by-a-member-gone");
         String recent = store.startUpload("files/another-members-running");
         // versitygw reports an upload's start as its directory's modification time
         try (Stream<Path> dirs = Files.walk(server.root().resolve("stale"))) {
-            for (Path p : dirs.filter(p -> p.getFileName().toString().equals(old)).toList()) {
-                Files.setLastModifiedTime(p, FileTime.from(Instant.now().minus(PartUploads.STALE).minusSeconds(60)));
+            for (Path p :
+                    dirs.filter(p -> p.getFileName().toString().equals(old)).toList()) {
+                Files.setLastModifiedTime(
+                        p, FileTime.from(Instant.now().minus(PartUploads.STALE).minusSeconds(60)));
             }
         }
         PartUploads parts = new PartUploads(store, dir, PART);
 
         assertThat(parts.abortStale("files/", Instant.now())).isEqualTo(1);
-        assertThat(store.uploads("files/")).extracting(ObjectStore.Upload::uploadId).doesNotContain(old)
-                .contains(recent).hasSize(2);
+        assertThat(store.uploads("files/"))
+                .extracting(ObjectStore.Upload::uploadId)
+                .doesNotContain(old)
+                .contains(recent)
+                .hasSize(2);
         parts.abortSaved(); // this node's backup is over: its own upload goes
-        assertThat(store.uploads("files/")).extracting(ObjectStore.Upload::uploadId).containsExactly(recent);
+        assertThat(store.uploads("files/"))
+                .extracting(ObjectStore.Upload::uploadId)
+                .containsExactly(recent);
     }
 }

@@ -1,14 +1,13 @@
 package dev.dht.node.clock;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class HybridLogicalClockTest {
 
@@ -56,7 +55,9 @@ class HybridLogicalClockTest {
     void concurrentCallersNeverGetTheSameTimestamp() {
         HybridLogicalClock clock = new HybridLogicalClock(() -> 42);
         Set<Long> seen = ConcurrentHashMap.newKeySet();
-        IntStream.range(0, 40_000).parallel().forEach(i -> assertThat(seen.add(clock.now())).isTrue());
+        IntStream.range(0, 40_000)
+                .parallel()
+                .forEach(i -> assertThat(seen.add(clock.now())).isTrue());
         assertThat(seen).hasSize(40_000);
     }
 
@@ -73,8 +74,12 @@ class HybridLogicalClockTest {
         AtomicLong wall = new AtomicLong(1_000_000);
         HybridLogicalClock clock = new HybridLogicalClock(wall::get, java.time.Duration.ofSeconds(30));
         long before = clock.now();
-        assertThat(clock.observe(HybridLogicalClock.of(1_000_000 + 30_000, 0))).as("at the bound").isTrue();
-        assertThat(clock.observe(HybridLogicalClock.of(1_000_000 + 30_001, 0))).as("past it").isFalse();
+        assertThat(clock.observe(HybridLogicalClock.of(1_000_000 + 30_000, 0)))
+                .as("at the bound")
+                .isTrue();
+        assertThat(clock.observe(HybridLogicalClock.of(1_000_000 + 30_001, 0)))
+                .as("past it")
+                .isFalse();
         assertThat(clock.observe(Long.MAX_VALUE - 1)).isFalse();
         assertThat(clock.admit(-5)).as("not a timestamp").isFalse();
         assertThat(clock.refused()).isEqualTo(3);

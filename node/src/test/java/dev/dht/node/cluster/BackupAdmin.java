@@ -1,8 +1,9 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.support.NodeProcess;
-import dev.dht.node.json.Json;
+import static org.awaitility.Awaitility.await;
 
+import dev.dht.node.json.Json;
+import dev.dht.node.support.NodeProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -11,15 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
-import static org.awaitility.Awaitility.await;
-
 /**
  * The operator's side of backups and restores, for node-level tests: the admin calls a test makes on each member
  * (docs/operations.md, "Back up and restore"), as JSON.
  */
 final class BackupAdmin {
-    private BackupAdmin() {
-    }
+    private BackupAdmin() {}
 
     record Answer(int status, Map<String, Object> json) {
         @Override
@@ -33,14 +31,16 @@ final class BackupAdmin {
     }
 
     static Answer post(NodeProcess node, String path, Map<String, Object> body) {
-        return call(node, HttpRequest.newBuilder(node.uri(path)).POST(
-                HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8)));
+        return call(
+                node,
+                HttpRequest.newBuilder(node.uri(path))
+                        .POST(HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8)));
     }
 
     private static Answer call(NodeProcess node, HttpRequest.Builder request) {
         try {
-            HttpResponse<byte[]> r = node.send(request.header("Content-Type", "application/json"),
-                    Duration.ofMinutes(5));
+            HttpResponse<byte[]> r =
+                    node.send(request.header("Content-Type", "application/json"), Duration.ofMinutes(5));
             String text = new String(r.body(), StandardCharsets.UTF_8);
             Map<String, Object> json;
             try {

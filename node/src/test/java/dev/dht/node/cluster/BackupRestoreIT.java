@@ -1,19 +1,13 @@
 package dev.dht.node.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.objectstore.ObjectStore;
 import dev.dht.node.storage.Record;
 import dev.dht.node.support.MemberTlsMode;
-import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.ObjectStoreServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -24,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,9 +29,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Backup and restore end to end on node processes and a real S3-compatible store (versitygw): a 3-member cluster at
@@ -67,6 +64,7 @@ class BackupRestoreIT {
 
     @TempDir
     static Path dir;
+
     static ObjectStoreServer store;
     static ObjectStore s3;
     static ProcessCluster source;
@@ -82,14 +80,17 @@ class BackupRestoreIT {
     static void start() throws IOException {
         store = ObjectStoreServer.start(dir.resolve("s3"));
         s3 = store.client(BUCKET, PREFIX);
-        credentials = ObjectStoreServer.writeCredentials(dir.resolve("credentials"), ObjectStoreServer.ACCESS_KEY,
-                ObjectStoreServer.SECRET_KEY);
+        credentials = ObjectStoreServer.writeCredentials(
+                dir.resolve("credentials"), ObjectStoreServer.ACCESS_KEY, ObjectStoreServer.SECRET_KEY);
         key = Files.writeString(dir.resolve("key"), KEY_TEXT + "\n");
         // 2 MiB/s per member: the main backup's upload lasts long enough to kill a member in the middle of it.
         // 4 MiB memtables: the checkpoints (which do not flush) hold table files and WAL both, as a loaded member's do;
         // with the default 64 MiB these keys never leave the memtables and every backup is WAL only.
-        source = ProcessCluster.start(dir.resolve("source"), 3,
-                i -> backupArgs(key, "--backup-rate", "2MiB", "--write-buffer", "4MiB"), READY);
+        source = ProcessCluster.start(
+                dir.resolve("source"),
+                3,
+                i -> backupArgs(key, "--backup-rate", "2MiB", "--write-buffer", "4MiB"),
+                READY);
     }
 
     @AfterAll
@@ -103,8 +104,15 @@ class BackupRestoreIT {
     }
 
     static List<String> backupArgs(Path keyFile, String... more) {
-        List<String> args = new ArrayList<>(List.of("--backup-endpoint", store.endpoint().toString(),
-                "--backup-bucket", BUCKET, "--backup-prefix", PREFIX, "--backup-credentials", credentials.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--backup-endpoint",
+                store.endpoint().toString(),
+                "--backup-bucket",
+                BUCKET,
+                "--backup-prefix",
+                PREFIX,
+                "--backup-credentials",
+                credentials.toString()));
         if (keyFile != null) {
             args.addAll(List.of("--backup-encryption-key", keyFile.toString()));
         }
@@ -138,7 +146,8 @@ class BackupRestoreIT {
             for (int t = 0; t < 4; t++) {
                 int thread = t;
                 futures.add(pool.submit(() -> {
-                    try (Pipelined p = new Pipelined(cluster.process(via[thread % via.length]).port())) {
+                    try (Pipelined p = new Pipelined(
+                            cluster.process(via[thread % via.length]).port())) {
                         for (int from = thread * 250; from < ops.size(); from += 4 * 250) {
                             List<Pipelined.Op> batch = ops.subList(from, Math.min(ops.size(), from + 250));
                             List<Pipelined.Answer> answers = p.send(batch);
@@ -177,16 +186,16 @@ class BackupRestoreIT {
     /** A backup of the source cluster: every member asked at once, the manifest written once all are done. */
     static void backup(String id, long startPoint, Runnable whileRunning) {
         for (int i = 0; i < source.size(); i++) {
-            BackupAdmin.Answer a = BackupAdmin.post(source.process(i), "/v0/admin/backup",
-                    Map.of("id", id, "t0", startPoint, "member", (long) i));
+            BackupAdmin.Answer a = BackupAdmin.post(
+                    source.process(i), "/v0/admin/backup", Map.of("id", id, "t0", startPoint, "member", (long) i));
             assertThat(a.status()).as("start backup on member %d: %s", i, a).isEqualTo(202);
         }
         whileRunning.run();
         for (int i = 0; i < source.size(); i++) {
             BackupAdmin.awaitPhase(source.process(i), "/v0/admin/backup", "done", Duration.ofMinutes(5));
         }
-        BackupAdmin.Answer finished = BackupAdmin.post(source.process(0), "/v0/admin/backup/finish",
-                Map.of("id", id, "members", 3L));
+        BackupAdmin.Answer finished =
+                BackupAdmin.post(source.process(0), "/v0/admin/backup/finish", Map.of("id", id, "members", 3L));
         assertThat(finished.status()).as("finish %s: %s", id, finished).isEqualTo(200);
         backupIds.add(id);
     }
@@ -198,9 +207,9 @@ class BackupRestoreIT {
     void backsUpUnderLoadWithAMemberKilledMidUpload() throws Exception {
         // Two small backups first (the prune below removes them; their files may still be shared)
         write(source, puts("a", 0, 5_000, null), 0, 1, 2);
-        backup("old-1", System.currentTimeMillis(), () -> { });
+        backup("old-1", System.currentTimeMillis(), () -> {});
         write(source, puts("b", 0, 5_000, null), 0, 1, 2);
-        backup("old-2", System.currentTimeMillis(), () -> { });
+        backup("old-2", System.currentTimeMillis(), () -> {});
 
         // The bulk: keys at the default 2/3, overwrites and deletes, half of them at 2/2 (the third replica keeps the
         // older version: the restore must merge every member's copy by timestamp, tombstones included)
@@ -220,10 +229,15 @@ class BackupRestoreIT {
             changes.add(Pipelined.Op.delete(String.format("k%07d", order.get(n)), n % 2 == 0 ? "2/2" : null));
         }
         write(source, changes, 0, 1, 2);
-        System.out.printf("wrote %d keys, %d overwrites, %d deletes in %d s%n", KEYS, OVERWRITES, DELETES,
-                (System.nanoTime() - writeStart) / 1_000_000_000);
-        long unacked = history.ids().stream().filter(id -> !history.expect(id).writtenBefore()).count();
-        assertThat(unacked).as("keys never acknowledged before T0 (all members up)").isZero();
+        System.out.printf(
+                "wrote %d keys, %d overwrites, %d deletes in %d s%n",
+                KEYS, OVERWRITES, DELETES, (System.nanoTime() - writeStart) / 1_000_000_000);
+        long unacked = history.ids().stream()
+                .filter(id -> !history.expect(id).writtenBefore())
+                .count();
+        assertThat(unacked)
+                .as("keys never acknowledged before T0 (all members up)")
+                .isZero();
 
         // T0: every write above is acknowledged. From here a mixed load runs through members 0 and 2.
         t0 = System.currentTimeMillis();
@@ -237,18 +251,24 @@ class BackupRestoreIT {
                 List<Pipelined.Op> batch = new ArrayList<>();
                 for (int i = 0; i < 100; i++, n++) {
                     int r = ThreadLocalRandom.current().nextInt(4);
-                    String existing = String.format("k%07d", ThreadLocalRandom.current().nextInt(KEYS));
+                    String existing =
+                            String.format("k%07d", ThreadLocalRandom.current().nextInt(KEYS));
                     String fresh = String.format("n%07d", n);
-                    batch.add(switch (r) {
-                        case 0, 1 -> Pipelined.Op.put(existing, history.newValue(existing), null);
-                        case 2 -> Pipelined.Op.put(fresh, history.newValue(fresh), null);
-                        default -> Pipelined.Op.delete(existing, null);
-                    });
+                    batch.add(
+                            switch (r) {
+                                case 0, 1 -> Pipelined.Op.put(existing, history.newValue(existing), null);
+                                case 2 -> Pipelined.Op.put(fresh, history.newValue(fresh), null);
+                                default -> Pipelined.Op.delete(existing, null);
+                            });
                 }
-                try (Pipelined p = new Pipelined(source.process(n % 2 == 0 ? 0 : 2).port())) {
+                try (Pipelined p =
+                        new Pipelined(source.process(n % 2 == 0 ? 0 : 2).port())) {
                     List<Pipelined.Answer> answers = p.send(batch);
                     for (int i = 0; i < batch.size(); i++) {
-                        history.record(batch.get(i).id(), batch.get(i).value(), answers.get(i).status());
+                        history.record(
+                                batch.get(i).id(),
+                                batch.get(i).value(),
+                                answers.get(i).status());
                     }
                 } catch (IOException e) {
                     batch.forEach(op -> history.record(op.id(), op.value(), 0)); // unknown: may have landed
@@ -262,14 +282,20 @@ class BackupRestoreIT {
         backup(MAIN, t0, () -> {
             // member 1 dies while it uploads, and comes back on its data: its job resumes from what it persisted
             BackupAdmin.awaitPhase(source.process(1), "/v0/admin/backup", "uploading", Duration.ofMinutes(2));
-            await().atMost(Duration.ofMinutes(2)).until(() -> BackupAdmin.nested(
-                    BackupAdmin.get(source.process(1), "/v0/admin/backup"), "bytes", "uploaded") > 1 << 20);
+            await().atMost(Duration.ofMinutes(2))
+                    .until(() -> BackupAdmin.nested(
+                                    BackupAdmin.get(source.process(1), "/v0/admin/backup"), "bytes", "uploaded")
+                            > 1 << 20);
             BackupAdmin.Answer before = BackupAdmin.get(source.process(1), "/v0/admin/backup");
-            assertThat(BackupAdmin.nested(before, "files", "done")).as("killed mid-upload: %s", before)
+            assertThat(BackupAdmin.nested(before, "files", "done"))
+                    .as("killed mid-upload: %s", before)
                     .isLessThan(BackupAdmin.nested(before, "files", "total"));
             source.kill(1);
             source.start(1);
-            assertThat(BackupAdmin.get(source.process(1), "/v0/admin/backup").json().get("id")).isEqualTo(MAIN);
+            assertThat(BackupAdmin.get(source.process(1), "/v0/admin/backup")
+                            .json()
+                            .get("id"))
+                    .isEqualTo(MAIN);
         });
         backupEnd = System.currentTimeMillis();
         stopLoad.set(true);
@@ -283,32 +309,37 @@ class BackupRestoreIT {
         // operator gives), member 2 is never asked
         long partialT0 = System.currentTimeMillis();
         for (int i = 0; i < 2; i++) {
-            assertThat(BackupAdmin.post(source.process(i), "/v0/admin/backup",
-                    Map.of("id", "partial", "t0", partialT0, "member", (long) i)).status())
+            assertThat(BackupAdmin.post(
+                                    source.process(i),
+                                    "/v0/admin/backup",
+                                    Map.of("id", "partial", "t0", partialT0, "member", (long) i))
+                            .status())
                     .isEqualTo(202);
             BackupAdmin.awaitPhase(source.process(i), "/v0/admin/backup", "done", Duration.ofMinutes(2));
         }
-        BackupAdmin.Answer three = BackupAdmin.post(source.process(0), "/v0/admin/backup/finish",
-                Map.of("id", "partial", "members", 3L));
+        BackupAdmin.Answer three =
+                BackupAdmin.post(source.process(0), "/v0/admin/backup/finish", Map.of("id", "partial", "members", 3L));
         assertThat(three.status()).isEqualTo(409);
         assertThat(String.valueOf(three.json().get("error"))).contains("member 2 has stored nothing");
-        BackupAdmin.Answer two = BackupAdmin.post(source.process(0), "/v0/admin/backup/finish",
-                Map.of("id", "partial", "members", 2L));
+        BackupAdmin.Answer two =
+                BackupAdmin.post(source.process(0), "/v0/admin/backup/finish", Map.of("id", "partial", "members", 2L));
         assertThat(two.status()).isEqualTo(409);
         assertThat(String.valueOf(two.json().get("error"))).contains("the topology lists");
         assertThat(s3.exists("backups/partial/manifest.json")).isFalse();
 
         // two more backups after more writes
         write(source, puts("c", 0, 5_000, null), 0, 1, 2);
-        backup("new-1", System.currentTimeMillis(), () -> { });
+        backup("new-1", System.currentTimeMillis(), () -> {});
         write(source, puts("d", 0, 5_000, null), 0, 1, 2);
-        backup("new-2", System.currentTimeMillis(), () -> { });
+        backup("new-2", System.currentTimeMillis(), () -> {});
         // files are stored once, by content: new-2 (5,000 writes after new-1) uploads what changed, not the rest
         for (int i = 0; i < source.size(); i++) {
             BackupAdmin.Answer a = BackupAdmin.get(source.process(i), "/v0/admin/backup");
-            assertThat(BackupAdmin.nested(a, "files", "reused")).as("member %d: files reused: %s", i, a)
+            assertThat(BackupAdmin.nested(a, "files", "reused"))
+                    .as("member %d: files reused: %s", i, a)
                     .isGreaterThan(0);
-            assertThat(BackupAdmin.nested(a, "bytes", "uploaded")).as("member %d: bytes uploaded: %s", i, a)
+            assertThat(BackupAdmin.nested(a, "bytes", "uploaded"))
+                    .as("member %d: bytes uploaded: %s", i, a)
                     .isLessThan(BackupAdmin.nested(a, "bytes", "total"));
         }
     }
@@ -319,8 +350,8 @@ class BackupRestoreIT {
         assertThat(backupIds).containsExactly("old-1", "old-2", MAIN, "new-1", "new-2");
         List<String> candidates = new ArrayList<>(backupIds);
         candidates.add("partial");
-        BackupAdmin.Answer pruned = BackupAdmin.post(source.process(2), "/v0/admin/backup/prune",
-                Map.of("candidates", candidates, "keepLast", 3L));
+        BackupAdmin.Answer pruned = BackupAdmin.post(
+                source.process(2), "/v0/admin/backup/prune", Map.of("candidates", candidates, "keepLast", 3L));
         assertThat(pruned.status()).as("%s", pruned).isEqualTo(200);
         @SuppressWarnings("unchecked")
         List<String> deleted = (List<String>) pruned.json().get("deleted");
@@ -328,7 +359,8 @@ class BackupRestoreIT {
 
         BackupAdmin.Answer listed = BackupAdmin.get(source.process(0), "/v0/admin/backups");
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> backups = (List<Map<String, Object>>) listed.json().get("backups");
+        List<Map<String, Object>> backups =
+                (List<Map<String, Object>>) listed.json().get("backups");
         assertThat(backups).extracting(b -> b.get("id")).containsExactlyInAnyOrder(MAIN, "new-1", "new-2");
         assertThat(backups).allMatch(b -> Boolean.TRUE.equals(b.get("complete")));
 
@@ -339,9 +371,11 @@ class BackupRestoreIT {
                 String json = new String(s3.get("backups/" + id + "/members/" + m + ".json"), StandardCharsets.UTF_8);
                 var manifest = dev.dht.node.backup.MemberManifest.fromJson(json.getBytes(StandardCharsets.UTF_8));
                 assertThat(manifest.complete()).isTrue();
-                assertThat(manifest.files()).as("backup %s, member %d: table files and WAL both", id, m)
+                assertThat(manifest.files())
+                        .as("backup %s, member %d: table files and WAL both", id, m)
                         .extracting(dev.dht.node.backup.MemberManifest.FileRef::name)
-                        .anyMatch(n -> n.endsWith(".sst")).anyMatch(n -> n.endsWith(".log"));
+                        .anyMatch(n -> n.endsWith(".sst"))
+                        .anyMatch(n -> n.endsWith(".log"));
                 manifest.files().forEach(f -> referenced.add(f.object()));
             }
         }
@@ -354,23 +388,29 @@ class BackupRestoreIT {
     @Order(3)
     void storedFilesAreEncrypted() throws IOException {
         // RocksDB's block-based table magic number ends every SST file (little-endian in the footer)
-        byte[] magic = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(0x88e241b785f4cff7L)
+        byte[] magic = ByteBuffer.allocate(8)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putLong(0x88e241b785f4cff7L)
                 .array();
         List<Path> localSsts;
         try (Stream<Path> s = Files.walk(dir.resolve("source/node0"))) {
             localSsts = s.filter(p -> p.toString().endsWith(".sst")).toList();
         }
         assertThat(localSsts).isNotEmpty();
-        assertThat(contains(Files.readAllBytes(localSsts.get(0)), magic)).as("the control: a local SST has it")
+        assertThat(contains(Files.readAllBytes(localSsts.get(0)), magic))
+                .as("the control: a local SST has it")
                 .isTrue();
         List<Path> objects;
-        try (Stream<Path> s = Files.walk(store.root().resolve(BUCKET).resolve(PREFIX).resolve("files"))) {
+        try (Stream<Path> s =
+                Files.walk(store.root().resolve(BUCKET).resolve(PREFIX).resolve("files"))) {
             objects = s.filter(Files::isRegularFile).toList();
         }
         assertThat(objects).hasSizeGreaterThan(3);
         for (Path o : objects) {
             byte[] bytes = Files.readAllBytes(o);
-            assertThat(contains(bytes, magic)).as("stored object %s", o.getFileName()).isFalse();
+            assertThat(contains(bytes, magic))
+                    .as("stored object %s", o.getFileName())
+                    .isFalse();
             // the format written since the AWS SDK (DHTENC01 before)
             assertThat(new String(bytes, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("DHTENC02");
         }
@@ -392,14 +432,16 @@ class BackupRestoreIT {
     @Order(6)
     void aWrongKeyOrNoKeyRefusesTheRestore() throws IOException {
         Path wrong = Files.writeString(dir.resolve("wrong-key"), "not the key the backup was made with\n");
-        for (Path keyFile : new Path[]{wrong, null}) {
-            try (ProcessCluster target = ProcessCluster.start(dir.resolve("wrong-" + (keyFile == null)), 1,
-                    i -> backupArgs(keyFile, "--restoring", "true"))) {
-                BackupAdmin.Answer a = BackupAdmin.post(target.process(0), "/v0/admin/restore",
-                        Map.of("id", MAIN, "share", 0L, "shares", 1L));
+        for (Path keyFile : new Path[] {wrong, null}) {
+            try (ProcessCluster target = ProcessCluster.start(
+                    dir.resolve("wrong-" + (keyFile == null)), 1, i -> backupArgs(keyFile, "--restoring", "true"))) {
+                BackupAdmin.Answer a = BackupAdmin.post(
+                        target.process(0), "/v0/admin/restore", Map.of("id", MAIN, "share", 0L, "shares", 1L));
                 assertThat(a.status()).isEqualTo(409);
                 assertThat(String.valueOf(a.json().get("error"))).contains("wrong encryption key");
-                assertThat(target.node(0).get("k0000001").status()).as("still not serving").isEqualTo(503);
+                assertThat(target.node(0).get("k0000001").status())
+                        .as("still not serving")
+                        .isEqualTo(503);
             }
         }
     }
@@ -410,56 +452,82 @@ class BackupRestoreIT {
     void restoreAndCheck(String name, int size, int rf, int killed) {
         // Repair on request only, and no hints: a tombstone goes once a repair round ran the propagation delay after
         // it was written (with hints that delay includes the hint age, 3 h: see docs/cluster.md, the repair gate)
-        try (ProcessCluster target = ProcessCluster.start(dir.resolve(name), size,
+        try (ProcessCluster target = ProcessCluster.start(
+                dir.resolve(name),
+                size,
                 // The member to be killed restores at 2 MiB/s (download and send), so that its share takes seconds
                 // and it surely dies in the middle: unthrottled, a part can be sent in about a second
-                i -> backupArgs(key, "--restoring", "true", "--replication-factor", String.valueOf(rf),
-                        "--tombstone-grace", GRACE.toSeconds() + "s", "--repair-interval", "0s", "--hints", "false",
-                        "--restore-rate", i == killed ? "2MiB" : "0"),
+                i -> backupArgs(
+                        key,
+                        "--restoring",
+                        "true",
+                        "--replication-factor",
+                        String.valueOf(rf),
+                        "--tombstone-grace",
+                        GRACE.toSeconds() + "s",
+                        "--repair-interval",
+                        "0s",
+                        "--hints",
+                        "false",
+                        "--restore-rate",
+                        i == killed ? "2MiB" : "0"),
                 READY)) {
-            assertThat(target.node(0).get("k0000001").status()).as("no client served before the restore")
+            assertThat(target.node(0).get("k0000001").status())
+                    .as("no client served before the restore")
                     .isEqualTo(503);
             long start = System.nanoTime();
             for (int i = 0; i < size; i++) {
-                BackupAdmin.Answer a = BackupAdmin.post(target.process(i), "/v0/admin/restore",
-                        Map.of("id", MAIN, "share", (long) i, "shares", (long) size));
+                BackupAdmin.Answer a = BackupAdmin.post(
+                        target.process(i), "/v0/admin/restore", Map.of("id", MAIN, "share", (long) i, "shares", (long)
+                                size));
                 assertThat(a.status()).as("%s", a).isEqualTo(202);
             }
             if (killed >= 0) {
                 // Once it has persisted a position in its part (after an acknowledged slice, about once a second), it
                 // dies with slices in flight and comes back: its share goes on from that position, not from zero,
                 // and the checks below find nothing missing.
-                Path job = dir.resolve(name).resolve("node" + killed).resolve("restore").resolve("job.json");
-                await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50)).until(() ->
-                        Files.exists(job) && Files.readString(job).matches("(?s).*\"resume\"\s*:\s*\".*"));
+                Path job = dir.resolve(name)
+                        .resolve("node" + killed)
+                        .resolve("restore")
+                        .resolve("job.json");
+                await().atMost(Duration.ofMinutes(3))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> Files.exists(job) && Files.readString(job).matches("(?s).*\"resume\"\s*:\s*\".*"));
                 BackupAdmin.Answer before = BackupAdmin.get(target.process(killed), "/v0/admin/restore");
-                assertThat(before.json().get("phase")).as("killed mid-restore: %s", before).isEqualTo("restoring");
+                assertThat(before.json().get("phase"))
+                        .as("killed mid-restore: %s", before)
+                        .isEqualTo("restoring");
                 target.kill(killed);
                 target.start(killed);
             }
             long records = 0;
             for (int i = 0; i < size; i++) {
-                BackupAdmin.Answer a = BackupAdmin.awaitPhase(target.process(i), "/v0/admin/restore", "streamed",
-                        Duration.ofMinutes(5));
+                BackupAdmin.Answer a = BackupAdmin.awaitPhase(
+                        target.process(i), "/v0/admin/restore", "streamed", Duration.ofMinutes(5));
                 records += BackupAdmin.nested(a, "records", "sent");
             }
-            assertThat(target.node(size - 1).get("k0000001").status()).as("still not serving").isEqualTo(503);
+            assertThat(target.node(size - 1).get("k0000001").status())
+                    .as("still not serving")
+                    .isEqualTo(503);
             if (killed >= 0) {
-                assertThat(target.logs().text(killed)).contains("resuming restore " + MAIN)
+                assertThat(target.logs().text(killed))
+                        .contains("resuming restore " + MAIN)
                         .contains("from its resume point");
             }
             long sent = System.nanoTime();
             // every member loads what it received, and serves once all have: before then none serves
             for (int i = 0; i < size; i++) {
                 assertThat(BackupAdmin.post(target.process(i), "/v0/admin/restore/finish", Map.of("id", MAIN))
-                        .status()).isEqualTo(200);
+                                .status())
+                        .isEqualTo(200);
             }
             for (int i = 0; i < size; i++) {
                 BackupAdmin.awaitPhase(target.process(i), "/v0/admin/restore", "done", Duration.ofMinutes(5));
             }
             long serving = System.nanoTime();
-            System.out.printf("%s: restored %d records into %d members in %d s (sent in %d s, then loaded)%n", name,
-                    records, size, (serving - start) / 1_000_000_000, (sent - start) / 1_000_000_000);
+            System.out.printf(
+                    "%s: restored %d records into %d members in %d s (sent in %d s, then loaded)%n",
+                    name, records, size, (serving - start) / 1_000_000_000, (sent - start) / 1_000_000_000);
 
             // every member's own records, before any client reads (no read repairs them) and before a repair round
             // (none runs unasked here, and no tombstone is purged before one)
@@ -468,7 +536,9 @@ class BackupRestoreIT {
             long live = 0;
             for (var e : copies.entrySet()) {
                 if (e.getValue().size() != rf) {
-                    v.add("key not on exactly " + rf + " members", e.getKey() + ": " + e.getValue().size());
+                    v.add(
+                            "key not on exactly " + rf + " members",
+                            e.getKey() + ": " + e.getValue().size());
                 }
                 if (e.getValue().stream().anyMatch(r -> (r[1] & 1) == 0)) {
                     live++;
@@ -489,20 +559,29 @@ class BackupRestoreIT {
                 }
                 List<byte[]> held = copies.getOrDefault(id, List.of());
                 if (held.isEmpty()) {
-                    v.add(x.deletedBefore() ? "deleted before T0, its tombstone on no member"
-                            : "acknowledged before T0, on no member", id);
+                    v.add(
+                            x.deletedBefore()
+                                    ? "deleted before T0, its tombstone on no member"
+                                    : "acknowledged before T0, on no member",
+                            id);
                 }
                 for (byte[] r : held) {
-                    String got = (r[1] & 1) != 0 ? null
-                            : new String(r, Record.HEADER_SIZE, r.length - Record.HEADER_SIZE,
-                            StandardCharsets.US_ASCII);
+                    String got = (r[1] & 1) != 0
+                            ? null
+                            : new String(
+                                    r, Record.HEADER_SIZE, r.length - Record.HEADER_SIZE, StandardCharsets.US_ASCII);
                     if (!x.allowed().contains(got)) {
-                        v.add(x.deletedBefore() ? "deleted before T0, a member holds a value, not the tombstone"
-                                : "a member's copy is not the key's last write before T0", id + " = " + got);
+                        v.add(
+                                x.deletedBefore()
+                                        ? "deleted before T0, a member holds a value, not the tombstone"
+                                        : "a member's copy is not the key's last write before T0",
+                                id + " = " + got);
                     }
                 }
             }
-            long restoredTombstones = copies.values().stream().flatMap(List::stream).filter(r -> (r[1] & 1) != 0)
+            long restoredTombstones = copies.values().stream()
+                    .flatMap(List::stream)
+                    .filter(r -> (r[1] & 1) != 0)
                     .count();
             assertThat(v.none()).as("%s: copies and timestamps: %s", name, v).isTrue();
             assertThat(live).isGreaterThan(KEYS / 2);
@@ -513,19 +592,28 @@ class BackupRestoreIT {
             // two graces on and a repair round after (the purge waits for one), every restored tombstone is purged:
             // the deleted keys must stay deleted
             ReplicaRecords.repairRound(target);
-            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() ->
-                    System.nanoTime() - serving > 2 * GRACE.toNanos() && localRecords(target).values().stream()
-                            .flatMap(List::stream).noneMatch(r -> (r[1] & 1) != 0));
+            await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> System.nanoTime() - serving > 2 * GRACE.toNanos()
+                            && localRecords(target).values().stream()
+                                    .flatMap(List::stream)
+                                    .noneMatch(r -> (r[1] & 1) != 0));
             checkReads(target, name + " after the tombstones were purged");
 
             // a live cluster refuses a backup older than its tombstone grace (another complete one: minutes old)
             @SuppressWarnings("unchecked")
-            List<Map<String, Object>> stored = (List<Map<String, Object>>) BackupAdmin.get(source.process(0),
-                    "/v0/admin/backups").json().get("backups");
-            String older = stored.stream().filter(b -> Boolean.TRUE.equals(b.get("complete")))
-                    .map(b -> (String) b.get("id")).filter(b -> !b.equals(MAIN)).findFirst().orElseThrow();
-            BackupAdmin.Answer live2 = BackupAdmin.post(target.process(0), "/v0/admin/restore",
-                    Map.of("id", older, "share", 0L, "shares", 1L));
+            List<Map<String, Object>> stored =
+                    (List<Map<String, Object>>) BackupAdmin.get(source.process(0), "/v0/admin/backups")
+                            .json()
+                            .get("backups");
+            String older = stored.stream()
+                    .filter(b -> Boolean.TRUE.equals(b.get("complete")))
+                    .map(b -> (String) b.get("id"))
+                    .filter(b -> !b.equals(MAIN))
+                    .findFirst()
+                    .orElseThrow();
+            BackupAdmin.Answer live2 = BackupAdmin.post(
+                    target.process(0), "/v0/admin/restore", Map.of("id", older, "share", 0L, "shares", 1L));
             assertThat(live2.status()).as("%s", live2).isEqualTo(409);
             assertThat(String.valueOf(live2.json().get("error"))).contains("tombstone grace");
         }
@@ -539,7 +627,8 @@ class BackupRestoreIT {
         try (Pipelined p = new Pipelined(target.process(0).port())) {
             for (int from = 0; from < ids.size(); from += 200) { // below one-nio's pipeline limit (256)
                 List<String> batch = ids.subList(from, Math.min(ids.size(), from + 200));
-                List<Pipelined.Answer> a = p.send(batch.stream().map(Pipelined.Op::get).toList());
+                List<Pipelined.Answer> a =
+                        p.send(batch.stream().map(Pipelined.Op::get).toList());
                 for (int i = 0; i < batch.size(); i++) {
                     answers.put(batch.get(i), a.get(i));
                 }
@@ -549,15 +638,19 @@ class BackupRestoreIT {
         }
         // a read that failed (504: replicas slow on this busy machine) is read again, as a client would
         for (int round = 0; round < 10; round++) {
-            List<String> failed = ids.stream().filter(id -> answers.get(id).status() != 200
-                    && answers.get(id).status() != 404).toList();
+            List<String> failed = ids.stream()
+                    .filter(id ->
+                            answers.get(id).status() != 200 && answers.get(id).status() != 404)
+                    .toList();
             if (failed.isEmpty()) {
                 break;
             }
-            try (Pipelined p = new Pipelined(target.process(round % target.size()).port())) {
+            try (Pipelined p =
+                    new Pipelined(target.process(round % target.size()).port())) {
                 for (int from = 0; from < failed.size(); from += 50) {
                     List<String> batch = failed.subList(from, Math.min(failed.size(), from + 50));
-                    List<Pipelined.Answer> a = p.send(batch.stream().map(Pipelined.Op::get).toList());
+                    List<Pipelined.Answer> a =
+                            p.send(batch.stream().map(Pipelined.Op::get).toList());
                     for (int i = 0; i < batch.size(); i++) {
                         answers.put(batch.get(i), a.get(i));
                     }
@@ -585,8 +678,9 @@ class BackupRestoreIT {
             } else if (x.writtenBefore()) {
                 valuesChecked++;
                 if (!x.allowed().contains(got)) {
-                    v.add("acknowledged before T0 but neither its last value nor a later one", id + " = " + got
-                            + ", allowed " + x.allowed());
+                    v.add(
+                            "acknowledged before T0 but neither its last value nor a later one",
+                            id + " = " + got + ", allowed " + x.allowed());
                 }
             } else if (!x.allowed().contains(got)) {
                 v.add("written only in the window or after, with an impossible value", id + " = " + got);
@@ -617,7 +711,8 @@ class BackupRestoreIT {
         Map<String, List<byte[]>> out = new HashMap<>();
         for (int i = 0; i < target.size(); i++) {
             // the member protocol, on the member port (the client port refuses X-Dht-Internal)
-            try (Pipelined p = new Pipelined(MemberTlsMode.connect(target.process(i).memberUri("/").getPort()))) {
+            try (Pipelined p = new Pipelined(
+                    MemberTlsMode.connect(target.process(i).memberUri("/").getPort()))) {
                 for (byte[] frame : p.chunks("/v0/entities?start=%01", true)) {
                     int keyLength = ByteBuffer.wrap(frame, 0, 4).getInt();
                     String id = new String(frame, 4, keyLength, StandardCharsets.UTF_8);

@@ -1,13 +1,12 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.cluster.ClockSkewScenarios.Quorums;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Three nodes whose clocks disagree: node 0 runs 5 s ahead, node 1 5 s behind, node 2 on time (no course
@@ -20,14 +19,18 @@ class ClockSkewIT {
     private static final int SLOW = 1;
     /** Every pair overlaps: quorums, full RF with 1, and the key's single replica (1/1, often neither node). */
     private static final List<Quorums> COMBINATIONS = List.of(
-            new Quorums(3, 3, 3, 3), new Quorums(3, 3, 1, 3), new Quorums(1, 3, 3, 3),
-            new Quorums(2, 3, 2, 3), new Quorums(1, 1, 1, 1));
+            new Quorums(3, 3, 3, 3),
+            new Quorums(3, 3, 1, 3),
+            new Quorums(1, 3, 3, 3),
+            new Quorums(2, 3, 2, 3),
+            new Quorums(1, 1, 1, 1));
 
     @TempDir
     static Path dir;
+
     @RegisterExtension
-    static final ClusterExtension cluster = new ClusterExtension(3, () -> dir,
-            i -> List.of("--clock-offset-ms", String.valueOf(OFFSETS_MS[i])));
+    static final ClusterExtension cluster =
+            new ClusterExtension(3, () -> dir, i -> List.of("--clock-offset-ms", String.valueOf(OFFSETS_MS[i])));
 
     @BeforeAll
     static void clocksReallyDisagree(ProcessCluster c) {

@@ -1,16 +1,5 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.clock.HybridLogicalClock;
-import dev.dht.node.support.MemberTlsMode;
-import dev.dht.node.support.NodeProcess;
-import dev.dht.node.support.RawHttp;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.List;
-
 import static dev.dht.node.cluster.Reply.ACCEPTED;
 import static dev.dht.node.cluster.Reply.CREATED;
 import static dev.dht.node.cluster.Reply.NOT_FOUND;
@@ -19,6 +8,14 @@ import static dev.dht.node.cluster.TestData.randomId;
 import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.support.MemberTlsMode;
+import dev.dht.node.support.NodeProcess;
+import dev.dht.node.support.RawHttp;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * Conflicting writes through nodes whose clocks disagree by seconds ({@code --clock-offset-ms}), one right after
@@ -29,8 +26,7 @@ import static org.assertj.core.api.Assertions.within;
 final class ClockSkewScenarios {
     private static final int KEYS_PER_COMBINATION = 5;
 
-    private ClockSkewScenarios() {
-    }
+    private ClockSkewScenarios() {}
 
     /** The replicas parameters of the first and the second write. */
     record Quorums(int firstAck, int firstFrom, int secondAck, int secondFrom) {
@@ -46,12 +42,15 @@ final class ClockSkewScenarios {
         for (Quorums q : combinations) {
             for (int k = 0; k < KEYS_PER_COMBINATION; k++) {
                 String id = randomId();
-                assertThat(c.node(fast).put(id, randomValue(), q.firstAck(), q.firstFrom())).as("PUT %s", q)
+                assertThat(c.node(fast).put(id, randomValue(), q.firstAck(), q.firstFrom()))
+                        .as("PUT %s", q)
                         .isEqualTo(CREATED);
-                assertThat(c.node(slow).delete(id, q.secondAck(), q.secondFrom())).as("DELETE %s", q)
+                assertThat(c.node(slow).delete(id, q.secondAck(), q.secondFrom()))
+                        .as("DELETE %s", q)
                         .isEqualTo(ACCEPTED);
                 for (int node = 0; node < n; node++) {
-                    assertThat(c.node(node).get(id, n, n)).as("%s: GET %d/%d via node %d", q, n, n, node)
+                    assertThat(c.node(node).get(id, n, n))
+                            .as("%s: GET %d/%d via node %d", q, n, n, node)
                             .isEqualTo(NOT_FOUND);
                 }
             }
@@ -69,12 +68,15 @@ final class ClockSkewScenarios {
                 String id = randomId();
                 byte[] recreated = randomValue();
                 assertThat(c.node(slow).put(id, randomValue(), n, n)).isEqualTo(CREATED);
-                assertThat(c.node(fast).delete(id, q.firstAck(), q.firstFrom())).as("DELETE %s", q)
+                assertThat(c.node(fast).delete(id, q.firstAck(), q.firstFrom()))
+                        .as("DELETE %s", q)
                         .isEqualTo(ACCEPTED);
-                assertThat(c.node(slow).put(id, recreated, q.secondAck(), q.secondFrom())).as("PUT %s", q)
+                assertThat(c.node(slow).put(id, recreated, q.secondAck(), q.secondFrom()))
+                        .as("PUT %s", q)
                         .isEqualTo(CREATED);
                 for (int node = 0; node < n; node++) {
-                    assertThat(c.node(node).get(id, n, n)).as("%s: GET %d/%d via node %d", q, n, n, node)
+                    assertThat(c.node(node).get(id, n, n))
+                            .as("%s: GET %d/%d via node %d", q, n, n, node)
                             .isEqualTo(ok(recreated));
                 }
             }
@@ -89,14 +91,16 @@ final class ClockSkewScenarios {
     static void assertClockOffsets(ProcessCluster c, long... offsetsMs) {
         for (int node = 0; node < c.size(); node++) {
             long expected = System.currentTimeMillis() + offsetsMs[node];
-            assertThat(physicalClockMillis(c.process(node))).as("node %d's clock", node)
+            assertThat(physicalClockMillis(c.process(node)))
+                    .as("node %d's clock", node)
                     .isCloseTo(expected, within(1000L));
         }
     }
 
     private static long physicalClockMillis(NodeProcess node) {
         // on the member port, as a member asks (over TLS when the suite runs with -Ddht.test.memberTls=true)
-        try (RawHttp http = new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
+        try (RawHttp http =
+                new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
             http.send("GET /v0/entity?id=" + randomId() + " HTTP/1.1\r\nHost: localhost\r\nX-Dht-Internal: 1\r\n"
                     + "Connection: close\r\n\r\n");
             String clock = http.read().headers().get("x-dht-clock");

@@ -1,5 +1,10 @@
 package dev.dht.node.cluster;
 
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -8,12 +13,6 @@ import org.junit.jupiter.api.extension.BeforeTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.function.IntFunction;
-import java.util.function.Supplier;
 
 /**
  * One {@link ProcessCluster} for a whole test class: started once (every node at once), every node running again
@@ -26,8 +25,13 @@ import java.util.function.Supplier;
  * @RegisterExtension static final ClusterExtension cluster = new ClusterExtension(3, () -> dir);
  * }</pre>
  */
-final class ClusterExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
-        BeforeTestExecutionCallback, AfterTestExecutionCallback, ParameterResolver {
+final class ClusterExtension
+        implements BeforeAllCallback,
+                AfterAllCallback,
+                BeforeEachCallback,
+                BeforeTestExecutionCallback,
+                AfterTestExecutionCallback,
+                ParameterResolver {
     private final int size;
     private final Supplier<Path> dir;
     private final IntFunction<List<String>> extraArgs;

@@ -1,9 +1,8 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.support.TestCertificates;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.support.TestCertificates;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A new three-member cluster with member TLS, every member started at once and written to (quorum 2/3, from many
@@ -35,7 +34,8 @@ class ColdTlsClusterIT {
     void aColdTlsClusterWrittenToAtOnceGivesUpNoHandshake() throws Exception {
         TestCertificates ca = TestCertificates.authority("cluster-ca");
         List<TestCertificates.Member> files = ca.issueMembers(dir, NODES);
-        try (ProcessCluster c = ProcessCluster.start(dir, NODES, i -> files.get(i).args())) {
+        try (ProcessCluster c =
+                ProcessCluster.start(dir, NODES, i -> files.get(i).args())) {
             Map<Integer, Integer> statuses = new TreeMap<>();
             ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
             try {
@@ -45,7 +45,8 @@ class ColdTlsClusterIT {
                     results.add(clients.submit(() -> {
                         List<Integer> mine = new ArrayList<>();
                         for (int k = 0; k < WRITES_PER_CLIENT; k++) {
-                            mine.add(c.node((client + k) % NODES).put("c" + client + "-" + k, new byte[100], 2, 3)
+                            mine.add(c.node((client + k) % NODES)
+                                    .put("c" + client + "-" + k, new byte[100], 2, 3)
                                     .status());
                         }
                         return mine;
@@ -61,7 +62,8 @@ class ColdTlsClusterIT {
             }
             for (int i = 0; i < NODES; i++) {
                 assertThat(c.metric(i, "dht_member_tls_handshake_failures_total"))
-                        .as("failed handshakes on member %d (answers by status: %s)", i, statuses).isZero();
+                        .as("failed handshakes on member %d (answers by status: %s)", i, statuses)
+                        .isZero();
             }
         }
     }

@@ -1,7 +1,6 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.support.NodeProcess;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -50,11 +49,11 @@ final class EntityClient {
     }
 
     private Reply send(String method, String pathAndQuery, byte[] body) {
-        HttpRequest.BodyPublisher publisher = body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofByteArray(body);
+        HttpRequest.BodyPublisher publisher =
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body);
         try {
-            HttpResponse<byte[]> r = node.send(HttpRequest.newBuilder(node.uri(pathAndQuery)).method(method, publisher),
-                    TIMEOUT);
+            HttpResponse<byte[]> r =
+                    node.send(HttpRequest.newBuilder(node.uri(pathAndQuery)).method(method, publisher), TIMEOUT);
             return new Reply(r.statusCode(), r.body());
         } catch (IOException e) {
             throw new UncheckedIOException(method + " " + pathAndQuery + " on port " + node.port() + ": " + e, e);

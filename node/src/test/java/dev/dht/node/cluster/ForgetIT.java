@@ -1,11 +1,11 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.config.ClusterMembers;
-import dev.dht.node.storage.Record;
-import dev.dht.node.json.Json;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.json.Json;
+import dev.dht.node.storage.Record;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -15,9 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Cassandra's removenode, between node processes on a cluster file, hints off: four members at RF 3 under a quorum
@@ -32,8 +31,8 @@ class ForgetIT {
 
     @Test
     void aMemberGoneForGoodIsForgottenAndItsRangesAreReReplicatedFromTheOthers() throws Exception {
-        try (ScalingCluster c = new ScalingCluster(dir, 4, i -> List.of("--replication-factor", "3",
-                "--hints", "false"))) {
+        try (ScalingCluster c =
+                new ScalingCluster(dir, 4, i -> List.of("--replication-factor", "3", "--hints", "false"))) {
             long[] logStart = c.logs().lengths();
             try {
                 run(c);
@@ -49,7 +48,8 @@ class ForgetIT {
         c.start(0, 1, 2, 3);
         c.awaitIdle(List.of(0, 1, 2, 3), 4, Duration.ofMinutes(1));
         int dead = c.proposerOf(4); // the worst one to lose: it alone would start the next move
-        int[] live = java.util.stream.IntStream.range(0, 4).filter(i -> i != dead).toArray();
+        int[] live =
+                java.util.stream.IntStream.range(0, 4).filter(i -> i != dead).toArray();
         List<String> left = new ArrayList<>();
         for (int i : live) {
             left.add(c.url(i));
@@ -65,25 +65,32 @@ class ForgetIT {
             assertThat(answer.get("forgotten")).isEqualTo(c.url(dead));
             assertThat(answer.get("notReached")).asList().isEmpty();
             List<String> expected = left;
-            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions()
                     .until(() -> java.util.Arrays.stream(live).allMatch(i -> idleOn(c, i, expected)));
             int after = load.acknowledged();
             await().atMost(Duration.ofMinutes(1)).until(() -> load.acknowledged() >= after + 300);
             load.close();
 
-            assertThat(load.wrongReads()).as("no read wrong at any moment (%s)", load.summary()).isEmpty();
+            assertThat(load.wrongReads())
+                    .as("no read wrong at any moment (%s)", load.summary())
+                    .isEmpty();
             Map<String, byte[]> acked = load.acknowledgedKeys();
             assertThat(acked).hasSizeGreaterThan(1200);
             for (int i : live) {
                 for (Map.Entry<String, byte[]> e : acked.entrySet()) {
                     Record r = ReplicaRecords.read(c.process(i), e.getKey());
-                    assertThat(r).as("%s on node %d, one of its three replicas now", e.getKey(), i).isNotNull();
+                    assertThat(r)
+                            .as("%s on node %d, one of its three replicas now", e.getKey(), i)
+                            .isNotNull();
                     assertThat(r.value()).isEqualTo(e.getValue());
                 }
             }
             assertThat(load.checkAll(live)).isEmpty();
             for (int i : live) {
-                assertThat(c.process(i).get("/v0/admin/forget").body()).asString(StandardCharsets.UTF_8)
+                assertThat(c.process(i).get("/v0/admin/forget").body())
+                        .asString(StandardCharsets.UTF_8)
                         .contains(c.url(dead));
             }
         }
@@ -98,10 +105,14 @@ class ForgetIT {
 
     private static Map<String, Object> forget(ScalingCluster c, int via, String member) throws Exception {
         var p = c.process(via);
-        HttpResponse<byte[]> r = p.send(HttpRequest.newBuilder(p.uri("/v0/admin/forget?member="
-                + URLEncoder.encode(member, StandardCharsets.UTF_8))).POST(HttpRequest.BodyPublishers.noBody()),
+        HttpResponse<byte[]> r = p.send(
+                HttpRequest.newBuilder(
+                                p.uri("/v0/admin/forget?member=" + URLEncoder.encode(member, StandardCharsets.UTF_8)))
+                        .POST(HttpRequest.BodyPublishers.noBody()),
                 Duration.ofSeconds(30));
-        assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(202);
+        assertThat(r.statusCode())
+                .as(new String(r.body(), StandardCharsets.UTF_8))
+                .isEqualTo(202);
         return Json.parseObject(new String(r.body(), StandardCharsets.UTF_8));
     }
 }

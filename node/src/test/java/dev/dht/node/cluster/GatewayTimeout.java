@@ -1,9 +1,9 @@
 package dev.dht.node.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Duration;
 import java.util.function.Supplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A request whose {@code ack} cannot be met (a replica is down) answers 504 before the course client gives up
@@ -13,8 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class GatewayTimeout {
     static final Duration BOUND = Duration.ofSeconds(5);
 
-    private GatewayTimeout() {
-    }
+    private GatewayTimeout() {}
 
     static void assertAnsweredWithinBound(String request, Supplier<Reply> call) {
         long start = System.nanoTime();

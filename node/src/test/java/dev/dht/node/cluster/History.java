@@ -18,11 +18,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * may not be in it), or after the backup (it cannot be in it).
  */
 final class History {
-    enum Phase { BEFORE, WINDOW, AFTER }
+    enum Phase {
+        BEFORE,
+        WINDOW,
+        AFTER
+    }
 
     /** One write: its value (null for a delete), whether it was acknowledged, and when. */
-    record Event(byte[] value, boolean acked, Phase phase) {
-    }
+    record Event(byte[] value, boolean acked, Phase phase) {}
 
     private final Map<String, List<Event>> events = new ConcurrentHashMap<>();
     private final AtomicLong seq = new AtomicLong();
@@ -56,8 +59,7 @@ final class History {
     }
 
     /** Key facts before T0: its last acknowledged write, and the unacknowledged ones after it. */
-    record Expectation(boolean writtenBefore, boolean deletedBefore, boolean touchedLater, Set<String> allowed) {
-    }
+    record Expectation(boolean writtenBefore, boolean deletedBefore, boolean touchedLater, Set<String> allowed) {}
 
     /** What a restore of a backup with this history may hold for the key (null in allowed: 404). */
     Expectation expect(String id) {

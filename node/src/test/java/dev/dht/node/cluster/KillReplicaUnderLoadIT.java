@@ -1,8 +1,10 @@
 package dev.dht.node.cluster;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
+import static dev.dht.node.cluster.Reply.CREATED;
+import static dev.dht.node.cluster.Reply.ok;
+import static dev.dht.node.cluster.TestData.randomId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -19,12 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-
-import static dev.dht.node.cluster.Reply.CREATED;
-import static dev.dht.node.cluster.Reply.ok;
-import static dev.dht.node.cluster.TestData.randomId;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SIGKILL of a replica in the middle of a write load at 2/3 (no course scenario; the course only stops nodes
@@ -41,6 +40,7 @@ class KillReplicaUnderLoadIT {
 
     @TempDir
     static Path dir;
+
     @RegisterExtension
     static final ClusterExtension cluster = new ClusterExtension(3, () -> dir);
 
@@ -74,7 +74,8 @@ class KillReplicaUnderLoadIT {
                                 }
                             }
                         } catch (RuntimeException e) { // the killed node: refused, or cut mid-request
-                            outcome = e.getCause() == null ? e.getClass().getSimpleName()
+                            outcome = e.getCause() == null
+                                    ? e.getClass().getSimpleName()
                                     : e.getCause().getClass().getSimpleName();
                         }
                         outcomes.computeIfAbsent(outcome, o -> new LongAdder()).increment();
@@ -88,13 +89,16 @@ class KillReplicaUnderLoadIT {
                 writer.get(120, TimeUnit.SECONDS);
             }
 
-            assertThat(acknowledgedAfterKill.get()).as("writes acknowledged with the replica dead; outcomes: %s",
-                    outcomes).isGreaterThanOrEqualTo(1000);
+            assertThat(acknowledgedAfterKill.get())
+                    .as("writes acknowledged with the replica dead; outcomes: %s", outcomes)
+                    .isGreaterThanOrEqualTo(1000);
 
-            assertThat(readBack(pool, c, acknowledged, List.of(0, 1))).as("lost or changed with node %d down", VICTIM)
+            assertThat(readBack(pool, c, acknowledged, List.of(0, 1)))
+                    .as("lost or changed with node %d down", VICTIM)
                     .isEmpty();
             c.start(VICTIM);
-            assertThat(readBack(pool, c, acknowledged, List.of(0, 1, 2))).as("lost or changed after the restart")
+            assertThat(readBack(pool, c, acknowledged, List.of(0, 1, 2)))
+                    .as("lost or changed after the restart")
                     .isEmpty();
         } finally {
             pool.shutdownNow();
@@ -102,8 +106,8 @@ class KillReplicaUnderLoadIT {
     }
 
     /** GET 2/3 of every acknowledged key, spread over these nodes; returns what did not read back exactly. */
-    private static List<String> readBack(ExecutorService pool, ProcessCluster c, Map<String, byte[]> expected,
-                                         List<Integer> via) throws Exception {
+    private static List<String> readBack(
+            ExecutorService pool, ProcessCluster c, Map<String, byte[]> expected, List<Integer> via) throws Exception {
         List<String> ids = new ArrayList<>(expected.keySet());
         List<Callable<List<String>>> readers = new ArrayList<>();
         for (int r = 0; r < WRITERS; r++) {

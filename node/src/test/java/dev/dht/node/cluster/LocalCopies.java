@@ -1,7 +1,6 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.support.NodeProcess;
-
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,8 +12,7 @@ import java.util.TreeMap;
  * copy; no other member can answer for it. (The course's respectRF/distribute: stop all, start each alone.)
  */
 final class LocalCopies {
-    private LocalCopies() {
-    }
+    private LocalCopies() {}
 
     /** Node i's local answer for each id. Stops node i if it runs; leaves it stopped. */
     static Map<String, Reply> readAlone(ProcessCluster cluster, int i, Collection<String> ids) {

@@ -1,11 +1,5 @@
 package dev.dht.node.cluster;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import static dev.dht.node.cluster.Reply.ACCEPTED;
 import static dev.dht.node.cluster.Reply.CREATED;
 import static dev.dht.node.cluster.Reply.NOT_FOUND;
@@ -13,6 +7,12 @@ import static dev.dht.node.cluster.Reply.ok;
 import static dev.dht.node.cluster.TestData.randomId;
 import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Writes a replica misses while it is down, of every kind: keys it never saw, keys it holds an older value of
@@ -26,8 +26,7 @@ final class MissedWrites {
     private final Map<String, Reply> before = new LinkedHashMap<>();
     private final Map<String, Reply> after = new LinkedHashMap<>();
 
-    private MissedWrites() {
-    }
+    private MissedWrites() {}
 
     /** Writes the values to be overwritten and deleted later, at full RF while every node is up. */
     static MissedWrites prepare(ProcessCluster c, int perKind) {
@@ -44,7 +43,9 @@ final class MissedWrites {
         int k = 0;
         for (String id : concat(w.overwritten, w.deleted)) {
             byte[] value = randomValue();
-            assertThat(c.node(k++ % n).put(id, value, n, n)).as("full-RF write of %s", id).isEqualTo(CREATED);
+            assertThat(c.node(k++ % n).put(id, value, n, n))
+                    .as("full-RF write of %s", id)
+                    .isEqualTo(CREATED);
             w.before.put(id, ok(value));
         }
         return w;
@@ -57,11 +58,15 @@ final class MissedWrites {
         int k = 0;
         for (String id : concat(created, overwritten)) {
             byte[] value = randomValue();
-            assertThat(c.node(via[k++ % via.length]).put(id, value, ack, from)).as("PUT %s", id).isEqualTo(CREATED);
+            assertThat(c.node(via[k++ % via.length]).put(id, value, ack, from))
+                    .as("PUT %s", id)
+                    .isEqualTo(CREATED);
             after.put(id, ok(value));
         }
         for (String id : deleted) {
-            assertThat(c.node(via[k++ % via.length]).delete(id, ack, from)).as("DELETE %s", id).isEqualTo(ACCEPTED);
+            assertThat(c.node(via[k++ % via.length]).delete(id, ack, from))
+                    .as("DELETE %s", id)
+                    .isEqualTo(ACCEPTED);
             after.put(id, NOT_FOUND);
         }
     }

@@ -52,8 +52,11 @@ final class NodeLogs {
     void harnessLine(int node, String text) {
         try {
             Files.createDirectories(dir);
-            Files.writeString(file(node), "==== " + Instant.now() + " test harness: " + text + "\n",
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    file(node),
+                    "==== " + Instant.now() + " test harness: " + text + "\n",
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -76,7 +79,11 @@ final class NodeLogs {
     String since(long[] lengths) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < urls.size(); i++) {
-            out.append("---------- node ").append(i).append(" (").append(urls.get(i)).append(") ----------\n");
+            out.append("---------- node ")
+                    .append(i)
+                    .append(" (")
+                    .append(urls.get(i))
+                    .append(") ----------\n");
             try (RandomAccessFile log = new RandomAccessFile(file(i).toFile(), "r")) {
                 long from = Math.max(Math.min(lengths[i], log.length()), log.length() - MAX_PRINTED);
                 byte[] text = new byte[(int) (log.length() - from)];

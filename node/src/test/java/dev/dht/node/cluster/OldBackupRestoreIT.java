@@ -1,13 +1,9 @@
 package dev.dht.node.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.objectstore.ObjectStore;
 import dev.dht.node.support.ObjectStoreServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A backup taken by the previous release (f09ee83: the hand-written S3 client, encryption format DHTENC01) restores
@@ -31,14 +30,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OldBackupRestoreIT {
     static final String BUCKET = "fixture";
+
     @TempDir
     static Path dir;
+
     static ObjectStoreServer store;
     static Path fixture;
 
     @BeforeAll
     static void start() throws IOException, URISyntaxException {
-        fixture = Path.of(OldBackupRestoreIT.class.getResource("/backup-f09ee83/encryption-key").toURI()).getParent();
+        fixture = Path.of(OldBackupRestoreIT.class
+                        .getResource("/backup-f09ee83/encryption-key")
+                        .toURI())
+                .getParent();
         store = ObjectStoreServer.start(dir.resolve("s3"));
         ObjectStore s3 = store.client(BUCKET, "");
         try (Stream<Path> files = Files.walk(fixture)) {
@@ -61,24 +65,35 @@ class OldBackupRestoreIT {
     @ParameterizedTest
     @ValueSource(strings = {"encrypted", "plain"})
     void restoresABackupOfThePreviousRelease(String prefix) throws Exception {
-        Path credentials = ObjectStoreServer.writeCredentials(dir.resolve("credentials"), ObjectStoreServer.ACCESS_KEY,
-                ObjectStoreServer.SECRET_KEY);
-        List<String> args = new ArrayList<>(List.of("--backup-endpoint", store.endpoint().toString(),
-                "--backup-bucket", BUCKET, "--backup-prefix", prefix, "--backup-credentials", credentials.toString(),
-                "--restoring", "true"));
+        Path credentials = ObjectStoreServer.writeCredentials(
+                dir.resolve("credentials"), ObjectStoreServer.ACCESS_KEY, ObjectStoreServer.SECRET_KEY);
+        List<String> args = new ArrayList<>(List.of(
+                "--backup-endpoint",
+                store.endpoint().toString(),
+                "--backup-bucket",
+                BUCKET,
+                "--backup-prefix",
+                prefix,
+                "--backup-credentials",
+                credentials.toString(),
+                "--restoring",
+                "true"));
         if (prefix.equals("encrypted")) {
-            args.addAll(List.of("--backup-encryption-key", fixture.resolve("encryption-key").toString()));
+            args.addAll(List.of(
+                    "--backup-encryption-key", fixture.resolve("encryption-key").toString()));
         }
         try (ProcessCluster target = ProcessCluster.start(dir.resolve(prefix), 1, i -> args)) {
-            BackupAdmin.Answer started = BackupAdmin.post(target.process(0), "/v0/admin/restore",
-                    Map.of("id", "old-release", "share", 0L, "shares", 1L));
+            BackupAdmin.Answer started = BackupAdmin.post(
+                    target.process(0), "/v0/admin/restore", Map.of("id", "old-release", "share", 0L, "shares", 1L));
             assertThat(started.status()).as("%s", started).isEqualTo(202);
-            BackupAdmin.Answer streamed = BackupAdmin.awaitPhase(target.process(0), "/v0/admin/restore", "streamed",
-                    Duration.ofMinutes(2));
-            assertThat(BackupAdmin.nested(streamed, "records", "sent")).as("60 keys on each of 2 members")
+            BackupAdmin.Answer streamed =
+                    BackupAdmin.awaitPhase(target.process(0), "/v0/admin/restore", "streamed", Duration.ofMinutes(2));
+            assertThat(BackupAdmin.nested(streamed, "records", "sent"))
+                    .as("60 keys on each of 2 members")
                     .isEqualTo(120);
             assertThat(BackupAdmin.post(target.process(0), "/v0/admin/restore/finish", Map.of("id", "old-release"))
-                    .status()).isEqualTo(200);
+                            .status())
+                    .isEqualTo(200);
             BackupAdmin.awaitPhase(target.process(0), "/v0/admin/restore", "done", Duration.ofMinutes(2));
 
             EntityClient node = target.node(0);
@@ -88,7 +103,8 @@ class OldBackupRestoreIT {
                     assertThat(r.status()).as("key%d was deleted", i).isEqualTo(404);
                 } else {
                     assertThat(r.status()).as("key%d", i).isEqualTo(200);
-                    assertThat(new String(r.body(), StandardCharsets.UTF_8)).as("key%d", i)
+                    assertThat(new String(r.body(), StandardCharsets.UTF_8))
+                            .as("key%d", i)
                             .isEqualTo("value-" + i + (i < 20 ? "-second" : "-first"));
                 }
             }

@@ -1,16 +1,15 @@
 package dev.dht.node.cluster;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A replica paused (SIGSTOP: the process answers nothing, its sockets still accept) under a quorum load at 2/3
@@ -33,6 +32,7 @@ class PausedReplicaIT {
     private static final int WAITS_BOUND = 30;
     /** Reads a coordinator must send to the resumed replica to count as using it again (about half go to it). */
     private static final int READS_AFTER_RESUME = 50;
+
     private static final Duration GENEROUS = Duration.ofSeconds(120);
 
     @TempDir
@@ -40,8 +40,7 @@ class PausedReplicaIT {
     // 3 s, not 1 s: on a machine this busy a replica call of a live node can take over a second, and a 504 then
     // would be the machine's, not the pause's (the paused node's own calls time out at this deadline either way)
     @RegisterExtension
-    static final ClusterExtension cluster = new ClusterExtension(3, () -> dir,
-            i -> List.of("--request-timeout", "3s"));
+    static final ClusterExtension cluster = new ClusterExtension(3, () -> dir, i -> List.of("--request-timeout", "3s"));
 
     @Test
     void aPausedReplicaIsAvoidedWithinAFewReadsAndUsedAgainOnceResumed(ProcessCluster c) throws Exception {
@@ -50,8 +49,9 @@ class PausedReplicaIT {
             // warm: every coordinator has read from the replica (its latency known) and sees it responsive
             await().atMost(GENEROUS).until(() -> load.acknowledged() >= 200 && load.readsRight() >= 200);
             for (int i : COORDINATORS) {
-                await().atMost(GENEROUS).until(() -> isState(c, i, paused, "responsive")
-                        && counter(c, i, "dht_replica_reads_total", paused) >= 50);
+                await().atMost(GENEROUS)
+                        .until(() -> isState(c, i, paused, "responsive")
+                                && counter(c, i, "dht_replica_reads_total", paused) >= 50);
             }
             long[] readsBefore = new long[3];
             long[] probesBefore = new long[3];
@@ -78,13 +78,20 @@ class PausedReplicaIT {
                     long probes = counter(c, i, "dht_replica_probes_total", paused) - probesBefore[i];
                     asked += reads - probes;
                     waited += counter(c, i, "dht_replica_backups_total", paused) - backupsBefore[i];
-                    assertThat(isState(c, i, paused, "avoided")).as("node %d still avoids it", i).isTrue();
+                    assertThat(isState(c, i, paused, "avoided"))
+                            .as("node %d still avoids it", i)
+                            .isTrue();
                 }
                 // asked: also the backups of reads whose other replica was slow (they do not wait for it)
-                System.out.printf("paused replica: %d reads served while it was avoided; %d waited for it a backup "
-                        + "delay; %d calls asked it (probes apart)%n", readsWhileAvoided, waited, asked);
-                assertThat(waited).as("reads that waited for the paused replica while %d reads were served; %s",
-                        readsWhileAvoided, load.summary()).isLessThanOrEqualTo(WAITS_BOUND);
+                System.out.printf(
+                        "paused replica: %d reads served while it was avoided; %d waited for it a backup "
+                                + "delay; %d calls asked it (probes apart)%n",
+                        readsWhileAvoided, waited, asked);
+                assertThat(waited)
+                        .as(
+                                "reads that waited for the paused replica while %d reads were served; %s",
+                                readsWhileAvoided, load.summary())
+                        .isLessThanOrEqualTo(WAITS_BOUND);
             } finally {
                 signal(c, PAUSED, "CONT"); // whatever happened: a stopped node would hang the cluster's shutdown
             }
@@ -93,14 +100,19 @@ class PausedReplicaIT {
                 await().atMost(GENEROUS).until(() -> isState(c, i, paused, "responsive"));
                 long reads = counter(c, i, "dht_replica_reads_total", paused);
                 long probes = counter(c, i, "dht_replica_probes_total", paused);
-                await("node " + i + " reads from the resumed replica again").atMost(GENEROUS).until(() ->
-                        counter(c, i, "dht_replica_reads_total", paused) - reads
-                                - (counter(c, i, "dht_replica_probes_total", paused) - probes) >= READS_AFTER_RESUME);
+                await("node " + i + " reads from the resumed replica again")
+                        .atMost(GENEROUS)
+                        .until(() -> counter(c, i, "dht_replica_reads_total", paused)
+                                        - reads
+                                        - (counter(c, i, "dht_replica_probes_total", paused) - probes)
+                                >= READS_AFTER_RESUME);
             }
             load.close();
             assertThat(load.wrongReads()).as(load.summary()).isEmpty();
             assertThat(load.failedRequests()).as(load.summary()).isZero();
-            assertThat(load.checkAll(0, 1, 2)).as("acknowledged keys that read back wrong").isEmpty();
+            assertThat(load.checkAll(0, 1, 2))
+                    .as("acknowledged keys that read back wrong")
+                    .isEmpty();
             System.out.println("paused replica: " + load.summary());
         }
     }
@@ -119,9 +131,16 @@ class PausedReplicaIT {
     /** kill -SIG on node i's process; fails the test if the signal could not be sent. */
     private static void signal(ProcessCluster c, int i, String sig) throws Exception {
         long pid = c.process(i).process().pid();
-        Process kill = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).redirectErrorStream(true).start();
-        assertThat(kill.waitFor(30, TimeUnit.SECONDS)).as("kill -%s %d returns", sig, pid).isTrue();
-        assertThat(kill.exitValue()).as("kill -%s %d: %s", sig, pid, new String(kill.getInputStream().readAllBytes()))
+        Process kill = new ProcessBuilder("kill", "-" + sig, Long.toString(pid))
+                .redirectErrorStream(true)
+                .start();
+        assertThat(kill.waitFor(30, TimeUnit.SECONDS))
+                .as("kill -%s %d returns", sig, pid)
+                .isTrue();
+        assertThat(kill.exitValue())
+                .as(
+                        "kill -%s %d: %s",
+                        sig, pid, new String(kill.getInputStream().readAllBytes()))
                 .isZero();
     }
 }

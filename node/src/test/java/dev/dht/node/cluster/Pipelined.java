@@ -1,7 +1,6 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.release.Release;
-
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -41,8 +40,7 @@ final class Pipelined implements AutoCloseable {
     }
 
     /** One answer: the status (0 when the connection failed before it came) and the body. */
-    record Answer(int status, byte[] body) {
-    }
+    record Answer(int status, byte[] body) {}
 
     Pipelined(int port) throws IOException {
         this(plain(port));
@@ -67,7 +65,10 @@ final class Pipelined implements AutoCloseable {
     List<Answer> send(List<Op> ops) throws IOException {
         for (Op op : ops) {
             String target = "/v0/entity?id=" + op.id() + (op.replicas() == null ? "" : "&replicas=" + op.replicas());
-            StringBuilder head = new StringBuilder().append(op.method()).append(' ').append(target)
+            StringBuilder head = new StringBuilder()
+                    .append(op.method())
+                    .append(' ')
+                    .append(target)
                     .append(" HTTP/1.1\r\nHost: localhost\r\n");
             if (op.value() != null) {
                 head.append("Content-Length: ").append(op.value().length).append("\r\n");

@@ -6,7 +6,6 @@ import dev.dht.node.ring.Ring;
 import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -37,20 +36,22 @@ final class ProcessCluster implements AutoCloseable {
     private final List<String> urls;
     /** Each member's entry in the member list: its URL, or RACK=URL. */
     private final List<String> entries;
+
     private final Ring ring;
     private final IntFunction<List<String>> extraArgs;
     private final NodeLogs logs;
     private final NodeProcess[] processes;
     /** The jar each node runs from its next start (null: this build's; another release's in upgrade tests). */
     private final Path[] jars;
+
     private final boolean racked;
     /** How long a starting node may take to be ready (60 s unless a test says otherwise). */
     private final Duration readyBound;
     /** How the tests call the client ports: over TLS with this context, or plaintext (null). */
     private javax.net.ssl.SSLContext clientTls;
 
-    private ProcessCluster(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound,
-                           IntFunction<String> racks) {
+    private ProcessCluster(
+            Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound, IntFunction<String> racks) {
         this.dir = dir;
         this.readyBound = readyBound;
         this.ports = distinctFreePorts(size);
@@ -89,16 +90,16 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     /** As {@link #start(Path, int, IntFunction)}, the client ports called over TLS with this context. */
-    static ProcessCluster startTls(Path dir, int size, IntFunction<List<String>> extraArgs,
-                                   javax.net.ssl.SSLContext clientTls) {
+    static ProcessCluster startTls(
+            Path dir, int size, IntFunction<List<String>> extraArgs, javax.net.ssl.SSLContext clientTls) {
         ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, Duration.ofSeconds(60), null);
         cluster.clientTls = clientTls;
         return started(cluster);
     }
 
     /** As {@link #start(Path, int, IntFunction, Duration)}, node i in rack racks(i) (null: no racks). */
-    static ProcessCluster start(Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound,
-                                IntFunction<String> racks) {
+    static ProcessCluster start(
+            Path dir, int size, IntFunction<List<String>> extraArgs, Duration readyBound, IntFunction<String> racks) {
         return started(new ProcessCluster(dir, size, extraArgs, readyBound, racks));
     }
 
@@ -123,8 +124,8 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     /** As {@link #start(Path, int, IntFunction)}, node i running the jar jars(i) (another release's: upgrades). */
-    static ProcessCluster startRunning(Path dir, int size, IntFunction<List<String>> extraArgs,
-                                       IntFunction<Path> jars) {
+    static ProcessCluster startRunning(
+            Path dir, int size, IntFunction<List<String>> extraArgs, IntFunction<Path> jars) {
         ProcessCluster cluster = new ProcessCluster(dir, size, extraArgs, Duration.ofSeconds(60), null);
         try {
             for (int i = 0; i < size; i++) {
@@ -255,8 +256,13 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     private NodeProcess spawn(int i, String members) {
-        List<String> args = new ArrayList<>(List.of("--port", String.valueOf(ports[i]),
-                "--data-dir", dir.resolve("node" + i).toString(), "--cluster", members));
+        List<String> args = new ArrayList<>(List.of(
+                "--port",
+                String.valueOf(ports[i]),
+                "--data-dir",
+                dir.resolve("node" + i).toString(),
+                "--cluster",
+                members));
         if (racked) { // racks in the member list need the feature level that has them
             args.addAll(List.of("--feature-level", String.valueOf(FeatureLevel.RACKS)));
         }

@@ -36,6 +36,7 @@ final class QuorumLoad implements AutoCloseable {
     private final LongAdder readsUnavailable = new LongAdder();
     /** What the failed writes and unavailable reads got: "PUT 504", "GET UncheckedIOException", ... */
     private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
+
     private final AtomicBoolean stop = new AtomicBoolean();
     private volatile int[] via;
     private final ExecutorService pool;
@@ -106,7 +107,8 @@ final class QuorumLoad implements AutoCloseable {
 
     private void write(int writer, long n) {
         String id = run + "-" + writer + "-" + n;
-        byte[] value = ("value of " + id + " " + ThreadLocalRandom.current().nextLong()).getBytes(StandardCharsets.UTF_8);
+        byte[] value =
+                ("value of " + id + " " + ThreadLocalRandom.current().nextLong()).getBytes(StandardCharsets.UTF_8);
         try {
             Reply r = nodes.apply(pick()).put(id, value, quorum.writeAck(), quorum.writeFrom());
             if (r.status() == 201) {
@@ -224,8 +226,13 @@ final class QuorumLoad implements AutoCloseable {
     }
 
     String summary() {
-        return String.format("%d writes acknowledged, %d not; %d reads right, %d wrong, %d unavailable%s",
-                writesOk.sum(), writesFailed.sum(), readsOk.sum(), wrong.size(), readsUnavailable.sum(),
+        return String.format(
+                "%d writes acknowledged, %d not; %d reads right, %d wrong, %d unavailable%s",
+                writesOk.sum(),
+                writesFailed.sum(),
+                readsOk.sum(),
+                wrong.size(),
+                readsUnavailable.sum(),
                 failures.isEmpty() ? "" : " " + failures);
     }
 

@@ -1,7 +1,6 @@
 package dev.dht.node.cluster;
 
 import dev.dht.node.storage.Record;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -106,8 +105,8 @@ final class QuorumModel {
                     reads.incrementAndGet();
                     String got = r.status() == 404 ? null : new String(r.body(), StandardCharsets.UTF_8);
                     if (!java.util.Objects.equals(got, s.acked) && !s.attempts.contains(got)) {
-                        violations.add("GET " + key + " through node " + node + " answered " + got
-                                + " after " + s.acked + " was acknowledged");
+                        violations.add("GET " + key + " through node " + node + " answered " + got + " after " + s.acked
+                                + " was acknowledged");
                     }
                 }
             } catch (RuntimeException e) {

@@ -1,19 +1,18 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.support.ReplicaCheck;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.dht.node.support.ReplicaCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 49's measurement, as a test: six members in three racks of two ({@code zone-a=..., zone-b=...} in the
@@ -30,9 +29,10 @@ class RackLossIT {
 
     @TempDir
     static Path dir;
+
     @RegisterExtension
-    static final ClusterExtension cluster = new ClusterExtension(6, () -> dir,
-            i -> List.of("--replication-factor", "3"), RACKS::get);
+    static final ClusterExtension cluster =
+            new ClusterExtension(6, () -> dir, i -> List.of("--replication-factor", "3"), RACKS::get);
 
     @Test
     void losingARackFailsNoQuorumRequestAndLosingTwoLosesNoKey(ProcessCluster c) throws Exception {
@@ -46,13 +46,16 @@ class RackLossIT {
             long readsBefore = load.readsRight();
             c.kill(4);
             c.kill(5);
-            await().atMost(Duration.ofMinutes(1)).until(() -> load.acknowledged() >= ackedBefore + 1000
-                    && load.readsRight() >= readsBefore + 1000);
+            await().atMost(Duration.ofMinutes(1))
+                    .until(() -> load.acknowledged() >= ackedBefore + 1000 && load.readsRight() >= readsBefore + 1000);
             load.close();
-            assertThat(load.failedRequests() - failedBefore).as("quorum requests failed with rack zone-c down (%s)",
-                    load.summary()).isZero();
+            assertThat(load.failedRequests() - failedBefore)
+                    .as("quorum requests failed with rack zone-c down (%s)", load.summary())
+                    .isZero();
             assertThat(load.wrongReads()).as(load.summary()).isEmpty();
-            assertThat(load.checkAll(0, 1, 2, 3)).as("every acknowledged key at 2/3, zone-c down").isEmpty();
+            assertThat(load.checkAll(0, 1, 2, 3))
+                    .as("every acknowledged key at 2/3, zone-c down")
+                    .isEmpty();
             acked = load.acknowledgedKeys();
             System.out.println("rack zone-c down: " + load.summary());
         }
@@ -62,10 +65,13 @@ class RackLossIT {
         // each key's replica in zone-a holds it, by itself (hints for it were delivered while zone-b was up)
         ReplicaCheck check = ReplicaCheck.onUrls(acked, c.members(), 3);
         List<ReplicaCheck.Copy> inZoneA = check.expected().stream()
-                .filter(copy -> copy.member().equals(c.url(0)) || copy.member().equals(c.url(1))).toList();
+                .filter(copy -> copy.member().equals(c.url(0)) || copy.member().equals(c.url(1)))
+                .toList();
         assertThat(inZoneA).as("one replica of each key in zone-a").hasSize(acked.size());
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(check.check(inZoneA)).as("copies missing in zone-a").isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(check.check(inZoneA))
+                        .as("copies missing in zone-a")
+                        .isEmpty());
         List<String> unreadable = new ArrayList<>();
         for (Map.Entry<String, byte[]> e : acked.entrySet()) {
             for (int via : new int[] {0, 1}) {
@@ -75,6 +81,8 @@ class RackLossIT {
                 }
             }
         }
-        assertThat(unreadable).as("keys not read at 1/3 with only zone-a up, of %d", acked.size()).isEmpty();
+        assertThat(unreadable)
+                .as("keys not read at 1/3 with only zone-a up, of %d", acked.size())
+                .isEmpty();
     }
 }

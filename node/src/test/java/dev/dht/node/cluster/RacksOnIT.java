@@ -1,18 +1,17 @@
 package dev.dht.node.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.release.FeatureLevel;
 import dev.dht.node.support.FeatureLevels;
 import dev.dht.node.support.ReplicaCheck;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Turning racks on for a running cluster is a move (docs/cluster.md, "Racks"): three members on a cluster file
@@ -48,8 +47,11 @@ class RacksOnIT {
             c.awaitIdle(List.of(0, 1, 2), 3, ScaleUpDownIT.MOVE_BOUND);
 
             assertThat(ReplicaCheck.onUrls(before, c.members(3), 2).missing(ScaleUpDownIT.COPIES_BOUND))
-                    .as("right after the move, each of the %d keys acknowledged before it on each of its 2 replicas in"
-                            + " racks, read locally (%s)", before.size(), load.summary()).isEmpty();
+                    .as(
+                            "right after the move, each of the %d keys acknowledged before it on each of its 2 replicas in"
+                                    + " racks, read locally (%s)",
+                            before.size(), load.summary())
+                    .isEmpty();
             int due = ReplicaCheck.onUrls(before, c.members(3), 2).newCopiesOn(c.url(0), withoutRacks, 2);
             assertThat(due).as("keys node 0 had to get").isGreaterThan(before.size() / 5);
             assertThat(c.metric(0, "dht_movement_records_received_total") - receivedBefore)
@@ -61,13 +63,20 @@ class RacksOnIT {
             load.close();
             Map<String, byte[]> acked = load.acknowledgedKeys();
             ReplicaCheck racked = ReplicaCheck.onUrls(acked, c.members(3), 2);
-            assertThat(racked.keysOn(c.url(0))).as("zone-a's only member is a replica of every key")
+            assertThat(racked.keysOn(c.url(0)))
+                    .as("zone-a's only member is a replica of every key")
                     .isEqualTo(acked.size());
             assertThat(racked.missing(ScaleUpDownIT.COPIES_BOUND))
-                    .as("each of the %d acknowledged keys on each of its 2 replicas in racks, read locally (%s)",
-                            acked.size(), load.summary()).isEmpty();
-            assertThat(load.wrongReads()).as("during the whole run (%s)", load.summary()).isEmpty();
-            assertThat(load.checkAll(0, 1, 2)).as("at the end (%s)", load.summary()).isEmpty();
+                    .as(
+                            "each of the %d acknowledged keys on each of its 2 replicas in racks, read locally (%s)",
+                            acked.size(), load.summary())
+                    .isEmpty();
+            assertThat(load.wrongReads())
+                    .as("during the whole run (%s)", load.summary())
+                    .isEmpty();
+            assertThat(load.checkAll(0, 1, 2))
+                    .as("at the end (%s)", load.summary())
+                    .isEmpty();
             assertThat(load.readsRight()).as("reads happened throughout").isGreaterThan(1000);
             System.out.println("racks on: " + load.summary());
         }

@@ -1,21 +1,20 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.storage.Record;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
+import static dev.dht.node.cluster.Reply.CREATED;
+import static dev.dht.node.cluster.TestData.randomId;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.dht.node.storage.Record;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static dev.dht.node.cluster.Reply.CREATED;
-import static dev.dht.node.cluster.TestData.randomId;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A member whose data directory is lost, between node processes with hints off (nothing but the rebuild can give
@@ -29,10 +28,14 @@ class RebuildIT {
 
     @TempDir
     static Path dir;
+
     @RegisterExtension
-    static final ClusterExtension cluster = new ClusterExtension(3, () -> dir, i -> i == WIPED
-            ? List.of("--hints", "false", "--repair-interval", "0s", "--repair-rate", "512KiB")
-            : List.of("--hints", "false", "--repair-interval", "0s"));
+    static final ClusterExtension cluster = new ClusterExtension(
+            3,
+            () -> dir,
+            i -> i == WIPED
+                    ? List.of("--hints", "false", "--repair-interval", "0s", "--repair-rate", "512KiB")
+                    : List.of("--hints", "false", "--repair-interval", "0s"));
 
     @Test
     void aWipedMemberRebuildsUnderAQuorumLoadServesNoStaleReadAndEndsWithTheNewestRecordOfEveryKey(ProcessCluster c)
@@ -42,7 +45,8 @@ class RebuildIT {
         for (int k = 0; k < 1500; k++) {
             String key = "r" + randomId();
             String value = key + ":preloaded";
-            assertThat(c.node(k % 3).put(key, value.getBytes(StandardCharsets.UTF_8), 3, 3)).isEqualTo(CREATED);
+            assertThat(c.node(k % 3).put(key, value.getBytes(StandardCharsets.UTF_8), 3, 3))
+                    .isEqualTo(CREATED);
             model.preloaded(key, value);
             keys.add(key);
         }
@@ -56,14 +60,18 @@ class RebuildIT {
         c.wipe(WIPED);
         awaitAcknowledged(model, model.acknowledged() + 300); // writes and deletes node 2 misses for good
         c.start(WIPED);
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> "ready".equals(ReplicaRecords.rebuildState(c.process(WIPED))));
         awaitAcknowledged(model, model.acknowledged() + 300); // and some more with node 2 serving again
         model.stop();
 
-        assertThat(model.violations()).as("quorum reads older than the last acknowledged write").isEmpty();
+        assertThat(model.violations())
+                .as("quorum reads older than the last acknowledged write")
+                .isEmpty();
         assertThat(model.reads()).isGreaterThan(100);
-        assertThat(ReplicaRecords.total(c.process(WIPED), "keysReceived")).as("pulled by the rebuild")
+        assertThat(ReplicaRecords.total(c.process(WIPED), "keysReceived"))
+                .as("pulled by the rebuild")
                 .isGreaterThan(1000);
         int tombstones = 0;
         for (String key : keys) {
@@ -74,15 +82,19 @@ class RebuildIT {
                     newest = r;
                 }
             }
-            assertThat(ReplicaRecords.read(c.process(WIPED), key)).as("the rebuilt member's copy of %s", key)
+            assertThat(ReplicaRecords.read(c.process(WIPED), key))
+                    .as("the rebuilt member's copy of %s", key)
                     .isEqualTo(newest);
-            assertThat(model.allows(key, newest)).as("%s: %s, acknowledged %s", key, newest, model.acked(key))
+            assertThat(model.allows(key, newest))
+                    .as("%s: %s, acknowledged %s", key, newest, model.acked(key))
                     .isTrue();
             if (newest != null && newest.isTombstone()) {
                 tombstones++;
             }
         }
-        assertThat(tombstones).as("deletes happened, and their tombstones are on the rebuilt member").isPositive();
+        assertThat(tombstones)
+                .as("deletes happened, and their tombstones are on the rebuilt member")
+                .isPositive();
     }
 
     @Test
@@ -91,17 +103,22 @@ class RebuildIT {
         c.stop(WIPED);
         c.wipe(WIPED);
         c.start(WIPED);
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> rangesDone(c) > 0);
         int done = rangesDone(c);
         assertThat(done).as("still rebuilding when killed").isLessThan(rangesTotal(c));
         c.kill(WIPED);
         c.start(WIPED);
         Map<String, Object> rebuild = rebuild(c);
-        assertThat(rebuild.get("state")).as("resumed, not decided again: its store is not new any more")
+        assertThat(rebuild.get("state"))
+                .as("resumed, not decided again: its store is not new any more")
                 .isEqualTo("rebuilding");
-        assertThat(((Number) rebuild.get("rangesDone")).intValue()).as("from where it was").isGreaterThanOrEqualTo(done);
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+        assertThat(((Number) rebuild.get("rangesDone")).intValue())
+                .as("from where it was")
+                .isGreaterThanOrEqualTo(done);
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> "ready".equals(ReplicaRecords.rebuildState(c.process(WIPED))));
         assertThat(ReplicaRecords.read(c.process(WIPED), keys)).isEqualTo(ReplicaRecords.read(c.process(0), keys));
     }
@@ -113,16 +130,22 @@ class RebuildIT {
         c.stop(WIPED);
         c.wipe(WIPED);
         c.start(WIPED);
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(rebuild(c).get("waitingFor"))
-                .asString().contains(c.url(1)));
+        await().atMost(Duration.ofSeconds(60))
+                .untilAsserted(() ->
+                        assertThat(rebuild(c).get("waitingFor")).asString().contains(c.url(1)));
         assertThat(rebuild(c).get("state")).isEqualTo("rebuilding");
-        String own = keys.stream().filter(k -> c.replicasOf(k, 1).equals(List.of(WIPED))).findFirst().orElseThrow();
-        assertThat(c.node(WIPED).get(own, 1, 1).status()).as("its only replica: no read from a partial copy")
+        String own = keys.stream()
+                .filter(k -> c.replicasOf(k, 1).equals(List.of(WIPED)))
+                .findFirst()
+                .orElseThrow();
+        assertThat(c.node(WIPED).get(own, 1, 1).status())
+                .as("its only replica: no read from a partial copy")
                 .isEqualTo(503);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReplicaRecords.read(c.process(WIPED), keys.get(0)))
                 .hasMessageContaining("503");
         c.start(1);
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> "ready".equals(ReplicaRecords.rebuildState(c.process(WIPED))));
         assertThat(ReplicaRecords.read(c.process(WIPED), keys)).isEqualTo(ReplicaRecords.read(c.process(0), keys));
     }
@@ -153,7 +176,8 @@ class RebuildIT {
     }
 
     private static void awaitAcknowledged(QuorumModel model, long count) {
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> model.acknowledged() >= count);
     }
 }

@@ -1,12 +1,15 @@
 package dev.dht.node.cluster;
 
+import static dev.dht.node.cluster.Reply.ACCEPTED;
+import static dev.dht.node.cluster.Reply.CREATED;
+import static dev.dht.node.cluster.TestData.randomId;
+import static dev.dht.node.cluster.TestData.randomValue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.natives.BackgroundPriority;
 import dev.dht.node.storage.Record;
 import dev.dht.node.support.ThreadPolicies;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,13 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-
-import static dev.dht.node.cluster.Reply.ACCEPTED;
-import static dev.dht.node.cluster.Reply.CREATED;
-import static dev.dht.node.cluster.TestData.randomId;
-import static dev.dht.node.cluster.TestData.randomValue;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Anti-entropy repair between node processes, hints off and nothing read (so neither hints nor read repair can be
@@ -40,9 +39,10 @@ class RepairIT {
 
     @TempDir
     static Path dir;
+
     @RegisterExtension
-    static final ClusterExtension cluster = new ClusterExtension(3, () -> dir,
-            i -> List.of("--hints", "false", "--repair-interval", "0s"));
+    static final ClusterExtension cluster =
+            new ClusterExtension(3, () -> dir, i -> List.of("--hints", "false", "--repair-interval", "0s"));
 
     @Test
     void writesAcknowledgedByOneReplicaReachEveryReplicaAfterOneRoundAndAnIdleRoundSendsNothing(ProcessCluster c) {
@@ -66,7 +66,9 @@ class RepairIT {
         c.stop(1);
         c.stop(2);
         for (String id : concat(created, overwritten)) {
-            assertThat(c.node(0).put(id, randomValue(), 1, 3)).as("PUT %s at 1/3", id).isEqualTo(CREATED);
+            assertThat(c.node(0).put(id, randomValue(), 1, 3))
+                    .as("PUT %s at 1/3", id)
+                    .isEqualTo(CREATED);
         }
         for (String id : deleted) {
             assertThat(c.node(0).delete(id, 1, 3)).as("DELETE %s at 1/3", id).isEqualTo(ACCEPTED);
@@ -78,8 +80,10 @@ class RepairIT {
             assertThat(newest.get(id)).as("node 0 holds %s", id).isNotNull();
             assertThat(newest.get(id).isTombstone()).isEqualTo(deleted.contains(id));
             for (int i = 1; i <= 2; i++) {
-                assertThat(ReplicaRecords.read(c.process(i), id)).as("node %d did not get %s", i, id)
-                        .isEqualTo(before.get(i).get(id)).isNotEqualTo(newest.get(id));
+                assertThat(ReplicaRecords.read(c.process(i), id))
+                        .as("node %d did not get %s", i, id)
+                        .isEqualTo(before.get(i).get(id))
+                        .isNotEqualTo(newest.get(id));
             }
         }
 
@@ -87,15 +91,20 @@ class RepairIT {
         long compared = ReplicaRecords.total(c, "rangesCompared");
         long outOfSync = ReplicaRecords.total(c, "rangesOutOfSync");
         await().atMost(IN_FLIGHT.plusSeconds(5)).until(() -> System.nanoTime() - lastWrite > IN_FLIGHT.toNanos());
-        assertThat(ReplicaRecords.repairRound(c)).as("3 members, RF 3: one replica set, one round").isEqualTo(1);
+        assertThat(ReplicaRecords.repairRound(c))
+                .as("3 members, RF 3: one replica set, one round")
+                .isEqualTo(1);
 
         for (int i = 0; i < 3; i++) {
-            assertThat(ReplicaRecords.read(c.process(i), all)).as("node %d after one round", i).isEqualTo(newest);
+            assertThat(ReplicaRecords.read(c.process(i), all))
+                    .as("node %d after one round", i)
+                    .isEqualTo(newest);
         }
         assertThat(ReplicaRecords.total(c, "keysRepaired") - keys)
                 .as("exactly the missing copies were sent: 2 replicas x %d keys", all.size())
                 .isEqualTo(2L * all.size());
-        assertThat(ReplicaRecords.total(c, "rangesCompared") - compared).as("every arc of the ring")
+        assertThat(ReplicaRecords.total(c, "rangesCompared") - compared)
+                .as("every arc of the ring")
                 .isEqualTo(3 * 1024);
         assertThat(ReplicaRecords.total(c, "rangesOutOfSync") - outOfSync).isPositive();
 
@@ -105,10 +114,15 @@ class RepairIT {
         outOfSync = ReplicaRecords.total(c, "rangesOutOfSync");
         compared = ReplicaRecords.total(c, "rangesCompared");
         ReplicaRecords.repairRound(c);
-        assertThat(ReplicaRecords.total(c, "keysRepaired")).as("an idle round sends no record").isEqualTo(keys);
-        assertThat(ReplicaRecords.total(c, "bytesRepaired")).as("nor any byte of records").isEqualTo(bytes);
+        assertThat(ReplicaRecords.total(c, "keysRepaired"))
+                .as("an idle round sends no record")
+                .isEqualTo(keys);
+        assertThat(ReplicaRecords.total(c, "bytesRepaired"))
+                .as("nor any byte of records")
+                .isEqualTo(bytes);
         assertThat(ReplicaRecords.total(c, "rangesOutOfSync")).isEqualTo(outOfSync);
-        assertThat(ReplicaRecords.total(c, "rangesCompared") - compared).as("but compares everything")
+        assertThat(ReplicaRecords.total(c, "rangesCompared") - compared)
+                .as("but compares everything")
                 .isEqualTo(3 * 1024);
         assertThat(ReplicaRecords.total(c, "hashBytes")).isGreaterThan(hashBytes);
         for (int i = 0; i < 3; i++) {
@@ -128,20 +142,28 @@ class RepairIT {
         Set<String> background = Set.of("dht-repair-scan", "dht-repair-peer");
         Map<String, List<Integer>> scans = new TreeMap<>();
         for (int i = 0; i < 3; i++) {
-            Map<String, List<Integer>> threads = ThreadPolicies.of(c.process(i).process().pid());
-            assertThat(threads.get("dht-repair")).as("node %d's repair thread", i)
+            Map<String, List<Integer>> threads =
+                    ThreadPolicies.of(c.process(i).process().pid());
+            assertThat(threads.get("dht-repair"))
+                    .as("node %d's repair thread", i)
                     .containsOnly(ThreadPolicies.SCHED_OTHER);
             for (Map.Entry<String, List<Integer>> t : threads.entrySet()) {
                 if (background.contains(t.getKey())) {
                     scans.computeIfAbsent(t.getKey(), n -> new ArrayList<>()).addAll(t.getValue());
                 } else {
-                    assertThat(t.getValue()).as("node %d's %s threads", i, t.getKey())
+                    assertThat(t.getValue())
+                            .as("node %d's %s threads", i, t.getKey())
                             .containsOnly(ThreadPolicies.SCHED_OTHER);
                 }
             }
         }
-        assertThat(scans.get("dht-repair-scan")).as("the coordinator's scans").isNotEmpty().containsOnly(lowered);
-        assertThat(scans.get("dht-repair-peer")).as("the scans asked of the other replicas").hasSizeGreaterThan(1)
+        assertThat(scans.get("dht-repair-scan"))
+                .as("the coordinator's scans")
+                .isNotEmpty()
+                .containsOnly(lowered);
+        assertThat(scans.get("dht-repair-peer"))
+                .as("the scans asked of the other replicas")
+                .hasSizeGreaterThan(1)
                 .containsOnly(lowered);
     }
 

@@ -1,12 +1,13 @@
 package dev.dht.node.cluster;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.http.Headers;
+import dev.dht.node.json.Json;
 import dev.dht.node.storage.Record;
 import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.RawHttp;
-import dev.dht.node.json.Json;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -18,8 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static org.awaitility.Awaitility.await;
-
 /**
  * What one replica holds, read from it directly on its member port: an internal GET ({@code X-Dht-Internal: 1})
  * acts on that node's store only, is never coordinated and starts no read repair, and answers the stored record
@@ -27,8 +26,7 @@ import static org.awaitility.Awaitility.await;
  * (on the client port, from loopback).
  */
 final class ReplicaRecords {
-    private ReplicaRecords() {
-    }
+    private ReplicaRecords() {}
 
     /**
      * The record node holds for id, or null if it holds none; fails on any other answer (503 while rebuilding). Over
@@ -42,14 +40,15 @@ final class ReplicaRecords {
     /** {@link #read(NodeProcess, String)} of each id, over one kept-alive connection (one TLS handshake). */
     static Map<String, Record> read(NodeProcess node, Collection<String> ids) {
         Map<String, Record> out = new LinkedHashMap<>();
-        try (RawHttp http = new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
+        try (RawHttp http =
+                new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
             for (String id : ids) {
                 http.send("GET /v0/entity?id=" + id + " HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL
                         + ": 1\r\n\r\n");
                 RawHttp.Reply r = http.read();
                 if (r.status() != 200 && r.status() != 404) {
-                    throw new AssertionError("internal GET " + id + " on port " + node.port() + ": " + r.status()
-                            + " " + r.bodyText());
+                    throw new AssertionError(
+                            "internal GET " + id + " on port " + node.port() + ": " + r.status() + " " + r.bodyText());
                 }
                 out.put(id, r.status() == 404 ? null : Record.decode(r.body()));
             }
@@ -105,7 +104,8 @@ final class ReplicaRecords {
         long before = total(c, "rounds");
         long scheduled = requestRound(c);
         long expected = before + scheduled;
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> total(c, "rounds") >= expected);
         return scheduled;
     }
@@ -116,15 +116,18 @@ final class ReplicaRecords {
         for (int i = 0; i < c.size(); i++) {
             if (c.isRunning(i)) {
                 try {
-                    HttpResponse<byte[]> r = c.process(i).send(HttpRequest.newBuilder(
-                            c.process(i).uri("/v0/admin/repair")).POST(HttpRequest.BodyPublishers.noBody()),
-                            Duration.ofSeconds(10));
+                    HttpResponse<byte[]> r = c.process(i)
+                            .send(
+                                    HttpRequest.newBuilder(c.process(i).uri("/v0/admin/repair"))
+                                            .POST(HttpRequest.BodyPublishers.noBody()),
+                                    Duration.ofSeconds(10));
                     if (r.statusCode() != 202) {
                         throw new AssertionError("POST /v0/admin/repair: " + r.statusCode() + " "
                                 + new String(r.body(), StandardCharsets.UTF_8));
                     }
                     scheduled += ((Number) Json.parseObject(new String(r.body(), StandardCharsets.UTF_8))
-                            .get("scheduled")).longValue();
+                                    .get("scheduled"))
+                            .longValue();
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 } catch (InterruptedException e) {

@@ -1,16 +1,15 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.support.ReplicaCheck;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.dht.node.support.ReplicaCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 12's scenario as a user runs it: three nodes on one shared cluster file with {@code --replication-factor
@@ -66,14 +65,18 @@ class ScaleUpDownIT {
             load.via(0, 1, 2, 3, 4); // new nodes coordinate as soon as they run (503 until they know the state)
             c.awaitIdle(List.of(0, 1, 2, 3, 4), 5, MOVE_BOUND);
             if (lagging != null) {
-                assertThat(lagging.awaitCaughtUp()).as("the lagging node learned the move (epoch 1) from its "
-                        + "peers before its own file listed five").isGreaterThanOrEqualTo(1);
+                assertThat(lagging.awaitCaughtUp())
+                        .as("the lagging node learned the move (epoch 1) from its "
+                                + "peers before its own file listed five")
+                        .isGreaterThanOrEqualTo(1);
             }
             Map<String, byte[]> heldAfterUp = assertOnEveryReplica(c, load, 5, "after 3 -> 5");
             assertStreamed(c, beforeUp, 3, 5, List.of(3, 4), new double[5]);
             List<String> afterUp = load.checkAll(0, 1, 2, 3, 4);
             assertThat(afterUp).as("after 3 -> 5 (%s)", load.summary()).isEmpty();
-            assertThat(load.wrongReads()).as("during 3 -> 5 (%s)", load.summary()).isEmpty();
+            assertThat(load.wrongReads())
+                    .as("during 3 -> 5 (%s)", load.summary())
+                    .isEmpty();
 
             int before = load.acknowledged();
             await().atMost(Duration.ofMinutes(1)).until(() -> load.acknowledged() >= before + 500);
@@ -91,20 +94,25 @@ class ScaleUpDownIT {
                 assertThat(c.movement(leaving).get("member")).isEqualTo(false);
             }
             load.via(0, 1, 2);
-            await().atMost(Duration.ofMinutes(1)).until(() -> List.of(3, 4).stream().allMatch(i ->
-                    c.movement(i).get("cleanup") instanceof Map<?, ?> m && Boolean.FALSE.equals(m.get("pending"))));
+            await().atMost(Duration.ofMinutes(1))
+                    .until(() -> List.of(3, 4).stream()
+                            .allMatch(i -> c.movement(i).get("cleanup") instanceof Map<?, ?> m
+                                    && Boolean.FALSE.equals(m.get("pending"))));
             ReplicaCheck held = ReplicaCheck.onUrls(heldAfterUp, c.firstMembers(5), 3);
             for (int leaving : List.of(3, 4)) {
                 assertThat(c.metric(leaving, "dht_movement_cleanup_dropped_total"))
-                        .as("node %d, leaving, drops at least the %d copies it was shown to hold after 3 -> 5",
+                        .as(
+                                "node %d, leaving, drops at least the %d copies it was shown to hold after 3 -> 5",
                                 leaving, held.keysOn(c.url(leaving)))
                         .isGreaterThanOrEqualTo(held.keysOn(c.url(leaving)));
             }
             c.stop(3);
             c.stop(4);
             if (lagging != null) {
-                assertThat(lagging.awaitCaughtUp()).as("the lagging node learned the move (epoch 2) from its "
-                        + "peers before its own file listed three").isGreaterThanOrEqualTo(2);
+                assertThat(lagging.awaitCaughtUp())
+                        .as("the lagging node learned the move (epoch 2) from its "
+                                + "peers before its own file listed three")
+                        .isGreaterThanOrEqualTo(2);
             }
             assertOnEveryReplica(c, load, 3, "after 5 -> 3");
             assertStreamed(c, beforeDown, 5, 3, List.of(0, 1, 2), receivedBeforeDown);
@@ -113,9 +121,13 @@ class ScaleUpDownIT {
             int last = load.acknowledged();
             await().atMost(Duration.ofMinutes(1)).until(() -> load.acknowledged() >= last + 300);
             load.close();
-            assertThat(load.wrongReads()).as("during the whole run (%s)", load.summary()).isEmpty();
+            assertThat(load.wrongReads())
+                    .as("during the whole run (%s)", load.summary())
+                    .isEmpty();
             assertOnEveryReplica(c, load, 3, "at the end");
-            assertThat(load.checkAll(0, 1, 2)).as("at the end (%s)", load.summary()).isEmpty();
+            assertThat(load.checkAll(0, 1, 2))
+                    .as("at the end (%s)", load.summary())
+                    .isEmpty();
             assertThat(load.readsRight()).as("reads happened throughout").isGreaterThan(1000);
             System.out.println("scale 3 -> 5 -> 3: " + load.summary());
         }
@@ -129,8 +141,11 @@ class ScaleUpDownIT {
             throws Exception {
         Map<String, byte[]> acked = load.acknowledgedKeys();
         List<String> missing = ReplicaCheck.onUrls(acked, c.firstMembers(n), 3).missing(COPIES_BOUND);
-        assertThat(missing).as("%s: each of the %d acknowledged keys on each of its 3 replicas, read locally (%s)",
-                when, acked.size(), load.summary()).isEmpty();
+        assertThat(missing)
+                .as(
+                        "%s: each of the %d acknowledged keys on each of its 3 replicas, read locally (%s)",
+                        when, acked.size(), load.summary())
+                .isEmpty();
         return acked;
     }
 
@@ -141,15 +156,24 @@ class ScaleUpDownIT {
      *
      * @param receivedBefore each node's dht_movement_records_received_total before the move (by node index)
      */
-    static void assertStreamed(ScalingCluster c, Map<String, byte[]> ackedBefore, int fromN, int toN,
-                               List<Integer> receivers, double[] receivedBefore) {
+    static void assertStreamed(
+            ScalingCluster c,
+            Map<String, byte[]> ackedBefore,
+            int fromN,
+            int toN,
+            List<Integer> receivers,
+            double[] receivedBefore) {
         ReplicaCheck check = ReplicaCheck.onUrls(ackedBefore, c.firstMembers(toN), 3);
         for (int n : receivers) {
             int due = check.newCopiesOn(c.url(n), c.firstMembers(fromN), 3);
-            assertThat(due).as("node %d has keys to receive in %d -> %d", n, fromN, toN).isPositive();
+            assertThat(due)
+                    .as("node %d has keys to receive in %d -> %d", n, fromN, toN)
+                    .isPositive();
             assertThat(c.metric(n, "dht_movement_records_received_total") - receivedBefore[n])
-                    .as("records streamed to node %d in %d -> %d: two copies of each of the %d keys acknowledged "
-                            + "before the move that it had to get", n, fromN, toN, due)
+                    .as(
+                            "records streamed to node %d in %d -> %d: two copies of each of the %d keys acknowledged "
+                                    + "before the move that it had to get",
+                            n, fromN, toN, due)
                     .isGreaterThanOrEqualTo(2.0 * due);
         }
     }
@@ -166,20 +190,29 @@ class ScaleUpDownIT {
      * A node whose own copy of the file follows the shared one after a delay. When its file catches up, the epoch
      * the node was at just before is recorded: it shows whether it had learned the move from its peers.
      */
-    record Lag(int node, Duration delay, java.util.concurrent.ScheduledExecutorService timer,
-               java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<Long>> pending) {
+    record Lag(
+            int node,
+            Duration delay,
+            java.util.concurrent.ScheduledExecutorService timer,
+            java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<Long>> pending) {
 
         static Lag of(int node, Duration delay) {
-            return new Lag(node, delay, java.util.concurrent.Executors.newSingleThreadScheduledExecutor(),
+            return new Lag(
+                    node,
+                    delay,
+                    java.util.concurrent.Executors.newSingleThreadScheduledExecutor(),
                     new java.util.concurrent.atomic.AtomicReference<>());
         }
 
         void catchUpLater(ScalingCluster c, int n) {
-            pending.set(timer.schedule(() -> {
-                long epoch = ((Number) ((Map<?, ?>) c.movement(node).get("topology")).get("epoch")).longValue();
-                c.setMembersOf(node, n);
-                return epoch;
-            }, delay.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+            pending.set(timer.schedule(
+                    () -> {
+                        long epoch = ((Number) ((Map<?, ?>) c.movement(node).get("topology")).get("epoch")).longValue();
+                        c.setMembersOf(node, n);
+                        return epoch;
+                    },
+                    delay.toMillis(),
+                    java.util.concurrent.TimeUnit.MILLISECONDS));
         }
 
         /** Waits for the catch-up; returns the node's epoch just before its file caught up. */

@@ -1,11 +1,12 @@
 package dev.dht.node.cluster;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.json.Json;
 import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
-import dev.dht.node.json.Json;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * Node processes (the packaged jar) on loopback that read their members from a cluster file, as in Kubernetes:
@@ -153,9 +152,15 @@ final class ScalingCluster implements AutoCloseable {
             if (processes[i] != null) {
                 throw new IllegalStateException("node " + i + " is already running");
             }
-            List<String> args = new ArrayList<>(List.of("--port", String.valueOf(ports[i]),
-                    "--data-dir", dir.resolve("node" + i).toString(), "--cluster-file", fileOf(i).toString(),
-                    "--self", url(i)));
+            List<String> args = new ArrayList<>(List.of(
+                    "--port",
+                    String.valueOf(ports[i]),
+                    "--data-dir",
+                    dir.resolve("node" + i).toString(),
+                    "--cluster-file",
+                    fileOf(i).toString(),
+                    "--self",
+                    url(i)));
             args.addAll(extraArgs.apply(i));
             args.addAll(MemberTlsMode.args(dir, i, args));
             logs.harnessLine(i, "starting node " + i + " " + args);
@@ -230,13 +235,17 @@ final class ScalingCluster implements AutoCloseable {
     boolean idleWith(int i, int n) {
         Map<String, Object> m = movement(i);
         Map<?, ?> t = (Map<?, ?>) m.get("topology");
-        return "idle".equals(m.get("state")) && "stable".equals(t.get("phase"))
-                && firstMembers(n).equals(t.get("members")) && members(n).racks().equals(t.get("racks"));
+        return "idle".equals(m.get("state"))
+                && "stable".equals(t.get("phase"))
+                && firstMembers(n).equals(t.get("members"))
+                && members(n).racks().equals(t.get("racks"));
     }
 
     /** Waits until every given node is idle with the first n as members. */
     void awaitIdle(List<Integer> nodes, int n, Duration atMost) {
-        await().atMost(atMost).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+        await().atMost(atMost)
+                .pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions()
                 .until(() -> nodes.stream().allMatch(i -> idleWith(i, n)));
     }
 

@@ -1,14 +1,5 @@
 package dev.dht.node.cluster;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Map;
-
 import static dev.dht.node.cluster.Reply.ACCEPTED;
 import static dev.dht.node.cluster.Reply.CREATED;
 import static dev.dht.node.cluster.Reply.NOT_FOUND;
@@ -16,6 +7,14 @@ import static dev.dht.node.cluster.Reply.ok;
 import static dev.dht.node.cluster.TestData.randomId;
 import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The course's ShardingTest (2020/2021) on two node processes. No request but {@link #distribute} names
@@ -27,6 +26,7 @@ class ShardingIT {
 
     @TempDir
     static Path dir;
+
     @RegisterExtension
     static final ClusterExtension cluster = new ClusterExtension(2, () -> dir);
 
@@ -130,7 +130,8 @@ class ShardingIT {
         Map<String, Map<Integer, Reply>> copies = LocalCopies.copies(c, new ArrayList<>(values.keySet()));
         for (Map.Entry<String, Map<Integer, Reply>> e : copies.entrySet()) {
             int owner = c.replicasOf(e.getKey(), 1).get(0);
-            assertThat(e.getValue()).as("copies of %s (owner: node %d)", e.getKey(), owner)
+            assertThat(e.getValue())
+                    .as("copies of %s (owner: node %d)", e.getKey(), owner)
                     .isEqualTo(Map.of(owner, ok(values.get(e.getKey()))));
         }
     }

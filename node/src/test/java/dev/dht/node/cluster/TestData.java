@@ -4,8 +4,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** Fresh ids and values, as the course's tests make them: every scenario writes keys no other one touched. */
 final class TestData {
-    private TestData() {
-    }
+    private TestData() {}
 
     static String randomId() {
         return Long.toHexString(ThreadLocalRandom.current().nextLong());

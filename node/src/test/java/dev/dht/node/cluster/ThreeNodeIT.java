@@ -1,15 +1,5 @@
 package dev.dht.node.cluster;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Predicate;
-
 import static dev.dht.node.cluster.GatewayTimeout.assertAnsweredWithinBound;
 import static dev.dht.node.cluster.Reply.ACCEPTED;
 import static dev.dht.node.cluster.Reply.BAD_REQUEST;
@@ -20,6 +10,15 @@ import static dev.dht.node.cluster.TestData.randomId;
 import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
 /**
  * The course's ThreeNodeTest (2020/2021) on three node processes, every method; node indices are taken mod 3.
  * Stricter than the course in the same ways as {@link TwoNodeIT}: no 10 ms sleeps, no whole-cluster restart per
@@ -29,12 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ThreeNodeIT {
     @TempDir
     static Path dir;
+
     @RegisterExtension
     static final ClusterExtension cluster = new ClusterExtension(3, () -> dir);
 
     private static void assertEveryNodeReads(ProcessCluster c, String id, int ack, int from, Reply expected) {
         for (int node = 0; node < c.size(); node++) {
-            assertThat(c.node(node).get(id, ack, from)).as("GET %d/%d via node %d", ack, from, node)
+            assertThat(c.node(node).get(id, ack, from))
+                    .as("GET %d/%d via node %d", ack, from, node)
                     .isEqualTo(expected);
         }
     }
@@ -183,10 +184,13 @@ class ThreeNodeIT {
     /** PUT 1/1 through node 0: exactly one copy, on the key's owner, for a key owned by each node. */
     @Test
     void respectRF1(ProcessCluster c) {
-        assertExactCopies(c, 1, List.of(
-                replicas -> replicas.equals(List.of(0)),
-                replicas -> replicas.equals(List.of(1)),
-                replicas -> replicas.equals(List.of(2))));
+        assertExactCopies(
+                c,
+                1,
+                List.of(
+                        replicas -> replicas.equals(List.of(0)),
+                        replicas -> replicas.equals(List.of(1)),
+                        replicas -> replicas.equals(List.of(2))));
     }
 
     /**
@@ -195,10 +199,13 @@ class ThreeNodeIT {
      */
     @Test
     void respectRF2(ProcessCluster c) {
-        assertExactCopies(c, 2, List.of(
-                replicas -> replicas.get(0) == 0,
-                replicas -> replicas.get(1) == 0,
-                replicas -> !replicas.contains(0)));
+        assertExactCopies(
+                c,
+                2,
+                List.of(
+                        replicas -> replicas.get(0) == 0,
+                        replicas -> replicas.get(1) == 0,
+                        replicas -> !replicas.contains(0)));
     }
 
     /** Writes from/from through node 0, one key per placement of its replicas, then counts the copies. */
@@ -218,8 +225,10 @@ class ThreeNodeIT {
         for (Map.Entry<String, List<Integer>> e : replicasById.entrySet()) {
             Map<Integer, Reply> expected = new TreeMap<>();
             e.getValue().forEach(node -> expected.put(node, ok(value)));
-            assertThat(copies.get(e.getKey())).as("copies of %s, replicas %s", e.getKey(), e.getValue())
-                    .hasSize(from).isEqualTo(expected);
+            assertThat(copies.get(e.getKey()))
+                    .as("copies of %s, replicas %s", e.getKey(), e.getValue())
+                    .hasSize(from)
+                    .isEqualTo(expected);
         }
     }
 }

@@ -1,15 +1,12 @@
 package dev.dht.node.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.support.MemberCalls;
 import dev.dht.node.support.TestCertificates;
 import dev.dht.node.support.TlsClients;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,10 +14,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.awaitility.Awaitility.await;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three node processes as in Kubernetes: the member ports take mutual TLS only, the client ports TLS only with
@@ -43,6 +42,7 @@ class TlsClusterIT {
 
     @TempDir
     static Path dir;
+
     static TestCertificates oldCa;
     static TestCertificates newCa;
     static List<TestCertificates.Member> files;
@@ -52,6 +52,7 @@ class TlsClusterIT {
     static Path clientCas;
     /** What the clients take the nodes' client-port certificates from. */
     static Path trusted;
+
     static ProcessCluster c;
 
     @BeforeAll
@@ -71,9 +72,20 @@ class TlsClusterIT {
         TestCertificates.writeCas(trusted, oldClientCa);
         // the load below is checked for failures, not for speed: a busy machine's first handshakes and a cold
         // JIT's first megabytes of AES must not count as lost writes
-        c = ProcessCluster.startTls(dir, NODES, i -> concat(files.get(i).args(), List.of("--request-timeout", "5s",
-                "--client-tls-cert", servers.get(i).cert().toString(), "--client-tls-key",
-                servers.get(i).key().toString(), "--client-tls-ca", clientCas.toString())),
+        c = ProcessCluster.startTls(
+                dir,
+                NODES,
+                i -> concat(
+                        files.get(i).args(),
+                        List.of(
+                                "--request-timeout",
+                                "5s",
+                                "--client-tls-cert",
+                                servers.get(i).cert().toString(),
+                                "--client-tls-key",
+                                servers.get(i).key().toString(),
+                                "--client-tls-ca",
+                                clientCas.toString())),
                 client(oldClientCa, "old", trusted));
     }
 
@@ -87,21 +99,29 @@ class TlsClusterIT {
     @Test
     void mutualTlsClusterRotatesItsCaUnderLoadWithoutARestart() throws Exception {
         for (int k = 0; k < 20; k++) {
-            assertThat(c.node(k % NODES).put("k" + k, ("v" + k).getBytes(), 3, 3).status()).isEqualTo(201);
+            assertThat(c.node(k % NODES)
+                            .put("k" + k, ("v" + k).getBytes(), 3, 3)
+                            .status())
+                    .isEqualTo(201);
         }
         for (int k = 0; k < 20; k++) {
-            assertThat(c.node((k + 1) % NODES).get("k" + k, 3, 3).body()).asString().isEqualTo("v" + k);
+            assertThat(c.node((k + 1) % NODES).get("k" + k, 3, 3).body())
+                    .asString()
+                    .isEqualTo("v" + k);
         }
 
         // a member down: 2/3 writes go on, hints reach it over TLS when it is back
         c.stop(2);
         for (int k = 0; k < 10; k++) {
-            assertThat(c.node(k % 2).put("h" + k, ("w" + k).getBytes(), 2, 3).status()).isEqualTo(201);
+            assertThat(c.node(k % 2).put("h" + k, ("w" + k).getBytes(), 2, 3).status())
+                    .isEqualTo(201);
         }
         c.start(2);
         await().atMost(Duration.ofSeconds(60)).until(() -> c.metricSum("dht_hints_pending", 0, 1) == 0);
         for (int k = 0; k < 10; k++) {
-            assertThat(c.node(2).get("h" + k, 1, 1).body()).as("h%d on node 2 alone", k).asString()
+            assertThat(c.node(2).get("h" + k, 1, 1).body())
+                    .as("h%d on node 2 alone", k)
+                    .asString()
                     .isEqualTo("w" + k);
         }
 
@@ -109,24 +129,26 @@ class TlsClusterIT {
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicInteger acknowledged = new AtomicInteger();
         List<String> failures = new ArrayList<>();
-        Thread writer = new Thread(() -> {
-            for (int n = 0; writing.get(); n++) {
-                try {
-                    Reply r = c.node(n % NODES).put("r" + n, ("x" + n).getBytes(), 2, 3);
-                    if (r.status() == 201) {
-                        acknowledged.set(n + 1);
-                    } else {
-                        synchronized (failures) {
-                            failures.add("r" + n + ": " + r.status() + " " + new String(r.body()));
+        Thread writer = new Thread(
+                () -> {
+                    for (int n = 0; writing.get(); n++) {
+                        try {
+                            Reply r = c.node(n % NODES).put("r" + n, ("x" + n).getBytes(), 2, 3);
+                            if (r.status() == 201) {
+                                acknowledged.set(n + 1);
+                            } else {
+                                synchronized (failures) {
+                                    failures.add("r" + n + ": " + r.status() + " " + new String(r.body()));
+                                }
+                            }
+                        } catch (RuntimeException e) {
+                            synchronized (failures) {
+                                failures.add("r" + n + ": " + e);
+                            }
                         }
                     }
-                } catch (RuntimeException e) {
-                    synchronized (failures) {
-                        failures.add("r" + n + ": " + e);
-                    }
-                }
-            }
-        }, "quorum-writer");
+                },
+                "quorum-writer");
         writer.start();
         // phase 1: every member trusts both CAs
         for (TestCertificates.Member m : files) {
@@ -149,7 +171,9 @@ class TlsClusterIT {
         writer.join(60_000);
         assertThat(failures).as("writes that failed during the rotation").isEmpty();
         for (int n = 0; n < acknowledged.get(); n += 7) {
-            assertThat(c.node((n + 1) % NODES).get("r" + n, 2, 3).body()).as("r%d", n).asString()
+            assertThat(c.node((n + 1) % NODES).get("r" + n, 2, 3).body())
+                    .as("r%d", n)
+                    .asString()
                     .isEqualTo("x" + n);
         }
 
@@ -161,8 +185,7 @@ class TlsClusterIT {
         assertThat(call(dir.resolve("other"), TestCertificates.authority("other-ca"), target, newCa))
                 .startsWith("failed");
         assertThat(call(dir.resolve("new"), newCa, target)).isEqualTo("404");
-        assertThat(c.metric(0, "dht_member_tls_handshake_failures_total"))
-                .isGreaterThanOrEqualTo(failedBefore + 2);
+        assertThat(c.metric(0, "dht_member_tls_handshake_failures_total")).isGreaterThanOrEqualTo(failedBefore + 2);
         // the generations (1 at start, one per phase) prove the files were reloaded in the running processes
     }
 
@@ -207,7 +230,9 @@ class TlsClusterIT {
             load.close();
             assertThat(load.failedRequests()).as(load.summary()).isZero();
             assertThat(load.wrongReads()).isEmpty();
-            assertThat(load.checkAll(0, 1, 2)).as("acknowledged keys that do not read back").isEmpty();
+            assertThat(load.checkAll(0, 1, 2))
+                    .as("acknowledged keys that do not read back")
+                    .isEmpty();
 
             // a client still holding a certificate of the old CA is refused; the new CA's is served
             SSLContext stale = client(oldClientCa, "stale", trusted);
@@ -219,15 +244,17 @@ class TlsClusterIT {
                         socket.getInputStream().read();
                     }
                 });
-                assertThat(refused).as("node %d and a certificate of the dropped CA", i).isInstanceOf(SSLException.class);
+                assertThat(refused)
+                        .as("node %d and a certificate of the dropped CA", i)
+                        .isInstanceOf(SSLException.class);
                 assertThat(c.node(i).get("nothing-here").status()).isEqualTo(404);
             }
         }
     }
 
     private static SSLContext client(TestCertificates ca, String name, Path trusted) {
-        return TlsClients.context(ca.issueClient(dir.resolve("client-" + name), name, "read-write",
-                Duration.ofDays(1)), trusted);
+        return TlsClients.context(
+                ca.issueClient(dir.resolve("client-" + name), name, "read-write", Duration.ofDays(1)), trusted);
     }
 
     /** Each node's client TLS generation (each load of changed files adds one). */
@@ -276,8 +303,8 @@ class TlsClusterIT {
     /** An internal read on the member at target, from a client holding a certificate of the CA. */
     private static String call(Path files, TestCertificates ca, String target, TestCertificates... alsoTrusted)
             throws Exception {
-        return MemberCalls.getWith(ca.issue(files, "probe", Duration.ofDays(1), alsoTrusted), target,
-                "/v0/entity?id=nothing-here");
+        return MemberCalls.getWith(
+                ca.issue(files, "probe", Duration.ofDays(1), alsoTrusted), target, "/v0/entity?id=nothing-here");
     }
 
     private static List<String> concat(List<String> a, List<String> b) {

@@ -1,15 +1,5 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.storage.Record;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
 import static dev.dht.node.cluster.Reply.ACCEPTED;
 import static dev.dht.node.cluster.Reply.CREATED;
 import static dev.dht.node.cluster.Reply.NOT_FOUND;
@@ -17,6 +7,15 @@ import static dev.dht.node.cluster.TestData.randomId;
 import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+
+import dev.dht.node.storage.Record;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Cassandra's gc_grace trap, between node processes with hints off and a 3 s tombstone grace: a replica stopped
@@ -32,8 +31,11 @@ class TombstonePurgeIT {
 
     @TempDir
     static Path dir;
+
     @RegisterExtension
-    static final ClusterExtension cluster = new ClusterExtension(3, () -> dir,
+    static final ClusterExtension cluster = new ClusterExtension(
+            3,
+            () -> dir,
             i -> List.of("--hints", "false", "--repair-interval", "0s", "--tombstone-grace", GRACE.toSeconds() + "s"));
 
     @Test
@@ -53,31 +55,38 @@ class TombstonePurgeIT {
         // Past the grace, and then three whole passes of each sweeper: an ungated sweeper has purged by then.
         await().atMost(Duration.ofSeconds(60)).until(() -> System.currentTimeMillis() > deletedAt + GRACE.toMillis());
         double[] sweeps = {c.metric(0, "dht_tombstone_sweeps_total"), c.metric(1, "dht_tombstone_sweeps_total")};
-        await().atMost(Duration.ofSeconds(60)).until(() -> c.metric(0, "dht_tombstone_sweeps_total") >= sweeps[0] + 3
-                && c.metric(1, "dht_tombstone_sweeps_total") >= sweeps[1] + 3);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> c.metric(0, "dht_tombstone_sweeps_total") >= sweeps[0] + 3
+                        && c.metric(1, "dht_tombstone_sweeps_total") >= sweeps[1] + 3);
         for (int i = 0; i < 2; i++) {
             for (String id : ids) {
                 Record r = ReplicaRecords.read(c.process(i), id);
-                assertThat(r).as("node %d keeps the tombstone of %s past the grace: node %d missed it", i, id, DOWN)
+                assertThat(r)
+                        .as("node %d keeps the tombstone of %s past the grace: node %d missed it", i, id, DOWN)
                         .isNotNull();
                 assertThat(r.isTombstone()).isTrue();
             }
             assertThat(c.metric(i, "dht_tombstones_purged_total")).isZero();
         }
-        assertThat(ReplicaRecords.total(c, "rounds")).as("no round succeeded without node %d", DOWN).isZero();
+        assertThat(ReplicaRecords.total(c, "rounds"))
+                .as("no round succeeded without node %d", DOWN)
+                .isZero();
 
         // Down longer than the grace, the returning replica serves no read before it pulled its ranges from the
         // others: the tombstones, which they kept because it had missed them.
         c.start(DOWN);
-        await().atMost(Duration.ofSeconds(60)).until(() -> "ready".equals(ReplicaRecords.rebuildState(c.process(DOWN))));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> "ready".equals(ReplicaRecords.rebuildState(c.process(DOWN))));
         assertThat(ReplicaRecords.total(c.process(DOWN), "keysReceived")).isGreaterThanOrEqualTo(ids.size());
         for (String id : ids) {
-            assertThat(ReplicaRecords.read(c.process(DOWN), id).isTombstone()).as("%s on the returned replica", id)
+            assertThat(ReplicaRecords.read(c.process(DOWN), id).isTombstone())
+                    .as("%s on the returned replica", id)
                     .isTrue();
         }
         for (int i = 0; i < 3; i++) {
             for (String id : ids) {
-                assertThat(c.node(i).get(id, 2, 3)).as("GET %s through node %d after the replica's return", id, i)
+                assertThat(c.node(i).get(id, 2, 3))
+                        .as("GET %s through node %d after the replica's return", id, i)
                         .isEqualTo(NOT_FOUND);
             }
         }
@@ -85,13 +94,16 @@ class TombstonePurgeIT {
         // Now every replica took part in a repair after the deletes: the tombstones go, everywhere.
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             for (int i = 0; i < 3; i++) {
-                assertThat(c.metric(i, "dht_tombstones_purged_total")).as("purged on node %d", i)
+                assertThat(c.metric(i, "dht_tombstones_purged_total"))
+                        .as("purged on node %d", i)
                         .isEqualTo(ids.size());
             }
         });
         for (int i = 0; i < 3; i++) {
             for (String id : ids) {
-                assertThat(ReplicaRecords.read(c.process(i), id)).as("node %d holds nothing for %s", i, id).isNull();
+                assertThat(ReplicaRecords.read(c.process(i), id))
+                        .as("node %d holds nothing for %s", i, id)
+                        .isNull();
                 assertThat(c.node(i).get(id, 3, 3)).isEqualTo(NOT_FOUND);
             }
         }

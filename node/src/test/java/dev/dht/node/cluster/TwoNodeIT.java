@@ -1,13 +1,5 @@
 package dev.dht.node.cluster;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-
 import static dev.dht.node.cluster.GatewayTimeout.assertAnsweredWithinBound;
 import static dev.dht.node.cluster.Reply.ACCEPTED;
 import static dev.dht.node.cluster.Reply.BAD_REQUEST;
@@ -17,6 +9,13 @@ import static dev.dht.node.cluster.Reply.ok;
 import static dev.dht.node.cluster.TestData.randomId;
 import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The course's TwoNodeTest (2020/2021) on two node processes, every method. "For each n" scenarios run once with
@@ -28,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TwoNodeIT {
     @TempDir
     static Path dir;
+
     @RegisterExtension
     static final ClusterExtension cluster = new ClusterExtension(2, () -> dir);
 
@@ -98,8 +98,12 @@ class TwoNodeIT {
         for (int writer = 0; writer < c.size(); writer++) {
             assertThat(c.node(writer).put(id, randomValue(), 2, 2)).isEqualTo(CREATED);
             assertThat(c.node(writer).delete(id, 2, 2)).isEqualTo(ACCEPTED);
-            assertThat(c.node(0).get(id, 1, 2)).as("round %d via node 0", writer).isEqualTo(NOT_FOUND);
-            assertThat(c.node(1).get(id, 1, 2)).as("round %d via node 1", writer).isEqualTo(NOT_FOUND);
+            assertThat(c.node(0).get(id, 1, 2))
+                    .as("round %d via node 0", writer)
+                    .isEqualTo(NOT_FOUND);
+            assertThat(c.node(1).get(id, 1, 2))
+                    .as("round %d via node 1", writer)
+                    .isEqualTo(NOT_FOUND);
         }
     }
 
@@ -205,7 +209,8 @@ class TwoNodeIT {
         Map<String, Map<Integer, Reply>> copies = LocalCopies.copies(c, List.of(ownedBy0, ownedBy1));
 
         assertThat(copies.get(ownedBy0)).as("copies of a key owned by node 0").isEqualTo(Map.of(0, ok(value)));
-        assertThat(copies.get(ownedBy1)).as("copies of a key owned by node 1, written through node 0")
+        assertThat(copies.get(ownedBy1))
+                .as("copies of a key owned by node 1, written through node 0")
                 .isEqualTo(Map.of(1, ok(value)));
     }
 }

@@ -1,24 +1,23 @@
 package dev.dht.node.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.release.FeatureLevel;
 import dev.dht.node.release.Release;
 import dev.dht.node.support.FeatureLevels;
 import dev.dht.node.support.MemberTlsMode;
 import dev.dht.node.support.RawHttp;
-import dev.dht.node.support.ReplicaCheck;
 import dev.dht.node.support.Releases;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
-
+import dev.dht.node.support.ReplicaCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An upgrade as the operator runs it (docs/upgrading.md), with real node processes: three members of the release
@@ -43,10 +42,11 @@ class UpgradeIT {
     void rollsFromThePreviousReleaseAndBackWithNoFailedRequestThenRaisesTheLevel() throws Exception {
         String previous = Releases.previous(Release.VERSION);
         Path old = Releases.jar(previous);
-        try (ProcessCluster c = ProcessCluster.startRunning(dir, 3,
-                i -> List.of("--replication-factor", "3", "--drain-time", "1s"), i -> old)) {
+        try (ProcessCluster c = ProcessCluster.startRunning(
+                dir, 3, i -> List.of("--replication-factor", "3", "--drain-time", "1s"), i -> old)) {
             for (int i = 0; i < 3; i++) {
-                assertThat(FeatureLevels.release(c.process(i))).as("release %s names none on /v0/status", previous)
+                assertThat(FeatureLevels.release(c.process(i)))
+                        .as("release %s names none on /v0/status", previous)
                         .isEmpty();
             }
             Map<String, byte[]> acked;
@@ -57,7 +57,8 @@ class UpgradeIT {
                 }
                 for (int i = 0; i < 3; i++) {
                     assertThat(FeatureLevels.release(c.process(i))).isEqualTo(Release.VERSION);
-                    assertThat(FeatureLevels.level(c.process(i))).as("a new member keeps the old level until told")
+                    assertThat(FeatureLevels.level(c.process(i)))
+                            .as("a new member keeps the old level until told")
                             .isEqualTo(FeatureLevel.BASE);
                 }
                 roll(c, load, 2, old); // rolled back: the cluster still speaks the previous release's dialect
@@ -69,7 +70,8 @@ class UpgradeIT {
                 awaitProgress(load, 200);
                 load.close();
                 System.out.println("upgrade " + previous + " -> " + Release.VERSION + ": " + load.summary());
-                assertThat(load.failedRequests()).as("requests failed during the upgrade (%s)", load.summary())
+                assertThat(load.failedRequests())
+                        .as("requests failed during the upgrade (%s)", load.summary())
                         .isZero();
                 assertThat(load.wrongReads()).as(load.summary()).isEmpty();
                 acked = load.acknowledgedKeys();
@@ -83,17 +85,23 @@ class UpgradeIT {
             c.runJar(2, old);
             c.start(2);
             Reply refused = c.node(2).put(TestData.randomId(), TestData.randomValue(), 2, 3);
-            assertThat(refused.status()).as("a quorum write through a member of %s once the level is raised: its"
-                    + " peers refuse it", previous).isEqualTo(504);
-            try (RawHttp member = new RawHttp(MemberTlsMode.connect(c.process(0).memberUri("/").getPort()))) {
+            assertThat(refused.status())
+                    .as(
+                            "a quorum write through a member of %s once the level is raised: its" + " peers refuse it",
+                            previous)
+                    .isEqualTo(504);
+            try (RawHttp member = new RawHttp(
+                    MemberTlsMode.connect(c.process(0).memberUri("/").getPort()))) {
                 // what a member of the previous release sends: the member protocol, naming no release
                 member.send("GET /v0/entity?id=x HTTP/1.1\r\nHost: localhost\r\nX-Dht-Internal: 1\r\n\r\n");
                 RawHttp.Reply reply = member.read();
                 assertThat(reply.status()).isEqualTo(403);
-                assertThat(reply.bodyText()).contains("this cluster runs at feature level 2")
+                assertThat(reply.bodyText())
+                        .contains("this cluster runs at feature level 2")
                         .contains("Run it at release 0.2.0 or later");
             }
-            assertThat(c.process(0).output()).as("the member says in its log why it refuses")
+            assertThat(c.process(0).output())
+                    .as("the member says in its log why it refuses")
                     .contains("which members of releases before 0.2.0 do not understand");
         }
     }
@@ -110,11 +118,14 @@ class UpgradeIT {
         load.via(0, 1, 2);
         awaitProgress(load, 100);
         String to = jar == null ? Release.VERSION : jar.toString();
-        assertThat(load.failedRequests()).as("requests failed by the roll of node %d to %s (%s)", i, to,
-                load.summary()).isZero();
-        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
-                assertThat(c.metricSum("dht_hints_pending", 0, 1, 2)).as("hints not delivered after the roll of"
-                        + " node %d to %s (%s)", i, to, load.summary()).isZero());
+        assertThat(load.failedRequests())
+                .as("requests failed by the roll of node %d to %s (%s)", i, to, load.summary())
+                .isZero();
+        await().atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(c.metricSum("dht_hints_pending", 0, 1, 2))
+                        .as("hints not delivered after the roll of" + " node %d to %s (%s)", i, to, load.summary())
+                        .isZero());
     }
 
     private static void awaitProgress(QuorumLoad load, int writes) {

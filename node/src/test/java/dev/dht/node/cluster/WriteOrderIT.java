@@ -1,15 +1,5 @@
 package dev.dht.node.cluster;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 import static dev.dht.node.cluster.Reply.ACCEPTED;
 import static dev.dht.node.cluster.Reply.CREATED;
 import static dev.dht.node.cluster.Reply.NOT_FOUND;
@@ -18,6 +8,15 @@ import static dev.dht.node.cluster.TestData.randomId;
 import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.SoftAssertions.assertSoftly;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two writes a client issues one after the other (the second once the first is answered), through different
@@ -34,6 +33,7 @@ class WriteOrderIT {
 
     @TempDir
     static Path dir;
+
     @RegisterExtension
     static final ClusterExtension cluster = new ClusterExtension(2, () -> dir);
 
@@ -52,7 +52,9 @@ class WriteOrderIT {
         }
         assertSoftly(soft -> {
             soft.assertThat(wrong).as("read right after the second write").isEmpty();
-            soft.assertThat(readAll(c, expected)).as("read once every pair was written").isEqualTo(expected);
+            soft.assertThat(readAll(c, expected))
+                    .as("read once every pair was written")
+                    .isEqualTo(expected);
         });
     }
 
@@ -70,7 +72,9 @@ class WriteOrderIT {
         }
         assertSoftly(soft -> {
             soft.assertThat(wrong).as("read right after the delete").isEmpty();
-            soft.assertThat(readAll(c, expected)).as("read once every pair was written").isEqualTo(expected);
+            soft.assertThat(readAll(c, expected))
+                    .as("read once every pair was written")
+                    .isEqualTo(expected);
         });
     }
 

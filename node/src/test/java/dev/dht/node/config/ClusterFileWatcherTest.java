@@ -1,7 +1,7 @@
 package dev.dht.node.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,9 +9,8 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ClusterFileWatcherTest {
 
@@ -23,7 +22,8 @@ class ClusterFileWatcherTest {
         Path tmpLink = mount.resolve("..data_tmp");
         Files.deleteIfExists(tmpLink);
         Files.createSymbolicLink(tmpLink, versionDir.getFileName());
-        Files.move(tmpLink, mount.resolve("..data"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+                tmpLink, mount.resolve("..data"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         if (!Files.exists(mount.resolve("members"), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             Files.createSymbolicLink(mount.resolve("members"), Path.of("..data/members"));
         }
@@ -33,13 +33,15 @@ class ClusterFileWatcherTest {
     void followsAConfigMapStyleSymlinkSwap(@TempDir Path mount) throws Exception {
         configMapSwap(mount, "v1", "http://localhost:8080\n");
         Path file = mount.resolve("members");
-        Membership membership = new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        Membership membership =
+                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
         List<ClusterMembers> seen = new CopyOnWriteArrayList<>();
         membership.subscribe(seen::add);
 
         try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofMillis(50))) {
             configMapSwap(mount, "v2", "http://localhost:8080\nhttp://localhost:8081\n");
-            await().atMost(Duration.ofSeconds(10)).until(() -> membership.current().size() == 2);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> membership.current().size() == 2);
             assertThat(seen).hasSize(1);
             assertThat(membership.changes()).isEqualTo(1);
 
@@ -64,7 +66,8 @@ class ClusterFileWatcherTest {
     void aMissingFileKeepsTheMembers(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("members");
         Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
-        Membership membership = new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        Membership membership =
+                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
         try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofHours(1))) {
             Files.delete(file);
             watcher.poll();
@@ -83,10 +86,11 @@ class ClusterFileWatcherTest {
     void racksWaitForTheFeatureLevel(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("members");
         Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
-        Membership membership = new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        Membership membership =
+                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
         dev.dht.node.release.FeatureLevel level = dev.dht.node.release.FeatureLevel.open(dir.resolve("data"), 0);
-        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null,
-                next -> next.hasRacks() ? level.racksRefusal() : null, Duration.ofHours(1))) {
+        try (ClusterFileWatcher watcher = new ClusterFileWatcher(
+                file, membership, null, next -> next.hasRacks() ? level.racksRefusal() : null, Duration.ofHours(1))) {
             Files.writeString(file, "zone-a=http://localhost:8080\nzone-b=http://b:1\n");
             watcher.poll();
             assertThat(membership.current().hasRacks()).as("racks at level 1").isFalse();

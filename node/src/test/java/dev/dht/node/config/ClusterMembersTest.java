@@ -1,11 +1,10 @@
 package dev.dht.node.config;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class ClusterMembersTest {
 
@@ -26,8 +25,9 @@ class ClusterMembersTest {
 
                 http://node-0.dht.svc.cluster.local:8080   # first
                 """);
-        assertThat(m.urls()).containsExactly("http://node-0.dht.svc.cluster.local:8080",
-                "http://node-1.dht.svc.cluster.local:8080");
+        assertThat(m.urls())
+                .containsExactly(
+                        "http://node-0.dht.svc.cluster.local:8080", "http://node-1.dht.svc.cluster.local:8080");
     }
 
     @Test
@@ -46,7 +46,8 @@ class ClusterMembersTest {
 
     @Test
     void findsTheLocalMemberByPort() {
-        ClusterMembers m = ClusterMembers.of(List.of("http://localhost:8080", "http://127.0.0.1:8081", "http://x:8082"));
+        ClusterMembers m =
+                ClusterMembers.of(List.of("http://localhost:8080", "http://127.0.0.1:8081", "http://x:8082"));
         assertThat(m.findLocal(8080)).isEqualTo("http://localhost:8080");
         assertThat(m.findLocal(8081)).isEqualTo("http://127.0.0.1:8081");
         assertThat(m.findLocal(8082)).isNull();
@@ -60,12 +61,14 @@ class ClusterMembersTest {
                 us-east-1a=http://dht-a-0.dht-headless.ns.svc:8080
                 us-east-1b = HTTP://dht-b-0.dht-headless.ns.svc:8080/
                 """);
-        assertThat(m.urls()).containsExactly("http://dht-a-0.dht-headless.ns.svc:8080",
-                "http://dht-b-0.dht-headless.ns.svc:8080");
+        assertThat(m.urls())
+                .containsExactly("http://dht-a-0.dht-headless.ns.svc:8080", "http://dht-b-0.dht-headless.ns.svc:8080");
         assertThat(m.hasRacks()).isTrue();
         assertThat(m.rackOf("http://dht-b-0.dht-headless.ns.svc:8080")).isEqualTo("us-east-1b");
-        assertThat(m.entries()).containsExactly("us-east-1a=http://dht-a-0.dht-headless.ns.svc:8080",
-                "us-east-1b=http://dht-b-0.dht-headless.ns.svc:8080");
+        assertThat(m.entries())
+                .containsExactly(
+                        "us-east-1a=http://dht-a-0.dht-headless.ns.svc:8080",
+                        "us-east-1b=http://dht-b-0.dht-headless.ns.svc:8080");
         assertThat(ClusterMembers.parseList(String.join(",", m.entries()))).isEqualTo(m);
         assertThat(ClusterMembers.parseList("http://a:1,http://b:1").hasRacks()).isFalse();
     }
@@ -84,16 +87,19 @@ class ClusterMembersTest {
     void aMixOfEntriesWithAndWithoutRacksIsAnErrorNamingThem() {
         assertThatThrownBy(() -> ClusterMembers.parseList("a=http://a:1,http://b:1,c=http://c:1"))
                 .hasMessageContaining("either every member entry names a rack (RACK=URL) or none does")
-                .hasMessageContaining("[http://b:1] name none").hasMessageContaining("[a=http://a:1, c=http://c:1] do");
+                .hasMessageContaining("[http://b:1] name none")
+                .hasMessageContaining("[a=http://a:1, c=http://c:1] do");
     }
 
     @Test
     void aRackIsADnsLabel() {
         for (String bad : List.of("Zone-A", "-a", "a-", "a_b", "a.b", "x".repeat(64))) {
-            assertThatThrownBy(() -> ClusterMembers.parseList(bad + "=http://a:1")).as(bad)
+            assertThatThrownBy(() -> ClusterMembers.parseList(bad + "=http://a:1"))
+                    .as(bad)
                     .hasMessageContaining("is not a DNS label");
         }
-        assertThat(ClusterMembers.parseList("x".repeat(63) + "=http://a:1").hasRacks()).isTrue();
+        assertThat(ClusterMembers.parseList("x".repeat(63) + "=http://a:1").hasRacks())
+                .isTrue();
         assertThatThrownBy(() -> ClusterMembers.parseList("a=http://a:1,b=http://a:1"))
                 .hasMessageContaining("listed in two racks");
     }

@@ -1,16 +1,15 @@
 package dev.dht.node.config;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ConfigParserTest {
 
@@ -21,7 +20,9 @@ class ConfigParserTest {
     @Test
     void theDefaultBlockCacheIsAFifthOfMemoryInWholeMiBAndAtLeast64MiB() {
         long memory = NodeConfig.memoryBytes();
-        assertThat(memory).as("the JDK reports this machine's (or container's) memory").isPositive();
+        assertThat(memory)
+                .as("the JDK reports this machine's (or container's) memory")
+                .isPositive();
         long cache = NodeConfig.defaultBlockCache();
         assertThat(cache % (1L << 20)).isZero();
         assertThat(cache).isGreaterThanOrEqualTo(64L << 20);
@@ -52,12 +53,45 @@ class ConfigParserTest {
 
     @Test
     void everyOptionParses() throws Exception {
-        NodeConfig c = parse(Map.of(), "--port", "9000", "--data-dir", "/tmp/x",
-                "--cluster", "http://localhost:9000,http://h2:9000", "--replication-factor", "2",
-                "--request-timeout", "500ms", "--workers", "3", "--queue-size", "7", "--selectors", "1",
-                "--max-body", "1Mi", "--block-cache", "256Mi", "--write-buffer=32MiB", "--profile-dir", "/tmp/p",
-                "--tombstone-grace", "2h", "--idle-timeout", "5s", "--send-timeout", "6s", "--shutdown-grace", "7s",
-                "--member-insecure", "true", "--member-port-offset", "-1000", "--max-clock-ahead", "10s");
+        NodeConfig c = parse(
+                Map.of(),
+                "--port",
+                "9000",
+                "--data-dir",
+                "/tmp/x",
+                "--cluster",
+                "http://localhost:9000,http://h2:9000",
+                "--replication-factor",
+                "2",
+                "--request-timeout",
+                "500ms",
+                "--workers",
+                "3",
+                "--queue-size",
+                "7",
+                "--selectors",
+                "1",
+                "--max-body",
+                "1Mi",
+                "--block-cache",
+                "256Mi",
+                "--write-buffer=32MiB",
+                "--profile-dir",
+                "/tmp/p",
+                "--tombstone-grace",
+                "2h",
+                "--idle-timeout",
+                "5s",
+                "--send-timeout",
+                "6s",
+                "--shutdown-grace",
+                "7s",
+                "--member-insecure",
+                "true",
+                "--member-port-offset",
+                "-1000",
+                "--max-clock-ahead",
+                "10s");
         assertThat(c.port()).isEqualTo(9000);
         assertThat(c.dataDir()).isEqualTo(Path.of("/tmp/x"));
         assertThat(c.members().size()).isEqualTo(2);
@@ -72,8 +106,11 @@ class ConfigParserTest {
         assertThat(c.writeBuffer()).isEqualTo(32L << 20);
         assertThat(c.profileDir()).isEqualTo(Path.of("/tmp/p"));
         assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofHours(2));
-        assertThat(parse(Map.of(), "--move-batch", "4MiB", "--max-body", "2MiB").cluster().moveBatch())
-                .as("a batch is a request body: at most half of --max-body").isEqualTo(1 << 20);
+        assertThat(parse(Map.of(), "--move-batch", "4MiB", "--max-body", "2MiB")
+                        .cluster()
+                        .moveBatch())
+                .as("a batch is a request body: at most half of --max-body")
+                .isEqualTo(1 << 20);
         assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.sendTimeout()).isEqualTo(Duration.ofSeconds(6));
         assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(7));
@@ -82,56 +119,108 @@ class ConfigParserTest {
         assertThat(c.security().maxClockAhead()).isEqualTo(Duration.ofSeconds(10));
         assertThat(parse(Map.of()).security().maxClockAhead()).isEqualTo(Duration.ofSeconds(30));
         assertThatThrownBy(() -> parse(Map.of(), "--max-clock-ahead", "0ms"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("100ms..1d");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("100ms..1d");
     }
 
     @Test
     void theMemberPortIsOnLoopbackUnlessMembersElsewhereMayReachIt() throws Exception {
-        NodeConfig local = parse(Map.of(), "--port", "8081", "--cluster", "http://localhost:8080,http://127.0.0.1:8081");
+        NodeConfig local =
+                parse(Map.of(), "--port", "8081", "--cluster", "http://localhost:8080,http://127.0.0.1:8081");
         assertThat(local.memberPort()).isEqualTo(18081);
         assertThat(local.security().memberInsecure()).isFalse();
         assertThatThrownBy(() -> parse(Map.of(), "--cluster", "http://localhost:8080,http://10.0.0.2:8080"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("http://10.0.0.2:8080")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("http://10.0.0.2:8080")
                 .hasMessageContaining("--member-insecure");
         assertThat(parse(Map.of("DHT_MEMBER_INSECURE", "true"), "--cluster", "http://localhost:8080,http://b:8080")
-                .security().memberInsecure()).isTrue();
+                        .security()
+                        .memberInsecure())
+                .isTrue();
         assertThatThrownBy(() -> parse(Map.of(), "--port", "60000"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("outside 1..65535");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("outside 1..65535");
         assertThatThrownBy(() -> parse(Map.of(), "--member-port-offset", "0"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("must not be 0");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("must not be 0");
     }
 
     @Test
     void theClientPortTakesTlsWithOptionalClientCertificatesAndAMetricsPort() throws Exception {
-        assertThat(parse(Map.of()).security().clientTls()).as("plaintext by default").isNull();
+        assertThat(parse(Map.of()).security().clientTls())
+                .as("plaintext by default")
+                .isNull();
         assertThat(parse(Map.of()).security().metricsPort()).isZero();
-        NodeConfig serverOnly = parse(Map.of(), "--client-tls-cert", "/c/tls.crt", "--client-tls-key", "/c/tls.key",
-                "--metrics-port", "9090");
-        assertThat(serverOnly.security().clientTls()).isEqualTo(new SecuritySettings.ClientTlsFiles(
-                Path.of("/c/tls.crt"), Path.of("/c/tls.key"), null, SecuritySettings.ClientCertificates.NONE));
+        NodeConfig serverOnly = parse(
+                Map.of(),
+                "--client-tls-cert",
+                "/c/tls.crt",
+                "--client-tls-key",
+                "/c/tls.key",
+                "--metrics-port",
+                "9090");
+        assertThat(serverOnly.security().clientTls())
+                .isEqualTo(new SecuritySettings.ClientTlsFiles(
+                        Path.of("/c/tls.crt"), Path.of("/c/tls.key"), null, SecuritySettings.ClientCertificates.NONE));
         assertThat(serverOnly.security().metricsPort()).isEqualTo(9090);
-        NodeConfig required = parse(Map.of("DHT_CLIENT_TLS_CA", "/c/ca.crt"), "--client-tls-cert", "/c/tls.crt",
-                "--client-tls-key", "/c/tls.key");
+        NodeConfig required = parse(
+                Map.of("DHT_CLIENT_TLS_CA", "/c/ca.crt"),
+                "--client-tls-cert",
+                "/c/tls.crt",
+                "--client-tls-key",
+                "/c/tls.key");
         assertThat(required.security().clientTls().certificates())
                 .as("with the CAs of client certificates, they are required unless said otherwise")
                 .isEqualTo(SecuritySettings.ClientCertificates.REQUIRED);
-        assertThat(parse(Map.of(), "--client-tls-cert", "/c/tls.crt", "--client-tls-key", "/c/tls.key",
-                "--client-tls-ca", "/c/ca.crt", "--client-auth", "optional").security().clientTls().certificates())
+        assertThat(parse(
+                                Map.of(),
+                                "--client-tls-cert",
+                                "/c/tls.crt",
+                                "--client-tls-key",
+                                "/c/tls.key",
+                                "--client-tls-ca",
+                                "/c/ca.crt",
+                                "--client-auth",
+                                "optional")
+                        .security()
+                        .clientTls()
+                        .certificates())
                 .isEqualTo(SecuritySettings.ClientCertificates.OPTIONAL);
         assertBad("both --client-tls-cert and --client-tls-key", "--client-tls-cert", "/c/tls.crt");
         assertBad("need TLS on the client port", "--client-tls-ca", "/c/ca.crt");
-        assertBad("--client-auth needs --client-tls-ca", "--client-tls-cert", "/c/tls.crt", "--client-tls-key",
-                "/c/tls.key", "--client-auth", "required");
-        assertBad("'sometimes' is not required or optional", "--client-tls-cert", "/c/tls.crt", "--client-tls-key",
-                "/c/tls.key", "--client-tls-ca", "/c/ca.crt", "--client-auth", "sometimes");
+        assertBad(
+                "--client-auth needs --client-tls-ca",
+                "--client-tls-cert",
+                "/c/tls.crt",
+                "--client-tls-key",
+                "/c/tls.key",
+                "--client-auth",
+                "required");
+        assertBad(
+                "'sometimes' is not required or optional",
+                "--client-tls-cert",
+                "/c/tls.crt",
+                "--client-tls-key",
+                "/c/tls.key",
+                "--client-tls-ca",
+                "/c/ca.crt",
+                "--client-auth",
+                "sometimes");
         assertBad("is the client or the member port", "--metrics-port", "8080");
         assertBad("is the client or the member port", "--metrics-port", "18080");
     }
 
     @Test
     void environmentGivesEverySettingAndTheCommandLineWins() throws Exception {
-        Map<String, String> env = Map.of("DHT_PORT", "7000", "DHT_DATA_DIR", "/env/dir",
-                "DHT_CLUSTER", "http://localhost:7000,http://localhost:7001", "DHT_MAX_BODY", "2k");
+        Map<String, String> env = Map.of(
+                "DHT_PORT",
+                "7000",
+                "DHT_DATA_DIR",
+                "/env/dir",
+                "DHT_CLUSTER",
+                "http://localhost:7000,http://localhost:7001",
+                "DHT_MAX_BODY",
+                "2k");
         NodeConfig fromEnv = parse(env);
         assertThat(fromEnv.port()).isEqualTo(7000);
         assertThat(fromEnv.dataDir()).isEqualTo(Path.of("/env/dir"));
@@ -161,12 +250,21 @@ class ConfigParserTest {
     @Test
     void selfIsExplicitOrTheLocalMember() throws Exception {
         assertThat(parse(Map.of(), "--port", "8081", "--cluster", "http://127.0.0.1:8081,http://localhost:8080")
-                .self()).isEqualTo("http://127.0.0.1:8081");
-        assertThat(parse(Map.of(), "--cluster", "http://pod-0.svc:8080,http://pod-1.svc:8080",
-                "--self", "http://pod-1.svc:8080", "--member-insecure", "true").self())
+                        .self())
+                .isEqualTo("http://127.0.0.1:8081");
+        assertThat(parse(
+                                Map.of(),
+                                "--cluster",
+                                "http://pod-0.svc:8080,http://pod-1.svc:8080",
+                                "--self",
+                                "http://pod-1.svc:8080",
+                                "--member-insecure",
+                                "true")
+                        .self())
                 .isEqualTo("http://pod-1.svc:8080");
         assertThatThrownBy(() -> parse(Map.of(), "--cluster", "http://pod-0.svc:8080"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("--self");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("--self");
     }
 
     @Test
@@ -177,10 +275,14 @@ class ConfigParserTest {
         assertThat(c.clusterFile()).isEqualTo(file);
         assertThat(c.members().urls()).containsExactly("http://localhost:8080", "http://other:8080");
 
-        assertThatThrownBy(() -> parse(Map.of(), "--cluster-file", dir.resolve("missing").toString()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("cannot read");
-        assertThatThrownBy(() -> parse(Map.of(), "--cluster-file", file.toString(), "--cluster", "http://localhost:8080"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("either");
+        assertThatThrownBy(() ->
+                        parse(Map.of(), "--cluster-file", dir.resolve("missing").toString()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("cannot read");
+        assertThatThrownBy(
+                        () -> parse(Map.of(), "--cluster-file", file.toString(), "--cluster", "http://localhost:8080"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("either");
     }
 
     @Test
@@ -220,17 +322,50 @@ class ConfigParserTest {
         assertThat(defaults.cluster().repairInterval()).isEqualTo(Duration.ofHours(6));
         assertThat(defaults.cluster().repairRate()).isEqualTo(4L << 20);
 
-        NodeConfig c = parse(Map.of("DHT_HINTS", "false", "DHT_CLOCK_OFFSET_MS", "-250", "DHT_MOVE_RATE", "1MiB",
-                        "DHT_REPAIR_RATE", "2MiB"),
-                "--hint-max-age", "10m", "--hint-max-bytes", "1MiB", "--hint-interval", "200ms",
-                "--tombstone-grace", "2h", "--move-batch", "64KiB", "--repair-interval", "30m");
-        assertThat(c.cluster()).isEqualTo(new ClusterSettings(false, Duration.ofMinutes(10), 1L << 20,
-                Duration.ofMillis(200), -250, 1L << 20, 64 << 10, Duration.ofMinutes(30), 2L << 20));
+        NodeConfig c = parse(
+                Map.of(
+                        "DHT_HINTS",
+                        "false",
+                        "DHT_CLOCK_OFFSET_MS",
+                        "-250",
+                        "DHT_MOVE_RATE",
+                        "1MiB",
+                        "DHT_REPAIR_RATE",
+                        "2MiB"),
+                "--hint-max-age",
+                "10m",
+                "--hint-max-bytes",
+                "1MiB",
+                "--hint-interval",
+                "200ms",
+                "--tombstone-grace",
+                "2h",
+                "--move-batch",
+                "64KiB",
+                "--repair-interval",
+                "30m");
+        assertThat(c.cluster())
+                .isEqualTo(new ClusterSettings(
+                        false,
+                        Duration.ofMinutes(10),
+                        1L << 20,
+                        Duration.ofMillis(200),
+                        -250,
+                        1L << 20,
+                        64 << 10,
+                        Duration.ofMinutes(30),
+                        2L << 20));
         assertThat(c.tombstoneGrace()).isEqualTo(Duration.ofHours(2));
-        assertThat(parse(Map.of(), "--move-batch", "4MiB", "--max-body", "2MiB").cluster().moveBatch())
-                .as("a batch is a request body: at most half of --max-body").isEqualTo(1 << 20);
-        assertThat(ConfigParser.help()).as("a test hook, not for users").doesNotContain("--clock-offset-ms")
-                .doesNotContain("TEST ONLY").contains("--hints");
+        assertThat(parse(Map.of(), "--move-batch", "4MiB", "--max-body", "2MiB")
+                        .cluster()
+                        .moveBatch())
+                .as("a batch is a request body: at most half of --max-body")
+                .isEqualTo(1 << 20);
+        assertThat(ConfigParser.help())
+                .as("a test hook, not for users")
+                .doesNotContain("--clock-offset-ms")
+                .doesNotContain("TEST ONLY")
+                .contains("--hints");
     }
 
     private static void assertBad(String message, String... args) {
@@ -244,7 +379,10 @@ class ConfigParserTest {
     void helpIsNotAnError() {
         assertThatThrownBy(() -> parse(Map.of(), "--port", "1", "--help"))
                 .isInstanceOf(ConfigParser.HelpRequested.class);
-        assertThat(ConfigParser.help()).contains("default: 8080").contains("default: 16MiB").contains("--help");
+        assertThat(ConfigParser.help())
+                .contains("default: 8080")
+                .contains("default: 16MiB")
+                .contains("--help");
     }
 
     @Test
@@ -258,7 +396,8 @@ class ConfigParserTest {
                 .hasMessageContaining("declares rack 'zone-b' (--rack (DHT_RACK))")
                 .hasMessageContaining("the member list puts it in rack 'zone-a'");
         assertThat(parse(Map.of(), "--rack", "zone-c").rack().declared())
-                .as("a list without racks places by member; the declaration is kept").isEqualTo("zone-c");
+                .as("a list without racks places by member; the declaration is kept")
+                .isEqualTo("zone-c");
         assertThatThrownBy(() -> parse(Map.of(), "--rack", "Zone C")).hasMessageContaining("is not a DNS label");
         assertThatThrownBy(() -> parse(Map.of(), "--cluster", "zone-a=http://localhost:8080,http://localhost:8081"))
                 .hasMessageContaining("either every member entry names a rack");

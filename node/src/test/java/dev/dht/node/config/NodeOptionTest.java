@@ -1,19 +1,19 @@
 package dev.dht.node.config;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The option table itself: each option once, each fixed default a value the parser accepts and applies. */
 class NodeOptionTest {
     @Test
     void everyOptionNameAndEnvironmentVariableAppearsOnce() {
-        assertThat(Arrays.stream(NodeOption.values()).map(NodeOption::optionName)).doesNotHaveDuplicates()
+        assertThat(Arrays.stream(NodeOption.values()).map(NodeOption::optionName))
+                .doesNotHaveDuplicates()
                 .allMatch(n -> n.matches("[a-z][a-z0-9-]*"));
         assertThat(Arrays.stream(NodeOption.values()).map(NodeOption::env)).doesNotHaveDuplicates();
     }
@@ -32,8 +32,11 @@ class NodeOptionTest {
         assertThat(ConfigParser.backup(args, Map.of())).isEqualTo(ConfigParser.backup(List.of(), Map.of()));
         assertThat(ConfigParser.parse(List.of("--port", "8080"), Map.of()))
                 .as("the defaults the tests build by hand are the table's")
-                .isEqualTo(NodeConfig.defaults(8080, NodeOption.DATA_DIR.defaultValue() == null ? null
-                        : java.nio.file.Path.of(NodeOption.DATA_DIR.defaultValue())));
+                .isEqualTo(NodeConfig.defaults(
+                        8080,
+                        NodeOption.DATA_DIR.defaultValue() == null
+                                ? null
+                                : java.nio.file.Path.of(NodeOption.DATA_DIR.defaultValue())));
     }
 
     @Test
@@ -44,6 +47,8 @@ class NodeOptionTest {
                 assertThat(help).contains("env " + o.env() + ", default: " + o.shownDefault() + "\n");
             }
         }
-        assertThat(NodeOption.REPAIR_RATE.shownDefault()).as("sizes shown in their binary unit").isEqualTo("4MiB");
+        assertThat(NodeOption.REPAIR_RATE.shownDefault())
+                .as("sizes shown in their binary unit")
+                .isEqualTo("4MiB");
     }
 }

@@ -16,8 +16,7 @@ public final class OptionFiles {
     static final String OPERATOR_CONSTANTS = "operator/src/main/java/dev/dht/operator/api/v1alpha1/NodeOptions.java";
     static final String DOCS = "docs/node-options.md";
 
-    private OptionFiles() {
-    }
+    private OptionFiles() {}
 
     /** Repository-relative path -> content. */
     public static Map<String, String> expected() {
@@ -45,9 +44,15 @@ public final class OptionFiles {
             if (o.testOnly()) {
                 continue; // a test hook: nothing the operator may set
             }
-            env.append("    public static final String ").append(o.name()).append(" = \"").append(o.env())
+            env.append("    public static final String ")
+                    .append(o.name())
+                    .append(" = \"")
+                    .append(o.env())
                     .append("\";\n");
-            flag.append("    public static final String ").append(o.name()).append(" = \"").append(o.flag())
+            flag.append("    public static final String ")
+                    .append(o.name())
+                    .append(" = \"")
+                    .append(o.flag())
                     .append("\";\n");
             if (o.defaultValue() != null) {
                 String type = switch (o.type().kind()) {
@@ -56,8 +61,13 @@ public final class OptionFiles {
                     default -> "String";
                 };
                 String value = type.equals("String") ? "\"" + o.defaultValue() + "\"" : o.defaultValue();
-                dflt.append("    public static final ").append(type).append(' ').append(o.name()).append(" = ")
-                        .append(value).append(";\n");
+                dflt.append("    public static final ")
+                        .append(type)
+                        .append(' ')
+                        .append(o.name())
+                        .append(" = ")
+                        .append(value)
+                        .append(";\n");
             }
         }
         return """
@@ -107,9 +117,15 @@ public final class OptionFiles {
             if (o.testOnly()) {
                 continue;
             }
-            sb.append("| `").append((o.flag() + " " + o.metavar()).replace("|", "\\|")).append("` | `")
-                    .append(o.env()).append("` | ").append(text(o.describedDefault())).append(" | ")
-                    .append(text(o.help())).append(" |\n");
+            sb.append("| `")
+                    .append((o.flag() + " " + o.metavar()).replace("|", "\\|"))
+                    .append("` | `")
+                    .append(o.env())
+                    .append("` | ")
+                    .append(text(o.describedDefault()))
+                    .append(" | ")
+                    .append(text(o.help()))
+                    .append(" |\n");
         }
         return sb.toString();
     }

@@ -1,22 +1,32 @@
 package dev.dht.node.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class UnitsTest {
 
     @ParameterizedTest
     @CsvSource({
-            "4096, 4096", "0, 0", "10B, 10", "64k, 65536", "64K, 65536", "64KiB, 65536", "64kB, 65536",
-            "16MiB, 16777216", "256Mi, 268435456", "64m, 67108864", "1g, 1073741824", "1Gi, 1073741824",
-            "2TiB, 2199023255552"})
+        "4096, 4096",
+        "0, 0",
+        "10B, 10",
+        "64k, 65536",
+        "64K, 65536",
+        "64KiB, 65536",
+        "64kB, 65536",
+        "16MiB, 16777216",
+        "256Mi, 268435456",
+        "64m, 67108864",
+        "1g, 1073741824",
+        "1Gi, 1073741824",
+        "2TiB, 2199023255552"
+    })
     void sizesAreBinaryWhateverTheSpelling(String text, long bytes) {
         assertThat(Units.parseSize(text)).isEqualTo(bytes);
     }

@@ -1,10 +1,10 @@
 package dev.dht.node.drain;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,9 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The claim of the drain (docs/operations.md, "Planned disruptions"): a client that keeps its connection alive and
@@ -37,15 +36,15 @@ class DrainUnderKeptAliveClientsTest {
     @Test
     void keptAliveClientsSeeNoFailedRequestWhileAMemberStops(@TempDir Path a, @TempDir Path b) throws Exception {
         try (TestNode leaving = TestNode.start(a, c -> c.withDrainTime(DRAIN)); // closing twice is harmless
-             TestNode staying = TestNode.start(b, c -> c.withDrainTime(DRAIN));
-             Balancer balancer = new Balancer(List.of(leaving.port(), staying.port()))) {
+                TestNode staying = TestNode.start(b, c -> c.withDrainTime(DRAIN));
+                Balancer balancer = new Balancer(List.of(leaving.port(), staying.port()))) {
             await().atMost(Duration.ofSeconds(30)).until(() -> balancer.ready().size() == 2);
             Clients clients = new Clients(balancer);
             try {
                 clients.start();
                 // Every client holds a connection; some of them to the member that is about to stop.
-                await().atMost(Duration.ofSeconds(60)).until(() -> clients.acked(leaving.port()) >= 200
-                        && clients.acked(staying.port()) >= 200);
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> clients.acked(leaving.port()) >= 200 && clients.acked(staying.port()) >= 200);
                 long onLeavingBefore = clients.acked(leaving.port());
                 CompletableFuture<Void> stop = CompletableFuture.runAsync(leaving::close); // what SIGTERM does
                 stop.get(60, TimeUnit.SECONDS);
@@ -53,10 +52,13 @@ class DrainUnderKeptAliveClientsTest {
                 await().atMost(Duration.ofSeconds(60)).until(() -> clients.total() >= afterStop + 500);
                 clients.stop();
 
-                assertThat(clients.failures()).as("requests that failed while a member stopped (a client that "
-                        + "does not retry meets each of them)").isEmpty();
-                assertThat(clients.acked(leaving.port())).as("the stopping member served its kept-alive clients "
-                        + "while it drained").isGreaterThan(onLeavingBefore);
+                assertThat(clients.failures())
+                        .as("requests that failed while a member stopped (a client that "
+                                + "does not retry meets each of them)")
+                        .isEmpty();
+                assertThat(clients.acked(leaving.port()))
+                        .as("the stopping member served its kept-alive clients " + "while it drained")
+                        .isGreaterThan(onLeavingBefore);
             } finally {
                 clients.stop();
             }
@@ -157,7 +159,8 @@ class DrainUnderKeptAliveClientsTest {
                     if (reply.status() == 201) {
                         acked.computeIfAbsent(port, p -> new AtomicLong()).incrementAndGet();
                     } else {
-                        failures.add(port + ": " + reply.status() + " " + reply.bodyText().trim());
+                        failures.add(port + ": " + reply.status() + " "
+                                + reply.bodyText().trim());
                     }
                     if ("close".equalsIgnoreCase(reply.headers().get("connection"))) {
                         conn.close();

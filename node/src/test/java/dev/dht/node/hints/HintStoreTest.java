@@ -1,21 +1,20 @@
 package dev.dht.node.hints;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Hints in the node's real RocksDB: layout, bounds, age, survival across a restart. */
 class HintStoreTest {
@@ -52,11 +51,14 @@ class HintStoreTest {
             assertThat(b.get(0).createdMillis()).isEqualTo(1_000);
             assertThat(b.get(0).record()).isEqualTo(Record.value(5, key("v1")));
             assertThat(b.get(1).record().valueLength()).isZero();
-            assertThat(hints.oldest("http://a:8080", 10).get(0).record().isTombstone()).isTrue();
+            assertThat(hints.oldest("http://a:8080", 10).get(0).record().isTombstone())
+                    .isTrue();
             hints.delivered(b.get(0));
             assertThat(hints.pending()).isEqualTo(2);
             assertThat(hints.oldest("http://b:8080", 10)).hasSize(1);
-            assertThat(hints.oldest("http://b:8080", 1)).extracting(HintStore.Hint::key).containsExactly(key("k3"));
+            assertThat(hints.oldest("http://b:8080", 1))
+                    .extracting(HintStore.Hint::key)
+                    .containsExactly(key("k3"));
         }
     }
 
@@ -104,20 +106,28 @@ class HintStoreTest {
         }
         AtomicLong wall = new AtomicLong(10_000);
         try (RocksStore store = open(dir);
-             PeerClient client = new PeerClient(2, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(2, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
             HintStore hints = new HintStore(store.sideTable(RocksStore.HINTS), 1 << 20, wall::get);
             String peer = "http://localhost:" + deadPort;
             hints.store(peer, key("old"), Record.value(1, key("v")));
             wall.set(20_000);
             hints.store(peer, key("young"), Record.value(2, key("v")));
-            HintDelivery delivery = new HintDelivery(hints, client, new HybridLogicalClock(), wall::get,
-                    Duration.ofMillis(5_000), Duration.ofHours(1), Duration.ofSeconds(1));
+            HintDelivery delivery = new HintDelivery(
+                    hints,
+                    client,
+                    new HybridLogicalClock(),
+                    wall::get,
+                    Duration.ofMillis(5_000),
+                    Duration.ofHours(1),
+                    Duration.ofSeconds(1));
             try {
                 wall.set(21_000);
                 delivery.round(); // peer refuses: the young hint stays, the old one is dropped
                 assertThat(hints.dropped()).isEqualTo(1);
                 assertThat(hints.delivered()).isZero();
-                assertThat(hints.oldest(peer, 10)).extracting(HintStore.Hint::key).containsExactly(key("young"));
+                assertThat(hints.oldest(peer, 10))
+                        .extracting(HintStore.Hint::key)
+                        .containsExactly(key("young"));
             } finally {
                 delivery.close();
             }
@@ -141,11 +151,15 @@ class HintStoreTest {
             assertThat(hints.pending()).isEqualTo(1);
             assertThat(hints.delivered()).isEqualTo(1);
             assertThat(hints.rerouted()).isZero();
-            assertThat(hints.oldest("http://a:8080", 10)).extracting(HintStore.Hint::key).containsExactly(key("k2"));
+            assertThat(hints.oldest("http://a:8080", 10))
+                    .extracting(HintStore.Hint::key)
+                    .containsExactly(key("k2"));
             long left = hints.bytes();
             hints.delivered(hints.oldest("http://a:8080", 1).get(0));
             assertThat(hints.pending()).isZero();
-            assertThat(hints.bytes()).as("bytes counted out once too (was %d)", left).isZero();
+            assertThat(hints.bytes())
+                    .as("bytes counted out once too (was %d)", left)
+                    .isZero();
         }
     }
 }

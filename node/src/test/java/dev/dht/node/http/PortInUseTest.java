@@ -1,16 +1,15 @@
 package dev.dht.node.http;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.BindException;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A node does not start on a port that a live node holds. With SO_REUSEPORT on its listeners it did: the second
@@ -45,6 +44,8 @@ class PortInUseTest {
         assertThatThrownBy(() -> TestNode.start(second).close())
                 .hasRootCauseInstanceOf(BindException.class)
                 .hasMessageContaining(message);
-        assertThat(first.get("/v0/status").statusCode()).as("the first node still serves").isEqualTo(200);
+        assertThat(first.get("/v0/status").statusCode())
+                .as("the first node still serves")
+                .isEqualTo(200);
     }
 }

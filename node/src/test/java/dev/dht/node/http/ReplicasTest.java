@@ -1,12 +1,12 @@
 package dev.dht.node.http;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ReplicasTest {
 
@@ -31,7 +31,8 @@ class ReplicasTest {
     @ParameterizedTest
     @ValueSource(strings = {"0/1", "2/1", "1/2", "0/0", "-1/1", "abc", "1", "1/", "/1", "/", "1/1/1", "a/b", ""})
     void invalidOnASingleNode(String param) {
-        assertThatThrownBy(() -> Replicas.parse(param, 1, 0)).isInstanceOf(BadRequestException.class)
+        assertThatThrownBy(() -> Replicas.parse(param, 1, 0))
+                .isInstanceOf(BadRequestException.class)
                 .satisfies(e -> assertThat(((BadRequestException) e).status()).startsWith("400"));
     }
 

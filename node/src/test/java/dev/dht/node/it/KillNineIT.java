@@ -1,10 +1,10 @@
 package dev.dht.node.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Every PUT the node acknowledged (201) before a SIGKILL is there after a restart: the WAL is written first. */
 class KillNineIT {
@@ -42,10 +41,13 @@ class KillNineIT {
                     for (int i = 0; ; i++) {
                         String id = "w" + writer + "-" + i;
                         try {
-                            HttpResponse<Void> r = node.http().send(HttpRequest.newBuilder(node.uri("/v0/entity?id=" + id))
-                                    .timeout(Duration.ofSeconds(5))
-                                    .PUT(HttpRequest.BodyPublishers.ofString("value-" + id)).build(),
-                                    HttpResponse.BodyHandlers.discarding());
+                            HttpResponse<Void> r = node.http()
+                                    .send(
+                                            HttpRequest.newBuilder(node.uri("/v0/entity?id=" + id))
+                                                    .timeout(Duration.ofSeconds(5))
+                                                    .PUT(HttpRequest.BodyPublishers.ofString("value-" + id))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.discarding());
                             if (r.statusCode() == 201) {
                                 acknowledged.add(id);
                             }

@@ -1,10 +1,9 @@
 package dev.dht.node.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,8 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Starting and stopping a node (SIGTERM or SIGKILL) leaves no file in java.io.tmpdir: RocksDB's and async-profiler's
@@ -33,13 +32,14 @@ class NativeLibrariesIT {
     void aNodeStoppedBySigtermOrSigkillLeavesNothingInTheTempDirectoryAndUnpacksOnce() throws Exception {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Path cache = dir.resolve("cache");
-        Map<String, String> env = Map.of("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp,
-                "DHT_CACHE_DIR", cache.toString());
+        Map<String, String> env =
+                Map.of("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp, "DHT_CACHE_DIR", cache.toString());
 
         runAndStop(env, true);
         assertThat(files(tmp)).as("java.io.tmpdir after SIGTERM").isEmpty();
         Map<String, FileTime> cached = files(cache);
-        assertThat(cached.keySet()).as("the cache holds every library")
+        assertThat(cached.keySet())
+                .as("the cache holds every library")
                 .anyMatch(f -> f.contains("librocksdbjni"))
                 .noneMatch(f -> f.contains("libonenio")) // one-nio stays on JDK sockets: its library is never used
                 .anyMatch(f -> f.endsWith("libasyncProfiler.so"))
@@ -47,15 +47,22 @@ class NativeLibrariesIT {
 
         runAndStop(env, false);
         assertThat(files(tmp)).as("java.io.tmpdir after SIGKILL").isEmpty();
-        assertThat(files(cache)).as("the second start reuses the cache: same files, not rewritten").isEqualTo(cached);
+        assertThat(files(cache))
+                .as("the second start reuses the cache: same files, not rewritten")
+                .isEqualTo(cached);
     }
 
     @Test
     void withANativeDirectoryNothingIsWrittenAnywhere() throws Exception {
         Path natives = dir.resolve("native");
-        Process writer = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", NodeProcess.jar().toString(), "dev.dht.node.natives.NativeLibraries", natives.toString())
-                .redirectErrorStream(true).start();
+        Process writer = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        NodeProcess.jar().toString(),
+                        "dev.dht.node.natives.NativeLibraries",
+                        natives.toString())
+                .redirectErrorStream(true)
+                .start();
         String written = new String(writer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(writer.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(writer.exitValue()).as(written).isZero();
@@ -64,8 +71,13 @@ class NativeLibrariesIT {
 
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         Path cache = dir.resolve("cache");
-        Map<String, String> env = Map.of("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + tmp,
-                "DHT_CACHE_DIR", cache.toString(), "DHT_NATIVE_DIR", natives.toString());
+        Map<String, String> env = Map.of(
+                "JAVA_TOOL_OPTIONS",
+                "-Djava.io.tmpdir=" + tmp,
+                "DHT_CACHE_DIR",
+                cache.toString(),
+                "DHT_NATIVE_DIR",
+                natives.toString());
         runAndStop(env, true);
         runAndStop(env, false);
         assertThat(files(tmp)).as("java.io.tmpdir").isEmpty();
@@ -76,15 +88,23 @@ class NativeLibrariesIT {
     /** Starts a node, writes, profiles (which loads async-profiler), and stops it by SIGTERM or SIGKILL. */
     private void runAndStop(Map<String, String> env, boolean sigterm) throws Exception {
         int port = TestNode.freePort();
-        List<String> args = List.of("--port", String.valueOf(port), "--data-dir", dir.resolve("data").toString());
+        List<String> args = List.of(
+                "--port",
+                String.valueOf(port),
+                "--data-dir",
+                dir.resolve("data").toString());
         try (NodeProcess node = NodeProcess.start(dir, "node", port, args, env)) {
             node.awaitReady();
-            assertThat(node.put("/v0/entity?id=k", new byte[]{1}).statusCode()).isEqualTo(201);
-            assertThat(node.get("/v0/admin/profile?event=cpu&duration=200ms&format=collapsed").statusCode())
-                    .as(node.output()).isEqualTo(200);
+            assertThat(node.put("/v0/entity?id=k", new byte[] {1}).statusCode()).isEqualTo(201);
+            assertThat(node.get("/v0/admin/profile?event=cpu&duration=200ms&format=collapsed")
+                            .statusCode())
+                    .as(node.output())
+                    .isEqualTo(200);
             if (sigterm) {
                 node.terminate();
-                assertThat(node.awaitExit(Duration.ofSeconds(60))).as(node.output()).isZero();
+                assertThat(node.awaitExit(Duration.ofSeconds(60)))
+                        .as(node.output())
+                        .isZero();
             } else {
                 node.kill9();
             }

@@ -1,13 +1,13 @@
 package dev.dht.node.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,9 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SIGTERM to the jar: the node stops accepting, lets the in-flight request (a 2 s profile capture) finish, closes
@@ -29,11 +28,16 @@ class SigtermIT {
     void gracefulShutdownOnSigterm(@TempDir Path dir) throws Exception {
         int port = TestNode.freePort();
         Path data = dir.resolve("data");
-        try (NodeProcess node = NodeProcess.start(dir, "node", port, List.of("--port", String.valueOf(port),
-                "--data-dir", data.toString(), "--shutdown-grace", "30s"), Map.of())) {
+        try (NodeProcess node = NodeProcess.start(
+                dir,
+                "node",
+                port,
+                List.of("--port", String.valueOf(port), "--data-dir", data.toString(), "--shutdown-grace", "30s"),
+                Map.of())) {
             node.awaitReady();
             for (int i = 0; i < 100; i++) {
-                assertThat(node.put("/v0/entity?id=k" + i, ("v" + i).getBytes(StandardCharsets.UTF_8)).statusCode())
+                assertThat(node.put("/v0/entity?id=k" + i, ("v" + i).getBytes(StandardCharsets.UTF_8))
+                                .statusCode())
                         .isEqualTo(201);
             }
             CompletableFuture<HttpResponse<byte[]>> inFlight = CompletableFuture.supplyAsync(() -> {
@@ -48,9 +52,14 @@ class SigtermIT {
             node.terminate();
 
             HttpResponse<byte[]> answered = inFlight.get();
-            assertThat(answered.statusCode()).as("the in-flight request finished").isEqualTo(200);
+            assertThat(answered.statusCode())
+                    .as("the in-flight request finished")
+                    .isEqualTo(200);
             assertThat(node.awaitExit(Duration.ofSeconds(60))).as("exit code").isZero();
-            assertThat(node.output()).contains("shutting down").contains("storage closed").contains("node stopped");
+            assertThat(node.output())
+                    .contains("shutting down")
+                    .contains("storage closed")
+                    .contains("node stopped");
         }
         try (RocksStore store = RocksStore.open(data, StorageOptions.node(4 << 20, 8 << 20))) {
             for (int i = 0; i < 100; i++) {

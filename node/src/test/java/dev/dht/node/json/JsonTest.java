@@ -1,33 +1,31 @@
 package dev.dht.node.json;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class JsonTest {
-    record File(String name, long size) {
-    }
+    record File(String name, long size) {}
 
-    record Manifest(int format, String id, String encryption, List<File> files, Map<String, String> racks,
-                    boolean complete) {
-    }
+    record Manifest(
+            int format, String id, String encryption, List<File> files, Map<String, String> racks, boolean complete) {}
 
     @Test
     void recordsAreWrittenInDeclarationOrderWithoutNullsAndReadBack() {
-        Manifest m = new Manifest(1, "b\"1\\\n\u0001é/", null, List.of(new File("000012.sst", Long.MAX_VALUE)),
-                null, true);
+        Manifest m =
+                new Manifest(1, "b\"1\\\n\u0001é/", null, List.of(new File("000012.sst", Long.MAX_VALUE)), null, true);
         String text = Json.write(m);
         // the bytes the hand-written writer of 0.1.0 produced, less its explicit nulls (its readers take absent
         // and null alike)
-        assertThat(text).isEqualTo("{\"format\":1,\"id\":\"b\\\"1\\\\\\n\\u0001é/\",\"files\":[{\"name\":"
-                + "\"000012.sst\",\"size\":9223372036854775807}],\"complete\":true}");
+        assertThat(text)
+                .isEqualTo("{\"format\":1,\"id\":\"b\\\"1\\\\\\n\\u0001é/\",\"files\":[{\"name\":"
+                        + "\"000012.sst\",\"size\":9223372036854775807}],\"complete\":true}");
         assertThat(Json.read(text, Manifest.class)).isEqualTo(m);
         assertThat(Json.read(" { \"racks\" : { \"u\" : \"r\" } , \"unknown\" : [ 1 , { } ] } ", Manifest.class))
                 .as("unknown fields are skipped, absent ones are null or false")
@@ -48,8 +46,20 @@ class JsonTest {
 
     @Test
     void rejectsWhatItDoesNotExpectWithIllegalArgument() {
-        List<String> bad = new ArrayList<>(Arrays.asList("", "{", "[1,", "{\"a\"}", "{\"a\":1,}", "tru", "\"abc",
-                "{} x", "{a:1}", "[1 2]", "\"\\x\"", "-", "{\"a\":1,\"a\":2}"));
+        List<String> bad = new ArrayList<>(Arrays.asList(
+                "",
+                "{",
+                "[1,",
+                "{\"a\"}",
+                "{\"a\":1,}",
+                "tru",
+                "\"abc",
+                "{} x",
+                "{a:1}",
+                "[1 2]",
+                "\"\\x\"",
+                "-",
+                "{\"a\":1,\"a\":2}"));
         for (String b : bad) {
             assertThatThrownBy(() -> Json.parse(b)).as(b).isInstanceOf(IllegalArgumentException.class);
         }

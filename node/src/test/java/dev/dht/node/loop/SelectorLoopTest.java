@@ -1,16 +1,15 @@
 package dev.dht.node.loop;
 
-import one.nio.net.Selector;
-import one.nio.net.Session;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.channels.CancelledKeyException;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import one.nio.net.Selector;
+import one.nio.net.Session;
+import org.junit.jupiter.api.Test;
 
 /**
  * Found by make chaos: one-nio's JDK selector threw CancelledKeyException out of select() (a key cancelled by
@@ -26,7 +25,8 @@ class SelectorLoopTest {
         loop.setDaemon(true);
         loop.start();
         try {
-            assertThat(selects.await(10, TimeUnit.SECONDS)).as("the loop selects again after the selector threw")
+            assertThat(selects.await(10, TimeUnit.SECONDS))
+                    .as("the loop selects again after the selector threw")
                     .isTrue();
             assertThat(loop.isAlive()).isTrue();
         } finally {
@@ -77,24 +77,19 @@ class SelectorLoopTest {
         }
 
         @Override
-        public void register(Session session) {
-        }
+        public void register(Session session) {}
 
         @Override
-        public void unregister(Session session) {
-        }
+        public void unregister(Session session) {}
 
         @Override
-        public void enable(Session session) {
-        }
+        public void enable(Session session) {}
 
         @Override
-        public void disable(Session session) {
-        }
+        public void disable(Session session) {}
 
         @Override
-        public void listen(Session session, int events) {
-        }
+        public void listen(Session session, int events) {}
 
         @Override
         public Iterator<Session> iterator() {

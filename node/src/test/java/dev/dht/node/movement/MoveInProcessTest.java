@@ -1,14 +1,13 @@
 package dev.dht.node.movement;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
+import dev.dht.node.json.Json;
 import dev.dht.node.support.ReplicaCheck;
 import dev.dht.node.support.TestNode;
-import dev.dht.node.json.Json;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,9 +22,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Moves on real nodes in this JVM (fast feedback for the protocol; the multi-process suite in
@@ -36,6 +35,7 @@ import static org.awaitility.Awaitility.await;
 class MoveInProcessTest {
     @TempDir
     Path dir;
+
     private final int[] ports = new int[5];
     private final TestNode[] nodes = new TestNode[5];
     private Path file;
@@ -74,7 +74,8 @@ class MoveInProcessTest {
 
     private void start(int i, long moveRate) {
         NodeConfig c = NodeConfig.defaults(ports[i], dir.resolve("node" + i))
-                .withClusterFile(file, ClusterMembers.of(urls(3)), url(i)).withReplicationFactor(3);
+                .withClusterFile(file, ClusterMembers.of(urls(3)), url(i))
+                .withReplicationFactor(3);
         c = c.withClusterSettings(c.cluster().withMovement(moveRate, 16 << 10));
         nodes[i] = TestNode.start(c);
     }
@@ -99,44 +100,54 @@ class MoveInProcessTest {
         for (int i = 0; i < 3; i++) {
             start(i, 32 << 10);
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> idleWith(0, urls(3)) && idleWith(1, urls(3))
-                && idleWith(2, urls(3)));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> idleWith(0, urls(3)) && idleWith(1, urls(3)) && idleWith(2, urls(3)));
         Map<String, String> acked = new java.util.HashMap<>();
         for (int k = 0; k < 3000; k++) {
             String id = "q" + k;
-            if (nodes[k % 3].put("/v0/entity?id=" + id + "&replicas=2/3", id.getBytes(StandardCharsets.UTF_8))
-                    .statusCode() == 201) {
+            if (nodes[k % 3]
+                            .put("/v0/entity?id=" + id + "&replicas=2/3", id.getBytes(StandardCharsets.UTF_8))
+                            .statusCode()
+                    == 201) {
                 acked.put(id, id);
             }
         }
         writeFile(urls(5));
         start(3, 32 << 10);
         start(4, 32 << 10);
-        await().atMost(Duration.ofSeconds(60)).until(() -> "joint".equals(topologyOf(0).get("stage")));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> "joint".equals(topologyOf(0).get("stage")));
         writeFile(urls(4));
         // the first move is still joint (and stays so for seconds): nobody has started another
         for (int i = 0; i < 5; i++) {
-            assertThat(((Number) topologyOf(i).get("epoch")).longValue()).as("node %d", i).isEqualTo(1L);
+            assertThat(((Number) topologyOf(i).get("epoch")).longValue())
+                    .as("node %d", i)
+                    .isEqualTo(1L);
         }
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            Map<String, Object> t = topologyOf(0);
-            return ((Number) t.get("epoch")).longValue() == 2;
-        });
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    Map<String, Object> t = topologyOf(0);
+                    return ((Number) t.get("epoch")).longValue() == 2;
+                });
         Map<String, Object> second = topologyOf(0);
-        assertThat(second.get("previous")).as("the second move starts from the first one's target")
+        assertThat(second.get("previous"))
+                .as("the second move starts from the first one's target")
                 .isEqualTo(ClusterMembers.of(urls(5)).urls());
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            for (int i = 0; i < 5; i++) {
-                if (!idleWith(i, urls(4))) {
-                    return false;
-                }
-            }
-            return true;
-        });
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    for (int i = 0; i < 5; i++) {
+                        if (!idleWith(i, urls(4))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
         assertOnEveryReplica(acked, urls(4));
         for (Map.Entry<String, String> e : acked.entrySet()) {
-            HttpResponse<byte[]> r = nodes[e.getKey().hashCode() & 3].get("/v0/entity?id=" + e.getKey()
-                    + "&replicas=2/3");
+            HttpResponse<byte[]> r =
+                    nodes[e.getKey().hashCode() & 3].get("/v0/entity?id=" + e.getKey() + "&replicas=2/3");
             assertThat(r.statusCode()).as(e.getKey()).isEqualTo(200);
             assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(e.getValue());
         }
@@ -150,7 +161,8 @@ class MoveInProcessTest {
         Map<String, byte[]> values = new java.util.HashMap<>();
         acked.forEach((k, v) -> values.put(k, v.getBytes(StandardCharsets.UTF_8)));
         assertThat(ReplicaCheck.onUrls(values, members, 3).missing(Duration.ofSeconds(30)))
-                .as("each of %d acknowledged keys on each of its replicas, read locally", acked.size()).isEmpty();
+                .as("each of %d acknowledged keys on each of its replicas, read locally", acked.size())
+                .isEmpty();
     }
 
     @SuppressWarnings("unchecked")
@@ -165,7 +177,8 @@ class MoveInProcessTest {
     private boolean idleWith(int i, List<String> members) {
         Map<String, Object> m = movement(i);
         Map<String, Object> t = (Map<String, Object>) m.get("topology");
-        return "idle".equals(m.get("state")) && "stable".equals(t.get("phase"))
+        return "idle".equals(m.get("state"))
+                && "stable".equals(t.get("phase"))
                 && ClusterMembers.of(members).urls().equals(t.get("members"));
     }
 
@@ -187,8 +200,8 @@ class MoveInProcessTest {
         for (int i = 0; i < 3; i++) {
             start(i);
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> idleWith(0, urls(3)) && idleWith(1, urls(3))
-                && idleWith(2, urls(3)));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> idleWith(0, urls(3)) && idleWith(1, urls(3)) && idleWith(2, urls(3)));
 
         Map<String, String> acked = new ConcurrentHashMap<>();
         List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -196,57 +209,62 @@ class MoveInProcessTest {
         AtomicInteger reads = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
         int[] running = {3};
-        Thread writer = new Thread(() -> {
-            int n = 0;
-            long start = System.nanoTime();
-            while (!stop.get()) {
-                pace(start, n);
-                String id = "k" + (n++);
-                String value = "v-" + id + "-" + ThreadLocalRandom.current().nextInt();
-                int via = ThreadLocalRandom.current().nextInt(Math.min(3, running[0]));
-                try {
-                    HttpResponse<byte[]> r = nodes[via].put("/v0/entity?id=" + id + "&replicas=2/3",
-                            value.getBytes(StandardCharsets.UTF_8));
-                    if (r.statusCode() == 201) {
-                        acked.put(id, value);
+        Thread writer = new Thread(
+                () -> {
+                    int n = 0;
+                    long start = System.nanoTime();
+                    while (!stop.get()) {
+                        pace(start, n);
+                        String id = "k" + (n++);
+                        String value =
+                                "v-" + id + "-" + ThreadLocalRandom.current().nextInt();
+                        int via = ThreadLocalRandom.current().nextInt(Math.min(3, running[0]));
+                        try {
+                            HttpResponse<byte[]> r = nodes[via].put(
+                                    "/v0/entity?id=" + id + "&replicas=2/3", value.getBytes(StandardCharsets.UTF_8));
+                            if (r.statusCode() == 201) {
+                                acked.put(id, value);
+                            }
+                        } catch (RuntimeException e) {
+                            // a node stopping: not acknowledged
+                        }
                     }
-                } catch (RuntimeException e) {
-                    // a node stopping: not acknowledged
-                }
-            }
-        }, "writer");
-        Thread reader = new Thread(() -> {
-            int n = 0;
-            long start = System.nanoTime();
-            while (!stop.get()) {
-                pace(start, n++);
-                List<String> ids = new ArrayList<>(acked.keySet());
-                if (ids.isEmpty()) {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
-                int via = ThreadLocalRandom.current().nextInt(Math.min(3, running[0]));
-                HttpResponse<byte[]> r;
-                try {
-                    r = nodes[via].get("/v0/entity?id=" + id + "&replicas=2/3");
-                } catch (RuntimeException e) { // no answer: unavailable, never a silent end of the reader
-                    unavailable.incrementAndGet();
-                    continue;
-                } finally {
-                    reads.incrementAndGet();
-                }
-                if (r.statusCode() == 200) {
-                    if (!acked.get(id).equals(new String(r.body(), StandardCharsets.UTF_8))) {
-                        wrong.add(id + " via " + via + ": other value");
+                },
+                "writer");
+        Thread reader = new Thread(
+                () -> {
+                    int n = 0;
+                    long start = System.nanoTime();
+                    while (!stop.get()) {
+                        pace(start, n++);
+                        List<String> ids = new ArrayList<>(acked.keySet());
+                        if (ids.isEmpty()) {
+                            Thread.onSpinWait();
+                            continue;
+                        }
+                        String id = ids.get(ThreadLocalRandom.current().nextInt(ids.size()));
+                        int via = ThreadLocalRandom.current().nextInt(Math.min(3, running[0]));
+                        HttpResponse<byte[]> r;
+                        try {
+                            r = nodes[via].get("/v0/entity?id=" + id + "&replicas=2/3");
+                        } catch (RuntimeException e) { // no answer: unavailable, never a silent end of the reader
+                            unavailable.incrementAndGet();
+                            continue;
+                        } finally {
+                            reads.incrementAndGet();
+                        }
+                        if (r.statusCode() == 200) {
+                            if (!acked.get(id).equals(new String(r.body(), StandardCharsets.UTF_8))) {
+                                wrong.add(id + " via " + via + ": other value");
+                            }
+                        } else if (r.statusCode() == 404) {
+                            wrong.add(id + " via " + via + ": 404");
+                        } else {
+                            unavailable.incrementAndGet();
+                        }
                     }
-                } else if (r.statusCode() == 404) {
-                    wrong.add(id + " via " + via + ": 404");
-                } else {
-                    unavailable.incrementAndGet();
-                }
-            }
-        }, "reader");
+                },
+                "reader");
         AtomicReference<Throwable> died = new AtomicReference<>();
         writer.setUncaughtExceptionHandler((t, e) -> died.set(e));
         reader.setUncaughtExceptionHandler((t, e) -> died.set(e));
@@ -258,31 +276,36 @@ class MoveInProcessTest {
             writeFile(urls(5));
             start(3);
             start(4);
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                for (int i = 0; i < 5; i++) {
-                    if (!idleWith(i, urls(5))) {
-                        return false;
-                    }
-                }
-                return true;
-            });
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        for (int i = 0; i < 5; i++) {
+                            if (!idleWith(i, urls(5))) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
             running[0] = 5;
             assertOnEveryReplica(Map.copyOf(acked), urls(5));
             int afterGrow = acked.size();
             await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() >= afterGrow + 1000);
 
             writeFile(urls(3));
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                for (int i = 0; i < 5; i++) {
-                    if (!idleWith(i, urls(3))) {
-                        return false;
-                    }
-                }
-                return true;
-            });
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        for (int i = 0; i < 5; i++) {
+                            if (!idleWith(i, urls(3))) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
             running[0] = 3;
-            await().atMost(Duration.ofSeconds(30)).until(() -> movement(3).get("cleanup") instanceof Map<?, ?> c
-                    && Boolean.FALSE.equals(c.get("pending")));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> movement(3).get("cleanup") instanceof Map<?, ?> c
+                            && Boolean.FALSE.equals(c.get("pending")));
         } finally {
             stop.set(true);
             writer.join();
@@ -293,19 +316,22 @@ class MoveInProcessTest {
         nodes[4].close();
         nodes[4] = null;
 
-        System.out.printf("MoveInProcessTest: %d acknowledged, %d reads, %d unavailable, %d wrong%n", acked.size(),
-                reads.get(), unavailable.get(), wrong.size());
+        System.out.printf(
+                "MoveInProcessTest: %d acknowledged, %d reads, %d unavailable, %d wrong%n",
+                acked.size(), reads.get(), unavailable.get(), wrong.size());
         assertThat(died.get()).as("the writer and the reader ran to the end").isNull();
-        assertThat(wrong).as("wrong reads during the moves (%d reads, %d unavailable)", reads.get(),
-                unavailable.get()).isEmpty();
+        assertThat(wrong)
+                .as("wrong reads during the moves (%d reads, %d unavailable)", reads.get(), unavailable.get())
+                .isEmpty();
         // paced at 1,000/s at most, the reader ran through both moves (tens of seconds): far more than this
-        assertThat(reads.get() - unavailable.get()).as("reads answered (%d unavailable)", unavailable.get())
+        assertThat(reads.get() - unavailable.get())
+                .as("reads answered (%d unavailable)", unavailable.get())
                 .isGreaterThan(1000);
         assertOnEveryReplica(acked, urls(3));
         List<String> lost = new ArrayList<>();
         for (Map.Entry<String, String> e : acked.entrySet()) {
-            HttpResponse<byte[]> r = nodes[e.getKey().hashCode() & 1].get("/v0/entity?id=" + e.getKey()
-                    + "&replicas=2/3");
+            HttpResponse<byte[]> r =
+                    nodes[e.getKey().hashCode() & 1].get("/v0/entity?id=" + e.getKey() + "&replicas=2/3");
             if (r.statusCode() != 200 || !e.getValue().equals(new String(r.body(), StandardCharsets.UTF_8))) {
                 lost.add(e.getKey() + ": " + r.statusCode());
             }

@@ -1,16 +1,15 @@
 package dev.dht.node.movement;
 
-import dev.dht.node.ring.Ring;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.ring.Ring;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * What each member of S sends during a move (docs/cluster.md, "What a member of S sends"). The property the
@@ -122,9 +121,13 @@ class MovePlanTest {
                             }
                         }
                         for (int f = from; f <= rfT; f++) {
-                            long copies = walkT.subList(0, f).stream().filter(after::contains).count();
-                            assertThat(copies).as("S %s rf %d -> T %s rf %d, write %d/%d on %s, read prefix %d of %s",
-                                    ringS.members(), rfS, ringT.members(), rfT, ack, from, holders, f, walkT)
+                            long copies = walkT.subList(0, f).stream()
+                                    .filter(after::contains)
+                                    .count();
+                            assertThat(copies)
+                                    .as(
+                                            "S %s rf %d -> T %s rf %d, write %d/%d on %s, read prefix %d of %s",
+                                            ringS.members(), rfS, ringT.members(), rfT, ack, from, holders, f, walkT)
                                     .isGreaterThanOrEqualTo(ack);
                         }
                     }
@@ -165,7 +168,8 @@ class MovePlanTest {
         int compared = 0;
         for (boolean withRacks : new boolean[] {false, true}) {
             Ring ringS = new Ring(s, withRacks ? racks : java.util.Map.of(), VNODES);
-            for (Ring ringT : List.of(new Ring(grown, withRacks ? grownRacks : java.util.Map.of(), VNODES),
+            for (Ring ringT : List.of(
+                    new Ring(grown, withRacks ? grownRacks : java.util.Map.of(), VNODES),
                     new Ring(shrunk, withRacks ? racks : java.util.Map.of(), VNODES))) {
                 for (int k = 0; k < 400; k++) {
                     byte[] key = ("key" + random.nextLong()).getBytes(StandardCharsets.UTF_8);
@@ -185,8 +189,10 @@ class MovePlanTest {
                         for (int i = 0; i < n; i++) {
                             got.add(ringT.member(out[i]));
                         }
-                        assertThat(got).as("%s sends %s", sender, new String(key, StandardCharsets.UTF_8))
-                                .isEqualTo(expected).hasSize(n);
+                        assertThat(got)
+                                .as("%s sends %s", sender, new String(key, StandardCharsets.UTF_8))
+                                .isEqualTo(expected)
+                                .hasSize(n);
                         compared += expected.isEmpty() ? 0 : 1;
                     }
                 }
@@ -228,7 +234,8 @@ class MovePlanTest {
         MovePlan plan = new MovePlan(ring, new Ring(s, VNODES), 3, s.get(0));
         int[] out = new int[4];
         for (int k = 0; k < 1000; k++) {
-            assertThat(plan.targets(("k" + k).getBytes(StandardCharsets.UTF_8), out)).isZero();
+            assertThat(plan.targets(("k" + k).getBytes(StandardCharsets.UTF_8), out))
+                    .isZero();
         }
     }
 }

@@ -1,14 +1,13 @@
 package dev.dht.node.movement;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
-import dev.dht.node.support.TestNode;
 import dev.dht.node.json.Json;
+import dev.dht.node.support.TestNode;
 import dev.dht.node.topology.TopologyId;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +17,9 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One real node with a cluster file, driven through the stages a member that never comes up allows: a move to a
@@ -31,6 +30,7 @@ import static org.awaitility.Awaitility.await;
 class TopologyFencingTest {
     @TempDir
     Path dir;
+
     private TestNode node;
 
     @AfterEach
@@ -58,7 +58,8 @@ class TopologyFencingTest {
 
     private HttpResponse<byte[]> internalPut(String id, String topology) {
         HttpRequest.Builder r = HttpRequest.newBuilder(node.memberUri("/v0/entity?id=" + id))
-                .PUT(HttpRequest.BodyPublishers.ofString("v")).header("X-Dht-Internal", "1")
+                .PUT(HttpRequest.BodyPublishers.ofString("v"))
+                .header("X-Dht-Internal", "1")
                 .header("X-Dht-Timestamp", String.valueOf(System.currentTimeMillis() << 16));
         if (topology != null) {
             r.header("X-Dht-Topology", topology);
@@ -75,7 +76,8 @@ class TopologyFencingTest {
         replace(file, self + "\n");
         node = TestNode.start(NodeConfig.defaults(port, dir.resolve("data"))
                 .withClusterFile(file, ClusterMembers.parseList(self), self));
-        await().atMost(Duration.ofSeconds(20)).until(() -> "idle".equals(movement().get("state")));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> "idle".equals(movement().get("state")));
         String one = TopologyId.of(ClusterMembers.parseList(self));
         assertThat(internalPut("a", "0.s." + one + ".- " + self).statusCode()).isEqualTo(201);
 
@@ -90,25 +92,34 @@ class TopologyFencingTest {
         assertThat(node.put("/v0/entity?id=b", "v".getBytes()).statusCode()).isEqualTo(201);
         assertThat(node.get("/v0/entity?id=b").statusCode()).isEqualTo(200);
         assertThat(internalPut("c", "0.s." + one + ".- " + self).statusCode())
-                .as("announced(1) still accepts stable(0): both serve S alone").isEqualTo(201);
+                .as("announced(1) still accepts stable(0): both serve S alone")
+                .isEqualTo(201);
 
         replace(file, self + "\n");
-        await().atMost(Duration.ofSeconds(20)).until(() -> "idle".equals(movement().get("state")));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> "idle".equals(movement().get("state")));
         assertThat(stage()).isEqualTo("stable");
-        assertThat(((Number) ((Map<?, ?>) movement().get("topology")).get("epoch")).longValue()).isEqualTo(1L);
+        assertThat(((Number) ((Map<?, ?>) movement().get("topology")).get("epoch")).longValue())
+                .isEqualTo(1L);
 
         HttpResponse<byte[]> old = internalPut("d", "0.s." + one + ".- " + self);
         assertThat(old.statusCode()).as("stable(1) refuses stable(0)").isEqualTo(421);
         assertThat(new String(old.body(), StandardCharsets.UTF_8)).contains("older");
         assertThat(old.headers().firstValue("X-Dht-Topology")).hasValue("1.s." + one + ".-");
         assertThat(internalPut("e", "1.s." + one + ".- " + self).statusCode()).isEqualTo(201);
-        assertThat(internalPut("f", "1.s.0123456789abcdef.- " + self).statusCode()).as("same version, other set")
+        assertThat(internalPut("f", "1.s.0123456789abcdef.- " + self).statusCode())
+                .as("same version, other set")
                 .isEqualTo(421);
         assertThat(internalPut("g", "9.s.0123456789abcdef.- " + dead).statusCode())
-                .as("a newer state is served (and asked for)").isEqualTo(201);
-        assertThat(internalPut("h", null).statusCode()).as("no header: a tool, served").isEqualTo(201);
+                .as("a newer state is served (and asked for)")
+                .isEqualTo(201);
+        assertThat(internalPut("h", null).statusCode())
+                .as("no header: a tool, served")
+                .isEqualTo(201);
         assertThat(node.metric("dht_movement_refused_total")).isEqualTo(2.0);
-        assertThat(node.get("/v0/entity?id=d").statusCode()).as("the refused write was not stored").isEqualTo(404);
+        assertThat(node.get("/v0/entity?id=d").statusCode())
+                .as("the refused write was not stored")
+                .isEqualTo(404);
     }
 
     @Test
@@ -126,6 +137,7 @@ class TopologyFencingTest {
         HttpResponse<byte[]> r = node.put("/v0/entity?id=k", "v".getBytes());
         assertThat(r.statusCode()).isEqualTo(503);
         assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("not learned");
-        assertThat(Files.exists(dir.resolve("data").resolve("dht-topology.json"))).isFalse();
+        assertThat(Files.exists(dir.resolve("data").resolve("dht-topology.json")))
+                .isFalse();
     }
 }

@@ -1,15 +1,13 @@
 package dev.dht.node.movement;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.dht.node.config.ClusterMembers;
-import dev.dht.node.support.TestNode;
 import dev.dht.node.json.Json;
+import dev.dht.node.support.TestNode;
 import dev.dht.node.topology.TopologyReport;
 import dev.dht.node.topology.TopologyState;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +15,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The poll every member makes of every other during a move (GET /v0/internal/topology on the member port), on a
@@ -30,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TopologyPollTest {
     @TempDir
     static Path dir;
+
     static TestNode node;
 
     @BeforeAll
@@ -59,7 +59,9 @@ class TopologyPollTest {
 
         String brief = poll("?known=" + header);
         Map<String, Object> m = Json.parseObject(brief);
-        assertThat(m).containsEntry("same", true).containsEntry("header", header)
+        assertThat(m)
+                .containsEntry("same", true)
+                .containsEntry("header", header)
                 .doesNotContainKeys("stable", "target");
         assertThat(brief).doesNotContain("members");
         TopologyReport read = TopologyReport.fromJson(brief, state, header);
@@ -67,7 +69,9 @@ class TopologyPollTest {
         assertThat(read.drained()).isEqualTo(report.drained());
         assertThat(read.sent()).isEqualTo(report.sent());
 
-        assertThat(poll("?known=0.s.0123456789abcdef.-")).as("another state: the full report").isEqualTo(full);
+        assertThat(poll("?known=0.s.0123456789abcdef.-"))
+                .as("another state: the full report")
+                .isEqualTo(full);
         assertThatThrownBy(() -> TopologyReport.fromJson(brief, state, "0.s.0123456789abcdef.-"))
                 .as("a brief report answers only the poll that named its state")
                 .isInstanceOf(IllegalArgumentException.class);
@@ -80,12 +84,13 @@ class TopologyPollTest {
         for (int i = 0; i < 1000; i++) {
             urls.add("http://dht-" + i + ".dht-headless.default.svc.cluster.local:8080");
         }
-        TopologyState moving = TopologyState.initial(ClusterMembers.of(urls.subList(0, 999)))
-                .announce(ClusterMembers.of(urls));
+        TopologyState moving =
+                TopologyState.initial(ClusterMembers.of(urls.subList(0, 999))).announce(ClusterMembers.of(urls));
         TopologyReport r = new TopologyReport(urls.get(0), moving, false, true);
         String brief = Json.write(r.toBriefJson(moving.header()));
         assertThat(brief.length()).isLessThan(200);
         assertThat(Json.write(r.toJson()).length()).isGreaterThan(100_000);
-        assertThat(TopologyReport.fromJson(brief, moving, moving.header()).state()).isEqualTo(moving);
+        assertThat(TopologyReport.fromJson(brief, moving, moving.header()).state())
+                .isEqualTo(moving);
     }
 }

@@ -1,16 +1,15 @@
 package dev.dht.node.natives;
 
-import dev.dht.node.support.ThreadPolicies;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.dht.node.support.ThreadPolicies;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Background threads really run under SCHED_IDLE, at nice 19, where the node can lower them (Linux, JDK 22+), and only
@@ -33,7 +32,8 @@ class BackgroundPriorityTest {
     }
 
     private static boolean supported() {
-        return System.getProperty("os.name").toLowerCase().contains("linux") && Runtime.version().feature() >= 22;
+        return System.getProperty("os.name").toLowerCase().contains("linux")
+                && Runtime.version().feature() >= 22;
     }
 
     @Test
@@ -49,8 +49,10 @@ class BackgroundPriorityTest {
 
     @Test
     void aLoweredThreadRunsUnderSchedIdleAtNice19AndTheOthersKeepTheirs() throws Exception {
-        assumeTrue(supported(), "lowering a thread needs Linux and JDK 22+ (the FFM API); this is "
-                + System.getProperty("os.name") + " with JDK " + Runtime.version().feature());
+        assumeTrue(
+                supported(),
+                "lowering a thread needs Linux and JDK 22+ (the FFM API); this is " + System.getProperty("os.name")
+                        + " with JDK " + Runtime.version().feature());
         // the test's own thread keeps what it had (0, or the nice the build runs under)
         int ownNice = nice(BackgroundPriority.currentTid());
         int ownPolicy = policy(BackgroundPriority.currentTid());
@@ -58,23 +60,29 @@ class BackgroundPriorityTest {
         AtomicInteger niceSeen = new AtomicInteger(-100);
         AtomicInteger policySeen = new AtomicInteger(-1);
         CountDownLatch done = new CountDownLatch(1);
-        Thread t = new Thread(() -> {
-            assertThat(BackgroundPriority.lowerCurrentThread()).isTrue();
-            tid.set(BackgroundPriority.currentTid());
-            try {
-                niceSeen.set(nice(tid.get()));
-                policySeen.set(policy(tid.get()));
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-            done.countDown();
-        }, "dht-test-lowered");
+        Thread t = new Thread(
+                () -> {
+                    assertThat(BackgroundPriority.lowerCurrentThread()).isTrue();
+                    tid.set(BackgroundPriority.currentTid());
+                    try {
+                        niceSeen.set(nice(tid.get()));
+                        policySeen.set(policy(tid.get()));
+                    } catch (IOException e) {
+                        throw new RuntimeException(e);
+                    }
+                    done.countDown();
+                },
+                "dht-test-lowered");
         t.start();
         done.await();
         t.join();
         assertThat(niceSeen.get()).isEqualTo(BackgroundPriority.NICE);
         assertThat(policySeen.get()).isEqualTo(BackgroundPriority.SCHED_IDLE);
-        assertThat(nice(BackgroundPriority.currentTid())).as("the test's own thread").isEqualTo(ownNice);
-        assertThat(policy(BackgroundPriority.currentTid())).as("the test's own thread").isEqualTo(ownPolicy);
+        assertThat(nice(BackgroundPriority.currentTid()))
+                .as("the test's own thread")
+                .isEqualTo(ownNice);
+        assertThat(policy(BackgroundPriority.currentTid()))
+                .as("the test's own thread")
+                .isEqualTo(ownPolicy);
     }
 }

@@ -1,5 +1,8 @@
 package dev.dht.node.objectstore;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.google.crypto.tink.InsecureSecretKeyAccess;
 import com.google.crypto.tink.StreamingAead;
 import com.google.crypto.tink.streamingaead.AesGcmHkdfStreamingKey;
@@ -7,8 +10,6 @@ import com.google.crypto.tink.streamingaead.PredefinedStreamingAeadParameters;
 import com.google.crypto.tink.subtle.AesGcmHkdfStreaming;
 import com.google.crypto.tink.util.SecretBytes;
 import dev.dht.node.backup.MemberManifest;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,9 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * The backup encryption (docs/security.md, "Backups"): DHTENC02 is Tink's AES256_GCM_HKDF_1MB streaming AEAD after a
@@ -33,12 +32,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * previous format (DHTENC01, written by f09ee83: the fixture backup) still decrypt to the files they name.
  */
 class EncryptionTest {
-    static final Encryption KEY = new Encryption("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
-    static final int[] SIZES = {0, 1, Encryption.FIRST_PLAIN - 1, Encryption.FIRST_PLAIN, Encryption.FIRST_PLAIN + 1,
-            Encryption.FIRST_PLAIN + Encryption.PLAIN, 3 * Encryption.SEGMENT + 5};
+    static final Encryption KEY =
+            new Encryption("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
+    static final int[] SIZES = {
+        0,
+        1,
+        Encryption.FIRST_PLAIN - 1,
+        Encryption.FIRST_PLAIN,
+        Encryption.FIRST_PLAIN + 1,
+        Encryption.FIRST_PLAIN + Encryption.PLAIN,
+        3 * Encryption.SEGMENT + 5
+    };
 
     static StreamingAead tink() throws Exception {
-        AesGcmHkdfStreamingKey key = AesGcmHkdfStreamingKey.create(PredefinedStreamingAeadParameters.AES256_GCM_HKDF_1MB,
+        AesGcmHkdfStreamingKey key = AesGcmHkdfStreamingKey.create(
+                PredefinedStreamingAeadParameters.AES256_GCM_HKDF_1MB,
                 SecretBytes.copyFrom(KEY.backupKey(), InsecureSecretKeyAccess.get()));
         return AesGcmHkdfStreaming.create(key);
     }
@@ -56,7 +64,9 @@ class EncryptionTest {
         for (int size : SIZES) {
             byte[] data = random(size);
             byte[] stored = KEY.encode(new ByteArrayInputStream(data)).readAllBytes();
-            assertThat((long) stored.length).as("size %d", size).isEqualTo(KEY.storedLength(size))
+            assertThat((long) stored.length)
+                    .as("size %d", size)
+                    .isEqualTo(KEY.storedLength(size))
                     .isEqualTo(Encryption.HEADER + sizes.expectedCiphertextSize(size));
             byte[] header = Arrays.copyOf(stored, Encryption.HEADER);
             try (InputStream in = tink.newDecryptingStream(
@@ -69,8 +79,8 @@ class EncryptionTest {
     @Test
     void theNodeDecryptsWhatTinkWrites() throws Exception {
         StreamingAead tink = tink();
-        byte[] header = Arrays.copyOf(KEY.encode(new ByteArrayInputStream(new byte[0])).readAllBytes(),
-                Encryption.HEADER);
+        byte[] header =
+                Arrays.copyOf(KEY.encode(new ByteArrayInputStream(new byte[0])).readAllBytes(), Encryption.HEADER);
         for (int size : SIZES) {
             byte[] data = random(size);
             ByteArrayOutputStream stored = new ByteArrayOutputStream();
@@ -78,8 +88,10 @@ class EncryptionTest {
             try (OutputStream out = tink.newEncryptingStream(stored, header)) {
                 out.write(data);
             }
-            assertThat(KEY.decode(new ByteArrayInputStream(stored.toByteArray())).readAllBytes())
-                    .as("size %d", size).isEqualTo(data);
+            assertThat(KEY.decode(new ByteArrayInputStream(stored.toByteArray()))
+                            .readAllBytes())
+                    .as("size %d", size)
+                    .isEqualTo(data);
         }
     }
 
@@ -90,17 +102,20 @@ class EncryptionTest {
         byte[] whole = first.open(source(data, new ArrayList<>()), 0).readAllBytes();
         ObjectCodec.Encoder again = KEY.encoder(first.saved());
         int s = Encryption.SEGMENT;
-        for (long offset : new long[]{0, 5, 16, 17, 56, s - 1, s + 16, s + 17, 2L * s + 123, 3L * s + 16,
-                whole.length - 1, whole.length}) {
+        for (long offset : new long[] {
+            0, 5, 16, 17, 56, s - 1, s + 16, s + 17, 2L * s + 123, 3L * s + 16, whole.length - 1, whole.length
+        }) {
             List<Long> asked = new ArrayList<>();
             byte[] rest = again.open(source(data, asked), offset).readAllBytes();
             assertThat(rest).as("from %d", offset).isEqualTo(Arrays.copyOfRange(whole, (int) offset, whole.length));
             long segment = Math.max(0, offset - Encryption.HEADER) / s;
-            assertThat(asked).as("plain bytes read from %d", offset).containsExactly(
-                    segment == 0 ? 0L : Encryption.FIRST_PLAIN + (segment - 1) * Encryption.PLAIN);
+            assertThat(asked)
+                    .as("plain bytes read from %d", offset)
+                    .containsExactly(segment == 0 ? 0L : Encryption.FIRST_PLAIN + (segment - 1) * Encryption.PLAIN);
         }
         assertThat(KEY.encoder().open(source(data, new ArrayList<>()), 0).readAllBytes())
-                .as("a fresh encoding: another salt, other bytes").isNotEqualTo(whole);
+                .as("a fresh encoding: another salt, other bytes")
+                .isNotEqualTo(whole);
     }
 
     static ObjectCodec.PlainSource source(byte[] data, List<Long> asked) {
@@ -128,7 +143,8 @@ class EncryptionTest {
         otherSalt[h + 1] ^= 1;
         for (byte[] bad : List.of(flipped, swapped, cutAtSegment, extended, otherSalt)) {
             assertThatThrownBy(() -> KEY.decode(new ByteArrayInputStream(bad)).readAllBytes())
-                    .isInstanceOf(IOException.class).hasMessageContaining("cannot decrypt");
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("cannot decrypt");
         }
         Encryption other = new Encryption("another key, another key, 32 b!".getBytes(StandardCharsets.US_ASCII));
         assertThatThrownBy(() -> other.decode(new ByteArrayInputStream(stored)).readAllBytes())
@@ -149,14 +165,17 @@ class EncryptionTest {
             for (MemberManifest.FileRef f : m.files()) {
                 byte[] stored = Files.readAllBytes(fixture.resolve("encrypted").resolve(f.object()));
                 assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("DHTENC01");
-                assertThat(key.holds(f.size(), stored.length)).as("%s is not uploaded again", f.name()).isTrue();
+                assertThat(key.holds(f.size(), stored.length))
+                        .as("%s is not uploaded again", f.name())
+                        .isTrue();
                 byte[] plain = key.decode(new ByteArrayInputStream(stored)).readAllBytes();
                 assertThat((long) plain.length).isEqualTo(f.size());
                 ObjectCodec.Digest digest = key.digest();
                 digest.update(plain, 0, plain.length);
                 assertThat("files/" + digest.finish()).as(f.name()).isEqualTo(f.object());
                 byte[] cut = Arrays.copyOf(stored, stored.length - 1);
-                assertThatThrownBy(() -> key.decode(new ByteArrayInputStream(cut)).readAllBytes())
+                assertThatThrownBy(
+                                () -> key.decode(new ByteArrayInputStream(cut)).readAllBytes())
                         .hasMessageContaining("cannot decrypt");
                 files++;
             }
@@ -183,15 +202,19 @@ class EncryptionTest {
                 byte[] stored = Files.readAllBytes(fixture.resolve("encrypted").resolve(f.object()));
                 byte[] plain = key.decode(new ByteArrayInputStream(stored)).readAllBytes();
                 ObjectCodec.Encoder encoder = key.encoder(Arrays.copyOfRange(stored, 16, 24));
-                assertThat(encoder.open(source(plain, new ArrayList<>()), 0).readAllBytes()).as(f.name())
+                assertThat(encoder.open(source(plain, new ArrayList<>()), 0).readAllBytes())
+                        .as(f.name())
                         .isEqualTo(stored);
                 long offset = Math.min(stored.length, Encryption.V1_HEADER + Encryption.V1_CHUNK + Encryption.TAG + 3);
-                assertThat(encoder.open(source(plain, new ArrayList<>()), offset).readAllBytes()).as(f.name())
+                assertThat(encoder.open(source(plain, new ArrayList<>()), offset)
+                                .readAllBytes())
+                        .as(f.name())
                         .isEqualTo(Arrays.copyOfRange(stored, (int) offset, stored.length));
                 assertThat(writing.storedLength(plain.length)).isEqualTo(stored.length);
                 assertThat(writing.holds(plain.length, stored.length)).isTrue();
                 assertThat(writing.holds(plain.length, key.storedLength(plain.length)))
-                        .as("a DHTENC02 object is written again, for the previous release to read").isFalse();
+                        .as("a DHTENC02 object is written again, for the previous release to read")
+                        .isFalse();
                 files++;
             }
         }
@@ -201,11 +224,19 @@ class EncryptionTest {
         assertThat(new String(fresh, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("DHTENC01");
         assertThat(key.decode(new ByteArrayInputStream(fresh)).readAllBytes()).isEqualTo(data);
         newFormat[0] = true;
-        assertThat(new String(key.writing().encode(new ByteArrayInputStream(data)).readAllBytes(), 0, 8,
-                StandardCharsets.US_ASCII)).as("the level raised").isEqualTo("DHTENC02");
+        assertThat(new String(
+                        key.writing().encode(new ByteArrayInputStream(data)).readAllBytes(),
+                        0,
+                        8,
+                        StandardCharsets.US_ASCII))
+                .as("the level raised")
+                .isEqualTo("DHTENC02");
     }
 
     static Path fixture() throws URISyntaxException {
-        return Path.of(EncryptionTest.class.getResource("/backup-f09ee83/encryption-key").toURI()).getParent();
+        return Path.of(EncryptionTest.class
+                        .getResource("/backup-f09ee83/encryption-key")
+                        .toURI())
+                .getParent();
     }
 }

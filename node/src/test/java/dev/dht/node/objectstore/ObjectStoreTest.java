@@ -1,12 +1,10 @@
 package dev.dht.node.objectstore;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.dht.node.io.Throttle;
 import dev.dht.node.support.ObjectStoreServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,14 +12,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The object store client (AWS SDK) against a real S3-compatible server (versitygw), not a stand-in. */
 class ObjectStoreTest {
     @TempDir
     static Path dir;
+
     static ObjectStoreServer server;
 
     @BeforeAll
@@ -56,9 +56,11 @@ class ObjectStoreTest {
     @Test
     void aProbeSaysWhetherTheBucketIsThereAndTheCredentialsTaken() {
         server.client("probed", "p").probe(); // the bucket exists (client() makes it): no exception
-        ObjectStore missing = new S3ObjectStore(server.location("no-such-bucket", "p"),
-                StoreCredentials.of(server.rootCredentials()));
-        assertThatThrownBy(missing::probe).isInstanceOf(ObjectStoreException.class).hasMessageContaining("NoSuchBucket");
+        ObjectStore missing = new S3ObjectStore(
+                server.location("no-such-bucket", "p"), StoreCredentials.of(server.rootCredentials()));
+        assertThatThrownBy(missing::probe)
+                .isInstanceOf(ObjectStoreException.class)
+                .hasMessageContaining("NoSuchBucket");
     }
 
     @Test
@@ -92,7 +94,7 @@ class ObjectStoreTest {
     void listsEveryPage() {
         ObjectStore c = server.client("pages", "p");
         for (int i = 0; i < 1005; i++) {
-            c.put(String.format("k/%04d", i), new byte[]{(byte) i});
+            c.put(String.format("k/%04d", i), new byte[] {(byte) i});
         }
         List<ObjectStore.ObjectInfo> all = c.list("k/");
         assertThat(all).hasSize(1005);
@@ -102,9 +104,11 @@ class ObjectStoreTest {
     @Test
     void wrongCredentialsFailAtOnceWithTheStoresCode() {
         server.client("denied", "");
-        ObjectStore bad = new S3ObjectStore(server.location("denied", ""), StoreCredentials.of(
-                ObjectStoreServer.writeCredentials(dir.resolve("wrong"), ObjectStoreServer.ACCESS_KEY, "wrong-secret")));
-        assertThatThrownBy(() -> bad.put("x", new byte[]{1}))
+        ObjectStore bad = new S3ObjectStore(
+                server.location("denied", ""),
+                StoreCredentials.of(ObjectStoreServer.writeCredentials(
+                        dir.resolve("wrong"), ObjectStoreServer.ACCESS_KEY, "wrong-secret")));
+        assertThatThrownBy(() -> bad.put("x", new byte[] {1}))
                 .isInstanceOf(ObjectStoreException.class)
                 .satisfies(e -> assertThat(((ObjectStoreException) e).status()).isEqualTo(403))
                 .hasMessageContaining("SignatureDoesNotMatch");
@@ -112,22 +116,26 @@ class ObjectStoreTest {
 
     @Test
     void anUnreachableStoreFailsAfterRetries() {
-        ObjectStore c = new S3ObjectStore(new S3Location(java.net.URI.create("http://127.0.0.1:1"), "nothing", "",
-                null, true), StoreCredentials.of(ObjectStoreServer.writeCredentials(dir.resolve("ab"), "a", "b")));
-        assertThatThrownBy(() -> c.get("x")).isInstanceOf(ObjectStoreException.class)
+        ObjectStore c = new S3ObjectStore(
+                new S3Location(java.net.URI.create("http://127.0.0.1:1"), "nothing", "", null, true),
+                StoreCredentials.of(ObjectStoreServer.writeCredentials(dir.resolve("ab"), "a", "b")));
+        assertThatThrownBy(() -> c.get("x"))
+                .isInstanceOf(ObjectStoreException.class)
                 .satisfies(e -> assertThat(((ObjectStoreException) e).status()).isZero());
     }
 
     @Test
     void credentialsAreReadAgainWhenTheFilesChange() throws Exception {
         server.client("rotation", "");
-        Path creds = ObjectStoreServer.writeCredentials(dir.resolve("creds"), ObjectStoreServer.ACCESS_KEY, "wrong-secret");
+        Path creds =
+                ObjectStoreServer.writeCredentials(dir.resolve("creds"), ObjectStoreServer.ACCESS_KEY, "wrong-secret");
         ObjectStore c = new S3ObjectStore(server.location("rotation", "rotated"), StoreCredentials.of(creds));
-        assertThatThrownBy(() -> c.put("x", new byte[]{1})).isInstanceOf(ObjectStoreException.class);
+        assertThatThrownBy(() -> c.put("x", new byte[] {1})).isInstanceOf(ObjectStoreException.class);
         ObjectStoreServer.writeCredentials(creds, ObjectStoreServer.ACCESS_KEY, ObjectStoreServer.SECRET_KEY);
-        Files.setLastModifiedTime(creds.resolve(CredentialsFile.SECRET_ACCESS_KEY),
+        Files.setLastModifiedTime(
+                creds.resolve(CredentialsFile.SECRET_ACCESS_KEY),
                 java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
-        c.put("x", new byte[]{1});
+        c.put("x", new byte[] {1});
         assertThat(c.get("x")).containsExactly(1);
     }
 
@@ -143,10 +151,20 @@ class ObjectStoreTest {
         assertThat(c.parts("big", id)).containsExactly(new ObjectStore.Part(1, e1, part));
         assertThat(c.exists("big")).as("an upload in progress is no object").isFalse();
         String e2 = c.putPart("big", id, 2, part, () -> new ByteArrayInputStream(data, (int) part, (int) part), null);
-        String e3 = c.putPart("big", id, 3, data.length - 2 * part,
-                () -> new ByteArrayInputStream(data, (int) (2 * part), (int) (data.length - 2 * part)), null);
-        c.completeUpload("big", id, List.of(new ObjectStore.Part(1, e1, part), new ObjectStore.Part(2, e2, part),
-                new ObjectStore.Part(3, e3, data.length - 2 * part)));
+        String e3 = c.putPart(
+                "big",
+                id,
+                3,
+                data.length - 2 * part,
+                () -> new ByteArrayInputStream(data, (int) (2 * part), (int) (data.length - 2 * part)),
+                null);
+        c.completeUpload(
+                "big",
+                id,
+                List.of(
+                        new ObjectStore.Part(1, e1, part),
+                        new ObjectStore.Part(2, e2, part),
+                        new ObjectStore.Part(3, e3, data.length - 2 * part)));
         try (InputStream in = c.open("big")) {
             assertThat(in.readAllBytes()).isEqualTo(data);
         }
@@ -157,7 +175,8 @@ class ObjectStoreTest {
         c.abortUpload("gone", aborted);
         c.abortUpload("gone", aborted); // twice: no error
         assertThat(c.uploads("")).isEmpty();
-        assertThatThrownBy(() -> c.parts("gone", aborted)).isInstanceOf(ObjectStoreException.class)
+        assertThatThrownBy(() -> c.parts("gone", aborted))
+                .isInstanceOf(ObjectStoreException.class)
                 .satisfies(e -> assertThat(((ObjectStoreException) e).status()).isEqualTo(404));
         assertThat(c.exists("gone")).isFalse();
     }
@@ -166,18 +185,27 @@ class ObjectStoreTest {
     void encryptedObjectsRoundTripAndAWrongKeyIsRefused() throws Exception {
         Encryption key = new Encryption("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
         Encryption other = new Encryption("another key, another key, 32 b!".getBytes(StandardCharsets.US_ASCII));
-        for (int size : new int[]{0, 1, Encryption.FIRST_PLAIN - 1, Encryption.FIRST_PLAIN, Encryption.FIRST_PLAIN + 1,
-                Encryption.FIRST_PLAIN + 2 * Encryption.PLAIN}) {
+        for (int size : new int[] {
+            0,
+            1,
+            Encryption.FIRST_PLAIN - 1,
+            Encryption.FIRST_PLAIN,
+            Encryption.FIRST_PLAIN + 1,
+            Encryption.FIRST_PLAIN + 2 * Encryption.PLAIN
+        }) {
             byte[] data = new byte[size];
             new Random(size).nextBytes(data);
             byte[] stored = key.encode(new ByteArrayInputStream(data)).readAllBytes();
             assertThat((long) stored.length).isEqualTo(key.storedLength(size));
-            assertThat(key.decode(new ByteArrayInputStream(stored)).readAllBytes()).isEqualTo(data);
-            assertThatThrownBy(() -> other.decode(new ByteArrayInputStream(stored)).readAllBytes())
+            assertThat(key.decode(new ByteArrayInputStream(stored)).readAllBytes())
+                    .isEqualTo(data);
+            assertThatThrownBy(
+                            () -> other.decode(new ByteArrayInputStream(stored)).readAllBytes())
                     .hasMessageContaining("wrong encryption key");
             if (size > 0) {
                 byte[] truncated = java.util.Arrays.copyOf(stored, stored.length - 1);
-                assertThatThrownBy(() -> key.decode(new ByteArrayInputStream(truncated)).readAllBytes())
+                assertThatThrownBy(() ->
+                                key.decode(new ByteArrayInputStream(truncated)).readAllBytes())
                         .hasMessageContaining("cannot decrypt");
             }
         }
@@ -197,11 +225,14 @@ class ObjectStoreTest {
         c.put("f", key.encode(new ByteArrayInputStream(plain)).readAllBytes());
         byte[] stored = Files.readAllBytes(server.root().resolve("enc/p/f")); // the store's own file
         assertThat(new String(stored, 0, 8, StandardCharsets.US_ASCII)).isEqualTo("DHTENC02");
-        for (int at : new int[]{0, 1000, Encryption.SEGMENT - 16, Encryption.SEGMENT + 100, plain.length - 40}) {
+        for (int at : new int[] {0, 1000, Encryption.SEGMENT - 16, Encryption.SEGMENT + 100, plain.length - 40}) {
             byte[] needle = java.util.Arrays.copyOfRange(plain, at, at + 32);
-            assertThat(indexOf(stored, needle)).as("plaintext at %d found in the stored object", at).isEqualTo(-1);
+            assertThat(indexOf(stored, needle))
+                    .as("plaintext at %d found in the stored object", at)
+                    .isEqualTo(-1);
         }
-        assertThat(key.decode(new ByteArrayInputStream(c.get("f"))).readAllBytes()).isEqualTo(plain);
+        assertThat(key.decode(new ByteArrayInputStream(c.get("f"))).readAllBytes())
+                .isEqualTo(plain);
     }
 
     static int indexOf(byte[] hay, byte[] needle) {

@@ -1,15 +1,14 @@
 package dev.dht.node.peer;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The member RPC's chunked bodies (the range stream): whole chunks out, however the bytes arrive. */
 class ChunkedDecoderTest {
@@ -41,9 +40,8 @@ class ChunkedDecoderTest {
 
     @Test
     void wholeChunksComeOutWhateverTheFragmentation() throws IOException {
-        for (int piece : new int[]{1, 2, 5, 13, 64, 1000}) {
-            assertThat(feed(HEAD + BODY, piece)).as("piece %d", piece)
-                    .containsExactly("abc", "0123456789abcdef", "z");
+        for (int piece : new int[] {1, 2, 5, 13, 64, 1000}) {
+            assertThat(feed(HEAD + BODY, piece)).as("piece %d", piece).containsExactly("abc", "0123456789abcdef", "z");
         }
     }
 
@@ -51,7 +49,8 @@ class ChunkedDecoderTest {
     void badSizesAndMissingLineEndsAreErrors() {
         assertThatThrownBy(() -> feed(HEAD + "x\r\n", 100)).isInstanceOf(IOException.class);
         assertThatThrownBy(() -> feed(HEAD + "3\r\nabcd\r\n", 100)).hasMessageContaining("CRLF");
-        assertThatThrownBy(() -> feed(HEAD + "401\r\n", 100)).as("bigger than the decoder takes")
+        assertThatThrownBy(() -> feed(HEAD + "401\r\n", 100))
+                .as("bigger than the decoder takes")
                 .hasMessageContaining("chunk size");
     }
 }

@@ -1,6 +1,6 @@
 package dev.dht.node.peer;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,15 +14,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The client against real sockets: a hand-written HTTP peer, a closed port, a full pipeline. */
 class PeerClientTest {
 
     /** Outcome of one call. */
-    record Outcome(PeerResponse response, Boolean timeout, String reason) {
-    }
+    record Outcome(PeerResponse response, Boolean timeout, String reason) {}
 
     private static CompletableFuture<Outcome> call(PeerClient client, String peer, String target, long timeoutMs) {
         return callBy(client, peer, target, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
@@ -48,7 +46,7 @@ class PeerClientTest {
     void pipelinedCallsGetTheirOwnAnswersInOrder() throws Exception {
         List<String> requests = new CopyOnWriteArrayList<>();
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
             Thread peer = new Thread(() -> {
                 try (Socket s = server.accept()) {
                     InputStream in = s.getInputStream();
@@ -58,8 +56,8 @@ class PeerClientTest {
                         requests.add(head);
                         in.readNBytes(4); // the body
                         String id = head.substring(head.indexOf("id=") + 3, head.indexOf(" HTTP/1.1"));
-                        out.write(("HTTP/1.1 201 Created\r\nContent-Length: " + id.length() + "\r\nX-Dht-Clock: "
-                                + n + "\r\nX-Dht-Call: " + callOf(head) + "\r\n\r\n" + id)
+                        out.write(("HTTP/1.1 201 Created\r\nContent-Length: " + id.length() + "\r\nX-Dht-Clock: " + n
+                                        + "\r\nX-Dht-Call: " + callOf(head) + "\r\n\r\n" + id)
                                 .getBytes(StandardCharsets.US_ASCII));
                         out.flush();
                     }
@@ -76,11 +74,15 @@ class PeerClientTest {
             for (int i = 0; i < 5; i++) {
                 Outcome o = calls.get(i).get(5, TimeUnit.SECONDS);
                 assertThat(o.response()).as("call %d: %s", i, o.reason()).isNotNull();
-                assertThat(new String(o.response().body(), StandardCharsets.US_ASCII)).isEqualTo("k" + i);
+                assertThat(new String(o.response().body(), StandardCharsets.US_ASCII))
+                        .isEqualTo("k" + i);
             }
-            assertThat(requests.get(0)).startsWith("PUT /v0/entity?id=k0 HTTP/1.1\r\n")
-                    .contains("X-Dht-Internal: 1\r\n").contains("X-Dht-Clock: 5\r\n")
-                    .contains("X-Dht-Timestamp: 9\r\n").contains("Content-Length: 4\r\n");
+            assertThat(requests.get(0))
+                    .startsWith("PUT /v0/entity?id=k0 HTTP/1.1\r\n")
+                    .contains("X-Dht-Internal: 1\r\n")
+                    .contains("X-Dht-Clock: 5\r\n")
+                    .contains("X-Dht-Timestamp: 9\r\n")
+                    .contains("Content-Length: 4\r\n");
             assertThat(client.outcomes().ok()).isEqualTo(5);
             peer.join(5000);
         }
@@ -95,7 +97,7 @@ class PeerClientTest {
     void callsMadeWhileTheIoThreadIsAwakeAreWrittenTogetherBeforeItSleeps() throws Exception {
         int follow = 10;
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 32, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(1, 32, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
             Thread peer = new Thread(() -> {
                 try (Socket s = server.accept()) {
                     InputStream in = s.getInputStream();
@@ -105,7 +107,8 @@ class PeerClientTest {
                         in.readNBytes(4);
                         String id = head.substring(head.indexOf("id=") + 3, head.indexOf(" HTTP/1.1"));
                         out.write(("HTTP/1.1 201 Created\r\nContent-Length: " + id.length() + "\r\nX-Dht-Call: "
-                                + callOf(head) + "\r\n\r\n" + id).getBytes(StandardCharsets.US_ASCII));
+                                        + callOf(head) + "\r\n\r\n" + id)
+                                .getBytes(StandardCharsets.US_ASCII));
                         out.flush();
                     }
                 } catch (IOException e) {
@@ -116,8 +119,11 @@ class PeerClientTest {
             String url = "http://localhost:" + server.getLocalPort();
             List<CompletableFuture<Outcome>> followers = new CopyOnWriteArrayList<>();
             CompletableFuture<Thread> firstAnsweredOn = new CompletableFuture<>();
-            client.send(url, new PeerRequest("PUT", "/v0/entity?id=first", 1, 1, "body".getBytes()),
-                    System.nanoTime() + TimeUnit.SECONDS.toNanos(5), new PeerCallback() {
+            client.send(
+                    url,
+                    new PeerRequest("PUT", "/v0/entity?id=first", 1, 1, "body".getBytes()),
+                    System.nanoTime() + TimeUnit.SECONDS.toNanos(5),
+                    new PeerCallback() {
                         @Override
                         public void completed(PeerResponse response) {
                             for (int i = 0; i < follow; i++) {
@@ -135,7 +141,8 @@ class PeerClientTest {
             for (int i = 0; i < follow; i++) {
                 Outcome o = followers.get(i).get(5, TimeUnit.SECONDS);
                 assertThat(o.response()).as("call %d: %s", i, o.reason()).isNotNull();
-                assertThat(new String(o.response().body(), StandardCharsets.US_ASCII)).isEqualTo("f" + i);
+                assertThat(new String(o.response().body(), StandardCharsets.US_ASCII))
+                        .isEqualTo("f" + i);
             }
             peer.join(5000);
         }
@@ -148,10 +155,11 @@ class PeerClientTest {
             dead = s.getLocalPort();
         }
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 2, Duration.ofSeconds(30), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(1, 2, Duration.ofSeconds(30), Duration.ofSeconds(10))) {
             // Connect timeout and deadline are 30 s: a refused connection must fail as an error long before either.
             long start = System.nanoTime();
-            Outcome refused = call(client, "http://localhost:" + dead, "/x", 30_000).get(30, TimeUnit.SECONDS);
+            Outcome refused =
+                    call(client, "http://localhost:" + dead, "/x", 30_000).get(30, TimeUnit.SECONDS);
             assertThat(refused.timeout()).isFalse();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
 
@@ -162,7 +170,9 @@ class PeerClientTest {
             CompletableFuture<Outcome> first = callBy(client, url, "/a", deadline);
             CompletableFuture<Outcome> second = callBy(client, url, "/b", deadline);
             Outcome third = call(client, url, "/c", 300).get(10, TimeUnit.SECONDS);
-            assertThat(third.timeout()).as("one connection, two in flight: no room").isFalse();
+            assertThat(third.timeout())
+                    .as("one connection, two in flight: no room")
+                    .isFalse();
             assertThat(third.reason()).contains("saturated");
             assertThat(first.get(5, TimeUnit.SECONDS).timeout()).isTrue();
             assertThat(second.get(5, TimeUnit.SECONDS).timeout()).isTrue();
@@ -179,10 +189,13 @@ class PeerClientTest {
     @Test
     void aCallbackThatThrowsDoesNotStopTheClient() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
             String url = "http://localhost:" + silent.getLocalPort();
             CompletableFuture<Boolean> threw = new CompletableFuture<>();
-            client.send(url, new PeerRequest("GET", "/a", 5, 0, null), System.nanoTime() + 200_000_000L,
+            client.send(
+                    url,
+                    new PeerRequest("GET", "/a", 5, 0, null),
+                    System.nanoTime() + 200_000_000L,
                     new PeerCallback() {
                         @Override
                         public void completed(PeerResponse response) {
@@ -195,7 +208,9 @@ class PeerClientTest {
                             throw new IllegalStateException("a callback that throws, on the I/O thread");
                         }
                     });
-            assertThat(threw.get(10, TimeUnit.SECONDS)).as("the first call timed out, on the I/O thread").isTrue();
+            assertThat(threw.get(10, TimeUnit.SECONDS))
+                    .as("the first call timed out, on the I/O thread")
+                    .isTrue();
             Outcome next = call(client, url, "/b", 200).get(10, TimeUnit.SECONDS);
             assertThat(next.timeout()).as("the I/O thread still expires calls").isTrue();
             assertThat(client.outcomes().timeout()).isEqualTo(2);
@@ -217,7 +232,7 @@ class PeerClientTest {
     @Test
     void aReusedConnectionThePeerClosesUnderARequestIsRetriedOnceOnANewOne() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofMillis(200))) {
+                PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofMillis(200))) {
             Thread peer = new Thread(() -> {
                 try {
                     try (Socket first = server.accept()) {
@@ -233,15 +248,16 @@ class PeerClientTest {
             });
             peer.start();
             String url = "http://localhost:" + server.getLocalPort();
-            assertThat(call(client, url, "/1", 5000).get(5, TimeUnit.SECONDS).response()).isNotNull();
+            assertThat(call(client, url, "/1", 5000).get(5, TimeUnit.SECONDS).response())
+                    .isNotNull();
             Outcome second = call(client, url, "/2", 5000).get(5, TimeUnit.SECONDS);
             assertThat(second.response()).as(String.valueOf(second.reason())).isNotNull();
-            assertThat(new String(second.response().body(), StandardCharsets.US_ASCII)).isEqualTo("two");
+            assertThat(new String(second.response().body(), StandardCharsets.US_ASCII))
+                    .isEqualTo("two");
             assertThat(client.outcomes().error()).isZero();
             peer.join(5000);
             // unused for longer than its idle limit, the connection is closed by the client itself
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
-                    .until(() -> client.connections(url) == 0);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> client.connections(url) == 0);
         }
     }
 
@@ -254,7 +270,8 @@ class PeerClientTest {
 
     private static byte[] answer(String call, String body) {
         return ("HTTP/1.1 201 Created\r\nContent-Length: " + body.length() + "\r\nX-Dht-Call: " + call + "\r\n\r\n"
-                + body).getBytes(StandardCharsets.US_ASCII);
+                        + body)
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     /** The X-Dht-Call number of a request head (every internal request carries one). */
@@ -271,7 +288,7 @@ class PeerClientTest {
     @Test
     void answersAreMatchedByCallNumberInAnyOrderAndALateOneIsDropped() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(1), Duration.ofSeconds(10))) {
             CompletableFuture<Void> peerDone = new CompletableFuture<>();
             Thread peer = new Thread(() -> {
                 try (Socket s = server.accept()) {
@@ -311,8 +328,11 @@ class PeerClientTest {
             assertThat(late.timeout()).as("a failed at its own deadline").isTrue();
 
             Outcome d = call(client, url, "/v0/entity?id=d", 5000).get(5, TimeUnit.SECONDS);
-            assertThat(d.response()).as("same connection, still usable: " + d.reason()).isNotNull();
-            assertThat(new String(d.response().body(), StandardCharsets.US_ASCII)).isEqualTo("d");
+            assertThat(d.response())
+                    .as("same connection, still usable: " + d.reason())
+                    .isNotNull();
+            assertThat(new String(d.response().body(), StandardCharsets.US_ASCII))
+                    .isEqualTo("d");
             peerDone.get(5, TimeUnit.SECONDS);
             assertThat(client.outcomes().ok()).isEqualTo(3);
             assertThat(client.outcomes().timeout()).isEqualTo(1);
@@ -325,7 +345,7 @@ class PeerClientTest {
         // A listener whose accept queue is full drops new SYNs (Linux), so a connect to it hangs, as one to the
         // old IP of a replaced pod does: the backlog of 1 is filled by sockets nobody accepts.
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 16, Duration.ofMillis(300), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(1, 16, Duration.ofMillis(300), Duration.ofSeconds(10))) {
             List<Socket> fillers = new CopyOnWriteArrayList<>();
             try {
                 for (int i = 0; i < 3; i++) {
@@ -342,7 +362,8 @@ class PeerClientTest {
                 Outcome first = call(client, url, "/v0/entity?id=a", 10_000).get(5, TimeUnit.SECONDS);
                 assertThat(first.response()).isNull();
                 assertThat(first.reason()).contains("within the connect timeout");
-                assertThat(first.timeout()).as("failed at the connect timeout, long before its own deadline")
+                assertThat(first.timeout())
+                        .as("failed at the connect timeout, long before its own deadline")
                         .isFalse();
                 assertThat(client.connections(url)).isZero();
 
@@ -381,8 +402,11 @@ class PeerClientTest {
                 });
                 peer.start();
                 Outcome second = call(client, url, "/v0/entity?id=b", 5000).get(5, TimeUnit.SECONDS);
-                assertThat(second.response()).as(String.valueOf(second.reason())).isNotNull();
-                assertThat(new String(second.response().body(), StandardCharsets.US_ASCII)).isEqualTo("b");
+                assertThat(second.response())
+                        .as(String.valueOf(second.reason()))
+                        .isNotNull();
+                assertThat(new String(second.response().body(), StandardCharsets.US_ASCII))
+                        .isEqualTo("b");
             } finally {
                 for (Socket filler : fillers) {
                     filler.close();
@@ -394,7 +418,7 @@ class PeerClientTest {
     @Test
     void aConnectionOnWhichCallsTimeOutWhileThePeerSendsNothingIsClosedAndTheNextCallUsesANewOne() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 16, Duration.ofMillis(200), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(1, 16, Duration.ofMillis(200), Duration.ofSeconds(10))) {
             CompletableFuture<Void> done = new CompletableFuture<>();
             Thread peer = new Thread(() -> {
                 // The first connection reads its request and never answers (a peer gone silent); the second answers.
@@ -421,7 +445,8 @@ class PeerClientTest {
             // only slot, so the next call must dial a new one (the silent peer never answers anything).
             Outcome second = call(client, url, "/v0/entity?id=b", 5000).get(5, TimeUnit.SECONDS);
             assertThat(second.response()).as(String.valueOf(second.reason())).isNotNull();
-            assertThat(new String(second.response().body(), StandardCharsets.US_ASCII)).isEqualTo("b");
+            assertThat(new String(second.response().body(), StandardCharsets.US_ASCII))
+                    .isEqualTo("b");
             done.get(5, TimeUnit.SECONDS);
         }
     }
@@ -429,7 +454,7 @@ class PeerClientTest {
     @Test
     void aWatchedCallHearsItIsSlowOnceAtItsMarkAndStillEndsAtItsDeadline() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(1, 16, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
             Thread peer = new Thread(() -> {
                 try (Socket silent = server.accept()) { // reads the request, never answers
                     readHead(silent.getInputStream());
@@ -443,8 +468,11 @@ class PeerClientTest {
             List<String> events = new CopyOnWriteArrayList<>();
             CompletableFuture<Void> ended = new CompletableFuture<>();
             long now = System.nanoTime();
-            client.send("http://localhost:" + server.getLocalPort(), new PeerRequest("GET", "/v0/entity?id=s", 1, 0,
-                    null, null), now + TimeUnit.MILLISECONDS.toNanos(1500), now + TimeUnit.MILLISECONDS.toNanos(100),
+            client.send(
+                    "http://localhost:" + server.getLocalPort(),
+                    new PeerRequest("GET", "/v0/entity?id=s", 1, 0, null, null),
+                    now + TimeUnit.MILLISECONDS.toNanos(1500),
+                    now + TimeUnit.MILLISECONDS.toNanos(100),
                     new PeerCallback() {
                         @Override
                         public void completed(PeerResponse response) {

@@ -1,5 +1,7 @@
 package dev.dht.node.peer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
@@ -8,11 +10,6 @@ import dev.dht.node.support.MemberCalls;
 import dev.dht.node.support.TestCertificates;
 import dev.dht.node.support.TestNode;
 import dev.dht.node.tls.MemberTls;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,8 +23,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The peer client's TLS handshakes against a node's member port, through a proxy that holds back what the node
@@ -36,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PeerClientTlsHandshakeTest {
     @TempDir
     Path dir;
+
     private TestNode node;
     private MemberTls tls;
 
@@ -46,10 +46,10 @@ class PeerClientTlsHandshakeTest {
         TestCertificates.Member callerFiles = ca.issue(dir.resolve("caller"), "caller");
         int port = TestNode.freePort();
         String url = "http://localhost:" + port;
-        NodeConfig config = NodeConfig.defaults(port, dir.resolve("data")).withCluster(ClusterMembers.of(List.of(url)),
-                url);
-        node = TestNode.start(config.withSecurity(config.security().withMemberTls(
-                new SecuritySettings.TlsFiles(nodeFiles.cert(), nodeFiles.key(), nodeFiles.ca()))));
+        NodeConfig config =
+                NodeConfig.defaults(port, dir.resolve("data")).withCluster(ClusterMembers.of(List.of(url)), url);
+        node = TestNode.start(config.withSecurity(config.security()
+                .withMemberTls(new SecuritySettings.TlsFiles(nodeFiles.cert(), nodeFiles.key(), nodeFiles.ca()))));
         tls = MemberTls.open(callerFiles.cert(), callerFiles.key(), callerFiles.ca(), Duration.ofMinutes(1));
     }
 
@@ -73,7 +73,7 @@ class PeerClientTlsHandshakeTest {
     @Test
     void aSlowHandshakeIsKeptAndItsConnectionServesTheNextCall() throws Exception {
         try (GatedProxy proxy = new GatedProxy(node.node().server().memberPort());
-             PeerClient client = client(Duration.ofMillis(100))) {
+                PeerClient client = client(Duration.ofMillis(100))) {
             String peer = "http://localhost:" + proxy.port();
 
             // the node's ServerHello is held back: the first call's deadline passes, long after the connect timeout
@@ -95,7 +95,7 @@ class PeerClientTlsHandshakeTest {
     @Test
     void callsDuringAHandshakeWaitForItInsteadOfOpeningMoreConnections() throws Exception {
         try (GatedProxy proxy = new GatedProxy(node.node().server().memberPort());
-             PeerClient client = client(Duration.ofSeconds(10))) {
+                PeerClient client = client(Duration.ofSeconds(10))) {
             String peer = "http://localhost:" + proxy.port();
             List<CompletableFuture<String>> calls = new java.util.ArrayList<>();
             for (int i = 0; i < 5; i++) {
@@ -161,24 +161,27 @@ class PeerClientTlsHandshakeTest {
         }
 
         private void pump(Socket from, Socket to, boolean gated) {
-            Thread t = new Thread(() -> {
-                byte[] buffer = new byte[16 * 1024];
-                try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                    if (gated) {
-                        gate.await();
-                    }
-                    int n;
-                    while ((n = in.read(buffer)) >= 0) {
-                        out.write(buffer, 0, n);
-                        out.flush();
-                    }
-                } catch (IOException | InterruptedException e) {
-                    // either side closed
-                } finally {
-                    close(from);
-                    close(to);
-                }
-            }, "gated-proxy-pump");
+            Thread t = new Thread(
+                    () -> {
+                        byte[] buffer = new byte[16 * 1024];
+                        try (InputStream in = from.getInputStream();
+                                OutputStream out = to.getOutputStream()) {
+                            if (gated) {
+                                gate.await();
+                            }
+                            int n;
+                            while ((n = in.read(buffer)) >= 0) {
+                                out.write(buffer, 0, n);
+                                out.flush();
+                            }
+                        } catch (IOException | InterruptedException e) {
+                            // either side closed
+                        } finally {
+                            close(from);
+                            close(to);
+                        }
+                    },
+                    "gated-proxy-pump");
             t.setDaemon(true);
             t.start();
         }

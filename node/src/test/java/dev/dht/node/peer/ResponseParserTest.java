@@ -1,15 +1,14 @@
 package dev.dht.node.peer;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class ResponseParserTest {
     private static final String TWO = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nX-Dht-Clock: 42\r\n\r\nabc"
@@ -42,7 +41,7 @@ class ResponseParserTest {
 
     @Test
     void pipelinedAnswersComeOutWholeWhateverTheFragmentation() throws IOException {
-        for (int piece : new int[]{1, 2, 3, 7, 16, 1000}) {
+        for (int piece : new int[] {1, 2, 3, 7, 16, 1000}) {
             List<PeerResponse> rs = feed(TWO, piece);
             assertThat(rs).as("piece %d", piece).hasSize(2);
             assertThat(rs.get(0).status()).isEqualTo(200);

@@ -1,18 +1,17 @@
 package dev.dht.node.plane;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.SecuritySettings;
+import dev.dht.node.json.Json;
 import dev.dht.node.storage.Record;
 import dev.dht.node.support.Addresses;
 import dev.dht.node.support.NodeProcess;
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestNode;
-import dev.dht.node.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -30,10 +29,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The attacks of issue 21, sent to a real node process started as in Kubernetes (with --cluster-file), each on
@@ -48,10 +47,12 @@ class AttackIT {
     static final long END_OF_RANGE = Long.MAX_VALUE - 1;
     /** 2,173 years ahead, as the issue observed after one request. */
     static final long YEARS_AHEAD = HybridLogicalClock.of(System.currentTimeMillis() + 2173L * 365 * 86_400_000L, 0);
+
     static final int KEYS = 8;
 
     @TempDir
     static Path dir;
+
     static NodeProcess node;
     static Listener evil;
     static InetAddress external;
@@ -63,11 +64,24 @@ class AttackIT {
         int port = TestNode.freePort();
         Path members = dir.resolve("members");
         Files.writeString(members, "http://localhost:" + port + "\n");
-        node = NodeProcess.start(dir, "node", port, List.of("--port", String.valueOf(port), "--data-dir",
-                dir.resolve("data").toString(), "--cluster-file", members.toString()), Map.of()).awaitReady();
-        await().atMost(Duration.ofSeconds(30)).until(() -> Boolean.TRUE.equals(topology().get("decided")));
+        node = NodeProcess.start(
+                        dir,
+                        "node",
+                        port,
+                        List.of(
+                                "--port",
+                                String.valueOf(port),
+                                "--data-dir",
+                                dir.resolve("data").toString(),
+                                "--cluster-file",
+                                members.toString()),
+                        Map.of())
+                .awaitReady();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Boolean.TRUE.equals(topology().get("decided")));
         for (int i = 0; i < KEYS; i++) {
-            assertThat(node.put("/v0/entity?id=k" + i, ("v" + i).getBytes()).statusCode()).isEqualTo(201);
+            assertThat(node.put("/v0/entity?id=k" + i, ("v" + i).getBytes()).statusCode())
+                    .isEqualTo(201);
         }
     }
 
@@ -86,39 +100,66 @@ class AttackIT {
         Snapshot before = Snapshot.take();
         String forgedTopology = "99.s.0000000000000000.- " + evil.url();
         int port = node.port();
-        for (InetAddress from : new InetAddress[]{InetAddress.getLoopbackAddress(), external}) {
+        for (InetAddress from : new InetAddress[] {InetAddress.getLoopbackAddress(), external}) {
             // a replica write at any timestamp, a replica delete, far-ahead clocks, in any header spelling
-            assertRefused(from, port, "PUT /v0/entity?id=k0", "forged", "X-Dht-Internal: 1",
+            assertRefused(
+                    from,
+                    port,
+                    "PUT /v0/entity?id=k0",
+                    "forged",
+                    "X-Dht-Internal: 1",
                     "X-Dht-Timestamp: " + END_OF_RANGE);
-            assertRefused(from, port, "DELETE /v0/entity?id=k1", null, "X-Dht-Internal: 1",
+            assertRefused(
+                    from,
+                    port,
+                    "DELETE /v0/entity?id=k1",
+                    null,
+                    "X-Dht-Internal: 1",
                     "X-Dht-Timestamp: " + END_OF_RANGE);
             assertRefused(from, port, "GET /v0/entity?id=k2", null, "X-Dht-Internal: 1", "X-Dht-Clock: " + YEARS_AHEAD);
             assertRefused(from, port, "PUT /v0/entity?id=k2", "forged", "X-Dht-Clock: " + YEARS_AHEAD);
-            assertRefused(from, port, "PUT /v0/entity?id=k3", "forged", "x-dht-internal: 1",
+            assertRefused(
+                    from,
+                    port,
+                    "PUT /v0/entity?id=k3",
+                    "forged",
+                    "x-dht-internal: 1",
                     "x-dht-timestamp: " + END_OF_RANGE);
             // the spinning worker: a replica write at the end of the range, then two ordinary PUTs
-            assertRefused(from, port, "PUT /v0/entity?id=spin", "forged", "X-Dht-Internal: 1",
+            assertRefused(
+                    from,
+                    port,
+                    "PUT /v0/entity?id=spin",
+                    "forged",
+                    "X-Dht-Internal: 1",
                     "X-Dht-Timestamp: " + END_OF_RANGE);
-            assertThat(send(from, port, "PUT /v0/entity?id=spin", "one").status()).isEqualTo(201);
-            assertThat(send(from, port, "PUT /v0/entity?id=spin", "two").status()).isEqualTo(201);
+            assertThat(send(from, port, "PUT /v0/entity?id=spin", "one").status())
+                    .isEqualTo(201);
+            assertThat(send(from, port, "PUT /v0/entity?id=spin", "two").status())
+                    .isEqualTo(201);
             // records streamed "by a move", topology headers naming another address, the member paths
             assertRefused(from, port, "PUT /v0/internal/records", batch("k4", END_OF_RANGE, "forged"));
             assertRefused(from, port, "GET /v0/admin/topology", null, "X-Dht-Topology: " + forgedTopology);
-            assertRefused(from, port, "GET /v0/entity?id=k5", null, "X-Dht-Internal: 1",
-                    "X-Dht-Topology: " + forgedTopology);
+            assertRefused(
+                    from, port, "GET /v0/entity?id=k5", null, "X-Dht-Internal: 1", "X-Dht-Topology: " + forgedTopology);
             assertRefused(from, port, "GET /v0/internal/topology", null, "X-Dht-Topology: " + forgedTopology);
         }
         // admin operations from a remote peer: the profiler (with no lower bound on its interval once), cleanup
         assertRefused(external, port, "GET /v0/admin/profile?event=cpu&duration=1s&interval=1ms", null);
         assertRefused(external, port, "POST /v0/admin/cleanup", null);
-        assertThat(send(InetAddress.getLoopbackAddress(), port, "GET /v0/admin/profile?duration=1s&interval=0ms",
-                null).status()).as("the interval is bounded even for an admin").isEqualTo(400);
+        assertThat(send(InetAddress.getLoopbackAddress(), port, "GET /v0/admin/profile?duration=1s&interval=0ms", null)
+                        .status())
+                .as("the interval is bounded even for an admin")
+                .isEqualTo(400);
         // the member port is not reachable from another address at all without TLS
         assertThatThrownBy(() -> {
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(external, port + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET), 2000);
-            }
-        }).isInstanceOf(IOException.class);
+                    try (Socket s = new Socket()) {
+                        s.connect(
+                                new InetSocketAddress(external, port + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET),
+                                2000);
+                    }
+                })
+                .isInstanceOf(IOException.class);
 
         // nothing was learnt from the forged topology: the address it named is never asked, now or a bit later
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> evil.connections() == 0);
@@ -127,10 +168,13 @@ class AttackIT {
         assertThat(after.records).as("stored records, timestamps included").isEqualTo(before.records);
         assertThat(after.topology).isEqualTo(before.topology);
         assertThat(node.metric("dht_cluster_members")).isEqualTo(1.0);
-        assertThat(HybridLogicalClock.physicalMillis(after.clock)).as("the clock follows the wall clock")
+        assertThat(HybridLogicalClock.physicalMillis(after.clock))
+                .as("the clock follows the wall clock")
                 .isLessThan(System.currentTimeMillis() + 5_000);
         assertThat(text(node.get("/v0/entity?id=spin"))).isEqualTo("two");
-        assertThat(node.metric("dht_workers_busy")).as("no worker left spinning").isZero();
+        assertThat(node.metric("dht_workers_busy"))
+                .as("no worker left spinning")
+                .isZero();
         assertThat(node.isAlive()).isTrue();
     }
 
@@ -139,15 +183,22 @@ class AttackIT {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         int member = node.port() + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET;
         double refusedBefore = node.metric("dht_clock_refused_total");
-        RawHttp.Reply write = send(loopback, member, "PUT /v0/entity?id=m1", "forged", "X-Dht-Internal: 1",
+        RawHttp.Reply write = send(
+                loopback,
+                member,
+                "PUT /v0/entity?id=m1",
+                "forged",
+                "X-Dht-Internal: 1",
                 "X-Dht-Timestamp: " + END_OF_RANGE);
         assertThat(write.status()).isEqualTo(400);
         assertThat(write.bodyText()).contains("--max-clock-ahead");
-        RawHttp.Reply read = send(loopback, member, "GET /v0/entity?id=m1", null, "X-Dht-Internal: 1",
-                "X-Dht-Clock: " + YEARS_AHEAD);
+        RawHttp.Reply read = send(
+                loopback, member, "GET /v0/entity?id=m1", null, "X-Dht-Internal: 1", "X-Dht-Clock: " + YEARS_AHEAD);
         assertThat(read.status()).isEqualTo(404);
-        assertThat(HybridLogicalClock.physicalMillis(Long.parseLong(read.headers().get("x-dht-clock"))))
-                .as("a far-ahead reading is not merged").isLessThan(System.currentTimeMillis() + 5_000);
+        assertThat(HybridLogicalClock.physicalMillis(
+                        Long.parseLong(read.headers().get("x-dht-clock"))))
+                .as("a far-ahead reading is not merged")
+                .isLessThan(System.currentTimeMillis() + 5_000);
         // the spinning worker's sequence, on the member port: both PUTs are answered
         assertThat(node.put("/v0/entity?id=m1", "one".getBytes()).statusCode()).isEqualTo(201);
         assertThat(node.put("/v0/entity?id=m1", "two".getBytes()).statusCode()).isEqualTo(201);
@@ -164,7 +215,12 @@ class AttackIT {
 
         // a topology header naming a non-member is never followed, even on the member port
         Map<String, Object> topologyBefore = topology();
-        send(loopback, member, "GET /v0/internal/topology", null, "X-Dht-Internal: 1",
+        send(
+                loopback,
+                member,
+                "GET /v0/internal/topology",
+                null,
+                "X-Dht-Internal: 1",
                 "X-Dht-Topology: 99.s.0000000000000000.- " + evil.url());
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> evil.connections() == 0);
         assertThat(topology()).isEqualTo(topologyBefore);
@@ -173,20 +229,24 @@ class AttackIT {
     // ---- what an ordinary client (and a member, for the stored records) sees ------------------------------------
 
     /** Values, stored records, topology and clock, as read after seeding. */
-    private record Snapshot(Map<String, String> values, Map<String, String> records, Map<String, Object> topology,
-                            long clock) {
+    private record Snapshot(
+            Map<String, String> values, Map<String, String> records, Map<String, Object> topology, long clock) {
         static Snapshot take() throws Exception {
             Map<String, String> values = new LinkedHashMap<>();
             Map<String, String> records = new LinkedHashMap<>();
             for (int i = 0; i < KEYS; i++) {
                 values.put("k" + i, text(node.get("/v0/entity?id=k" + i)));
-                HttpResponse<byte[]> stored = node.send(HttpRequest.newBuilder(node.memberUri("/v0/entity?id=k" + i))
-                        .header("X-Dht-Internal", "1").GET(), Duration.ofSeconds(30));
+                HttpResponse<byte[]> stored = node.send(
+                        HttpRequest.newBuilder(node.memberUri("/v0/entity?id=k" + i))
+                                .header("X-Dht-Internal", "1")
+                                .GET(),
+                        Duration.ofSeconds(30));
                 Record r = Record.decode(stored.body());
                 records.put("k" + i, r.timestamp() + "/" + new String(r.value(), StandardCharsets.UTF_8));
             }
             HttpResponse<byte[]> report = node.get("/v0/admin/topology");
-            long clock = Long.parseLong(report.headers().firstValue("X-Dht-Clock").orElseThrow());
+            long clock =
+                    Long.parseLong(report.headers().firstValue("X-Dht-Clock").orElseThrow());
             Map<String, Object> topology = Json.parseObject(text(report));
             return new Snapshot(values, records, topology, clock);
         }
@@ -203,14 +263,17 @@ class AttackIT {
     private static void assertRefused(InetAddress from, int port, String requestLine, Object body, String... headers)
             throws IOException {
         RawHttp.Reply r = send(from, port, requestLine, body, headers);
-        assertThat(r.status()).as(requestLine + " " + List.of(headers) + " from " + from).isEqualTo(403);
+        assertThat(r.status())
+                .as(requestLine + " " + List.of(headers) + " from " + from)
+                .isEqualTo(403);
         assertThat(r.bodyText()).as("the reason").isNotBlank();
     }
 
     /** One request on a fresh connection to the address (the node sees this address as the peer's). */
     private static RawHttp.Reply send(InetAddress to, int port, String requestLine, Object body, String... headers)
             throws IOException {
-        byte[] bytes = body == null ? new byte[0]
+        byte[] bytes = body == null
+                ? new byte[0]
                 : body instanceof byte[] b ? b : body.toString().getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder(requestLine).append(" HTTP/1.1\r\nHost: dht\r\n");
         for (String h : headers) {
@@ -226,8 +289,14 @@ class AttackIT {
     /** One frame of a PUT /v0/internal/records body: key length, key, record length, encoded record. */
     private static byte[] batch(String key, long timestamp, String value) {
         byte[] k = key.getBytes(StandardCharsets.UTF_8);
-        byte[] r = Record.value(timestamp, value.getBytes(StandardCharsets.UTF_8)).encoded();
-        return ByteBuffer.allocate(8 + k.length + r.length).putInt(k.length).put(k).putInt(r.length).put(r).array();
+        byte[] r =
+                Record.value(timestamp, value.getBytes(StandardCharsets.UTF_8)).encoded();
+        return ByteBuffer.allocate(8 + k.length + r.length)
+                .putInt(k.length)
+                .put(k)
+                .putInt(r.length)
+                .put(r)
+                .array();
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
@@ -244,19 +313,21 @@ class AttackIT {
         private final AtomicInteger connections = new AtomicInteger();
 
         Listener() throws IOException {
-            sockets = List.of(new ServerSocket(port),
-                    new ServerSocket(port + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET));
+            sockets = List.of(
+                    new ServerSocket(port), new ServerSocket(port + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET));
             for (ServerSocket s : sockets) {
-                Thread t = new Thread(() -> {
-                    try {
-                        while (true) {
-                            s.accept().close();
-                            connections.incrementAndGet();
-                        }
-                    } catch (IOException closed) {
-                        // test over
-                    }
-                }, "evil-listener");
+                Thread t = new Thread(
+                        () -> {
+                            try {
+                                while (true) {
+                                    s.accept().close();
+                                    connections.incrementAndGet();
+                                }
+                            } catch (IOException closed) {
+                                // test over
+                            }
+                        },
+                        "evil-listener");
                 t.setDaemon(true);
                 t.start();
             }

@@ -1,20 +1,26 @@
 package dev.dht.node.plane;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.MemberPorts;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 class MemberPlaneTest {
     @Test
     void loopbackIsDecidedFromTheNameAloneWithoutDns() {
-        for (String url : new String[]{"http://localhost:8080", "http://127.0.0.1:1", "http://127.9.8.7:2",
-                "http://[::1]:3", "http://LOCALHOST:4"}) {
+        for (String url : new String[] {
+            "http://localhost:8080", "http://127.0.0.1:1", "http://127.9.8.7:2", "http://[::1]:3", "http://LOCALHOST:4"
+        }) {
             assertThat(MemberPorts.isLoopback(url)).as(url).isTrue();
         }
-        for (String url : new String[]{"http://10.0.0.1:8080", "http://pod-0.dht-headless:8080",
-                "http://localhost.example.com:1", "http://127.0.0.1.nip.io:1", "http://[::2]:1"}) {
+        for (String url : new String[] {
+            "http://10.0.0.1:8080",
+            "http://pod-0.dht-headless:8080",
+            "http://localhost.example.com:1",
+            "http://127.0.0.1.nip.io:1",
+            "http://[::2]:1"
+        }) {
             assertThat(MemberPorts.isLoopback(url)).as(url).isFalse();
         }
     }
@@ -31,7 +37,8 @@ class MemberPlaneTest {
     @Test
     void problemsSayWhatToDo() {
         ClusterMembers mixed = ClusterMembers.parseList("http://localhost:8080,http://10.1.1.1:8080");
-        assertThat(MemberPorts.problem(mixed, 10_000, false, false)).contains("http://10.1.1.1:8080")
+        assertThat(MemberPorts.problem(mixed, 10_000, false, false))
+                .contains("http://10.1.1.1:8080")
                 .contains("--member-insecure");
         assertThat(MemberPorts.problem(mixed, 10_000, false, true)).isNull();
         assertThat(MemberPorts.problem(mixed, 10_000, true, false)).isNull();

@@ -1,9 +1,9 @@
 package dev.dht.node.repair;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.natives.BackgroundPriority;
 import dev.dht.node.support.ThreadPolicies;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -12,8 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The peers' scans wait in a bounded queue (a call beyond it is refused at once: RepairEndpoints answers 503), and
@@ -46,25 +45,37 @@ class BackgroundScansTest {
             done.countDown();
         };
         try (BackgroundScans scans = new BackgroundScans("dht-test-scan", QUEUE, "dht-test-send")) {
-            boolean first = scans.submit(() -> {
-                running.countDown();
-                await(release);
-                scanPolicies.add(policy());
-                return 0;
-            }, handOn);
+            boolean first = scans.submit(
+                    () -> {
+                        running.countDown();
+                        await(release);
+                        scanPolicies.add(policy());
+                        return 0;
+                    },
+                    handOn);
             assertThat(first).isTrue();
-            assertThat(running.await(10, TimeUnit.SECONDS)).as("the first scan runs").isTrue();
+            assertThat(running.await(10, TimeUnit.SECONDS))
+                    .as("the first scan runs")
+                    .isTrue();
             for (int i = 1; i <= QUEUE; i++) {
                 int n = i;
-                assertThat(scans.submit(() -> {
-                    scanPolicies.add(policy());
-                    return n;
-                }, handOn)).as("scan %d waits in the queue", i).isTrue();
+                assertThat(scans.submit(
+                                () -> {
+                                    scanPolicies.add(policy());
+                                    return n;
+                                },
+                                handOn))
+                        .as("scan %d waits in the queue", i)
+                        .isTrue();
             }
-            assertThat(scans.submit(() -> -1, handedOn::add)).as("the queue is full: refused").isFalse();
+            assertThat(scans.submit(() -> -1, handedOn::add))
+                    .as("the queue is full: refused")
+                    .isFalse();
 
             release.countDown();
-            assertThat(done.await(10, TimeUnit.SECONDS)).as("every accepted scan handed on").isTrue();
+            assertThat(done.await(10, TimeUnit.SECONDS))
+                    .as("every accepted scan handed on")
+                    .isTrue();
             assertThat(handedOn).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8);
             assertThat(scanPolicies).hasSize(1 + QUEUE).containsOnly(lowered);
             assertThat(senderPolicies).hasSize(1 + QUEUE).containsOnly(ThreadPolicies.SCHED_OTHER);

@@ -1,15 +1,14 @@
 package dev.dht.node.repair;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The purge horizon that gates the tombstone sweeper (docs/cluster.md, "Tombstone purge"), on a real store: nothing
@@ -21,8 +20,8 @@ class RepairHistoryTest {
     private static final long GRACE = 60_000;
     private static final long PROPAGATION = 5_000;
     private static final long NOW = 1_800_000_000_000L; // wall ms
-    private static final List<String> THREE = List.of("http://127.0.0.1:9001", "http://127.0.0.1:9002",
-            "http://127.0.0.1:9003");
+    private static final List<String> THREE =
+            List.of("http://127.0.0.1:9001", "http://127.0.0.1:9002", "http://127.0.0.1:9003");
 
     @TempDir
     Path dir;
@@ -43,12 +42,16 @@ class RepairHistoryTest {
         try (RocksStore store = open(dir)) {
             RepairHistory h = new RepairHistory(store.sideTable(RocksStore.REPAIR), GRACE, PROPAGATION);
             h.use(ranges);
-            assertThat(h.horizon(arc, NOW)).as("never repaired: no tombstone may go").isEqualTo(Long.MIN_VALUE);
+            assertThat(h.horizon(arc, NOW))
+                    .as("never repaired: no tombstone may go")
+                    .isEqualTo(Long.MIN_VALUE);
             assertThat(h.oldest()).isZero();
 
             long repairedAt = hlc(NOW - 10_000);
             h.repaired(ranges.ringId() + "-another-set", List.of(arc), repairedAt);
-            assertThat(h.horizon(arc, NOW)).as("a repair under another member set").isEqualTo(Long.MIN_VALUE);
+            assertThat(h.horizon(arc, NOW))
+                    .as("a repair under another member set")
+                    .isEqualTo(Long.MIN_VALUE);
 
             h.repaired(ranges.ringId(), List.of(arc), repairedAt);
             long horizon = h.horizon(arc, NOW);
@@ -61,7 +64,9 @@ class RepairHistoryTest {
             assertThat(hlc(NOW - GRACE - 1) < horizon).isTrue();
             // repaired long after, but younger than the grace: stays
             assertThat(hlc(NOW - GRACE + 1) < horizon).isFalse();
-            assertThat(h.horizon(other, NOW)).as("the other arcs stay unrepaired").isEqualTo(Long.MIN_VALUE);
+            assertThat(h.horizon(other, NOW))
+                    .as("the other arcs stay unrepaired")
+                    .isEqualTo(Long.MIN_VALUE);
 
             // an earlier repair never moves the horizon back
             h.repaired(ranges.ringId(), List.of(arc), hlc(NOW - 50_000));

@@ -1,10 +1,9 @@
 package dev.dht.node.replication;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.storage.Record;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** /v0/entities across real in-process members, and the merge rules on their own. */
 class ClusterRangeTest {
@@ -37,20 +36,26 @@ class ClusterRangeTest {
             for (int i = 0; i < 60; i++) {
                 String id = String.format("r%03d", i);
                 // 1/1 puts each key on its primary only: no single node holds the whole cluster
-                assertThat(c.node(i % 3).put("/v0/entity?id=" + id + "&replicas=1/1", ("v" + i).getBytes())
-                        .statusCode()).isEqualTo(201);
+                assertThat(c.node(i % 3)
+                                .put("/v0/entity?id=" + id + "&replicas=1/1", ("v" + i).getBytes())
+                                .statusCode())
+                        .isEqualTo(201);
                 live.put(id, "v" + i);
             }
             for (int i = 0; i < 60; i += 7) {
                 String id = String.format("r%03d", i);
-                assertThat(c.node((i + 1) % 3).delete("/v0/entity?id=" + id + "&replicas=1/3").statusCode())
+                assertThat(c.node((i + 1) % 3)
+                                .delete("/v0/entity?id=" + id + "&replicas=1/3")
+                                .statusCode())
                         .isEqualTo(202);
                 live.remove(id);
             }
             for (int i = 3; i < 60; i += 11) {
                 String id = String.format("r%03d", i);
                 if (live.containsKey(id)) {
-                    assertThat(c.node(2).put("/v0/entity?id=" + id + "&replicas=1/2", new byte[0]).statusCode())
+                    assertThat(c.node(2)
+                                    .put("/v0/entity?id=" + id + "&replicas=1/2", new byte[0])
+                                    .statusCode())
                             .isEqualTo(201);
                     live.put(id, "");
                 }
@@ -70,7 +75,9 @@ class ClusterRangeTest {
     void oneMemberDownIsToleratedWhileEveryKeyKeepsACopy() {
         try (LocalCluster c = LocalCluster.start(dir, 3)) {
             for (int i = 0; i < 20; i++) {
-                assertThat(c.node(0).put("/v0/entity?id=k" + i + "&replicas=2/2", "v".getBytes()).statusCode())
+                assertThat(c.node(0)
+                                .put("/v0/entity?id=k" + i + "&replicas=2/2", "v".getBytes())
+                                .statusCode())
                         .isEqualTo(201);
             }
             c.stop(2);
@@ -97,15 +104,26 @@ class ClusterRangeTest {
     @Test
     void mergeKeepsTheNewestVersionPerKeyAndHidesTombstones() {
         MergedRange merged = new MergedRange(List.of(
-                source("a", Record.value(1, "a1".getBytes()), "b", Record.value(5, "b5".getBytes()),
-                        "d", Record.tombstone(9)),
-                source("b", Record.tombstone(4), "c", Record.value(2, new byte[0]),
-                        "d", Record.value(8, "d8".getBytes())),
+                source(
+                        "a",
+                        Record.value(1, "a1".getBytes()),
+                        "b",
+                        Record.value(5, "b5".getBytes()),
+                        "d",
+                        Record.tombstone(9)),
+                source(
+                        "b",
+                        Record.tombstone(4),
+                        "c",
+                        Record.value(2, new byte[0]),
+                        "d",
+                        Record.value(8, "d8".getBytes())),
                 source("a", Record.tombstone(3), "e", Record.value(1, "e1".getBytes()))));
         List<String> out = new ArrayList<>();
         while (merged.next()) {
-            out.add(new String(merged.key(), StandardCharsets.UTF_8) + "=" + new String(merged.valueArray(),
-                    merged.valueOffset(), merged.valueLength(), StandardCharsets.UTF_8));
+            out.add(new String(merged.key(), StandardCharsets.UTF_8) + "="
+                    + new String(
+                            merged.valueArray(), merged.valueOffset(), merged.valueLength(), StandardCharsets.UTF_8));
         }
         merged.close();
         // a: tombstone@3 beats value@1; b: value@5 beats tombstone@4; c: empty value is a value; d: tombstone@9
@@ -133,8 +151,7 @@ class ClusterRangeTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 }

@@ -1,18 +1,17 @@
 package dev.dht.node.replication;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.http.Replicas;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.topology.TopologyState;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Which members a request goes to in each stage, and how answers count (docs/cluster.md, "Which replicas, per
@@ -21,8 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class JointPlanTest {
     private static final List<String> S = List.of("http://a:1", "http://b:1", "http://c:1");
-    private static final List<String> T = List.of("http://a:1", "http://b:1", "http://c:1", "http://d:1",
-            "http://e:1");
+    private static final List<String> T = List.of("http://a:1", "http://b:1", "http://c:1", "http://d:1", "http://e:1");
     private static final TopologyState STABLE = TopologyState.initial(ClusterMembers.of(S));
     private static final TopologyState ANNOUNCED = STABLE.announce(ClusterMembers.of(T));
     private static final TopologyState JOINT = ANNOUNCED.joint();
@@ -40,7 +38,9 @@ class JointPlanTest {
         Topology.Plan p = v.plan(hash("k"), new Replicas(2, 3));
         assertThat(p.urls).containsExactlyInAnyOrderElementsOf(S);
         assertThat(p.ackT).isZero();
-        assertThat(v.minAccepted()).as("stable(0) coordinators still serve S too").isEqualTo(STABLE.version());
+        assertThat(v.minAccepted())
+                .as("stable(0) coordinators still serve S too")
+                .isEqualTo(STABLE.version());
     }
 
     @Test
@@ -112,7 +112,9 @@ class JointPlanTest {
             }
             Topology.Count c = p.count();
             assertThat(c.fail(onlyT)).as("one of T's three may fail").isFalse();
-            assertThat(c.fail(onlyT2)).as("two of T's three may not, whatever S does").isTrue();
+            assertThat(c.fail(onlyT2))
+                    .as("two of T's three may not, whatever S does")
+                    .isTrue();
             assertThat(c.lost()).isTrue();
             return;
         }
@@ -140,7 +142,9 @@ class JointPlanTest {
         assertThat(small.fromT).isEqualTo(2);
         assertThat(small.ackT).isEqualTo(1);
         assertThat(v.maxMembers()).isEqualTo(5);
-        assertThat(v.onlyLocal(new Replicas(1, 1), hash("k"))).as("never the local shortcut while joint").isFalse();
+        assertThat(v.onlyLocal(new Replicas(1, 1), hash("k")))
+                .as("never the local shortcut while joint")
+                .isFalse();
     }
 
     @Test
@@ -150,9 +154,13 @@ class JointPlanTest {
         Topology.View v = topology.view();
         assertThat(v.admits(JOINT.version())).isTrue();
         assertThat(v.admits(ANNOUNCED.version())).as("within the grace").isTrue();
-        assertThat(v.admits(STABLE.version())).as("S-only coordinators that never heard of the move").isFalse();
+        assertThat(v.admits(STABLE.version()))
+                .as("S-only coordinators that never heard of the move")
+                .isFalse();
         topology.install(JOINT, System.nanoTime());
-        assertThat(topology.view().admits(ANNOUNCED.version())).as("after the grace").isFalse();
+        assertThat(topology.view().admits(ANNOUNCED.version()))
+                .as("after the grace")
+                .isFalse();
         assertThat(topology.view().admits(JOINT.finish().version())).isTrue();
     }
 
@@ -160,8 +168,10 @@ class JointPlanTest {
     void rangesNeedEachSetBelowItsFactorUnreachable() {
         Topology.View v = new Topology("http://a:1", 3, JOINT).view();
         assertThat(v.rangeIncomplete(List.of("http://d:1", "http://e:1"))).isFalse();
-        assertThat(v.rangeIncomplete(List.of("http://b:1", "http://c:1", "http://d:1"))).isTrue();
-        assertThat(v.rangeIncomplete(new ArrayList<>(List.of("http://b:1", "http://c:1")))).isFalse();
+        assertThat(v.rangeIncomplete(List.of("http://b:1", "http://c:1", "http://d:1")))
+                .isTrue();
+        assertThat(v.rangeIncomplete(new ArrayList<>(List.of("http://b:1", "http://c:1"))))
+                .isFalse();
         Topology.View stable = new Topology("http://a:1", 2, STABLE).view();
         assertThat(stable.rangeIncomplete(List.of("http://b:1"))).isFalse();
         assertThat(stable.rangeIncomplete(List.of("http://b:1", "http://c:1"))).isTrue();

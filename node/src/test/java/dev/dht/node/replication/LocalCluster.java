@@ -3,7 +3,6 @@ package dev.dht.node.replication;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.support.TestNode;
-
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -45,8 +44,9 @@ final class LocalCluster implements AutoCloseable {
         LocalCluster c = new LocalCluster(dir, size, extraMembers);
         if (!extraMembers.isEmpty()) {
             for (int i = 0; i < size; i++) {
-                dev.dht.node.storage.RocksStore.open(dir.resolve("node" + i),
-                        dev.dht.node.storage.StorageOptions.node(4 << 20, 8 << 20)).close();
+                dev.dht.node.storage.RocksStore.open(
+                                dir.resolve("node" + i), dev.dht.node.storage.StorageOptions.node(4 << 20, 8 << 20))
+                        .close();
             }
         }
         for (int i = 0; i < size; i++) {
@@ -57,7 +57,8 @@ final class LocalCluster implements AutoCloseable {
         // New members first ask each other whether the cluster is new (not ready meanwhile: dev.dht.node.rebuild)
         for (int i = 0; i < size; i++) {
             TestNode node = c.nodes[i];
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(30))
                     .pollInterval(java.time.Duration.ofMillis(20))
                     .until(() -> node.get("/v0/status").statusCode() == 200);
         }
@@ -81,7 +82,8 @@ final class LocalCluster implements AutoCloseable {
     }
 
     void start(int i) {
-        NodeConfig config = NodeConfig.defaults(ports[i], dir.resolve("node" + i)).withCluster(members, url(i));
+        NodeConfig config =
+                NodeConfig.defaults(ports[i], dir.resolve("node" + i)).withCluster(members, url(i));
         nodes[i] = TestNode.start(tweaks[i].apply(config));
     }
 
@@ -111,7 +113,8 @@ final class LocalCluster implements AutoCloseable {
     /** What node i stores locally for the id, asked with an internal GET: 200 (record, tombstones too) or 404. */
     HttpResponse<byte[]> local(int i, String id) {
         return nodes[i].send(HttpRequest.newBuilder(nodes[i].memberUri("/v0/entity?id=" + id))
-                .header("X-Dht-Internal", "1").GET());
+                .header("X-Dht-Internal", "1")
+                .GET());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.dht.node.replication;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
@@ -23,10 +25,6 @@ import dev.dht.node.storage.StoreException;
 import dev.dht.node.storage.StoreStats;
 import dev.dht.node.storage.WriteOutcome;
 import dev.dht.node.support.TestNode;
-import one.nio.http.Response;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpRequest;
@@ -37,8 +35,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import one.nio.http.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A coordinator whose own store refuses writes (RocksDB on a full disk: make chaos fills a real one; in-process a
@@ -56,9 +55,12 @@ class OwnCopyRefusedTest {
         try (Fixture f = new Fixture(dir)) {
             f.store.refuse = true;
             Response answer = f.send(EntityRequest.Op.PUT, "k", "v".getBytes(StandardCharsets.UTF_8));
-            assertThat(answer.getStatus()).as("2/2 with the own copy refused: not enough replicas").isEqualTo(504);
+            assertThat(answer.getStatus())
+                    .as("2/2 with the own copy refused: not enough replicas")
+                    .isEqualTo(504);
             f.store.refuse = false;
-            assertThat(f.send(EntityRequest.Op.PUT, "k", "w".getBytes(StandardCharsets.UTF_8)).getStatus())
+            assertThat(f.send(EntityRequest.Op.PUT, "k", "w".getBytes(StandardCharsets.UTF_8))
+                            .getStatus())
                     .isEqualTo(201);
         }
     }
@@ -70,19 +72,24 @@ class OwnCopyRefusedTest {
     @Test
     void aRefusedReadRepairOnThePeerClientsThreadLeavesItWorking() throws Exception {
         int silentPort = TestNode.freePort(); // a member whose member port accepts and never answers
-        try (ServerSocket silent = new ServerSocket(silentPort + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, 50,
-                InetAddress.getLoopbackAddress());
-             Fixture f = new Fixture(dir, "http://localhost:" + silentPort)) {
+        try (ServerSocket silent = new ServerSocket(
+                        silentPort + SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET,
+                        50,
+                        InetAddress.getLoopbackAddress());
+                Fixture f = new Fixture(dir, "http://localhost:" + silentPort)) {
             byte[] key = "k".getBytes(StandardCharsets.UTF_8);
             f.store.applyIfNewer(key, Record.value(f.clock.now(), "old".getBytes(StandardCharsets.UTF_8)));
             long newer = f.clock.now() + (1000L << 16);
             HttpRequest.Builder write = HttpRequest.newBuilder(f.peer.memberUri("/v0/entity?id=k"))
-                    .header("X-Dht-Internal", "1").header("X-Dht-Timestamp", Long.toString(newer))
+                    .header("X-Dht-Internal", "1")
+                    .header("X-Dht-Timestamp", Long.toString(newer))
                     .PUT(HttpRequest.BodyPublishers.ofString("new"));
             assertThat(f.peer.send(write).statusCode()).isEqualTo(201);
             f.store.refuse = true;
             // 3/3: the silent member fails it at the deadline, on the I/O thread, which then repairs the own copy
-            assertThat(f.send(EntityRequest.Op.GET, "k", null, new Replicas(3, 3)).getStatus()).isEqualTo(504);
+            assertThat(f.send(EntityRequest.Op.GET, "k", null, new Replicas(3, 3))
+                            .getStatus())
+                    .isEqualTo(504);
             for (int i = 0; i < 3; i++) { // and still reads: a replica that stays silent is replaced by the next
                 Response read = f.send(EntityRequest.Op.GET, "k", null, new Replicas(2, 3));
                 assertThat(read.getStatus()).as("read %d", i).isEqualTo(200);
@@ -95,8 +102,12 @@ class OwnCopyRefusedTest {
     private static final class Fixture implements AutoCloseable {
         final RefusingStore store;
         final HybridLogicalClock clock = new HybridLogicalClock();
-        final PeerClient client = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET), 2, 16,
-                Duration.ofSeconds(1), Duration.ofSeconds(30));
+        final PeerClient client = new PeerClient(
+                new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET),
+                2,
+                16,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(30));
         final WorkerPool workers = new WorkerPool("test-worker", 2, 16);
         final TestNode peer;
         final String peerUrl;
@@ -112,11 +123,19 @@ class OwnCopyRefusedTest {
             ClusterMembers members = ClusterMembers.of(urls);
             // The peer is an existing member: a new data directory would keep it deciding whether it lost its data
             // (dev.dht.node.rebuild), refusing reads, since no other member of this fixture can answer it.
-            RocksStore.open(dir.resolve("peer"), StorageOptions.node(4 << 20, 8 << 20)).close();
-            peer = TestNode.start(NodeConfig.defaults(peerPort, dir.resolve("peer")).withCluster(members, peerUrl));
+            RocksStore.open(dir.resolve("peer"), StorageOptions.node(4 << 20, 8 << 20))
+                    .close();
+            peer = TestNode.start(
+                    NodeConfig.defaults(peerPort, dir.resolve("peer")).withCluster(members, peerUrl));
             store = new RefusingStore(RocksStore.open(dir.resolve("self"), StorageOptions.node(4 << 20, 8 << 20)));
-            coordinator = new Coordinator(store, clock, client, Topology.fixed(self, members, urls.size()), HintSink.NONE,
-                    Duration.ofSeconds(1), workers);
+            coordinator = new Coordinator(
+                    store,
+                    clock,
+                    client,
+                    Topology.fixed(self, members, urls.size()),
+                    HintSink.NONE,
+                    Duration.ofSeconds(1),
+                    workers);
         }
 
         Response send(EntityRequest.Op op, String id, byte[] body) throws Exception {
@@ -125,8 +144,8 @@ class OwnCopyRefusedTest {
 
         Response send(EntityRequest.Op op, String id, byte[] body, Replicas replicas) throws Exception {
             CompletableFuture<Response> answer = new CompletableFuture<>();
-            EntityRequest request = new EntityRequest(op, id, id.getBytes(StandardCharsets.UTF_8), body,
-                    replicas, false, 0, 0, null);
+            EntityRequest request =
+                    new EntityRequest(op, id, id.getBytes(StandardCharsets.UTF_8), body, replicas, false, 0, 0, null);
             coordinator.handle(request, new Responder() {
                 @Override
                 public void send(Response response) {
@@ -165,8 +184,8 @@ class OwnCopyRefusedTest {
 
         private void check() {
             if (refuse) {
-                throw new StoreException("write failed: While appending to file: 000010.log: No space left on device",
-                        null);
+                throw new StoreException(
+                        "write failed: While appending to file: 000010.log: No space left on device", null);
             }
         }
 

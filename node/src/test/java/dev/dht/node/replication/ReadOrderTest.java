@@ -1,10 +1,9 @@
 package dev.dht.node.replication;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The order a quorum read asks replicas in: its own copy first, then the others from a key-chosen one on. */
 class ReadOrderTest {

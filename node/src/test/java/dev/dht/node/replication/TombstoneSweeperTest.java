@@ -1,18 +1,17 @@
 package dev.dht.node.replication;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The sweeper on a real RocksDB: purges old tombstones only, never a record written after it looked. */
 class TombstoneSweeperTest {

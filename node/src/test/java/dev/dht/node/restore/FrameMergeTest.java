@@ -1,12 +1,11 @@
 package dev.dht.node.restore;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.movement.RecordBatch;
 import dev.dht.node.restore.ReceivedRecords.Frame;
 import dev.dht.node.sorting.SortedCursor;
 import dev.dht.node.storage.Record;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -17,8 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A journal read back in key order, the newest copy of each key: by merging chains of frames when the parts' batches
@@ -45,7 +44,8 @@ class FrameMergeTest {
                 int to = Math.min(keys, from + 1 + random.nextInt(perBatch));
                 for (int i = from; i < to; i++) {
                     long ts = i % 2 == 0 ? 10 + part : 20 - part;
-                    b.add(key(i).getBytes(StandardCharsets.UTF_8),
+                    b.add(
+                            key(i).getBytes(StandardCharsets.UTF_8),
                             i % 5 == 0 ? Record.tombstone(ts) : Record.value(ts, ("p" + part + "-" + i).getBytes()));
                 }
                 out.add(b.toBytes());
@@ -55,7 +55,8 @@ class FrameMergeTest {
                 RecordBatch b = new RecordBatch();
                 for (int i = keys / 2; i < keys / 2 + perBatch; i++) {
                     long ts = i % 2 == 0 ? 11 : 19;
-                    b.add(key(i).getBytes(StandardCharsets.UTF_8),
+                    b.add(
+                            key(i).getBytes(StandardCharsets.UTF_8),
                             i % 5 == 0 ? Record.tombstone(ts) : Record.value(ts, ("p1-" + i).getBytes()));
                 }
                 out.add(b.toBytes());
@@ -79,14 +80,18 @@ class FrameMergeTest {
         Map<String, Record> out = new TreeMap<>();
         List<Frame> frames = journal.frames();
         String previous = null;
-        try (SortedCursor c = FrameMerge.sorted(journal, frames, Inbox.NEWEST, dir.resolve("sort"), 1 << 16,
-                maxChains)) {
+        try (SortedCursor c =
+                FrameMerge.sorted(journal, frames, Inbox.NEWEST, dir.resolve("sort"), 1 << 16, maxChains)) {
             while (c.next()) {
                 String k = new String(c.keyBuffer(), c.keyOffset(), c.keyLength(), StandardCharsets.UTF_8);
-                assertThat(previous == null || previous.compareTo(k) < 0).as("ascending, once: %s", k).isTrue();
+                assertThat(previous == null || previous.compareTo(k) < 0)
+                        .as("ascending, once: %s", k)
+                        .isTrue();
                 previous = k;
-                out.put(k, Record.decode(Arrays.copyOfRange(c.valueBuffer(), c.valueOffset(),
-                        c.valueOffset() + c.valueLength())));
+                out.put(
+                        k,
+                        Record.decode(Arrays.copyOfRange(
+                                c.valueBuffer(), c.valueOffset(), c.valueOffset() + c.valueLength())));
             }
         }
         return out;

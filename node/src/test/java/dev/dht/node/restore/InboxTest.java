@@ -1,12 +1,12 @@
 package dev.dht.node.restore;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.dht.node.movement.RecordBatch;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,9 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A restoring member's inbox: batches checked as they arrive, kept across a restart (a frame cut short by a crash
@@ -47,10 +46,18 @@ class InboxTest {
     @Test
     void copiesFromSeveralSendersLoadAsTheNewestOfEachKeyAcrossARestart() throws IOException {
         Inbox inbox = inbox();
-        inbox.take("r1", batch("a", Record.value(10, b("a-old")), "b", Record.value(30, b("b-new")),
-                "c", Record.tombstone(50)));
-        inbox.take("r1", batch("a", Record.value(20, b("a-new")), "b", Record.value(25, b("b-old")),
-                "c", Record.value(40, b("c-deleted"))));
+        inbox.take(
+                "r1",
+                batch("a", Record.value(10, b("a-old")), "b", Record.value(30, b("b-new")), "c", Record.tombstone(50)));
+        inbox.take(
+                "r1",
+                batch(
+                        "a",
+                        Record.value(20, b("a-new")),
+                        "b",
+                        Record.value(25, b("b-old")),
+                        "c",
+                        Record.value(40, b("c-deleted"))));
         assertThat(inbox.records("r1")).isEqualTo(6);
         inbox.close();
 
@@ -58,7 +65,7 @@ class InboxTest {
         Path journal = dir.resolve("restore").resolve("received-r1").resolve("journal");
         long whole = Files.size(journal);
         try (FileChannel ch = FileChannel.open(journal, StandardOpenOption.APPEND)) {
-            ch.write(ByteBuffer.wrap(new byte[]{0x44, 0x48, 0x54, 0x4A, 0, 0, 1, 0, 9, 9}));
+            ch.write(ByteBuffer.wrap(new byte[] {0x44, 0x48, 0x54, 0x4A, 0, 0, 1, 0, 9, 9}));
         }
         Inbox again = inbox();
         assertThat(again.records("r1")).as("what was acknowledged is all there").isEqualTo(6);
@@ -70,10 +77,13 @@ class InboxTest {
             assertThat(result.loaded()).isEqualTo(4);
             assertThat(store.get(b("a"))).isEqualTo(Record.value(20, b("a-new")));
             assertThat(store.get(b("b"))).isEqualTo(Record.value(30, b("b-new")));
-            assertThat(store.get(b("c"))).as("the tombstone beats the older value").isEqualTo(Record.tombstone(50));
+            assertThat(store.get(b("c")))
+                    .as("the tombstone beats the older value")
+                    .isEqualTo(Record.tombstone(50));
             assertThat(store.get(b("d"))).isEqualTo(Record.value(5, b("d")));
             assertThatThrownBy(() -> again.take("r1", batch("e", Record.value(1, b("late")))))
-                    .as("a late copy once loading began").isInstanceOf(IllegalStateException.class);
+                    .as("a late copy once loading began")
+                    .isInstanceOf(IllegalStateException.class);
             again.delete("r1");
         }
         assertThat(dir.resolve("restore").resolve("received-r1")).doesNotExist();
@@ -99,14 +109,17 @@ class InboxTest {
     void aBadBatchIsRefusedWithWhereAndNothingIsKept() {
         Inbox inbox = inbox();
         byte[] unsorted = batch("b", Record.value(1, b("x")), "a", Record.value(1, b("y")));
-        assertThatThrownBy(() -> inbox.take("r1", unsorted)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> inbox.take("r1", unsorted))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ascending");
         byte[] truncated = java.util.Arrays.copyOf(batch("a", Record.value(1, b("x"))), 9);
-        assertThatThrownBy(() -> inbox.take("r1", truncated)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> inbox.take("r1", truncated))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at byte");
         byte[] badVersion = batch("a", Record.value(1, b("x")));
         badVersion[4 + 1 + 4] = 9; // the record's format version
-        assertThatThrownBy(() -> inbox.take("r1", badVersion)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> inbox.take("r1", badVersion))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("version");
         assertThat(inbox.records("r1")).isZero();
     }
@@ -114,8 +127,15 @@ class InboxTest {
     @Test
     void recordsStampedBeyondTheClocksBoundAreLeftOut() throws IOException {
         Inbox inbox = inbox();
-        var kept = inbox.take("r1", batch("a", Record.value(1, b("ok")), "b", Record.value(MAX_AHEAD + 5, b("far")),
-                "c", Record.tombstone(2)));
+        var kept = inbox.take(
+                "r1",
+                batch(
+                        "a",
+                        Record.value(1, b("ok")),
+                        "b",
+                        Record.value(MAX_AHEAD + 5, b("far")),
+                        "c",
+                        Record.tombstone(2)));
         assertThat(kept.count()).isEqualTo(2);
         assertThat(kept.refused()).isEqualTo(1);
         try (RocksStore store = RocksStore.open(dir.resolve("data"), StorageOptions.node(4 << 20, 8 << 20))) {

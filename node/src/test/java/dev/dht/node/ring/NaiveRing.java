@@ -12,8 +12,7 @@ import java.util.TreeSet;
  * precomputed table: if the two ever disagree, the fast one is wrong.
  */
 final class NaiveRing {
-    private record Point(long position, String member, int vnode) {
-    }
+    private record Point(long position, String member, int vnode) {}
 
     private final List<Point> points = new ArrayList<>();
     private final int members;

@@ -1,12 +1,7 @@
 package dev.dht.node.ring;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Example;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,9 +9,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 
 /**
  * Placement with racks (docs/placement.md, "Racks"): properties over random clusters, racks and keys (jqwik shrinks a
@@ -55,8 +54,11 @@ class RackPlacementTest {
 
     @Provide
     Arbitrary<Racked> clusters() {
-        return Combinators.combine(Arbitraries.integers().between(1, 12), Arbitraries.integers().between(1, 12),
-                Arbitraries.integers().between(1, 64), Arbitraries.longs())
+        return Combinators.combine(
+                        Arbitraries.integers().between(1, 12),
+                        Arbitraries.integers().between(1, 12),
+                        Arbitraries.integers().between(1, 64),
+                        Arbitraries.longs())
                 .as((n, racks, vnodes, seed) -> Racked.of(n, Math.min(racks, n), vnodes, seed));
     }
 
@@ -70,7 +72,8 @@ class RackPlacementTest {
             for (int from = 1; from <= n; from++) {
                 List<String> replicas = ring.replicasFor(key, from);
                 assertThat(replicas).as("the prefix property").isEqualTo(all.subList(0, from));
-                assertThat(replicas.stream().map(c.racks()::get).distinct().count()).as("racks of %s", replicas)
+                assertThat(replicas.stream().map(c.racks()::get).distinct().count())
+                        .as("racks of %s", replicas)
                         .isEqualTo(Math.min(from, c.rackCount()));
             }
         }
@@ -88,7 +91,8 @@ class RackPlacementTest {
                 ring.replicasFor(key, from).forEach(m -> perRack.merge(c.racks().get(m), 1, Integer::sum));
                 int most = perRack.values().stream().max(Integer::compare).orElseThrow();
                 perRack.forEach((rack, count) -> assertThat(count == c.rackSize(rack) || count >= most - 1)
-                        .as("from %d: rack %s holds %d of %s", from, rack, count, perRack).isTrue());
+                        .as("from %d: rack %s holds %d of %s", from, rack, count, perRack)
+                        .isTrue());
             }
         }
     }
@@ -168,7 +172,8 @@ class RackPlacementTest {
             }
             for (int r = 0; r < sizes.size(); r++) {
                 double copies = layout.getValue()[r] * sizes.get(r);
-                assertThat(perRack.get("zone-" + (char) ('a' + r))).as("%s: copies of each key in rack %d", sizes, r)
+                assertThat(perRack.get("zone-" + (char) ('a' + r)))
+                        .as("%s: copies of each key in rack %d", sizes, r)
                         .isCloseTo(copies, within(1e-9));
             }
         }

@@ -1,13 +1,12 @@
 package dev.dht.node.ring;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Load balance and movement with the default vnode count, for the cluster sizes the issue names (3..10 nodes).
@@ -92,7 +91,8 @@ class RingBalanceTest {
                 }
                 double[] shares = new Ring(members).ownership(1);
                 for (double share : shares) {
-                    assertThat(Math.abs(share * n - 1)).as("namespace team-%d, %d nodes", ns, n)
+                    assertThat(Math.abs(share * n - 1))
+                            .as("namespace team-%d, %d nodes", ns, n)
                             .isLessThanOrEqualTo(PRIMARY_TOLERANCE);
                 }
             }
@@ -122,7 +122,8 @@ class RingBalanceTest {
                 }
                 for (int r = 0; r < 3; r++) {
                     int member = after[r];
-                    boolean held = renamed[before[0]] == member || renamed[before[1]] == member
+                    boolean held = renamed[before[0]] == member
+                            || renamed[before[1]] == member
                             || renamed[before[2]] == member;
                     if (!held) {
                         assertThat(member).as("a copy moved between old nodes").isEqualTo(joiner);
@@ -131,9 +132,11 @@ class RingBalanceTest {
                 }
             }
             double ideal = 1.0 / (n + 1);
-            assertThat((double) primariesMoved / KEYS).as("primaries moved %d -> %d", n, n + 1)
+            assertThat((double) primariesMoved / KEYS)
+                    .as("primaries moved %d -> %d", n, n + 1)
                     .isBetween(ideal * (1 - MOVE_TOLERANCE), ideal * (1 + MOVE_TOLERANCE));
-            assertThat((double) copiesMoved / (3.0 * KEYS)).as("copies moved %d -> %d", n, n + 1)
+            assertThat((double) copiesMoved / (3.0 * KEYS))
+                    .as("copies moved %d -> %d", n, n + 1)
                     .isBetween(ideal * (1 - MOVE_TOLERANCE), ideal * (1 + MOVE_TOLERANCE));
         }
     }

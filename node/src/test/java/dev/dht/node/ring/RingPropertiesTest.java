@@ -1,6 +1,6 @@
 package dev.dht.node.ring;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,8 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Ring properties over many random clusters (seeded, so a failure names the seed that reproduces it). Written as
@@ -31,13 +30,16 @@ class RingPropertiesTest {
             String namespace = "ns" + random.nextInt(1000);
             Set<String> members = new LinkedHashSet<>();
             while (members.size() < n) {
-                members.add(switch (style) {
-                    case 0 -> "http://dht-" + random.nextInt(64) + ".dht-headless." + namespace
-                            + ".svc.cluster.local:8080";
-                    case 1 -> "http://10." + random.nextInt(256) + "." + random.nextInt(256) + "."
-                            + random.nextInt(256) + ":8080";
-                    default -> "http://localhost:" + (1024 + random.nextInt(60_000));
-                });
+                members.add(
+                        switch (style) {
+                            case 0 ->
+                                "http://dht-" + random.nextInt(64) + ".dht-headless." + namespace
+                                        + ".svc.cluster.local:8080";
+                            case 1 ->
+                                "http://10." + random.nextInt(256) + "." + random.nextInt(256) + "."
+                                        + random.nextInt(256) + ":8080";
+                            default -> "http://localhost:" + (1024 + random.nextInt(60_000));
+                        });
             }
             return new Cluster(new ArrayList<>(members), 1 + random.nextInt(64), seed);
         }
@@ -79,7 +81,9 @@ class RingPropertiesTest {
             assertThat(fromShuffled).as(cluster.describe()).isEqualTo(ring);
             int n = ring.size();
             for (byte[] key : cluster.keys()) {
-                assertThat(fromShuffled.replicasFor(key, n)).as(cluster.describe()).isEqualTo(ring.replicasFor(key, n));
+                assertThat(fromShuffled.replicasFor(key, n))
+                        .as(cluster.describe())
+                        .isEqualTo(ring.replicasFor(key, n));
             }
         }
     }
@@ -91,10 +95,14 @@ class RingPropertiesTest {
             int n = ring.size();
             for (byte[] key : cluster.keys()) {
                 List<String> all = ring.replicasFor(key, n);
-                assertThat(all).as(cluster.describe()).doesNotHaveDuplicates()
+                assertThat(all)
+                        .as(cluster.describe())
+                        .doesNotHaveDuplicates()
                         .containsExactlyInAnyOrderElementsOf(cluster.members());
                 for (int from = 1; from <= n; from++) {
-                    assertThat(ring.replicasFor(key, from)).as(cluster.describe()).hasSize(from)
+                    assertThat(ring.replicasFor(key, from))
+                            .as(cluster.describe())
+                            .hasSize(from)
                             .isEqualTo(all.subList(0, from));
                 }
             }
@@ -124,8 +132,11 @@ class RingPropertiesTest {
                     if (!newPrefix.contains(joiner)) {
                         assertThat(newPrefix).as(cluster.describe()).isEqualTo(oldPrefix);
                     } else {
-                        assertThat(newPrefix.stream().filter(m -> !m.equals(joiner)).toList())
-                                .as(cluster.describe()).isEqualTo(oldPrefix.subList(0, from - 1));
+                        assertThat(newPrefix.stream()
+                                        .filter(m -> !m.equals(joiner))
+                                        .toList())
+                                .as(cluster.describe())
+                                .isEqualTo(oldPrefix.subList(0, from - 1));
                     }
                 }
             }
@@ -139,7 +150,8 @@ class RingPropertiesTest {
                 continue;
             }
             Ring before = cluster.ring();
-            String leaver = cluster.members().get(new Random(cluster.seed()).nextInt(cluster.members().size()));
+            String leaver = cluster.members()
+                    .get(new Random(cluster.seed()).nextInt(cluster.members().size()));
             List<String> shrunk = new ArrayList<>(cluster.members());
             shrunk.remove(leaver);
             Ring after = new Ring(shrunk, cluster.vnodes());

@@ -1,13 +1,12 @@
 package dev.dht.node.ring;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The placement properties the scale simulation (make bench-scale-sim, docs/benchmarks/scale-sim.md) and the limits
@@ -26,8 +25,10 @@ class RingScaleTest {
     static List<String> members(int n, boolean racks) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            out.add(racks ? "http://dht-" + zone(i) + "-" + i / 3 + ".dht-headless.default.svc.cluster.local:8080"
-                    : "http://dht-" + i + ".dht-headless.default.svc.cluster.local:8080");
+            out.add(
+                    racks
+                            ? "http://dht-" + zone(i) + "-" + i / 3 + ".dht-headless.default.svc.cluster.local:8080"
+                            : "http://dht-" + i + ".dht-headless.default.svc.cluster.local:8080");
         }
         return out;
     }
@@ -58,7 +59,8 @@ class RingScaleTest {
             double mean = 3.0 / N;
             double bound = racks ? HEAVIEST_RACKS : HEAVIEST;
             for (int m = 0; m < N; m++) {
-                assertThat(share[m] / mean).as("member %d's share over the mean, racks %s", m, racks)
+                assertThat(share[m] / mean)
+                        .as("member %d's share over the mean, racks %s", m, racks)
                         .isBetween(2 - bound, bound);
             }
         }
@@ -72,9 +74,11 @@ class RingScaleTest {
             Ring shrunk = ring(N - 1, racks);
             String joiner = members(N + 1, racks).get(N);
             String leaver = members(N, racks).get(N - 1);
-            assertThat(newCopies(hundred, grown, joiner)).as("a join into %d, racks %s", N, racks)
+            assertThat(newCopies(hundred, grown, joiner))
+                    .as("a join into %d, racks %s", N, racks)
                     .isBetween((1 - MOVE_TOLERANCE) / (N + 1), (1 + MOVE_TOLERANCE) / (N + 1));
-            assertThat(newCopies(hundred, shrunk, null)).as("a leave from %d, racks %s", N, racks)
+            assertThat(newCopies(hundred, shrunk, null))
+                    .as("a leave from %d, racks %s", N, racks)
                     .isBetween((1 - MOVE_TOLERANCE) / N, (1 + MOVE_TOLERANCE) / N);
         }
     }

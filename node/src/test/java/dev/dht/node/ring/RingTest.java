@@ -1,8 +1,8 @@
 package dev.dht.node.ring;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,10 +12,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class RingTest {
 
@@ -76,12 +75,13 @@ class RingTest {
         assertThat(local.replicasFor(bytes("abc"), 3))
                 .containsExactly("http://localhost:8081", "http://localhost:8080", "http://localhost:8082");
         Ring k8s = new Ring(k8s(5));
-        assertThat(k8s.replicasFor(bytes("triple2"), 5)).containsExactly(
-                "http://dht-2.dht-headless.default.svc.cluster.local:8080",
-                "http://dht-3.dht-headless.default.svc.cluster.local:8080",
-                "http://dht-0.dht-headless.default.svc.cluster.local:8080",
-                "http://dht-4.dht-headless.default.svc.cluster.local:8080",
-                "http://dht-1.dht-headless.default.svc.cluster.local:8080");
+        assertThat(k8s.replicasFor(bytes("triple2"), 5))
+                .containsExactly(
+                        "http://dht-2.dht-headless.default.svc.cluster.local:8080",
+                        "http://dht-3.dht-headless.default.svc.cluster.local:8080",
+                        "http://dht-0.dht-headless.default.svc.cluster.local:8080",
+                        "http://dht-4.dht-headless.default.svc.cluster.local:8080",
+                        "http://dht-1.dht-headless.default.svc.cluster.local:8080");
         assertThat(Ring.keyHash(bytes("abc"))).isEqualTo(0x44BC2CF5AD770999L); // the key's coordinate is plain XXH64
     }
 
@@ -91,8 +91,11 @@ class RingTest {
         Ring sorted = new Ring(members);
         List<String> reversed = new ArrayList<>(members);
         java.util.Collections.reverse(reversed);
-        for (Ring other : List.of(new Ring(reversed), new Ring(new HashSet<>(members)),
-                new Ring(new LinkedHashSet<>(reversed)), new Ring(concat(members, members)))) {
+        for (Ring other : List.of(
+                new Ring(reversed),
+                new Ring(new HashSet<>(members)),
+                new Ring(new LinkedHashSet<>(reversed)),
+                new Ring(concat(members, members)))) {
             assertThat(other).isEqualTo(sorted).hasSameHashCodeAs(sorted);
             for (byte[] key : hexKeys(3, 2_000)) {
                 assertThat(other.replicasFor(key, 7)).isEqualTo(sorted.replicasFor(key, 7));
@@ -160,7 +163,8 @@ class RingTest {
         Ring other = new Ring(shuffled, 8, Ring.DEFAULT_TABLE_BUDGET, colliding);
         NaiveRing naive = new NaiveRing(members, 8, colliding);
         for (byte[] key : hexKeys(7, 1_000)) {
-            assertThat(ring.replicasFor(key, 5)).isEqualTo(naive.replicasFor(key, 5))
+            assertThat(ring.replicasFor(key, 5))
+                    .isEqualTo(naive.replicasFor(key, 5))
                     .isEqualTo(other.replicasFor(key, 5));
             // the first member in canonical order wins every tie
             assertThat(ring.primaryFor(key)).isEqualTo("http://localhost:8080");
@@ -229,28 +233,35 @@ class RingTest {
     void rejectsAReplicaCountOutsideOneToTheClusterSize(int from) {
         Ring ring = new Ring(local(3));
         assertThatThrownBy(() -> ring.replicasFor(bytes("key"), from))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..3");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1..3");
         assertThatThrownBy(() -> ring.replicaIndexes(1L, from, new int[8]))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1..3");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1..3");
         assertThatThrownBy(() -> ring.ownership(from)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void rejectsBadRingsAndBadArguments() {
-        assertThatThrownBy(() -> new Ring(List.of())).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Ring(List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least one member");
-        assertThatThrownBy(() -> new Ring(List.of("http://a:1", " "))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Ring(List.of("http://a:1", " ")))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("blank");
         assertThatThrownBy(() -> new Ring(Arrays.asList("http://a:1", null)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Ring(null)).isInstanceOf(NullPointerException.class);
-        assertThatThrownBy(() -> new Ring(local(3), 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Ring(local(3), 0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("vnodes");
         assertThatThrownBy(() -> new Ring(local(3), Ring.MAX_VNODES + 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Ring(local(32), Ring.MAX_VNODES)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Ring(local(32), Ring.MAX_VNODES))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("points");
         Ring ring = new Ring(local(3));
-        assertThatThrownBy(() -> ring.replicaIndexes(1L, 3, new int[2])).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ring.replicaIndexes(1L, 3, new int[2]))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("3 needed");
         assertThatThrownBy(() -> ring.replicasFor((byte[]) null, 1)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> ring.primaryFor(null)).isInstanceOf(NullPointerException.class);

@@ -1,8 +1,7 @@
 package dev.dht.node.ring;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -10,9 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class XxHash64Test {
     private static final long PRIME32 = 2654435761L;
@@ -37,15 +36,15 @@ class XxHash64Test {
      */
     @ParameterizedTest(name = "length {0}, seed {1}")
     @CsvSource({
-            "0,   0,          0xEF46DB3751D8E999",
-            "0,   2654435761, 0xAC75FDA2929B17EF",
-            "1,   0,          0xE934A84ADB052768",
-            "1,   2654435761, 0x5014607643A9B4C3",
-            "4,   0,          0x9136A0DCA57457EE",
-            "14,  0,          0x8282DCC4994E35C8",
-            "14,  2654435761, 0xC3BD6BF63DEB6DF0",
-            "222, 0,          0xB641AE8CB691C174",
-            "222, 2654435761, 0x20CB8AB7AE10C14A",
+        "0,   0,          0xEF46DB3751D8E999",
+        "0,   2654435761, 0xAC75FDA2929B17EF",
+        "1,   0,          0xE934A84ADB052768",
+        "1,   2654435761, 0x5014607643A9B4C3",
+        "4,   0,          0x9136A0DCA57457EE",
+        "14,  0,          0x8282DCC4994E35C8",
+        "14,  2654435761, 0xC3BD6BF63DEB6DF0",
+        "222, 0,          0xB641AE8CB691C174",
+        "222, 2654435761, 0x20CB8AB7AE10C14A",
     })
     void matchesTheReferenceSanityVectors(int length, long seed, String expectedHex) {
         long expected = Long.parseUnsignedLong(expectedHex.substring(2), 16);
@@ -65,7 +64,8 @@ class XxHash64Test {
         for (int length = 0; length <= 100; length++) {
             byte[] copy = new byte[length];
             System.arraycopy(data, 7, copy, 0, length);
-            assertThat(XxHash64.hash(data, 7, length, 42)).as("length %d", length)
+            assertThat(XxHash64.hash(data, 7, length, 42))
+                    .as("length %d", length)
                     .isEqualTo(XxHash64.hash(copy, 0, length, 42));
         }
     }
@@ -76,7 +76,10 @@ class XxHash64Test {
         for (int i = 0; i < 1_000; i++) {
             long value = random.nextLong();
             long seed = random.nextLong();
-            byte[] bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+            byte[] bytes = ByteBuffer.allocate(8)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(value)
+                    .array();
             assertThat(XxHash64.hashLong(value, seed)).isEqualTo(XxHash64.hash(bytes, 0, 8, seed));
         }
     }

@@ -1,7 +1,7 @@
 package dev.dht.node.sorting;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,9 +15,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ExternalSorterTest {
     /** The larger value (unsigned) wins: a stand-in for "the newest record". */
@@ -38,9 +37,10 @@ class ExternalSorterTest {
     private static List<byte[][]> sorted(SortedCursor c) throws IOException {
         List<byte[][]> out = new ArrayList<>();
         while (c.next()) {
-            out.add(new byte[][]{
-                    Arrays.copyOfRange(c.keyBuffer(), c.keyOffset(), c.keyOffset() + c.keyLength()),
-                    Arrays.copyOfRange(c.valueBuffer(), c.valueOffset(), c.valueOffset() + c.valueLength())});
+            out.add(new byte[][] {
+                Arrays.copyOfRange(c.keyBuffer(), c.keyOffset(), c.keyOffset() + c.keyLength()),
+                Arrays.copyOfRange(c.valueBuffer(), c.valueOffset(), c.valueOffset() + c.valueLength())
+            });
         }
         return out;
     }
@@ -66,7 +66,7 @@ class ExternalSorterTest {
             }
             byte[] value = new byte[random.nextInt(40)];
             random.nextBytes(value);
-            entries.add(new byte[][]{key, value});
+            entries.add(new byte[][] {key, value});
         }
         return entries;
     }
@@ -112,8 +112,10 @@ class ExternalSorterTest {
         for (int batch = 0; batch < 60; batch++) {
             int sender = batch % 3;
             for (int k = batch / 3 * 50; k < batch / 3 * 50 + 50; k++) {
-                entries.add(new byte[][]{String.format("key%06d", k).getBytes(StandardCharsets.UTF_8),
-                        ("v" + sender).getBytes(StandardCharsets.UTF_8)});
+                entries.add(new byte[][] {
+                    String.format("key%06d", k).getBytes(StandardCharsets.UTF_8),
+                    ("v" + sender).getBytes(StandardCharsets.UTF_8)
+                });
             }
         }
         try (ExternalSorter sorter = new ExternalSorter(dir.resolve("sort"), 8 << 10, LARGER)) {
@@ -123,7 +125,9 @@ class ExternalSorterTest {
             try (SortedCursor c = sorter.sorted()) {
                 List<byte[][]> out = sorted(c);
                 assertMatches(out, model(entries));
-                assertThat(out).hasSize(1000).allSatisfy(e -> assertThat(new String(e[1])).isEqualTo("v2"));
+                assertThat(out)
+                        .hasSize(1000)
+                        .allSatisfy(e -> assertThat(new String(e[1])).isEqualTo("v2"));
             }
         }
     }
@@ -132,14 +136,15 @@ class ExternalSorterTest {
     void anEntryLargerThanTheMemoryIsRefused() {
         try (ExternalSorter sorter = new ExternalSorter(dir.resolve("sort"), 1024, LARGER)) {
             assertThatThrownBy(() -> sorter.add(new byte[10], new byte[2000]))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not fit");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("does not fit");
         }
     }
 
     @Test
     void nothingAddedIsAnEmptySort() throws IOException {
         try (ExternalSorter sorter = new ExternalSorter(dir.resolve("sort"), 1024, LARGER);
-             SortedCursor c = sorter.sorted()) {
+                SortedCursor c = sorter.sorted()) {
             assertThat(c.next()).isFalse();
         }
     }

@@ -1,13 +1,8 @@
 package dev.dht.node.storage;
 
-import dev.dht.node.ring.XxHash64;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.DBOptions;
-import org.rocksdb.RocksDB;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.ring.XxHash64;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
 
 /**
  * The digest family (what repair compares) agrees with the records after every kind of write, is scanned in ring
@@ -39,7 +38,9 @@ class DigestFamilyTest {
         try (DigestCursor c = store.digests(0, -1L)) {
             while (c.next()) {
                 Digest d = c.digest();
-                assertThat(first || Long.compareUnsigned(d.hash(), lastHash) >= 0).as("hash order").isTrue();
+                assertThat(first || Long.compareUnsigned(d.hash(), lastHash) >= 0)
+                        .as("hash order")
+                        .isTrue();
                 assertThat(d.hash()).isEqualTo(XxHash64.hash(d.key()));
                 first = false;
                 lastHash = d.hash();
@@ -75,7 +76,8 @@ class DigestFamilyTest {
             List<Record> batchRecords = new ArrayList<>();
             for (int i = 50; i < 200; i++) {
                 batchKeys.add(b(keys.get(i)));
-                batchRecords.add(i % 3 == 0 ? Record.tombstone(500 + i) : Record.value(i % 2 == 0 ? 1 : 500, b("b" + i)));
+                batchRecords.add(
+                        i % 3 == 0 ? Record.tombstone(500 + i) : Record.value(i % 2 == 0 ? 1 : 500, b("b" + i)));
             }
             store.applyAllIfNewer(batchKeys, batchRecords);
             for (int i = 150; i < 300; i++) {
@@ -83,7 +85,9 @@ class DigestFamilyTest {
             }
             Record purged = store.get(b("k3"));
             assertThat(store.removeIfSame(b("k3"), purged)).isTrue();
-            assertThat(store.removeIfSame(b("k4"), Record.value(1, b("other")))).as("not the stored one").isFalse();
+            assertThat(store.removeIfSame(b("k4"), Record.value(1, b("other"))))
+                    .as("not the stored one")
+                    .isFalse();
 
             Map<String, Digest> expected = expected(store, keys);
             assertThat(expected).doesNotContainKey("k3").hasSize(299);
@@ -116,12 +120,13 @@ class DigestFamilyTest {
                 // pages of at most 100 entries, each starting after the last one seen
                 while (true) {
                     int page = 0;
-                    try (DigestCursor c = last == null ? store.digests(from, to)
-                            : store.digestsAfter(last.hash(), last.key(), to)) {
+                    try (DigestCursor c =
+                            last == null ? store.digests(from, to) : store.digestsAfter(last.hash(), last.key(), to)) {
                         while (page < 100 && c.next()) {
                             last = c.digest();
                             assertThat(Long.compareUnsigned(last.hash(), from) >= 0
-                                    && Long.compareUnsigned(last.hash(), to) <= 0).isTrue();
+                                            && Long.compareUnsigned(last.hash(), to) <= 0)
+                                    .isTrue();
                             page++;
                         }
                     }
@@ -133,7 +138,8 @@ class DigestFamilyTest {
                 final long f = from;
                 final long t = to;
                 assertThat(inInterval).isEqualTo((int) hashes.values().stream()
-                        .filter(h -> Long.compareUnsigned(h, f) >= 0 && Long.compareUnsigned(h, t) <= 0).count());
+                        .filter(h -> Long.compareUnsigned(h, f) >= 0 && Long.compareUnsigned(h, t) <= 0)
+                        .count());
                 total += inInterval;
             }
             assertThat(total).isEqualTo(2000);
@@ -175,11 +181,14 @@ class DigestFamilyTest {
             Map<String, Digest> expected = expected(store, keys);
             assertThat(expected).hasSize(500 + many - 1).containsKey("small1").doesNotContainKey("small3");
             assertThat(allDigests(store)).isEqualTo(expected);
-            assertThat(store.digestEntriesInMemory()).as("flushed before the scan").isZero();
+            assertThat(store.digestEntriesInMemory())
+                    .as("flushed before the scan")
+                    .isZero();
             assertThat(allDigests(store)).as("read from the flushed tables").isEqualTo(expected);
         }
         try (RocksStore reopened = RocksStore.open(dir, StorageOptions.node(64 << 20, 8 << 20))) {
-            assertThat(allDigests(reopened)).as("after a restart (the WAL replayed into a vector)")
+            assertThat(allDigests(reopened))
+                    .as("after a restart (the WAL replayed into a vector)")
                     .hasSize(500 + (int) DigestFamily.SCAN_FLUSH_ENTRIES + 1000 - 1);
         }
     }
@@ -196,7 +205,8 @@ class DigestFamilyTest {
         }
         Path options;
         try (var files = java.nio.file.Files.list(dir)) {
-            options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")).max(Path::compareTo)
+            options = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-"))
+                    .max(Path::compareTo)
                     .orElseThrow();
         }
         Map<String, String> factories = new HashMap<>();
@@ -261,7 +271,8 @@ class DigestFamilyTest {
                 }
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            assertThat(store.digestEntriesInMemory()).as("not flushed: the scan sorted the memtable")
+            assertThat(store.digestEntriesInMemory())
+                    .as("not flushed: the scan sorted the memtable")
                     .isGreaterThan(inMemory);
             Map<String, Digest> union = new TreeMap<>();
             for (List<Digest> l : batched) {
@@ -269,10 +280,13 @@ class DigestFamilyTest {
             }
             assertThat(union).as("every key once, as the scan was made").isEqualTo(expected(store, keys));
             for (int s = 0; s < spans; s += 97) {
-                assertThat(batched.get(s)).as("span " + s)
+                assertThat(batched.get(s))
+                        .as("span " + s)
                         .isEqualTo(read(store.digests(tiles.get(s)[0], tiles.get(s)[1])));
             }
-            assertThat(seconds).as("%d spans over %d entries in one scan", spans, inMemory).isLessThan(4.0);
+            assertThat(seconds)
+                    .as("%d spans over %d entries in one scan", spans, inMemory)
+                    .isLessThan(4.0);
         }
     }
 
@@ -291,7 +305,10 @@ class DigestFamilyTest {
         // A database as the version before wrote it: records and hints, no digest family.
         writeRaw("old", List.of("hints"), (db, families) -> {
             for (int i = 0; i < 2500; i++) {
-                db.put(families.get(0), b("old" + i), Record.value(i + 1, b("x" + i)).encoded());
+                db.put(
+                        families.get(0),
+                        b("old" + i),
+                        Record.value(i + 1, b("x" + i)).encoded());
             }
         });
         try (RocksStore store = RocksStore.open(dir.resolve("old"), StorageOptions.node(4 << 20, 8 << 20))) {
@@ -326,7 +343,9 @@ class DigestFamilyTest {
         });
         try (RocksStore store = RocksStore.open(dir.resolve("stale"), StorageOptions.node(4 << 20, 8 << 20))) {
             assertThat(store.indexedAtOpen()).isEqualTo(1);
-            assertThat(allDigests(store)).isEqualTo(expected(store, List.of("kept", "removed"))).containsOnlyKeys("kept");
+            assertThat(allDigests(store))
+                    .isEqualTo(expected(store, List.of("kept", "removed")))
+                    .containsOnlyKeys("kept");
             assertThat(store.digest(b("removed"))).isNull();
         }
     }
@@ -355,8 +374,8 @@ class DigestFamilyTest {
         families.forEach(f -> descriptors.add(new ColumnFamilyDescriptor(b(f))));
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (RocksStore warmUp = RocksStore.open(dir.resolve("unused"), StorageOptions.node(4 << 20, 8 << 20));
-             DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
-             RocksDB db = RocksDB.open(options, dir.resolve(name).toString(), descriptors, handles)) {
+                DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+                RocksDB db = RocksDB.open(options, dir.resolve(name).toString(), descriptors, handles)) {
             writes.write(db, handles);
             handles.forEach(ColumnFamilyHandle::close);
         }

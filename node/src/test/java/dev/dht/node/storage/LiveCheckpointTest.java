@@ -1,9 +1,6 @@
 package dev.dht.node.storage;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -22,16 +19,19 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@link LiveCheckpoint} through {@link RocksStore#checkpoint}, read back as a restore reads it. */
 class LiveCheckpointTest {
     private static final long NO_LIMIT = Long.MAX_VALUE;
-    private static final Runnable NOTHING = () -> { };
+    private static final Runnable NOTHING = () -> {};
 
     @TempDir
     Path tmp;
+
     Path data;
     RocksStore store;
 
@@ -67,7 +67,9 @@ class LiveCheckpointTest {
 
         assertThat(outcome.flushed()).isFalse();
         assertThat(read(tmp.resolve("ck"))).isEqualTo(expected);
-        assertThat(names(tmp.resolve("ck"), ".sst")).as("the checkpoint's records can only come from its WAL").isEmpty();
+        assertThat(names(tmp.resolve("ck"), ".sst"))
+                .as("the checkpoint's records can only come from its WAL")
+                .isEmpty();
         // the source is unchanged and still takes writes
         assertThat(store.get(b(key(100)))).isEqualTo(Record.value(30, b("after")));
         assertThat(store.get(b(key(0))).isTombstone()).isTrue();
@@ -96,10 +98,13 @@ class LiveCheckpointTest {
         store.checkpoint(ck, NO_LIMIT, NOTHING);
         assertThat(RocksStore.checkpointIntact(ck)).isTrue();
         Path marker = LiveCheckpoint.bootMarker(ck);
-        assertThat(Files.readString(marker).trim()).as("the boot it was taken in")
-                .isEqualTo(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
+        assertThat(Files.readString(marker).trim())
+                .as("the boot it was taken in")
+                .isEqualTo(Files.readString(Path.of("/proc/sys/kernel/random/boot_id"))
+                        .trim());
         Files.writeString(marker, "another-boot");
-        assertThat(RocksStore.checkpointIntact(ck)).as("taken before the machine restarted: copies not synced")
+        assertThat(RocksStore.checkpointIntact(ck))
+                .as("taken before the machine restarted: copies not synced")
                 .isFalse();
         Files.delete(marker);
         assertThat(RocksStore.checkpointIntact(ck)).isFalse();
@@ -165,11 +170,14 @@ class LiveCheckpointTest {
 
         assertThat(outcome.flushed()).isFalse();
         assertThat(names(data, ".sst")).as("the flush happened").isNotEmpty();
-        assertThat(names(tmp.resolve("ck"), ".sst")).as("not in the live files that were read").isEmpty();
+        assertThat(names(tmp.resolve("ck"), ".sst"))
+                .as("not in the live files that were read")
+                .isEmpty();
         assertThat(walsDuring).as("deletions were off: the obsolete WAL stayed").containsAll(walsBefore);
         assertThat(names(tmp.resolve("ck"), ".log")).containsAll(walsBefore);
         assertThat(read(tmp.resolve("ck"))).isEqualTo(expected);
-        assertThat(names(data, ".log")).as("deletions are on again: the obsolete WAL is gone")
+        assertThat(names(data, ".log"))
+                .as("deletions are on again: the obsolete WAL is gone")
                 .doesNotContainAnyElementsOf(walsBefore);
     }
 
@@ -191,12 +199,15 @@ class LiveCheckpointTest {
 
         try (RocksStore opened = RocksStore.open(copy, StorageOptions.node(4 << 20, 8 << 20))) {
             assertThat(opened.createdAtOpen()).isFalse();
-            assertThat(opened.indexedAtOpen()).as("the digests' marker, written at open, came back").isEqualTo(-1);
+            assertThat(opened.indexedAtOpen())
+                    .as("the digests' marker, written at open, came back")
+                    .isEqualTo(-1);
             for (int i = 0; i < 50; i++) {
                 assertThat(opened.digest(b(key(i)))).isEqualTo(store.digest(b(key(i))));
             }
             assertThat(opened.sideTable(RocksStore.HINTS).contains(b("hint"))).isTrue();
-            assertThat(opened.sideTable(RocksStore.HINTS).contains(b("hint-after"))).isFalse();
+            assertThat(opened.sideTable(RocksStore.HINTS).contains(b("hint-after")))
+                    .isFalse();
         }
     }
 
@@ -209,7 +220,8 @@ class LiveCheckpointTest {
         }
         store.checkpoint(tmp.resolve("ck"), NO_LIMIT, NOTHING);
         List<String> wals = names(tmp.resolve("ck"), ".log");
-        try (RandomAccessFile last = new RandomAccessFile(tmp.resolve("ck").resolve(wals.getLast()).toFile(), "rw")) {
+        try (RandomAccessFile last =
+                new RandomAccessFile(tmp.resolve("ck").resolve(wals.getLast()).toFile(), "rw")) {
             last.setLength(last.length() - 5);
         }
         expected.remove(key(99));
@@ -222,8 +234,7 @@ class LiveCheckpointTest {
      * the copies): each holds every write acknowledged before it started, and nothing but a prefix of the writes.
      */
     @Test
-    void underConcurrentWritesAndFlushesEachCheckpointIsAPrefixHoldingEverythingAcknowledgedBefore()
-            throws Exception {
+    void underConcurrentWritesAndFlushesEachCheckpointIsAPrefixHoldingEverythingAcknowledgedBefore() throws Exception {
         store.close();
         store = RocksStore.open(data, StorageOptions.node(64 << 10, 8 << 20)); // RocksDB's smallest memtable
         AtomicInteger acknowledged = new AtomicInteger();
@@ -244,7 +255,8 @@ class LiveCheckpointTest {
                 Map<String, Record> got = read(ck);
                 assertThat(got.size()).as("checkpoint %d", c).isBetween(before, after + 1);
                 for (int i = 0; i < got.size(); i++) {
-                    assertThat(got.get(key(i))).as("checkpoint %d, write %d", c, i)
+                    assertThat(got.get(key(i)))
+                            .as("checkpoint %d, write %d", c, i)
                             .isEqualTo(Record.value(i + 1, new byte[100]));
                 }
             }
@@ -265,7 +277,7 @@ class LiveCheckpointTest {
     private static Map<String, Record> read(Path checkpoint) {
         Map<String, Record> out = new LinkedHashMap<>();
         try (CheckpointReader reader = new CheckpointReader(checkpoint);
-             RangeCursor cursor = reader.records(new byte[0])) {
+                RangeCursor cursor = reader.records(new byte[0])) {
             while (cursor.next()) {
                 out.put(new String(cursor.key(), StandardCharsets.UTF_8), cursor.record());
             }
@@ -275,7 +287,10 @@ class LiveCheckpointTest {
 
     private static List<String> names(Path dir, String suffix) {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(suffix)).sorted().toList();
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(suffix))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new AssertionError(e);
         }

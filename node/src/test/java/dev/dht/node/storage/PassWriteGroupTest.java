@@ -1,11 +1,8 @@
 package dev.dht.node.storage;
 
-import dev.dht.node.loop.SelectorLoop;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.loop.SelectorLoop;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,8 +10,10 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The end-of-pass write group on a real RocksDB: last write wins across the writes of one group and against the
@@ -24,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PassWriteGroupTest {
     @TempDir
     Path dir;
+
     RocksStore store;
     SelectorLoop loop;
 
@@ -86,8 +86,7 @@ class PassWriteGroupTest {
 
         group.endOfPass();
 
-        assertThat(o.seen).containsExactly("a:applied", "b:applied", "c:notNewer@20", "d:notNewer@50",
-                "e:applied");
+        assertThat(o.seen).containsExactly("a:applied", "b:applied", "c:notNewer@20", "d:notNewer@50", "e:applied");
         assertThat(store.get(b("k"))).isEqualTo(Record.value(20, b("v20")));
         assertThat(store.get(b("old"))).isEqualTo(Record.value(50, b("stored")));
         assertThat(store.get(b("new"))).isEqualTo(Record.tombstone(5));
@@ -104,7 +103,8 @@ class PassWriteGroupTest {
         }
         group.endOfPass();
         for (int k = 0; k < 10; k++) {
-            assertThat(store.get(b("key" + k)).timestamp()).as("the first (newest) write of key%d wins", k)
+            assertThat(store.get(b("key" + k)).timestamp())
+                    .as("the first (newest) write of key%d wins", k)
                     .isEqualTo(100 - k);
         }
         assertThat(o.seen.stream().filter(s -> s.endsWith(":applied"))).hasSize(10);
@@ -165,16 +165,13 @@ class PassWriteGroupTest {
             }
 
             @Override
-            public void notNewer(Record current) {
-            }
+            public void notNewer(Record current) {}
 
             @Override
-            public void wouldBlock() {
-            }
+            public void wouldBlock() {}
 
             @Override
-            public void failed(StoreException e) {
-            }
+            public void failed(StoreException e) {}
         });
         group.endOfPass();
         assertThat(order).containsExactly("second applied");

@@ -1,11 +1,10 @@
 package dev.dht.node.storage;
 
-import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
 
 class RecordTest {
 
@@ -40,9 +39,10 @@ class RecordTest {
 
     @Test
     void unknownVersionsAndTruncatedBytesAreRejected() {
-        byte[] e = Record.value(1, new byte[]{1}).encoded().clone();
+        byte[] e = Record.value(1, new byte[] {1}).encoded().clone();
         e[0] = 9;
-        assertThatThrownBy(() -> Record.decode(e)).isInstanceOf(CorruptRecordException.class)
+        assertThatThrownBy(() -> Record.decode(e))
+                .isInstanceOf(CorruptRecordException.class)
                 .hasMessageContaining("version 9");
         assertThatThrownBy(() -> Record.decode(new byte[3])).isInstanceOf(CorruptRecordException.class);
         byte[] fatTombstone = new byte[Record.HEADER_SIZE + 1];
@@ -53,22 +53,23 @@ class RecordTest {
 
     @Test
     void lastWriteWinsOrder() {
-        Record older = Record.value(10, new byte[]{9});
-        Record newer = Record.value(11, new byte[]{1});
+        Record older = Record.value(10, new byte[] {9});
+        Record newer = Record.value(11, new byte[] {1});
         assertThat(newer.supersedes(older)).isTrue();
         assertThat(older.supersedes(newer)).isFalse();
         assertThat(Record.tombstone(12).supersedes(newer)).isTrue();
-        assertThat(Record.value(13, new byte[0]).supersedes(Record.tombstone(12))).isTrue();
+        assertThat(Record.value(13, new byte[0]).supersedes(Record.tombstone(12)))
+                .isTrue();
         // Ties: tombstone first, then larger value bytes; never both ways, never for equal records.
         assertThat(Record.tombstone(11).supersedes(newer)).isTrue();
         assertThat(newer.supersedes(Record.tombstone(11))).isFalse();
-        assertThat(Record.value(11, new byte[]{2}).supersedes(newer)).isTrue();
-        assertThat(newer.supersedes(Record.value(11, new byte[]{1}))).isFalse();
+        assertThat(Record.value(11, new byte[] {2}).supersedes(newer)).isTrue();
+        assertThat(newer.supersedes(Record.value(11, new byte[] {1}))).isFalse();
     }
 
     @Test
     void withTimestampKeepsTheContent() {
-        Record r = Record.value(1, new byte[]{4, 5}).withTimestamp(2);
+        Record r = Record.value(1, new byte[] {4, 5}).withTimestamp(2);
         assertThat(r.timestamp()).isEqualTo(2);
         assertThat(r.value()).containsExactly(4, 5);
         assertThat(Record.tombstone(1).withTimestamp(3).isTombstone()).isTrue();

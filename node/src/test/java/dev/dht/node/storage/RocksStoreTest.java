@@ -1,9 +1,7 @@
 package dev.dht.node.storage;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,13 +13,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RocksStoreTest {
     @TempDir
     Path dir;
+
     RocksStore store;
 
     @BeforeEach
@@ -48,11 +48,17 @@ class RocksStoreTest {
         assertThat(store.applyIfNewer(b("k"), Record.value(10, b("v10")))).isTrue();
         assertThat(store.applyIfNewer(b("k"), Record.value(9, b("v9")))).isFalse();
         assertThat(store.get(b("k")).value()).isEqualTo(b("v10"));
-        assertThat(store.applyIfNewer(b("k"), Record.value(10, b("v10")))).as("same record again").isFalse();
+        assertThat(store.applyIfNewer(b("k"), Record.value(10, b("v10"))))
+                .as("same record again")
+                .isFalse();
         assertThat(store.applyIfNewer(b("k"), Record.tombstone(11))).isTrue();
         assertThat(store.get(b("k")).isTombstone()).isTrue();
-        assertThat(store.applyIfNewer(b("k"), Record.value(10, b("late")))).as("older than the tombstone").isFalse();
-        assertThat(store.applyIfNewer(b("k"), Record.value(12, b("again")))).as("recreate").isTrue();
+        assertThat(store.applyIfNewer(b("k"), Record.value(10, b("late"))))
+                .as("older than the tombstone")
+                .isFalse();
+        assertThat(store.applyIfNewer(b("k"), Record.value(12, b("again"))))
+                .as("recreate")
+                .isTrue();
         assertThat(store.get(b("k")).value()).isEqualTo(b("again"));
     }
 
@@ -82,7 +88,9 @@ class RocksStoreTest {
         assertThat(store.get(b("k009")).isTombstone()).isTrue();
         assertThat(store.get(b("k009")).timestamp()).isEqualTo(50);
         assertThat(store.get(b("k150")).timestamp()).isEqualTo(100);
-        assertThat(store.applyAllIfNewer(keys, records)).as("the same batch again: nothing newer").isZero();
+        assertThat(store.applyAllIfNewer(keys, records))
+                .as("the same batch again: nothing newer")
+                .isZero();
     }
 
     /**
@@ -96,11 +104,14 @@ class RocksStoreTest {
         store.applyIfNewer(b("disk-tomb"), Record.tombstone(100));
         store.applyIfNewer(b("purged"), Record.value(100, b("purged-old")));
         store.flush();
-        assertThat(store.removeIfSame(b("purged"), Record.value(100, b("purged-old")))).isTrue();
+        assertThat(store.removeIfSame(b("purged"), Record.value(100, b("purged-old"))))
+                .isTrue();
         store.applyIfNewer(b("cached"), Record.value(100, b("cached-kept")));
         store.applyIfNewer(b("cached-tomb"), Record.tombstone(100));
         moveToDiskOnly(); // a first SST with "disk*" and the old "purged", a second with "cached*" and its delete
-        assertThat(store.get(b("cached"))).as("loads the second SST's block into the cache").isNotNull();
+        assertThat(store.get(b("cached")))
+                .as("loads the second SST's block into the cache")
+                .isNotNull();
         assertThat(store.getIfInMemory(b("cached-tomb"))).isEqualTo(Record.tombstone(100));
         assertThat(store.getIfInMemory(b("disk"))).as("on disk only").isSameAs(Store.NOT_IN_MEMORY);
         store.applyIfNewer(b("memory"), Record.value(100, b("memory-kept")));
@@ -112,7 +123,9 @@ class RocksStoreTest {
             keys.add(b(n));
             older.add(Record.value(99, b(n + "-older")));
         }
-        assertThat(store.applyAllIfNewer(keys, older)).as("only the purged key takes an older copy").isEqualTo(1);
+        assertThat(store.applyAllIfNewer(keys, older))
+                .as("only the purged key takes an older copy")
+                .isEqualTo(1);
         assertThat(store.get(b("disk")).value()).isEqualTo(b("disk-kept"));
         assertThat(store.get(b("cached")).value()).isEqualTo(b("cached-kept"));
         assertThat(store.get(b("memory")).value()).isEqualTo(b("memory-kept"));
@@ -198,7 +211,7 @@ class RocksStoreTest {
 
     @Test
     void keysOrderByUnsignedBytes() {
-        store.applyIfNewer(new byte[]{(byte) 0xC3, (byte) 0xA9}, Record.value(1, b("e-acute")));
+        store.applyIfNewer(new byte[] {(byte) 0xC3, (byte) 0xA9}, Record.value(1, b("e-acute")));
         store.applyIfNewer(b("z"), Record.value(1, b("z")));
         try (RangeCursor c = store.range(b("a"), null)) {
             assertThat(c.next()).isTrue();
@@ -243,7 +256,8 @@ class RocksStoreTest {
         moveToDiskOnly();
         assertThat(store.getIfInMemory(b("disk"))).as("on disk only").isSameAs(Store.NOT_IN_MEMORY);
         assertThat(store.applyIfNewer(b("disk"), Record.value(99, b("older")))).isFalse();
-        assertThat(store.applyIfNewer(b("disk-tomb"), Record.value(99, b("older")))).isFalse();
+        assertThat(store.applyIfNewer(b("disk-tomb"), Record.value(99, b("older"))))
+                .isFalse();
         assertThat(store.get(b("disk")).value()).isEqualTo(b("disk-kept"));
         assertThat(store.get(b("disk-tomb"))).isEqualTo(Record.tombstone(100));
         assertThat(store.applyIfNewer(b("disk"), Record.value(101, b("newer")))).isTrue();
@@ -256,13 +270,17 @@ class RocksStoreTest {
         store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20).withRowCache(1 << 20));
         store.applyIfNewer(b("k"), Record.value(5, b("old")));
         store.flush();
-        assertThat(store.get(b("k"))).as("read from the SST, now in the row cache").isEqualTo(Record.value(5, b("old")));
+        assertThat(store.get(b("k")))
+                .as("read from the SST, now in the row cache")
+                .isEqualTo(Record.value(5, b("old")));
         assertThat(store.applyIfNewer(b("k"), Record.value(6, b("new")))).isTrue();
         assertThat(store.get(b("k"))).isEqualTo(Record.value(6, b("new")));
         store.flush();
         assertThat(store.get(b("k"))).as("after a second flush").isEqualTo(Record.value(6, b("new")));
         assertThat(store.getIfInMemory(b("k"))).isEqualTo(Record.value(6, b("new")));
-        assertThat(store.applyIfNewer(b("k"), Record.value(5, b("stale")))).as("last write wins").isFalse();
+        assertThat(store.applyIfNewer(b("k"), Record.value(5, b("stale"))))
+                .as("last write wins")
+                .isFalse();
     }
 
     @Test
@@ -274,9 +292,12 @@ class RocksStoreTest {
         assertThat(store.getIfInMemory(b("never"))).isNull();
 
         moveToDiskOnly();
-        assertThat(store.getIfInMemory(b("k"))).as("only in an SST block not cached yet")
+        assertThat(store.getIfInMemory(b("k")))
+                .as("only in an SST block not cached yet")
                 .isSameAs(Store.NOT_IN_MEMORY);
-        assertThat(store.getIfInMemory(b("never"))).as("the bloom filter says no without I/O").isNull();
+        assertThat(store.getIfInMemory(b("never")))
+                .as("the bloom filter says no without I/O")
+                .isNull();
         assertThat(store.get(b("k"))).as("a blocking read loads the block").isEqualTo(Record.value(5, b("v")));
         assertThat(store.getIfInMemory(b("k"))).as("block cache").isEqualTo(Record.value(5, b("v")));
     }
@@ -289,23 +310,31 @@ class RocksStoreTest {
 
         moveToDiskOnly();
         assertThat(store.tryApplyIfNewer(b("k"), Record.value(12, b("v12")))).isEqualTo(Store.TryApply.WOULD_BLOCK);
-        assertThat(store.tryApplyIfNewer(b("k"), Record.value(1, b("old")))).as("cannot even tell it is older")
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(1, b("old"))))
+                .as("cannot even tell it is older")
                 .isEqualTo(Store.TryApply.WOULD_BLOCK);
         assertThat(store.get(b("k"))).as("nothing written").isEqualTo(Record.value(11, b("v11")));
-        assertThat(store.tryApplyIfNewer(b("k"), Record.value(12, b("v12")))).as("cached by the read")
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(12, b("v12"))))
+                .as("cached by the read")
                 .isEqualTo(Store.TryApply.APPLIED);
-        assertThat(store.tryApplyIfNewer(b("new"), Record.value(1, b("n")))).as("a new key needs no read")
+        assertThat(store.tryApplyIfNewer(b("new"), Record.value(1, b("n"))))
+                .as("a new key needs no read")
                 .isEqualTo(Store.TryApply.APPLIED);
         assertThat(store.get(b("k")).value()).isEqualTo(b("v12"));
     }
 
     @Test
     void aFlushLeavesTheLastVersionOfEachKeyInMemoryForItsNextWrite() {
-        assertThat(store.prepopulatesOnFlush()).as("RocksDB took prepopulate_block_cache=kFlushOnly").isTrue();
+        assertThat(store.prepopulatesOnFlush())
+                .as("RocksDB took prepopulate_block_cache=kFlushOnly")
+                .isTrue();
         store.applyIfNewer(b("k"), Record.value(10, b("v10")));
         store.flush();
-        assertThat(store.getIfInMemory(b("k"))).as("the flushed block is in the cache").isEqualTo(Record.value(10, b("v10")));
-        assertThat(store.tryApplyIfNewer(b("k"), Record.value(11, b("v11")))).as("compared in memory, not sent to a worker")
+        assertThat(store.getIfInMemory(b("k")))
+                .as("the flushed block is in the cache")
+                .isEqualTo(Record.value(10, b("v10")));
+        assertThat(store.tryApplyIfNewer(b("k"), Record.value(11, b("v11"))))
+                .as("compared in memory, not sent to a worker")
                 .isEqualTo(Store.TryApply.APPLIED);
 
         store.close(); // the same without the option: the flushed block is on disk only
@@ -325,7 +354,9 @@ class RocksStoreTest {
         assertThat(cursor.next()).isTrue();
         assertThat(store.stats().openCursors()).isEqualTo(1);
         store.close();
-        assertThat(cursor.next()).as("a closed cursor ends instead of touching freed memory").isFalse();
+        assertThat(cursor.next())
+                .as("a closed cursor ends instead of touching freed memory")
+                .isFalse();
         assertThatThrownBy(() -> store.range(b("a"), null)).isInstanceOf(StoreException.class);
     }
 
@@ -370,7 +401,9 @@ class RocksStoreTest {
         for (int k = 0; k < keys; k++) {
             Record stored = store.get(b("key" + k));
             assertThat(stored).as("key%d", k).isNotNull();
-            assertThat(stored.timestamp()).as("newest timestamp of key%d survives", k).isEqualTo(expected[k]);
+            assertThat(stored.timestamp())
+                    .as("newest timestamp of key%d survives", k)
+                    .isEqualTo(expected[k]);
         }
     }
 
@@ -387,7 +420,9 @@ class RocksStoreTest {
         assertThat(s.flushWriteBytes()).as("nothing flushed yet").isZero();
 
         store.flush();
-        assertThat(store.stats().flushWriteBytes()).as("the flush's table bytes").isPositive();
+        assertThat(store.stats().flushWriteBytes())
+                .as("the flush's table bytes")
+                .isPositive();
         assertThat(store.stats().compactionWriteBytes()).isNotNegative();
     }
 }

@@ -1,10 +1,10 @@
 package dev.dht.node.storage;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.dht.node.sorting.ExternalSorter;
 import dev.dht.node.sorting.SortedCursor;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,9 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Records loaded whole ({@link RocksStore#ingestSorted}) read back as written, keep last-write-wins against what the
@@ -39,7 +38,8 @@ class SortedIngestTest {
     }
 
     private static ExternalSorter sorter(Path dir) {
-        return new ExternalSorter(dir, 1 << 20, (a, ao, al, c, co, cl) -> Record.compareEncoded(a, ao, al, c, co, cl) > 0);
+        return new ExternalSorter(
+                dir, 1 << 20, (a, ao, al, c, co, cl) -> Record.compareEncoded(a, ao, al, c, co, cl) > 0);
     }
 
     @Test
@@ -47,8 +47,9 @@ class SortedIngestTest {
         Path data = dir.resolve("data");
         Map<String, Record> incoming = new TreeMap<>();
         for (int i = 0; i < 5000; i++) {
-            incoming.put(String.format("k%05d", i), i % 7 == 0 ? Record.tombstone(1000 + i)
-                    : Record.value(1000 + i, b("v" + i)));
+            incoming.put(
+                    String.format("k%05d", i),
+                    i % 7 == 0 ? Record.tombstone(1000 + i) : Record.value(1000 + i, b("v" + i)));
         }
         try (RocksStore store = RocksStore.open(data, StorageOptions.node(4 << 20, 8 << 20))) {
             // held before the load: one newer than the incoming copy (it stays), one older (replaced), one only here
@@ -56,13 +57,16 @@ class SortedIngestTest {
             store.applyIfNewer(b("k00011"), Record.value(5, b("older")));
             store.applyIfNewer(b("only-stored"), Record.value(7, b("mine")));
             SortedIngest.Result r;
-            try (ExternalSorter s = sorter(dir.resolve("sort")); SortedCursor c = sorted(s, incoming)) {
+            try (ExternalSorter s = sorter(dir.resolve("sort"));
+                    SortedCursor c = sorted(s, incoming)) {
                 r = store.ingestSorted(c, dir.resolve("work"), 1 << 20);
             }
             assertThat(r.loaded()).isEqualTo(4999);
             assertThat(r.keptStored()).isEqualTo(1);
             assertThat(r.files()).as("a records file and a digests file").isEqualTo(2);
-            assertThat(dir.resolve("work")).as("the load's files are moved in or deleted").doesNotExist();
+            assertThat(dir.resolve("work"))
+                    .as("the load's files are moved in or deleted")
+                    .doesNotExist();
             assertStored(store, incoming);
         }
         try (RocksStore reopened = RocksStore.open(data, StorageOptions.node(4 << 20, 8 << 20))) {
@@ -74,7 +78,8 @@ class SortedIngestTest {
         for (Map.Entry<String, Record> e : incoming.entrySet()) {
             Record expected = e.getKey().equals("k00010") ? Record.value(99_999, b("newer")) : e.getValue();
             assertThat(store.get(b(e.getKey()))).as(e.getKey()).isEqualTo(expected);
-            assertThat(store.digest(b(e.getKey()))).as("digest of " + e.getKey())
+            assertThat(store.digest(b(e.getKey())))
+                    .as("digest of " + e.getKey())
                     .isEqualTo(Digest.of(b(e.getKey()), expected));
         }
         assertThat(store.get(b("only-stored"))).isEqualTo(Record.value(7, b("mine")));
@@ -104,11 +109,15 @@ class SortedIngestTest {
             incoming.put(String.format("big%06d", i), Record.value(10 + i, value));
         }
         try (RocksStore store = RocksStore.open(dir.resolve("data"), StorageOptions.node(4 << 20, 8 << 20));
-             ExternalSorter s = new ExternalSorter(dir.resolve("sort"), 8 << 20,
-                     (a, ao, al, c, co, cl) -> Record.compareEncoded(a, ao, al, c, co, cl) > 0);
-             SortedCursor c = sorted(s, incoming)) {
+                ExternalSorter s = new ExternalSorter(
+                        dir.resolve("sort"),
+                        8 << 20,
+                        (a, ao, al, c, co, cl) -> Record.compareEncoded(a, ao, al, c, co, cl) > 0);
+                SortedCursor c = sorted(s, incoming)) {
             SortedIngest.Result r = store.ingestSorted(c, dir.resolve("work"), 1 << 20);
-            assertThat(r.files()).as("80 MB of records: two records files and a digests file").isEqualTo(3);
+            assertThat(r.files())
+                    .as("80 MB of records: two records files and a digests file")
+                    .isEqualTo(3);
             assertThat(store.get(b("big019999")).timestamp()).isEqualTo(10 + 19_999);
         }
     }
@@ -116,9 +125,11 @@ class SortedIngestTest {
     @Test
     void recordsOutOfOrderAreRefusedAndNothingIsIngested() throws IOException {
         try (RocksStore store = RocksStore.open(dir.resolve("data"), StorageOptions.node(4 << 20, 8 << 20))) {
-            SortedCursor backwards = new ListCursor(List.of(b("b"), b("a")), Record.value(1, b("x")).encoded());
+            SortedCursor backwards = new ListCursor(
+                    List.of(b("b"), b("a")), Record.value(1, b("x")).encoded());
             assertThatThrownBy(() -> store.ingestSorted(backwards, dir.resolve("work"), 1 << 20))
-                    .isInstanceOf(StoreException.class).hasMessageContaining("not sorted");
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining("not sorted");
             assertThat(store.get(b("b"))).isNull();
         }
         try (Stream<Path> left = Files.walk(dir.resolve("work"))) {
@@ -175,7 +186,6 @@ class SortedIngestTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 }

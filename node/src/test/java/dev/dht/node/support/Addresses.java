@@ -1,17 +1,16 @@
 package dev.dht.node.support;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 /** Addresses of this machine for tests of what a node grants to loopback peers only. */
 public final class Addresses {
-    private Addresses() {
-    }
+    private Addresses() {}
 
     /**
      * An IPv4 address of this machine that is not loopback: a connection to it comes from it too, so the node

@@ -6,7 +6,6 @@ import dev.dht.node.http.EntityHandler;
 import dev.dht.node.http.EntityRequest;
 import dev.dht.node.http.Responder;
 import dev.dht.node.storage.Store;
-
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;

@@ -2,7 +2,6 @@ package dev.dht.node.support;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -34,12 +33,10 @@ public final class IdentityEndpoints implements AutoCloseable {
     public static final String CONTAINER_PATH = "/v1/credentials";
 
     /** What a client asked: method, path, the Authorization header, and the form (STS) parameters. */
-    public record Call(String method, String path, String authorization, Map<String, String> form) {
-    }
+    public record Call(String method, String path, String authorization, Map<String, String> form) {}
 
     /** The credentials handed out; sessionToken null for none. */
-    public record Issued(String accessKeyId, String secretAccessKey, String sessionToken) {
-    }
+    public record Issued(String accessKeyId, String secretAccessKey, String sessionToken) {}
 
     private final HttpServer server;
     private final List<Call> calls = new CopyOnWriteArrayList<>();
@@ -74,23 +71,31 @@ public final class IdentityEndpoints implements AutoCloseable {
         String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         Map<String, String> form = new LinkedHashMap<>();
         String query = x.getRequestURI().getRawQuery();
-        for (String source : new String[]{query, body}) {
+        for (String source : new String[] {query, body}) {
             if (source == null || source.isEmpty()) {
                 continue;
             }
             for (String pair : source.split("&")) {
                 int eq = pair.indexOf('=');
                 if (eq > 0) {
-                    form.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+                    form.put(
+                            URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
                             URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
                 }
             }
         }
-        calls.add(new Call(x.getRequestMethod(), x.getRequestURI().getPath(),
-                x.getRequestHeaders().getFirst("Authorization"), form));
+        calls.add(new Call(
+                x.getRequestMethod(),
+                x.getRequestURI().getPath(),
+                x.getRequestHeaders().getFirst("Authorization"),
+                form));
         Issued c = issued;
-        String expiration = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS).toString();
-        if ("GET".equals(x.getRequestMethod()) && CONTAINER_PATH.equals(x.getRequestURI().getPath())) {
+        String expiration = Instant.now()
+                .plus(1, ChronoUnit.HOURS)
+                .truncatedTo(ChronoUnit.SECONDS)
+                .toString();
+        if ("GET".equals(x.getRequestMethod())
+                && CONTAINER_PATH.equals(x.getRequestURI().getPath())) {
             String json = "{\"AccessKeyId\":\"" + c.accessKeyId() + "\",\"SecretAccessKey\":\"" + c.secretAccessKey()
                     + "\"," + (c.sessionToken() == null ? "" : "\"Token\":\"" + c.sessionToken() + "\",")
                     + "\"AccountId\":\"111122223333\",\"Expiration\":\"" + expiration + "\"}";
@@ -115,8 +120,13 @@ public final class IdentityEndpoints implements AutoCloseable {
                       </AssumeRoleWithWebIdentityResult>
                       <ResponseMetadata><RequestId>c6104cbe-af31-11e0-8154-cbc7ccf896c7</RequestId></ResponseMetadata>
                     </AssumeRoleWithWebIdentityResponse>
-                    """.formatted(form.get("RoleSessionName"), form.get("RoleSessionName"), c.accessKeyId(),
-                    c.secretAccessKey(), c.sessionToken(), expiration);
+                    """.formatted(
+                            form.get("RoleSessionName"),
+                            form.get("RoleSessionName"),
+                            c.accessKeyId(),
+                            c.secretAccessKey(),
+                            c.sessionToken(),
+                            expiration);
             send(x, 200, "text/xml", xml);
         } else {
             send(x, 400, "text/plain", "unknown request");

@@ -18,8 +18,7 @@ import java.net.http.HttpResponse;
  * {@code KeepAliveFramingTest}.
  */
 public final class JdkHttp {
-    private JdkHttp() {
-    }
+    private JdkHttp() {}
 
     public static HttpResponse<byte[]> send(HttpClient client, HttpRequest request)
             throws IOException, InterruptedException {

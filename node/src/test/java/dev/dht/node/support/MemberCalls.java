@@ -7,15 +7,13 @@ import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.tls.MemberTls;
-
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Internal calls to a member's member port through the node's own peer client, as another member makes them. */
 public final class MemberCalls {
-    private MemberCalls() {
-    }
+    private MemberCalls() {}
 
     /** One internal GET through the client with a 10 s deadline: "404", "200"... or "failed...: reason". */
     public static String get(PeerClient client, String member, String target) throws Exception {
@@ -25,8 +23,11 @@ public final class MemberCalls {
     /** One internal GET through the client: "404", "200"..., "failed: reason" or "failed (timeout): reason". */
     public static CompletableFuture<String> send(PeerClient client, String member, String target, long deadlineMs) {
         CompletableFuture<String> result = new CompletableFuture<>();
-        client.send(member, new PeerRequest("GET", target, 1, 0, null, null),
-                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs), new PeerCallback() {
+        client.send(
+                member,
+                new PeerRequest("GET", target, 1, 0, null, null),
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs),
+                new PeerCallback() {
                     @Override
                     public void completed(PeerResponse r) {
                         result.complete(String.valueOf(r.status()));
@@ -43,8 +44,12 @@ public final class MemberCalls {
     /** One internal GET from a fresh client (new connections) holding {@code files}: as {@link #get}. */
     public static String getWith(TestCertificates.Member files, String member, String target) throws Exception {
         try (MemberTls tls = MemberTls.open(files.cert(), files.key(), files.ca(), Duration.ofMinutes(1));
-             PeerClient client = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, tls), 1,
-                     8, Duration.ofSeconds(10), Duration.ofSeconds(30))) {
+                PeerClient client = new PeerClient(
+                        new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, tls),
+                        1,
+                        8,
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(30))) {
             return get(client, member, target);
         }
     }

@@ -13,8 +13,7 @@ public final class MemberTlsMode {
     private static TestCertificates authority;
     private static dev.dht.node.tls.MemberTls probe;
 
-    private MemberTlsMode() {
-    }
+    private MemberTlsMode() {}
 
     public static boolean on() {
         return Boolean.getBoolean("dht.test.memberTls");
@@ -31,8 +30,8 @@ public final class MemberTlsMode {
         authority();
         Path files = dir.resolve("member-tls").resolve("node" + node);
         TestCertificates.Member m = java.nio.file.Files.exists(files.resolve("tls.crt"))
-                ? new TestCertificates.Member(files.resolve("tls.crt"), files.resolve("tls.key"),
-                files.resolve("ca.crt"))
+                ? new TestCertificates.Member(
+                        files.resolve("tls.crt"), files.resolve("tls.key"), files.resolve("ca.crt"))
                 : authority.issue(files, "node-" + node);
         return m.args();
     }

@@ -1,11 +1,12 @@
 package dev.dht.node.support;
 
-import dev.dht.node.config.SecuritySettings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.dht.node.config.SecuritySettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import javax.net.ssl.SSLContext;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -19,9 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import javax.net.ssl.SSLContext;
 
 /**
  * The node as users run it: {@code java -jar node/target/dht-node.jar ...} in its own process, with nothing but
@@ -34,11 +33,12 @@ import static org.awaitility.Awaitility.await;
 public final class NodeProcess implements AutoCloseable {
     /** Per-request timeout of {@link #get}, {@link #put} and {@link #delete}. */
     private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
     private static final Set<Process> UNCLOSED = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> UNCLOSED.forEach(Process::destroyForcibly),
-                "kill-node-processes"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> UNCLOSED.forEach(Process::destroyForcibly), "kill-node-processes"));
     }
 
     private final Process process;
@@ -79,12 +79,13 @@ public final class NodeProcess implements AutoCloseable {
     }
 
     /** As {@link #start(Path, String, int, List, Map)}, running this jar (null: this build's; another release's). */
-    public static NodeProcess start(Path logDir, String name, int port, List<String> args, Map<String, String> env,
-                                    Path jar) {
+    public static NodeProcess start(
+            Path logDir, String name, int port, List<String> args, Map<String, String> env, Path jar) {
         try {
             Files.createDirectories(logDir);
             Path log = logDir.resolve(name + ".log");
-            ProcessBuilder pb = new ProcessBuilder(command(args, jar)).redirectErrorStream(true)
+            ProcessBuilder pb = new ProcessBuilder(command(args, jar))
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             // the node's settings and its object store identity come from the test alone; and no test asks the EC2
             // instance metadata (a non-loopback address) for credentials or a region
@@ -102,13 +103,14 @@ public final class NodeProcess implements AutoCloseable {
     /** Runs the jar to completion (CLI checks). */
     public static Result run(Path logDir, List<String> args, Map<String, String> env) throws Exception {
         try (NodeProcess p = start(logDir, "run-" + System.nanoTime(), 0, args, env)) {
-            assertThat(p.process.waitFor(60, TimeUnit.SECONDS)).as("process ends").isTrue();
+            assertThat(p.process.waitFor(60, TimeUnit.SECONDS))
+                    .as("process ends")
+                    .isTrue();
             return new Result(p.process.exitValue(), p.output());
         }
     }
 
-    public record Result(int exitCode, String output) {
-    }
+    public record Result(int exitCode, String output) {}
 
     /** Waits until GET /v0/status answers 200; fails at once, with the log, if the process exits. */
     public NodeProcess awaitReady() {
@@ -133,7 +135,8 @@ public final class NodeProcess implements AutoCloseable {
     /** This process's HTTP/1.1 client. */
     public synchronized HttpClient http() {
         if (http == null) {
-            HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+            HttpClient.Builder b = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(2))
                     .version(HttpClient.Version.HTTP_1_1);
             if (tls != null) {
                 b.sslContext(tls);
@@ -166,8 +169,8 @@ public final class NodeProcess implements AutoCloseable {
     }
 
     public HttpResponse<byte[]> put(String path, byte[] body) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(uri(path)).PUT(HttpRequest.BodyPublishers.ofByteArray(body)),
-                DEFAULT_TIMEOUT);
+        return send(
+                HttpRequest.newBuilder(uri(path)).PUT(HttpRequest.BodyPublishers.ofByteArray(body)), DEFAULT_TIMEOUT);
     }
 
     public HttpResponse<byte[]> delete(String path) throws IOException, InterruptedException {

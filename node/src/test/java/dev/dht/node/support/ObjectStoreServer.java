@@ -1,10 +1,11 @@
 package dev.dht.node.support;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.objectstore.CredentialsFile;
 import dev.dht.node.objectstore.S3Location;
 import dev.dht.node.objectstore.S3ObjectStore;
 import dev.dht.node.objectstore.StoreCredentials;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
@@ -15,8 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * A real S3-compatible object store for the tests: versitygw v1.8.0 (built from its Go module and cached by
@@ -54,24 +53,27 @@ public final class ObjectStoreServer implements AutoCloseable {
             Path root = Files.createDirectories(dir.resolve("objects"));
             Path log = dir.resolve("versitygw.log");
             int port = TestNode.freePort();
-            List<String> cmd = new ArrayList<>(List.of(binary().toString(), "--port", "127.0.0.1:" + port,
-                    "posix", root.toString()));
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+            List<String> cmd = new ArrayList<>(
+                    List.of(binary().toString(), "--port", "127.0.0.1:" + port, "posix", root.toString()));
+            ProcessBuilder pb = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             pb.environment().put("ROOT_ACCESS_KEY", ACCESS_KEY);
             pb.environment().put("ROOT_SECRET_KEY", SECRET_KEY);
             Process process = pb.start();
             ObjectStoreServer server = new ObjectStoreServer(process, root, port, log);
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                if (!process.isAlive()) {
-                    throw new AssertionError("versitygw exited: " + Files.readString(log));
-                }
-                try (Socket s = new Socket("127.0.0.1", port)) {
-                    return true;
-                } catch (IOException e) {
-                    return false;
-                }
-            });
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new AssertionError("versitygw exited: " + Files.readString(log));
+                        }
+                        try (Socket s = new Socket("127.0.0.1", port)) {
+                            return true;
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    });
             return server;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

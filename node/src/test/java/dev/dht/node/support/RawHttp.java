@@ -79,7 +79,9 @@ public final class RawHttp implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String l = line(); l != null && !l.isEmpty(); l = line()) {
             int colon = l.indexOf(':');
-            headers.put(l.substring(0, colon).trim().toLowerCase(Locale.ROOT), l.substring(colon + 1).trim());
+            headers.put(
+                    l.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    l.substring(colon + 1).trim());
         }
         java.util.List<byte[]> chunks = new java.util.ArrayList<>();
         ByteArrayOutputStream body = new ByteArrayOutputStream();

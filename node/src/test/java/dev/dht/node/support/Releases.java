@@ -12,8 +12,7 @@ import java.nio.file.Path;
  * sources the first time, cached under ~/.cache/dht/nodes/COMMIT after) and prints where it is.
  */
 public final class Releases {
-    private Releases() {
-    }
+    private Releases() {}
 
     /** The newest release listed that is not this build's version: the one this build upgrades from. */
     public static String previous(String current) {

@@ -1,5 +1,7 @@
 package dev.dht.node.support;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.dht.node.api.RangeFrame;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.SecuritySettings;
@@ -8,8 +10,6 @@ import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.release.Release;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.Record;
-import org.awaitility.core.ConditionTimeoutException;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -23,8 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-
-import static org.awaitility.Awaitility.await;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Whether every acknowledged key is on each of its replicas by a ring, asked of each replica alone: an internal
@@ -47,8 +46,8 @@ public final class ReplicaCheck {
      * @param rf          the replication factor on it
      * @param memberPlane where a member (its URL in the member list) serves internal requests
      */
-    public ReplicaCheck(Map<String, byte[]> acked, Collection<String> members, int rf,
-                        Function<String, URI> memberPlane) {
+    public ReplicaCheck(
+            Map<String, byte[]> acked, Collection<String> members, int rf, Function<String, URI> memberPlane) {
         this(acked, ClusterMembers.of(members), rf, memberPlane);
     }
 
@@ -78,8 +77,7 @@ public final class ReplicaCheck {
     }
 
     /** One copy that should exist: a key on one of its replicas. */
-    public record Copy(String key, String member) {
-    }
+    public record Copy(String key, String member) {}
 
     /** Every (key, replica) pair by the ring. */
     public List<Copy> expected() {
@@ -119,7 +117,8 @@ public final class ReplicaCheck {
         int n = 0;
         for (String key : acked.keySet()) {
             byte[] k = key.getBytes(StandardCharsets.UTF_8);
-            if (ring.replicasFor(k, rf).contains(m) && !before.replicasFor(k, previousRf).contains(m)) {
+            if (ring.replicasFor(k, rf).contains(m)
+                    && !before.replicasFor(k, previousRf).contains(m)) {
                 n++;
             }
         }
@@ -135,7 +134,9 @@ public final class ReplicaCheck {
         AtomicReference<Map<Copy, String>> problems = new AtomicReference<>(check(expected()));
         int first = problems.get().size();
         try {
-            await().atMost(bound).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
+            await().atMost(bound)
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(500))
                     .until(() -> problems.get().isEmpty()
                             || problems.updateAndGet(p -> recheck(p)).isEmpty());
         } catch (ConditionTimeoutException e) {
@@ -174,8 +175,13 @@ public final class ReplicaCheck {
         for (Copy c : copies) {
             Map<String, Record> records = held.get(c.member());
             Record r = records == null ? null : records.get(c.key());
-            String problem = records == null ? "no answer" : r == null ? "absent" : r.isTombstone() ? "a tombstone"
-                    : Arrays.equals(r.value(), acked.get(c.key())) ? null : "another value";
+            String problem = records == null
+                    ? "no answer"
+                    : r == null
+                            ? "absent"
+                            : r.isTombstone()
+                                    ? "a tombstone"
+                                    : Arrays.equals(r.value(), acked.get(c.key())) ? null : "another value";
             if (problem != null) {
                 bad.put(c, problem);
             }
@@ -187,12 +193,12 @@ public final class ReplicaCheck {
     private static Map<String, Record> localRecords(URI member) throws IOException {
         try (RawHttp http = new RawHttp(MemberTlsMode.connect(member.getPort()))) {
             // a member of this release asks (a cluster at a raised feature level refuses requests naming none)
-            http.send("GET /v0/entities?start=%00 HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL
-                    + ": 1\r\n" + Release.MEMBER_HEADER + ": " + Release.VERSION + "\r\nConnection: close\r\n\r\n");
+            http.send("GET /v0/entities?start=%00 HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL + ": 1\r\n"
+                    + Release.MEMBER_HEADER + ": " + Release.VERSION + "\r\nConnection: close\r\n\r\n");
             RawHttp.Reply reply = http.read();
             if (reply.status() != 200) {
-                throw new AssertionError("the local records of " + member + ": status " + reply.status() + " "
-                        + reply.bodyText());
+                throw new AssertionError(
+                        "the local records of " + member + ": status " + reply.status() + " " + reply.bodyText());
             }
             Map<String, Record> out = new HashMap<>();
             for (byte[] frame : reply.chunks()) {

@@ -11,8 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /** The repository the tests run in, and its scripts that build and cache what tests need (a tool, an old jar). */
 final class RepoScripts {
-    private RepoScripts() {
-    }
+    private RepoScripts() {}
 
     /** The repository's root: the nearest directory above the working directory with scripts/lib.sh. */
     static Path root() {
@@ -29,10 +28,13 @@ final class RepoScripts {
 
     /** Runs scripts/NAME with these arguments (its errors to the test's output) and returns what it printed. */
     static String output(String name, String... args) {
-        List<String> cmd = new ArrayList<>(List.of(root().resolve("scripts").resolve(name).toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of(root().resolve("scripts").resolve(name).toString()));
         cmd.addAll(List.of(args));
         try {
-            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
                 throw new IllegalStateException(String.join(" ", cmd) + " failed (exit " + p.exitValue() + ")");

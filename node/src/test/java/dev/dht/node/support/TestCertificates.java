@@ -1,19 +1,5 @@
 package dev.dht.node.support;
 
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.asn1.x509.KeyPurposeId;
-import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.X509CertificateHolder;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.ContentSigner;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -30,6 +16,19 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
 import java.util.concurrent.atomic.AtomicLong;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * A certificate authority for tests of the member port's mutual TLS: EC P-256 keys, a self-signed CA, member
@@ -54,8 +53,8 @@ public final class TestCertificates {
         KeyPair key = keyPair();
         X500Name subject = new X500Name("CN=" + name);
         try {
-            var builder = new JcaX509v3CertificateBuilder(subject, serial(), from(), until(Duration.ofDays(1)), subject,
-                    key.getPublic())
+            var builder = new JcaX509v3CertificateBuilder(
+                            subject, serial(), from(), until(Duration.ofDays(1)), subject, key.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
             return new TestCertificates(name, key, builder.build(signer(key)));
@@ -68,8 +67,13 @@ public final class TestCertificates {
     public record Member(Path cert, Path key, Path ca) {
         /** The node's command-line options for them. */
         public java.util.List<String> args() {
-            return java.util.List.of("--member-tls-cert", cert.toString(), "--member-tls-key", key.toString(),
-                    "--member-tls-ca", ca.toString());
+            return java.util.List.of(
+                    "--member-tls-cert",
+                    cert.toString(),
+                    "--member-tls-key",
+                    key.toString(),
+                    "--member-tls-ca",
+                    ca.toString());
         }
     }
 
@@ -78,13 +82,21 @@ public final class TestCertificates {
      * CA and the {@code alsoTrusted} ones), each replaced atomically.
      */
     public Member issue(Path dir, String member, Duration validFor, TestCertificates... alsoTrusted) {
-        return issue(dir, member, validFor, new GeneralName[]{new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1")}, alsoTrusted);
+        return issue(
+                dir,
+                member,
+                validFor,
+                new GeneralName[] {
+                    new GeneralName(GeneralName.dNSName, "localhost"),
+                    new GeneralName(GeneralName.iPAddress, "127.0.0.1")
+                },
+                alsoTrusted);
     }
 
     /** Issues a certificate valid for a day that names only the host dnsName (a server elsewhere, for a test). */
     public Member issueNaming(Path dir, String member, String dnsName) {
-        return issue(dir, member, Duration.ofDays(1), new GeneralName[]{new GeneralName(GeneralName.dNSName, dnsName)});
+        return issue(
+                dir, member, Duration.ofDays(1), new GeneralName[] {new GeneralName(GeneralName.dNSName, dnsName)});
     }
 
     /**
@@ -93,7 +105,8 @@ public final class TestCertificates {
      */
     public Member issueServer(Path dir, String name, java.net.InetAddress... addresses) {
         java.util.List<GeneralName> names = new java.util.ArrayList<>(java.util.List.of(
-                new GeneralName(GeneralName.dNSName, "localhost"), new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
+                new GeneralName(GeneralName.dNSName, "localhost"),
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
         for (java.net.InetAddress a : addresses) {
             names.add(new GeneralName(GeneralName.iPAddress, a.getHostAddress()));
         }
@@ -105,24 +118,37 @@ public final class TestCertificates {
      * scope the client port grants it), valid for {@code validFor} (negative: expired that long ago).
      */
     public Member issueClient(Path dir, String name, String scope, Duration validFor) {
-        return write(dir, scope == null ? "CN=" + name : "O=" + scope + ",CN=" + name, validFor,
-                new GeneralName[]{new GeneralName(GeneralName.dNSName, name)},
-                new KeyPurposeId[]{KeyPurposeId.id_kp_clientAuth});
+        return write(
+                dir,
+                scope == null ? "CN=" + name : "O=" + scope + ",CN=" + name,
+                validFor,
+                new GeneralName[] {new GeneralName(GeneralName.dNSName, name)},
+                new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth});
     }
 
-    private Member issue(Path dir, String member, Duration validFor, GeneralName[] names,
-                         TestCertificates... alsoTrusted) {
+    private Member issue(
+            Path dir, String member, Duration validFor, GeneralName[] names, TestCertificates... alsoTrusted) {
         return write(dir, "CN=" + member, validFor, names, BOTH, alsoTrusted);
     }
 
     private static final KeyPurposeId[] BOTH = {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth};
 
-    private Member write(Path dir, String subject, Duration validFor, GeneralName[] names, KeyPurposeId[] usages,
-                         TestCertificates... alsoTrusted) {
+    private Member write(
+            Path dir,
+            String subject,
+            Duration validFor,
+            GeneralName[] names,
+            KeyPurposeId[] usages,
+            TestCertificates... alsoTrusted) {
         KeyPair memberKey = keyPair();
         try {
-            var builder = new JcaX509v3CertificateBuilder(certificate.getSubject(), serial(), from(validFor),
-                    until(validFor), new X500Name(subject), memberKey.getPublic())
+            var builder = new JcaX509v3CertificateBuilder(
+                            certificate.getSubject(),
+                            serial(),
+                            from(validFor),
+                            until(validFor),
+                            new X500Name(subject),
+                            memberKey.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
                     .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(usages))
@@ -192,7 +218,8 @@ public final class TestCertificates {
 
     static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                        .encodeToString(der)
                 + "\n-----END " + type + "-----\n";
     }
 

@@ -7,9 +7,6 @@ import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.http.EntityHandler;
 import dev.dht.node.storage.Store;
-import one.nio.http.HttpClient;
-import one.nio.net.ConnectionString;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -20,6 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
+import one.nio.http.HttpClient;
+import one.nio.net.ConnectionString;
 
 /** A real node started in this JVM on a free loopback port, with the course's one-nio client and a JDK client. */
 public final class TestNode implements AutoCloseable {
@@ -77,8 +76,8 @@ public final class TestNode implements AutoCloseable {
     }
 
     /** @param handlers builds the entity handler from the real store and clock (tests wrap the real one). */
-    public static TestNode start(Path dir, UnaryOperator<NodeConfig> tweak,
-                                 BiFunction<Store, HybridLogicalClock, EntityHandler> handlers) {
+    public static TestNode start(
+            Path dir, UnaryOperator<NodeConfig> tweak, BiFunction<Store, HybridLogicalClock, EntityHandler> handlers) {
         NodeConfig config = tweak.apply(NodeConfig.defaults(freePort(), dir));
         try {
             Node node = handlers == null ? Node.start(config) : TestHooks.start(config, handlers);

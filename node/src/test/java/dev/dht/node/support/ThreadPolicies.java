@@ -21,15 +21,15 @@ public final class ThreadPolicies {
     public static final int SCHED_OTHER = 0;
     public static final int SCHED_IDLE = 5;
 
-    private ThreadPolicies() {
-    }
+    private ThreadPolicies() {}
 
     public static Map<String, List<Integer>> of(long pid) {
         Map<String, List<Integer>> out = new TreeMap<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks.toList()) {
                 try {
-                    String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
+                    String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8)
+                            .strip();
                     out.computeIfAbsent(name, n -> new ArrayList<>()).add(statField(task, 41));
                 } catch (NoSuchFileException ended) {
                     // the thread ended meanwhile

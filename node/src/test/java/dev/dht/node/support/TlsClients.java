@@ -1,10 +1,5 @@
 package dev.dht.node.support;
 
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509ExtendedKeyManager;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,20 +15,24 @@ import java.security.KeyStore;
 import java.security.Principal;
 import java.security.PrivateKey;
 import java.security.cert.Certificate;
-import java.security.cert.X509Certificate;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedKeyManager;
 
 /**
  * What a client of a node's TLS client port holds: the CAs it trusts for the server, and maybe a client certificate
  * (PEM files as {@link TestCertificates} writes them), as a JDK TLS context, or a connected TLS socket.
  */
 public final class TlsClients {
-    private TlsClients() {
-    }
+    private TlsClients() {}
 
     /** Trusts the CAs of these PEM files; presents the client certificate unless it is null. */
     public static SSLContext context(TestCertificates.Member client, Path... trusted) {
@@ -52,7 +51,7 @@ public final class TlsClients {
             if (client != null) {
                 PrivateKey key = key(client.key());
                 X509Certificate[] chain = certificates(client.cert()).toArray(new X509Certificate[0]);
-                keyManagers = new KeyManager[]{new AlwaysPresent(key, chain)};
+                keyManagers = new KeyManager[] {new AlwaysPresent(key, chain)};
             }
             SSLContext context = SSLContext.getInstance("TLSv1.3");
             context.init(keyManagers, tmf.getTrustManagers(), null);
@@ -92,7 +91,7 @@ public final class TlsClients {
 
         @Override
         public String[] getClientAliases(String keyType, Principal[] issuers) {
-            return new String[]{"client"};
+            return new String[] {"client"};
         }
 
         @Override
@@ -134,6 +133,7 @@ public final class TlsClients {
     private static PrivateKey key(Path pem) throws IOException, GeneralSecurityException {
         String text = Files.readString(pem, StandardCharsets.US_ASCII);
         String base64 = text.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-        return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
+        return KeyFactory.getInstance("EC")
+                .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
     }
 }

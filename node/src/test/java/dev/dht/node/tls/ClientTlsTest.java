@@ -1,5 +1,8 @@
 package dev.dht.node.tls;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.dht.node.config.SecuritySettings;
 import dev.dht.node.config.SecuritySettings.ClientCertificates;
 import dev.dht.node.support.Addresses;
@@ -7,13 +10,6 @@ import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestCertificates;
 import dev.dht.node.support.TestNode;
 import dev.dht.node.support.TlsClients;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -24,9 +20,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The client port under TLS with client certificates required (docs/security.md, "Client TLS"), one node for the
@@ -40,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ClientTlsTest {
     @TempDir
     static Path dir;
+
     static TestCertificates ca;
     static TestCertificates foreign;
     static TestNode node;
@@ -54,10 +54,12 @@ class ClientTlsTest {
         TestCertificates.Member server = ca.issueServer(dir.resolve("server"), "node", external());
         caFile = server.ca();
         metricsPort = TestNode.freePort();
-        node = TestNode.start(dir.resolve("data"), c -> c.withSecurity(c.security()
-                .withClientTls(new SecuritySettings.ClientTlsFiles(server.cert(), server.key(), server.ca(),
-                        ClientCertificates.REQUIRED))
-                .withMetricsPort(metricsPort)));
+        node = TestNode.start(
+                dir.resolve("data"),
+                c -> c.withSecurity(c.security()
+                        .withClientTls(new SecuritySettings.ClientTlsFiles(
+                                server.cert(), server.key(), server.ca(), ClientCertificates.REQUIRED))
+                        .withMetricsPort(metricsPort)));
     }
 
     @AfterAll
@@ -77,8 +79,8 @@ class ClientTlsTest {
     }
 
     private static SSLContext client(String name, String scope) {
-        return TlsClients.context(ca.issueClient(dir.resolve("client-" + name), name, scope, Duration.ofDays(1)),
-                caFile);
+        return TlsClients.context(
+                ca.issueClient(dir.resolve("client-" + name), name, scope, Duration.ofDays(1)), caFile);
     }
 
     private static RawHttp connect(SSLContext context, InetAddress address) throws IOException {
@@ -87,7 +89,8 @@ class ClientTlsTest {
 
     private static RawHttp.Reply call(RawHttp raw, String method, String pathAndQuery, String body) throws IOException {
         raw.send(method + " " + pathAndQuery + " HTTP/1.1\r\nHost: x\r\n"
-                + (body == null ? "" : "Content-Length: " + body.length() + "\r\n") + "\r\n" + (body == null ? "" : body));
+                + (body == null ? "" : "Content-Length: " + body.length() + "\r\n") + "\r\n"
+                + (body == null ? "" : body));
         return raw.read();
     }
 
@@ -99,7 +102,8 @@ class ClientTlsTest {
             RawHttp.Reply read = call(raw, "GET", "/v0/entity?id=tls-k", null);
             assertThat(read.status()).isEqualTo(200);
             assertThat(read.bodyText()).isEqualTo("v1");
-            assertThat(call(raw, "DELETE", "/v0/entity?id=tls-k", null).status()).isEqualTo(202);
+            assertThat(call(raw, "DELETE", "/v0/entity?id=tls-k", null).status())
+                    .isEqualTo(202);
             assertThat(call(raw, "GET", "/v0/entity?id=tls-k", null).status()).isEqualTo(404);
         }
     }
@@ -110,20 +114,27 @@ class ClientTlsTest {
         try (RawHttp raw = connect(client("reader", "read-only"), remote)) {
             RawHttp.Reply write = call(raw, "PUT", "/v0/entity?id=ro-k", "v");
             assertThat(write.status()).isEqualTo(403);
-            assertThat(write.bodyText()).contains("read-only client certificate").contains("CN=reader")
+            assertThat(write.bodyText())
+                    .contains("read-only client certificate")
+                    .contains("CN=reader")
                     .contains("needs read-write");
         }
         try (RawHttp raw = connect(client("reader2", "read-only"), remote)) {
-            assertThat(call(raw, "GET", "/v0/entity?id=ro-k", null).status()).as("nothing was written").isEqualTo(404);
+            assertThat(call(raw, "GET", "/v0/entity?id=ro-k", null).status())
+                    .as("nothing was written")
+                    .isEqualTo(404);
             assertThat(call(raw, "GET", "/metrics", null).status()).isEqualTo(200);
-            assertThat(call(raw, "POST", "/v0/admin/cleanup", null).status()).as("admin needs an admin scope")
+            assertThat(call(raw, "POST", "/v0/admin/cleanup", null).status())
+                    .as("admin needs an admin scope")
                     .isEqualTo(403);
         }
         try (RawHttp raw = connect(client("nobody", null), remote)) {
             RawHttp.Reply r = call(raw, "GET", "/v0/entity?id=ro-k", null);
             assertThat(r.status()).isEqualTo(401);
             assertThat(r.bodyText()).contains("names no scope").contains("O=read-only");
-            assertThat(call(raw, "GET", "/v0/status", null).status()).as("status stays open").isEqualTo(200);
+            assertThat(call(raw, "GET", "/v0/status", null).status())
+                    .as("status stays open")
+                    .isEqualTo(200);
         }
     }
 
@@ -152,7 +163,8 @@ class ClientTlsTest {
                                 case 2 -> 200;
                                 default -> 202;
                             };
-                            assertThat(reply.status()).as("request %d of connection %d", i, connection)
+                            assertThat(reply.status())
+                                    .as("request %d of connection %d", i, connection)
                                     .isEqualTo(expected);
                             if (expected == 200) {
                                 assertThat(reply.bodyText()).isEqualTo("v" + (i - 1));
@@ -161,7 +173,9 @@ class ClientTlsTest {
                         }
                         raw.send("GET /v0/status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
                         assertThat(raw.read().status()).isEqualTo(200);
-                        assertThat(raw.drainUntilClosed()).as("bytes after the last answer").isEmpty();
+                        assertThat(raw.drainUntilClosed())
+                                .as("bytes after the last answer")
+                                .isEmpty();
                     }
                     return answered;
                 }));
@@ -178,8 +192,11 @@ class ClientTlsTest {
         try (RawHttp raw = connect(context, loopback)) {
             StringBuilder batch = new StringBuilder();
             for (int i = 0; i < 50; i++) {
-                batch.append("PUT /v0/entity?id=pipe").append(i).append(" HTTP/1.1\r\nHost: x\r\n")
-                        .append("Content-Length: 1\r\n\r\n").append((char) ('a' + i % 26));
+                batch.append("PUT /v0/entity?id=pipe")
+                        .append(i)
+                        .append(" HTTP/1.1\r\nHost: x\r\n")
+                        .append("Content-Length: 1\r\n\r\n")
+                        .append((char) ('a' + i % 26));
             }
             batch.append("PUT /v0/entity?id=order HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nv1")
                     .append("GET /v0/entity?id=order HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -194,7 +211,9 @@ class ClientTlsTest {
             assertThat(raw.read().status()).isEqualTo(201);
             assertThat(raw.read().bodyText()).isEqualTo("v1");
             assertThat(raw.read().status()).isEqualTo(201);
-            assertThat(raw.read().bodyText()).as("a read sees the writes before it on its connection").isEqualTo("v2");
+            assertThat(raw.read().bodyText())
+                    .as("a read sees the writes before it on its connection")
+                    .isEqualTo("v2");
             assertThat(raw.read().status()).isEqualTo(202);
             assertThat(raw.read().status()).isEqualTo(404);
             RawHttp.Reply last = call(raw, "GET", "/v0/entity?id=pipe49", null);
@@ -234,11 +253,11 @@ class ClientTlsTest {
     @Test
     void noCertificateAForeignOneOrAnExpiredOneIsRefusedByTheHandshake() throws Exception {
         assertThat(refused(TlsClients.context(null, caFile))).contains("certificate_required");
-        SSLContext foreignClient = TlsClients.context(foreign.issueClient(dir.resolve("foreign"), "intruder", "admin",
-                Duration.ofDays(1)), caFile);
+        SSLContext foreignClient = TlsClients.context(
+                foreign.issueClient(dir.resolve("foreign"), "intruder", "admin", Duration.ofDays(1)), caFile);
         assertThat(refused(foreignClient)).containsAnyOf("bad_certificate", "certificate_unknown", "unknown_ca");
-        SSLContext expired = TlsClients.context(ca.issueClient(dir.resolve("expired"), "late", "admin",
-                Duration.ofMinutes(-5)), caFile);
+        SSLContext expired = TlsClients.context(
+                ca.issueClient(dir.resolve("expired"), "late", "admin", Duration.ofMinutes(-5)), caFile);
         assertThat(refused(expired)).containsAnyOf("bad_certificate", "certificate_unknown", "certificate_expired");
     }
 
@@ -271,27 +290,34 @@ class ClientTlsTest {
         // what the clients trust for the server (its certificate stays the old CA's here)
         Path serverCa = java.nio.file.Files.copy(server.ca(), d.resolve("server-ca.crt"));
         int metrics = TestNode.freePort();
-        try (TestNode rotating = TestNode.start(d.resolve("data"), c -> c.withSecurity(c.security()
-                .withClientTls(new SecuritySettings.ClientTlsFiles(server.cert(), server.key(), server.ca(),
-                        ClientCertificates.REQUIRED))
-                .withMetricsPort(metrics)))) {
-            SSLContext oldClient = TlsClients.context(old.issueClient(d.resolve("old"), "old", "read-write",
-                    Duration.ofDays(1)), serverCa);
+        try (TestNode rotating = TestNode.start(
+                d.resolve("data"),
+                c -> c.withSecurity(c.security()
+                        .withClientTls(new SecuritySettings.ClientTlsFiles(
+                                server.cert(), server.key(), server.ca(), ClientCertificates.REQUIRED))
+                        .withMetricsPort(metrics)))) {
+            SSLContext oldClient = TlsClients.context(
+                    old.issueClient(d.resolve("old"), "old", "read-write", Duration.ofDays(1)), serverCa);
             try (RawHttp kept = new RawHttp(TlsClients.connect(oldClient, loopback, rotating.port()))) {
                 assertThat(call(kept, "PUT", "/v0/entity?id=rot", "v").headers().get("connection"))
                         .isEqualToIgnoringCase("keep-alive");
                 // the client CA is replaced: the node now takes certificates of the new CA only
                 TestCertificates.trust(server, next);
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                org.awaitility.Awaitility.await()
+                        .atMost(Duration.ofSeconds(30))
                         .until(() -> metric(metrics, "dht_client_tls_generation") == 2);
                 RawHttp.Reply last = call(kept, "GET", "/v0/entity?id=rot", null);
-                assertThat(last.status()).as("the request in flight is answered").isEqualTo(200);
-                assertThat(last.headers().get("connection")).as("and ends its connection").isEqualToIgnoringCase("close");
+                assertThat(last.status())
+                        .as("the request in flight is answered")
+                        .isEqualTo(200);
+                assertThat(last.headers().get("connection"))
+                        .as("and ends its connection")
+                        .isEqualToIgnoringCase("close");
                 assertThat(kept.drainUntilClosed()).isEmpty();
             }
             refused(oldClient, loopback, rotating.port()); // a certificate of the dropped CA
-            SSLContext newClient = TlsClients.context(next.issueClient(d.resolve("new"), "new", "read-write",
-                    Duration.ofDays(1)), serverCa);
+            SSLContext newClient = TlsClients.context(
+                    next.issueClient(d.resolve("new"), "new", "read-write", Duration.ofDays(1)), serverCa);
             try (RawHttp raw = new RawHttp(TlsClients.connect(newClient, loopback, rotating.port()))) {
                 assertThat(call(raw, "GET", "/v0/entity?id=rot", null).status()).isEqualTo(200);
             }
@@ -304,10 +330,12 @@ class ClientTlsTest {
         TestCertificates.Member server = ca.issueServer(d.resolve("server"), "node", remote);
         Path tokens = d.resolve("tokens");
         java.nio.file.Files.writeString(tokens, "read-write rw-token-0123456789abcdef\n");
-        try (TestNode optional = TestNode.start(d.resolve("data"), c -> c.withSecurity(c.security()
-                .withClientTls(new SecuritySettings.ClientTlsFiles(server.cert(), server.key(), server.ca(),
-                        ClientCertificates.OPTIONAL))
-                .withAuthTokens(tokens)))) {
+        try (TestNode optional = TestNode.start(
+                d.resolve("data"),
+                c -> c.withSecurity(c.security()
+                        .withClientTls(new SecuritySettings.ClientTlsFiles(
+                                server.cert(), server.key(), server.ca(), ClientCertificates.OPTIONAL))
+                        .withAuthTokens(tokens)))) {
             SSLContext anonymous = TlsClients.context(null, server.ca());
             try (RawHttp raw = new RawHttp(TlsClients.connect(anonymous, remote, optional.port()))) {
                 RawHttp.Reply none = call(raw, "GET", "/v0/entity?id=o", null);
@@ -317,23 +345,33 @@ class ClientTlsTest {
             try (RawHttp raw = new RawHttp(TlsClients.connect(anonymous, remote, optional.port()))) {
                 raw.send("PUT /v0/entity?id=o HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer rw-token-0123456789abcdef"
                         + "\r\nContent-Length: 1\r\n\r\nv");
-                assertThat(raw.read().status()).as("a token without a certificate").isEqualTo(201);
+                assertThat(raw.read().status())
+                        .as("a token without a certificate")
+                        .isEqualTo(201);
             }
-            SSLContext reader = TlsClients.context(ca.issueClient(d.resolve("reader"), "reader", "read-only",
-                    Duration.ofDays(1)), server.ca());
+            SSLContext reader = TlsClients.context(
+                    ca.issueClient(d.resolve("reader"), "reader", "read-only", Duration.ofDays(1)), server.ca());
             try (RawHttp raw = new RawHttp(TlsClients.connect(reader, remote, optional.port()))) {
-                assertThat(call(raw, "GET", "/v0/entity?id=o", null).status()).as("the certificate's scope")
+                assertThat(call(raw, "GET", "/v0/entity?id=o", null).status())
+                        .as("the certificate's scope")
                         .isEqualTo(200);
                 raw.send("PUT /v0/entity?id=o HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer rw-token-0123456789abcdef"
                         + "\r\nContent-Length: 1\r\n\r\nw");
-                assertThat(raw.read().status()).as("a token of a larger scope than the certificate's").isEqualTo(201);
+                assertThat(raw.read().status())
+                        .as("a token of a larger scope than the certificate's")
+                        .isEqualTo(201);
                 raw.send("GET /v0/entity?id=o HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer not-a-token-at-all-0000"
                         + "\r\n\r\n");
-                assertThat(raw.read().status()).as("an unknown token, even with a certificate").isEqualTo(401);
+                assertThat(raw.read().status())
+                        .as("an unknown token, even with a certificate")
+                        .isEqualTo(401);
             }
             // an untrusted certificate, even where certificates are optional
-            refused(TlsClients.context(foreign.issueClient(d.resolve("f"), "f", "admin", Duration.ofDays(1)),
-                    server.ca()), remote, optional.port());
+            refused(
+                    TlsClients.context(
+                            foreign.issueClient(d.resolve("f"), "f", "admin", Duration.ofDays(1)), server.ca()),
+                    remote,
+                    optional.port());
         }
     }
 
@@ -358,11 +396,14 @@ class ClientTlsTest {
         TestCertificates.Member expired = ca.issueClient(files.resolve("x"), "x", null, Duration.ofMinutes(-5));
         assertThatThrownBy(() -> ClientTls.open(a.cert(), b.key(), null, ClientCertificates.NONE, Duration.ofHours(1)))
                 .hasMessageContaining("key must match");
-        assertThatThrownBy(() -> ClientTls.open(expired.cert(), expired.key(), null, ClientCertificates.NONE,
-                Duration.ofHours(1))).hasMessageContaining("not valid now");
-        assertThatThrownBy(() -> ClientTls.open(clientOnly.cert(), clientOnly.key(), null, ClientCertificates.NONE,
-                Duration.ofHours(1))).hasMessageContaining("does not allow serverAuth");
-        assertThatThrownBy(() -> ClientTls.open(a.cert(), a.key(), null, ClientCertificates.REQUIRED,
-                Duration.ofHours(1))).hasMessageContaining("client certificates need the CAs");
+        assertThatThrownBy(() -> ClientTls.open(
+                        expired.cert(), expired.key(), null, ClientCertificates.NONE, Duration.ofHours(1)))
+                .hasMessageContaining("not valid now");
+        assertThatThrownBy(() -> ClientTls.open(
+                        clientOnly.cert(), clientOnly.key(), null, ClientCertificates.NONE, Duration.ofHours(1)))
+                .hasMessageContaining("does not allow serverAuth");
+        assertThatThrownBy(
+                        () -> ClientTls.open(a.cert(), a.key(), null, ClientCertificates.REQUIRED, Duration.ofHours(1)))
+                .hasMessageContaining("client certificates need the CAs");
     }
 }

@@ -1,15 +1,14 @@
 package dev.dht.node.tls;
 
-import dev.dht.node.support.TestCertificates;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dht.node.support.TestCertificates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Loading the member TLS files: what works, and what makes a node refuse to start, with the reason. */
 class MemberTlsTest {
@@ -37,19 +36,23 @@ class MemberTlsTest {
 
         // a key that is not the certificate's
         assertThatThrownBy(() -> MemberTls.open(a.cert(), b.key(), a.ca(), POLL))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("handshake");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("handshake");
         // a certificate the CA file does not trust
         assertThatThrownBy(() -> MemberTls.open(foreign.cert(), foreign.key(), a.ca(), POLL))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("handshake");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("handshake");
         // an expired certificate
         TestCertificates.Member expired = ca.issue(dir.resolve("x"), "x", Duration.ofMinutes(-5));
         assertThatThrownBy(() -> MemberTls.open(expired.cert(), expired.key(), expired.ca(), POLL))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("valid now");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("valid now");
         // not PKCS#8, not PEM, missing
         Path pkcs1 = dir.resolve("rsa.key");
         Files.writeString(pkcs1, "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n");
         assertThatThrownBy(() -> MemberTls.open(a.cert(), pkcs1, a.ca(), POLL))
-                .hasMessageContaining("PKCS#1").hasMessageContaining("openssl pkcs8");
+                .hasMessageContaining("PKCS#1")
+                .hasMessageContaining("openssl pkcs8");
         assertThatThrownBy(() -> MemberTls.open(a.key(), a.key(), a.ca(), POLL))
                 .hasMessageContaining("--member-tls-cert");
         assertThatThrownBy(() -> MemberTls.open(a.cert(), a.key(), dir.resolve("missing"), POLL))
@@ -76,8 +79,9 @@ class MemberTlsTest {
         Exception e = new javax.net.ssl.SSLProtocolException("Unexpected exception");
         e.initCause(new java.security.GeneralSecurityException(
                 "Unexpected plaintext alert received: Level: warning; Alert: user_canceled"));
-        assertThat(MemberTls.describe(e)).isEqualTo("javax.net.ssl.SSLProtocolException: Unexpected exception; caused"
-                + " by java.security.GeneralSecurityException: Unexpected plaintext alert received: Level: warning;"
-                + " Alert: user_canceled");
+        assertThat(MemberTls.describe(e))
+                .isEqualTo("javax.net.ssl.SSLProtocolException: Unexpected exception; caused"
+                        + " by java.security.GeneralSecurityException: Unexpected plaintext alert received: Level: warning;"
+                        + " Alert: user_canceled");
     }
 }

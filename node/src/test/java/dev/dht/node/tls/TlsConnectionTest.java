@@ -1,12 +1,8 @@
 package dev.dht.node.tls;
 
-import dev.dht.node.support.TestCertificates;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
-import javax.net.ssl.SSLEngineResult;
+import dev.dht.node.support.TestCertificates;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -18,8 +14,11 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.net.ssl.SSLEngineResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two {@link TlsConnection}s over a loopback TCP connection, driven step by step: how a connection ends, as the
@@ -30,6 +29,7 @@ class TlsConnectionTest {
 
     @TempDir
     Path dir;
+
     private MemberTls tls;
     private SocketChannel clientChannel;
     private SocketChannel serverChannel;
@@ -72,7 +72,9 @@ class TlsConnectionTest {
         ByteBuffer plain = ByteBuffer.allocate(1024);
         long end = System.currentTimeMillis() + BOUND_MILLIS;
         do {
-            assertThat(System.currentTimeMillis()).as("the server answers the ClientHello").isLessThan(end);
+            assertThat(System.currentTimeMillis())
+                    .as("the server answers the ClientHello")
+                    .isLessThan(end);
             awaitReadable(serverChannel);
             assertThat(server.read(plain)).isNotEqualTo(TlsConnection.EOF);
         } while (server.pendingOutput() || !readable(clientChannel, 0));
@@ -91,9 +93,12 @@ class TlsConnectionTest {
      */
     @Test
     void theClientHelloGoesOutWithTheFirstWrite() throws IOException {
-        assertThat(client.write(ByteBuffer.wrap("early".getBytes(StandardCharsets.US_ASCII)))).isZero();
+        assertThat(client.write(ByteBuffer.wrap("early".getBytes(StandardCharsets.US_ASCII))))
+                .isZero();
         assertThat(client.pendingOutput()).isFalse();
-        assertThat(readable(serverChannel, BOUND_MILLIS)).as("the ClientHello reaches the server").isTrue();
+        assertThat(readable(serverChannel, BOUND_MILLIS))
+                .as("the ClientHello reaches the server")
+                .isTrue();
     }
 
     /** An established connection still ends with close_notify: the other side reads its end of the stream. */
@@ -103,7 +108,9 @@ class TlsConnectionTest {
         ByteBuffer received = ByteBuffer.allocate(1024);
         long end = System.currentTimeMillis() + BOUND_MILLIS;
         while (received.position() < 5) {
-            assertThat(System.currentTimeMillis()).as("the handshake and the request").isLessThan(end);
+            assertThat(System.currentTimeMillis())
+                    .as("the handshake and the request")
+                    .isLessThan(end);
             if (request.hasRemaining()) {
                 client.write(request);
             }
@@ -139,7 +146,9 @@ class TlsConnectionTest {
         counted.reads = 0;
         received.clear();
         assertThat(server.read(received)).isEqualTo(batch.length);
-        assertThat(counted.reads).as("socket reads for one record that is all there").isEqualTo(1);
+        assertThat(counted.reads)
+                .as("socket reads for one record that is all there")
+                .isEqualTo(1);
 
         byte[] big = new byte[200 * 1024]; // more than the connection's buffers: several records, several reads
         ByteBuffer out = ByteBuffer.wrap(big);
@@ -165,14 +174,17 @@ class TlsConnectionTest {
         ByteBuffer received = ByteBuffer.allocate(64 * 1024);
         long end = System.currentTimeMillis() + BOUND_MILLIS;
         while (received.position() < 5 || client.handshaking()) {
-            assertThat(System.currentTimeMillis()).as("the handshake and the request").isLessThan(end);
+            assertThat(System.currentTimeMillis())
+                    .as("the handshake and the request")
+                    .isLessThan(end);
             if (request.hasRemaining()) {
                 client.write(request);
             }
             client.read(ByteBuffer.allocate(1024)); // the server's flight, then its session ticket
             assertThat(server.read(received)).isNotEqualTo(TlsConnection.EOF);
         }
-        assertThat(new String(received.array(), 0, 5, StandardCharsets.US_ASCII)).isEqualTo("hello");
+        assertThat(new String(received.array(), 0, 5, StandardCharsets.US_ASCII))
+                .isEqualTo("hello");
         return received.clear();
     }
 

@@ -1,5 +1,7 @@
 package dev.dht.node.tls;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.NodeConfig;
@@ -10,14 +12,6 @@ import dev.dht.node.support.MemberCalls;
 import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.TestCertificates;
 import dev.dht.node.support.TestNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -30,8 +24,13 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three nodes in this JVM whose member ports take mutual TLS only: quorum writes and reads, the cluster range
@@ -41,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TlsMemberPlaneTest {
     @TempDir
     static Path dir;
+
     static TestCertificates ca;
     static final List<TestNode> nodes = new ArrayList<>();
     static final List<TestCertificates.Member> files = new ArrayList<>();
@@ -60,14 +60,17 @@ class TlsMemberPlaneTest {
             // functional checks, not latency: the first handshakes and a cold JIT's first megabytes of AES
             // took over a second here, the default request timeout
             NodeConfig config = NodeConfig.defaults(ports[i], dir.resolve("node" + i))
-                    .withCluster(members, urls.get(i)).withRequestTimeout(Duration.ofSeconds(10));
-            nodes.add(TestNode.start(config.withSecurity(config.security()
-                    .withMemberTls(new SecuritySettings.TlsFiles(m.cert(), m.key(), m.ca())))));
+                    .withCluster(members, urls.get(i))
+                    .withRequestTimeout(Duration.ofSeconds(10));
+            nodes.add(TestNode.start(config.withSecurity(
+                    config.security().withMemberTls(new SecuritySettings.TlsFiles(m.cert(), m.key(), m.ca())))));
         }
         // New members first ask each other whether the cluster is new and refuse replica reads meanwhile
         // (dev.dht.node.rebuild): a 3/3 read sent before that got 504 (seen once in make test)
         for (TestNode node : nodes) {
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> node.get("/v0/status").statusCode() == 200);
         }
     }
@@ -84,18 +87,22 @@ class TlsMemberPlaneTest {
     @Test
     void quorumRequestsAndTheClusterRangeGoOverMutualTls() {
         for (int k = 0; k < 30; k++) {
-            assertThat(nodes.get(k % 3).put("/v0/entity?id=k" + k + "&replicas=3/3", ("v" + k).getBytes())
-                    .statusCode()).isEqualTo(201);
+            assertThat(nodes.get(k % 3)
+                            .put("/v0/entity?id=k" + k + "&replicas=3/3", ("v" + k).getBytes())
+                            .statusCode())
+                    .isEqualTo(201);
         }
         for (int k = 0; k < 30; k++) {
-            assertThat(text(nodes.get((k + 1) % 3).get("/v0/entity?id=k" + k + "&replicas=3/3"))).isEqualTo("v" + k);
+            assertThat(text(nodes.get((k + 1) % 3).get("/v0/entity?id=k" + k + "&replicas=3/3")))
+                    .isEqualTo("v" + k);
         }
         // a value of many TLS records, written to and read from every replica
         byte[] big = new byte[3 * 1024 * 1024];
         for (int i = 0; i < big.length; i++) {
             big[i] = (byte) (i * 31);
         }
-        assertThat(nodes.get(0).put("/v0/entity?id=big&replicas=3/3", big).statusCode()).isEqualTo(201);
+        assertThat(nodes.get(0).put("/v0/entity?id=big&replicas=3/3", big).statusCode())
+                .isEqualTo(201);
         assertThat(nodes.get(2).get("/v0/entity?id=big&replicas=3/3").body()).isEqualTo(big);
         String range = text(nodes.get(1).get("/v0/entities?start=k0&end=k2"));
         assertThat(range).contains("k0\nv0").contains("k1\nv1").contains("k19\nv19");
@@ -106,7 +113,10 @@ class TlsMemberPlaneTest {
     void aPlaintextPeerGetsNoAnswer() throws IOException {
         try (Socket s = new Socket()) {
             s.setSoTimeout(10_000);
-            s.connect(new InetSocketAddress("127.0.0.1", nodes.get(0).node().server().memberPort()), 5000);
+            s.connect(
+                    new InetSocketAddress(
+                            "127.0.0.1", nodes.get(0).node().server().memberPort()),
+                    5000);
             s.getOutputStream().write("GET /v0/status HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             InputStream in = s.getInputStream();
             byte[] answer = in.readNBytes(64);
@@ -114,7 +124,8 @@ class TlsMemberPlaneTest {
         } catch (java.net.SocketException reset) {
             // a reset is no answer either
         }
-        assertThat(nodes.get(0).metric("dht_member_tls_handshake_failures_total")).isPositive();
+        assertThat(nodes.get(0).metric("dht_member_tls_handshake_failures_total"))
+                .isPositive();
     }
 
     @Test
@@ -134,17 +145,20 @@ class TlsMemberPlaneTest {
             answer = "refused: " + refused; // an alert or a reset: no answer either
         }
         assertThat(answer).doesNotContain("HTTP/1.1");
-        assertThat(nodes.get(0).get("/v0/entity?id=nocert&replicas=3/3").statusCode()).isEqualTo(404);
-        assertThat(nodes.get(0).metric("dht_member_tls_handshake_failures_total")).isGreaterThan(failedBefore);
+        assertThat(nodes.get(0).get("/v0/entity?id=nocert&replicas=3/3").statusCode())
+                .isEqualTo(404);
+        assertThat(nodes.get(0).metric("dht_member_tls_handshake_failures_total"))
+                .isGreaterThan(failedBefore);
 
         // the same write with a member's certificate is stored: the refusal above is the missing certificate's
-        try (MemberTls member = MemberTls.open(files.get(1).cert(), files.get(1).key(), files.get(1).ca(),
-                Duration.ofMinutes(1));
-             RawHttp http = new RawHttp(member.wrap(connect(memberPort), "127.0.0.1", memberPort))) {
+        try (MemberTls member = MemberTls.open(
+                        files.get(1).cert(), files.get(1).key(), files.get(1).ca(), Duration.ofMinutes(1));
+                RawHttp http = new RawHttp(member.wrap(connect(memberPort), "127.0.0.1", memberPort))) {
             http.send(write.formatted("withcert"));
             assertThat(http.read().status()).isEqualTo(201);
         }
-        assertThat(text(nodes.get(0).get("/v0/entity?id=withcert&replicas=3/3"))).isEqualTo("no");
+        assertThat(text(nodes.get(0).get("/v0/entity?id=withcert&replicas=3/3")))
+                .isEqualTo("no");
     }
 
     private static Socket connect(int port) throws IOException {
@@ -159,7 +173,8 @@ class TlsMemberPlaneTest {
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
         try (InputStream in = Files.newInputStream(files.get(0).ca())) {
-            trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            trusted.setCertificateEntry(
+                    "ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
         }
         TrustManagerFactory tmf = TrustManagerFactory.getInstance("PKIX");
         tmf.init(trusted);
@@ -176,17 +191,29 @@ class TlsMemberPlaneTest {
         // its own CA file trusts our CA too: only the node's side can refuse it
         TestCertificates.Member intruder = other.issue(dir.resolve("intruder"), "intruder", Duration.ofDays(1), ca);
         try (MemberTls tls = MemberTls.open(intruder.cert(), intruder.key(), intruder.ca(), Duration.ofSeconds(1));
-             PeerClient client = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, tls), 1, 8,
-                     Duration.ofSeconds(5), Duration.ofSeconds(10))) {
+                PeerClient client = new PeerClient(
+                        new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, tls),
+                        1,
+                        8,
+                        Duration.ofSeconds(5),
+                        Duration.ofSeconds(10))) {
             String target = "http://localhost:" + nodes.get(1).port();
             assertThat(MemberCalls.get(client, target, "/v0/entity?id=k1")).startsWith("failed");
 
             // the same client code with a certificate of the cluster's CA is answered: the refusal is the CA's
-            try (MemberTls member = MemberTls.open(files.get(0).cert(), files.get(0).key(), files.get(0).ca(),
-                    Duration.ofSeconds(1));
-                 PeerClient good = new PeerClient(new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, member),
-                         1, 8, Duration.ofSeconds(5), Duration.ofSeconds(10))) {
-                assertThat(MemberCalls.get(good, target, "/v0/entity?id=nothing")).isEqualTo("404");
+            try (MemberTls member = MemberTls.open(
+                            files.get(0).cert(),
+                            files.get(0).key(),
+                            files.get(0).ca(),
+                            Duration.ofSeconds(1));
+                    PeerClient good = new PeerClient(
+                            new MemberPlane(SecuritySettings.DEFAULT_MEMBER_PORT_OFFSET, member),
+                            1,
+                            8,
+                            Duration.ofSeconds(5),
+                            Duration.ofSeconds(10))) {
+                assertThat(MemberCalls.get(good, target, "/v0/entity?id=nothing"))
+                        .isEqualTo("404");
             }
         }
     }

@@ -1,18 +1,17 @@
 package dev.dht.node.topology;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.json.Json;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
 
 /**
  * The JSON layer reads what other members answer (the topology exchange), so it is fuzzed: random documents
@@ -31,7 +30,9 @@ class JsonFuzzTest {
             Object doc = value(random, 0);
             String text = Json.write(doc);
             assertThat(Json.write(Json.parse(text))).as(text).isEqualTo(text);
-            assertThat(Json.write(Json.parse(" \n\t" + text + "\r\n "))).as("around blanks: " + text).isEqualTo(text);
+            assertThat(Json.write(Json.parse(" \n\t" + text + "\r\n ")))
+                    .as("around blanks: " + text)
+                    .isEqualTo(text);
         }
     }
 
@@ -85,9 +86,10 @@ class JsonFuzzTest {
 
     @Test
     void deepNestingIsRefusedNotAStackOverflow() {
-        for (String open : new String[]{"[", "{\"a\":"}) {
+        for (String open : new String[] {"[", "{\"a\":"}) {
             String deep = open.repeat(200_000);
-            assertThatThrownBy(() -> Json.parse(deep)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> Json.parse(deep))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("nesting depth");
         }
         String ok = "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH);
@@ -96,8 +98,20 @@ class JsonFuzzTest {
 
     @Test
     void onlyJsonWhitespaceDigitsAndEscapes() {
-        for (String bad : new String[]{"\u00a01", "\u0661", "\"\\u+1a2\"", "\"\\u１２３４\"", "tru", "\"\\x\"",
-                "[1,]", "{\"a\" 1}", "01a", "-", "{} x", "{\"a\":1,\"a\":2}"}) {
+        for (String bad : new String[] {
+            "\u00a01",
+            "\u0661",
+            "\"\\u+1a2\"",
+            "\"\\u１２３４\"",
+            "tru",
+            "\"\\x\"",
+            "[1,]",
+            "{\"a\" 1}",
+            "01a",
+            "-",
+            "{} x",
+            "{\"a\":1,\"a\":2}"
+        }) {
             assertThatThrownBy(() -> Json.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(Json.parse("\"\\u00e9\\n\"")).isEqualTo("é\n");
@@ -108,8 +122,9 @@ class JsonFuzzTest {
         ClusterMembers a = ClusterMembers.parseList("http://a:8080");
         ClusterMembers ab = ClusterMembers.parseList("http://a:8080,http://b:8080");
         return List.of(
-                Json.write(new TopologyReport("http://a:8080", new TopologyState(3, Stage.STABLE, ab, null), true,
-                        false).toJson()),
+                Json.write(
+                        new TopologyReport("http://a:8080", new TopologyState(3, Stage.STABLE, ab, null), true, false)
+                                .toJson()),
                 Json.write(new TopologyReport("http://a:8080", new TopologyState(4, Stage.JOINT, a, ab), false, true)
                         .toJson()),
                 Json.write(new TopologyReport("http://c:8080", null, false, false).toJson()));
@@ -143,12 +158,13 @@ class JsonFuzzTest {
         StringBuilder sb = new StringBuilder();
         for (int i = r.nextInt(12); i > 0; i--) {
             int pick = r.nextInt(10);
-            sb.append(switch (pick) {
-                case 0 -> (char) r.nextInt(0x20); // control characters: written as escapes
-                case 1 -> "\"\\/".charAt(r.nextInt(3));
-                case 2 -> (char) (0x80 + r.nextInt(0xD7FF - 0x80)); // beyond ASCII
-                default -> (char) ('a' + r.nextInt(26));
-            });
+            sb.append(
+                    switch (pick) {
+                        case 0 -> (char) r.nextInt(0x20); // control characters: written as escapes
+                        case 1 -> "\"\\/".charAt(r.nextInt(3));
+                        case 2 -> (char) (0x80 + r.nextInt(0xD7FF - 0x80)); // beyond ASCII
+                        default -> (char) ('a' + r.nextInt(26));
+                    });
         }
         return sb.toString();
     }

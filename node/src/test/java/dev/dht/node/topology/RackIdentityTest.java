@@ -1,14 +1,13 @@
 package dev.dht.node.topology;
 
-import dev.dht.node.config.ClusterMembers;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dht.node.config.ClusterMembers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The rack a member ran in, kept in its data directory; a declared change is refused unless accepted. */
 class RackIdentityTest {
@@ -19,13 +18,18 @@ class RackIdentityTest {
 
     @Test
     void aDeclaredRackIsRecordedAndAnotherOneRefusedUnlessAccepted() throws Exception {
-        assertThat(RackIdentity.open(dir, null, false).recorded()).as("no rack, nothing written").isNull();
+        assertThat(RackIdentity.open(dir, null, false).recorded())
+                .as("no rack, nothing written")
+                .isNull();
         assertThat(Files.exists(dir.resolve(RackIdentity.NAME))).isFalse();
-        assertThat(RackIdentity.open(dir, "zone-a", false).recorded()).as("the first rack is taken").isEqualTo("zone-a");
+        assertThat(RackIdentity.open(dir, "zone-a", false).recorded())
+                .as("the first rack is taken")
+                .isEqualTo("zone-a");
         assertThat(RackIdentity.open(dir, "zone-a", false).recorded()).isEqualTo("zone-a");
         assertThatThrownBy(() -> RackIdentity.open(dir, "zone-b", false))
                 .isInstanceOf(RackIdentity.RackChanged.class)
-                .hasMessageContaining("ran in rack 'zone-a'").hasMessageContaining("declares rack 'zone-b'")
+                .hasMessageContaining("ran in rack 'zone-a'")
+                .hasMessageContaining("declares rack 'zone-b'")
                 .hasMessageContaining("--accept-rack-change");
         assertThat(RackIdentity.read(dir)).as("a refusal changes nothing").isEqualTo("zone-a");
         assertThat(RackIdentity.open(dir, "zone-b", true).recorded()).isEqualTo("zone-b");
@@ -51,7 +55,9 @@ class RackIdentityTest {
     void aDeclaredRackThatTheListContradictsIsReportedNotRecorded() throws Exception {
         RackIdentity identity = RackIdentity.open(dir, "y", false);
         identity.placed(SELF, TopologyState.initial(ClusterMembers.parseList("x=http://a:1,y=http://b:1")));
-        assertThat(identity.disagreement()).contains("places this member in rack 'x'").contains("declares rack 'y'");
+        assertThat(identity.disagreement())
+                .contains("places this member in rack 'x'")
+                .contains("declares rack 'y'");
         assertThat(RackIdentity.read(dir)).isEqualTo("y");
         identity.placed(SELF, TopologyState.initial(ClusterMembers.parseList("y=http://a:1,y=http://b:1")));
         assertThat(identity.disagreement()).isNull();

@@ -1,15 +1,14 @@
 package dev.dht.node.topology;
 
-import dev.dht.node.config.ClusterMembers;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dht.node.config.ClusterMembers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The persisted topology state: written atomically, read back exactly, absent for a new node, garbage refused. */
 class StateFileTest {
@@ -22,7 +21,9 @@ class StateFileTest {
         ClusterMembers s = ClusterMembers.of(List.of("http://a:1", "http://b:1"));
         ClusterMembers t = ClusterMembers.of(List.of("http://a:1", "http://b:1", "http://c:1"));
         TopologyState j = TopologyState.initial(s).announce(t).joint();
-        StateFile f = StateFile.of(j).withSent(true).withResumeKey(new byte[]{0, 1, (byte) 0xff})
+        StateFile f = StateFile.of(j)
+                .withSent(true)
+                .withResumeKey(new byte[] {0, 1, (byte) 0xff})
                 .withCleanup(true, t.urls());
         f.save(dir);
         StateFile back = StateFile.load(dir);
@@ -31,7 +32,9 @@ class StateFileTest {
         assertThat(back.resumeKey()).containsExactly(0, 1, 0xff);
         assertThat(back.cleanupPending()).isTrue();
         assertThat(back.cleanupAmong()).isEqualTo(t.urls());
-        assertThat(Files.exists(dir.resolve(StateFile.NAME + ".tmp"))).as("the temporary file is renamed").isFalse();
+        assertThat(Files.exists(dir.resolve(StateFile.NAME + ".tmp")))
+                .as("the temporary file is renamed")
+                .isFalse();
 
         StateFile.of(j.finish()).save(dir); // replaced whole
         StateFile later = StateFile.load(dir);
@@ -55,10 +58,13 @@ class StateFileTest {
         TopologyState j = TopologyState.initial(s).announce(t).joint();
         StateFile.of(j).save(dir);
         String json = Files.readString(dir.resolve(StateFile.NAME));
-        assertThat(json).contains("\"targetRacks\":{\"http://a:1\":\"x\",\"http://b:1\":\"y\"}")
+        assertThat(json)
+                .contains("\"targetRacks\":{\"http://a:1\":\"x\",\"http://b:1\":\"y\"}")
                 .doesNotContain("stableRacks");
         assertThat(StateFile.load(dir).state()).isEqualTo(j);
-        assertThat(TopologyId.of(t)).as("the same URLs in racks are another set").isNotEqualTo(TopologyId.of(s));
+        assertThat(TopologyId.of(t))
+                .as("the same URLs in racks are another set")
+                .isNotEqualTo(TopologyId.of(s));
         assertThat(TopologyId.of(s)).as("a set without racks keeps its id").isEqualTo("f94f28703c4da9dc");
         assertThat(j.finish().header()).contains(TopologyId.of(t));
     }

@@ -1,22 +1,21 @@
 package dev.dht.node.topology;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.json.Json;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The topology state machine's values: identity, order, transitions, lineage, header. */
 class TopologyStateTest {
     private static final ClusterMembers S = ClusterMembers.of(List.of("http://a:1", "http://b:1", "http://c:1"));
-    private static final ClusterMembers T = ClusterMembers.of(List.of("http://a:1", "http://b:1", "http://c:1",
-            "http://d:1", "http://e:1"));
+    private static final ClusterMembers T =
+            ClusterMembers.of(List.of("http://a:1", "http://b:1", "http://c:1", "http://d:1", "http://e:1"));
     private static final ClusterMembers U = ClusterMembers.of(List.of("http://a:1", "http://b:1", "http://d:1"));
 
     @Test
@@ -36,7 +35,8 @@ class TopologyStateTest {
         TopologyState a1 = s0.announce(T);
         TopologyState j1 = a1.joint();
         TopologyState s1 = j1.finish();
-        assertThat(List.of(s0.version(), a1.version(), j1.version(), s1.version())).containsExactly(2L, 3L, 4L, 5L);
+        assertThat(List.of(s0.version(), a1.version(), j1.version(), s1.version()))
+                .containsExactly(2L, 3L, 4L, 5L);
         assertThat(a1.epoch()).isEqualTo(1);
         assertThat(a1.stage()).isEqualTo(Stage.ANNOUNCED);
         assertThat(s1.stable()).isEqualTo(T);
@@ -52,10 +52,15 @@ class TopologyStateTest {
         assertThatThrownBy(s0::joint).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(s0::finish).isInstanceOf(IllegalStateException.class);
         TopologyState j = s0.announce(T).joint();
-        assertThatThrownBy(() -> j.announce(U)).as("no second move while one runs").isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(j::abort).as("only an announced move may be called off").isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> j.announce(U))
+                .as("no second move while one runs")
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(j::abort)
+                .as("only an announced move may be called off")
+                .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> j.reannounce(U)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> new TopologyState(1, Stage.JOINT, S, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new TopologyState(1, Stage.JOINT, S, null))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new TopologyState(1, Stage.STABLE, S, T)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -81,10 +86,15 @@ class TopologyStateTest {
         assertThat(a.reachedBy(a.abort())).isTrue();
         assertThat(j.reachedBy(done)).isTrue();
         assertThat(j.reachedBy(a)).as("older").isFalse();
-        assertThat(j.reachedBy(new TopologyState(1, Stage.STABLE, U, null))).as("finalized elsewhere: other set")
+        assertThat(j.reachedBy(new TopologyState(1, Stage.STABLE, U, null)))
+                .as("finalized elsewhere: other set")
                 .isFalse();
-        assertThat(j.reachedBy(a.abort())).as("a joint move cannot have been called off").isFalse();
-        assertThat(j.reachedBy(new TopologyState(1, Stage.JOINT, S, U))).as("same epoch, other target").isFalse();
+        assertThat(j.reachedBy(a.abort()))
+                .as("a joint move cannot have been called off")
+                .isFalse();
+        assertThat(j.reachedBy(new TopologyState(1, Stage.JOINT, S, U)))
+                .as("same epoch, other target")
+                .isFalse();
         assertThat(j.reachedBy(done.announce(U))).as("a later epoch is past it").isTrue();
         assertThat(done.reachedBy(done)).isTrue();
     }
@@ -101,7 +111,8 @@ class TopologyStateTest {
         assertThat(TopologyHeader.sender(request)).isEqualTo("http://a:1");
         assertThat(TopologyHeader.sender(j.header())).isNull();
         assertThat(TopologyHeader.version("123456.a.x.y")).isEqualTo(3 * 123456);
-        for (String bad : new String[]{null, "", "x", "1", "1.", "1.q.a.b", "a.j.b.c", ".j.a.b", "1234567890123456.s.a.-"}) {
+        for (String bad :
+                new String[] {null, "", "x", "1", "1.", "1.q.a.b", "a.j.b.c", ".j.a.b", "1234567890123456.s.a.-"}) {
             assertThat(TopologyHeader.version(bad)).as(String.valueOf(bad)).isEqualTo(TopologyHeader.NONE);
         }
     }
@@ -115,8 +126,7 @@ class TopologyStateTest {
         TopologyReport none = new TopologyReport("http://d:1", null, false, false);
         assertThat(TopologyReport.fromJson(Json.write(none.toJson()))).isEqualTo(none);
         String tampered = Json.write(r.toJson()).replace(TopologyId.of(T), "0000000000000000");
-        assertThatThrownBy(() -> TopologyReport.fromJson(tampered))
-                .hasMessageContaining("does not match");
+        assertThatThrownBy(() -> TopologyReport.fromJson(tampered)).hasMessageContaining("does not match");
     }
 
     @Test
@@ -130,9 +140,9 @@ class TopologyStateTest {
         // what a member without racks reads: the members alone, whose id is not the set's
         String withoutRacks = json.replaceAll(",\"racks\":\\{[^}]*}", "");
         assertThat(withoutRacks).doesNotContain("racks");
-        assertThatThrownBy(() -> TopologyReport.fromJson(withoutRacks))
-                .hasMessageContaining("does not match");
+        assertThatThrownBy(() -> TopologyReport.fromJson(withoutRacks)).hasMessageContaining("does not match");
         assertThat(Json.write(new TopologyReport("http://a:1", TopologyState.initial(S), true, true).toJson()))
-                .as("a set without racks is reported as before").doesNotContain("racks");
+                .as("a set without racks is reported as before")
+                .doesNotContain("racks");
     }
 }

@@ -20,33 +20,40 @@ import java.util.Optional;
  * @param memberPods        the pods of the topology's members, by ordinal
  * @param memberUrls        their URLs, by ordinal
  */
-public record ClusterView(boolean exists, boolean backupConfigured, Phase phase, boolean settled, boolean restoring,
-    List<String> memberPods, List<String> memberUrls) {
+public record ClusterView(
+        boolean exists,
+        boolean backupConfigured,
+        Phase phase,
+        boolean settled,
+        boolean restoring,
+        List<String> memberPods,
+        List<String> memberUrls) {
 
-  public static ClusterView of(Optional<DhtCluster> cluster) {
-    if (cluster.isEmpty()) {
-      return new ClusterView(false, false, null, false, false, List.of(), List.of());
-    }
-    var c = cluster.get();
-    var spec = c.getSpec();
-    var status = c.getStatus();
-    boolean configured = spec != null && spec.backup != null && spec.backup.storage != null;
-    if (status == null) {
-      return new ClusterView(true, configured, null, false, false, List.of(), List.of());
-    }
-    boolean settled = status.scaling == null && status.topologyVersion != null
-        && status.topologyVersion.equals(status.settledTopologyVersion);
-    boolean restoring = status.restore != null && status.restore.phase != RestorePhase.Completed;
-    var pods = new ArrayList<String>();
-    var urls = new ArrayList<String>();
-    if (status.members != null) {
-      for (MemberStatus m : status.members) {
-        if (m.state == MemberState.Up) {
-          pods.add(m.name);
-          urls.add(m.url);
+    public static ClusterView of(Optional<DhtCluster> cluster) {
+        if (cluster.isEmpty()) {
+            return new ClusterView(false, false, null, false, false, List.of(), List.of());
         }
-      }
+        var c = cluster.get();
+        var spec = c.getSpec();
+        var status = c.getStatus();
+        boolean configured = spec != null && spec.backup != null && spec.backup.storage != null;
+        if (status == null) {
+            return new ClusterView(true, configured, null, false, false, List.of(), List.of());
+        }
+        boolean settled = status.scaling == null
+                && status.topologyVersion != null
+                && status.topologyVersion.equals(status.settledTopologyVersion);
+        boolean restoring = status.restore != null && status.restore.phase != RestorePhase.Completed;
+        var pods = new ArrayList<String>();
+        var urls = new ArrayList<String>();
+        if (status.members != null) {
+            for (MemberStatus m : status.members) {
+                if (m.state == MemberState.Up) {
+                    pods.add(m.name);
+                    urls.add(m.url);
+                }
+            }
+        }
+        return new ClusterView(true, configured, status.phase, settled, restoring, pods, urls);
     }
-    return new ClusterView(true, configured, status.phase, settled, restoring, pods, urls);
-  }
 }

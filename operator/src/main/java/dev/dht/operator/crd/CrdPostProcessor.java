@@ -24,46 +24,55 @@ import java.util.Map;
  * Nothing else changes; the result is what crds/ and the chart hold.
  */
 public final class CrdPostProcessor {
-  static final String HEADER = "# Generated from dev.dht.operator.api.v1alpha1 by the Fabric8 CRD generator"
-      + " (printer columns in declaration order). Do not edit: run scripts/sync-crds.sh.\n";
+    static final String HEADER = "# Generated from dev.dht.operator.api.v1alpha1 by the Fabric8 CRD generator"
+            + " (printer columns in declaration order). Do not edit: run scripts/sync-crds.sh.\n";
 
-  /** Declared printer-column order per kind. */
-  static final Map<String, List<String>> COLUMNS = Map.of(DhtCluster.KIND, DhtCluster.PRINTER_COLUMNS,
-      DhtBenchmark.KIND, DhtBenchmark.PRINTER_COLUMNS, DhtBackup.KIND, DhtBackup.PRINTER_COLUMNS,
-      DhtBackupSchedule.KIND, DhtBackupSchedule.PRINTER_COLUMNS, DhtUser.KIND, DhtUser.PRINTER_COLUMNS);
+    /** Declared printer-column order per kind. */
+    static final Map<String, List<String>> COLUMNS = Map.of(
+            DhtCluster.KIND,
+            DhtCluster.PRINTER_COLUMNS,
+            DhtBenchmark.KIND,
+            DhtBenchmark.PRINTER_COLUMNS,
+            DhtBackup.KIND,
+            DhtBackup.PRINTER_COLUMNS,
+            DhtBackupSchedule.KIND,
+            DhtBackupSchedule.PRINTER_COLUMNS,
+            DhtUser.KIND,
+            DhtUser.PRINTER_COLUMNS);
 
-  private CrdPostProcessor() {}
+    private CrdPostProcessor() {}
 
-  public static void main(String[] args) throws IOException {
-    if (args.length == 0) {
-      System.err.println("usage: CrdPostProcessor <generated CRD yaml>...");
-      System.exit(2);
+    public static void main(String[] args) throws IOException {
+        if (args.length == 0) {
+            System.err.println("usage: CrdPostProcessor <generated CRD yaml>...");
+            System.exit(2);
+        }
+        for (String arg : args) {
+            Path file = Path.of(arg);
+            String processed = process(Files.readString(file, StandardCharsets.UTF_8));
+            Files.writeString(file, processed, StandardCharsets.UTF_8);
+        }
     }
-    for (String arg : args) {
-      Path file = Path.of(arg);
-      String processed = process(Files.readString(file, StandardCharsets.UTF_8));
-      Files.writeString(file, processed, StandardCharsets.UTF_8);
-    }
-  }
 
-  static String process(String yaml) {
-    var crd = Serialization.unmarshal(yaml, CustomResourceDefinition.class);
-    for (var version : crd.getSpec().getVersions()) {
-      List<CustomResourceColumnDefinition> columns = version.getAdditionalPrinterColumns();
-      if (columns != null) {
-        String kind = crd.getSpec().getNames().getKind();
-        columns.sort(Comparator.comparingInt(c -> position(kind, c.getName())));
-      }
+    static String process(String yaml) {
+        var crd = Serialization.unmarshal(yaml, CustomResourceDefinition.class);
+        for (var version : crd.getSpec().getVersions()) {
+            List<CustomResourceColumnDefinition> columns = version.getAdditionalPrinterColumns();
+            if (columns != null) {
+                String kind = crd.getSpec().getNames().getKind();
+                columns.sort(Comparator.comparingInt(c -> position(kind, c.getName())));
+            }
+        }
+        return HEADER + Serialization.asYaml(crd).replaceFirst("^---\n", "");
     }
-    return HEADER + Serialization.asYaml(crd).replaceFirst("^---\n", "");
-  }
 
-  private static int position(String kind, String column) {
-    var order = COLUMNS.get(kind);
-    int i = order == null ? -1 : order.indexOf(column);
-    if (i < 0) {
-      throw new IllegalStateException("printer column " + column + " is missing from " + kind + ".PRINTER_COLUMNS");
+    private static int position(String kind, String column) {
+        var order = COLUMNS.get(kind);
+        int i = order == null ? -1 : order.indexOf(column);
+        if (i < 0) {
+            throw new IllegalStateException(
+                    "printer column " + column + " is missing from " + kind + ".PRINTER_COLUMNS");
+        }
+        return i;
     }
-    return i;
-  }
 }

@@ -13,27 +13,27 @@ import java.util.Map;
  *                            the new pod template, those below keep the old one (rollout/MemberRoll moves it down
  *                            one member at a time)
  */
-public record ClusterShape(Layout statefulSetReplicas, Layout topologyMembers, long topologyVersion,
-    Map<String, Integer> partitions) {
+public record ClusterShape(
+        Layout statefulSetReplicas, Layout topologyMembers, long topologyVersion, Map<String, Integer> partitions) {
 
-  public ClusterShape {
-    partitions = Map.copyOf(partitions);
-  }
+    public ClusterShape {
+        partitions = Map.copyOf(partitions);
+    }
 
-  public ClusterShape(Layout statefulSetReplicas, Layout topologyMembers, long topologyVersion) {
-    this(statefulSetReplicas, topologyMembers, topologyVersion, Map.of());
-  }
+    public ClusterShape(Layout statefulSetReplicas, Layout topologyMembers, long topologyVersion) {
+        this(statefulSetReplicas, topologyMembers, topologyVersion, Map.of());
+    }
 
-  public ClusterShape withPartitions(Map<String, Integer> partitions) {
-    return new ClusterShape(statefulSetReplicas, topologyMembers, topologyVersion, partitions);
-  }
+    public ClusterShape withPartitions(Map<String, Integer> partitions) {
+        return new ClusterShape(statefulSetReplicas, topologyMembers, topologyVersion, partitions);
+    }
 
-  public int partition(String rack) {
-    return partitions.getOrDefault(rack, 0);
-  }
+    public int partition(String rack) {
+        return partitions.getOrDefault(rack, 0);
+    }
 
-  public static ClusterShape steady(ClusterModel model, long topologyVersion) {
-    var layout = model.initialLayout();
-    return new ClusterShape(layout, layout, topologyVersion);
-  }
+    public static ClusterShape steady(ClusterModel model, long topologyVersion) {
+        var layout = model.initialLayout();
+        return new ClusterShape(layout, layout, topologyVersion);
+    }
 }

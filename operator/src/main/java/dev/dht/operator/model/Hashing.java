@@ -17,44 +17,46 @@ import java.util.LinkedHashMap;
  * StatefulSet report false differences and re-apply on every reconcile.
  */
 public final class Hashing {
-  // Map entries sorted by key, so equal content gives equal JSON whatever the insertion order.
-  private static final ObjectMapper CANONICAL =
-      new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+    // Map entries sorted by key, so equal content gives equal JSON whatever the insertion order.
+    private static final ObjectMapper CANONICAL =
+            new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
-  private Hashing() {}
+    private Hashing() {}
 
-  public static String sha256(String text) {
-    try {
-      var digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 10);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    public static String sha256(String text) {
+        try {
+            var digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 10);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
-  }
 
-  public static String ofJson(Object value) {
-    try {
-      return sha256(CANONICAL.writeValueAsString(value));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+    public static String ofJson(Object value) {
+        try {
+            return sha256(CANONICAL.writeValueAsString(value));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(
+                    "cannot serialise " + value.getClass().getSimpleName(), e);
+        }
     }
-  }
 
-  /** Puts the hash of the object's content (without any previous stamp) into its annotations. */
-  public static <R extends HasMetadata> R stamp(R resource) {
-    var meta = resource.getMetadata();
-    var annotations = meta.getAnnotations() == null ? new LinkedHashMap<String, String>()
-        : new LinkedHashMap<>(meta.getAnnotations());
-    annotations.remove(Labels.DESIRED_HASH);
-    meta.setAnnotations(annotations.isEmpty() ? null : annotations);
-    String hash = ofJson(resource);
-    annotations.put(Labels.DESIRED_HASH, hash);
-    meta.setAnnotations(annotations);
-    return resource;
-  }
+    /** Puts the hash of the object's content (without any previous stamp) into its annotations. */
+    public static <R extends HasMetadata> R stamp(R resource) {
+        var meta = resource.getMetadata();
+        var annotations = meta.getAnnotations() == null
+                ? new LinkedHashMap<String, String>()
+                : new LinkedHashMap<>(meta.getAnnotations());
+        annotations.remove(Labels.DESIRED_HASH);
+        meta.setAnnotations(annotations.isEmpty() ? null : annotations);
+        String hash = ofJson(resource);
+        annotations.put(Labels.DESIRED_HASH, hash);
+        meta.setAnnotations(annotations);
+        return resource;
+    }
 
-  public static String stampOf(HasMetadata resource) {
-    var annotations = resource.getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(Labels.DESIRED_HASH);
-  }
+    public static String stampOf(HasMetadata resource) {
+        var annotations = resource.getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(Labels.DESIRED_HASH);
+    }
 }

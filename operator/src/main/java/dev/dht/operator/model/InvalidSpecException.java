@@ -5,7 +5,7 @@ package dev.dht.operator.model;
  * second line for objects stored before a rule existed. The message says what to fix.
  */
 public class InvalidSpecException extends RuntimeException {
-  public InvalidSpecException(String message) {
-    super(message);
-  }
+    public InvalidSpecException(String message) {
+        super(message);
+    }
 }

@@ -8,35 +8,34 @@ package dev.dht.operator.model;
  * @param rack the rack's name, empty for the implicit rack
  */
 public record Member(String rack, int ordinal) implements Comparable<Member> {
-  private static final java.util.Comparator<Member> ORDER =
-      java.util.Comparator.comparing(Member::rack).thenComparingInt(Member::ordinal);
+    private static final java.util.Comparator<Member> ORDER =
+            java.util.Comparator.comparing(Member::rack).thenComparingInt(Member::ordinal);
 
-  @Override
-  public int compareTo(Member other) {
-    return ORDER.compare(this, other);
-  }
+    @Override
+    public int compareTo(Member other) {
+        return ORDER.compare(this, other);
+    }
 
+    /** A member of a cluster without racks. */
+    public static Member of(int ordinal) {
+        return new Member("", ordinal);
+    }
 
-  /** A member of a cluster without racks. */
-  public static Member of(int ordinal) {
-    return new Member("", ordinal);
-  }
+    public String pod(String cluster) {
+        return Names.pod(cluster, rack, ordinal);
+    }
 
-  public String pod(String cluster) {
-    return Names.pod(cluster, rack, ordinal);
-  }
+    public String url(ClusterModel model) {
+        return Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), this);
+    }
 
-  public String url(ClusterModel model) {
-    return Names.memberUrl(model.name(), model.namespace(), model.clusterDomain(), this);
-  }
+    /** The member's line in the topology file: {@code RACK=URL}, or {@code URL} without racks. */
+    public String topologyLine(ClusterModel model) {
+        return rack.isEmpty() ? url(model) : rack + "=" + url(model);
+    }
 
-  /** The member's line in the topology file: {@code RACK=URL}, or {@code URL} without racks. */
-  public String topologyLine(ClusterModel model) {
-    return rack.isEmpty() ? url(model) : rack + "=" + url(model);
-  }
-
-  @Override
-  public String toString() {
-    return (rack.isEmpty() ? "" : rack + "/") + ordinal;
-  }
+    @Override
+    public String toString() {
+        return (rack.isEmpty() ? "" : rack + "/") + ordinal;
+    }
 }

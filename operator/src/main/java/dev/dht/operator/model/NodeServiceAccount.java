@@ -10,17 +10,17 @@ import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
  * webhooks inject their own projected token into the pods, whatever automountServiceAccountToken says.
  */
 public final class NodeServiceAccount {
-  private NodeServiceAccount() {}
+    private NodeServiceAccount() {}
 
-  public static ServiceAccount serviceAccount(DhtCluster cluster, ClusterModel model) {
-    var metadata = Owners.metadata(cluster, Names.serviceAccount(model.name()));
-    var annotations = model.backup().serviceAccountAnnotations();
-    if (!annotations.isEmpty()) {
-      metadata.setAnnotations(new java.util.TreeMap<>(annotations));
+    public static ServiceAccount serviceAccount(DhtCluster cluster, ClusterModel model) {
+        var metadata = Owners.metadata(cluster, Names.serviceAccount(model.name()));
+        var annotations = model.backup().serviceAccountAnnotations();
+        if (!annotations.isEmpty()) {
+            metadata.setAnnotations(new java.util.TreeMap<>(annotations));
+        }
+        return new ServiceAccountBuilder()
+                .withMetadata(metadata)
+                .withAutomountServiceAccountToken(false)
+                .build();
     }
-    return new ServiceAccountBuilder()
-        .withMetadata(metadata)
-        .withAutomountServiceAccountToken(false)
-        .build();
-  }
 }

@@ -10,46 +10,46 @@ package dev.dht.operator.model;
  * @param operator where the operator's own pods are, when it runs in the cluster: the NetworkPolicies let them
  *     reach the members
  */
-public record Platform(String defaultNodeImage, String clusterDomain, String runnerImage,
-    java.util.Optional<OperatorPeer> operator) {
-  public static final String DEFAULT_CLUSTER_DOMAIN = "cluster.local";
+public record Platform(
+        String defaultNodeImage, String clusterDomain, String runnerImage, java.util.Optional<OperatorPeer> operator) {
+    public static final String DEFAULT_CLUSTER_DOMAIN = "cluster.local";
 
-  /** The operator's pods: their namespace and labels. */
-  public record OperatorPeer(String namespace, java.util.Map<String, String> podLabels) {
-    public OperatorPeer {
-      podLabels = java.util.Map.copyOf(podLabels);
+    /** The operator's pods: their namespace and labels. */
+    public record OperatorPeer(String namespace, java.util.Map<String, String> podLabels) {
+        public OperatorPeer {
+            podLabels = java.util.Map.copyOf(podLabels);
+        }
     }
-  }
 
-  public Platform(String defaultNodeImage, String clusterDomain, String runnerImage) {
-    this(defaultNodeImage, clusterDomain, runnerImage, java.util.Optional.empty());
-  }
+    public Platform(String defaultNodeImage, String clusterDomain, String runnerImage) {
+        this(defaultNodeImage, clusterDomain, runnerImage, java.util.Optional.empty());
+    }
 
-  public Platform {
-    if (defaultNodeImage == null || defaultNodeImage.isBlank()) {
-      throw new IllegalArgumentException("defaultNodeImage must not be empty");
+    public Platform {
+        if (defaultNodeImage == null || defaultNodeImage.isBlank()) {
+            throw new IllegalArgumentException("defaultNodeImage must not be empty");
+        }
+        if (clusterDomain == null || clusterDomain.isBlank()) {
+            throw new IllegalArgumentException("clusterDomain must not be empty");
+        }
+        if (runnerImage == null || runnerImage.isBlank()) {
+            throw new IllegalArgumentException("runnerImage must not be empty");
+        }
     }
-    if (clusterDomain == null || clusterDomain.isBlank()) {
-      throw new IllegalArgumentException("clusterDomain must not be empty");
-    }
-    if (runnerImage == null || runnerImage.isBlank()) {
-      throw new IllegalArgumentException("runnerImage must not be empty");
-    }
-  }
 
-  /** The runner image named like the node image: same registry prefix and tag (scripts/images.sh builds both so). */
-  public Platform(String defaultNodeImage, String clusterDomain) {
-    this(defaultNodeImage, clusterDomain, runnerImageLike(defaultNodeImage));
-  }
-
-  static String runnerImageLike(String nodeImage) {
-    if (nodeImage == null) {
-      return null;
+    /** The runner image named like the node image: same registry prefix and tag (scripts/images.sh builds both so). */
+    public Platform(String defaultNodeImage, String clusterDomain) {
+        this(defaultNodeImage, clusterDomain, runnerImageLike(defaultNodeImage));
     }
-    int slash = nodeImage.lastIndexOf('/');
-    int colon = nodeImage.indexOf(':', slash + 1);
-    String prefix = nodeImage.substring(0, slash + 1);
-    String tag = colon < 0 ? "latest" : nodeImage.substring(colon + 1);
-    return prefix + "dht-loadrunner:" + tag;
-  }
+
+    static String runnerImageLike(String nodeImage) {
+        if (nodeImage == null) {
+            return null;
+        }
+        int slash = nodeImage.lastIndexOf('/');
+        int colon = nodeImage.indexOf(':', slash + 1);
+        String prefix = nodeImage.substring(0, slash + 1);
+        String tag = colon < 0 ? "latest" : nodeImage.substring(colon + 1);
+        return prefix + "dht-loadrunner:" + tag;
+    }
 }

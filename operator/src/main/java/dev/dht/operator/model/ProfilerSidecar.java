@@ -17,48 +17,58 @@ import java.util.Map;
  * reachable from the load Job. It has no probes: its state never takes the member out of the Services.
  */
 public final class ProfilerSidecar {
-  public static final String CONTAINER = "profiler";
-  public static final int PORT = 8079;
-  public static final String PORT_NAME = "profiler";
-  public static final String PROGRAM = "/opt/dht/py/profiler_sidecar.py";
+    public static final String CONTAINER = "profiler";
+    public static final int PORT = 8079;
+    public static final String PORT_NAME = "profiler";
+    public static final String PROGRAM = "/opt/dht/py/profiler_sidecar.py";
 
-  private ProfilerSidecar() {}
+    private ProfilerSidecar() {}
 
-  public static Container container(ClusterModel model) {
-    boolean tls = model.security().clientTls().enabled();
-    var args = new java.util.ArrayList<>(java.util.List.of("--port", Integer.toString(PORT), "--node",
-        (tls ? "https" : "http") + "://127.0.0.1:" + Names.NODE_PORT));
-    if (model.security().auth().enabled()) {
-      // Callers need an admin token of the cluster (profiling is the admin plane's); it reads the nodes' file.
-      args.addAll(java.util.List.of("--tokens", NodeSecurity.tokensFile()));
+    public static Container container(ClusterModel model) {
+        boolean tls = model.security().clientTls().enabled();
+        var args = new java.util.ArrayList<>(java.util.List.of(
+                "--port",
+                Integer.toString(PORT),
+                "--node",
+                (tls ? "https" : "http") + "://127.0.0.1:" + Names.NODE_PORT));
+        if (model.security().auth().enabled()) {
+            // Callers need an admin token of the cluster (profiling is the admin plane's); it reads the nodes' file.
+            args.addAll(java.util.List.of("--tokens", NodeSecurity.tokensFile()));
+        }
+        if (tls) {
+            // The node's client-port certificate: the sidecar serves its own port with it (the admin token must not
+            // cross
+            // the pod network in the clear), and presents it to the node, which trusts its CA (loopback has admin
+            // rights).
+            args.addAll(java.util.List.of("--tls", dev.dht.operator.security.SecurityNames.CLIENT_TLS_DIR));
+        }
+        var mounts = new java.util.ArrayList<>(NodeSecurity.tokenMounts(model.security()));
+        mounts.addAll(NodeSecurity.clientTlsMounts(model.security()));
+        return new ContainerBuilder()
+                .withName(CONTAINER)
+                .withImage(model.profilerImage())
+                .withImagePullPolicy(model.imagePullPolicy())
+                .withCommand("python3", PROGRAM)
+                .withArgs(args)
+                .withVolumeMounts(mounts)
+                .addNewPort()
+                .withName(PORT_NAME)
+                .withContainerPort(PORT)
+                .withProtocol("TCP")
+                .endPort()
+                .withNewResources()
+                .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))
+                .withLimits(Map.of("memory", new Quantity("128Mi")))
+                .endResources()
+                .withNewSecurityContext()
+                .withAllowPrivilegeEscalation(false)
+                .withReadOnlyRootFilesystem(true)
+                .withRunAsNonRoot(true)
+                .withNewCapabilities()
+                .withDrop("ALL")
+                .endCapabilities()
+                .endSecurityContext()
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .build();
     }
-    if (tls) {
-      // The node's client-port certificate: the sidecar serves its own port with it (the admin token must not cross
-      // the pod network in the clear), and presents it to the node, which trusts its CA (loopback has admin rights).
-      args.addAll(java.util.List.of("--tls", dev.dht.operator.security.SecurityNames.CLIENT_TLS_DIR));
-    }
-    var mounts = new java.util.ArrayList<>(NodeSecurity.tokenMounts(model.security()));
-    mounts.addAll(NodeSecurity.clientTlsMounts(model.security()));
-    return new ContainerBuilder()
-        .withName(CONTAINER)
-        .withImage(model.profilerImage())
-        .withImagePullPolicy(model.imagePullPolicy())
-        .withCommand("python3", PROGRAM)
-        .withArgs(args)
-        .withVolumeMounts(mounts)
-        .addNewPort().withName(PORT_NAME).withContainerPort(PORT).withProtocol("TCP").endPort()
-        .withNewResources()
-          .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))
-          .withLimits(Map.of("memory", new Quantity("128Mi")))
-        .endResources()
-        .withNewSecurityContext()
-          .withAllowPrivilegeEscalation(false)
-          .withReadOnlyRootFilesystem(true)
-          .withRunAsNonRoot(true)
-          .withNewCapabilities().withDrop("ALL").endCapabilities()
-        .endSecurityContext()
-        .withTerminationMessagePolicy("FallbackToLogsOnError")
-        .build();
-  }
-
 }

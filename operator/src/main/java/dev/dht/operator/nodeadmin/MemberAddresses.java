@@ -9,30 +9,30 @@ import java.util.Map;
  */
 @FunctionalInterface
 public interface MemberAddresses {
-  /** @param memberUrl the member's URL in the topology */
-  String adminUrl(String namespace, String pod, String memberUrl);
+    /** @param memberUrl the member's URL in the topology */
+    String adminUrl(String namespace, String pod, String memberUrl);
 
-  /**
-   * Where the operator sends a privileged admin call (one that changes the member's state: start a backup, a
-   * restore): the override if there is one (tests, an operator outside the cluster through its port-forwards), else
-   * a port-forward through the API server ({@link PortForwards}), so that the call reaches the node from its own
-   * loopback, which is what the node's admin plane requires without an admin token (docs/security.md).
-   */
-  default String privilegedUrl(String namespace, String pod, String memberUrl) {
-    String url = adminUrl(namespace, pod, memberUrl);
-    return url.equals(memberUrl) ? PortForwards.url(namespace, pod, memberUrl) : url;
-  }
-
-  static MemberAddresses direct() {
-    return (namespace, pod, memberUrl) -> memberUrl;
-  }
-
-  /** @param byPod {@code <namespace>/<pod>} to base URL; pods not listed are reached directly */
-  static MemberAddresses overridden(Map<String, String> byPod) {
-    if (byPod.isEmpty()) {
-      return direct();
+    /**
+     * Where the operator sends a privileged admin call (one that changes the member's state: start a backup, a
+     * restore): the override if there is one (tests, an operator outside the cluster through its port-forwards), else
+     * a port-forward through the API server ({@link PortForwards}), so that the call reaches the node from its own
+     * loopback, which is what the node's admin plane requires without an admin token (docs/security.md).
+     */
+    default String privilegedUrl(String namespace, String pod, String memberUrl) {
+        String url = adminUrl(namespace, pod, memberUrl);
+        return url.equals(memberUrl) ? PortForwards.url(namespace, pod, memberUrl) : url;
     }
-    var copy = Map.copyOf(byPod);
-    return (namespace, pod, memberUrl) -> copy.getOrDefault(namespace + "/" + pod, memberUrl);
-  }
+
+    static MemberAddresses direct() {
+        return (namespace, pod, memberUrl) -> memberUrl;
+    }
+
+    /** @param byPod {@code <namespace>/<pod>} to base URL; pods not listed are reached directly */
+    static MemberAddresses overridden(Map<String, String> byPod) {
+        if (byPod.isEmpty()) {
+            return direct();
+        }
+        var copy = Map.copyOf(byPod);
+        return (namespace, pod, memberUrl) -> copy.getOrDefault(namespace + "/" + pod, memberUrl);
+    }
 }

@@ -1,55 +1,53 @@
 package dev.dht.operator.reconciler;
 
+import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
+import dev.dht.operator.api.v1alpha1.DhtUser;
+import dev.dht.operator.backup.StoreView;
 import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.ClusterShape;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.InvalidSpecException;
 import dev.dht.operator.model.Labels;
+import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Names;
 import dev.dht.operator.model.NodeConfig;
+import dev.dht.operator.model.NodeSecurity;
+import dev.dht.operator.model.Placement;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.model.Topology;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
 import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
-import dev.dht.operator.nodeadmin.MemberPlane;
-import dev.dht.operator.nodeadmin.MemberTlsProbe;
-import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.api.v1alpha1.DhtUser;
-import dev.dht.operator.model.NodeSecurity;
-import dev.dht.operator.nodeadmin.NodeCredentials;
-import dev.dht.operator.nodeadmin.OperatorAccess;
-import java.security.SecureRandom;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
-import dev.dht.operator.api.v1alpha1.DhtBackup;
+import dev.dht.operator.nodeadmin.MemberPlane;
+import dev.dht.operator.nodeadmin.MemberTlsProbe;
+import dev.dht.operator.nodeadmin.NodeCredentials;
+import dev.dht.operator.nodeadmin.OperatorAccess;
 import dev.dht.operator.repair.RebuildHold;
 import dev.dht.operator.repair.RepairView;
-import dev.dht.operator.backup.StoreView;
-import dev.dht.operator.scaling.FactorHold;
-import dev.dht.operator.scaling.Refusal;
-import dev.dht.operator.scaling.ScalingHold;
-import dev.dht.operator.scaling.RackRemoval;
-import dev.dht.operator.model.Member;
-import dev.dht.operator.model.Placement;
 import dev.dht.operator.rollout.MemberRoll;
-import dev.dht.operator.upgrade.NodeVersion;
+import dev.dht.operator.scaling.FactorHold;
 import dev.dht.operator.scaling.MemberMovement;
+import dev.dht.operator.scaling.RackRemoval;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
+import dev.dht.operator.scaling.ScalingHold;
 import dev.dht.operator.scaling.ScalingPlan;
+import dev.dht.operator.security.SecurityNames;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.status.SecurityConditions;
 import dev.dht.operator.status.StatusCalculator;
+import dev.dht.operator.upgrade.NodeVersion;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -63,6 +61,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,369 +90,497 @@ import org.slf4j.LoggerFactory;
  */
 // Not generation-aware: an annotation (dht.dev/renew-certificate, dht.dev/replace-ca) must start a reconcile too; a
 // reconcile of an unchanged cluster writes nothing, so the extra ones cost only reads.
-@ControllerConfiguration(name = DhtClusterReconciler.NAME, fieldManager = ResourceApplier.FIELD_MANAGER,
-    generationAwareEventProcessing = false)
+@ControllerConfiguration(
+        name = DhtClusterReconciler.NAME,
+        fieldManager = ResourceApplier.FIELD_MANAGER,
+        generationAwareEventProcessing = false)
 public class DhtClusterReconciler implements Reconciler<DhtCluster> {
-  private static final Logger log = LoggerFactory.getLogger(DhtClusterReconciler.class);
-  public static final String NAME = "dhtcluster";
-  /** Kinds the operator owns, each watched by one informer limited to the operator's objects. */
-  static final List<Class<? extends HasMetadata>> OWNED = List.of(ServiceAccount.class, ConfigMap.class,
-      Service.class, PodDisruptionBudget.class, StatefulSet.class, Secret.class, NetworkPolicy.class);
+    private static final Logger log = LoggerFactory.getLogger(DhtClusterReconciler.class);
+    public static final String NAME = "dhtcluster";
+    /** Kinds the operator owns, each watched by one informer limited to the operator's objects. */
+    static final List<Class<? extends HasMetadata>> OWNED = List.of(
+            ServiceAccount.class,
+            ConfigMap.class,
+            Service.class,
+            PodDisruptionBudget.class,
+            StatefulSet.class,
+            Secret.class,
+            NetworkPolicy.class);
 
-  /** How soon a reconcile runs again while a scale is in progress (the members' progress is polled then). */
-  public static final Duration SCALING_POLL_INTERVAL = Duration.ofSeconds(2);
+    /** How soon a reconcile runs again while a scale is in progress (the members' progress is polled then). */
+    public static final Duration SCALING_POLL_INTERVAL = Duration.ofSeconds(2);
 
-  private final Platform platform;
-  private final Clock clock;
-  private final WriteMetrics metrics;
-  private final MemberAdmin memberAdmin;
-  private final MemberAddresses memberAddresses;
-  private final Duration pollInterval;
-  private final MemberTlsProbe tlsProbe;
-  private final MemberPlane memberPlane;
-  private final MemberPlane clientPlane;
-  private final SecureRandom random = new SecureRandom();
-  private final RepairPolls repairPolls;
-  private final StorePolls storePolls;
-  private final Replacements replacements;
-  private final FeatureLevelStep featureLevels;
-  private final RollStep rolls;
-  private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
-  private final RestoreDriver restores;
+    private final Platform platform;
+    private final Clock clock;
+    private final WriteMetrics metrics;
+    private final MemberAdmin memberAdmin;
+    private final MemberAddresses memberAddresses;
+    private final Duration pollInterval;
+    private final MemberTlsProbe tlsProbe;
+    private final MemberPlane memberPlane;
+    private final MemberPlane clientPlane;
+    private final SecureRandom random = new SecureRandom();
+    private final RepairPolls repairPolls;
+    private final StorePolls storePolls;
+    private final Replacements replacements;
+    private final FeatureLevelStep featureLevels;
+    private final RollStep rolls;
+    private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
+    private final RestoreDriver restores;
 
-  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
-    this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
-  }
-
-  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
-      MemberAddresses memberAddresses, Duration pollInterval) {
-    this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(),
-        null);
-  }
-
-  /**
-   * @param memberAddresses where a member's admin API is reached (its own URL unless overridden)
-   * @param pollInterval    how soon to reconcile again while a scale is in progress
-   * @param tlsProbe how the operator looks at a member's member port during a CA replacement
-   * @param memberPlane where that port is, by pod (null: the member URL, or its override in memberAddresses, at the
-   *     client port + the member port offset)
-   */
-  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
-      MemberAddresses memberAddresses, Duration pollInterval, MemberTlsProbe tlsProbe,
-      MemberPlane memberPlane) {
-    this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, tlsProbe, memberPlane, null);
-  }
-
-  /**
-   * @param clientPlane where a member's client port is (null: the member URL, or its override), which the operator
-   *     looks at during a client CA replacement
-   */
-  public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics, MemberAdmin memberAdmin,
-      MemberAddresses memberAddresses, Duration pollInterval, MemberTlsProbe tlsProbe,
-      MemberPlane memberPlane, MemberPlane clientPlane) {
-    this.tlsProbe = tlsProbe;
-    this.memberPlane = memberPlane != null ? memberPlane
-        : memberPlaneOf(memberAddresses, SecurityNames.MEMBER_PORT_OFFSET);
-    this.clientPlane = clientPlane != null ? clientPlane : memberPlaneOf(memberAddresses, 0);
-    this.platform = platform;
-    this.clock = clock;
-    this.metrics = metrics;
-    this.memberAdmin = memberAdmin;
-    this.memberAddresses = memberAddresses;
-    this.pollInterval = pollInterval;
-    this.restores = new RestoreDriver(memberAdmin, memberAddresses);
-    this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
-    this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
-    this.replacements = new Replacements(metrics);
-    this.rolls = new RollStep(memberAdmin);
-    this.featureLevels = new FeatureLevelStep(new ReleasePolls(memberAdmin, repairPolls.steadyInterval()),
-        memberAddresses);
-  }
-
-  @Override
-  public List<EventSource<?, DhtCluster>> prepareEventSources(EventSourceContext<DhtCluster> context) {
-    caches.clear();
-    for (var kind : OWNED) {
-      // Default mapping: the owner reference to the DhtCluster.
-      var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
-          .withLabelSelector(Labels.MANAGED_SELECTOR)
-          .build();
-      caches.put(kind, new InformerEventSource<>(config, context));
-    }
-    // Pods belong to the StatefulSet, not to the DhtCluster: map them by their instance label.
-    var pods = InformerEventSourceConfiguration.from(Pod.class, DhtCluster.class)
-        .withLabelSelector(Labels.MANAGED_SELECTOR)
-        .withSecondaryToPrimaryMapper((Pod pod) -> {
-          var instance = pod.getMetadata().getLabels().get(Labels.INSTANCE);
-          return instance == null ? Set.of() : Set.of(new ResourceID(instance, pod.getMetadata().getNamespace()));
-        })
-        .build();
-    caches.put(Pod.class, new InformerEventSource<>(pods, context));
-    // A running backup holds scaling: its phase changes reach the cluster it names.
-    var backups = InformerEventSourceConfiguration.from(DhtBackup.class, DhtCluster.class)
-        .withSecondaryToPrimaryMapper((DhtBackup b) -> b.getSpec() == null || b.getSpec().cluster == null ? Set.of()
-            : Set.of(new ResourceID(b.getSpec().cluster, b.getMetadata().getNamespace())))
-        .build();
-    caches.put(DhtBackup.class, new InformerEventSource<>(backups, context));
-    // A DhtUser gets its client certificate from its cluster's reconcile (the client CA is there).
-    var users = InformerEventSourceConfiguration.from(DhtUser.class, DhtCluster.class)
-        .withSecondaryToPrimaryMapper((DhtUser u) -> u.getSpec() == null || u.getSpec().cluster == null ? Set.of()
-            : Set.of(new ResourceID(u.getSpec().cluster, u.getMetadata().getNamespace())))
-        .build();
-    caches.put(DhtUser.class, new InformerEventSource<>(users, context));
-    var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
-    caches.values().forEach(s -> sources.add(asSource(s)));
-    return sources;
-  }
-
-  @Override
-  public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
-    // The node image is the cluster's choice (spec.version/spec.image, else what its pods run): an operator upgrade
-    // alone changes no pod template (upgrade/NodeVersion). Whether the running members' client port serves TLS: the
-    // other observed fact the model reads (any rack's StatefulSet tells, they roll to the same template).
-    var liveSets = liveStatefulSets(context, ClusterModel.from(cluster, platform));
-    var spec = ClusterModel.from(cluster, NodeVersion.platformFor(cluster.getSpec(), platform, liveSets.values()),
-        liveSets.values().stream().findFirst().map(NodeSecurity::servesClientTls));
-    String name = spec.name();
-    var previous = Optional.ofNullable(cluster.getStatus());
-    var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
-    RackRemoval.check(spec, liveTopology, context.getSecondaryResources(StatefulSet.class));
-    // A cluster made before one member per Kubernetes node was the default keeps its placement (model/Placement).
-    var specModel = spec.withPlacement(Placement.decide(spec, spec.hasRacks() ? Optional.empty()
-        : Optional.ofNullable(liveSets.get("")).map(s -> Optional.ofNullable(s.getMetadata().getAnnotations())
-            .orElse(Map.of()))));
-    var pods = context.getSecondaryResources(Pod.class);
-    var now = clock.instant();
-    replacements.replace(cluster, pods, context.getClient());
-    // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
-    // and holds back a scale that has not started.
-    var token = credentials(context, specModel);
-    var repair = RepairView.of(repairPolls.reports(cluster, pods, member -> adminUrl(specModel, member), token,
-        now), specModel.repair(), createdAt(cluster, now), now);
-
-    // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
-    var rebuildHeld = RebuildHold.apply(name, ScaleObservation.observe(specModel, liveSets, liveTopology, pods,
-        previous.map(s -> s.settledTopologyVersion)), repair.rebuilding());
-    var observation = rebuildHeld.observation();
-    var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
-    // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
-    var held = ScalingHold.apply(planned, observation, ScalingHold.reason(previous.map(s -> s.restore),
-        context.getSecondaryResources(DhtBackup.class)));
-    var scaling = held.decision();
-    var factor = FactorHold.decide(specModel.replicationFactor(),
-        liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))), !scaling.steady());
-    var model = specModel.withReplicationFactor(factor.factor());
-    long topologyVersion = Topology.version(model.topologyLines(scaling.topologyMembers()), liveTopology,
-        previous.map(s -> s.topologyVersion));
-    // A new pod template rolls one member at a time, rack by rack, each once the cluster is settled
-    // (rollout/MemberRoll): the partitions say how far.
-    var shape = new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion);
-    var roll = rolls.plan(cluster, model, shape, liveSets, pods, scaling.steady(), repair.rebuilding().keySet(),
-        scaling.topologyMembers().members(), member -> adminUrl(specModel, member), token);
-    var desired = DesiredState.of(cluster, model, shape.withPartitions(roll.partitions()));
-
-    var applier = new ResourceApplier(context.getClient(), caches, metrics);
-    // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
-    var security = new SecurityStep(context.getClient(), applier, n -> live(context, Secret.class, n),
-        n -> live(context, ConfigMap.class, n), this::cachedSecret,
-        live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)), random, tlsProbe, memberPlane,
-        clientPlane).run(cluster, model, platform, pods, context.getSecondaryResources(DhtUser.class), clock.instant());
-    var statefulSets = new java.util.ArrayList<StatefulSet>();
-    for (HasMetadata object : desired.inApplyOrder()) { // the order DesiredStateTest checks: pods come last
-      if (apply(applier, context, object) instanceof StatefulSet applied) {
-        statefulSets.add(applied);
-      }
+    public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
+        this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
     }
 
-    // The restore runs on the members the topology lists, not spec.replicas: a scale asked for meanwhile is held
-    // until the restore completes, so waiting for the spec's count (pods that cannot exist yet) would deadlock.
-    var members = scaling.topologyMembers().members();
-    boolean membersReady = !statefulSets.isEmpty() && scaling.membersFixed() && members.stream()
-        .allMatch(m -> pods.stream().anyMatch(p -> m.pod(name).equals(p.getMetadata().getName())
-            && StatusCalculator.isReady(p)));
-    var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
-    var status = StatusCalculator.compute(cluster, desired, statefulSets, pods, scaling,
-        held.refusal().or(rebuildHeld::refusal).or(factor::refusal), restore, repair, now);
-    SecurityConditions.apply(status, previous, security.tls(), security.certificates(),
-        security.clientCertificates(), security.credentials(), now);
-    status.conditions.add(Conditions.condition(previous.map(s -> s.conditions).orElse(List.of()),
-        MemberRoll.CONDITION, !roll.rolling(), roll.reason(), roll.message(), status.observedGeneration, now));
-    if (specModel.backup().storage().isPresent()) {
-      // what the members say of the object store: a wrong credential shows before any backup runs
-      var store = storePolls.view(cluster, pods, member -> adminUrl(specModel, member), token, now);
-      String message = store.message().length() > 1024 ? store.message().substring(0, 1024) + "..." : store.message();
-      status.conditions.add(Conditions.condition(previous.map(s -> s.conditions).orElse(List.of()),
-          StoreView.CONDITION, store.status(), store.reason(), message, status.observedGeneration, now));
+    public DhtClusterReconciler(
+            Platform platform,
+            Clock clock,
+            WriteMetrics metrics,
+            MemberAdmin memberAdmin,
+            MemberAddresses memberAddresses,
+            Duration pollInterval) {
+        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(), null);
     }
-    // Each member's release and the cluster feature level, raised once every member runs a release that has it.
-    boolean raising = featureLevels.run(cluster, pods, member -> adminUrl(specModel, member), status,
-        previous.map(s -> s.conditions).orElse(List.of()), token, now);
-    writeStatus(cluster, status, now, context);
-    metrics.reconciled("success");
-    logStep(cluster, previous, scaling);
-    // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
-    // produces no event; otherwise now and then, for the repair status. Certificates are looked at again when due
-    // (or soon, while a CA replacement waits for the members).
-    UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
-    var next = new java.util.ArrayList<Duration>();
-    security.recheckIn().ifPresent(next::add);
-    next.add(scaling.steady() && repair.rebuilding().isEmpty() && !RestoreDriver.inProgress(restore)
-        && !security.waiting() && !raising && !roll.rolling() ? repairPolls.steadyInterval() : pollInterval);
-    return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
-  }
 
-  /** Where the operator reaches a member's admin API. */
-  private String adminUrl(ClusterModel model, Member member) {
-    return memberAddresses.adminUrl(model.namespace(), member.pod(model.name()), member.url(model));
-  }
-
-  /** The live StatefulSets of the spec's racks, by rack name ("" for the implicit rack). */
-  private static Map<String, StatefulSet> liveStatefulSets(Context<DhtCluster> context, ClusterModel model) {
-    var out = new LinkedHashMap<String, StatefulSet>();
-    for (String rack : model.rackNames()) {
-      live(context, StatefulSet.class, Names.statefulSet(model.name(), rack)).ifPresent(s -> out.put(rack, s));
+    /**
+     * @param memberAddresses where a member's admin API is reached (its own URL unless overridden)
+     * @param pollInterval    how soon to reconcile again while a scale is in progress
+     * @param tlsProbe how the operator looks at a member's member port during a CA replacement
+     * @param memberPlane where that port is, by pod (null: the member URL, or its override in memberAddresses, at the
+     *     client port + the member port offset)
+     */
+    public DhtClusterReconciler(
+            Platform platform,
+            Clock clock,
+            WriteMetrics metrics,
+            MemberAdmin memberAdmin,
+            MemberAddresses memberAddresses,
+            Duration pollInterval,
+            MemberTlsProbe tlsProbe,
+            MemberPlane memberPlane) {
+        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, tlsProbe, memberPlane, null);
     }
-    return out;
-  }
 
-  private static Instant createdAt(DhtCluster cluster, Instant now) {
-    String t = cluster.getMetadata().getCreationTimestamp();
-    try {
-      return t == null ? now : Instant.parse(t);
-    } catch (java.time.format.DateTimeParseException e) {
-      return now;
+    /**
+     * @param clientPlane where a member's client port is (null: the member URL, or its override), which the operator
+     *     looks at during a client CA replacement
+     */
+    public DhtClusterReconciler(
+            Platform platform,
+            Clock clock,
+            WriteMetrics metrics,
+            MemberAdmin memberAdmin,
+            MemberAddresses memberAddresses,
+            Duration pollInterval,
+            MemberTlsProbe tlsProbe,
+            MemberPlane memberPlane,
+            MemberPlane clientPlane) {
+        this.tlsProbe = tlsProbe;
+        this.memberPlane =
+                memberPlane != null ? memberPlane : memberPlaneOf(memberAddresses, SecurityNames.MEMBER_PORT_OFFSET);
+        this.clientPlane = clientPlane != null ? clientPlane : memberPlaneOf(memberAddresses, 0);
+        this.platform = platform;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.memberAdmin = memberAdmin;
+        this.memberAddresses = memberAddresses;
+        this.pollInterval = pollInterval;
+        this.restores = new RestoreDriver(memberAdmin, memberAddresses);
+        this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
+        this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
+        this.replacements = new Replacements(metrics);
+        this.rolls = new RollStep(memberAdmin);
+        this.featureLevels =
+                new FeatureLevelStep(new ReleasePolls(memberAdmin, repairPolls.steadyInterval()), memberAddresses);
     }
-  }
 
-  /**
-   * By default a member's member port is its DNS name (or its override) at the client port + the offset, and its
-   * client port that name at the client port (offset 0).
-   */
-  MemberPlane memberPlaneOf(MemberAddresses addresses, int offset) {
-    return (namespace, cluster, pod) -> {
-      var url = java.net.URI.create(addresses.adminUrl(namespace, pod,
-          Names.memberUrl(pod, cluster, namespace, platform.clusterDomain())));
-      int port = (url.getPort() > 0 ? url.getPort() : Names.NODE_PORT) + offset;
-      return Map.entry(url.getHost(), port);
-    };
-  }
-
-  /**
-   * What the operator presents on the cluster's client port: its admin token when the nodes require tokens, and with
-   * client TLS the CA bundle and its client certificate (each from its object, once written).
-   */
-  private static NodeCredentials credentials(Context<DhtCluster> context, ClusterModel model) {
-    var security = model.security();
-    var tokens = security.auth().enabled() ? live(context, Secret.class, security.auth().tokensSecret())
-        : Optional.<Secret>empty();
-    var client = security.clientTls();
-    return OperatorAccess.of(client.enabled(), tokens, live(context, ConfigMap.class, client.caConfigMap()),
-        live(context, Secret.class, client.operatorSecret()));
-  }
-
-  /** A Secret of the namespace from the informer's cache, whoever owns it (a DhtUser's certificate). */
-  @SuppressWarnings("unchecked")
-  private Optional<Secret> cachedSecret(String namespace, String name) {
-    var source = (InformerEventSource<Secret, DhtCluster>) caches.get(Secret.class);
-    return source == null ? Optional.empty() : source.get(new ResourceID(name, namespace));
-  }
-
-  /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
-  private Map<Member, MemberMovement> poll(ClusterModel model, List<Member> members, NodeCredentials token) {
-    if (members.isEmpty()) {
-      return Map.of();
+    @Override
+    public List<EventSource<?, DhtCluster>> prepareEventSources(EventSourceContext<DhtCluster> context) {
+        caches.clear();
+        for (var kind : OWNED) {
+            // Default mapping: the owner reference to the DhtCluster.
+            var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
+                    .withLabelSelector(Labels.MANAGED_SELECTOR)
+                    .build();
+            caches.put(kind, new InformerEventSource<>(config, context));
+        }
+        // Pods belong to the StatefulSet, not to the DhtCluster: map them by their instance label.
+        var pods = InformerEventSourceConfiguration.from(Pod.class, DhtCluster.class)
+                .withLabelSelector(Labels.MANAGED_SELECTOR)
+                .withSecondaryToPrimaryMapper((Pod pod) -> {
+                    var instance = pod.getMetadata().getLabels().get(Labels.INSTANCE);
+                    return instance == null
+                            ? Set.of()
+                            : Set.of(new ResourceID(instance, pod.getMetadata().getNamespace()));
+                })
+                .build();
+        caches.put(Pod.class, new InformerEventSource<>(pods, context));
+        // A running backup holds scaling: its phase changes reach the cluster it names.
+        var backups = InformerEventSourceConfiguration.from(DhtBackup.class, DhtCluster.class)
+                .withSecondaryToPrimaryMapper((DhtBackup b) -> b.getSpec() == null || b.getSpec().cluster == null
+                        ? Set.of()
+                        : Set.of(new ResourceID(
+                                b.getSpec().cluster, b.getMetadata().getNamespace())))
+                .build();
+        caches.put(DhtBackup.class, new InformerEventSource<>(backups, context));
+        // A DhtUser gets its client certificate from its cluster's reconcile (the client CA is there).
+        var users = InformerEventSourceConfiguration.from(DhtUser.class, DhtCluster.class)
+                .withSecondaryToPrimaryMapper((DhtUser u) -> u.getSpec() == null || u.getSpec().cluster == null
+                        ? Set.of()
+                        : Set.of(new ResourceID(
+                                u.getSpec().cluster, u.getMetadata().getNamespace())))
+                .build();
+        caches.put(DhtUser.class, new InformerEventSource<>(users, context));
+        var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
+        caches.values().forEach(s -> sources.add(asSource(s)));
+        return sources;
     }
-    var urls = new LinkedHashMap<Member, String>();
-    members.forEach(member -> urls.put(member, adminUrl(model, member)));
-    return memberAdmin.authenticated(token).movements(urls);
-  }
 
-  /** The replication factor the nodes run with now (from the live node config). */
-  static OptionalInt liveFactor(Optional<ConfigMap> config) {
-    String value = config.map(ConfigMap::getData).map(d -> d.get(NodeConfig.REPLICATION_FACTOR)).orElse(null);
-    try {
-      return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value.trim()));
-    } catch (NumberFormatException e) {
-      return OptionalInt.empty();
+    @Override
+    public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
+        // The node image is the cluster's choice (spec.version/spec.image, else what its pods run): an operator upgrade
+        // alone changes no pod template (upgrade/NodeVersion). Whether the running members' client port serves TLS: the
+        // other observed fact the model reads (any rack's StatefulSet tells, they roll to the same template).
+        var liveSets = liveStatefulSets(context, ClusterModel.from(cluster, platform));
+        var spec = ClusterModel.from(
+                cluster,
+                NodeVersion.platformFor(cluster.getSpec(), platform, liveSets.values()),
+                liveSets.values().stream().findFirst().map(NodeSecurity::servesClientTls));
+        String name = spec.name();
+        var previous = Optional.ofNullable(cluster.getStatus());
+        var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
+        RackRemoval.check(spec, liveTopology, context.getSecondaryResources(StatefulSet.class));
+        // A cluster made before one member per Kubernetes node was the default keeps its placement (model/Placement).
+        var specModel = spec.withPlacement(Placement.decide(
+                spec,
+                spec.hasRacks()
+                        ? Optional.empty()
+                        : Optional.ofNullable(liveSets.get(""))
+                                .map(s -> Optional.ofNullable(s.getMetadata().getAnnotations())
+                                        .orElse(Map.of()))));
+        var pods = context.getSecondaryResources(Pod.class);
+        var now = clock.instant();
+        replacements.replace(cluster, pods, context.getClient());
+        // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
+        // and holds back a scale that has not started.
+        var token = credentials(context, specModel);
+        var repair = RepairView.of(
+                repairPolls.reports(cluster, pods, member -> adminUrl(specModel, member), token, now),
+                specModel.repair(),
+                createdAt(cluster, now),
+                now);
+
+        // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
+        var rebuildHeld = RebuildHold.apply(
+                name,
+                ScaleObservation.observe(
+                        specModel, liveSets, liveTopology, pods, previous.map(s -> s.settledTopologyVersion)),
+                repair.rebuilding());
+        var observation = rebuildHeld.observation();
+        var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
+        // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
+        var held = ScalingHold.apply(
+                planned,
+                observation,
+                ScalingHold.reason(previous.map(s -> s.restore), context.getSecondaryResources(DhtBackup.class)));
+        var scaling = held.decision();
+        var factor = FactorHold.decide(
+                specModel.replicationFactor(),
+                liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))),
+                !scaling.steady());
+        var model = specModel.withReplicationFactor(factor.factor());
+        long topologyVersion = Topology.version(
+                model.topologyLines(scaling.topologyMembers()), liveTopology, previous.map(s -> s.topologyVersion));
+        // A new pod template rolls one member at a time, rack by rack, each once the cluster is settled
+        // (rollout/MemberRoll): the partitions say how far.
+        var shape = new ClusterShape(scaling.statefulSetReplicas(), scaling.topologyMembers(), topologyVersion);
+        var roll = rolls.plan(
+                cluster,
+                model,
+                shape,
+                liveSets,
+                pods,
+                scaling.steady(),
+                repair.rebuilding().keySet(),
+                scaling.topologyMembers().members(),
+                member -> adminUrl(specModel, member),
+                token);
+        var desired = DesiredState.of(cluster, model, shape.withPartitions(roll.partitions()));
+
+        var applier = new ResourceApplier(context.getClient(), caches, metrics);
+        // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
+        var security = new SecurityStep(
+                        context.getClient(),
+                        applier,
+                        n -> live(context, Secret.class, n),
+                        n -> live(context, ConfigMap.class, n),
+                        this::cachedSecret,
+                        live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)),
+                        random,
+                        tlsProbe,
+                        memberPlane,
+                        clientPlane)
+                .run(cluster, model, platform, pods, context.getSecondaryResources(DhtUser.class), clock.instant());
+        var statefulSets = new java.util.ArrayList<StatefulSet>();
+        for (HasMetadata object : desired.inApplyOrder()) { // the order DesiredStateTest checks: pods come last
+            if (apply(applier, context, object) instanceof StatefulSet applied) {
+                statefulSets.add(applied);
+            }
+        }
+
+        // The restore runs on the members the topology lists, not spec.replicas: a scale asked for meanwhile is held
+        // until the restore completes, so waiting for the spec's count (pods that cannot exist yet) would deadlock.
+        var members = scaling.topologyMembers().members();
+        boolean membersReady = !statefulSets.isEmpty()
+                && scaling.membersFixed()
+                && members.stream()
+                        .allMatch(m -> pods.stream()
+                                .anyMatch(p ->
+                                        m.pod(name).equals(p.getMetadata().getName()) && StatusCalculator.isReady(p)));
+        var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
+        var status = StatusCalculator.compute(
+                cluster,
+                desired,
+                statefulSets,
+                pods,
+                scaling,
+                held.refusal().or(rebuildHeld::refusal).or(factor::refusal),
+                restore,
+                repair,
+                now);
+        SecurityConditions.apply(
+                status,
+                previous,
+                security.tls(),
+                security.certificates(),
+                security.clientCertificates(),
+                security.credentials(),
+                now);
+        status.conditions.add(Conditions.condition(
+                previous.map(s -> s.conditions).orElse(List.of()),
+                MemberRoll.CONDITION,
+                !roll.rolling(),
+                roll.reason(),
+                roll.message(),
+                status.observedGeneration,
+                now));
+        if (specModel.backup().storage().isPresent()) {
+            // what the members say of the object store: a wrong credential shows before any backup runs
+            var store = storePolls.view(cluster, pods, member -> adminUrl(specModel, member), token, now);
+            String message =
+                    store.message().length() > 1024 ? store.message().substring(0, 1024) + "..." : store.message();
+            status.conditions.add(Conditions.condition(
+                    previous.map(s -> s.conditions).orElse(List.of()),
+                    StoreView.CONDITION,
+                    store.status(),
+                    store.reason(),
+                    message,
+                    status.observedGeneration,
+                    now));
+        }
+        // Each member's release and the cluster feature level, raised once every member runs a release that has it.
+        boolean raising = featureLevels.run(
+                cluster,
+                pods,
+                member -> adminUrl(specModel, member),
+                status,
+                previous.map(s -> s.conditions).orElse(List.of()),
+                token,
+                now);
+        writeStatus(cluster, status, now, context);
+        metrics.reconciled("success");
+        logStep(cluster, previous, scaling);
+        // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
+        // produces no event; otherwise now and then, for the repair status. Certificates are looked at again when due
+        // (or soon, while a CA replacement waits for the members).
+        UpdateControl<DhtCluster> control = UpdateControl.noUpdate();
+        var next = new java.util.ArrayList<Duration>();
+        security.recheckIn().ifPresent(next::add);
+        next.add(
+                scaling.steady()
+                                && repair.rebuilding().isEmpty()
+                                && !RestoreDriver.inProgress(restore)
+                                && !security.waiting()
+                                && !raising
+                                && !roll.rolling()
+                        ? repairPolls.steadyInterval()
+                        : pollInterval);
+        return control.rescheduleAfter(next.stream().min(Duration::compareTo).orElseThrow());
     }
-  }
 
-  /** Logs a scaling step once, when it starts (progress is in the status). */
-  private static void logStep(DhtCluster cluster, Optional<DhtClusterStatus> previous, ScaleDecision scaling) {
-    var before = previous.map(s -> s.scaling);
-    boolean same = before.isPresent() && scaling.step().isPresent() && before.get().step == scaling.step().get()
-        && Integer.valueOf(scaling.topologyMembers().total()).equals(before.get().topologyMembers)
-        && Integer.valueOf(scaling.statefulSetReplicas().total()).equals(before.get().statefulSetReplicas);
-    if (!same) {
-      scaling.step().ifPresent(step -> log.info("{}/{} scaling to {}: {} (topology {} members, StatefulSet {})",
-          cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getSpec().replicas, step,
-          scaling.topologyMembers(), scaling.statefulSetReplicas()));
+    /** Where the operator reaches a member's admin API. */
+    private String adminUrl(ClusterModel model, Member member) {
+        return memberAddresses.adminUrl(model.namespace(), member.pod(model.name()), member.url(model));
     }
-  }
 
-  @Override
-  public ErrorStatusUpdateControl<DhtCluster> updateErrorStatus(DhtCluster cluster, Context<DhtCluster> context,
-      Exception e) {
-    metrics.reconciled("failure");
-    var now = clock.instant();
-    var status = StatusCalculator.failed(cluster, describe(e), now);
-    try {
-      writeStatus(cluster, status, now, context);
-    } catch (KubernetesClientException writeFailed) {
-      log.warn("could not write the Failed status of {}/{}: {}", cluster.getMetadata().getNamespace(),
-          cluster.getMetadata().getName(), writeFailed.getMessage());
+    /** The live StatefulSets of the spec's racks, by rack name ("" for the implicit rack). */
+    private static Map<String, StatefulSet> liveStatefulSets(Context<DhtCluster> context, ClusterModel model) {
+        var out = new LinkedHashMap<String, StatefulSet>();
+        for (String rack : model.rackNames()) {
+            live(context, StatefulSet.class, Names.statefulSet(model.name(), rack))
+                    .ifPresent(s -> out.put(rack, s));
+        }
+        return out;
     }
-    var control = ErrorStatusUpdateControl.<DhtCluster>noStatusUpdate();
-    // A spec the operator cannot use will not get better by retrying; a spec change triggers a new reconcile.
-    return e instanceof InvalidSpecException ? control.withNoRetry() : control;
-  }
 
-  /**
-   * Writes a changed status (server-side apply of only what the operator owns) and returns once the informer cache
-   * holds it, then records the phase change as an Event. JOSDK does not cache a status it patched itself: a
-   * reconcile triggered meanwhile (a pod or StatefulSet event) would compare against the old phase and report the
-   * same transition twice.
-   */
-  private void writeStatus(DhtCluster cluster, DhtClusterStatus status, Instant now, Context<DhtCluster> context) {
-    if (status.equals(cluster.getStatus())) {
-      return;
+    private static Instant createdAt(DhtCluster cluster, Instant now) {
+        String t = cluster.getMetadata().getCreationTimestamp();
+        try {
+            return t == null ? now : Instant.parse(t);
+        } catch (java.time.format.DateTimeParseException e) {
+            return now;
+        }
     }
-    metrics.write(DhtCluster.KIND + "/status");
-    var fresh = new DhtCluster();
-    fresh.getMetadata().setName(cluster.getMetadata().getName());
-    fresh.getMetadata().setNamespace(cluster.getMetadata().getNamespace());
-    fresh.setStatus(status);
-    PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(cluster, fresh, context);
-    var events = new ClusterEvents(context.getClient(), metrics);
-    events.onTransition(cluster, status, now);
-    events.onRefusal(cluster, status, now);
-    events.onConditionFalse(cluster, status, SecurityConditions.CERTIFICATES, now);
-    events.onConditionFalse(cluster, status, SecurityConditions.CLIENT_CERTIFICATES, now);
-    events.onConditionFalse(cluster, status, SecurityConditions.CREDENTIALS, now);
-    events.onRotation(cluster, status, now);
-  }
 
-  @SuppressWarnings("unchecked")
-  private static EventSource<?, DhtCluster> asSource(InformerEventSource<?, ?> source) {
-    return (EventSource<?, DhtCluster>) (EventSource<?, ?>) source;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <R extends HasMetadata> R apply(ResourceApplier applier, Context<DhtCluster> context, R desired) {
-    var kind = (Class<R>) desired.getClass();
-    return applier.apply(desired, live(context, kind, desired.getMetadata().getName()));
-  }
-
-  private static <R> Optional<R> live(Context<DhtCluster> context, Class<R> kind, String name) {
-    return context.getSecondaryResources(kind).stream()
-        .filter(r -> name.equals(((HasMetadata) r).getMetadata().getName()))
-        .findFirst();
-  }
-
-  static String describe(Exception e) {
-    if (e instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
-      return "the API server refused a write (" + k.getCode() + "): " + k.getStatus().getMessage();
+    /**
+     * By default a member's member port is its DNS name (or its override) at the client port + the offset, and its
+     * client port that name at the client port (offset 0).
+     */
+    MemberPlane memberPlaneOf(MemberAddresses addresses, int offset) {
+        return (namespace, cluster, pod) -> {
+            var url = java.net.URI.create(addresses.adminUrl(
+                    namespace, pod, Names.memberUrl(pod, cluster, namespace, platform.clusterDomain())));
+            int port = (url.getPort() > 0 ? url.getPort() : Names.NODE_PORT) + offset;
+            return Map.entry(url.getHost(), port);
+        };
     }
-    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-  }
+
+    /**
+     * What the operator presents on the cluster's client port: its admin token when the nodes require tokens, and with
+     * client TLS the CA bundle and its client certificate (each from its object, once written).
+     */
+    private static NodeCredentials credentials(Context<DhtCluster> context, ClusterModel model) {
+        var security = model.security();
+        var tokens = security.auth().enabled()
+                ? live(context, Secret.class, security.auth().tokensSecret())
+                : Optional.<Secret>empty();
+        var client = security.clientTls();
+        return OperatorAccess.of(
+                client.enabled(),
+                tokens,
+                live(context, ConfigMap.class, client.caConfigMap()),
+                live(context, Secret.class, client.operatorSecret()));
+    }
+
+    /** A Secret of the namespace from the informer's cache, whoever owns it (a DhtUser's certificate). */
+    @SuppressWarnings("unchecked")
+    private Optional<Secret> cachedSecret(String namespace, String name) {
+        var source = (InformerEventSource<Secret, DhtCluster>) caches.get(Secret.class);
+        return source == null ? Optional.empty() : source.get(new ResourceID(name, namespace));
+    }
+
+    /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
+    private Map<Member, MemberMovement> poll(ClusterModel model, List<Member> members, NodeCredentials token) {
+        if (members.isEmpty()) {
+            return Map.of();
+        }
+        var urls = new LinkedHashMap<Member, String>();
+        members.forEach(member -> urls.put(member, adminUrl(model, member)));
+        return memberAdmin.authenticated(token).movements(urls);
+    }
+
+    /** The replication factor the nodes run with now (from the live node config). */
+    static OptionalInt liveFactor(Optional<ConfigMap> config) {
+        String value = config.map(ConfigMap::getData)
+                .map(d -> d.get(NodeConfig.REPLICATION_FACTOR))
+                .orElse(null);
+        try {
+            return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value.trim()));
+        } catch (NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** Logs a scaling step once, when it starts (progress is in the status). */
+    private static void logStep(DhtCluster cluster, Optional<DhtClusterStatus> previous, ScaleDecision scaling) {
+        var before = previous.map(s -> s.scaling);
+        boolean same = before.isPresent()
+                && scaling.step().isPresent()
+                && before.get().step == scaling.step().get()
+                && Integer.valueOf(scaling.topologyMembers().total()).equals(before.get().topologyMembers)
+                && Integer.valueOf(scaling.statefulSetReplicas().total()).equals(before.get().statefulSetReplicas);
+        if (!same) {
+            scaling.step()
+                    .ifPresent(step -> log.info(
+                            "{}/{} scaling to {}: {} (topology {} members, StatefulSet {})",
+                            cluster.getMetadata().getNamespace(),
+                            cluster.getMetadata().getName(),
+                            cluster.getSpec().replicas,
+                            step,
+                            scaling.topologyMembers(),
+                            scaling.statefulSetReplicas()));
+        }
+    }
+
+    @Override
+    public ErrorStatusUpdateControl<DhtCluster> updateErrorStatus(
+            DhtCluster cluster, Context<DhtCluster> context, Exception e) {
+        metrics.reconciled("failure");
+        var now = clock.instant();
+        var status = StatusCalculator.failed(cluster, describe(e), now);
+        try {
+            writeStatus(cluster, status, now, context);
+        } catch (KubernetesClientException writeFailed) {
+            log.warn(
+                    "could not write the Failed status of {}/{}: {}",
+                    cluster.getMetadata().getNamespace(),
+                    cluster.getMetadata().getName(),
+                    writeFailed.getMessage());
+        }
+        var control = ErrorStatusUpdateControl.<DhtCluster>noStatusUpdate();
+        // A spec the operator cannot use will not get better by retrying; a spec change triggers a new reconcile.
+        return e instanceof InvalidSpecException ? control.withNoRetry() : control;
+    }
+
+    /**
+     * Writes a changed status (server-side apply of only what the operator owns) and returns once the informer cache
+     * holds it, then records the phase change as an Event. JOSDK does not cache a status it patched itself: a
+     * reconcile triggered meanwhile (a pod or StatefulSet event) would compare against the old phase and report the
+     * same transition twice.
+     */
+    private void writeStatus(DhtCluster cluster, DhtClusterStatus status, Instant now, Context<DhtCluster> context) {
+        if (status.equals(cluster.getStatus())) {
+            return;
+        }
+        metrics.write(DhtCluster.KIND + "/status");
+        var fresh = new DhtCluster();
+        fresh.getMetadata().setName(cluster.getMetadata().getName());
+        fresh.getMetadata().setNamespace(cluster.getMetadata().getNamespace());
+        fresh.setStatus(status);
+        PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(cluster, fresh, context);
+        var events = new ClusterEvents(context.getClient(), metrics);
+        events.onTransition(cluster, status, now);
+        events.onRefusal(cluster, status, now);
+        events.onConditionFalse(cluster, status, SecurityConditions.CERTIFICATES, now);
+        events.onConditionFalse(cluster, status, SecurityConditions.CLIENT_CERTIFICATES, now);
+        events.onConditionFalse(cluster, status, SecurityConditions.CREDENTIALS, now);
+        events.onRotation(cluster, status, now);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static EventSource<?, DhtCluster> asSource(InformerEventSource<?, ?> source) {
+        return (EventSource<?, DhtCluster>) (EventSource<?, ?>) source;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <R extends HasMetadata> R apply(ResourceApplier applier, Context<DhtCluster> context, R desired) {
+        var kind = (Class<R>) desired.getClass();
+        return applier.apply(desired, live(context, kind, desired.getMetadata().getName()));
+    }
+
+    private static <R> Optional<R> live(Context<DhtCluster> context, Class<R> kind, String name) {
+        return context.getSecondaryResources(kind).stream()
+                .filter(r -> name.equals(((HasMetadata) r).getMetadata().getName()))
+                .findFirst();
+    }
+
+    static String describe(Exception e) {
+        if (e instanceof KubernetesClientException k
+                && k.getStatus() != null
+                && k.getStatus().getMessage() != null) {
+            return "the API server refused a write (" + k.getCode() + "): "
+                    + k.getStatus().getMessage();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
 }

@@ -22,43 +22,68 @@ import org.slf4j.LoggerFactory;
  * names, and writes releases, levels and the FeatureLevel condition into the status.
  */
 final class FeatureLevelStep {
-  private static final Logger log = LoggerFactory.getLogger(FeatureLevelStep.class);
+    private static final Logger log = LoggerFactory.getLogger(FeatureLevelStep.class);
 
-  private final ReleasePolls polls;
-  private final MemberAddresses addresses;
+    private final ReleasePolls polls;
+    private final MemberAddresses addresses;
 
-  FeatureLevelStep(ReleasePolls polls, MemberAddresses addresses) {
-    this.polls = polls;
-    this.addresses = addresses;
-  }
-
-  /** @return whether to look again soon (a raise was just sent and taken; a refused one waits for the steady poll) */
-  boolean run(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl, DhtClusterStatus status,
-      List<Condition> previous, NodeCredentials credentials, Instant now) {
-    var reports = polls.reports(cluster, pods, adminUrl, credentials, now);
-    var spec = cluster.getSpec();
-    boolean hold = spec.upgrade != null && Boolean.TRUE.equals(spec.upgrade.holdFeatureLevel);
-    var planned = FeatureLevelPlan.decide(status.members.stream().map(m -> m.name).toList(), reports,
-        spec.featureLevel, hold, status.phase == Phase.Ready);
-    var plan = planned;
-    boolean sent = false;
-    if (!planned.toRaise().isEmpty()) {
-      int target = plan.target().orElseThrow();
-      String namespace = cluster.getMetadata().getNamespace();
-      var urls = new LinkedHashMap<String, String>();
-      status.members.stream().filter(m -> planned.toRaise().contains(m.name))
-          .forEach(m -> urls.put(m.name, addresses.privilegedUrl(namespace, m.name, m.url)));
-      log.info("{}/{}: raising the feature level to {} on {}", namespace, cluster.getMetadata().getName(), target,
-          urls.keySet());
-      var refused = polls.raise(cluster, urls, target, credentials);
-      sent = refused.isEmpty();
-      if (!refused.isEmpty()) {
-        log.warn("{}/{}: the feature level raise was refused: {}", namespace, cluster.getMetadata().getName(), refused);
-        plan = new FeatureLevelPlan(plan.release(), plan.level(), plan.target(), plan.toRaise(), false,
-            "RaiseRefused", plan.message() + "; refused: " + refused);
-      }
+    FeatureLevelStep(ReleasePolls polls, MemberAddresses addresses) {
+        this.polls = polls;
+        this.addresses = addresses;
     }
-    plan.describe(status, reports, previous, now);
-    return sent;
-  }
+
+    /** @return whether to look again soon (a raise was just sent and taken; a refused one waits for the steady poll) */
+    boolean run(
+            DhtCluster cluster,
+            Collection<Pod> pods,
+            Function<Member, String> adminUrl,
+            DhtClusterStatus status,
+            List<Condition> previous,
+            NodeCredentials credentials,
+            Instant now) {
+        var reports = polls.reports(cluster, pods, adminUrl, credentials, now);
+        var spec = cluster.getSpec();
+        boolean hold = spec.upgrade != null && Boolean.TRUE.equals(spec.upgrade.holdFeatureLevel);
+        var planned = FeatureLevelPlan.decide(
+                status.members.stream().map(m -> m.name).toList(),
+                reports,
+                spec.featureLevel,
+                hold,
+                status.phase == Phase.Ready);
+        var plan = planned;
+        boolean sent = false;
+        if (!planned.toRaise().isEmpty()) {
+            int target = plan.target().orElseThrow();
+            String namespace = cluster.getMetadata().getNamespace();
+            var urls = new LinkedHashMap<String, String>();
+            status.members.stream()
+                    .filter(m -> planned.toRaise().contains(m.name))
+                    .forEach(m -> urls.put(m.name, addresses.privilegedUrl(namespace, m.name, m.url)));
+            log.info(
+                    "{}/{}: raising the feature level to {} on {}",
+                    namespace,
+                    cluster.getMetadata().getName(),
+                    target,
+                    urls.keySet());
+            var refused = polls.raise(cluster, urls, target, credentials);
+            sent = refused.isEmpty();
+            if (!refused.isEmpty()) {
+                log.warn(
+                        "{}/{}: the feature level raise was refused: {}",
+                        namespace,
+                        cluster.getMetadata().getName(),
+                        refused);
+                plan = new FeatureLevelPlan(
+                        plan.release(),
+                        plan.level(),
+                        plan.target(),
+                        plan.toRaise(),
+                        false,
+                        "RaiseRefused",
+                        plan.message() + "; refused: " + refused);
+            }
+        }
+        plan.describe(status, reports, previous, now);
+        return sent;
+    }
 }

@@ -18,59 +18,66 @@ import org.slf4j.LoggerFactory;
  * a StatefulSet a replica count someone changed behind the operator's back.
  */
 final class ResourceApplier {
-  static final String FIELD_MANAGER = "dht-operator";
-  private static final Logger log = LoggerFactory.getLogger(ResourceApplier.class);
+    static final String FIELD_MANAGER = "dht-operator";
+    private static final Logger log = LoggerFactory.getLogger(ResourceApplier.class);
 
-  private final KubernetesClient client;
-  private final Map<Class<?>, InformerEventSource<?, ?>> caches;
-  private final WriteMetrics metrics;
+    private final KubernetesClient client;
+    private final Map<Class<?>, InformerEventSource<?, ?>> caches;
+    private final WriteMetrics metrics;
 
-  ResourceApplier(KubernetesClient client, Map<Class<?>, InformerEventSource<?, ?>> caches, WriteMetrics metrics) {
-    this.client = client;
-    this.caches = caches;
-    this.metrics = metrics;
-  }
-
-  <R extends HasMetadata> R apply(R desired, Optional<R> live) {
-    if (live.isPresent() && upToDate(live.get(), desired)) {
-      return live.get();
+    ResourceApplier(KubernetesClient client, Map<Class<?>, InformerEventSource<?, ?>> caches, WriteMetrics metrics) {
+        this.client = client;
+        this.caches = caches;
+        this.metrics = metrics;
     }
-    R applied = client.resource(desired).fieldManager(FIELD_MANAGER).forceConflicts().serverSideApply();
-    remember(applied, live);
-    metrics.write(desired.getKind());
-    log.info("{} {} {}", live.isPresent() ? "updated" : "created", desired.getKind(),
-        desired.getMetadata().getName());
-    return applied;
-  }
 
-  /** Counts and logs a write made elsewhere (a kind this applier cannot address, such as cert-manager's). */
-  void counted(HasMetadata written) {
-    metrics.write(written.getKind());
-    log.info("applied {} {}", written.getKind(), written.getMetadata().getName());
-  }
+    <R extends HasMetadata> R apply(R desired, Optional<R> live) {
+        if (live.isPresent() && upToDate(live.get(), desired)) {
+            return live.get();
+        }
+        R applied = client.resource(desired)
+                .fieldManager(FIELD_MANAGER)
+                .forceConflicts()
+                .serverSideApply();
+        remember(applied, live);
+        metrics.write(desired.getKind());
+        log.info(
+                "{} {} {}",
+                live.isPresent() ? "updated" : "created",
+                desired.getKind(),
+                desired.getMetadata().getName());
+        return applied;
+    }
 
-  static boolean upToDate(HasMetadata live, HasMetadata desired) {
-    if (!Objects.equals(Hashing.stampOf(live), Hashing.stampOf(desired))) {
-      return false;
+    /** Counts and logs a write made elsewhere (a kind this applier cannot address, such as cert-manager's). */
+    void counted(HasMetadata written) {
+        metrics.write(written.getKind());
+        log.info("applied {} {}", written.getKind(), written.getMetadata().getName());
     }
-    if (live instanceof StatefulSet liveSet && desired instanceof StatefulSet desiredSet) {
-      return Objects.equals(liveSet.getSpec().getReplicas(), desiredSet.getSpec().getReplicas());
-    }
-    return true;
-  }
 
-  /** Puts our own write into the informer's cache, so that the next reconcile does not see a stale object. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private <R extends HasMetadata> void remember(R applied, Optional<R> live) {
-    InformerEventSource source = caches.get(applied.getClass());
-    if (source == null) {
-      return;
+    static boolean upToDate(HasMetadata live, HasMetadata desired) {
+        if (!Objects.equals(Hashing.stampOf(live), Hashing.stampOf(desired))) {
+            return false;
+        }
+        if (live instanceof StatefulSet liveSet && desired instanceof StatefulSet desiredSet) {
+            return Objects.equals(
+                    liveSet.getSpec().getReplicas(), desiredSet.getSpec().getReplicas());
+        }
+        return true;
     }
-    var id = ResourceID.fromResource(applied);
-    if (live.isPresent()) {
-      source.handleRecentResourceUpdate(id, applied, live.get());
-    } else {
-      source.handleRecentResourceCreate(id, applied);
+
+    /** Puts our own write into the informer's cache, so that the next reconcile does not see a stale object. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private <R extends HasMetadata> void remember(R applied, Optional<R> live) {
+        InformerEventSource source = caches.get(applied.getClass());
+        if (source == null) {
+            return;
+        }
+        var id = ResourceID.fromResource(applied);
+        if (live.isPresent()) {
+            source.handleRecentResourceUpdate(id, applied, live.get());
+        } else {
+            source.handleRecentResourceCreate(id, applied);
+        }
     }
-  }
 }

@@ -27,69 +27,88 @@ import org.slf4j.LoggerFactory;
  * next, first asks every member whether the cluster is settled (each serving, no hint pending, no data movement).
  */
 final class RollStep {
-  private static final Logger log = LoggerFactory.getLogger(RollStep.class);
-  private final MemberAdmin admin;
+    private static final Logger log = LoggerFactory.getLogger(RollStep.class);
+    private final MemberAdmin admin;
 
-  RollStep(MemberAdmin admin) {
-    this.admin = admin;
-  }
+    RollStep(MemberAdmin admin) {
+        this.admin = admin;
+    }
 
-  /**
-   * @param steady     no scale in progress (a scale moves data: the roll waits)
-   * @param rebuilding members rebuilding their data from the others (data moves: the roll waits)
-   * @param members    the members the topology lists
-   */
-  MemberRoll.Plan plan(DhtCluster cluster, ClusterModel model, ClusterShape shape, Map<String, StatefulSet> live,
-      Collection<Pod> pods, boolean steady, Collection<Member> rebuilding, List<Member> members,
-      Function<Member, String> adminUrl, NodeCredentials token) {
-    var upgrade = cluster.getSpec() == null ? null : cluster.getSpec().upgrade;
-    var plan = MemberRoll.decide(model.name(), MemberRoll.views(cluster, model, shape, live, pods),
-        Optional.ofNullable(upgrade == null ? null : upgrade.canary));
-    if (plan.next().isEmpty()) {
-      return plan;
+    /**
+     * @param steady     no scale in progress (a scale moves data: the roll waits)
+     * @param rebuilding members rebuilding their data from the others (data moves: the roll waits)
+     * @param members    the members the topology lists
+     */
+    MemberRoll.Plan plan(
+            DhtCluster cluster,
+            ClusterModel model,
+            ClusterShape shape,
+            Map<String, StatefulSet> live,
+            Collection<Pod> pods,
+            boolean steady,
+            Collection<Member> rebuilding,
+            List<Member> members,
+            Function<Member, String> adminUrl,
+            NodeCredentials token) {
+        var upgrade = cluster.getSpec() == null ? null : cluster.getSpec().upgrade;
+        var plan = MemberRoll.decide(
+                model.name(),
+                MemberRoll.views(cluster, model, shape, live, pods),
+                Optional.ofNullable(upgrade == null ? null : upgrade.canary));
+        if (plan.next().isEmpty()) {
+            return plan;
+        }
+        var gated = plan.gate(blocker(model, pods, steady, rebuilding, members, adminUrl, token));
+        if (gated.next().isPresent()) {
+            log.info("{}/{}: {}", model.namespace(), model.name(), gated.message());
+        }
+        return gated;
     }
-    var gated = plan.gate(blocker(model, pods, steady, rebuilding, members, adminUrl, token));
-    if (gated.next().isPresent()) {
-      log.info("{}/{}: {}", model.namespace(), model.name(), gated.message());
-    }
-    return gated;
-  }
 
-  /** Why the next member must wait, naming the members; empty when the cluster is settled. */
-  private Optional<String> blocker(ClusterModel model, Collection<Pod> pods, boolean steady,
-      Collection<Member> rebuilding, List<Member> members, Function<Member, String> adminUrl, NodeCredentials token) {
-    if (!steady) {
-      return Optional.of("a scale is in progress");
+    /** Why the next member must wait, naming the members; empty when the cluster is settled. */
+    private Optional<String> blocker(
+            ClusterModel model,
+            Collection<Pod> pods,
+            boolean steady,
+            Collection<Member> rebuilding,
+            List<Member> members,
+            Function<Member, String> adminUrl,
+            NodeCredentials token) {
+        if (!steady) {
+            return Optional.of("a scale is in progress");
+        }
+        if (!rebuilding.isEmpty()) {
+            return Optional.of("rebuilding: "
+                    + String.join(
+                            ", ",
+                            rebuilding.stream().map(m -> m.pod(model.name())).toList()));
+        }
+        var notReady = members.stream()
+                .map(m -> m.pod(model.name()))
+                .filter(name -> pods.stream()
+                        .noneMatch(p -> name.equals(p.getMetadata().getName()) && StatusCalculator.isReady(p)))
+                .toList();
+        if (!notReady.isEmpty()) {
+            return Optional.of("not serving: " + String.join(", ", notReady));
+        }
+        var urls = new LinkedHashMap<Member, String>();
+        members.forEach(m -> urls.put(m, adminUrl.apply(m)));
+        var authenticated = admin.authenticated(token);
+        Map<Member, MemberMovement> movements = authenticated.movements(urls);
+        Map<Member, MemberHints> hints = authenticated.hintsOf(urls);
+        var why = new ArrayList<String>();
+        movements.forEach((m, movement) -> {
+            if (movement.state() != MemberMovement.State.IDLE) {
+                why.add(m.pod(model.name()) + " data movement " + movement.describe());
+            }
+        });
+        hints.forEach((m, h) -> {
+            if (!h.known()) {
+                why.add(m.pod(model.name()) + " hints unknown (" + h.problem() + ")");
+            } else if (h.pending() > 0) {
+                why.add(m.pod(model.name()) + " holds " + h.pending() + " hints not yet delivered");
+            }
+        });
+        return why.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", why));
     }
-    if (!rebuilding.isEmpty()) {
-      return Optional.of("rebuilding: " + String.join(", ", rebuilding.stream().map(m -> m.pod(model.name()))
-          .toList()));
-    }
-    var notReady = members.stream().map(m -> m.pod(model.name()))
-        .filter(name -> pods.stream().noneMatch(p -> name.equals(p.getMetadata().getName())
-            && StatusCalculator.isReady(p)))
-        .toList();
-    if (!notReady.isEmpty()) {
-      return Optional.of("not serving: " + String.join(", ", notReady));
-    }
-    var urls = new LinkedHashMap<Member, String>();
-    members.forEach(m -> urls.put(m, adminUrl.apply(m)));
-    var authenticated = admin.authenticated(token);
-    Map<Member, MemberMovement> movements = authenticated.movements(urls);
-    Map<Member, MemberHints> hints = authenticated.hintsOf(urls);
-    var why = new ArrayList<String>();
-    movements.forEach((m, movement) -> {
-      if (movement.state() != MemberMovement.State.IDLE) {
-        why.add(m.pod(model.name()) + " data movement " + movement.describe());
-      }
-    });
-    hints.forEach((m, h) -> {
-      if (!h.known()) {
-        why.add(m.pod(model.name()) + " hints unknown (" + h.problem() + ")");
-      } else if (h.pending() > 0) {
-        why.add(m.pod(model.name()) + " holds " + h.pending() + " hints not yet delivered");
-      }
-    });
-    return why.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", why));
-  }
 }

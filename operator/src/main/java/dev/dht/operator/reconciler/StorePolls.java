@@ -19,25 +19,31 @@ import java.util.function.Function;
  * it moves when a member starts, a minute after a fixed Secret, or at a backup.
  */
 final class StorePolls {
-  private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
-  private final MemberAdmin admin;
-  private final PacedPolls<StoreView> polls;
+    private final MemberAdmin admin;
+    private final PacedPolls<StoreView> polls;
 
-  StorePolls(MemberAdmin admin, Duration every) {
-    this.admin = admin;
-    this.polls = new PacedPolls<>(every);
-  }
+    StorePolls(MemberAdmin admin, Duration every) {
+        this.admin = admin;
+        this.polls = new PacedPolls<>(every);
+    }
 
-  StoreView view(DhtCluster cluster, Collection<Pod> pods, Function<Member, String> adminUrl,
-      dev.dht.operator.nodeadmin.NodeCredentials credentials, Instant now) {
-    return polls.answers(RepairPolls.ReadyMembers.of(cluster, pods, adminUrl), now, members -> {
-      var reports = members.urls().isEmpty() ? Map.<Member, AdminAnswer>of()
-          : admin.authenticated(credentials).callAll(members.urls(), "GET", "/v0/admin/backup", m -> null, CALL_TIMEOUT);
-      String name = cluster.getMetadata().getName();
-      var byPod = new TreeMap<String, AdminAnswer>();
-      reports.forEach((member, answer) -> byPod.put(member.pod(name), answer));
-      return StoreView.of(byPod);
-    });
-  }
+    StoreView view(
+            DhtCluster cluster,
+            Collection<Pod> pods,
+            Function<Member, String> adminUrl,
+            dev.dht.operator.nodeadmin.NodeCredentials credentials,
+            Instant now) {
+        return polls.answers(RepairPolls.ReadyMembers.of(cluster, pods, adminUrl), now, members -> {
+            var reports = members.urls().isEmpty()
+                    ? Map.<Member, AdminAnswer>of()
+                    : admin.authenticated(credentials)
+                            .callAll(members.urls(), "GET", "/v0/admin/backup", m -> null, CALL_TIMEOUT);
+            String name = cluster.getMetadata().getName();
+            var byPod = new TreeMap<String, AdminAnswer>();
+            reports.forEach((member, answer) -> byPod.put(member.pod(name), answer));
+            return StoreView.of(byPod);
+        });
+    }
 }

@@ -9,37 +9,47 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * a change the operator had to make (and a reconcile that wrote nothing was idempotent).
  */
 public final class WriteMetrics {
-  public static final String WRITES = "dht.operator.writes";
-  public static final String RECONCILES = "dht.operator.reconciles";
-  private final MeterRegistry registry;
+    public static final String WRITES = "dht.operator.writes";
+    public static final String RECONCILES = "dht.operator.reconciles";
+    private final MeterRegistry registry;
 
-  public WriteMetrics(MeterRegistry registry) {
-    this.registry = registry;
-  }
+    public WriteMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
-  public static WriteMetrics inMemory() {
-    return new WriteMetrics(new SimpleMeterRegistry());
-  }
+    public static WriteMetrics inMemory() {
+        return new WriteMetrics(new SimpleMeterRegistry());
+    }
 
-  public void write(String kind) {
-    Counter.builder(WRITES).description("Objects written (server-side apply, status patch) by kind")
-        .tag("kind", kind).register(registry).increment();
-  }
+    public void write(String kind) {
+        Counter.builder(WRITES)
+                .description("Objects written (server-side apply, status patch) by kind")
+                .tag("kind", kind)
+                .register(registry)
+                .increment();
+    }
 
-  void reconciled(String result) {
-    Counter.builder(RECONCILES).description("DhtCluster reconciles by result")
-        .tag("result", result).register(registry).increment();
-  }
+    void reconciled(String result) {
+        Counter.builder(RECONCILES)
+                .description("DhtCluster reconciles by result")
+                .tag("result", result)
+                .register(registry)
+                .increment();
+    }
 
-  public double writes() {
-    return registry.find(WRITES).counters().stream().mapToDouble(Counter::count).sum();
-  }
+    public double writes() {
+        return registry.find(WRITES).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
+    }
 
-  public double reconciles() {
-    return registry.find(RECONCILES).counters().stream().mapToDouble(Counter::count).sum();
-  }
+    public double reconciles() {
+        return registry.find(RECONCILES).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
+    }
 
-  public MeterRegistry registry() {
-    return registry;
-  }
+    public MeterRegistry registry() {
+        return registry;
+    }
 }

@@ -16,63 +16,79 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * @param rebuild            its rebuild, if it reports one in progress (null when ready)
  * @param problem            why it is unknown (null when it answered)
  */
-public record MemberRepair(long lastRoundAt, long oldestRangeRepair, long rangesOutOfSync, long bytesRepaired,
-    Rebuild rebuild, String problem) {
+public record MemberRepair(
+        long lastRoundAt,
+        long oldestRangeRepair,
+        long rangesOutOfSync,
+        long bytesRepaired,
+        Rebuild rebuild,
+        String problem) {
 
-  /**
-   * A rebuild in progress: {@code deciding} (a new volume: asking whether the cluster is new) or
-   * {@code rebuilding}, how far, and what it waits for.
-   */
-  public record Rebuild(String state, String reason, long rangesDone, long rangesTotal, long bytesReceived,
-      String waitingFor) {
+    /**
+     * A rebuild in progress: {@code deciding} (a new volume: asking whether the cluster is new) or
+     * {@code rebuilding}, how far, and what it waits for.
+     */
+    public record Rebuild(
+            String state, String reason, long rangesDone, long rangesTotal, long bytesReceived, String waitingFor) {
 
-    /** "412/3072 ranges, 18 MiB received", or "waiting: ..." */
-    public String describe() {
-      if ("deciding".equals(state)) {
-        return "starting on a new volume: asking the other members whether the cluster is new";
-      }
-      String progress = rangesDone + "/" + rangesTotal + " ranges, " + (bytesReceived >> 20) + " MiB received";
-      return waitingFor == null ? progress : progress + "; waiting: " + waitingFor;
+        /** "412/3072 ranges, 18 MiB received", or "waiting: ..." */
+        public String describe() {
+            if ("deciding".equals(state)) {
+                return "starting on a new volume: asking the other members whether the cluster is new";
+            }
+            String progress = rangesDone + "/" + rangesTotal + " ranges, " + (bytesReceived >> 20) + " MiB received";
+            return waitingFor == null ? progress : progress + "; waiting: " + waitingFor;
+        }
     }
-  }
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  public static MemberRepair unknown(String problem) {
-    return new MemberRepair(0, 0, 0, 0, null, problem);
-  }
-
-  public boolean known() {
-    return problem == null;
-  }
-
-  public boolean rebuilding() {
-    return rebuild != null;
-  }
-
-  /** Reads an answer; a body that is not the contract's JSON gives an unknown report saying why. */
-  public static MemberRepair fromJson(String body) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(body);
-    } catch (JsonProcessingException e) {
-      return unknown("not JSON: " + e.getOriginalMessage());
+    public static MemberRepair unknown(String problem) {
+        return new MemberRepair(0, 0, 0, 0, null, problem);
     }
-    if (root == null || !root.isObject() || !root.has("lastRound")) {
-      return unknown("not a repair report");
-    }
-    JsonNode last = root.path("lastRound");
-    JsonNode rebuild = root.path("rebuild");
-    String state = rebuild.path("state").asText("ready");
-    Rebuild r = "ready".equals(state) ? null : new Rebuild(state, text(rebuild, "reason"),
-        rebuild.path("rangesDone").asLong(0), rebuild.path("rangesTotal").asLong(0),
-        rebuild.path("bytesReceived").asLong(0), text(rebuild, "waitingFor"));
-    return new MemberRepair(last.path("at").asLong(0), root.path("oldestRangeRepair").asLong(0),
-        last.path("rangesOutOfSync").asLong(0), root.path("totals").path("bytesRepaired").asLong(0), r, null);
-  }
 
-  private static String text(JsonNode node, String field) {
-    JsonNode v = node.path(field);
-    return v.isTextual() ? v.asText() : null;
-  }
+    public boolean known() {
+        return problem == null;
+    }
+
+    public boolean rebuilding() {
+        return rebuild != null;
+    }
+
+    /** Reads an answer; a body that is not the contract's JSON gives an unknown report saying why. */
+    public static MemberRepair fromJson(String body) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            return unknown("not JSON: " + e.getOriginalMessage());
+        }
+        if (root == null || !root.isObject() || !root.has("lastRound")) {
+            return unknown("not a repair report");
+        }
+        JsonNode last = root.path("lastRound");
+        JsonNode rebuild = root.path("rebuild");
+        String state = rebuild.path("state").asText("ready");
+        Rebuild r = "ready".equals(state)
+                ? null
+                : new Rebuild(
+                        state,
+                        text(rebuild, "reason"),
+                        rebuild.path("rangesDone").asLong(0),
+                        rebuild.path("rangesTotal").asLong(0),
+                        rebuild.path("bytesReceived").asLong(0),
+                        text(rebuild, "waitingFor"));
+        return new MemberRepair(
+                last.path("at").asLong(0),
+                root.path("oldestRangeRepair").asLong(0),
+                last.path("rangesOutOfSync").asLong(0),
+                root.path("totals").path("bytesRepaired").asLong(0),
+                r,
+                null);
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode v = node.path(field);
+        return v.isTextual() ? v.asText() : null;
+    }
 }

@@ -18,75 +18,90 @@ import java.util.TreeMap;
  * @param reason     the condition's reason
  * @param message    the condition's message
  */
-public record RepairView(RepairStatus status, Map<Member, MemberRepair.Rebuild> rebuilding, String overdue,
-    String reason, String message) {
+public record RepairView(
+        RepairStatus status,
+        Map<Member, MemberRepair.Rebuild> rebuilding,
+        String overdue,
+        String reason,
+        String message) {
 
-  /** Nothing reported yet (no member polled): repair shown as unknown. */
-  public static RepairView none() {
-    return new RepairView(null, Map.of(), "Unknown", "NoReports", "no member has reported on repair yet");
-  }
+    /** Nothing reported yet (no member polled): repair shown as unknown. */
+    public static RepairView none() {
+        return new RepairView(null, Map.of(), "Unknown", "NoReports", "no member has reported on repair yet");
+    }
 
-  /**
-   * @param reports   the members' reports
-   * @param createdAt when the DhtCluster was created (a range never repaired is overdue only once the cluster is
-   *                  older than the threshold)
-   */
-  public static RepairView of(Map<Member, MemberRepair> reports, RepairSchedule schedule, Instant createdAt,
-      Instant now) {
-    var rebuilding = new TreeMap<Member, MemberRepair.Rebuild>();
-    long last = 0;
-    long oldest = Long.MAX_VALUE;
-    boolean neverRepaired = false;
-    long outOfSync = 0;
-    long bytes = 0;
-    int known = 0;
-    for (var e : reports.entrySet()) {
-      MemberRepair r = e.getValue();
-      if (!r.known()) {
-        continue;
-      }
-      known++;
-      if (r.rebuilding()) {
-        rebuilding.put(e.getKey(), r.rebuild());
-      }
-      last = Math.max(last, r.lastRoundAt());
-      if (r.oldestRangeRepair() == 0) {
-        neverRepaired = true;
-      } else {
-        oldest = Math.min(oldest, r.oldestRangeRepair());
-      }
-      outOfSync += r.rangesOutOfSync();
-      bytes += r.bytesRepaired();
+    /**
+     * @param reports   the members' reports
+     * @param createdAt when the DhtCluster was created (a range never repaired is overdue only once the cluster is
+     *                  older than the threshold)
+     */
+    public static RepairView of(
+            Map<Member, MemberRepair> reports, RepairSchedule schedule, Instant createdAt, Instant now) {
+        var rebuilding = new TreeMap<Member, MemberRepair.Rebuild>();
+        long last = 0;
+        long oldest = Long.MAX_VALUE;
+        boolean neverRepaired = false;
+        long outOfSync = 0;
+        long bytes = 0;
+        int known = 0;
+        for (var e : reports.entrySet()) {
+            MemberRepair r = e.getValue();
+            if (!r.known()) {
+                continue;
+            }
+            known++;
+            if (r.rebuilding()) {
+                rebuilding.put(e.getKey(), r.rebuild());
+            }
+            last = Math.max(last, r.lastRoundAt());
+            if (r.oldestRangeRepair() == 0) {
+                neverRepaired = true;
+            } else {
+                oldest = Math.min(oldest, r.oldestRangeRepair());
+            }
+            outOfSync += r.rangesOutOfSync();
+            bytes += r.bytesRepaired();
+        }
+        if (known == 0) {
+            return new RepairView(null, Map.of(), "Unknown", "NoReports", "no member answered GET /v0/admin/repair");
+        }
+        var status = new RepairStatus();
+        status.enabled = schedule.enabled();
+        status.lastCompleteRound = last == 0 ? null : time(last);
+        status.oldestRangeRepair = neverRepaired || oldest == Long.MAX_VALUE ? null : time(oldest);
+        status.rangesOutOfSync = outOfSync;
+        status.bytesRepaired = bytes;
+        status.membersReporting = known;
+        if (!schedule.enabled()) {
+            return new RepairView(
+                    status,
+                    rebuilding,
+                    "False",
+                    "RepairDisabled",
+                    "spec.repair.enabled is false: replicas are not compared, tombstones are not purged");
+        }
+        // Overdue: some range not repaired within two intervals (a round that keeps failing: a member down, a move
+        // that does not end). Tombstones of those ranges are not purged meanwhile.
+        var threshold = schedule.interval().multipliedBy(2);
+        long since = neverRepaired ? createdAt.toEpochMilli() : oldest;
+        boolean overdue = now.toEpochMilli() - since > threshold.toMillis();
+        String what =
+                neverRepaired ? "some range was never repaired" : "the oldest range repair is from " + time(oldest);
+        return overdue
+                ? new RepairView(
+                        status,
+                        rebuilding,
+                        "True",
+                        "RepairOverdue",
+                        what + ", more than two intervals ("
+                                + threshold
+                                + ") ago: a member may be down or a round failing (see each member's GET /v0/admin/repair);"
+                                + " tombstones of those ranges are not purged until they are repaired")
+                : new RepairView(
+                        status, rebuilding, "False", "RepairOnSchedule", what + "; interval " + schedule.interval());
     }
-    if (known == 0) {
-      return new RepairView(null, Map.of(), "Unknown", "NoReports", "no member answered GET /v0/admin/repair");
-    }
-    var status = new RepairStatus();
-    status.enabled = schedule.enabled();
-    status.lastCompleteRound = last == 0 ? null : time(last);
-    status.oldestRangeRepair = neverRepaired || oldest == Long.MAX_VALUE ? null : time(oldest);
-    status.rangesOutOfSync = outOfSync;
-    status.bytesRepaired = bytes;
-    status.membersReporting = known;
-    if (!schedule.enabled()) {
-      return new RepairView(status, rebuilding, "False", "RepairDisabled",
-          "spec.repair.enabled is false: replicas are not compared, tombstones are not purged");
-    }
-    // Overdue: some range not repaired within two intervals (a round that keeps failing: a member down, a move
-    // that does not end). Tombstones of those ranges are not purged meanwhile.
-    var threshold = schedule.interval().multipliedBy(2);
-    long since = neverRepaired ? createdAt.toEpochMilli() : oldest;
-    boolean overdue = now.toEpochMilli() - since > threshold.toMillis();
-    String what = neverRepaired ? "some range was never repaired" : "the oldest range repair is from " + time(oldest);
-    return overdue
-        ? new RepairView(status, rebuilding, "True", "RepairOverdue", what + ", more than two intervals ("
-            + threshold + ") ago: a member may be down or a round failing (see each member's GET /v0/admin/repair);"
-            + " tombstones of those ranges are not purged until they are repaired")
-        : new RepairView(status, rebuilding, "False", "RepairOnSchedule", what + "; interval "
-            + schedule.interval());
-  }
 
-  private static String time(long millis) {
-    return Instant.ofEpochMilli(millis).truncatedTo(ChronoUnit.SECONDS).toString();
-  }
+    private static String time(long millis) {
+        return Instant.ofEpochMilli(millis).truncatedTo(ChronoUnit.SECONDS).toString();
+    }
 }

@@ -20,44 +20,44 @@ import java.util.Map;
  * StatefulSet then makes both anew).
  */
 public final class MemberReplacement {
-  /** The annotation that asks for a member's replacement. */
-  public static final String ANNOTATION = "dht.dev/replace";
+    /** The annotation that asks for a member's replacement. */
+    public static final String ANNOTATION = "dht.dev/replace";
 
-  private MemberReplacement() {}
+    private MemberReplacement() {}
 
-  /** What to delete, in this order. */
-  public record Deletions(List<String> claims, List<String> pods) {
-    public boolean none() {
-      return claims.isEmpty() && pods.isEmpty();
-    }
-  }
-
-  /** The claim of a member's data volume: the StatefulSet's template name and the pod's name. */
-  public static String claimOf(String pod) {
-    return NodeStatefulSet.DATA_VOLUME + "-" + pod;
-  }
-
-  public static Deletions decide(String cluster, Collection<Pod> pods, Map<String, PersistentVolumeClaim> claims) {
-    var deleteClaims = new ArrayList<String>();
-    var deletePods = new ArrayList<String>();
-    String prefix = Names.statefulSet(cluster) + "-";
-    for (Pod pod : pods) {
-      String name = pod.getMetadata().getName();
-      if (!name.startsWith(prefix) || pod.getMetadata().getDeletionTimestamp() != null) {
-        continue;
-      }
-      var annotations = pod.getMetadata().getAnnotations();
-      PersistentVolumeClaim claim = claims.get(claimOf(name));
-      boolean claimGoing = claim != null && claim.getMetadata().getDeletionTimestamp() != null;
-      if (annotations != null && "true".equals(annotations.get(ANNOTATION))) {
-        if (claim != null && !claimGoing) {
-          deleteClaims.add(claimOf(name));
+    /** What to delete, in this order. */
+    public record Deletions(List<String> claims, List<String> pods) {
+        public boolean none() {
+            return claims.isEmpty() && pods.isEmpty();
         }
-        deletePods.add(name);
-      } else if (claimGoing) {
-        deletePods.add(name); // made while its old claim was being deleted: it would wait for it forever
-      }
     }
-    return new Deletions(deleteClaims, deletePods);
-  }
+
+    /** The claim of a member's data volume: the StatefulSet's template name and the pod's name. */
+    public static String claimOf(String pod) {
+        return NodeStatefulSet.DATA_VOLUME + "-" + pod;
+    }
+
+    public static Deletions decide(String cluster, Collection<Pod> pods, Map<String, PersistentVolumeClaim> claims) {
+        var deleteClaims = new ArrayList<String>();
+        var deletePods = new ArrayList<String>();
+        String prefix = Names.statefulSet(cluster) + "-";
+        for (Pod pod : pods) {
+            String name = pod.getMetadata().getName();
+            if (!name.startsWith(prefix) || pod.getMetadata().getDeletionTimestamp() != null) {
+                continue;
+            }
+            var annotations = pod.getMetadata().getAnnotations();
+            PersistentVolumeClaim claim = claims.get(claimOf(name));
+            boolean claimGoing = claim != null && claim.getMetadata().getDeletionTimestamp() != null;
+            if (annotations != null && "true".equals(annotations.get(ANNOTATION))) {
+                if (claim != null && !claimGoing) {
+                    deleteClaims.add(claimOf(name));
+                }
+                deletePods.add(name);
+            } else if (claimGoing) {
+                deletePods.add(name); // made while its old claim was being deleted: it would wait for it forever
+            }
+        }
+        return new Deletions(deleteClaims, deletePods);
+    }
 }

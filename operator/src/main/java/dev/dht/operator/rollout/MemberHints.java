@@ -9,31 +9,31 @@ package dev.dht.operator.rollout;
  * @param problem why it is unknown; null otherwise
  */
 public record MemberHints(long pending, String problem) {
-  static final String METRIC = "dht_hints_pending";
+    static final String METRIC = "dht_hints_pending";
 
-  public static MemberHints unknown(String problem) {
-    return new MemberHints(-1, problem);
-  }
-
-  /** Reads the metric from a Prometheus text exposition. */
-  public static MemberHints fromMetrics(int status, String body) {
-    if (status != 200) {
-      return unknown("/metrics answered HTTP " + status);
+    public static MemberHints unknown(String problem) {
+        return new MemberHints(-1, problem);
     }
-    for (String line : body == null ? new String[0] : body.split("\n")) {
-      if (line.startsWith(METRIC + " ") || line.startsWith(METRIC + "{")) {
-        String value = line.substring(line.lastIndexOf(' ') + 1).strip();
-        try {
-          return new MemberHints((long) Double.parseDouble(value), null);
-        } catch (NumberFormatException e) {
-          return unknown(METRIC + " is not a number: " + value);
+
+    /** Reads the metric from a Prometheus text exposition. */
+    public static MemberHints fromMetrics(int status, String body) {
+        if (status != 200) {
+            return unknown("/metrics answered HTTP " + status);
         }
-      }
+        for (String line : body == null ? new String[0] : body.split("\n")) {
+            if (line.startsWith(METRIC + " ") || line.startsWith(METRIC + "{")) {
+                String value = line.substring(line.lastIndexOf(' ') + 1).strip();
+                try {
+                    return new MemberHints((long) Double.parseDouble(value), null);
+                } catch (NumberFormatException e) {
+                    return unknown(METRIC + " is not a number: " + value);
+                }
+            }
+        }
+        return unknown("no " + METRIC + " in /metrics");
     }
-    return unknown("no " + METRIC + " in /metrics");
-  }
 
-  public boolean known() {
-    return pending >= 0;
-  }
+    public boolean known() {
+        return pending >= 0;
+    }
 }

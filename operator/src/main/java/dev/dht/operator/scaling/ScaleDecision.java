@@ -19,30 +19,36 @@ import java.util.Optional;
  * @param leaving             members that run but are no longer in the topology, handing over their data
  * @param reports             the members' movement reports this decision used (empty if none polled)
  */
-public record ScaleDecision(Layout statefulSetReplicas, Layout topologyMembers, Layout target, boolean settled,
-    Optional<ScalingStep> step, List<Member> leaving, Map<Member, MemberMovement> reports) {
+public record ScaleDecision(
+        Layout statefulSetReplicas,
+        Layout topologyMembers,
+        Layout target,
+        boolean settled,
+        Optional<ScalingStep> step,
+        List<Member> leaving,
+        Map<Member, MemberMovement> reports) {
 
-  public ScaleDecision {
-    leaving = List.copyOf(leaving);
-    reports = Map.copyOf(reports);
-  }
+    public ScaleDecision {
+        leaving = List.copyOf(leaving);
+        reports = Map.copyOf(reports);
+    }
 
-  /** A steady cluster at this layout. */
-  public static ScaleDecision steady(Layout layout, Map<Member, MemberMovement> reports) {
-    return new ScaleDecision(layout, layout, layout, true, Optional.empty(), List.of(), reports);
-  }
+    /** A steady cluster at this layout. */
+    public static ScaleDecision steady(Layout layout, Map<Member, MemberMovement> reports) {
+        return new ScaleDecision(layout, layout, layout, true, Optional.empty(), List.of(), reports);
+    }
 
-  /** No scale in progress: the StatefulSets, the topology and the members agree with the spec. */
-  public boolean steady() {
-    return step.isEmpty();
-  }
+    /** No scale in progress: the StatefulSets, the topology and the members agree with the spec. */
+    public boolean steady() {
+        return step.isEmpty();
+    }
 
-  /**
-   * The member list stays as it is: no scale runs, or one is held (by a backup or a restore) with the StatefulSets
-   * and the topology at the same counts. A held scale is not steady, yet a restore must go on under it: it is
-   * what releases the hold.
-   */
-  public boolean membersFixed() {
-    return steady() || (step.equals(Optional.of(ScalingStep.Held)) && statefulSetReplicas.equals(topologyMembers));
-  }
+    /**
+     * The member list stays as it is: no scale runs, or one is held (by a backup or a restore) with the StatefulSets
+     * and the topology at the same counts. A held scale is not steady, yet a restore must go on under it: it is
+     * what releases the hold.
+     */
+    public boolean membersFixed() {
+        return steady() || (step.equals(Optional.of(ScalingStep.Held)) && statefulSetReplicas.equals(topologyMembers));
+    }
 }

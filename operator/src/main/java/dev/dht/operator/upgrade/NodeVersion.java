@@ -27,51 +27,62 @@ import java.util.Optional;
  * with the node image, when the pods roll anyway.
  */
 public final class NodeVersion {
-  private NodeVersion() {}
+    private NodeVersion() {}
 
-  /**
-   * The platform the cluster's desired state is built with: its default images those the cluster keeps.
-   *
-   * @param live the cluster's live StatefulSets (any order; the first that has a node container decides)
-   */
-  public static Platform platformFor(DhtClusterSpec spec, Platform platform, Collection<StatefulSet> live) {
-    var liveNode = live.stream().map(s -> container(s, NodeStatefulSet.CONTAINER)).flatMap(Optional::stream)
-        .map(Container::getImage).filter(Objects::nonNull).findFirst();
-    String node = image(spec, platform.defaultNodeImage(), liveNode);
-    String runner = platform.runnerImage();
-    if (liveNode.isPresent() && liveNode.get().equals(node)) {
-      runner = live.stream().map(s -> container(s, ProfilerSidecar.CONTAINER)).flatMap(Optional::stream)
-          .map(Container::getImage).filter(Objects::nonNull).findFirst().orElse(runner);
+    /**
+     * The platform the cluster's desired state is built with: its default images those the cluster keeps.
+     *
+     * @param live the cluster's live StatefulSets (any order; the first that has a node container decides)
+     */
+    public static Platform platformFor(DhtClusterSpec spec, Platform platform, Collection<StatefulSet> live) {
+        var liveNode = live.stream()
+                .map(s -> container(s, NodeStatefulSet.CONTAINER))
+                .flatMap(Optional::stream)
+                .map(Container::getImage)
+                .filter(Objects::nonNull)
+                .findFirst();
+        String node = image(spec, platform.defaultNodeImage(), liveNode);
+        String runner = platform.runnerImage();
+        if (liveNode.isPresent() && liveNode.get().equals(node)) {
+            runner = live.stream()
+                    .map(s -> container(s, ProfilerSidecar.CONTAINER))
+                    .flatMap(Optional::stream)
+                    .map(Container::getImage)
+                    .filter(Objects::nonNull)
+                    .findFirst()
+                    .orElse(runner);
+        }
+        return new Platform(node, platform.clusterDomain(), runner, platform.operator());
     }
-    return new Platform(node, platform.clusterDomain(), runner, platform.operator());
-  }
 
-  /** The node image: spec.image, else spec.version at the operator's repository, else the live one, else the default. */
-  public static String image(DhtClusterSpec spec, String defaultImage, Optional<String> live) {
-    if (spec != null && spec.image != null && !spec.image.isBlank()) {
-      return spec.image;
+    /** The node image: spec.image, else spec.version at the operator's repository, else the live one, else the default. */
+    public static String image(DhtClusterSpec spec, String defaultImage, Optional<String> live) {
+        if (spec != null && spec.image != null && !spec.image.isBlank()) {
+            return spec.image;
+        }
+        if (spec != null && spec.version != null && !spec.version.isBlank()) {
+            return repository(defaultImage) + ":" + spec.version;
+        }
+        return live.orElse(defaultImage);
     }
-    if (spec != null && spec.version != null && !spec.version.isBlank()) {
-      return repository(defaultImage) + ":" + spec.version;
-    }
-    return live.orElse(defaultImage);
-  }
 
-  /** An image reference without its tag or digest ("registry:5000/dht-node:0.2.0" gives "registry:5000/dht-node"). */
-  static String repository(String image) {
-    int at = image.indexOf('@');
-    String named = at < 0 ? image : image.substring(0, at);
-    int slash = named.lastIndexOf('/');
-    int colon = named.indexOf(':', slash + 1);
-    return colon < 0 ? named : named.substring(0, colon);
-  }
-
-  private static Optional<Container> container(StatefulSet sts, String name) {
-    if (sts.getSpec() == null || sts.getSpec().getTemplate() == null
-        || sts.getSpec().getTemplate().getSpec() == null) {
-      return Optional.empty();
+    /** An image reference without its tag or digest ("registry:5000/dht-node:0.2.0" gives "registry:5000/dht-node"). */
+    static String repository(String image) {
+        int at = image.indexOf('@');
+        String named = at < 0 ? image : image.substring(0, at);
+        int slash = named.lastIndexOf('/');
+        int colon = named.indexOf(':', slash + 1);
+        return colon < 0 ? named : named.substring(0, colon);
     }
-    return sts.getSpec().getTemplate().getSpec().getContainers().stream().filter(c -> name.equals(c.getName()))
-        .findFirst();
-  }
+
+    private static Optional<Container> container(StatefulSet sts, String name) {
+        if (sts.getSpec() == null
+                || sts.getSpec().getTemplate() == null
+                || sts.getSpec().getTemplate().getSpec() == null) {
+            return Optional.empty();
+        }
+        return sts.getSpec().getTemplate().getSpec().getContainers().stream()
+                .filter(c -> name.equals(c.getName()))
+                .findFirst();
+    }
 }

@@ -15,15 +15,20 @@ import org.junit.jupiter.api.Test;
  * member TLS, each connection to its member port recorded, and a plaintext member port reported as answering.
  */
 class DhtcheckIT {
-  @Test
-  void theE2eCheckerPassesItsTestsAgainstTheNodeJar() {
-    var jar = Repo.path("node/target/dht-node.jar");
-    assertThat(jar).as("the node jar, built before the operator's tests (mvn verify from the root)").exists();
-    String java = ProcessHandle.current().info().command().orElse("java");
-    var result = Processes.run(List.of("python3", "-m", "unittest", "discover", "-s", "tests", "-t", "."),
-        Map.of("PYTHONDONTWRITEBYTECODE", "1", "DHT_NODE_JAR", jar.toString(), "JAVA", java),
-        Repo.path("scripts/e2e"));
-    assertThat(result.exitCode()).as("python3 -m unittest in scripts/e2e:\n" + result.stderr()).isZero();
-    assertThat(result.stderr()).contains("Ran 10 tests").contains("\nOK");
-  }
+    @Test
+    void theE2eCheckerPassesItsTestsAgainstTheNodeJar() {
+        var jar = Repo.path("node/target/dht-node.jar");
+        assertThat(jar)
+                .as("the node jar, built before the operator's tests (mvn verify from the root)")
+                .exists();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        var result = Processes.run(
+                List.of("python3", "-m", "unittest", "discover", "-s", "tests", "-t", "."),
+                Map.of("PYTHONDONTWRITEBYTECODE", "1", "DHT_NODE_JAR", jar.toString(), "JAVA", java),
+                Repo.path("scripts/e2e"));
+        assertThat(result.exitCode())
+                .as("python3 -m unittest in scripts/e2e:\n" + result.stderr())
+                .isZero();
+        assertThat(result.stderr()).contains("Ran 10 tests").contains("\nOK");
+    }
 }

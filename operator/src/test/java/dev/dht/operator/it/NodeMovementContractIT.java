@@ -33,94 +33,119 @@ import org.junit.jupiter.api.io.TempDir;
  * default and pass.
  */
 class NodeMovementContractIT {
-  /** The paths {@link MemberMovement#fromJson} reads. */
-  static final List<String> READ_PATHS = List.of("/state", "/member", "/topology/phase", "/topology/members",
-      "/keys/left", "/bytes/left", "/cleanup/pending", "/cleanup/running");
-  /** Read too, but absent while null: the node's JSON layer leaves null fields out (MemberMovement reads both alike). */
-  static final String WAITING_FOR = "/waitingFor";
+    /** The paths {@link MemberMovement#fromJson} reads. */
+    static final List<String> READ_PATHS = List.of(
+            "/state",
+            "/member",
+            "/topology/phase",
+            "/topology/members",
+            "/keys/left",
+            "/bytes/left",
+            "/cleanup/pending",
+            "/cleanup/running");
+    /** Read too, but absent while null: the node's JSON layer leaves null fields out (MemberMovement reads both alike). */
+    static final String WAITING_FOR = "/waitingFor";
 
-  @TempDir Path dir;
-  NodeJars nodes;
-  final HttpMemberAdmin admin = new HttpMemberAdmin(Duration.ofSeconds(10), Duration.ofSeconds(10));
-  final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    @TempDir
+    Path dir;
 
-  @BeforeEach
-  void nodes() {
-    nodes = new NodeJars(dir);
-  }
+    NodeJars nodes;
+    final HttpMemberAdmin admin = new HttpMemberAdmin(Duration.ofSeconds(10), Duration.ofSeconds(10));
+    final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-  @AfterEach
-  void stop() throws InterruptedException {
-    nodes.close();
-    http.close();
-  }
-
-  @Test
-  void theOperatorReadsTheNodesMovementAnswers() throws Exception {
-    try {
-      growFromOneMemberToTwo();
-    } catch (Throwable t) {
-      nodes.printLogs();
-      throw t;
+    @BeforeEach
+    void nodes() {
+        nodes = new NodeJars(dir);
     }
-  }
 
-  void growFromOneMemberToTwo() throws Exception {
-    // the member that sorts first proposes the move from {a} to {a, b}: a, so that a moves while b is absent
-    var ports = NodeJars.twoFreePorts();
-    List<String> urls = new ArrayList<>(ports.stream().map(p -> "http://localhost:" + p).toList());
-    urls.sort(null);
-    String a = urls.get(0);
-    String b = urls.get(1);
-    Path members = dir.resolve("members");
-    writeMembers(members, List.of(a));
-    nodes.start(a, members);
-
-    await("a idle on {a}").atMost(Duration.ofSeconds(60)).until(() -> admin.movement(a).join().idleOn(List.of(a)));
-    MemberMovement idle = admin.movement(a).join();
-    assertThat(idle.state()).isEqualTo(State.IDLE);
-    assertThat(idle.member()).isTrue();
-    assertThat(idle.phase()).isEqualTo("stable");
-    assertThat(idle.members()).containsExactly(a);
-    assertThat(idle.keysLeft()).isZero();
-    assertThat(idle.cleanedUp()).isTrue();
-    assertThat(idle.describe()).isEqualTo("idle");
-    assertEveryReadFieldIsThere(a);
-
-    writeMembers(members, List.of(a, b));
-    await("a moving towards {a, b}").atMost(Duration.ofSeconds(60))
-        .until(() -> admin.movement(a).join().state() == State.MOVING);
-    MemberMovement moving = admin.movement(a).join();
-    assertThat(moving.phase()).isEqualTo("joint");
-    assertThat(moving.members()).as("the target while moving").containsExactlyInAnyOrder(a, b);
-    assertThat(moving.idleOn(List.of(a, b))).isFalse();
-    assertThat(moving.idleOn(List.of(a))).isFalse();
-    assertThat(moving.describe()).startsWith("moving (");
-    assertEveryReadFieldIsThere(a);
-
-    nodes.start(b, members);
-    await("both idle on {a, b}").atMost(Duration.ofSeconds(120)).until(() ->
-        admin.movements(java.util.Map.of(0, a, 1, b)).values().stream().allMatch(m -> m.idleOn(List.of(a, b))));
-    assertThat(admin.movement(b).join().member()).isTrue();
-    assertEveryReadFieldIsThere(b);
-  }
-
-  /** The raw answer holds every path the operator reads (so that reading it never falls back to a default). */
-  void assertEveryReadFieldIsThere(String member) throws Exception {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(member + HttpMemberAdmin.MOVEMENT_PATH))
-        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).isEqualTo(200);
-    JsonNode root = new ObjectMapper().readTree(r.body());
-    for (String path : READ_PATHS) {
-      assertThat(root.at(path).isMissingNode()).as("%s in the node's answer %s", path, r.body()).isFalse();
+    @AfterEach
+    void stop() throws InterruptedException {
+        nodes.close();
+        http.close();
     }
-    assertThat(root.at(WAITING_FOR).isMissingNode() || root.at(WAITING_FOR).isNull()
-        || root.at(WAITING_FOR).isTextual()).as("%s in the node's answer %s", WAITING_FOR, r.body()).isTrue();
-  }
 
-  static void writeMembers(Path file, List<String> urls) throws IOException {
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(tmp, String.join("\n", urls) + "\n");
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-  }
+    @Test
+    void theOperatorReadsTheNodesMovementAnswers() throws Exception {
+        try {
+            growFromOneMemberToTwo();
+        } catch (Throwable t) {
+            nodes.printLogs();
+            throw t;
+        }
+    }
+
+    void growFromOneMemberToTwo() throws Exception {
+        // the member that sorts first proposes the move from {a} to {a, b}: a, so that a moves while b is absent
+        var ports = NodeJars.twoFreePorts();
+        List<String> urls =
+                new ArrayList<>(ports.stream().map(p -> "http://localhost:" + p).toList());
+        urls.sort(null);
+        String a = urls.get(0);
+        String b = urls.get(1);
+        Path members = dir.resolve("members");
+        writeMembers(members, List.of(a));
+        nodes.start(a, members);
+
+        await("a idle on {a}")
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> admin.movement(a).join().idleOn(List.of(a)));
+        MemberMovement idle = admin.movement(a).join();
+        assertThat(idle.state()).isEqualTo(State.IDLE);
+        assertThat(idle.member()).isTrue();
+        assertThat(idle.phase()).isEqualTo("stable");
+        assertThat(idle.members()).containsExactly(a);
+        assertThat(idle.keysLeft()).isZero();
+        assertThat(idle.cleanedUp()).isTrue();
+        assertThat(idle.describe()).isEqualTo("idle");
+        assertEveryReadFieldIsThere(a);
+
+        writeMembers(members, List.of(a, b));
+        await("a moving towards {a, b}")
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> admin.movement(a).join().state() == State.MOVING);
+        MemberMovement moving = admin.movement(a).join();
+        assertThat(moving.phase()).isEqualTo("joint");
+        assertThat(moving.members()).as("the target while moving").containsExactlyInAnyOrder(a, b);
+        assertThat(moving.idleOn(List.of(a, b))).isFalse();
+        assertThat(moving.idleOn(List.of(a))).isFalse();
+        assertThat(moving.describe()).startsWith("moving (");
+        assertEveryReadFieldIsThere(a);
+
+        nodes.start(b, members);
+        await("both idle on {a, b}")
+                .atMost(Duration.ofSeconds(120))
+                .until(() -> admin.movements(java.util.Map.of(0, a, 1, b)).values().stream()
+                        .allMatch(m -> m.idleOn(List.of(a, b))));
+        assertThat(admin.movement(b).join().member()).isTrue();
+        assertEveryReadFieldIsThere(b);
+    }
+
+    /** The raw answer holds every path the operator reads (so that reading it never falls back to a default). */
+    void assertEveryReadFieldIsThere(String member) throws Exception {
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(URI.create(member + HttpMemberAdmin.MOVEMENT_PATH))
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode root = new ObjectMapper().readTree(r.body());
+        for (String path : READ_PATHS) {
+            assertThat(root.at(path).isMissingNode())
+                    .as("%s in the node's answer %s", path, r.body())
+                    .isFalse();
+        }
+        assertThat(root.at(WAITING_FOR).isMissingNode()
+                        || root.at(WAITING_FOR).isNull()
+                        || root.at(WAITING_FOR).isTextual())
+                .as("%s in the node's answer %s", WAITING_FOR, r.body())
+                .isTrue();
+    }
+
+    static void writeMembers(Path file, List<String> urls) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, String.join("\n", urls) + "\n");
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
 }

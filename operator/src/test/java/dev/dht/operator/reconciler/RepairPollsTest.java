@@ -21,63 +21,79 @@ import org.junit.jupiter.api.Test;
 
 /** How often the cluster reconciler asks its members for their repair reports (a real HTTP member stand-in). */
 class RepairPollsTest {
-  static final NodeCredentials NONE = NodeCredentials.none();
-  static final Duration BUSY = Duration.ofSeconds(2);
-  static final String READY_REPORT = "{\"lastRound\":{\"at\":0,\"rangesOutOfSync\":0},\"oldestRangeRepair\":0,"
-      + "\"totals\":{\"bytesRepaired\":0},\"rebuild\":{\"state\":\"ready\"}}";
+    static final NodeCredentials NONE = NodeCredentials.none();
+    static final Duration BUSY = Duration.ofSeconds(2);
+    static final String READY_REPORT = "{\"lastRound\":{\"at\":0,\"rangesOutOfSync\":0},\"oldestRangeRepair\":0,"
+            + "\"totals\":{\"bytesRepaired\":0},\"rebuild\":{\"state\":\"ready\"}}";
 
-  HttpServer member;
-  final AtomicInteger asked = new AtomicInteger();
-  volatile int status = 503;
+    HttpServer member;
+    final AtomicInteger asked = new AtomicInteger();
+    volatile int status = 503;
 
-  @BeforeEach
-  void start() throws Exception {
-    member = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    member.createContext("/v0/admin/repair", exchange -> {
-      asked.incrementAndGet();
-      byte[] body = (status == 200 ? READY_REPORT : "starting").getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(status, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
-    member.start();
-  }
+    @BeforeEach
+    void start() throws Exception {
+        member = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        member.createContext("/v0/admin/repair", exchange -> {
+            asked.incrementAndGet();
+            byte[] body = (status == 200 ? READY_REPORT : "starting").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        member.start();
+    }
 
-  @AfterEach
-  void stop() {
-    member.stop(0);
-  }
+    @AfterEach
+    void stop() {
+        member.stop(0);
+    }
 
-  @Test
-  void aMemberThatDidNotAnswerIsAskedAgainAtTheBusyIntervalNotTheSteadyOne() {
-    var polls = new RepairPolls(new HttpMemberAdmin(), BUSY);
-    var cluster = new DhtCluster();
-    cluster.getMetadata().setName("c");
-    cluster.getMetadata().setNamespace("ns");
-    List<Pod> pods = List.of(readyPod("c-0", "uid-1"));
-    String url = "http://127.0.0.1:" + member.getAddress().getPort();
-    Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    @Test
+    void aMemberThatDidNotAnswerIsAskedAgainAtTheBusyIntervalNotTheSteadyOne() {
+        var polls = new RepairPolls(new HttpMemberAdmin(), BUSY);
+        var cluster = new DhtCluster();
+        cluster.getMetadata().setName("c");
+        cluster.getMetadata().setNamespace("ns");
+        List<Pod> pods = List.of(readyPod("c-0", "uid-1"));
+        String url = "http://127.0.0.1:" + member.getAddress().getPort();
+        Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    var first = polls.reports(cluster, pods, i -> url, NONE, t0);
-    assertThat(first.get(Member.of(0)).known()).as("a 503 is no report").isFalse();
-    assertThat(asked).hasValue(1);
+        var first = polls.reports(cluster, pods, i -> url, NONE, t0);
+        assertThat(first.get(Member.of(0)).known()).as("a 503 is no report").isFalse();
+        assertThat(asked).hasValue(1);
 
-    // a replaced member's new pod that did not answer yet may be rebuilding: asked again after the busy interval
-    status = 200;
-    var second = polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY).plusMillis(1));
-    assertThat(asked).hasValue(2);
-    assertThat(second.get(Member.of(0)).known()).isTrue();
-    assertThat(second.get(Member.of(0)).rebuilding()).isFalse();
+        // a replaced member's new pod that did not answer yet may be rebuilding: asked again after the busy interval
+        status = 200;
+        var second = polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY).plusMillis(1));
+        assertThat(asked).hasValue(2);
+        assertThat(second.get(Member.of(0)).known()).isTrue();
+        assertThat(second.get(Member.of(0)).rebuilding()).isFalse();
 
-    // once it answered (and rebuilds nothing), the steady interval again
-    polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY.multipliedBy(2)).plusMillis(2));
-    assertThat(asked).hasValue(2);
-    polls.reports(cluster, pods, i -> url, NONE, t0.plus(BUSY).plus(polls.steadyInterval()).plusMillis(2));
-    assertThat(asked).hasValue(3);
-  }
+        // once it answered (and rebuilds nothing), the steady interval again
+        polls.reports(
+                cluster, pods, i -> url, NONE, t0.plus(BUSY.multipliedBy(2)).plusMillis(2));
+        assertThat(asked).hasValue(2);
+        polls.reports(
+                cluster,
+                pods,
+                i -> url,
+                NONE,
+                t0.plus(BUSY).plus(polls.steadyInterval()).plusMillis(2));
+        assertThat(asked).hasValue(3);
+    }
 
-  static Pod readyPod(String name, String uid) {
-    return new PodBuilder().withNewMetadata().withName(name).withUid(uid).endMetadata()
-        .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
-  }
+    static Pod readyPod(String name, String uid) {
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withUid(uid)
+                .endMetadata()
+                .withNewStatus()
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .endCondition()
+                .endStatus()
+                .build();
+    }
 }

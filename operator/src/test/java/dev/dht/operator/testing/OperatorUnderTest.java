@@ -17,30 +17,30 @@ import java.time.Duration;
  * so that a new watch of the cluster reconciler is added here once, not in each test.
  */
 public final class OperatorUnderTest {
-  /** How often the cluster reconciler polls fake members while something runs (production: 2 s). */
-  public static final Duration POLL_INTERVAL = Duration.ofMillis(250);
+    /** How often the cluster reconciler polls fake members while something runs (production: 2 s). */
+    public static final Duration POLL_INTERVAL = Duration.ofMillis(250);
 
-  private OperatorUnderTest() {}
+    private OperatorUnderTest() {}
 
-  /**
-   * A builder on {@code client} (which the test keeps: not closed on stop), namespaces not awaited on deletion,
-   * and the DhtBackup and DhtUser CRDs applied: the cluster reconciler watches DhtBackups (a backup or restore holds
-   * a scale) and DhtUsers (it issues their client certificates), so their CRDs must exist even in a test that runs
-   * no backup reconciler. Add the reconcilers.
-   */
-  public static LocallyRunOperatorExtension.Builder builder(KubernetesClient client) {
-    return LocallyRunOperatorExtension.builder()
-        .withKubernetesClient(client)
-        .withAdditionalCustomResourceDefinition(DhtBackup.class)
-        .withAdditionalCustomResourceDefinition(DhtUser.class)
-        .withConfigurationService(o -> o.withCloseClientOnStop(false))
-        .waitForNamespaceDeletion(false);
-  }
+    /**
+     * A builder on {@code client} (which the test keeps: not closed on stop), namespaces not awaited on deletion,
+     * and the DhtBackup and DhtUser CRDs applied: the cluster reconciler watches DhtBackups (a backup or restore holds
+     * a scale) and DhtUsers (it issues their client certificates), so their CRDs must exist even in a test that runs
+     * no backup reconciler. Add the reconcilers.
+     */
+    public static LocallyRunOperatorExtension.Builder builder(KubernetesClient client) {
+        return LocallyRunOperatorExtension.builder()
+                .withKubernetesClient(client)
+                .withAdditionalCustomResourceDefinition(DhtBackup.class)
+                .withAdditionalCustomResourceDefinition(DhtUser.class)
+                .withConfigurationService(o -> o.withCloseClientOnStop(false))
+                .waitForNamespaceDeletion(false);
+    }
 
-  /** The cluster reconciler reaching its members' admin API where {@code addresses} says (fake members). */
-  public static DhtClusterReconciler clusterReconciler(Platform platform, WriteMetrics writes,
-      MemberAddresses addresses) {
-    return new DhtClusterReconciler(platform, Clock.systemUTC(), writes, new HttpMemberAdmin(), addresses,
-        POLL_INTERVAL);
-  }
+    /** The cluster reconciler reaching its members' admin API where {@code addresses} says (fake members). */
+    public static DhtClusterReconciler clusterReconciler(
+            Platform platform, WriteMetrics writes, MemberAddresses addresses) {
+        return new DhtClusterReconciler(
+                platform, Clock.systemUTC(), writes, new HttpMemberAdmin(), addresses, POLL_INTERVAL);
+    }
 }

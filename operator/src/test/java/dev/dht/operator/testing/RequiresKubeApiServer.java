@@ -10,16 +10,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * without binaries in the default cache the class is skipped, and says so on stderr.
  */
 public class RequiresKubeApiServer implements ExecutionCondition {
-  @Override
-  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-    var binaries = KubeApiServer.locate();
-    if (binaries.binDir().isPresent()) {
-      return ConditionEvaluationResult.enabled("API server binaries in " + binaries.binDir().get());
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        var binaries = KubeApiServer.locate();
+        if (binaries.binDir().isPresent()) {
+            return ConditionEvaluationResult.enabled(
+                    "API server binaries in " + binaries.binDir().get());
+        }
+        if (binaries.required()) {
+            throw new IllegalStateException(binaries.problem());
+        }
+        System.err.println("SKIPPED " + context.getDisplayName() + ": " + binaries.problem());
+        return ConditionEvaluationResult.disabled(binaries.problem());
     }
-    if (binaries.required()) {
-      throw new IllegalStateException(binaries.problem());
-    }
-    System.err.println("SKIPPED " + context.getDisplayName() + ": " + binaries.problem());
-    return ConditionEvaluationResult.disabled(binaries.problem());
-  }
 }

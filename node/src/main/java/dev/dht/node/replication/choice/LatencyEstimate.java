@@ -14,6 +14,7 @@ final class LatencyEstimate {
     static final long HALF_LIFE_NANOS = 1_000_000_000L;
     /** Fewer samples (after decay) than this and the estimate is unknown: no quantile from a handful. */
     static final double MIN_WEIGHT = 16;
+
     static final int RECOMPUTE_EVERY = 8;
     /** Bucket i >= 4 holds [(4 + i % 4) << (i / 4 - 1), (5 + i % 4) << (i / 4 - 1)) microseconds; 0..3 one each. */
     static final int BUCKETS = 4 * 25; // up to 2^25 us = 33 s, beyond any request timeout

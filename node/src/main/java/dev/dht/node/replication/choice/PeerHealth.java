@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class PeerHealth {
     /** Failures in a row (refused, reset, timed out, answered 5xx) after which the peer is avoided. */
     static final int FAILURES_TO_AVOID = 3;
+
     private static final long NONE = Long.MIN_VALUE;
 
     private final String url;
@@ -29,9 +30,11 @@ public final class PeerHealth {
     private int inflight; // guarded by this
     /** Since when the peer owes an answer and gave none (NONE: it owes nothing unanswered since its last one). */
     private volatile long waitingSince = NONE;
+
     private volatile int failuresInRow;
     /** Calls sent before this came back from AVOIDED: their answer times are not samples. */
     private volatile long returnedAt = NONE;
+
     private volatile boolean slowByLatency;
     private long lastProbe = NONE; // guarded by this
     private boolean probing; // guarded by this

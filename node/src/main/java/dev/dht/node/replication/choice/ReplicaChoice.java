@@ -27,11 +27,13 @@ public final class ReplicaChoice {
     public static final long FLOOR_NANOS = 2_000_000L;
     /** A silent peer is avoided after 4 backup delays of silence, and never sooner than this. */
     static final long AVOID_MIN_NANOS = 50_000_000L;
+
     static final int AVOID_AFTER_DELAYS = 4;
     /** An avoided or slow peer gets at most one probe in flight, one per this interval. */
     static final long PROBE_INTERVAL_NANOS = 100_000_000L;
     /** Slow by latency: median above SLOW_RATIO x the fastest peer's + SLOW_MARGIN; responsive below RESPONSIVE_RATIO x. */
     static final long SLOW_RATIO = 4;
+
     static final long RESPONSIVE_RATIO = 2;
     static final long SLOW_MARGIN_NANOS = 2_000_000L;
     private static final long FASTEST_REFRESH_NANOS = 50_000_000L;

@@ -1,8 +1,8 @@
 package dev.dht.node.replication.choice;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /** The decaying histogram behind the backup delay and the latency ranking. */
 class LatencyEstimateTest {
@@ -14,10 +14,12 @@ class LatencyEstimateTest {
         for (long micros = 0; micros < 5_000_000; micros = micros < 100 ? micros + 1 : micros * 11 / 10) {
             int b = LatencyEstimate.bucket(micros);
             assertThat(b).as("bucket of %d us", micros).isGreaterThanOrEqualTo(previous);
-            assertThat(LatencyEstimate.upperNanos(b)).as("upper bound of %d us", micros)
+            assertThat(LatencyEstimate.upperNanos(b))
+                    .as("upper bound of %d us", micros)
                     .isGreaterThan(micros * 1000);
             if (b > 4) {
-                assertThat(LatencyEstimate.upperNanos(b - 1)).as("the bucket below ends at or below %d us", micros)
+                assertThat(LatencyEstimate.upperNanos(b - 1))
+                        .as("the bucket below ends at or below %d us", micros)
                         .isLessThanOrEqualTo(micros * 1000);
             }
             previous = b;
@@ -56,7 +58,9 @@ class LatencyEstimateTest {
             }
         }
         assertThat(e.p50()).as("the median follows the present").isLessThan(2 * MS);
-        assertThat(e.p99()).as("2000 / 2^12 old answers are under 1% of the weight").isLessThan(2 * MS);
+        assertThat(e.p99())
+                .as("2000 / 2^12 old answers are under 1% of the weight")
+                .isLessThan(2 * MS);
     }
 
     @Test

@@ -1,13 +1,12 @@
 package dev.dht.node.replication.choice;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Peer states, the order reads ask replicas in, probes and backup delays, on a clock the test moves. */
 class ReplicaChoiceTest {
@@ -28,7 +27,9 @@ class ReplicaChoiceTest {
     void theBackupDelayIsThePeersP99WithinFloorAndCeilingAndTheCeilingWhileUnknown() {
         ReplicaChoice choice = new ReplicaChoice(TIMEOUT);
         PeerHealth p = choice.peer("http://b");
-        assertThat(p.backupDelayNanos()).as("no answers yet: a tenth of the timeout").isEqualTo(100 * MS);
+        assertThat(p.backupDelayNanos())
+                .as("no answers yet: a tenth of the timeout")
+                .isEqualTo(100 * MS);
         long t = answerReads(p, 200, 10 * MS, 0);
         assertThat(p.backupDelayNanos()).isBetween(10 * MS, 12 * MS);
         PeerHealth fast = choice.peer("http://c");
@@ -48,7 +49,9 @@ class ReplicaChoiceTest {
         assertThat(p.state(t)).isEqualTo(PeerState.RESPONSIVE);
         long sent = p.sent(t); // it stops answering here
         assertThat(p.state(t + delay - 1)).isEqualTo(PeerState.RESPONSIVE);
-        assertThat(p.state(t + delay)).as("owes an answer for longer than its p99").isEqualTo(PeerState.SLOW);
+        assertThat(p.state(t + delay))
+                .as("owes an answer for longer than its p99")
+                .isEqualTo(PeerState.SLOW);
         long avoidAfter = choice.avoidAfterNanos(delay);
         assertThat(avoidAfter).isEqualTo(ReplicaChoice.AVOID_MIN_NANOS);
         assertThat(p.state(t + avoidAfter)).isEqualTo(PeerState.AVOIDED);
@@ -101,7 +104,9 @@ class ReplicaChoiceTest {
             p.answered(sent, resume, true, false);
         }
         assertThat(p.state(resume)).isEqualTo(PeerState.RESPONSIVE);
-        assertThat(p.p99Nanos()).as("the p99 still describes the peer, not its pause").isLessThan(2 * MS);
+        assertThat(p.p99Nanos())
+                .as("the p99 still describes the peer, not its pause")
+                .isLessThan(2 * MS);
         answerReads(p, 50, MS, resume);
         assertThat(p.backupDelayNanos()).isEqualTo(ReplicaChoice.FLOOR_NANOS);
     }
@@ -164,11 +169,15 @@ class ReplicaChoiceTest {
         long t = answerReads(b, 100, MS, 0);
         t = answerReads(choice.peer(urls[2]), 100, MS, t);
         int[] order = {0, 2, 1};
-        assertThat(choice.probe(urls, order, 2, t)).as("b is responsive: no probe").isEqualTo(-1);
+        assertThat(choice.probe(urls, order, 2, t))
+                .as("b is responsive: no probe")
+                .isEqualTo(-1);
         b.sent(t);
         t += 60 * MS; // b avoided
         assertThat(choice.probe(urls, order, 2, t)).isEqualTo(1);
-        assertThat(choice.probe(urls, order, 2, t + 200 * MS)).as("one in flight").isEqualTo(-1);
+        assertThat(choice.probe(urls, order, 2, t + 200 * MS))
+                .as("one in flight")
+                .isEqualTo(-1);
         b.probeDone();
         assertThat(choice.probe(urls, order, 2, t + 50 * MS)).as("interval").isEqualTo(-1);
         assertThat(choice.probe(urls, order, 2, t + 100 * MS)).isEqualTo(1);
@@ -179,7 +188,9 @@ class ReplicaChoiceTest {
         c5.peer("http://b").sent(0); // no answers seen: its backup delay is the ceiling, so it is avoided later
         assertThat(c5.probe(urls5, five, 2, 399 * MS)).isEqualTo(-1);
         assertThat(c5.probe(urls5, five, 2, 400 * MS)).isEqualTo(3);
-        assertThat(five).as("the probed slot moves to the first unasked position").containsExactly(0, 1, 3, 2, 4);
+        assertThat(five)
+                .as("the probed slot moves to the first unasked position")
+                .containsExactly(0, 1, 3, 2, 4);
     }
 
     /**
@@ -244,10 +255,15 @@ class ReplicaChoiceTest {
             }
         }
         assertThat(readsOfCBeforePause).as("c takes its share of reads by key").isBetween(900, 1100);
-        assertThat(readsOfCDuringPause).as("reads that waited for the paused replica").isLessThanOrEqualTo(5);
-        assertThat(probes).as("probes: one in flight, each hanging until its 1 s timeout").isBetween(1, 3);
+        assertThat(readsOfCDuringPause)
+                .as("reads that waited for the paused replica")
+                .isLessThanOrEqualTo(5);
+        assertThat(probes)
+                .as("probes: one in flight, each hanging until its 1 s timeout")
+                .isBetween(1, 3);
         assertThat(readsOfCAfterResume).as("c takes its share again").isBetween(850, 1050);
-        assertThat(choice.peer(urls[2]).backupDelayNanos()).as("its backlog is not its latency")
+        assertThat(choice.peer(urls[2]).backupDelayNanos())
+                .as("its backlog is not its latency")
                 .isEqualTo(ReplicaChoice.FLOOR_NANOS);
     }
 }

@@ -9,59 +9,64 @@ import java.util.Objects;
 /** One run of a benchmark: what status shows for the current run, and what status.history keeps of earlier ones. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BenchmarkRun {
-  @JsonPropertyDescription("Run id (UTC start time, yyyyMMdd-HHmmss): the directory of its artifacts and the"
-      + " suffix of its Job's name.")
-  public String runId;
+    @JsonPropertyDescription("Run id (UTC start time, yyyyMMdd-HHmmss): the directory of its artifacts and the"
+            + " suffix of its Job's name.")
+    public String runId;
 
-  @JsonPropertyDescription("Pending, Running, Succeeded or Failed.")
-  public BenchmarkPhase phase;
+    @JsonPropertyDescription("Pending, Running, Succeeded or Failed.")
+    public BenchmarkPhase phase;
 
-  @JsonPropertyDescription("Why the run is waiting or failed, or what it could not capture.")
-  public String message;
+    @JsonPropertyDescription("Why the run is waiting or failed, or what it could not capture.")
+    public String message;
 
-  @JsonPropertyDescription("When the load Job started (RFC 3339).")
-  public String startTime;
+    @JsonPropertyDescription("When the load Job started (RFC 3339).")
+    public String startTime;
 
-  @JsonPropertyDescription("When the load Job finished (RFC 3339).")
-  public String endTime;
+    @JsonPropertyDescription("When the load Job finished (RFC 3339).")
+    public String endTime;
 
-  @JsonPropertyDescription("Directory of the run's artifacts in the results volume: <benchmark>/<run id>.")
-  public String artifactPath;
+    @JsonPropertyDescription("Directory of the run's artifacts in the results volume: <benchmark>/<run id>.")
+    public String artifactPath;
 
-  @JsonPropertyDescription("Flamegraph files the run left in the results volume.")
-  public Integer flamegraphs;
+    @JsonPropertyDescription("Flamegraph files the run left in the results volume.")
+    public Integer flamegraphs;
 
-  @JsonPropertyDescription("Headline figures per tape (summary.json in the results volume has them all).")
-  public List<TapeResult> tapes = new ArrayList<>();
+    @JsonPropertyDescription("Headline figures per tape (summary.json in the results volume has them all).")
+    public List<TapeResult> tapes = new ArrayList<>();
 
-  public BenchmarkRun copy() {
-    var run = new BenchmarkRun();
-    run.runId = runId;
-    run.phase = phase;
-    run.message = message;
-    run.startTime = startTime;
-    run.endTime = endTime;
-    run.artifactPath = artifactPath;
-    run.flamegraphs = flamegraphs;
-    run.tapes = tapes == null ? new ArrayList<>() : new ArrayList<>(tapes);
-    return run;
-  }
+    public BenchmarkRun copy() {
+        var run = new BenchmarkRun();
+        run.runId = runId;
+        run.phase = phase;
+        run.message = message;
+        run.startTime = startTime;
+        run.endTime = endTime;
+        run.artifactPath = artifactPath;
+        run.flamegraphs = flamegraphs;
+        run.tapes = tapes == null ? new ArrayList<>() : new ArrayList<>(tapes);
+        return run;
+    }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof BenchmarkRun r && Objects.equals(runId, r.runId) && phase == r.phase
-        && Objects.equals(message, r.message) && Objects.equals(startTime, r.startTime)
-        && Objects.equals(endTime, r.endTime) && Objects.equals(artifactPath, r.artifactPath)
-        && Objects.equals(flamegraphs, r.flamegraphs) && Objects.equals(tapes, r.tapes);
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BenchmarkRun r
+                && Objects.equals(runId, r.runId)
+                && phase == r.phase
+                && Objects.equals(message, r.message)
+                && Objects.equals(startTime, r.startTime)
+                && Objects.equals(endTime, r.endTime)
+                && Objects.equals(artifactPath, r.artifactPath)
+                && Objects.equals(flamegraphs, r.flamegraphs)
+                && Objects.equals(tapes, r.tapes);
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(runId, phase, message, startTime, endTime, artifactPath, flamegraphs, tapes);
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(runId, phase, message, startTime, endTime, artifactPath, flamegraphs, tapes);
+    }
 
-  @Override
-  public String toString() {
-    return "run " + runId + " " + phase + (message != null ? " (" + message + ")" : "") + " " + tapes;
-  }
+    @Override
+    public String toString() {
+        return "run " + runId + " " + phase + (message != null ? " (" + message + ")" : "") + " " + tapes;
+    }
 }

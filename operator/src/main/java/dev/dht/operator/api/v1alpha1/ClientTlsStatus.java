@@ -7,37 +7,41 @@ import java.util.Objects;
 /** The client port's TLS as the operator last saw it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ClientTlsStatus extends CertificateStatus {
-  @JsonPropertyDescription("Whether the members' client port serves TLS only.")
-  public Boolean enabled;
+    @JsonPropertyDescription("Whether the members' client port serves TLS only.")
+    public Boolean enabled;
 
-  @JsonPropertyDescription("Why it is on or off: spec.tls.client.enabled, the default for new clusters, or a"
-      + " cluster whose members ran before client TLS was the default.")
-  public String reason;
+    @JsonPropertyDescription("Why it is on or off: spec.tls.client.enabled, the default for new clusters, or a"
+            + " cluster whose members ran before client TLS was the default.")
+    public String reason;
 
-  @JsonPropertyDescription("Operator or CertManager.")
-  public ClientTlsIssuer issuer;
+    @JsonPropertyDescription("Operator or CertManager.")
+    public ClientTlsIssuer issuer;
 
-  @JsonPropertyDescription("Required, Optional or None.")
-  public ClientAuthMode clientAuth;
+    @JsonPropertyDescription("Required, Optional or None.")
+    public ClientAuthMode clientAuth;
 
-  @JsonPropertyDescription("The ConfigMap with the CA bundle clients trust (key ca.crt): mount it, or read it.")
-  public String caConfigMap;
+    @JsonPropertyDescription("The ConfigMap with the CA bundle clients trust (key ca.crt): mount it, or read it.")
+    public String caConfigMap;
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ClientTlsStatus s && Objects.equals(enabled, s.enabled) && Objects.equals(reason, s.reason)
-        && issuer == s.issuer && clientAuth == s.clientAuth && Objects.equals(caConfigMap, s.caConfigMap)
-        && sameCertificates(s);
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ClientTlsStatus s
+                && Objects.equals(enabled, s.enabled)
+                && Objects.equals(reason, s.reason)
+                && issuer == s.issuer
+                && clientAuth == s.clientAuth
+                && Objects.equals(caConfigMap, s.caConfigMap)
+                && sameCertificates(s);
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(enabled, reason, issuer, clientAuth, caConfigMap, certificatesHash());
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(enabled, reason, issuer, clientAuth, caConfigMap, certificatesHash());
+    }
 
-  @Override
-  public String toString() {
-    return "ClientTlsStatus{" + enabled + " (" + reason + "), " + issuer + ", " + clientAuth + ", until "
-        + certificateNotAfter + ", rotation " + rotation + ", " + message + "}";
-  }
+    @Override
+    public String toString() {
+        return "ClientTlsStatus{" + enabled + " (" + reason + "), " + issuer + ", " + clientAuth + ", until "
+                + certificateNotAfter + ", rotation " + rotation + ", " + message + "}";
+    }
 }

@@ -12,10 +12,10 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class CloudIdentitySpec {
-  @Size(max = 16)
-  @JsonPropertyDescription("Annotations put on the members' ServiceAccount (named like the cluster), e.g."
-      + " eks.amazonaws.com/role-arn: arn:aws:iam::111122223333:role/dht-backup for IRSA. Empty for EKS Pod Identity"
-      + " (an association of the role with that ServiceAccount, made with the EKS API). A change rolls the pods: the"
-      + " cloud's webhook injects the identity when a pod is created.")
-  public Map<String, String> serviceAccountAnnotations;
+    @Size(max = 16)
+    @JsonPropertyDescription("Annotations put on the members' ServiceAccount (named like the cluster), e.g."
+            + " eks.amazonaws.com/role-arn: arn:aws:iam::111122223333:role/dht-backup for IRSA. Empty for EKS Pod Identity"
+            + " (an association of the role with that ServiceAccount, made with the EKS API). A change rolls the pods: the"
+            + " cloud's webhook injects the identity when a pod is created.")
+    public Map<String, String> serviceAccountAnnotations;
 }

@@ -24,30 +24,48 @@ import java.util.List;
 @Plural("dhtbackupschedules")
 @Singular("dhtbackupschedule")
 @ShortNames("dhtbks")
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.cluster",
-    type = AdditionalPrinterColumn.Type.STRING, getDescription = "The DhtCluster backed up")
-@AdditionalPrinterColumn(name = "Schedule", jsonPath = ".spec.schedule",
-    type = AdditionalPrinterColumn.Type.STRING, getDescription = "Cron schedule (UTC)")
-@AdditionalPrinterColumn(name = "Suspend", jsonPath = ".spec.suspend",
-    type = AdditionalPrinterColumn.Type.BOOLEAN, getDescription = "No new runs while true")
-@AdditionalPrinterColumn(name = "Last", jsonPath = ".status.lastBackup",
-    type = AdditionalPrinterColumn.Type.STRING, getDescription = "The DhtBackup last started")
-@AdditionalPrinterColumn(name = "Active", jsonPath = ".status.active",
-    type = AdditionalPrinterColumn.Type.STRING, getDescription = "The DhtBackup running now")
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
-    type = AdditionalPrinterColumn.Type.DATE)
-@ValidationRule(value = "self.metadata.name.size() <= 40 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
-    message = "metadata.name must be at most 40 lowercase letters, digits and '-', starting with a letter (it"
-        + " prefixes the names of its DhtBackups)",
-    reason = "FieldValueInvalid")
+@AdditionalPrinterColumn(
+        name = "Cluster",
+        jsonPath = ".spec.cluster",
+        type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "The DhtCluster backed up")
+@AdditionalPrinterColumn(
+        name = "Schedule",
+        jsonPath = ".spec.schedule",
+        type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "Cron schedule (UTC)")
+@AdditionalPrinterColumn(
+        name = "Suspend",
+        jsonPath = ".spec.suspend",
+        type = AdditionalPrinterColumn.Type.BOOLEAN,
+        getDescription = "No new runs while true")
+@AdditionalPrinterColumn(
+        name = "Last",
+        jsonPath = ".status.lastBackup",
+        type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "The DhtBackup last started")
+@AdditionalPrinterColumn(
+        name = "Active",
+        jsonPath = ".status.active",
+        type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "The DhtBackup running now")
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+@ValidationRule(
+        value = "self.metadata.name.size() <= 40 && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
+        message = "metadata.name must be at most 40 lowercase letters, digits and '-', starting with a letter (it"
+                + " prefixes the names of its DhtBackups)",
+        reason = "FieldValueInvalid")
 public class DhtBackupSchedule extends CustomResource<DhtBackupScheduleSpec, DhtBackupScheduleStatus>
-    implements Namespaced {
-  public static final String KIND = "DhtBackupSchedule";
-  public static final List<String> PRINTER_COLUMNS = List.of("Cluster", "Schedule", "Suspend", "Last", "Active",
-      "Age");
+        implements Namespaced {
+    public static final String KIND = "DhtBackupSchedule";
+    public static final List<String> PRINTER_COLUMNS =
+            List.of("Cluster", "Schedule", "Suspend", "Last", "Active", "Age");
 
-  @Override
-  protected DhtBackupScheduleSpec initSpec() {
-    return new DhtBackupScheduleSpec();
-  }
+    @Override
+    protected DhtBackupScheduleSpec initSpec() {
+        return new DhtBackupScheduleSpec();
+    }
 }

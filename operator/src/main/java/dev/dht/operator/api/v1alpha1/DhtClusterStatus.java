@@ -12,99 +12,125 @@ import java.util.Objects;
 /** Observed state, written only by the operator. Compared by value: equal status means no write. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DhtClusterStatus {
-  @JsonPropertyDescription("The metadata.generation this status describes.")
-  public Long observedGeneration;
+    @JsonPropertyDescription("The metadata.generation this status describes.")
+    public Long observedGeneration;
 
-  @JsonPropertyDescription("Creating, Ready, Scaling, Updating, Degraded, Failed or Restoring.")
-  public Phase phase;
+    @JsonPropertyDescription("Creating, Ready, Scaling, Updating, Degraded, Failed or Restoring.")
+    public Phase phase;
 
-  @StatusReplicas
-  @JsonPropertyDescription("Members' pods that exist (the scale subresource's status replicas).")
-  public Integer replicas;
+    @StatusReplicas
+    @JsonPropertyDescription("Members' pods that exist (the scale subresource's status replicas).")
+    public Integer replicas;
 
-  @JsonPropertyDescription("Members whose pod is ready.")
-  public Integer readyReplicas;
+    @JsonPropertyDescription("Members whose pod is ready.")
+    public Integer readyReplicas;
 
-  @JsonPropertyDescription("Copies of each key: the nodes' replication factor (spec.replication.factor, default 3)"
-      + " capped at spec.replicas.")
-  public Integer replicationFactor;
+    @JsonPropertyDescription("Copies of each key: the nodes' replication factor (spec.replication.factor, default 3)"
+            + " capped at spec.replicas.")
+    public Integer replicationFactor;
 
-  @LabelSelector
-  @JsonPropertyDescription("Label selector of the members' pods (for the scale subresource and autoscalers).")
-  public String selector;
+    @LabelSelector
+    @JsonPropertyDescription("Label selector of the members' pods (for the scale subresource and autoscalers).")
+    public String selector;
 
-  @JsonPropertyDescription("Version of the topology ConfigMap; it grows whenever the member list changes.")
-  public Long topologyVersion;
+    @JsonPropertyDescription("Version of the topology ConfigMap; it grows whenever the member list changes.")
+    public Long topologyVersion;
 
-  @JsonPropertyDescription("The topology version on which every member reported its data move done (idle). While"
-      + " it differs from topologyVersion a move is in progress; the operator polls the members until they are done.")
-  public Long settledTopologyVersion;
+    @JsonPropertyDescription(
+            "The topology version on which every member reported its data move done (idle). While"
+                    + " it differs from topologyVersion a move is in progress; the operator polls the members until they are done.")
+    public Long settledTopologyVersion;
 
-  @JsonPropertyDescription("Progress of a scale in progress; absent when none runs.")
-  public ScalingStatus scaling;
+    @JsonPropertyDescription("Progress of a scale in progress; absent when none runs.")
+    public ScalingStatus scaling;
 
-  @JsonPropertyDescription("Progress of the restore the cluster was created with (spec.restoreFrom).")
-  public RestoreStatus restore;
+    @JsonPropertyDescription("Progress of the restore the cluster was created with (spec.restoreFrom).")
+    public RestoreStatus restore;
 
-  @JsonPropertyDescription("Repair as the members report it; absent until one answered.")
-  public RepairStatus repair;
+    @JsonPropertyDescription("Repair as the members report it; absent until one answered.")
+    public RepairStatus repair;
 
-  @JsonPropertyDescription("Each rack of spec.racks (and a removed one still draining), in order; absent without"
-      + " racks.")
-  @io.fabric8.generator.annotation.Size(max = 16)
-  public List<RackStatus> racks;
+    @JsonPropertyDescription(
+            "Each rack of spec.racks (and a removed one still draining), in order; absent without" + " racks.")
+    @io.fabric8.generator.annotation.Size(max = 16)
+    public List<RackStatus> racks;
 
-  @JsonPropertyDescription("Ready members of each rack, \"<rack> <ready>/<members>\" (the RACKS column of kubectl get"
-      + " dht); absent without racks.")
-  public String racksReady;
+    @JsonPropertyDescription("Ready members of each rack, \"<rack> <ready>/<members>\" (the RACKS column of kubectl get"
+            + " dht); absent without racks.")
+    public String racksReady;
 
-  @JsonPropertyDescription("The one release every member runs; empty while members run different releases (a roll)"
-      + " or one did not answer.")
-  public String release;
+    @JsonPropertyDescription("The one release every member runs; empty while members run different releases (a roll)"
+            + " or one did not answer.")
+    public String release;
 
-  @JsonPropertyDescription("The cluster feature level: the lowest level a member runs at (docs/upgrading.md).")
-  public Integer featureLevel;
+    @JsonPropertyDescription("The cluster feature level: the lowest level a member runs at (docs/upgrading.md).")
+    public Integer featureLevel;
 
-  @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
-  public List<MemberStatus> members = new ArrayList<>();
+    @JsonPropertyDescription("Members by ordinal: those in the topology or about to enter it, then leaving ones.")
+    public List<MemberStatus> members = new ArrayList<>();
 
-  @JsonPropertyDescription("The member plane's certificates: mode, expiry dates, a CA replacement's phase.")
-  public TlsStatus tls;
+    @JsonPropertyDescription("The member plane's certificates: mode, expiry dates, a CA replacement's phase.")
+    public TlsStatus tls;
 
-  @JsonPropertyDescription("Ready, Progressing, Degraded, Refused, RepairOverdue and FailureDomains, with reasons"
-      + " and messages; BackupStore with spec.backup (False: a member cannot use the object store, and why);"
-      + " CertificatesValid and CredentialsReady while TLS and client authentication are on.")
-  public List<Condition> conditions = new ArrayList<>();
+    @JsonPropertyDescription("Ready, Progressing, Degraded, Refused, RepairOverdue and FailureDomains, with reasons"
+            + " and messages; BackupStore with spec.backup (False: a member cannot use the object store, and why);"
+            + " CertificatesValid and CredentialsReady while TLS and client authentication are on.")
+    public List<Condition> conditions = new ArrayList<>();
 
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) return true;
-    if (!(o instanceof DhtClusterStatus s)) return false;
-    return Objects.equals(observedGeneration, s.observedGeneration) && phase == s.phase
-        && Objects.equals(replicas, s.replicas) && Objects.equals(readyReplicas, s.readyReplicas)
-        && Objects.equals(replicationFactor, s.replicationFactor) && Objects.equals(selector, s.selector)
-        && Objects.equals(topologyVersion, s.topologyVersion)
-        && Objects.equals(settledTopologyVersion, s.settledTopologyVersion) && Objects.equals(scaling, s.scaling)
-        && Objects.equals(restore, s.restore)
-        && Objects.equals(repair, s.repair) && Objects.equals(racks, s.racks)
-        && Objects.equals(racksReady, s.racksReady) && Objects.equals(members, s.members) && Objects.equals(tls, s.tls)
-        && Objects.equals(conditions, s.conditions) && Objects.equals(release, s.release)
-        && Objects.equals(featureLevel, s.featureLevel);
-  }
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        if (!(o instanceof DhtClusterStatus s)) return false;
+        return Objects.equals(observedGeneration, s.observedGeneration)
+                && phase == s.phase
+                && Objects.equals(replicas, s.replicas)
+                && Objects.equals(readyReplicas, s.readyReplicas)
+                && Objects.equals(replicationFactor, s.replicationFactor)
+                && Objects.equals(selector, s.selector)
+                && Objects.equals(topologyVersion, s.topologyVersion)
+                && Objects.equals(settledTopologyVersion, s.settledTopologyVersion)
+                && Objects.equals(scaling, s.scaling)
+                && Objects.equals(restore, s.restore)
+                && Objects.equals(repair, s.repair)
+                && Objects.equals(racks, s.racks)
+                && Objects.equals(racksReady, s.racksReady)
+                && Objects.equals(members, s.members)
+                && Objects.equals(tls, s.tls)
+                && Objects.equals(conditions, s.conditions)
+                && Objects.equals(release, s.release)
+                && Objects.equals(featureLevel, s.featureLevel);
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(observedGeneration, phase, replicas, readyReplicas, replicationFactor, selector,
-        topologyVersion, settledTopologyVersion, scaling, restore, repair, racks, racksReady, members, tls, conditions, release,
-        featureLevel);
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                observedGeneration,
+                phase,
+                replicas,
+                readyReplicas,
+                replicationFactor,
+                selector,
+                topologyVersion,
+                settledTopologyVersion,
+                scaling,
+                restore,
+                repair,
+                racks,
+                racksReady,
+                members,
+                tls,
+                conditions,
+                release,
+                featureLevel);
+    }
 
-  @Override
-  public String toString() {
-    return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
-        + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
-        + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", restore=" + restore + ", repair=" + repair
-        + ", racks=" + racks + ", release=" + release + ", featureLevel=" + featureLevel
-        + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
-  }
+    @Override
+    public String toString() {
+        return "DhtClusterStatus{phase=" + phase + ", generation=" + observedGeneration + ", replicas=" + replicas
+                + ", ready=" + readyReplicas + ", rf=" + replicationFactor + ", topology=" + topologyVersion
+                + ", settled=" + settledTopologyVersion + ", scaling=" + scaling + ", restore=" + restore + ", repair="
+                + repair
+                + ", racks=" + racks + ", release=" + release + ", featureLevel=" + featureLevel
+                + ", members=" + members + ", tls=" + tls + ", conditions=" + conditions + "}";
+    }
 }

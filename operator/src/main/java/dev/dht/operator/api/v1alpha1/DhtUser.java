@@ -27,30 +27,45 @@ import java.util.List;
 @Plural("dhtusers")
 @Singular("dhtuser")
 @ShortNames("dhtu")
-@AdditionalPrinterColumn(name = "Cluster", jsonPath = ".spec.cluster",
-    type = AdditionalPrinterColumn.Type.STRING, getDescription = "The DhtCluster this user is a client of")
-@AdditionalPrinterColumn(name = "Scope", jsonPath = ".spec.scope",
-    type = AdditionalPrinterColumn.Type.STRING, getDescription = "read-only, read-write or admin")
-@AdditionalPrinterColumn(name = "Secret", jsonPath = ".status.secretName",
-    type = AdditionalPrinterColumn.Type.STRING, getDescription = "The Secret with the client certificate")
-@AdditionalPrinterColumn(name = "Expires", jsonPath = ".status.notAfter",
-    type = AdditionalPrinterColumn.Type.DATE, getDescription = "When the certificate expires (renewed before)")
-@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp",
-    type = AdditionalPrinterColumn.Type.DATE)
-@ValidationRule(value = "self.metadata.name.size() <= 63"
-    + " && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
-    message = "metadata.name must be at most 63 lowercase letters, digits and '-' (it is the certificate's CN)",
-    reason = "FieldValueInvalid")
-@ValidationRule(value = "has(self.spec) && has(self.spec.cluster) && has(self.spec.scope)",
-    message = "spec.cluster (the DhtCluster's name) and spec.scope (read-only, read-write or admin) are required",
-    reason = "FieldValueRequired")
+@AdditionalPrinterColumn(
+        name = "Cluster",
+        jsonPath = ".spec.cluster",
+        type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "The DhtCluster this user is a client of")
+@AdditionalPrinterColumn(
+        name = "Scope",
+        jsonPath = ".spec.scope",
+        type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "read-only, read-write or admin")
+@AdditionalPrinterColumn(
+        name = "Secret",
+        jsonPath = ".status.secretName",
+        type = AdditionalPrinterColumn.Type.STRING,
+        getDescription = "The Secret with the client certificate")
+@AdditionalPrinterColumn(
+        name = "Expires",
+        jsonPath = ".status.notAfter",
+        type = AdditionalPrinterColumn.Type.DATE,
+        getDescription = "When the certificate expires (renewed before)")
+@AdditionalPrinterColumn(
+        name = "Age",
+        jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+@ValidationRule(
+        value = "self.metadata.name.size() <= 63" + " && self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
+        message = "metadata.name must be at most 63 lowercase letters, digits and '-' (it is the certificate's CN)",
+        reason = "FieldValueInvalid")
+@ValidationRule(
+        value = "has(self.spec) && has(self.spec.cluster) && has(self.spec.scope)",
+        message = "spec.cluster (the DhtCluster's name) and spec.scope (read-only, read-write or admin) are required",
+        reason = "FieldValueRequired")
 public class DhtUser extends CustomResource<DhtUserSpec, DhtUserStatus> implements Namespaced {
-  public static final String KIND = "DhtUser";
-  /** Order of the printer columns (the generator sorts them by path; the build restores this order). */
-  public static final List<String> PRINTER_COLUMNS = List.of("Cluster", "Scope", "Secret", "Expires", "Age");
+    public static final String KIND = "DhtUser";
+    /** Order of the printer columns (the generator sorts them by path; the build restores this order). */
+    public static final List<String> PRINTER_COLUMNS = List.of("Cluster", "Scope", "Secret", "Expires", "Age");
 
-  @Override
-  protected DhtUserSpec initSpec() {
-    return new DhtUserSpec();
-  }
+    @Override
+    protected DhtUserSpec initSpec() {
+        return new DhtUserSpec();
+    }
 }

@@ -12,45 +12,45 @@ import java.util.Objects;
  * CRD generator sees none).
  */
 public abstract class FieldEquality {
-  private List<Object> values() {
-    var out = new ArrayList<>();
-    for (Field f : getClass().getFields()) {
-      if (!Modifier.isStatic(f.getModifiers())) {
-        try {
-          out.add(f.get(this));
-        } catch (IllegalAccessException e) {
-          throw new IllegalStateException(e);
+    private List<Object> values() {
+        var out = new ArrayList<>();
+        for (Field f : getClass().getFields()) {
+            if (!Modifier.isStatic(f.getModifiers())) {
+                try {
+                    out.add(f.get(this));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
         }
-      }
+        return out;
     }
-    return out;
-  }
 
-  @Override
-  public boolean equals(Object o) {
-    return this == o || o != null && o.getClass() == getClass() && values().equals(((FieldEquality) o).values());
-  }
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o != null && o.getClass() == getClass() && values().equals(((FieldEquality) o).values());
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(getClass(), values());
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(getClass(), values());
+    }
 
-  @Override
-  public String toString() {
-    var sb = new StringBuilder(getClass().getSimpleName()).append('{');
-    for (Field f : getClass().getFields()) {
-      if (!Modifier.isStatic(f.getModifiers())) {
-        try {
-          Object v = f.get(this);
-          if (v != null) {
-            sb.append(f.getName()).append('=').append(v).append(", ");
-          }
-        } catch (IllegalAccessException e) {
-          throw new IllegalStateException(e);
+    @Override
+    public String toString() {
+        var sb = new StringBuilder(getClass().getSimpleName()).append('{');
+        for (Field f : getClass().getFields()) {
+            if (!Modifier.isStatic(f.getModifiers())) {
+                try {
+                    Object v = f.get(this);
+                    if (v != null) {
+                        sb.append(f.getName()).append('=').append(v).append(", ");
+                    }
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
         }
-      }
+        return sb.append('}').toString();
     }
-    return sb.append('}').toString();
-  }
 }

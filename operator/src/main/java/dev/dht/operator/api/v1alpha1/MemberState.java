@@ -6,4 +6,9 @@ package dev.dht.operator.api.v1alpha1;
  * grace: it pulls its ranges from the other replicas and serves no read until done), Draining (removed from the
  * topology by a scale-down, handing over its data; its pod stays until the move is done).
  */
-public enum MemberState { Joining, Up, Rebuilding, Draining }
+public enum MemberState {
+    Joining,
+    Up,
+    Rebuilding,
+    Draining
+}

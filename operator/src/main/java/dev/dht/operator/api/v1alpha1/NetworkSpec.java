@@ -9,13 +9,13 @@ import java.util.List;
 /** Who may reach the members' ports: a NetworkPolicy per cluster. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class NetworkSpec {
-  @Default("true")
-  @JsonPropertyDescription("Generate the NetworkPolicy <name>: the member port only from the cluster's own members"
-      + " and the operator, the client port from clientPeers and the operator, the profiler sidecar's port only from"
-      + " DhtBenchmark runners. Needs a network plugin that enforces NetworkPolicies. false: no policy.")
-  public Boolean policies;
+    @Default("true")
+    @JsonPropertyDescription("Generate the NetworkPolicy <name>: the member port only from the cluster's own members"
+            + " and the operator, the client port from clientPeers and the operator, the profiler sidecar's port only from"
+            + " DhtBenchmark runners. Needs a network plugin that enforces NetworkPolicies. false: no policy.")
+    public Boolean policies;
 
-  @JsonPropertyDescription("Who may reach the client port (8080: the API, /metrics). Empty or unset: everyone."
-      + " The operator is always allowed.")
-  public List<NetworkPolicyPeer> clientPeers;
+    @JsonPropertyDescription("Who may reach the client port (8080: the API, /metrics). Empty or unset: everyone."
+            + " The operator is always allowed.")
+    public List<NetworkPolicyPeer> clientPeers;
 }

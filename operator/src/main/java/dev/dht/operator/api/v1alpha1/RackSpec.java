@@ -17,44 +17,48 @@ import java.util.Map;
  * changes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "!has(self.zone) || !has(self.nodeAffinityLabels)",
-    message = "a rack is pinned by zone or by nodeAffinityLabels, not both: put the zone into nodeAffinityLabels as"
-        + " topology.kubernetes.io/zone, or drop nodeAffinityLabels",
-    reason = "FieldValueForbidden")
+@ValidationRule(
+        value = "!has(self.zone) || !has(self.nodeAffinityLabels)",
+        message = "a rack is pinned by zone or by nodeAffinityLabels, not both: put the zone into nodeAffinityLabels as"
+                + " topology.kubernetes.io/zone, or drop nodeAffinityLabels",
+        reason = "FieldValueForbidden")
 public class RackSpec {
-  /**
-   * Longest "<cluster>-<rack>", the rack's StatefulSet name: the controller labels its pods with that name, a dash and
-   * a revision hash of up to 10 characters, and a label value has at most 63.
-   */
-  public static final int MAX_STATEFUL_SET_NAME = 52;
-  public static final int MAX_NAME_LENGTH = MAX_STATEFUL_SET_NAME - 2;
+    /**
+     * Longest "<cluster>-<rack>", the rack's StatefulSet name: the controller labels its pods with that name, a dash and
+     * a revision hash of up to 10 characters, and a label value has at most 63.
+     */
+    public static final int MAX_STATEFUL_SET_NAME = 52;
 
-  @Required
-  @Size(min = 1, max = MAX_NAME_LENGTH)
-  @Pattern("^[a-z]([-a-z0-9]*[a-z0-9])?$")
-  @JsonPropertyDescription("The rack's name, a DNS label (e.g. zone-a). It names the rack's StatefulSet"
-      + " (<cluster>-<rack>) and pods (<cluster>-<rack>-<ordinal>) and goes into the member list: it never changes.")
-  public String name;
+    public static final int MAX_NAME_LENGTH = MAX_STATEFUL_SET_NAME - 2;
 
-  @Size(max = 63)
-  @JsonPropertyDescription("Zone the rack's pods run in: required node affinity on topology.kubernetes.io/zone."
-      + " Cannot change while the rack holds members (their volumes are in that zone).")
-  public String zone;
+    @Required
+    @Size(min = 1, max = MAX_NAME_LENGTH)
+    @Pattern("^[a-z]([-a-z0-9]*[a-z0-9])?$")
+    @JsonPropertyDescription(
+            "The rack's name, a DNS label (e.g. zone-a). It names the rack's StatefulSet"
+                    + " (<cluster>-<rack>) and pods (<cluster>-<rack>-<ordinal>) and goes into the member list: it never changes.")
+    public String name;
 
-  @Size(max = 8)
-  @JsonPropertyDescription("Node labels the rack's pods require (required node affinity, one In term per label),"
-      + " instead of zone. Cannot change while the rack holds members.")
-  public Map<String, String> nodeAffinityLabels;
+    @Size(max = 63)
+    @JsonPropertyDescription("Zone the rack's pods run in: required node affinity on topology.kubernetes.io/zone."
+            + " Cannot change while the rack holds members (their volumes are in that zone).")
+    public String zone;
 
-  @JsonPropertyDescription("Affinity of this rack's pods, merged over spec.affinity part by part (node affinity,"
-      + " pod affinity, pod anti-affinity): a part set here replaces that part; the zone pinning is always added.")
-  public Affinity affinity;
+    @Size(max = 8)
+    @JsonPropertyDescription("Node labels the rack's pods require (required node affinity, one In term per label),"
+            + " instead of zone. Cannot change while the rack holds members.")
+    public Map<String, String> nodeAffinityLabels;
 
-  @JsonPropertyDescription("Tolerations of this rack's pods, added to spec.tolerations.")
-  public List<Toleration> tolerations;
+    @JsonPropertyDescription(
+            "Affinity of this rack's pods, merged over spec.affinity part by part (node affinity,"
+                    + " pod affinity, pod anti-affinity): a part set here replaces that part; the zone pinning is always added.")
+    public Affinity affinity;
 
-  @JsonPropertyDescription("Empty the rack: its members hand their data over and leave, one at a time, highest"
-      + " ordinal first; spec.replicas stays the total, so the other racks grow first to keep it. A rack is removed"
-      + " from the list only once it is drained and holds no member (status.racks).")
-  public Boolean drain;
+    @JsonPropertyDescription("Tolerations of this rack's pods, added to spec.tolerations.")
+    public List<Toleration> tolerations;
+
+    @JsonPropertyDescription("Empty the rack: its members hand their data over and leave, one at a time, highest"
+            + " ordinal first; spec.replicas stays the total, so the other racks grow first to keep it. A rack is removed"
+            + " from the list only once it is drained and holds no member (status.racks).")
+    public Boolean drain;
 }

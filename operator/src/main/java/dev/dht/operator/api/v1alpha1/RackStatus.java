@@ -7,47 +7,51 @@ import java.util.Objects;
 /** One rack as observed: its members in the topology, its pods, how many are ready. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RackStatus {
-  @io.fabric8.generator.annotation.Size(max = RackSpec.MAX_NAME_LENGTH)
-  @JsonPropertyDescription("The rack's name (spec.racks[].name).")
-  public String name;
+    @io.fabric8.generator.annotation.Size(max = RackSpec.MAX_NAME_LENGTH)
+    @JsonPropertyDescription("The rack's name (spec.racks[].name).")
+    public String name;
 
-  @JsonPropertyDescription("Members of this rack in the topology (the nodes' member list).")
-  public Integer members;
+    @JsonPropertyDescription("Members of this rack in the topology (the nodes' member list).")
+    public Integer members;
 
-  @JsonPropertyDescription("Pods its StatefulSet runs, members about to join or still leaving included. A drained"
-      + " rack can be removed from spec.racks once this and members are 0.")
-  public Integer replicas;
+    @JsonPropertyDescription("Pods its StatefulSet runs, members about to join or still leaving included. A drained"
+            + " rack can be removed from spec.racks once this and members are 0.")
+    public Integer replicas;
 
-  @JsonPropertyDescription("Members of this rack whose pod is ready.")
-  public Integer readyMembers;
+    @JsonPropertyDescription("Members of this rack whose pod is ready.")
+    public Integer readyMembers;
 
-  @JsonPropertyDescription("Members this rack is to hold once the current scale or drain is done.")
-  public Integer targetMembers;
+    @JsonPropertyDescription("Members this rack is to hold once the current scale or drain is done.")
+    public Integer targetMembers;
 
-  public RackStatus() {}
+    public RackStatus() {}
 
-  public RackStatus(String name, int members, int replicas, int readyMembers, int targetMembers) {
-    this.name = name;
-    this.members = members;
-    this.replicas = replicas;
-    this.readyMembers = readyMembers;
-    this.targetMembers = targetMembers;
-  }
+    public RackStatus(String name, int members, int replicas, int readyMembers, int targetMembers) {
+        this.name = name;
+        this.members = members;
+        this.replicas = replicas;
+        this.readyMembers = readyMembers;
+        this.targetMembers = targetMembers;
+    }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof RackStatus r && Objects.equals(name, r.name) && Objects.equals(members, r.members)
-        && Objects.equals(replicas, r.replicas) && Objects.equals(readyMembers, r.readyMembers)
-        && Objects.equals(targetMembers, r.targetMembers);
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RackStatus r
+                && Objects.equals(name, r.name)
+                && Objects.equals(members, r.members)
+                && Objects.equals(replicas, r.replicas)
+                && Objects.equals(readyMembers, r.readyMembers)
+                && Objects.equals(targetMembers, r.targetMembers);
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(name, members, replicas, readyMembers, targetMembers);
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, members, replicas, readyMembers, targetMembers);
+    }
 
-  @Override
-  public String toString() {
-    return name + "(" + readyMembers + "/" + members + " ready, " + replicas + " pods, target " + targetMembers + ")";
-  }
+    @Override
+    public String toString() {
+        return name + "(" + readyMembers + "/" + members + " ready, " + replicas + " pods, target " + targetMembers
+                + ")";
+    }
 }

@@ -7,44 +7,46 @@ import java.util.Objects;
 /** What the members report about repair (GET /v0/admin/repair), summed over the members that answered. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RepairStatus {
-  @JsonPropertyDescription("Whether the members repair on their own (spec.repair.enabled).")
-  public Boolean enabled;
+    @JsonPropertyDescription("Whether the members repair on their own (spec.repair.enabled).")
+    public Boolean enabled;
 
-  @JsonPropertyDescription("When the most recent repair round completed on any member (RFC 3339); absent before"
-      + " the first.")
-  public String lastCompleteRound;
+    @JsonPropertyDescription(
+            "When the most recent repair round completed on any member (RFC 3339); absent before" + " the first.")
+    public String lastCompleteRound;
 
-  @JsonPropertyDescription("The oldest last repair of any range on any member (RFC 3339): every range was repaired"
-      + " since. Absent while some range was never repaired.")
-  public String oldestRangeRepair;
+    @JsonPropertyDescription("The oldest last repair of any range on any member (RFC 3339): every range was repaired"
+            + " since. Absent while some range was never repaired.")
+    public String oldestRangeRepair;
 
-  @JsonPropertyDescription("Ranges found out of sync by the members' last rounds.")
-  public Long rangesOutOfSync;
+    @JsonPropertyDescription("Ranges found out of sync by the members' last rounds.")
+    public Long rangesOutOfSync;
 
-  @JsonPropertyDescription("Bytes of records repairs sent to replicas that lacked them (since the members started).")
-  public Long bytesRepaired;
+    @JsonPropertyDescription("Bytes of records repairs sent to replicas that lacked them (since the members started).")
+    public Long bytesRepaired;
 
-  @JsonPropertyDescription("Members that answered the last poll.")
-  public Integer membersReporting;
+    @JsonPropertyDescription("Members that answered the last poll.")
+    public Integer membersReporting;
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof RepairStatus s && Objects.equals(enabled, s.enabled)
-        && Objects.equals(lastCompleteRound, s.lastCompleteRound)
-        && Objects.equals(oldestRangeRepair, s.oldestRangeRepair)
-        && Objects.equals(rangesOutOfSync, s.rangesOutOfSync) && Objects.equals(bytesRepaired, s.bytesRepaired)
-        && Objects.equals(membersReporting, s.membersReporting);
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RepairStatus s
+                && Objects.equals(enabled, s.enabled)
+                && Objects.equals(lastCompleteRound, s.lastCompleteRound)
+                && Objects.equals(oldestRangeRepair, s.oldestRangeRepair)
+                && Objects.equals(rangesOutOfSync, s.rangesOutOfSync)
+                && Objects.equals(bytesRepaired, s.bytesRepaired)
+                && Objects.equals(membersReporting, s.membersReporting);
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(enabled, lastCompleteRound, oldestRangeRepair, rangesOutOfSync, bytesRepaired,
-        membersReporting);
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                enabled, lastCompleteRound, oldestRangeRepair, rangesOutOfSync, bytesRepaired, membersReporting);
+    }
 
-  @Override
-  public String toString() {
-    return "RepairStatus{last=" + lastCompleteRound + ", oldest=" + oldestRangeRepair + ", outOfSync="
-        + rangesOutOfSync + ", bytes=" + bytesRepaired + ", reporting=" + membersReporting + "}";
-  }
+    @Override
+    public String toString() {
+        return "RepairStatus{last=" + lastCompleteRound + ", oldest=" + oldestRangeRepair + ", outOfSync="
+                + rangesOutOfSync + ", bytes=" + bytesRepaired + ", reporting=" + membersReporting + "}";
+    }
 }

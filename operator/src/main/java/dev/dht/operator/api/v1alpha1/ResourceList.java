@@ -9,29 +9,32 @@ import io.fabric8.generator.annotation.ValidationRule;
 /** The resources a node container asks for or is limited to (named fields, so each is validated). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ResourceList {
-  @Size(max = 32)
-  @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
-      message = "cpu must be a positive Kubernetes quantity such as 500m or 2")
-  @JsonPropertyDescription("CPU, e.g. 500m or 2.")
-  public String cpu;
+    @Size(max = 32)
+    @ValidationRule(
+            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            message = "cpu must be a positive Kubernetes quantity such as 500m or 2")
+    @JsonPropertyDescription("CPU, e.g. 500m or 2.")
+    public String cpu;
 
-  @Size(max = 32)
-  @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
-      message = "memory must be a positive Kubernetes quantity such as 512Mi or 2Gi")
-  @JsonPropertyDescription("Memory, e.g. 2Gi.")
-  public String memory;
+    @Size(max = 32)
+    @ValidationRule(
+            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            message = "memory must be a positive Kubernetes quantity such as 512Mi or 2Gi")
+    @JsonPropertyDescription("Memory, e.g. 2Gi.")
+    public String memory;
 
-  @Size(max = 32)
-  @JsonProperty("ephemeral-storage")
-  @ValidationRule(value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
-      message = "ephemeral-storage must be a positive Kubernetes quantity such as 1Gi")
-  @JsonPropertyDescription("Scratch space (/tmp, logs), e.g. 1Gi.")
-  public String ephemeralStorage;
+    @Size(max = 32)
+    @JsonProperty("ephemeral-storage")
+    @ValidationRule(
+            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            message = "ephemeral-storage must be a positive Kubernetes quantity such as 1Gi")
+    @JsonPropertyDescription("Scratch space (/tmp, logs), e.g. 1Gi.")
+    public String ephemeralStorage;
 
-  public ResourceList() {}
+    public ResourceList() {}
 
-  public ResourceList(String cpu, String memory) {
-    this.cpu = cpu;
-    this.memory = memory;
-  }
+    public ResourceList(String cpu, String memory) {
+        this.cpu = cpu;
+        this.memory = memory;
+    }
 }

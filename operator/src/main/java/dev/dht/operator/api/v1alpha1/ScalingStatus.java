@@ -9,53 +9,65 @@ import java.util.Objects;
 /** Progress of a scale in progress: what the operator waits for, and the members' data movement. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ScalingStatus {
-  @JsonPropertyDescription("The member count being reached (spec.replicas).")
-  public Integer targetReplicas;
+    @JsonPropertyDescription("The member count being reached (spec.replicas).")
+    public Integer targetReplicas;
 
-  @JsonPropertyDescription("Members in the topology ConfigMap now.")
-  public Integer topologyMembers;
+    @JsonPropertyDescription("Members in the topology ConfigMap now.")
+    public Integer topologyMembers;
 
-  @JsonPropertyDescription("Replicas of the StatefulSet now (above topologyMembers while members start or leave).")
-  public Integer statefulSetReplicas;
+    @JsonPropertyDescription("Replicas of the StatefulSet now (above topologyMembers while members start or leave).")
+    public Integer statefulSetReplicas;
 
-  @JsonPropertyDescription("StartingMembers, MovingData, RemovingMember or WaitingForRollout.")
-  public ScalingStep step;
+    @JsonPropertyDescription("StartingMembers, MovingData, RemovingMember or WaitingForRollout.")
+    public ScalingStep step;
 
-  @JsonPropertyDescription("Pods no longer in the topology that are still handing over their data.")
-  public List<String> leaving = new ArrayList<>();
+    @JsonPropertyDescription("Pods no longer in the topology that are still handing over their data.")
+    public List<String> leaving = new ArrayList<>();
 
-  @JsonPropertyDescription("Members (and leaving members) whose movement endpoint reported idle at the last poll.")
-  public Integer membersIdle;
+    @JsonPropertyDescription("Members (and leaving members) whose movement endpoint reported idle at the last poll.")
+    public Integer membersIdle;
 
-  @JsonPropertyDescription("Members (and leaving members) polled.")
-  public Integer membersPolled;
+    @JsonPropertyDescription("Members (and leaving members) polled.")
+    public Integer membersPolled;
 
-  @JsonPropertyDescription("Records the members still have to scan and send (their estimates, summed).")
-  public Long keysLeft;
+    @JsonPropertyDescription("Records the members still have to scan and send (their estimates, summed).")
+    public Long keysLeft;
 
-  @JsonPropertyDescription("Bytes the members still have to scan and send (their estimates, summed).")
-  public Long bytesLeft;
+    @JsonPropertyDescription("Bytes the members still have to scan and send (their estimates, summed).")
+    public Long bytesLeft;
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof ScalingStatus s && Objects.equals(targetReplicas, s.targetReplicas)
-        && Objects.equals(topologyMembers, s.topologyMembers)
-        && Objects.equals(statefulSetReplicas, s.statefulSetReplicas) && step == s.step
-        && Objects.equals(leaving, s.leaving) && Objects.equals(membersIdle, s.membersIdle)
-        && Objects.equals(membersPolled, s.membersPolled) && Objects.equals(keysLeft, s.keysLeft)
-        && Objects.equals(bytesLeft, s.bytesLeft);
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ScalingStatus s
+                && Objects.equals(targetReplicas, s.targetReplicas)
+                && Objects.equals(topologyMembers, s.topologyMembers)
+                && Objects.equals(statefulSetReplicas, s.statefulSetReplicas)
+                && step == s.step
+                && Objects.equals(leaving, s.leaving)
+                && Objects.equals(membersIdle, s.membersIdle)
+                && Objects.equals(membersPolled, s.membersPolled)
+                && Objects.equals(keysLeft, s.keysLeft)
+                && Objects.equals(bytesLeft, s.bytesLeft);
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(targetReplicas, topologyMembers, statefulSetReplicas, step, leaving, membersIdle,
-        membersPolled, keysLeft, bytesLeft);
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(
+                targetReplicas,
+                topologyMembers,
+                statefulSetReplicas,
+                step,
+                leaving,
+                membersIdle,
+                membersPolled,
+                keysLeft,
+                bytesLeft);
+    }
 
-  @Override
-  public String toString() {
-    return "Scaling{" + step + ", target=" + targetReplicas + ", topology=" + topologyMembers + ", sts="
-        + statefulSetReplicas + ", leaving=" + leaving + ", idle=" + membersIdle + "/" + membersPolled
-        + ", keysLeft=" + keysLeft + "}";
-  }
+    @Override
+    public String toString() {
+        return "Scaling{" + step + ", target=" + targetReplicas + ", topology=" + topologyMembers + ", sts="
+                + statefulSetReplicas + ", leaving=" + leaving + ", idle=" + membersIdle + "/" + membersPolled
+                + ", keysLeft=" + keysLeft + "}";
+    }
 }

@@ -8,11 +8,11 @@ import io.fabric8.generator.annotation.Required;
 /** One key of a Secret in the cluster's namespace. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class SecretKeyRef {
-  @Required
-  @JsonPropertyDescription("Name of the Secret.")
-  public String name;
+    @Required
+    @JsonPropertyDescription("Name of the Secret.")
+    public String name;
 
-  @Default("key")
-  @JsonPropertyDescription("The Secret's key.")
-  public String key;
+    @Default("key")
+    @JsonPropertyDescription("The Secret's key.")
+    public String key;
 }

@@ -8,13 +8,13 @@ import io.fabric8.generator.annotation.Min;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ServiceSpec {
-  @Default(Defaults.SERVICE_TYPE)
-  @JsonPropertyDescription("Type of the client Service: ClusterIP, NodePort or LoadBalancer.")
-  public ServiceType type;
+    @Default(Defaults.SERVICE_TYPE)
+    @JsonPropertyDescription("Type of the client Service: ClusterIP, NodePort or LoadBalancer.")
+    public ServiceType type;
 
-  @Min(1)
-  @Max(65535)
-  @Default("" + Defaults.SERVICE_PORT)
-  @JsonPropertyDescription("Port of the client Service (it forwards to the nodes' port 8080).")
-  public Integer port;
+    @Min(1)
+    @Max(65535)
+    @Default("" + Defaults.SERVICE_PORT)
+    @JsonPropertyDescription("Port of the client Service (it forwards to the nodes' port 8080).")
+    public Integer port;
 }

@@ -1,3 +1,7 @@
 package dev.dht.operator.api.v1alpha1;
 
-public enum ServiceType { ClusterIP, NodePort, LoadBalancer }
+public enum ServiceType {
+    ClusterIP,
+    NodePort,
+    LoadBalancer
+}

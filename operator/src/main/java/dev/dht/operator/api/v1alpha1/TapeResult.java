@@ -7,52 +7,56 @@ import java.util.Objects;
 /** Headline figures of one tape of a run (the full summary is in the results volume). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class TapeResult {
-  @JsonPropertyDescription("The tape.")
-  public String tape;
+    @JsonPropertyDescription("The tape.")
+    public String tape;
 
-  @JsonPropertyDescription("Completed requests per second.")
-  public Double rps;
+    @JsonPropertyDescription("Completed requests per second.")
+    public Double rps;
 
-  @JsonPropertyDescription("99th percentile latency in milliseconds.")
-  public Double p99Ms;
+    @JsonPropertyDescription("99th percentile latency in milliseconds.")
+    public Double p99Ms;
 
-  @JsonPropertyDescription("Requests that failed (transport errors and unexpected statuses).")
-  public Long errors;
+    @JsonPropertyDescription("Requests that failed (transport errors and unexpected statuses).")
+    public Long errors;
 
-  @JsonPropertyDescription("Requests the load generator could not start on schedule (it ran out of capacity:"
-      + " the figures understate the latency the rate would cause).")
-  public Long dropped;
+    @JsonPropertyDescription("Requests the load generator could not start on schedule (it ran out of capacity:"
+            + " the figures understate the latency the rate would cause).")
+    public Long dropped;
 
-  @JsonPropertyDescription("Profile ramp: the first rate at which p99 or the error rate crossed the runner's"
-      + " threshold; absent when it never did.")
-  public Double saturationRps;
+    @JsonPropertyDescription("Profile ramp: the first rate at which p99 or the error rate crossed the runner's"
+            + " threshold; absent when it never did.")
+    public Double saturationRps;
 
-  public TapeResult() {}
+    public TapeResult() {}
 
-  public TapeResult(String tape, Double rps, Double p99Ms, Long errors, Long dropped, Double saturationRps) {
-    this.tape = tape;
-    this.rps = rps;
-    this.p99Ms = p99Ms;
-    this.errors = errors;
-    this.dropped = dropped;
-    this.saturationRps = saturationRps;
-  }
+    public TapeResult(String tape, Double rps, Double p99Ms, Long errors, Long dropped, Double saturationRps) {
+        this.tape = tape;
+        this.rps = rps;
+        this.p99Ms = p99Ms;
+        this.errors = errors;
+        this.dropped = dropped;
+        this.saturationRps = saturationRps;
+    }
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof TapeResult t && Objects.equals(tape, t.tape) && Objects.equals(rps, t.rps)
-        && Objects.equals(p99Ms, t.p99Ms) && Objects.equals(errors, t.errors) && Objects.equals(dropped, t.dropped)
-        && Objects.equals(saturationRps, t.saturationRps);
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TapeResult t
+                && Objects.equals(tape, t.tape)
+                && Objects.equals(rps, t.rps)
+                && Objects.equals(p99Ms, t.p99Ms)
+                && Objects.equals(errors, t.errors)
+                && Objects.equals(dropped, t.dropped)
+                && Objects.equals(saturationRps, t.saturationRps);
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(tape, rps, p99Ms, errors, dropped, saturationRps);
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(tape, rps, p99Ms, errors, dropped, saturationRps);
+    }
 
-  @Override
-  public String toString() {
-    return tape + "{rps=" + rps + ", p99Ms=" + p99Ms + ", errors=" + errors + ", dropped=" + dropped
-        + ", saturationRps=" + saturationRps + "}";
-  }
+    @Override
+    public String toString() {
+        return tape + "{rps=" + rps + ", p99Ms=" + p99Ms + ", errors=" + errors + ", dropped=" + dropped
+                + ", saturationRps=" + saturationRps + "}";
+    }
 }

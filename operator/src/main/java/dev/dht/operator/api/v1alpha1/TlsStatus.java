@@ -7,25 +7,25 @@ import java.util.Objects;
 /** The member plane's certificates as the operator last saw them. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class TlsStatus extends CertificateStatus {
-  @JsonPropertyDescription("Operator, Secret, CertManager or Disabled.")
-  public TlsMode mode;
+    @JsonPropertyDescription("Operator, Secret, CertManager or Disabled.")
+    public TlsMode mode;
 
-  @JsonPropertyDescription("The client port's TLS.")
-  public ClientTlsStatus client;
+    @JsonPropertyDescription("The client port's TLS.")
+    public ClientTlsStatus client;
 
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof TlsStatus s && mode == s.mode && sameCertificates(s) && Objects.equals(client, s.client);
-  }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TlsStatus s && mode == s.mode && sameCertificates(s) && Objects.equals(client, s.client);
+    }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(mode, certificatesHash(), client);
-  }
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, certificatesHash(), client);
+    }
 
-  @Override
-  public String toString() {
-    return "TlsStatus{" + mode + ", " + secretName + ", until " + certificateNotAfter + ", rotation " + rotation
-        + ", " + message + ", client " + client + "}";
-  }
+    @Override
+    public String toString() {
+        return "TlsStatus{" + mode + ", " + secretName + ", until " + certificateNotAfter + ", rotation " + rotation
+                + ", " + message + ", client " + client + "}";
+    }
 }

@@ -8,21 +8,21 @@ import java.util.Map;
 
 /** Metadata of a benchmark's objects: owned by it, so Kubernetes' garbage collector removes them with it. */
 final class BenchmarkOwners {
-  private BenchmarkOwners() {}
+    private BenchmarkOwners() {}
 
-  static ObjectMeta metadata(DhtBenchmark benchmark, String name, Map<String, String> labels) {
-    return new ObjectMetaBuilder()
-        .withName(name)
-        .withNamespace(benchmark.getMetadata().getNamespace())
-        .withLabels(labels)
-        .withOwnerReferences(new OwnerReferenceBuilder()
-            .withApiVersion(benchmark.getApiVersion())
-            .withKind(benchmark.getKind())
-            .withName(benchmark.getMetadata().getName())
-            .withUid(benchmark.getMetadata().getUid())
-            .withController(true)
-            .withBlockOwnerDeletion(true)
-            .build())
-        .build();
-  }
+    static ObjectMeta metadata(DhtBenchmark benchmark, String name, Map<String, String> labels) {
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(benchmark.getMetadata().getNamespace())
+                .withLabels(labels)
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion(benchmark.getApiVersion())
+                        .withKind(benchmark.getKind())
+                        .withName(benchmark.getMetadata().getName())
+                        .withUid(benchmark.getMetadata().getUid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build())
+                .build();
+    }
 }

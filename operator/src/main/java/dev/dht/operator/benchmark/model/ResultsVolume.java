@@ -14,22 +14,24 @@ import java.util.Map;
  * Owned by the benchmark (deleted with it) unless spec.results.retainOnDelete.
  */
 public final class ResultsVolume {
-  private ResultsVolume() {}
+    private ResultsVolume() {}
 
-  public static PersistentVolumeClaim claim(DhtBenchmark benchmark, BenchmarkModel model) {
-    var meta = BenchmarkOwners.metadata(benchmark, BenchmarkNames.resultsClaim(model.name()),
-        BenchmarkNames.labels(model.name(), true));
-    if (model.retainResults()) {
-      meta.setOwnerReferences(List.of());
+    public static PersistentVolumeClaim claim(DhtBenchmark benchmark, BenchmarkModel model) {
+        var meta = BenchmarkOwners.metadata(
+                benchmark, BenchmarkNames.resultsClaim(model.name()), BenchmarkNames.labels(model.name(), true));
+        if (model.retainResults()) {
+            meta.setOwnerReferences(List.of());
+        }
+        var claim = new PersistentVolumeClaimBuilder()
+                .withMetadata(meta)
+                .withNewSpec()
+                .withAccessModes("ReadWriteOnce")
+                .withNewResources()
+                .withRequests(Map.of("storage", new Quantity(model.resultsSize())))
+                .endResources()
+                .endSpec()
+                .build();
+        model.resultsStorageClass().ifPresent(claim.getSpec()::setStorageClassName);
+        return claim;
     }
-    var claim = new PersistentVolumeClaimBuilder()
-        .withMetadata(meta)
-        .withNewSpec()
-          .withAccessModes("ReadWriteOnce")
-          .withNewResources().withRequests(Map.of("storage", new Quantity(model.resultsSize()))).endResources()
-        .endSpec()
-        .build();
-    model.resultsStorageClass().ifPresent(claim.getSpec()::setStorageClassName);
-    return claim;
-  }
 }

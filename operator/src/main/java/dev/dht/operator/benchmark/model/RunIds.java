@@ -10,16 +10,17 @@ import java.util.Collection;
  * bench-results/ after make bench-fetch; "-2", "-3", ... when a run of the same benchmark started in the same second.
  */
 public final class RunIds {
-  private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter FORMAT =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
-  private RunIds() {}
+    private RunIds() {}
 
-  public static String next(Instant now, Collection<String> taken) {
-    String base = FORMAT.format(now);
-    String id = base;
-    for (int n = 2; taken.contains(id); n++) {
-      id = base + "-" + n;
+    public static String next(Instant now, Collection<String> taken) {
+        String base = FORMAT.format(now);
+        String id = base;
+        for (int n = 2; taken.contains(id); n++) {
+            id = base + "-" + n;
+        }
+        return id;
     }
-    return id;
-  }
 }

@@ -39,62 +39,79 @@ import java.util.Optional;
  * (kubelet probes; hostNetwork pods): mutual TLS still guards the member port against it. Pure.
  */
 public final class ClusterNetworkPolicy {
-  /** The namespace label every namespace has (Kubernetes 1.21+), to name the operator's namespace in a peer. */
-  static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+    /** The namespace label every namespace has (Kubernetes 1.21+), to name the operator's namespace in a peer. */
+    static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
 
-  private ClusterNetworkPolicy() {}
+    private ClusterNetworkPolicy() {}
 
-  public static NetworkPolicy networkPolicy(DhtCluster cluster, ClusterModel model, Optional<Platform.OperatorPeer>
-      operator) {
-    String name = model.name();
-    var rules = new ArrayList<NetworkPolicyIngressRule>();
-    var members = new ArrayList<NetworkPolicyPeer>();
-    members.add(new NetworkPolicyPeerBuilder().withPodSelector(new LabelSelectorBuilder()
-        .withMatchLabels(Labels.selector(name)).build()).build());
-    operator.map(ClusterNetworkPolicy::peer).ifPresent(members::add);
-    rules.add(rule(NodeSecurity.MEMBER_PORT, members));
+    public static NetworkPolicy networkPolicy(
+            DhtCluster cluster, ClusterModel model, Optional<Platform.OperatorPeer> operator) {
+        String name = model.name();
+        var rules = new ArrayList<NetworkPolicyIngressRule>();
+        var members = new ArrayList<NetworkPolicyPeer>();
+        members.add(new NetworkPolicyPeerBuilder()
+                .withPodSelector(new LabelSelectorBuilder()
+                        .withMatchLabels(Labels.selector(name))
+                        .build())
+                .build());
+        operator.map(ClusterNetworkPolicy::peer).ifPresent(members::add);
+        rules.add(rule(NodeSecurity.MEMBER_PORT, members));
 
-    var clients = new ArrayList<>(model.security().network().clientPeers());
-    if (!clients.isEmpty()) {
-      operator.map(ClusterNetworkPolicy::peer).ifPresent(clients::add);
+        var clients = new ArrayList<>(model.security().network().clientPeers());
+        if (!clients.isEmpty()) {
+            operator.map(ClusterNetworkPolicy::peer).ifPresent(clients::add);
+        }
+        rules.add(rule(Names.NODE_PORT, clients)); // no peer listed: from everywhere
+        if (model.security().clientTls().enabled()) {
+            // The metrics port (counters and status, no key nor value) is open to whoever may reach the client port.
+            rules.add(rule(SecurityNames.METRICS_PORT, clients));
+        }
+
+        if (model.profilerEnabled()) {
+            rules.add(rule(
+                    ProfilerSidecar.PORT,
+                    List.of(new NetworkPolicyPeerBuilder()
+                            .withPodSelector(new LabelSelectorBuilder()
+                                    .withMatchLabels(Map.of(Labels.COMPONENT, BenchmarkNames.COMPONENT_BENCHMARK))
+                                    .addNewMatchExpression()
+                                    .withKey(BenchmarkNames.BENCHMARK_LABEL)
+                                    .withOperator("Exists")
+                                    .endMatchExpression()
+                                    .build())
+                            .build())));
+        }
+        return Hashing.stamp(new NetworkPolicyBuilder()
+                .withMetadata(Owners.metadata(cluster, SecurityNames.networkPolicy(name)))
+                .withNewSpec()
+                .withNewPodSelector()
+                .withMatchLabels(Labels.selector(name))
+                .endPodSelector()
+                .withPolicyTypes("Ingress")
+                .withIngress(rules)
+                .endSpec()
+                .build());
     }
-    rules.add(rule(Names.NODE_PORT, clients)); // no peer listed: from everywhere
-    if (model.security().clientTls().enabled()) {
-      // The metrics port (counters and status, no key nor value) is open to whoever may reach the client port.
-      rules.add(rule(SecurityNames.METRICS_PORT, clients));
+
+    static NetworkPolicyPeer peer(Platform.OperatorPeer operator) {
+        return new NetworkPolicyPeerBuilder()
+                .withNewNamespaceSelector()
+                .withMatchLabels(Map.of(NAMESPACE_NAME_LABEL, operator.namespace()))
+                .endNamespaceSelector()
+                .withNewPodSelector()
+                .withMatchLabels(operator.podLabels())
+                .endPodSelector()
+                .build();
     }
 
-    if (model.profilerEnabled()) {
-      rules.add(rule(ProfilerSidecar.PORT, List.of(new NetworkPolicyPeerBuilder().withPodSelector(
-          new LabelSelectorBuilder()
-              .withMatchLabels(Map.of(Labels.COMPONENT, BenchmarkNames.COMPONENT_BENCHMARK))
-              .addNewMatchExpression().withKey(BenchmarkNames.BENCHMARK_LABEL).withOperator("Exists").endMatchExpression()
-              .build()).build())));
+    private static NetworkPolicyIngressRule rule(int port, List<NetworkPolicyPeer> from) {
+        var rule = new NetworkPolicyIngressRuleBuilder()
+                .addNewPort()
+                .withProtocol("TCP")
+                .withPort(new IntOrString(port))
+                .endPort();
+        if (!from.isEmpty()) {
+            rule.withFrom(from);
+        }
+        return rule.build();
     }
-    return Hashing.stamp(new NetworkPolicyBuilder()
-        .withMetadata(Owners.metadata(cluster, SecurityNames.networkPolicy(name)))
-        .withNewSpec()
-          .withNewPodSelector().withMatchLabels(Labels.selector(name)).endPodSelector()
-          .withPolicyTypes("Ingress")
-          .withIngress(rules)
-        .endSpec()
-        .build());
-  }
-
-  static NetworkPolicyPeer peer(Platform.OperatorPeer operator) {
-    return new NetworkPolicyPeerBuilder()
-        .withNewNamespaceSelector().withMatchLabels(Map.of(NAMESPACE_NAME_LABEL, operator.namespace()))
-        .endNamespaceSelector()
-        .withNewPodSelector().withMatchLabels(operator.podLabels()).endPodSelector()
-        .build();
-  }
-
-  private static NetworkPolicyIngressRule rule(int port, List<NetworkPolicyPeer> from) {
-    var rule = new NetworkPolicyIngressRuleBuilder()
-        .addNewPort().withProtocol("TCP").withPort(new IntOrString(port)).endPort();
-    if (!from.isEmpty()) {
-      rule.withFrom(from);
-    }
-    return rule.build();
-  }
 }

@@ -14,17 +14,17 @@ import java.util.Map;
 
 /** The client port's public object: the CA bundle clients trust for the members. Pure; owned by the cluster. */
 public final class ClientPortObjects {
-  private ClientPortObjects() {}
+    private ClientPortObjects() {}
 
-  /**
-   * The CAs clients trust for the members (key ca.crt): what the members' certificate Secret trusts, the old and the
-   * new CA together during a CA replacement. A ConfigMap, as Kubernetes publishes its own (kube-root-ca.crt): a CA
-   * certificate is public, and any pod may mount it.
-   */
-  public static ConfigMap caBundle(DhtCluster cluster, SecurityModel.ClientTls tls, List<X509Certificate> trusted) {
-    return Hashing.stamp(new ConfigMapBuilder()
-        .withMetadata(Owners.metadata(cluster, tls.caConfigMap()))
-        .withData(Map.of(SecurityNames.CA_CERT, Pem.certificates(trusted)))
-        .build());
-  }
+    /**
+     * The CAs clients trust for the members (key ca.crt): what the members' certificate Secret trusts, the old and the
+     * new CA together during a CA replacement. A ConfigMap, as Kubernetes publishes its own (kube-root-ca.crt): a CA
+     * certificate is public, and any pod may mount it.
+     */
+    public static ConfigMap caBundle(DhtCluster cluster, SecurityModel.ClientTls tls, List<X509Certificate> trusted) {
+        return Hashing.stamp(new ConfigMapBuilder()
+                .withMetadata(Owners.metadata(cluster, tls.caConfigMap()))
+                .withData(Map.of(SecurityNames.CA_CERT, Pem.certificates(trusted)))
+                .build());
+    }
 }

@@ -13,27 +13,33 @@ import java.util.stream.Collectors;
  * @param byPod every existing member pod's result
  */
 public record MemberChecks(Map<String, Result> byPod) {
-  public enum Check { NONE, MEMBERS_TRUST_CA, MEMBERS_SERVE_CERTIFICATE }
+    public enum Check {
+        NONE,
+        MEMBERS_TRUST_CA,
+        MEMBERS_SERVE_CERTIFICATE
+    }
 
-  /** @param detail what was seen, for the status ("accepted", "serves the old certificate", "timed out") */
-  public record Result(boolean ok, String detail) {}
+    /** @param detail what was seen, for the status ("accepted", "serves the old certificate", "timed out") */
+    public record Result(boolean ok, String detail) {}
 
-  public MemberChecks {
-    byPod = new TreeMap<>(byPod);
-  }
+    public MemberChecks {
+        byPod = new TreeMap<>(byPod);
+    }
 
-  public static MemberChecks none() {
-    return new MemberChecks(Map.of());
-  }
+    public static MemberChecks none() {
+        return new MemberChecks(Map.of());
+    }
 
-  /** Every existing member passed (no member pod at all passes: new pods mount the current Secret). */
-  public boolean allOk() {
-    return byPod.values().stream().allMatch(Result::ok);
-  }
+    /** Every existing member passed (no member pod at all passes: new pods mount the current Secret). */
+    public boolean allOk() {
+        return byPod.values().stream().allMatch(Result::ok);
+    }
 
-  /** "dht-1 (timed out), dht-2 (serves the old certificate)". */
-  public String waitingFor() {
-    return byPod.entrySet().stream().filter(e -> !e.getValue().ok())
-        .map(e -> e.getKey() + " (" + e.getValue().detail() + ")").collect(Collectors.joining(", "));
-  }
+    /** "dht-1 (timed out), dht-2 (serves the old certificate)". */
+    public String waitingFor() {
+        return byPod.entrySet().stream()
+                .filter(e -> !e.getValue().ok())
+                .map(e -> e.getKey() + " (" + e.getValue().detail() + ")")
+                .collect(Collectors.joining(", "));
+    }
 }
