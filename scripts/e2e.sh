@@ -37,6 +37,8 @@
 #   lane C, $E2E_NAMESPACE-c:
 #   racks: a DhtCluster of 3 racks x 2 members pinned to the node's zone; every pod of one rack deleted at once under
 #     a writer and a reader at quorum: 0 failed requests, every key reads back (scripts/e2e/step-racks.sh)
+#   lane U, $E2E_NAMESPACE-u: before step 1 the previous release's chart and cluster with a writer and a reader, step 1
+#     upgrades the operator, then the cluster rolls to this build: 0 failed, 0 lost (scripts/e2e/step-upgrade.sh)
 # and when both lanes are done
 #   8 kubectl delete dht (both) + helm uninstall: nothing of ours is left but the retained PVCs
 #
@@ -61,6 +63,7 @@
 . "$(dirname "$0")/e2e/disruption-clients.sh"
 . "$(dirname "$0")/e2e/step-security.sh"
 . "$(dirname "$0")/e2e/step-racks.sh"
+. "$(dirname "$0")/e2e/step-upgrade.sh"
 cd "$DHT_ROOT"
 
 NS=${E2E_NAMESPACE:-dht-e2e}
@@ -262,13 +265,14 @@ cleanup() {
   local ns
   for ns in "$NS" "$NS_B" "$NS_C"; do k -n "$ns" delete dht --all --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true; done
   "$HELM" uninstall "$RELEASE" -n "$OP_NS" --wait --timeout 2m >/dev/null 2>&1 || true
-  k delete namespace "$NS" "$NS_B" "$NS_C" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
+  k delete namespace "$NS" "$NS_B" "$NS_C" "$NS_U" "$OP_NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 || true
   k delete crd dhtclusters.dht.dev dhtbenchmarks.dht.dev dhtbackups.dht.dev dhtbackupschedules.dht.dev dhtusers.dht.dev --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1 || true
 }
 
 # ---------------------------------------------------------------------------------------------------------
 NS_B="${NS}-b"
 NS_C="${NS}-c"
+NS_U="${NS}-u"
 say "cluster: $(k config current-context 2>/dev/null || echo '?'), images *:$TAG, namespaces $OP_NS, $NS (lane A), $NS_B (lane B) and $NS_C (lane C)"
 if k get namespace "$NS" >/dev/null 2>&1 || k get namespace "$NS_B" >/dev/null 2>&1 || k get namespace "$NS_C" >/dev/null 2>&1 || k get namespace "$OP_NS" >/dev/null 2>&1 \
    || k get crd dhtclusters.dht.dev >/dev/null 2>&1; then
@@ -277,7 +281,9 @@ if k get namespace "$NS" >/dev/null 2>&1 || k get namespace "$NS_B" >/dev/null 2
 fi
 
 step1() {
-  if ! "$HELM" install "$RELEASE" charts/dht-operator -n "$OP_NS" --create-namespace \
+  # upgrade: over the previous release when lane U installed it (helm upgrades no CRD by itself)
+  if ! k apply --server-side --force-conflicts -f charts/dht-operator/crds/ >/dev/null 2>"$WORK/helm.log" \
+     || ! "$HELM" upgrade --install "$RELEASE" charts/dht-operator -n "$OP_NS" --create-namespace \
       --set "image.repository=${PREFIX}dht-operator" --set "image.tag=$TAG" \
       --set "nodeImage.repository=${PREFIX}dht-node" --set "nodeImage.tag=$TAG" \
       --set "runnerImage.repository=${PREFIX}dht-loadrunner" --set "runnerImage.tag=$TAG" \
@@ -540,7 +546,7 @@ step_time() { # step_time STEP SECONDS EXIT
   say "[time] e2e step $1: $2 s"
   [ -z "${DHT_TIMINGS:-}" ] || printf 'e2e step %s\t%s\t\t%s\n' "$1" "$2" "$3" >> "$DHT_TIMINGS"
 }
-step_fn() { case $1 in evict|attack|rotate|racks) echo "step_$1" ;; *) echo "step$1" ;; esac; }
+step_fn() { case $1 in evict|attack|rotate|racks|upgrade) echo "step_$1" ;; *) echo "step$1" ;; esac; }
 ready_any() { [ "$(dht_field '{.status.phase}')" = Ready ] && [ "$(dht_field '{.status.observedGeneration}')" = "$(dht_field '{.metadata.generation}')" ]; }
 # run_lane STEP... -> runs the steps in order on this lane's cluster ($NS). The first step makes the cluster: when it
 # fails nothing later runs; after another failure the rest run only if the cluster is Ready again.
@@ -570,11 +576,13 @@ lane_wanted() { local s; for s in "$@"; do [[ " $SKIP " == *" $s "* ]] || return
 LANE_A="2 3 4 5 evict 6"
 LANE_B="2b 3b 7 10 9 attack rotate"
 LANE_C="racks"
+LANE_U="upgrade"
+! lane_wanted $LANE_U || NS=$NS_U upgrade_previous || say "upgrade: ${UPGRADE_ERROR:-}"
 installed=0
 t0=$SECONDS; rc=0; step1 || rc=$?; step_time 1 $((SECONDS - t0)) $rc
 if [ $rc -ne 0 ]; then
   collect 1
-  for s in $LANE_A $LANE_B $LANE_C; do report "$s" "NOT RUN" "step 1 failed"; done
+  for s in $LANE_A $LANE_B $LANE_C $LANE_U; do report "$s" "NOT RUN" "step 1 failed"; done
 else
   installed=1
   lane_b_pid=""
@@ -595,10 +603,13 @@ else
   else
     for s in $LANE_C; do report "$s" "NOT RUN" "skipped (E2E_SKIP)"; done
   fi
+  lane_u_pid=""
+  if lane_wanted $LANE_U; then (NS=$NS_U; LANE=U; run_lane $LANE_U) & lane_u_pid=$!; else report upgrade "NOT RUN" "skipped (E2E_SKIP)"; fi
   # shellcheck disable=SC2086
   if lane_wanted ${LANE_A#2 }; then (LANE=A; run_lane $LANE_A); else for s in $LANE_A; do report "$s" "NOT RUN" "skipped (E2E_SKIP)"; done; fi
   [ -z "$lane_b_pid" ] || wait "$lane_b_pid" || true
   [ -z "$lane_c_pid" ] || wait "$lane_c_pid" || true
+  [ -z "$lane_u_pid" ] || wait "$lane_u_pid" || true
 fi
 if [ $installed -eq 1 ]; then
   t0=$SECONDS; rc=0; step8 || rc=$?; step_time 8 $((SECONDS - t0)) $rc

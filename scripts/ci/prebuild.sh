@@ -9,7 +9,8 @@
 #
 #   test     in the order the tests ask for them: kube-apiserver, etcd and kubectl (operator tests), helm,
 #            versitygw (backup tests), the previous release's node jar (UpgradeIT), the Python venv, k6 and oha (make bench-test), libfaketime (make chaos-test)
-#   cluster  what make k8s-up adds: the other Kubernetes binaries, CoreDNS, crictl, kube-router
+#   cluster  what make k8s-up adds: the other Kubernetes binaries, CoreDNS, crictl, kube-router; what make e2e's
+#            upgrade step installs first: the previous release's images and chart (scripts/release-images.sh)
 #
 # Output: one line per tool on stderr with its time; a tool that fails to build is reported and the rest go on.
 # Exit status: 0 when every tool built.
@@ -38,7 +39,8 @@ case "$what" in
     one libfaketime "$DHT_ROOT/scripts/tool.sh" libfaketime ;;
   cluster)
     one kube-cluster-binaries "$DHT_ROOT/scripts/kube-binaries.sh" --bin-dir kube-apiserver kubectl etcd \
-      kube-controller-manager kube-scheduler kubelet kube-proxy coredns crictl kube-router ;;
+      kube-controller-manager kube-scheduler kubelet kube-proxy coredns crictl kube-router
+    one release-images "$DHT_ROOT/scripts/release-images.sh" ;;
   *) die "usage: prebuild.sh test|cluster" ;;
 esac
 exit $failed
