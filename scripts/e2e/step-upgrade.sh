@@ -42,6 +42,7 @@ spec:
   jvm: {heap: 256Mi}
   rocksdb: {blockCacheSize: 64Mi, writeBufferSize: 16Mi}
   storage: {size: 1Gi, retainOnDelete: false}
+  server: {requestTimeout: 3s}   # 50m members beside three lanes answer late at times; this checks the roll, not latency
 EOF
   until_true 300 upgrade_ready || { UPGRADE_ERROR="the $version cluster not Ready after 300s: $(dht_field '{.status.phase}')"; return 1; }
   JOB_CLIENT=token run_job e2e-upgrade-keys 300 write --target "$(upgrade_url)" --prefix su0 --count 2000 --run "$RUN_ID" \
