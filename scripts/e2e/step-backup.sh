@@ -22,13 +22,12 @@ no_dht_pods() { [ -z "$(kn get pods -l app.kubernetes.io/instance=dht -o name 2>
 # retainOnDelete: false takes effect through the StatefulSet's volume claim retention policy: the operator applies
 # it, then Kubernetes makes the StatefulSet an owner of each member's claim. A delete before both happened keeps the
 # volumes (docs/operations.md, "Delete"), so the step waits for both, as a user should.
-claims_handed_over() {
-  local claims owned
+claims_handed_over() { # one line per claim: its name, then its StatefulSet owner (none: a line of one field)
+  local claims
   [ "$(kn get sts dht -o jsonpath='{.spec.persistentVolumeClaimRetentionPolicy.whenDeleted}' 2>/dev/null)" = Delete ] || return 1
-  claims=$(kn get pvc -l app.kubernetes.io/instance=dht -o name 2>/dev/null | grep -c .)
-  owned=$(kn get pvc -l app.kubernetes.io/instance=dht \
-    -o jsonpath='{range .items[*]}{.metadata.ownerReferences[?(@.kind=="StatefulSet")].name}{"\n"}{end}' 2>/dev/null | grep -c .)
-  [ "$claims" -gt 0 ] && [ "$claims" = "$owned" ]
+  claims=$(kn get pvc -l app.kubernetes.io/instance=dht \
+    -o jsonpath='{range .items[*]}{.metadata.name} {.metadata.ownerReferences[?(@.kind=="StatefulSet")].name}{"\n"}{end}' 2>/dev/null)
+  [ -n "$claims" ] && ! awk 'NF < 2' <<<"$claims" | grep -q .
 }
 # what is left of a deleted cluster: pods and claims, each with its phase and owners (for a failure's message)
 dht_leftovers() {
