@@ -1,9 +1,11 @@
 # step-upgrade.sh -> make e2e's upgrade from the previous release (issue 50; scripts/e2e.sh sources it). Before step 1,
 # upgrade_previous installs the previous release's operator chart (releases.tsv; images and chart built from its
 # commit once by scripts/release-images.sh and imported into the local cluster) as the release step 1 then upgrades,
-# makes a DhtCluster "dht" of that release in $NS-u and starts a writer and a reader at quorum on it. Step 1 is then
-# the operator upgrade (this build's CRDs, helm upgrade). Lane U's step_upgrade sees that the new operator restarted
-# no member, sets spec.version to this build's, awaits the roll (one member at a time, condition Rolled) and checks:
+# makes a DhtCluster "dht" of that release in $NS-u and writes 2,000 keys to it. Step 1 is then the operator upgrade
+# (this build's CRDs, helm upgrade). Lane U runs after lane C (the roll and its clients do not share the CPU with the
+# start of three other clusters): its step_upgrade sees that the new operator restarted no member, starts a writer
+# and a reader at quorum, sets spec.version to this build's, awaits the roll (one member at a time, condition
+# Rolled) and checks:
 # 0 failed requests, every acknowledged key reads back, every member reports this release. The cluster and $NS-u are
 # deleted at the end. Uses e2e.sh's helpers (kn, k, start_job, finish_job, run_job, json, summary, acked_keys,
 # log_has, report, until_true, say, dht_field; rk_keys of step-racks.sh).
@@ -48,14 +50,8 @@ EOF
   JOB_CLIENT=token run_job e2e-upgrade-keys 300 write --target "$(upgrade_url)" --prefix su0 --count 2000 --run "$RUN_ID" \
     || { UPGRADE_ERROR="writing to $version: $(summary e2e-upgrade-keys)"; return 1; }
   rk_keys stepu0 "$(acked_keys e2e-upgrade-keys)"
-  JOB_CLIENT=token start_job e2e-upgrade-watch watch --target "$(upgrade_url)" --prefix su0 --keys @/etc/e2e/stepu0 \
-    --stop-key e2e-stop-upgrade --threads 2 --max-seconds 1500 --run "$RUN_ID"
-  JOB_CLIENT=token start_job e2e-upgrade-write write --target "$(upgrade_url)" --prefix su --count 1000000 --rate 100 \
-    --threads 4 --allow-failures --stop-key e2e-stop-upgrade --progress 500 --run "$RUN_ID"
-  until_true 120 log_has e2e-upgrade-watch '^started' && until_true 120 log_has e2e-upgrade-write '^progress 500' \
-    || { UPGRADE_ERROR="the reader or the writer did not get going"; return 1; }
   UPGRADE_FROM=$version; UPGRADE_UIDS=$(upgrade_pods)
-  say "upgrade: $version's operator and cluster in $NS, a writer and a reader running"
+  say "upgrade: $version's operator and cluster in $NS, 2000 keys written"
 }
 
 step_upgrade() { # lane U, after step 1 (this build's operator): the roll, the checks, then the cluster is deleted
@@ -76,6 +72,14 @@ upgrade_check() {
   fi
   text="from $UPGRADE_FROM: operator upgraded"
   if [ "$(upgrade_pods)" != "$UPGRADE_UIDS" ]; then text="$text, but it restarted members (it must not)"; ok=0; fi
+  # the clients start on the previous release's members and run through the roll
+  JOB_CLIENT=token start_job e2e-upgrade-watch watch --target "$(upgrade_url)" --prefix su0 --keys @/etc/e2e/stepu0 \
+    --stop-key e2e-stop-upgrade --threads 2 --max-seconds 900 --run "$RUN_ID"
+  JOB_CLIENT=token start_job e2e-upgrade-write write --target "$(upgrade_url)" --prefix su --count 1000000 --rate 100 \
+    --threads 4 --allow-failures --stop-key e2e-stop-upgrade --progress 500 --run "$RUN_ID"
+  if ! { until_true 120 log_has e2e-upgrade-watch '^started' && until_true 120 log_has e2e-upgrade-write '^progress 500'; }; then
+    report upgrade FAIL "$text; the reader or the writer did not get going"; return 1
+  fi
   t=$SECONDS
   kn patch dht dht --type merge -p "{\"spec\": {\"version\": \"$TAG\"}}" >/dev/null
   if ! until_true 600 upgrade_rolled; then
