@@ -1,5 +1,6 @@
 package dev.dht.node.movement;
 
+import dev.dht.node.io.Throttle;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Drops the records this node does not hold in its stable set: those whose key's first rf replicas on the ring do
  * not include it (every record, on a node that left). Runs after every member of the last move finalized
- * (docs/cluster.md, "Stages", 7), a slice at a time, scanning no faster than the move rate, with
+ * (docs/cluster.md, "Stages", 7), a slice at a time, scanning no faster than the move rate (the node's one rate
+ * limiter, {@link Throttle}), with
  * {@link Store#removeIfSame}: a record written after the scan read it is never dropped.
  */
 final class Cleanup {
@@ -28,7 +30,7 @@ final class Cleanup {
     private final IntUnaryOperator rf;
     private final MovementStats stats;
     private final String self;
-    private final long rateBytesPerSecond;
+    private final Throttle throttle;
 
     /** @param rateBytesPerSecond bytes of records scanned per second at most (the move rate; 0: no limit) */
     Cleanup(Store store, IntUnaryOperator rf, MovementStats stats, String self, long rateBytesPerSecond) {
@@ -36,7 +38,7 @@ final class Cleanup {
         this.rf = rf;
         this.stats = stats;
         this.self = self;
-        this.rateBytesPerSecond = rateBytesPerSecond;
+        this.throttle = new Throttle(rateBytesPerSecond);
     }
 
     /** Runs to the end (true) unless the state stops being current (false). */
@@ -56,7 +58,6 @@ final class Cleanup {
             byte[] last = null;
             int n = 0;
             long bytes = 0;
-            long started = System.nanoTime();
             try (RangeCursor cursor = store.range(from, null)) {
                 while (n < SLICE_RECORDS && cursor.next()) {
                     n++;
@@ -79,10 +80,9 @@ final class Cleanup {
                 return true;
             }
             from = Arrays.copyOf(last, last.length + 1);
-            long budget = rateBytesPerSecond <= 0 ? 0 : (long) (bytes * 1e9 / rateBytesPerSecond);
-            long pause = Math.max(TimeUnit.MILLISECONDS.toNanos(PAUSE_MILLIS), budget - (System.nanoTime() - started));
             try {
-                TimeUnit.NANOSECONDS.sleep(pause);
+                TimeUnit.MILLISECONDS.sleep(PAUSE_MILLIS);
+                throttle.take(bytes);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;

@@ -83,6 +83,9 @@ class TopologyFencingTest {
 
         replace(file, self + "\n" + dead + "\n");
         await().atMost(Duration.ofSeconds(20)).until(() -> "announced".equals(stage()));
+        // the loop names what it waits for after its first poll of the members in the announced stage
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> String.valueOf(movement().get("waitingFor")).contains(dead));
         Map<String, Object> m = movement();
         assertThat(m.get("state")).isEqualTo("moving");
         assertThat(((Map<?, ?>) m.get("topology")).get("phase")).isEqualTo("joint");

@@ -30,6 +30,7 @@ import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.rollout.MemberRoll;
 import dev.dht.operator.scaling.FactorHold;
 import dev.dht.operator.scaling.MemberMovement;
+import dev.dht.operator.scaling.PodReadiness;
 import dev.dht.operator.scaling.RackRemoval;
 import dev.dht.operator.scaling.ScaleDecision;
 import dev.dht.operator.scaling.ScaleObservation;
@@ -333,10 +334,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var members = scaling.topologyMembers().members();
         boolean membersReady = !statefulSets.isEmpty()
                 && scaling.membersFixed()
-                && members.stream()
-                        .allMatch(m -> pods.stream()
-                                .anyMatch(p ->
-                                        m.pod(name).equals(p.getMetadata().getName()) && StatusCalculator.isReady(p)));
+                && PodReadiness.unready(name, members, pods).isEmpty();
         var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
         var status = StatusCalculator.compute(
                 cluster,

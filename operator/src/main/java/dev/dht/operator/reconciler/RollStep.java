@@ -9,7 +9,7 @@ import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.rollout.MemberHints;
 import dev.dht.operator.rollout.MemberRoll;
 import dev.dht.operator.scaling.MemberMovement;
-import dev.dht.operator.status.StatusCalculator;
+import dev.dht.operator.scaling.PodReadiness;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.util.ArrayList;
@@ -83,11 +83,7 @@ final class RollStep {
                             ", ",
                             rebuilding.stream().map(m -> m.pod(model.name())).toList()));
         }
-        var notReady = members.stream()
-                .map(m -> m.pod(model.name()))
-                .filter(name -> pods.stream()
-                        .noneMatch(p -> name.equals(p.getMetadata().getName()) && StatusCalculator.isReady(p)))
-                .toList();
+        var notReady = PodReadiness.unready(model.name(), members, pods);
         if (!notReady.isEmpty()) {
             return Optional.of("not serving: " + String.join(", ", notReady));
         }
