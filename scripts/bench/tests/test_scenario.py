@@ -10,7 +10,9 @@ import shutil
 import tempfile
 import unittest
 
-from harness import scenario
+import unittest.mock
+
+from harness import measure, scenario
 from harness.servers import bindable
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
@@ -22,6 +24,8 @@ class ScenarioFiles(unittest.TestCase):
     def test_every_scenario_names_known_steps_loads_and_an_existing_report(self):
         self.assertIn("pause", NAMES)
         self.assertIn("repair", NAMES)
+        self.assertIn("node", NAMES)
+        self.assertIn("cluster", NAMES)
         for name in NAMES:
             with self.subTest(name):
                 sc = scenario.load_scenario(name)
@@ -32,12 +36,13 @@ class ScenarioFiles(unittest.TestCase):
                 self.assertIn("replicas", sc["settings"])
                 conf = scenario.settings(sc, {})
                 v = scenario.Values(conf, {})
-                for load in v(sc["loads"]):
+                for load in v(sc.get("loads", [])):
                     self.assertGreater(int(load["rate"]), 0)
                     self.assertTrue(load["name"] and load["through"])
-                # every step's values evaluate with the defaults
+                # every step's values evaluate with the defaults (those derived during the run are templated later)
                 for step in sc["steps"]:
-                    v(step[1:])
+                    if step[0] != "set":
+                        v(step[1:])
 
     def test_settings_come_from_the_environment(self):
         sc = scenario.load_scenario("pause")
@@ -83,6 +88,71 @@ class OhaCommands(unittest.TestCase):
         self.assertEqual(cmd[cmd.index("-d") + 1], scenario.VALUE)
         self.assertEqual(spec["rate"], 250)
         self.assertEqual(spec["seconds"], 55)
+
+
+class MeasureSteps(unittest.TestCase):
+    """The windows of a scenario measured one after another (harness/measure.py): their targets, oha commands and
+    the settings derived from what a window measured."""
+
+    def run_of(self, name, env=None):
+        return OhaCommands.run_of(self, name, env)
+
+    def test_targets_are_nodes_lists_of_nodes_or_reference_servers(self):
+        r = self.run_of("node", {"BENCH_PORT": "18080"})
+        self.assertEqual((r.target_port(0), r.target_port("bare")), (18080, 18090))
+        spec = {"name": "bare-get", "through": ["bare"], "method": "GET", "connections": 64, "id": "t[0-1]-0{6}"}
+        cmd = r.oha(spec, [])
+        self.assertEqual(cmd[-1], "http://127.0.0.1:18090/v0/entity\\?id=t[0-1]-0{6}", "no replicas on one node")
+        c = self.run_of("cluster", {"BENCH_PORT": "18100"})
+        spread = c.oha({"through": [0, 1, 2], "method": "GET", "connections": 64, "id": "x"}, [])
+        self.assertEqual([spread[i + 1] for i, a in enumerate(spread) if a == "--connect-to"],
+                         ["127.0.0.1:18100:127.0.0.1:%d" % p for p in (18100, 18101, 18102)])
+        self.assertTrue(spread[-1].endswith("id=x&replicas=2/3"))
+        single = c.oha({"through": [3], "replicas": "", "method": "GET", "connections": 64, "id": "x"}, [])
+        self.assertEqual(single[-1], "http://127.0.0.1:18103/v0/entity\\?id=x")
+
+    def test_the_single_node_runs_alone_and_the_cluster_knows_its_three_members(self):
+        c = self.run_of("cluster", {"BENCH_PORT": "18100"})
+        c.tools["java_flags"] = []
+        argv = {}
+        for i in (0, 3):
+            with unittest.mock.patch("subprocess.Popen") as popen:
+                c.launch(i)
+            argv[i] = popen.call_args[0][0]
+        self.assertIn("--cluster", argv[0])
+        self.assertEqual(argv[0][argv[0].index("--cluster") + 1],
+                         "http://127.0.0.1:18100,http://127.0.0.1:18101,http://127.0.0.1:18102")
+        self.assertNotIn("--cluster", argv[3])
+        self.assertNotIn("--self", argv[3])
+
+    def test_settings_derived_from_a_window(self):
+        r = self.run_of("node")
+        with open(r.path("env.txt"), "w") as f:
+            f.write("duration=30\n")
+        with open(r.path("wrk-node-put.txt"), "w") as f:
+            f.write("  100000 requests in 10.00s\nRequests/sec:  10000.50\nKEYS_PER_THREAD 43670\n")
+        for step in r.sc["steps"]:
+            if step[0] == "set" and step[1] in ("keys_per_thread", "rate_put", "get_ids"):
+                r.step(*step)
+        self.assertEqual(r.conf["keys_per_thread"], 43670 - 64, "less the requests in flight when wrk stopped")
+        self.assertEqual(r.conf["rate_put"], 7000)
+        self.assertEqual(r.conf["get_ids"], "t[0-1]-000000[1-9][0-9]{3}")  # keys 1000..9999 of each thread
+        with open(r.path("env.txt")) as f:
+            self.assertEqual(f.read().splitlines()[1:], ["keys_per_thread=43606", "rate_put=7000",
+                                                         "get_ids=t[0-1]-000000[1-9][0-9]{3}"])
+        with self.assertRaises(RuntimeError):
+            measure.written_ids(2, 64)
+
+    def test_rounds_evaluate_their_steps_in_each_round(self):
+        r = self.run_of("defaults-node")
+        with open(r.path("env.txt"), "w") as f:
+            f.write("")
+        r.conf["rounds"] = 2
+        r.step("rounds", "$rounds", [["set", "window", "oha-PUT-$r-node"], ["set", "twice", "=r * 2"]])
+        with open(r.path("env.txt")) as f:
+            self.assertEqual(f.read().splitlines(), ["window=oha-PUT-1-node", "twice=2", "window=oha-PUT-2-node",
+                                                     "twice=4"])
+        self.assertNotIn("r", r.conf, "the round's number is gone after the rounds")
 
 
 def three_free_ports():
