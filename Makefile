@@ -23,8 +23,8 @@ fmt: ## Format the Java sources of every module (palantir-java-format through sp
 	$(MVN) -q spotless:apply
 .PHONY: fmt
 
-bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
-	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
+bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape and the node scenario briefly against one real node (needs the node and bench jars)
+	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) WRK=$$(scripts/tool.sh wrk) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
 .PHONY: bench-test
 
 chaos: ## Fault injection under load with a history checker (CHAOS_DURATION=300, CHAOS_SEED, CHAOS_NEMESIS=all; root): chaos-results/<run>/

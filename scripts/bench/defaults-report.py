@@ -11,11 +11,10 @@ import csv
 import glob
 import json
 import os
-import re
 import sys
 
 from benchraw import env as read_env, read as read_text
-from harness import floors, judge, profiles
+from harness import floors, judge, load, profiles
 
 # The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
 GOALS = {
@@ -88,20 +87,12 @@ def first_step(raw, server, method):
 
 
 def wrk(path):
-    text = read_text(path)
-    rps = re.search(r"Requests/sec:\s*([\d.]+)", text)
-    p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
-    non2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
-    errors = re.search(r"Socket errors:.*", text)
-    if not rps:
+    """A wrk window (harness/load.py reads wrk's report) in this report's rounding and field names."""
+    r = load.parse_wrk(read_text(path)) if os.path.exists(path) else None
+    if r is None:
         raise SystemExit(f"no throughput in {path}")
-    scale = {"us": 1e-3, "ms": 1.0, "s": 1e3}
-    return {
-        "rps": round(float(rps.group(1)), 1),
-        "p99_ms": round(float(p99.group(1)) * scale[p99.group(2)], 3) if p99 else None,
-        "non2xx": int(non2xx.group(1)) if non2xx else 0,
-        "socket_errors": errors.group(0) if errors else "",
-    }
+    return {"rps": round(r["rps"], 1), "p99_ms": None if r["p99_ms"] is None else round(r["p99_ms"], 3),
+            "non2xx": r["non_2xx"], "socket_errors": r["socket_errors"]}
 
 
 def node_part(raw, out):

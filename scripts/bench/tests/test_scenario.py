@@ -155,11 +155,12 @@ class MeasureSteps(unittest.TestCase):
         self.assertNotIn("r", r.conf, "the round's number is gone after the rounds")
 
 
-def three_free_ports():
-    for port in range(21000, 30000, 10):
-        if all(bindable(p) and bindable(p + 10000) for p in range(port, port + 3)):
+def free_ports(offsets=(0, 1, 2)):
+    """A port p with p + each offset free, and their member ports (+10000)."""
+    for port in range(21000, 30000, 20):
+        if all(bindable(port + o) and bindable(port + o + 10000) for o in offsets):
             return port
-    raise AssertionError("no three free ports")
+    raise AssertionError("no free ports")
 
 
 @unittest.skipUnless(os.environ.get("OHA"), "needs oha ($OHA: make bench-test sets it)")
@@ -171,13 +172,10 @@ class PauseOnThreeNodes(unittest.TestCase):
             raise AssertionError("%s is missing: build it first (scripts/mvn -pl node -am package)" % JAR)
         tmp = tempfile.mkdtemp(prefix="dht-scenario-live-")
         self.addCleanup(shutil.rmtree, tmp)
-        # the JDK and its flags as scripts/bench/scenario.sh finds them
-        java, *flags = subprocess.run(
-            ["bash", "-c", '. scripts/lib.sh && j=$(find_java_home)/bin/java && echo "$j" && node_jdk_flags "$j"'],
-            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+        java, *flags = java_and_flags()
         env = {"BENCH_KEYS": "3000", "BENCH_BEFORE": "4", "BENCH_PAUSE": "2", "BENCH_AFTER": "2",
                "BENCH_WARMUP": "1", "BENCH_READ_RATE": "100", "BENCH_WRITE_RATE": "50",
-               "BENCH_PORT": str(three_free_ports()), "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m"}
+               "BENCH_PORT": str(free_ports()), "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m"}
         sc = scenario.load_scenario("pause")
         tools = {"java": java, "java_flags": flags, "jar": JAR,
                  "oha": os.environ["OHA"], "python": sys.executable}
@@ -199,6 +197,52 @@ class PauseOnThreeNodes(unittest.TestCase):
         self.assertIn(result["targets"]["get_p99_verdict"], ("met", "missed", "not separable here"))
         self.assertIsNotNone(result["noise"]["get_p99_floor"])
         self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
+
+
+@unittest.skipUnless(os.environ.get("OHA") and os.environ.get("WRK") and os.environ.get("K6"),
+                     "needs oha, wrk and k6 ($OHA, $WRK, $K6: make bench-test sets them)")
+class NodeScenarioAgainstOneNode(unittest.TestCase):
+    """make bench-node's scenario, every window 2 s, against a real node and the bare server (bench/target's jar):
+    each measuring step leaves the raw output node-report.py reads, and the report states what it measured."""
+
+    def test_the_node_scenario_leaves_what_its_report_reads(self):
+        bench_jar = os.path.join(ROOT, "bench", "target", "dht-bench.jar")
+        for jar in (JAR, bench_jar):
+            if not os.path.exists(jar):
+                raise AssertionError("%s is missing: build it first (scripts/mvn -pl bench -am package)" % jar)
+        tmp = tempfile.mkdtemp(prefix="dht-scenario-live-")
+        self.addCleanup(shutil.rmtree, tmp)
+        java, *flags = java_and_flags()
+        port = free_ports((0, 10))  # the node and the bare server
+        env = {"BENCH_DURATION": "2", "BENCH_WARMUP": "1", "BENCH_REFERENCE_RATE": "200", "BENCH_PORT": str(port),
+               "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m", "BENCH_NODE_ARGS": ""}
+        sc = scenario.load_scenario("node")
+        tools = {"java": java, "java_flags": flags, "jar": JAR, "oha": os.environ["OHA"], "wrk": os.environ["WRK"],
+                 "k6": os.environ["K6"], "bench_jar": bench_jar, "python": sys.executable}
+        out = os.path.join(tmp, "out")
+        scenario.Run(sc, scenario.settings(sc, env), tools, tmp, out).run()
+        raw = os.path.join(tmp, "raw")
+        for f in ("wrk-bare-put.txt", "wrk-node-get.txt", "oha-node-put.json", "oha-bare-get-ref.json",
+                  "k6-node-get.json", "profile-node-put-cpu-collapsed.txt", "node0.log"):
+            self.assertGreater(os.path.getsize(os.path.join(raw, f)), 0, f)
+        with open(os.path.join(out, "node.json")) as f:
+            result = json.load(f)
+        e = result["environment"]
+        self.assertGreater(int(e["keys_per_thread"]), 100)
+        self.assertEqual(int(e["rate_put"]), int(result["wrk"]["node-put"]["rps"] * 0.7))
+        for name in ("node-put", "bare-put", "node-get-ref", "bare-get-ref"):
+            self.assertGreater(result["oha"][name]["ok"], 0, name)
+        self.assertEqual(result["oha"]["node-get"]["non_2xx"], 0, "the GETs read ids the PUT window wrote")
+        self.assertGreater(result["profiles"]["node-put"]["samples"], 0)
+        self.assertTrue(result["smoke_run"])
+        self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
+
+
+def java_and_flags():
+    """The JDK and its flags as scripts/bench/scenario.sh finds them."""
+    return subprocess.run(
+        ["bash", "-c", '. scripts/lib.sh && j=$(find_java_home)/bin/java && echo "$j" && node_jdk_flags "$j"'],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
 
 
 if __name__ == "__main__":
