@@ -2,29 +2,17 @@
 (testdata/runs/cluster/raw: a 10-s smoke run of the scenario, the wrk commands' first line removed, the metrics cut to
 the samples the report sums): the cluster/single ratios, the oha tables, the reference-rate p99 ratios, replication
 counted over the three members only (node3 is the single node), and the noise floor of an A/B of the same commit."""
-import importlib.util
 import json
 import os
 import unittest
 
-from .rawfiles import RawRunTest
+from .rawfiles import RecordedRunTest, report_module
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-RAW = os.path.join(HERE, "..", "testdata", "runs", "cluster", "raw")
-spec = importlib.util.spec_from_file_location("cluster_report", os.path.join(HERE, "..", "cluster-report.py"))
-cluster_report = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cluster_report)
+cluster_report = report_module("cluster")
 
 
-def p99_ms(name):
-    with open(os.path.join(RAW, "oha-%s.json" % name)) as f:
-        return json.load(f)["latencyPercentiles"]["p99"] * 1000
-
-
-class ClusterReportTest(RawRunTest):
-    def setUp(self):
-        super().setUp()
-        self.raw, self.out = RAW, self.tmp
+class ClusterReportTest(RecordedRunTest):
+    RUN = "cluster"
 
     def test_the_recorded_run_gives_its_ratios_tables_and_replication(self):
         r, md = self.run_report(cluster_report, "cluster")
@@ -33,7 +21,7 @@ class ClusterReportTest(RawRunTest):
         self.assertIn("| PUT | **21%** | >= 40% |", md)
         self.assertIn("| cluster-put | 3738 | 3735 |", md, "the fixed rate: 0.7 x the cluster's wrk maximum")
         self.assertIn("| single-get-ref | 500 | 500 |", md)
-        ratio = p99_ms("cluster-put-ref") / p99_ms("single-put-ref")
+        ratio = self.oha_p99_ms("cluster-put-ref") / self.oha_p99_ms("single-put-ref")
         self.assertIn("cluster / single node p99 = **%.2fx**" % ratio, md)
         # the three members' samples, not the single node's (node3-metrics.txt)
         self.assertEqual(r["metrics"]["replica_calls_ok"], 367111.0)

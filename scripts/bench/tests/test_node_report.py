@@ -2,29 +2,17 @@
 a 5-s smoke run of the scenario, the wrk commands' first line and the profiles' library paths removed): wrk's and
 oha's figures read through benchraw.py, the node/ceiling ratios, the p99 ratios, the k6 rows, the profile breakdown,
 and the noise floor taken from an A/B of the same commit (a figure inside it: "not separable here")."""
-import importlib.util
 import json
 import os
 import unittest
 
-from .rawfiles import RawRunTest
+from .rawfiles import RecordedRunTest, report_module
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-RAW = os.path.join(HERE, "..", "testdata", "runs", "node", "raw")
-spec = importlib.util.spec_from_file_location("node_report", os.path.join(HERE, "..", "node-report.py"))
-node_report = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(node_report)
+node_report = report_module("node")
 
 
-def oha_p99_ms(name):
-    with open(os.path.join(RAW, "oha-%s.json" % name)) as f:
-        return json.load(f)["latencyPercentiles"]["p99"] * 1000
-
-
-class NodeReportTest(RawRunTest):
-    def setUp(self):
-        super().setUp()
-        self.raw, self.out = RAW, self.tmp
+class NodeReportTest(RecordedRunTest):
+    RUN = "node"
 
     def run_report(self):
         return super().run_report(node_report, "node")
@@ -39,14 +27,15 @@ class NodeReportTest(RawRunTest):
         self.assertIn("**PUT: node/ceiling = 52.1%** (target >= 75%: misses by 22.9 points)", md)
         self.assertIn("| node-put | 21092 |", md)
         for op in ("put", "get", "put-ref", "get-ref"):
-            self.assertAlmostEqual(r["p99_ratio_vs_bare"][op], oha_p99_ms("node-" + op) / oha_p99_ms("bare-" + op))
+            self.assertAlmostEqual(r["p99_ratio_vs_bare"][op],
+                                   self.oha_p99_ms("node-" + op) / self.oha_p99_ms("bare-" + op))
         env = r["environment"]
         self.assertEqual((env["rate_put"], env["rate_get"]), ("14764", "28359"))
         self.assertIn("| node-put-ref | 2000 | ", md)
         self.assertEqual(r["k6"]["node-get"]["rate_target"], 28359)
         self.assertIn("| node-get | 28359 |", md.split("## 4.")[1])
         p = r["profiles"]["node-put"]
-        with open(os.path.join(RAW, "profile-node-put-cpu-collapsed.txt")) as f:
+        with open(os.path.join(self.raw, "profile-node-put-cpu-collapsed.txt")) as f:
             samples = sum(int(line.rsplit(" ", 1)[1]) for line in f if line.strip())
         self.assertEqual(p["samples"], samples)
         self.assertAlmostEqual(sum(p["share"].values()), 1.0)
