@@ -23,8 +23,8 @@ fmt: ## Format the Java sources of every module (palantir-java-format through sp
 	$(MVN) -q spotless:apply
 .PHONY: fmt
 
-bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape briefly against one real node (needs the node jar)
-	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
+bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape and the node scenario briefly against one real node (needs the node and bench jars)
+	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) WRK=$$(scripts/tool.sh wrk) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
 .PHONY: bench-test
 
 chaos: ## Fault injection under load with a history checker (CHAOS_DURATION=300, CHAOS_SEED, CHAOS_NEMESIS=all; root): chaos-results/<run>/
@@ -43,8 +43,8 @@ run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C 
 
 bench-node: ## Benchmark one node against the bare one-nio ceiling; writes docs/benchmarks/
 	$(MVN) -q -pl bench -am package -DskipTests
-	scripts/bench-node.sh
-	scripts/bench-defaults.sh node
+	scripts/bench/scenario.sh node
+	scripts/bench/scenario.sh defaults-node
 
 bench-ab: ## A/B of this checkout's node (or HEAD=<commit>'s) against BASE (a commit or release; built once, cached: scripts/node-at.sh): one node and 3 members at 2/3, alternating rounds, each figure judged against the run's own noise; writes docs/benchmarks/ab/
 	@[ -n "$(BASE)" ] || { echo "usage: make bench-ab BASE=<commit or release>" >&2; exit 2; }
@@ -54,8 +54,8 @@ bench-ab: ## A/B of this checkout's node (or HEAD=<commit>'s) against BASE (a co
 
 bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.* (BENCH_MEMBER_TLS=both: the member plane's TLS cost, cluster-tls.*)
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-cluster.sh
-	if [ "$${BENCH_MEMBER_TLS:-off}" != both ]; then scripts/bench-defaults.sh cluster; fi
+	if [ "$${BENCH_MEMBER_TLS:-off}" = both ]; then scripts/bench-cluster-tls.sh; \
+	else scripts/bench/scenario.sh cluster && scripts/bench/scenario.sh defaults-cluster; fi
 .PHONY: bench-cluster
 
 bench-cluster-tls: ## What TLS costs: 3-node clusters in plaintext, with mutual-TLS member ports and with a TLS client port side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
@@ -65,7 +65,8 @@ bench-cluster-tls: ## What TLS costs: 3-node clusters in plaintext, with mutual-
 
 bench-defaults: ## The node as users start it (no JVM or node options) vs the bare server, and 3 nodes through one entry node; writes docs/benchmarks/defaults.*
 	$(MVN) -q -pl bench -am package -DskipTests
-	scripts/bench-defaults.sh
+	scripts/bench/scenario.sh defaults-node
+	scripts/bench/scenario.sh defaults-cluster
 .PHONY: bench-defaults
 
 bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the load's p99 before/during/after; writes docs/benchmarks/scale.*

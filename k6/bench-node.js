@@ -1,5 +1,5 @@
 // k6 open-model load for `make bench-node`: a constant arrival rate of PUTs of unique keys or GETs of keys that
-// exist, against one node (or the bare one-nio server). Driven by scripts/bench-node.sh through environment:
+// exist, against one node (or the bare one-nio server). Driven by scripts/bench/harness/measure.py through environment:
 //   BASE_URL         http://127.0.0.1:8080
 //   MODE             put | get
 //   RATE             requests per second to start (constant-arrival-rate)

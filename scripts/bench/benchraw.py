@@ -1,8 +1,11 @@
-"""Readers of a benchmark's raw outputs, shared by the reports of the local-cluster benchmarks (scale, repair,
-pause, backup): env.txt and timeline.txt (key=value lines), oha's per-request CSV, and the latency figures of the
-requests that started within a window of time. Standard library only."""
+"""Readers of a benchmark's raw outputs, shared by every report of the local benchmarks (node, cluster, defaults,
+scale, repair, pause, backup): env.txt and timeline.txt (key=value lines), wrk's report and oha's JSON summary of a
+window (parsed by harness/load.py), oha's per-request CSV, the latency figures of the requests that started within a
+window of time, the nodes' metrics and logs. Standard library only."""
 import csv
+import json
 import os
+import re
 
 
 def read(path):
@@ -69,3 +72,68 @@ def window(rows, start_s, end_s, ok_codes):
         "max_ms": lat[-1] if lat else None,
         "status": codes, "unexpected": sum(v for k, v in codes.items() if k not in ok_codes),
     }
+
+
+def env(raw):
+    """RAW/env.txt: the machine, the settings and what the run derived."""
+    return kv(os.path.join(raw, "env.txt"))
+
+
+def wrk(raw, name):
+    """RAW/wrk-NAME.txt's figures (harness/load.py reads wrk's report), or None if the window did not run."""
+    from harness import load
+    path = os.path.join(raw, "wrk-%s.txt" % name)
+    if not os.path.exists(path):
+        return None
+    r = load.parse_wrk(read(path))
+    if r is None:
+        raise SystemExit("no throughput in %s" % path)
+    r.pop("keys_per_thread", None)  # the PUT scripts' own line: the launcher reads it, the reports do not
+    return r
+
+
+def oha(raw, name):
+    """RAW/oha-NAME.json's figures (harness/load.py reads oha's summary), or None if the window did not run."""
+    from harness import load
+    path = os.path.join(raw, "oha-%s.json" % name)
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    return load.parse_oha(json.loads(read(path)))
+
+
+def metric_sum(paths, pattern):
+    """The sum over the metrics files that exist of every sample whose line matches pattern (a regex)."""
+    total = 0.0
+    for path in paths:
+        if os.path.exists(path):
+            for line in read(path).splitlines():
+                if re.match(pattern, line):
+                    total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def onenio_native(raw):
+    """Whether the node served on one-nio's native sockets (its log says so when it falls back to JDK NIO); None
+    without a log."""
+    path = os.path.join(raw, "node0.log")
+    return None if not os.path.exists(path) else "sockets: JDK NIO" not in read(path)
+
+
+def fmt(v, digits=2):
+    return "-" if v is None else ("%.*f" % (digits, v))
+
+
+def errors(x):
+    """Errors without an answer of an oha window (a count; reports written before this reader kept the kinds)."""
+    e = x.get("errors") or 0
+    return sum(e.values()) if isinstance(e, dict) else e
+
+
+def oha_row(name, rate, x):
+    """One Markdown table row of an oha window: | run | rate | achieved | p50 | p90 | p99 | p99.9 | max | non-2xx |
+    errors |."""
+    if x is None:
+        return "| %s | %s | (no result) | | | | | | | |" % (name, rate)
+    return "| %s | %s | %.0f | %s | %s | %s | %s | %s | %d | %s |" % (
+        name, rate, x["rps"], fmt(x["p50_ms"], 3), fmt(x["p90_ms"], 3), fmt(x["p99_ms"], 3), fmt(x["p999_ms"], 3),
+        fmt(x["max_ms"]), x["non_2xx"], errors(x))

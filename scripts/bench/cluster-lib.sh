@@ -1,7 +1,6 @@
 # shellcheck shell=bash
-# Shared by the shell benchmarks that start local nodes (bench-backup,
-# bench-cluster-tls; bench-cluster takes node_java, ports_free, machine_env and the steal sample). Source it after
-# scripts/lib.sh: `. "$(dirname "$0")/bench/cluster-lib.sh"`.
+# Shared by the shell benchmarks that still start local nodes themselves (bench-backup, bench-cluster-tls; the others
+# are scenarios of scripts/bench/harness). Source it after scripts/lib.sh: `. "$(dirname "$0")/bench/cluster-lib.sh"`.
 # Node I listens on PORT+I, keeps its data in $WORK/data/nodeI and has its pid in node_pids[I]; the load
 # generators' pids go to load_pids; marks go to $RAW/timeline.txt.
 
@@ -122,13 +121,6 @@ machine_env() {
   echo "java=$("$JAVA" -version 2>&1 | head -1)"
   echo "commit=$(git -C "$DHT_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "dirty=$(git -C "$DHT_ROOT" status --porcelain -- node scripts 2>/dev/null | wc -l)"
-}
-
-# CPU time the hypervisor gave to other guests (/proc/stat "steal"): a noisy neighbour shows here
-cpu_steal_sample() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; } # steal, total (jiffies)
-steal_pct_since() { # steal_pct_since SAMPLE: the env.txt line, steal in % of all CPU time since SAMPLE
-  echo "steal_pct=$(awk -v a="$1" -v b="$(cpu_steal_sample)" 'BEGIN {split(a, x, " "); split(b, y, " ");
-    t = y[2] - x[2]; printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}')"
 }
 
 # await_compactions NODE...: up to 2 minutes until no node reports pending compaction bytes, so that a phase

@@ -1,25 +1,20 @@
 #!/usr/bin/env python3
-"""The node at its defaults against the bare one-nio server (scripts/bench-defaults.sh). Standard library only.
+"""The node at its defaults against the bare one-nio server (make bench-defaults: scenarios/defaults-node.json and
+defaults-cluster.json). Standard library only.
 
-    defaults-report.py node RAW OUT      -> OUT/defaults-node.json from the node part's raw outputs
-    defaults-report.py cluster RAW OUT   -> OUT/defaults-cluster.json from the cluster part's raw outputs
+    defaults-report.py node RAW OUT      -> OUT/defaults-node.json from the node part's raw outputs, then defaults.md
+    defaults-report.py cluster RAW OUT   -> OUT/defaults-cluster.json from the cluster part's raw outputs, then
+                                            defaults.md
     defaults-report.py render OUT        -> OUT/defaults.md from whichever of the two exist
 """
 import csv
-import importlib.util
 import glob
 import json
 import os
-import re
 import sys
 
-# The cpu-profile breakdown of the tuned report (node-report.py): the same categories in both reports.
-_spec = importlib.util.spec_from_file_location(
-    "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
-node_report = importlib.util.module_from_spec(_spec)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # node-report imports plots.py beside it
-_spec.loader.exec_module(node_report)
-from harness import floors, judge, profiles  # noqa: E402 (beside this file: the path above)
+from benchraw import env as read_env, read as read_text
+from harness import floors, judge, load, profiles
 
 # The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
 GOALS = {
@@ -30,22 +25,7 @@ GOALS = {
 
 
 def load_json(path):
-    with open(path) as f:
-        return json.load(f)
-
-
-def read_text(path):
-    with open(path) as f:
-        return f.read()
-
-
-def read_env(raw):
-    env = {}
-    with open(os.path.join(raw, "env.txt")) as f:
-        for line in f:
-            k, _, v = line.rstrip("\n").partition("=")
-            env[k] = v
-    return env
+    return json.loads(read_text(path))
 
 
 def percentile(sorted_values, q):
@@ -107,20 +87,12 @@ def first_step(raw, server, method):
 
 
 def wrk(path):
-    text = read_text(path)
-    rps = re.search(r"Requests/sec:\s*([\d.]+)", text)
-    p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
-    non2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", text)
-    errors = re.search(r"Socket errors:.*", text)
-    if not rps:
+    """A wrk window (harness/load.py reads wrk's report) in this report's rounding and field names."""
+    r = load.parse_wrk(read_text(path)) if os.path.exists(path) else None
+    if r is None:
         raise SystemExit(f"no throughput in {path}")
-    scale = {"us": 1e-3, "ms": 1.0, "s": 1e3}
-    return {
-        "rps": round(float(rps.group(1)), 1),
-        "p99_ms": round(float(p99.group(1)) * scale[p99.group(2)], 3) if p99 else None,
-        "non2xx": int(non2xx.group(1)) if non2xx else 0,
-        "socket_errors": errors.group(0) if errors else "",
-    }
+    return {"rps": round(r["rps"], 1), "p99_ms": None if r["p99_ms"] is None else round(r["p99_ms"], 3),
+            "non2xx": r["non_2xx"], "socket_errors": r["socket_errors"]}
 
 
 def node_part(raw, out):
@@ -135,7 +107,7 @@ def node_part(raw, out):
     for method in ("put", "get"):
         node, bare = wrk(os.path.join(raw, f"wrk-{method}-node.txt")), wrk(os.path.join(raw, f"wrk-{method}-bare.txt"))
         result["wrk"][method] = {"node": node, "bare": bare, "ratio": round(node["rps"] / bare["rps"], 3)}
-    result["profile"] = {m: node_report.profile_breakdown(raw, m) for m in ("PUT", "GET")}
+    result["profile"] = {m: node_breakdown(raw, m) for m in ("PUT", "GET")}
     write_json(os.path.join(out, "defaults-node.json"), result)
 
 
@@ -151,6 +123,12 @@ def cluster_part(raw, out):
         }
     result["profile"] = {m: coordinator_breakdown(raw, m) for m in ("put", "get")}
     write_json(os.path.join(out, "defaults-cluster.json"), result)
+
+
+def node_breakdown(raw, name):
+    """The node's profile in the tuned report's categories (node-report.py's: harness/profiles.py)."""
+    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
+    return profiles.breakdown(path, profiles.CATEGORIES) if os.path.exists(path) else None
 
 
 def coordinator_breakdown(raw, name):
@@ -215,16 +193,21 @@ ONE_WINDOW = ("Noise floor: not measured here; each run is one window, so this s
 def machine(env):
     return (f"{env.get('date', '?')}, {env.get('nproc', '?')} CPUs ({env.get('cpu', '?')}), "
             f"load before {env.get('load_before', '?')} / after {env.get('load_after', '?')}, "
-            f"CPU stolen by the hypervisor: {env.get('steal_ticks', '?')} ticks, commit {env.get('commit', '?')}"
+            f"CPU stolen by the hypervisor: {stolen(env)}, commit {env.get('commit', '?')}"
             + (f" (+{env['dirty']} uncommitted files)" if env.get("dirty", "0") not in ("", "0") else ""))
+
+
+def stolen(env):
+    """The launcher records steal as a share of all CPU time; runs before it as ticks."""
+    return f"{env['steal_pct']}%" if "steal_pct" in env else f"{env.get('steal_ticks', '?')} ticks"
 
 
 def render(out):
     lines = [
         "# Benchmark: the node at its defaults",
         "",
-        "Generated by `make bench-defaults` (scripts/bench-defaults.sh; `make bench-node` and `make bench-cluster` run "
-        "their part too); raw figures in [defaults-node.json](defaults-node.json) and "
+        "Generated by `make bench-defaults` (scripts/bench/scenarios/defaults-*.json; `make bench-node` and "
+        "`make bench-cluster` run their part too); raw figures in [defaults-node.json](defaults-node.json) and "
         "[defaults-cluster.json](defaults-cluster.json). The node runs exactly as a user starts it: "
         "`java -jar dht-node.jar --port P --data-dir D` (and `--cluster` for the 3 nodes), no JVM options, no tuning. "
         "The tuned runs are [node.md](node.md) and [cluster.md](cluster.md); what changed and why: "
@@ -320,10 +303,9 @@ def render(out):
 
 
 def main(argv):
-    if len(argv) == 4 and argv[1] == "node":
-        node_part(argv[2], argv[3])
-    elif len(argv) == 4 and argv[1] == "cluster":
-        cluster_part(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] in ("node", "cluster"):
+        (node_part if argv[1] == "node" else cluster_part)(argv[2], argv[3])
+        render(argv[3])
     elif len(argv) == 3 and argv[1] == "render":
         render(argv[2])
     else:

@@ -1,5 +1,6 @@
--- wrk closed-model GET over keys that exist, against a cluster: like wrk-get.lua, with the replicas parameter
--- and the threads spread over the nodes (BENCH_PORTS, BENCH_REPLICAS as in wrk-cluster-put.lua).
+-- wrk closed-model GET over keys that exist (the figures wrk-cluster-put.lua printed), against one node or a cluster
+-- (BENCH_PORTS, BENCH_REPLICAS as in wrk-cluster-put.lua). Keys are picked uniformly at random among n >= 1 (wrk
+-- generates and drops one request before the first it sends, so key n = 0 of a thread may not exist).
 -- Usage: wrk ... -s wrk-cluster-get.lua URL -- <writer threads> <keys per thread>
 local n = 0
 

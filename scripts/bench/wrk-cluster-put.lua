@@ -1,6 +1,8 @@
--- wrk closed-model PUT of unique keys against a cluster: like wrk-put.lua (thread t writes <prefix><t>-<n>),
--- with the replicas parameter and the threads spread over the nodes: thread i talks to port i mod #ports.
--- Environment: BENCH_PORTS (comma-separated, e.g. 18100,18101,18102), BENCH_REPLICAS (e.g. 2/3; empty = none).
+-- wrk closed-model PUT of unique keys against one node or a cluster: thread t writes <prefix><t>-<n>, n = 0, 1, 2, ...
+-- (zero-padded to 10 digits, so that a GET window and oha's URL pattern address exactly the keys that exist), with
+-- the replicas parameter and the threads spread over the nodes: thread i talks to port i mod #ports.
+-- Environment: BENCH_PORTS (comma-separated, e.g. 18100,18101,18102; empty: the URL's), BENCH_REPLICAS (e.g. 2/3;
+-- empty = none).
 -- Usage: wrk ... -s wrk-cluster-put.lua http://127.0.0.1:<any port> -- [prefix] [cycle]
 -- With cycle, thread t writes keys n = 0 .. cycle-1 over and over (a preload of a fixed key set: once every thread's
 -- count reaches cycle, each of its keys exists). Prints "KEYS_PER_THREAD <min over threads>" (requests sent) at the end.

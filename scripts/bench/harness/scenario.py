@@ -13,9 +13,13 @@ A scenario file:
       read their members from a file the steps rewrite ("members N"), as from a ConfigMap.
   "steps": [[verb, arg...]]: the keys of STEPS below (preload, load, sleep S, mark NAME, signal I SIG, stop I,
       start I, members N, run SCRIPT ARG..., repair_round NAME, ...).
-  "env_after": {key: value} lines added to env.txt at the end; "report": the report script (scripts/bench/).
+  "env_after": {key: value} lines added to env.txt at the end; "report": the report script (scripts/bench/), given
+      "report_args" (if any), RAW and the output directory.
+  "cluster": [node...]: the nodes that form the cluster (default all; the others run alone). "refs": {name: port
+      offset}: reference servers (dev.dht.bench.BareServer: "bare") beside the nodes. "tools": what scenario.sh
+      must find (oha always; wrk, k6, the bench jar). Steps that measure window by window: harness/measure.py.
 A value is a number, a string with $setting / $url<I> / $members<N> (the first N nodes' URLs) / $RAW substituted,
-or "=expression" over the settings.
+or "=expression" over the settings (and measure.functions: a window's rps, the ids a PUT window wrote).
 Standard library only.
 """
 import json
@@ -32,7 +36,7 @@ import urllib.error
 import urllib.request
 
 from . import load as loadlib
-from . import servers
+from . import measure, servers
 from .servers import Server, check_ports
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -76,8 +80,8 @@ def settings(scenario, environ):
 class Values:
     """Evaluates a scenario's values against its settings and the run's names."""
 
-    def __init__(self, conf, names):
-        self.conf, self.names = conf, names
+    def __init__(self, conf, names, functions=None):
+        self.conf, self.names, self.functions = conf, names, functions or {}
 
     def __call__(self, v):
         if isinstance(v, list):
@@ -87,7 +91,7 @@ class Values:
         if not isinstance(v, str):
             return v
         if v.startswith("="):
-            return eval(v[1:], {"__builtins__": {}}, dict(self.conf))  # the repository's own data files
+            return eval(v[1:], {"__builtins__": {}}, {**self.functions, **self.conf})  # the repository's own data files
         return string.Template(v).safe_substitute({**{k: str(x) for k, x in self.conf.items()}, **self.names})
 
 
@@ -128,15 +132,25 @@ class Run:
         self.loads, self.watch = [], None
         self.initial = int(scenario.get("initial", self.n))  # the nodes started first; the others by steps
         self.members_file = os.path.join(work, "members")
+        self.scripts, self.root = os.path.dirname(HERE), os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+        self.refs = {name: Server(name, [], self.port + int(off), "/", True)
+                     for name, off in scenario.get("refs", {}).items()}
         names = {"RAW": self.raw}
         names.update({"url%d" % i: self.url(i) for i in range(self.n)})
         names.update({"members%d" % k: ",".join(self.url(i) for i in range(k)) for k in range(1, self.n + 1)})
-        self.v = Values(conf, names)
+        self.v = Values(conf, names, measure.functions(self))
         os.makedirs(self.raw, exist_ok=True)
         os.makedirs(out, exist_ok=True)
 
     def url(self, i):
         return "http://127.0.0.1:%d" % (self.port + i)
+
+    def target_port(self, t):
+        """A node's index or a reference server's name -> its port."""
+        return self.refs[t].port if isinstance(t, str) and not t.isdigit() else self.port + int(t)
+
+    def target_url(self, t):
+        return "http://127.0.0.1:%d" % self.target_port(t)
 
     def path(self, name):
         return os.path.join(self.raw, name)
@@ -149,11 +163,15 @@ class Run:
     # ---- the nodes ----
 
     def launch(self, i):
-        members = ["--cluster-file", self.members_file] if self.sc.get("cluster_file") else \
-            ["--cluster", ",".join(self.url(k) for k in range(self.n))]
+        cluster = self.sc.get("cluster", list(range(self.n)))
+        members = []  # a node outside the cluster runs alone
+        if i in cluster:
+            members = ["--cluster-file", self.members_file] if self.sc.get("cluster_file") else \
+                ["--cluster", ",".join(self.url(k) for k in cluster)]
+            members += ["--self", self.url(i)] + self.member_tls()
         argv = [self.tools["java"], *self.tools["java_flags"], *str(self.conf["java_opts"]).split(), "-jar",
                 self.tools["jar"], "--port", str(self.port + i), "--data-dir",
-                os.path.join(self.work, "data", "node%d" % i), *members, "--self", self.url(i)]
+                os.path.join(self.work, "data", "node%d" % i), *members]
         argv += [str(a) for a in self.v(self.sc.get("node_flags", []))] + str(self.conf["node_args"]).split()
         # any answer on /v0/status will do: a node answers 503 there until its peers do
         s = Server("node%d" % i, argv, self.port + i, any_answer=True)
@@ -162,14 +180,34 @@ class Run:
             s.proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
         self.nodes[i] = s
 
+    def start_refs(self):
+        """The reference servers, run with the node's jar beside the bench jar (their code is not in the node's)."""
+        if not self.refs:
+            return
+        cp = "%s:%s" % (self.tools["bench_jar"], self.tools["jar"])
+        for s in self.refs.values():
+            s.argv = [self.tools["java"], *self.tools["java_flags"], *str(self.conf["java_opts"]).split(), "-cp", cp,
+                      "dev.dht.bench.BareServer", str(s.port)]
+        servers.Fleet(self.work, log).start(list(self.refs.values()))
+
+    def member_tls(self):
+        """The member port's mutual TLS flags when the setting member_tls is "on" (certificates made at the start)."""
+        if self.conf.get("member_tls") != "on":
+            return []
+        tls = os.path.join(self.work, "tls")
+        if not os.path.exists(os.path.join(tls, "tls.key")):
+            subprocess.run([os.path.join(self.root, "scripts", "tls", "member-certs.sh"), tls, "2"], check=True)
+        return ["--member-tls-cert", os.path.join(tls, "tls.crt"), "--member-tls-key", os.path.join(tls, "tls.key"),
+                "--member-tls-ca", os.path.join(tls, "ca.crt")]
+
     def await_node(self, i):
         s = self.nodes[i]
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300  # seconds on a quiet machine; minutes for four at once on a busy one
         while not s.answers():
             if s.proc.poll() is not None:
                 raise RuntimeError("node %d exited during start (log: %s)" % (i, s.log_path))
             if time.monotonic() > deadline:
-                raise RuntimeError("node %d did not answer within 60 s (log: %s)" % (i, s.log_path))
+                raise RuntimeError("node %d did not answer within 300 s (log: %s)" % (i, s.log_path))
             time.sleep(0.1)
 
     def start(self, i):
@@ -236,17 +274,18 @@ class Run:
     # ---- the load ----
 
     def oha(self, spec, extra):
-        through = [int(x) for x in spec["through"]]
+        through = spec["through"]
         cmd = [self.tools["oha"], *extra, "-c", str(spec["connections"]), "--no-tui", "-m", spec["method"]]
         if spec["method"] == "PUT":
             cmd += ["-d", VALUE + spec.get("value_suffix", "")]
-        entry = through[0]
+        entry = self.target_port(through[0])
         if len(through) > 1:  # requests to node 0's address, spread over the nodes by --connect-to
-            entry = 0
-            for i in through:
-                cmd += ["--connect-to", "127.0.0.1:%d:127.0.0.1:%d" % (self.port, self.port + i)]
-        cmd += ["--rand-regex-url",
-                "%s/v0/entity\\?id=%s&replicas=%s" % (self.url(entry), spec["id"], self.conf["replicas"])]
+            entry = self.port
+            for t in through:
+                cmd += ["--connect-to", "127.0.0.1:%d:127.0.0.1:%d" % (self.port, self.target_port(t))]
+        replicas = spec.get("replicas", self.conf.get("replicas"))
+        replicas = "&replicas=%s" % replicas if replicas else ""
+        cmd += ["--rand-regex-url", "http://127.0.0.1:%d/v0/entity\\?id=%s%s" % (entry, spec["id"], replicas)]
         return cmd
 
     def burst(self, spec):
@@ -315,7 +354,15 @@ class Run:
     def step(self, verb, *args):
         if verb not in STEPS:
             raise ValueError("unknown step %r" % verb)
-        STEPS[verb](self, *self.v(list(args)))
+        STEPS[verb](self, *(args if verb in LAZY else self.v(list(args))))
+
+    def rounds(self, count, steps):
+        """The steps count times, evaluated in each round with $r its number (1, 2, ...)."""
+        for r in range(1, int(self.v(count)) + 1):
+            self.conf["r"] = r
+            for s in steps:
+                self.step(*s)
+        self.conf.pop("r", None)
 
     def run_burst(self, spec):
         if self.burst(spec).wait() != 0:
@@ -340,13 +387,19 @@ class Run:
         dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "node", "scripts"],
                                capture_output=True, text=True).stdout.strip()
         lines = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load_before": loadavg(),
-                 "nproc": os.cpu_count(), "cpu": cpu_model(), "java": (java.splitlines() or [""])[0],
+                 "nproc": os.cpu_count(), "memory_kib": memory_kib(), "cpu": cpu_model(), "java": (java.splitlines() or [""])[0],
                  "commit": commit, "dirty": len(dirty.splitlines()), "oha": (oha.splitlines() or [""])[0]}
+        for tool, flag in (("wrk", "-v"), ("k6", "version")):  # the versions of the other load generators used
+            if self.tools.get(tool):
+                p = subprocess.run([self.tools[tool], flag], capture_output=True, text=True)
+                lines[tool] = ((p.stdout + p.stderr).splitlines() or [""])[0]
+        if self.refs:
+            lines.update({"kernel": platform.release(), "glibc": platform.libc_ver()[1]})
         lines.update({k: v for k, v in self.conf.items() if k != "port"})
         write_env(self.path("env.txt"), lines, "w")
 
     def run(self):
-        check_ports([Server("node%d" % i, [], self.port + i) for i in range(self.n)])
+        check_ports([Server("node%d" % i, [], self.port + i) for i in range(self.n)] + list(self.refs.values()))
         for check in self.sc.get("checks", []):
             if not self.v("=" + check[0]):
                 raise SystemExit(check[1])
@@ -359,6 +412,7 @@ class Run:
                 self.launch(i)
             for i in range(self.initial):
                 self.await_node(i)
+            self.start_refs()
             for s in self.sc["steps"]:
                 self.step(*s)
             self.metrics("", [i for i in range(self.n) if self.nodes[i]])
@@ -367,6 +421,7 @@ class Run:
             self.end_watch()
             for i in range(self.n):
                 self.stop(i)
+            servers.stop(list(self.refs.values()))
             for i in range(self.n):
                 if os.path.exists(os.path.join(self.work, "node%d.log" % i)):
                     shutil.copy(os.path.join(self.work, "node%d.log" % i), self.raw)
@@ -377,8 +432,8 @@ class Run:
                  "load_after": loadavg()}
         after.update(self.v(self.sc.get("env_after", {})))
         write_env(self.path("env.txt"), after, "a")
-        subprocess.run([self.tools["python"], os.path.join(os.path.dirname(HERE), self.sc["report"]), self.raw,
-                        self.out], check=True)
+        subprocess.run([self.tools["python"], os.path.join(os.path.dirname(HERE), self.sc["report"]),
+                        *self.sc.get("report_args", []), self.raw, self.out], check=True)
         log("report in %s (raw outputs in %s)" % (self.out, self.raw))
 
 
@@ -404,7 +459,10 @@ STEPS = {
     "members": Run.set_members,
     "metrics": Run.metrics,
     "run": Run.run_script,
+    "rounds": Run.rounds,
+    **measure.STEPS,
 }
+LAZY = ("rounds",)  # steps whose arguments are evaluated when their own steps run
 
 
 def write_env(path, lines, mode):
@@ -416,6 +474,11 @@ def write_env(path, lines, mode):
 def loadavg():
     with open("/proc/loadavg", encoding="ascii") as f:
         return " ".join(f.read().split()[:3])
+
+
+def memory_kib():
+    with open("/proc/meminfo", encoding="ascii") as f:
+        return next((line.split()[1] for line in f if line.startswith("MemTotal:")), "?")
 
 
 def cpu_model():
@@ -433,8 +496,8 @@ def main(a):
     scenario = load_scenario(a.scenario)
     conf = settings(scenario, os.environ)
     out = os.environ.get("BENCH_OUT") or a.out
-    tools = {"java": a.java, "java_flags": a.java_flags.split(), "jar": a.jar, "oha": a.oha,
-             "python": a.python or sys.executable}
+    tools = {"java": a.java, "java_flags": a.java_flags.split(), "jar": a.jar, "oha": a.oha, "wrk": a.wrk,
+             "k6": a.k6, "bench_jar": a.bench_jar, "python": a.python or sys.executable}
     Run(scenario, conf, tools, a.work, out).run()
     return 0
 

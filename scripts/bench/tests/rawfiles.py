@@ -1,10 +1,13 @@
 """Raw outputs written for the report tests, in the formats the benchmark scripts leave behind, and the temporary
 directory they are written to."""
+import importlib.util
 import json
 import os
 import shutil
 import tempfile
 import unittest
+
+BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class TempDirTest(unittest.TestCase):
@@ -38,6 +41,29 @@ class RawRunTest(TempDirTest):
             result = json.load(f)
         with open(os.path.join(self.out, name + ".md")) as f:
             return result, f.read()
+
+
+class RecordedRunTest(RawRunTest):
+    """A report test on a recorded run's raw outputs (testdata/runs/RUN/raw), the report written to self.tmp."""
+    RUN = None
+
+    def setUp(self):
+        super().setUp()
+        self.raw, self.out = os.path.join(BENCH, "testdata", "runs", self.RUN, "raw"), self.tmp
+
+    def oha_p99_ms(self, name):
+        """The p99 of RAW/oha-NAME.json as oha wrote it (seconds), in ms."""
+        with open(os.path.join(self.raw, "oha-%s.json" % name)) as f:
+            return json.load(f)["latencyPercentiles"]["p99"] * 1000
+
+
+def report_module(name):
+    """scripts/bench/NAME-report.py as a module."""
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_") + "_report",
+                                                  os.path.join(BENCH, name + "-report.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def oha_csv(path, rows):

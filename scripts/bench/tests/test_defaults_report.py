@@ -139,7 +139,7 @@ class DefaultsReportTest(TempDirTest):
         self.assertEqual(d["profile"]["get"]["share"]["replica calls (peer client: send, read, parse)"], 0.6)
         self.assertEqual(d["profile"]["get"]["share"]["response write (socket send)"], 0.4)
         self.assertNotIn("replica calls (peer client: send, read, parse)",
-                         [c for c, _ in defaults_report.node_report.CATEGORIES])  # restored
+                         [c for c, _ in defaults_report.profiles.CATEGORIES])  # restored
         self.assertEqual(d["wrk"]["put"]["one_entry_ratio"], 0.5)
         self.assertEqual(d["wrk"]["get"]["one_entry_ratio"], 0.25)
         self.assertEqual(d["wrk"]["get"]["spread_ratio"], 0.4)

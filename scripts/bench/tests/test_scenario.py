@@ -10,7 +10,9 @@ import shutil
 import tempfile
 import unittest
 
-from harness import scenario
+import unittest.mock
+
+from harness import measure, scenario
 from harness.servers import bindable
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
@@ -22,6 +24,8 @@ class ScenarioFiles(unittest.TestCase):
     def test_every_scenario_names_known_steps_loads_and_an_existing_report(self):
         self.assertIn("pause", NAMES)
         self.assertIn("repair", NAMES)
+        self.assertIn("node", NAMES)
+        self.assertIn("cluster", NAMES)
         for name in NAMES:
             with self.subTest(name):
                 sc = scenario.load_scenario(name)
@@ -32,12 +36,13 @@ class ScenarioFiles(unittest.TestCase):
                 self.assertIn("replicas", sc["settings"])
                 conf = scenario.settings(sc, {})
                 v = scenario.Values(conf, {})
-                for load in v(sc["loads"]):
+                for load in v(sc.get("loads", [])):
                     self.assertGreater(int(load["rate"]), 0)
                     self.assertTrue(load["name"] and load["through"])
-                # every step's values evaluate with the defaults
+                # every step's values evaluate with the defaults (those derived during the run are templated later)
                 for step in sc["steps"]:
-                    v(step[1:])
+                    if step[0] != "set":
+                        v(step[1:])
 
     def test_settings_come_from_the_environment(self):
         sc = scenario.load_scenario("pause")
@@ -85,11 +90,77 @@ class OhaCommands(unittest.TestCase):
         self.assertEqual(spec["seconds"], 55)
 
 
-def three_free_ports():
-    for port in range(21000, 30000, 10):
-        if all(bindable(p) and bindable(p + 10000) for p in range(port, port + 3)):
+class MeasureSteps(unittest.TestCase):
+    """The windows of a scenario measured one after another (harness/measure.py): their targets, oha commands and
+    the settings derived from what a window measured."""
+
+    def run_of(self, name, env=None):
+        return OhaCommands.run_of(self, name, env)
+
+    def test_targets_are_nodes_lists_of_nodes_or_reference_servers(self):
+        r = self.run_of("node", {"BENCH_PORT": "18080"})
+        self.assertEqual((r.target_port(0), r.target_port("bare")), (18080, 18090))
+        spec = {"name": "bare-get", "through": ["bare"], "method": "GET", "connections": 64, "id": "t[0-1]-0{6}"}
+        cmd = r.oha(spec, [])
+        self.assertEqual(cmd[-1], "http://127.0.0.1:18090/v0/entity\\?id=t[0-1]-0{6}", "no replicas on one node")
+        c = self.run_of("cluster", {"BENCH_PORT": "18100"})
+        spread = c.oha({"through": [0, 1, 2], "method": "GET", "connections": 64, "id": "x"}, [])
+        self.assertEqual([spread[i + 1] for i, a in enumerate(spread) if a == "--connect-to"],
+                         ["127.0.0.1:18100:127.0.0.1:%d" % p for p in (18100, 18101, 18102)])
+        self.assertTrue(spread[-1].endswith("id=x&replicas=2/3"))
+        single = c.oha({"through": [3], "replicas": "", "method": "GET", "connections": 64, "id": "x"}, [])
+        self.assertEqual(single[-1], "http://127.0.0.1:18103/v0/entity\\?id=x")
+
+    def test_the_single_node_runs_alone_and_the_cluster_knows_its_three_members(self):
+        c = self.run_of("cluster", {"BENCH_PORT": "18100"})
+        c.tools["java_flags"] = []
+        argv = {}
+        for i in (0, 3):
+            with unittest.mock.patch("subprocess.Popen") as popen:
+                c.launch(i)
+            argv[i] = popen.call_args[0][0]
+        self.assertIn("--cluster", argv[0])
+        self.assertEqual(argv[0][argv[0].index("--cluster") + 1],
+                         "http://127.0.0.1:18100,http://127.0.0.1:18101,http://127.0.0.1:18102")
+        self.assertNotIn("--cluster", argv[3])
+        self.assertNotIn("--self", argv[3])
+
+    def test_settings_derived_from_a_window(self):
+        r = self.run_of("node")
+        with open(r.path("env.txt"), "w") as f:
+            f.write("duration=30\n")
+        with open(r.path("wrk-node-put.txt"), "w") as f:
+            f.write("  100000 requests in 10.00s\nRequests/sec:  10000.50\nKEYS_PER_THREAD 43670\n")
+        for step in r.sc["steps"]:
+            if step[0] == "set" and step[1] in ("keys_per_thread", "rate_put", "get_ids"):
+                r.step(*step)
+        self.assertEqual(r.conf["keys_per_thread"], 43670 - 64, "less the requests in flight when wrk stopped")
+        self.assertEqual(r.conf["rate_put"], 7000)
+        self.assertEqual(r.conf["get_ids"], "t[0-1]-000000[1-9][0-9]{3}")  # keys 1000..9999 of each thread
+        with open(r.path("env.txt")) as f:
+            self.assertEqual(f.read().splitlines()[1:], ["keys_per_thread=43606", "rate_put=7000",
+                                                         "get_ids=t[0-1]-000000[1-9][0-9]{3}"])
+        with self.assertRaises(RuntimeError):
+            measure.written_ids(2, 64)
+
+    def test_rounds_evaluate_their_steps_in_each_round(self):
+        r = self.run_of("defaults-node")
+        with open(r.path("env.txt"), "w") as f:
+            f.write("")
+        r.conf["rounds"] = 2
+        r.step("rounds", "$rounds", [["set", "window", "oha-PUT-$r-node"], ["set", "twice", "=r * 2"]])
+        with open(r.path("env.txt")) as f:
+            self.assertEqual(f.read().splitlines(), ["window=oha-PUT-1-node", "twice=2", "window=oha-PUT-2-node",
+                                                     "twice=4"])
+        self.assertNotIn("r", r.conf, "the round's number is gone after the rounds")
+
+
+def free_ports(offsets=(0, 1, 2)):
+    """A port p with p + each offset free, and their member ports (+10000)."""
+    for port in range(21000, 30000, 20):
+        if all(bindable(port + o) and bindable(port + o + 10000) for o in offsets):
             return port
-    raise AssertionError("no three free ports")
+    raise AssertionError("no free ports")
 
 
 @unittest.skipUnless(os.environ.get("OHA"), "needs oha ($OHA: make bench-test sets it)")
@@ -101,13 +172,10 @@ class PauseOnThreeNodes(unittest.TestCase):
             raise AssertionError("%s is missing: build it first (scripts/mvn -pl node -am package)" % JAR)
         tmp = tempfile.mkdtemp(prefix="dht-scenario-live-")
         self.addCleanup(shutil.rmtree, tmp)
-        # the JDK and its flags as scripts/bench/scenario.sh finds them
-        java, *flags = subprocess.run(
-            ["bash", "-c", '. scripts/lib.sh && j=$(find_java_home)/bin/java && echo "$j" && node_jdk_flags "$j"'],
-            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+        java, *flags = java_and_flags()
         env = {"BENCH_KEYS": "3000", "BENCH_BEFORE": "4", "BENCH_PAUSE": "2", "BENCH_AFTER": "2",
                "BENCH_WARMUP": "1", "BENCH_READ_RATE": "100", "BENCH_WRITE_RATE": "50",
-               "BENCH_PORT": str(three_free_ports()), "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m"}
+               "BENCH_PORT": str(free_ports()), "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m"}
         sc = scenario.load_scenario("pause")
         tools = {"java": java, "java_flags": flags, "jar": JAR,
                  "oha": os.environ["OHA"], "python": sys.executable}
@@ -129,6 +197,52 @@ class PauseOnThreeNodes(unittest.TestCase):
         self.assertIn(result["targets"]["get_p99_verdict"], ("met", "missed", "not separable here"))
         self.assertIsNotNone(result["noise"]["get_p99_floor"])
         self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
+
+
+@unittest.skipUnless(os.environ.get("OHA") and os.environ.get("WRK") and os.environ.get("K6"),
+                     "needs oha, wrk and k6 ($OHA, $WRK, $K6: make bench-test sets them)")
+class NodeScenarioAgainstOneNode(unittest.TestCase):
+    """make bench-node's scenario, every window 2 s, against a real node and the bare server (bench/target's jar):
+    each measuring step leaves the raw output node-report.py reads, and the report states what it measured."""
+
+    def test_the_node_scenario_leaves_what_its_report_reads(self):
+        bench_jar = os.path.join(ROOT, "bench", "target", "dht-bench.jar")
+        for jar in (JAR, bench_jar):
+            if not os.path.exists(jar):
+                raise AssertionError("%s is missing: build it first (scripts/mvn -pl bench -am package)" % jar)
+        tmp = tempfile.mkdtemp(prefix="dht-scenario-live-")
+        self.addCleanup(shutil.rmtree, tmp)
+        java, *flags = java_and_flags()
+        port = free_ports((0, 10))  # the node and the bare server
+        env = {"BENCH_DURATION": "2", "BENCH_WARMUP": "1", "BENCH_REFERENCE_RATE": "200", "BENCH_PORT": str(port),
+               "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m", "BENCH_NODE_ARGS": ""}
+        sc = scenario.load_scenario("node")
+        tools = {"java": java, "java_flags": flags, "jar": JAR, "oha": os.environ["OHA"], "wrk": os.environ["WRK"],
+                 "k6": os.environ["K6"], "bench_jar": bench_jar, "python": sys.executable}
+        out = os.path.join(tmp, "out")
+        scenario.Run(sc, scenario.settings(sc, env), tools, tmp, out).run()
+        raw = os.path.join(tmp, "raw")
+        for f in ("wrk-bare-put.txt", "wrk-node-get.txt", "oha-node-put.json", "oha-bare-get-ref.json",
+                  "k6-node-get.json", "profile-node-put-cpu-collapsed.txt", "node0.log"):
+            self.assertGreater(os.path.getsize(os.path.join(raw, f)), 0, f)
+        with open(os.path.join(out, "node.json")) as f:
+            result = json.load(f)
+        e = result["environment"]
+        self.assertGreater(int(e["keys_per_thread"]), 100)
+        self.assertEqual(int(e["rate_put"]), int(result["wrk"]["node-put"]["rps"] * 0.7))
+        for name in ("node-put", "bare-put", "node-get-ref", "bare-get-ref"):
+            self.assertGreater(result["oha"][name]["ok"], 0, name)
+        self.assertEqual(result["oha"]["node-get"]["non_2xx"], 0, "the GETs read ids the PUT window wrote")
+        self.assertGreater(result["profiles"]["node-put"]["samples"], 0)
+        self.assertTrue(result["smoke_run"])
+        self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
+
+
+def java_and_flags():
+    """The JDK and its flags as scripts/bench/scenario.sh finds them."""
+    return subprocess.run(
+        ["bash", "-c", '. scripts/lib.sh && j=$(find_java_home)/bin/java && echo "$j" && node_jdk_flags "$j"'],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
 
 
 if __name__ == "__main__":
