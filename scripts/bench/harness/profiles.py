@@ -33,6 +33,15 @@ def cluster_categories():
     return CATEGORIES[:at] + [PEER] + CATEGORIES[at:]
 
 
+def stacks(path):
+    """(stack, samples) of each line of a collapsed stacks file ("frame;frame;... count"); other lines skipped."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            stack, _, n = line.rstrip("\n").rpartition(" ")
+            if n.isdigit():
+                yield stack, int(n)
+
+
 def breakdown(path, categories=None, top=12):
     """{"samples", "share": {category: fraction, "other": ...}, "top_self": [{"frame", "share"}]} of a collapsed
     stacks file, or None when it holds no sample."""
@@ -42,22 +51,17 @@ def breakdown(path, categories=None, top=12):
     total = 0
     leaf = {}
     home = os.path.expanduser("~")
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            stack, _, n = line.rstrip("\n").rpartition(" ")
-            if not n.isdigit():
-                continue
-            n = int(n)
-            total += n
-            for cat, keys in categories:
-                if any(k in stack for k in keys):
-                    totals[cat] += n
-                    break
-            else:
-                totals["other"] += n
-            # a library without symbols is named by its path: the cache under this user's home is ~ in reports
-            frame = stack.split(";")[-1].replace(home + "/", "~/")
-            leaf[frame] = leaf.get(frame, 0) + n
+    for stack, n in stacks(path):
+        total += n
+        for cat, keys in categories:
+            if any(k in stack for k in keys):
+                totals[cat] += n
+                break
+        else:
+            totals["other"] += n
+        # a library without symbols is named by its path: the cache under this user's home is ~ in reports
+        frame = stack.split(";")[-1].replace(home + "/", "~/")
+        leaf[frame] = leaf.get(frame, 0) + n
     if total == 0:
         return None
     ranked = sorted(leaf.items(), key=lambda kv: -kv[1])[:top]
@@ -71,17 +75,12 @@ def breakdown(path, categories=None, top=12):
 def frames(path):
     """({leaf frame: samples}, {frame anywhere on the stack: samples}, total samples) of a collapsed stacks file."""
     self_, incl, total = {}, {}, 0
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            stack, _, n = line.rstrip("\n").rpartition(" ")
-            if not n.isdigit():
-                continue
-            n = int(n)
-            total += n
-            fs = stack.split(";")
-            self_[fs[-1]] = self_.get(fs[-1], 0) + n
-            for fr in set(fs):  # a recursive frame counts once per sample
-                incl[fr] = incl.get(fr, 0) + n
+    for stack, n in stacks(path):
+        total += n
+        fs = stack.split(";")
+        self_[fs[-1]] = self_.get(fs[-1], 0) + n
+        for fr in set(fs):  # a recursive frame counts once per sample
+            incl[fr] = incl.get(fr, 0) + n
     return self_, incl, total
 
 
