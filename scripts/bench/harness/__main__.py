@@ -2,6 +2,8 @@
 python -m harness report RAW... OUT NAME the report of a run from its raw ab.json (or of runs of one scenario, one
                                          shape each: scripts/bench-ab.sh runs each shape on its own)
 python -m harness render OUT NAME        NAME.md and NAME.svg again from OUT/NAME.json
+python -m harness profdiff A N B M       two collapsed-stack profiles (A over N requests, B over M), frame by frame
+                                         per 1000 requests, largest change first (--inclusive: whole stacks)
 python -m harness scenario NAME ...      an event scenario (scenarios/NAME.json) on local nodes, then its report
                                          (scripts/bench/scenario.sh passes the jar and tools)
 """
@@ -10,7 +12,7 @@ import json
 import os
 import sys
 
-from . import ab, abreport, scenario
+from . import ab, abreport, profiles, scenario
 
 
 def arguments(argv):
@@ -63,6 +65,13 @@ def arguments(argv):
     d = sub.add_parser("render", help="NAME.md and NAME.svg again from OUT/NAME.json")
     d.add_argument("out")
     d.add_argument("name")
+    f = sub.add_parser("profdiff", help="two collapsed-stack profiles, frame by frame, per 1000 requests")
+    f.add_argument("a")
+    f.add_argument("a_requests", type=float)
+    f.add_argument("b")
+    f.add_argument("b_requests", type=float)
+    f.add_argument("--inclusive", action="store_true", help="frames anywhere on the stack, not only the leaf")
+    f.add_argument("--top", type=int, default=25)
     return p.parse_args(argv)
 
 
@@ -79,6 +88,13 @@ def main(argv):
             print("[bench-ab] report: %s" % os.path.join(a.out, a.name + ".md"))
     elif a.command == "scenario":
         return scenario.main(a)
+    elif a.command == "profdiff":
+        d = profiles.diff(a.a, a.a_requests, a.b, a.b_requests, a.inclusive, a.top)
+        print("samples per 1000 requests: A %.2f, B %.2f" % (d["a_total"], d["b_total"]))
+        print("%9s %9s %9s %6s %6s  frame" % ("A", "B", "B-A", "A%", "B%"))
+        for r in d["rows"]:
+            print("%9.2f %9.2f %+9.2f %5.1f%% %5.1f%%  %s" % (r["a"], r["b"], r["b"] - r["a"], 100 * r["a_share"],
+                                                            100 * r["b_share"], r["frame"][:160]))
     elif a.command == "report":
         abreport.write(a.raw, a.out, a.name)
     else:
