@@ -18,6 +18,10 @@
 #     while requests queue at the rate, which alone made that cluster's p99 22-30x the others' (the p99 from 1 s into
 #     the slices on: 1.02-1.06x). So the p99s leave out each slice's first BENCH_SLICE_SETTLE seconds, in every mode,
 #     and the report shows the p99 of every request beside them.
+#   - the nodes on CPUs of their own (BENCH_NODE_CPUS, taskset), wrk, oha and this script on the others
+#     (BENCH_LOAD_CPUS): on a shared pair of cores a closed-model maximum paid for wrk's own TLS, and a client-TLS
+#     cluster's lower maximum could not tell the node's cost from the load generator's. Around every measured window
+#     the nodes' CPU (/proc, harness.load) gives their CPU per request, at the maximum and at the fixed rate.
 # Writes docs/benchmarks/cluster-tls.json and cluster-tls.md: per round and mode, the throughput, and the p99 over
 # every request of the mode's slices; each TLS cost against the targets (at most 15% less throughput, at most 1.2x
 # p99), the p99 ratio over every request of every round and round by round.
@@ -35,7 +39,9 @@
 # Environment: BENCH_ROUNDS=3   BENCH_DURATION=30   BENCH_WARMUP=30 (seconds)   BENCH_RATE_WARMUP=5
 #   BENCH_SLICE_SETTLE=1 (seconds of each slice the p99 leaves out)   BENCH_JIT_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_JIT_MAX=60 (the warm-up goes on in steps while the JIT works: warm_up)
 #   BENCH_SLICES=3   BENCH_SLICE=10 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
-#   BENCH_REFERENCE_RATE=5000 (req/s of the fixed-rate slices)   BENCH_REPLICAS=2/3
+#   BENCH_REFERENCE_RATE=2500 (req/s of the fixed-rate slices; 5000 without pinning)   BENCH_REPLICAS=2/3
+#   BENCH_WARM_SPREAD=0.05 (the warm-up also ends when two steps' throughputs are this close: warm_up)
+#   BENCH_NODE_CPUS=1 BENCH_LOAD_CPUS=0 (on 2 CPUs; taskset lists; both empty: no pinning)
 #   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next eight; the
 #   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL   BENCH_MODES="plain tls client"
 . "$(dirname "$0")/lib.sh"
@@ -52,13 +58,25 @@ SLICES=${BENCH_SLICES:-3}
 SLICE=${BENCH_SLICE:-10}
 THREADS=${BENCH_THREADS:-3}
 CONNS=${BENCH_CONNECTIONS:-64}
-RATE=${BENCH_REFERENCE_RATE:-5000}
 REPLICAS=${BENCH_REPLICAS:-2/3}
 OUT=${BENCH_OUT:-$DHT_ROOT/docs/benchmarks}
 PORT=${BENCH_CLUSTER_PORT:-18100}
 NODE_ARGS=${BENCH_NODE_ARGS---block-cache 1GiB}
 JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}
 LABEL=${BENCH_LABEL:-}
+WARM_SPREAD=${BENCH_WARM_SPREAD:-0.05}
+# The nodes on CPUs of their own, the load generators (and this script) on the rest: wrk's and oha's TLS then cost the
+# nodes nothing, and a node's CPU per request is its own. Both empty: no pinning (the nodes and the load share all).
+if [ "$(nproc)" -ge 2 ]; then
+  NODE_CPUS=${BENCH_NODE_CPUS-1-$(($(nproc) - 1))}
+  LOAD_CPUS=${BENCH_LOAD_CPUS-0}
+else
+  NODE_CPUS=${BENCH_NODE_CPUS-}
+  LOAD_CPUS=${BENCH_LOAD_CPUS-}
+fi
+# 5000 req/s was the fixed rate for nodes on both CPUs; on one CPU it queued (the nodes' CPU per request at the rate,
+# 170-190 us, asks for 0.85-0.95 of it, and p99s of 0.1-3 s): pinned, half the rate
+if [ -n "$NODE_CPUS" ]; then RATE=${BENCH_REFERENCE_RATE:-2500}; else RATE=${BENCH_REFERENCE_RATE:-5000}; fi
 read -r -a MODES <<<"${BENCH_MODES:-plain tls client}"
 [ "${MODES[0]}" = plain ] || die "BENCH_MODES must start with plain (each TLS cost is against it): ${MODES[*]}"
 NODES=3
@@ -69,6 +87,11 @@ WRK=$("$DHT_ROOT/scripts/tool.sh" wrk)
 OHA=$("$DHT_ROOT/scripts/tool.sh" oha)
 PY=$("$DHT_ROOT/scripts/venv.sh")
 command -v curl >/dev/null || die "curl is needed"
+if [ -n "$NODE_CPUS$LOAD_CPUS" ]; then
+  command -v taskset >/dev/null || die "taskset is needed to pin the nodes (BENCH_NODE_CPUS= BENCH_LOAD_CPUS= for none)"
+  [ -n "$NODE_CPUS" ] && [ -n "$LOAD_CPUS" ] || die "BENCH_NODE_CPUS and BENCH_LOAD_CPUS: both or neither"
+  NODE_LAUNCHER=(taskset -c "$NODE_CPUS")
+fi
 ports_free $(seq "$PORT" $((PORT + 3 * NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + 3 * NODES - 1)))
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster-tls.XXXXXX")
@@ -120,7 +143,13 @@ fi
   echo "java_opts=$JAVA_OPTS"
   echo "node_args=$NODE_ARGS"; echo "scheduled_repair=off"
   echo "label=$LABEL"
+  echo "warm_spread=$WARM_SPREAD"
+  echo "node_cpus=$NODE_CPUS"
+  echo "load_cpus=$LOAD_CPUS"
 } > "$RAW/env.txt"
+# this script and what it starts (wrk, oha, curl) on LOAD_CPUS, the nodes on theirs (NODE_LAUNCHER); after env.txt,
+# whose nproc is the machine's
+if [ -n "$LOAD_CPUS" ]; then taskset -p -c "$LOAD_CPUS" $$ > /dev/null; fi
 
 # Three clusters of three nodes side by side, plaintext (nodes 0-2), member TLS (nodes 3-5) and client TLS (nodes
 # 6-8); only one is loaded at a time
@@ -189,53 +218,82 @@ cluster_sum() { # cluster_sum MODE NAME FORMAT: the metric NAME summed over the 
   for i in $(cluster_nodes "$1"); do metric_value "$i" "$2"; values+=("${FIELD:-0}"); done
   awk -v f="$3" 'BEGIN { for (i = 1; i < ARGC; i++) s += ARGV[i]; printf f "\n", s }' "${values[@]}"
 }
+# cpu_sample MODE: "node CPU seconds so far (the cluster's three nodes), busy and total jiffies of LOAD_CPUS"
+cpu_sample() {
+  local pids=() i
+  for i in $(cluster_nodes "$1"); do pids+=("${node_pids[i]}"); done
+  PYTHONPATH="$S" "$PY" -m harness.load --cores "$LOAD_CPUS" "${pids[@]}"
+}
 # flushed_bytes MODE: table bytes the cluster's memtable flushes have written so far (all nodes)
 flushed_bytes() { cluster_sum "$1" dht_rocksdb_flush_write_bytes_total %.0f; }
 # jit_seconds MODE: seconds the cluster's JIT compilers have worked so far (all nodes)
 jit_seconds() { cluster_sum "$1" jvm_compilation_time_seconds_total %.3f; }
-oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request into $RAW/oha-NAME.csv
-  local load hops before
+oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request into $RAW/oha-NAME.csv, CPU samples
+  # around it into oha-NAME.cpu (cpu_sample before, after)
+  local load hops before cpu
   oha_load "$1" "$2"
   log "oha $3 at $RATE/s (${SLICE}s)"
   before=$(flushed_bytes "$1")
+  cpu=$(cpu_sample "$1")
   "$OHA" -z "${SLICE}s" --output-format csv -o "$RAW/oha-$3.csv" "${load[@]}" 2> "$RAW/oha-$3.err" \
     || log "oha $3 exited with $?"
   # whether a member flushed a memtable during the slice: the three replicas get the same writes, so they flush
   # together, about a core for a second on this machine, in either mode (the report marks those slices)
+  echo "$cpu $(cpu_sample "$1")" > "$RAW/oha-$3.cpu"
   echo "$before $(flushed_bytes "$1")" > "$RAW/oha-$3.flush"
 }
 
-# warm_up MODE NAME SECONDS SCRIPT [args...]: wrk for SECONDS, then in JIT_STEP steps while the cluster's compilers
-# worked more than JIT_QUIET seconds in the last step (at most JIT_MAX seconds more). A fixed warm-up left C2
-# compiling through the measured run in some rounds and not in others (13% of a TLS node's CPU samples 27 s into a
-# 3000 PUT/s load, 8% of a plaintext one's): each round's JVMs are new, and the maximum measured what the JIT had
-# done by then. Writes "seconds warmed, compile seconds in the last step" to $RAW/wrk-NAME.warm.
+# warm_up MODE NAME SECONDS SCRIPT [args...]: wrk for SECONDS, then in JIT_STEP steps until the cluster has settled,
+# at most JIT_MAX seconds more: settled when its compilers worked at most JIT_QUIET seconds in the last step, or when
+# the last two steps' throughputs are within WARM_SPREAD of each other. A fixed warm-up left C2 compiling through the
+# measured run in some rounds and not in others (13% of a TLS node's CPU samples 27 s into a 3000 PUT/s load, 8% of a
+# plaintext one's): each round's JVMs are new, and the maximum measured what the JIT had done by then. The JIT alone
+# did not settle the client-TLS cluster in 45 s more (0.9 s of compiling in each 5-s GET step) while its GET steps
+# were within 3% of each other from the first on: what the maximum measures had settled; its compiling had not.
+# Writes "seconds warmed, compile seconds in the last step, what settled it (jit, throughput, cap)" to
+# $RAW/wrk-NAME.warm.
 warm_up() {
-  local mode=$1 name=$2 secs=$3 before after step=0 extra=0; shift 3
+  local mode=$1 name=$2 secs=$3 before after step=0 extra=0 last="" rps why=cap; shift 3
   before=$(jit_seconds "$mode")
   wrk_run "$mode" "$name" "$secs" "$@"
   after=$(jit_seconds "$mode")
-  while awk -v a="$before" -v b="$after" -v q="$JIT_QUIET" 'BEGIN { exit !(b - a > q) }' \
-      && [ "$extra" -lt "$JIT_MAX" ]; do
+  while [ "$extra" -lt "$JIT_MAX" ]; do
+    if awk -v a="$before" -v b="$after" -v q="$JIT_QUIET" 'BEGIN { exit !(b - a <= q) }'; then why=jit; break; fi
     before=$after
     step=$((step + 1))
     wrk_run "$mode" "$name-$step" "$JIT_STEP" "$@"
     extra=$((extra + JIT_STEP))
     after=$(jit_seconds "$mode")
+    rps=$(sed -n 's/^Requests\/sec: *//p' "$RAW/wrk-$name-$step.txt")
+    if [ -n "$last" ] && [ -n "$rps" ] && awk -v a="$last" -v b="$rps" -v w="$WARM_SPREAD" \
+        'BEGIN { exit !(a > 0 && b > 0 && (a > b ? a / b : b / a) <= 1 + w) }'; then
+      why=throughput
+      break
+    fi
+    last=$rps
   done
-  echo "$((secs + extra)) $(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.3f", b - a }')" > "$RAW/wrk-$name.warm"
-  log "warm-up $name: $((secs + extra)) s, the JIT's last step $(cut -d' ' -f2 "$RAW/wrk-$name.warm") s"
+  if [ "$why" = cap ] && awk -v a="$before" -v b="$after" -v q="$JIT_QUIET" 'BEGIN { exit !(b - a <= q) }'; then
+    why=jit
+  fi
+  echo "$((secs + extra)) $(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.3f", b - a }') $why" \
+    > "$RAW/wrk-$name.warm"
+  log "warm-up $name: $((secs + extra)) s ($why), the JIT's last step $(cut -d' ' -f2 "$RAW/wrk-$name.warm") s"
 }
 # measured MODE NAME SECONDS SCRIPT [args...]: wrk_run in two consecutive halves of SECONDS (NAME, NAME-b), with the
-# cluster's compile seconds before and after both. The halves are identical windows: how far apart their throughputs
-# are is the run's noise floor beside the throughput ratio. PUT's second half writes keys of its own prefix (u).
+# cluster's compile seconds before and after both, and CPU samples around each half (wrk-NAME.cpu, wrk-NAME-b.cpu:
+# cpu_sample before, after). The halves are identical windows: how far apart their throughputs (and the nodes' CPU
+# per request) are is the run's noise floor beside the ratio. PUT's second half writes keys of its own prefix (u).
 measured() {
-  local mode=$1 name=$2 secs=$3 script=$4 half before; shift 4
+  local mode=$1 name=$2 secs=$3 script=$4 half before c0 c1; shift 4
   half=$(((secs + 1) / 2))
   before=$(jit_seconds "$mode")
+  c0=$(cpu_sample "$mode")
   wrk_run "$mode" "$name" "$half" "$script" "$@"
+  c1=$(cpu_sample "$mode")
+  echo "$c0 $c1" > "$RAW/wrk-$name.cpu"
   if [ "$script" = wrk-cluster-put.lua ]; then set -- u; fi
   wrk_run "$mode" "$name-b" "$half" "$script" "$@"
+  echo "$c1 $(cpu_sample "$mode")" > "$RAW/wrk-$name-b.cpu"
   echo "$before $(jit_seconds "$mode")" > "$RAW/wrk-$name.jit"
 }
 

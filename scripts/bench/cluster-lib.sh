@@ -28,11 +28,12 @@ ports_free() { # ports_free PORT...: dies if one of them answers already
 
 url() { echo "http://127.0.0.1:$((PORT + $1))"; }
 
-# launch_node I LOG ARGS...: node I in the background (ARGS, then $NODE_ARGS), its output appended to LOG
+# launch_node I LOG ARGS...: node I in the background (ARGS, then $NODE_ARGS), its output appended to LOG; through
+# the command of the array NODE_LAUNCHER when set (bench-cluster-tls: taskset, the nodes on CPUs of their own)
 launch_node() {
   local i=$1 log=$2; shift 2
   # shellcheck disable=SC2086
-  "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$((PORT + i))" --data-dir "$WORK/data/node$i" "$@" $NODE_ARGS \
+  "${NODE_LAUNCHER[@]}" "$JAVA" "${JAVA_FLAGS[@]}" -jar "$JAR" --port "$((PORT + i))" --data-dir "$WORK/data/node$i" "$@" $NODE_ARGS \
     >> "$log" 2>&1 &
   node_pids[i]=$!
 }

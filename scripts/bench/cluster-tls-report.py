@@ -16,7 +16,7 @@ import re
 import sys
 
 from benchraw import load_rows, median, percentile
-from harness.judge import against, noise_floor
+from harness.judge import against, beyond, noise_floor
 
 _spec = importlib.util.spec_from_file_location(
     "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
@@ -60,25 +60,50 @@ def flushed(raw, name):
 
 
 def warm_and_jit(raw, tag, op):
-    """The maximum run of op in a round's cluster: how long it was warmed (the warm-up goes on while the JIT works),
-    what the cluster's compilers did in the warm-up's last step, and in the measured run itself (seconds of compiling
-    over the three nodes); None for each the run did not record."""
-    warm = numbers(raw, "wrk-%s-warmup-%s.warm" % (tag, op))
+    """The maximum run of op in a round's cluster: how long it was warmed (the warm-up goes on until the cluster
+    settles), what the cluster's compilers did in the warm-up's last step, what ended the warm-up (jit: the compilers
+    were quiet; throughput: two steps agreed; cap), and the compiling in the measured run itself (seconds over the
+    three nodes); None for each the run did not record."""
+    path = os.path.join(raw, "wrk-%s-warmup-%s.warm" % (tag, op))
+    warm = nr.read(path).split() if os.path.exists(path) else None
     jit = numbers(raw, "wrk-%s-%s.jit" % (tag, op))
-    return {op + "_warmup_s": warm[0] if warm else None, op + "_warmup_last_jit_s": warm[1] if warm else None,
+    return {op + "_warmup_s": float(warm[0]) if warm else None,
+            op + "_warmup_last_jit_s": float(warm[1]) if warm else None,
+            op + "_warmup_settled_by": warm[2] if warm and len(warm) > 2 else None,
             op + "_run_jit_s": jit[1] - jit[0] if jit else None}
+
+
+def cpu_of(raw, name):
+    """The CPU samples around a window (the bench's NAME.cpu: node CPU seconds, the load generator's CPUs' busy and
+    total jiffies, before and after): (the loaded cluster's CPU seconds in the window, the share of the load
+    generator's CPUs it kept busy, or None when they were not apart), or None when the run did not record it."""
+    v = numbers(raw, name + ".cpu")
+    if not v or len(v) != 6:
+        return None
+    busy, total = v[4] - v[1], v[5] - v[2]
+    return v[3] - v[0], busy / total if total > 0 else None
+
+
+def cpu_per_request(cpus, requests):
+    """Microseconds of the nodes' CPU per request over windows (CPU seconds and requests each), or None."""
+    pairs = [(c, n) for c, n in zip(cpus, requests) if c is not None and n]
+    return 1e6 * sum(c for c, _ in pairs) / sum(n for _, n in pairs) if pairs else None
 
 
 def slices(raw, tag, op, count, settle=0.0):
     """Every request of the fixed-rate slices of op in a round's cluster that started settle seconds or more into its
     slice (each slice is a new oha: its first moments open its connections, TLS handshakes on the client port):
     (latencies in ms, sorted; requests that did not get the expected status, all of them; each slice's p99; whether
-    a member flushed during each slice; latencies in ms of every request, the first moments included)."""
+    a member flushed during each slice; latencies in ms of every request, the first moments included; each slice's
+    node CPU per request in microseconds, every request of the slice counted, when the run sampled it)."""
     ok = "201" if op == "put" else "200"
-    lat, failed, p99s, flushes, every = [], 0, [], [], []
+    lat, failed, p99s, flushes, every, cpus = [], 0, [], [], [], []
     for k in range(1, count + 1):
         name = "%s-%s-rate-s%d" % (tag, op, k)
         rows = load_rows(os.path.join(raw, "oha-%s.csv" % name))
+        cpu = cpu_of(raw, "oha-" + name)
+        if cpu and rows:
+            cpus.append(1e6 * cpu[0] / len(rows))
         one = sorted(duration * 1000 for start, duration, _ in rows if start >= settle)
         if one:
             p99s.append(percentile(one, 99))
@@ -88,7 +113,7 @@ def slices(raw, tag, op, count, settle=0.0):
         failed += sum(status != ok for _, _, status in rows)
     lat.sort()
     every.sort()
-    return lat, failed, p99s, flushes, every
+    return lat, failed, p99s, flushes, every, cpus
 
 
 def modes_of(env):
@@ -111,11 +136,23 @@ def collect(raw):
             row = {"round": n, "mode": mode}
             for op in ("put", "get"):
                 # the measured run, in two halves (NAME, NAME-b) in runs that split it: identical windows
-                windows = [w["rps"] for w in (nr.wrk(raw, "%s-%s%s" % (tag, op, half)) for half in ("", "-b")) if w]
+                halves = [("%s-%s%s" % (tag, op, half), nr.wrk(raw, "%s-%s%s" % (tag, op, half)))
+                          for half in ("", "-b")]
+                halves = [(name, w) for name, w in halves if w]
+                windows = [w["rps"] for _, w in halves]
                 row[op + "_rps"] = mean(windows)
                 row[op + "_rps_windows"] = windows
+                # the nodes' CPU per request in each half, and how busy the load generator's own CPUs were
+                cpus = [cpu_of(raw, "wrk-" + name) for name, _ in halves]
+                row[op + "_cpu_us_windows"] = [cpu_per_request([c[0]], [w.get("requests")]) if c else None
+                                               for c, (_, w) in zip(cpus, halves)]
+                row[op + "_cpu_us_per_req"] = cpu_per_request([c[0] if c else None for c in cpus],
+                                                              [w.get("requests") for _, w in halves])
+                row[op + "_load_cpu_busy"] = mean([c[1] for c in cpus if c])
                 row.update(warm_and_jit(raw, tag, op))
-                lat, failed, p99s, flushes, all_of = slices(raw, tag, op, count, settle)
+                lat, failed, p99s, flushes, all_of, rate_cpus = slices(raw, tag, op, count, settle)
+                row[op + "_rate_cpu_us_slices"] = rate_cpus
+                row[op + "_rate_cpu_us_per_req"] = mean(rate_cpus)
                 row[op + "_slice_p99s_ms"] = p99s
                 pooled[(mode, op)].extend(lat)
                 every[(mode, op)].extend(all_of)
@@ -140,7 +177,9 @@ def collect(raw):
         overall[mode][op + "_slice_flushed"] = slice_flushes[(mode, op)]
         quiet = [p for p, f in zip(slice_p99s[(mode, op)], slice_flushes[(mode, op)]) if f is False]
         overall[mode][op + "_quiet_slice_p99_median_ms"] = median(quiet)
-    means = {mode: {k: mean([r[k] for r in rounds if r["mode"] == mode]) for k in ("put_rps", "get_rps")}
+    means = {mode: {k: mean([r[k] for r in rounds if r["mode"] == mode])
+                    for k in ("put_rps", "get_rps", "put_cpu_us_per_req", "get_cpu_us_per_req",
+                              "put_rate_cpu_us_per_req", "get_rate_cpu_us_per_req")}
              for mode in modes}
     result = {"env": env, "rounds": rounds, "means": means, "overall": overall,
               "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
@@ -195,6 +234,13 @@ def cost_of(mode, base, rounds, means, overall):
             "quiet_slice_p99_median_ratio": quotient(overall[mode][op + "_quiet_slice_p99_median_ms"],
                                                      overall[base][op + "_quiet_slice_p99_median_ms"]),
         }
+        # the nodes' own CPU per request (no budget of its own: what the throughput and p99 figures come from),
+        # beside the floor of identical windows: the halves of the maximum runs, consecutive slices at the rate
+        for key, windows in (("cpu", "_cpu_us_windows"), ("rate_cpu", "_rate_cpu_us_slices")):
+            ratio = quotient(means[mode].get(op + "_" + key + "_us_per_req"),
+                             means[base].get(op + "_" + key + "_us_per_req"))
+            floor = noise_floor(*[x.get(op + windows) or [] for x in mine])
+            cost[op].update({key + "_ratio": ratio, key + "_floor": floor, key + "_change": beyond(ratio, floor)})
     return cost
 
 
@@ -256,6 +302,48 @@ def beside(cost):
                                       one("p99", lambda f: "%.2fx" % f))
 
 
+def pinned(env):
+    """The header's words for where the nodes and the load generators ran (nothing in runs that did not pin them)."""
+    if not env.get("node_cpus"):
+        return ""
+    return (" The nodes ran on CPU %s, the load generators (wrk, oha: their TLS too) and the bench on CPU %s "
+            "(taskset): a throughput is what the nodes do on their own CPU, and their CPU per request is theirs "
+            "alone (their JVMs see that CPU only and size themselves to it)." % (env["node_cpus"], env["load_cpus"]))
+
+
+def cpu_table(r):
+    """The nodes' CPU per request and the load generator's CPU, by round and mode (empty for a run without samples)."""
+    if not any(x.get("put_cpu_us_per_req") or x.get("put_rate_cpu_us_per_req") for x in r["rounds"]):
+        return []
+    rate = r["env"].get("reference_rate")
+    lines = ["", "The nodes' CPU per request (user and system CPU of the loaded cluster's three nodes over the "
+             "window, /proc, over its requests; at the maximum, both halves; at the rate, every request of the "
+             "slices) and how busy the load generator's own CPU was during the maximum runs (near 100%: the load "
+             "generator, not the nodes, may have set the maximum):", "",
+             "| round | TLS | PUT µs/req at max | GET µs/req at max | PUT µs/req at %s/s | GET µs/req at %s/s | "
+             "load CPU busy, PUT / GET max |" % (rate, rate), "|---|---|---:|---:|---:|---:|---:|"]
+    for x in r["rounds"]:
+        busy = [x.get(op + "_load_cpu_busy") for op in ("put", "get")]
+        lines.append("| %d | %s | %s | %s | %s | %s | %s |" % (
+            x["round"], LABELS.get(x["mode"], x["mode"]), fmt(x.get("put_cpu_us_per_req"), 1),
+            fmt(x.get("get_cpu_us_per_req"), 1), fmt(x.get("put_rate_cpu_us_per_req"), 1),
+            fmt(x.get("get_rate_cpu_us_per_req"), 1),
+            " / ".join("-" if b is None else "%.0f%%" % (100 * b) for b in busy)))
+    return lines
+
+
+def cpu_words(c):
+    """'; the nodes' CPU per request ...' of a cost, or '' for a run without samples."""
+    parts = []
+    for key, what in (("cpu", "at the maximum"), ("rate_cpu", "at the fixed rate")):
+        if c.get(key + "_ratio") is not None:
+            floor = c.get(key + "_floor")
+            parts.append("%s %.2fx (floor %s: %s)" % (what, c[key + "_ratio"],
+                                                      "not measured" if floor is None else "%.2fx" % floor,
+                                                      c.get(key + "_change")))
+    return "; the nodes' CPU per request %s" % ", ".join(parts) if parts else ""
+
+
 def markdown(r):
     env = r["env"]
     modes = modes_of(env)
@@ -270,15 +358,15 @@ def markdown(r):
         "spread over the nodes, %s s (in two halves, in runs that split it) after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
         "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, "
         "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s "
-        "at the rate unrecorded on each%s. Load before/after: %s / %s."
+        "at the rate unrecorded on each%s.%s Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), "Three" if "client" in modes else "Two",
            env.get("replicas"), client_cluster(env) if "client" in modes else "", env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,
            env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"),
            ("; before them every member of both clusters flushed its memtables and finished its compactions"
-           if env.get("flushed_before_rate") == "1" else "") + settled(env), env.get("load_before"),
-           env.get("load_after")),
+           if env.get("flushed_before_rate") == "1" else "") + settled(env), pinned(env),
+           env.get("load_before"), env.get("load_after")),
         "",
         "| round | TLS | PUT req/s | GET req/s | PUT p50 / p99 ms at %s/s | GET p50 / p99 ms at %s/s | "
         "failed at the rate | replica call errors | TLS handshake failures |" % (rate, rate),
@@ -295,17 +383,27 @@ def markdown(r):
             LABELS.get(mode, mode), fmt(m["put_rps"], 0), fmt(m["get_rps"], 0), fmt(o["put_p99_ms"]), o["put_requests"],
             fmt(o["get_p99_ms"]), o["get_requests"]))
     if any(x.get("put_warmup_s") is not None for x in r["rounds"]):
+        spread = env.get("warm_spread")
         lines += ["", "The JIT around the maximum runs: a warm-up of at least %s s (PUT; GET half of it) goes on in %s-s "
-                  "steps while the cluster's compilers worked more than %s s in the last one (at most %s s more); "
+                  "steps until the cluster settles%s (at most %s s more); "
                   "seconds of compiling over the cluster's three nodes." % (
-                      env.get("warmup"), env.get("jit_step"), env.get("jit_quiet"), env.get("jit_max")), "",
+                      env.get("warmup"), env.get("jit_step"),
+                      ": its compilers worked at most %s s in the last step (jit), or the last two steps' throughputs "
+                      "are within %.0f%% of each other (throughput)" % (env.get("jit_quiet"), 100 * float(spread))
+                      if spread else " (its compilers worked at most %s s in the last step)" % env.get("jit_quiet"),
+                      env.get("jit_max")), "",
                   "| round | TLS | PUT warm-up s | JIT s, its last step | JIT s in the PUT run | GET warm-up s "
                   "| JIT s, its last step | JIT s in the GET run |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+
+        def warmed(x, op):
+            by = x.get(op + "_warmup_settled_by")
+            return fmt(x.get(op + "_warmup_s"), 0) + (" (%s)" % by if by else "")
         for x in r["rounds"]:
             lines.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
-                x["round"], LABELS.get(x["mode"], x["mode"]), fmt(x.get("put_warmup_s"), 0), fmt(x.get("put_warmup_last_jit_s")),
-                fmt(x.get("put_run_jit_s")), fmt(x.get("get_warmup_s"), 0), fmt(x.get("get_warmup_last_jit_s")),
+                x["round"], LABELS.get(x["mode"], x["mode"]), warmed(x, "put"), fmt(x.get("put_warmup_last_jit_s")),
+                fmt(x.get("put_run_jit_s")), warmed(x, "get"), fmt(x.get("get_warmup_last_jit_s")),
                 fmt(x.get("get_run_jit_s"))))
+    lines += cpu_table(r)
     t = r["targets"]
     lines += ["", "Each slice's p99 (ms), all rounds, in the order run:", ""]
     for op in ("put", "get"):
@@ -350,7 +448,7 @@ def markdown(r):
                          + ("" if not float(env.get("slice_settle", "0")) or c.get("p99_ratio_with_setup") is None
                             else "; with each slice's first %s s %.2fx (shown, not judged)"
                             % (env.get("slice_settle"), c["p99_ratio_with_setup"]))
-                         + beside(c))
+                         + beside(c) + cpu_words(c))
     lines += ["", "Member connections are pooled and pipelined, so handshakes are rare (one per connection) and a TLS "
               "record carries many requests; what remains is the encryption of every byte between members and the "
               "SSLEngine's copies. The client port's connections are the load generators' own, kept alive (one "

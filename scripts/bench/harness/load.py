@@ -116,6 +116,29 @@ def cpu_seconds(pids):
     return total / float(CLOCK_TICKS)
 
 
+def core_busy_and_total(cores):
+    """(busy, total) jiffies so far of the given CPUs (/proc/stat "cpuN" lines; busy: all but idle and iowait): the
+    share of a load generator's own cores it kept busy, when the benchmark pins it apart from the servers."""
+    busy = total = 0
+    with open("/proc/stat", encoding="ascii") as f:
+        for line in f:
+            name, _, rest = line.partition(" ")
+            if name.startswith("cpu") and name[3:].isdigit() and int(name[3:]) in cores:
+                v = [int(x) for x in rest.split()[:8]]
+                busy += sum(v) - v[3] - v[4]
+                total += sum(v)
+    return busy, total
+
+
+def cpu_list(text):
+    """A taskset CPU list ('0', '1-3', '0,2-3') as a set of CPU numbers; '' is the empty set."""
+    cores = set()
+    for part in filter(None, text.split(",")):
+        a, _, b = part.partition("-")
+        cores.update(range(int(a), int(b or a) + 1))
+    return cores
+
+
 def steal_and_total():
     """(steal, total) jiffies of the machine so far (/proc/stat): a neighbour on the hypervisor shows as steal."""
     with open("/proc/stat", encoding="ascii") as f:
@@ -124,3 +147,19 @@ def steal_and_total():
                 v = [int(x) for x in line.split()[1:]]
                 return v[7], sum(v[:8])
     return 0, 0
+
+
+def main(argv):
+    """python -m harness.load [--cores L] PID...: one line, the CPU seconds the processes used so far
+    (cpu_seconds) and the busy and total jiffies of the CPUs of list L: a shell benchmark's samples around a window
+    (this module alone, without the reports' plotting: a sample costs a python start, no more)."""
+    cores = ""
+    if argv[:1] == ["--cores"]:
+        cores, argv = argv[1], argv[2:]
+    busy, total = core_busy_and_total(cpu_list(cores))
+    print("%.2f %d %d" % (cpu_seconds([int(p) for p in argv]), busy, total))
+
+
+if __name__ == "__main__":
+    import sys
+    main(sys.argv[1:])

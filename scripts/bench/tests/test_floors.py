@@ -4,7 +4,7 @@ import json
 import os
 import unittest
 
-from harness import floors
+from harness import floors, load
 
 from .rawfiles import TempDirTest
 
@@ -50,6 +50,33 @@ class FloorsTest(TempDirTest):
         self.assertFalse(floors.inside(0.60, 0.42, 1.10))  # 1.43x above: beyond a 10% floor
         self.assertFalse(floors.inside(0.30, 0.42, 1.10))  # below it just as far
         self.assertFalse(floors.inside(0.44, 0.42, None))  # no floor: nothing to say
+
+
+class CpuSamplesTest(unittest.TestCase):
+    """harness.load's samples for a shell benchmark that pins its nodes and its load generator apart."""
+
+    def test_cpu_lists_as_taskset_writes_them(self):
+        self.assertEqual({0}, load.cpu_list("0"))
+        self.assertEqual({1, 2, 3}, load.cpu_list("1-3"))
+        self.assertEqual({0, 2, 3}, load.cpu_list("0,2-3"))
+        self.assertEqual(set(), load.cpu_list(""))
+
+    def test_a_cpu_of_this_machine_has_jiffies_and_none_is_nothing(self):
+        busy, total = load.core_busy_and_total({0})
+        self.assertGreater(total, 0)
+        self.assertLessEqual(busy, total)
+        all_busy, all_total = load.core_busy_and_total(set(range(os.cpu_count())))
+        self.assertGreaterEqual(all_total, total)  # the CPUs' lines, not the machine's sum line counted twice
+        self.assertEqual((0, 0), load.core_busy_and_total(set()))
+
+    def test_cpu_seconds_of_this_process_grow_with_its_work(self):
+        before = load.cpu_seconds([os.getpid()])
+        end = before + 0.05
+        while load.cpu_seconds([os.getpid()]) < end:
+            sum(i * i for i in range(10000))
+        self.assertGreaterEqual(load.cpu_seconds([os.getpid()]) - before, 0.05)
+        self.assertEqual(0, load.cpu_seconds([2 ** 22 + 1]))  # no such process: nothing
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -428,7 +428,7 @@ class ClusterTlsSlicesTest(TempDirTest):
 
     def test_warm_up_and_jit_per_round(self):
         # round 1 recorded its warm-ups and the compile seconds around its runs; round 2 (an older run) did not
-        files = {"wrk-r1-plain-warmup-put.warm": "30 0.080", "wrk-r1-tls-warmup-put.warm": "45 0.120",
+        files = {"wrk-r1-plain-warmup-put.warm": "30 0.080", "wrk-r1-tls-warmup-put.warm": "45 0.120 throughput",
                  "wrk-r1-plain-put.jit": "10.500 10.600", "wrk-r1-tls-put.jit": "12.000 12.450",
                  "wrk-r1-plain-warmup-get.warm": "15 0.010", "wrk-r1-tls-warmup-get.warm": "20 0.140",
                  "wrk-r1-plain-get.jit": "11.000 11.050", "wrk-r1-tls-get.jit": "13.000 13.025"}
@@ -443,8 +443,50 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertIsNone(by[(2, "tls")]["put_warmup_s"])
         self.assertIsNone(by[(2, "plain")]["get_run_jit_s"])
         md = cluster_tls_report.markdown(r)
-        self.assertIn("| 1 | member TLS | 45 | 0.12 | 0.45 | 20 | 0.14 | 0.03 |", md)
+        self.assertEqual("throughput", by[(1, "tls")]["put_warmup_settled_by"])  # two steps agreed, JIT or not
+        self.assertIsNone(by[(1, "plain")]["put_warmup_settled_by"])  # a run before it said what settled it
+        self.assertIn("| 1 | member TLS | 45 (throughput) | 0.12 | 0.45 | 20 | 0.14 | 0.03 |", md)
         self.assertIn("| 2 | plaintext |  |  |  |  |  |  |", md)
+
+    def test_the_nodes_cpu_per_request_beside_the_floor_of_identical_windows(self):
+        # round 1 sampled the nodes' CPU around each half of the maximum runs and each slice; round 2 (older) did not
+        def write(name, text):
+            with open(os.path.join(self.tmp, name), "w") as f:
+                f.write(text + "\n")
+        for mode, halves, slice_cpu in (("plain", (0.5, 0.5), 0.004), ("tls", (0.60, 0.62), 0.008)):
+            for half, cpu in zip(("", "-b"), halves):
+                write("wrk-r1-%s-put%s.txt" % (mode, half), "  10000 requests in 5.00s, 1.00MB read\nRequests/sec: 2000")
+                # node CPU seconds 10 -> 10 + cpu; the load generator's CPU busy 80 of 100 jiffies
+                write("wrk-r1-%s-put%s.cpu" % (mode, half), "10.00 1000 5000 %.2f 1080 5100" % (10 + cpu))
+            for k in (1, 2):  # each slice: 100 requests
+                write("oha-r1-%s-put-rate-s%d.cpu" % (mode, k), "20.000 0 0 %.3f 0 0" % (20 + slice_cpu))
+        r, by = self.collect()
+        self.assertEqual([50.0, 50.0], by[(1, "plain")]["put_cpu_us_windows"])
+        self.assertAlmostEqual(61.0, by[(1, "tls")]["put_cpu_us_per_req"])
+        self.assertAlmostEqual(0.8, by[(1, "tls")]["put_load_cpu_busy"])
+        self.assertIsNone(by[(2, "tls")]["put_cpu_us_per_req"])
+        self.assertAlmostEqual(80.0, by[(1, "tls")]["put_rate_cpu_us_per_req"])
+        c = r["cost"]["put"]
+        self.assertAlmostEqual(1.22, c["cpu_ratio"])  # round 2 recorded nothing: round 1's alone
+        self.assertAlmostEqual(62 / 60, c["cpu_floor"])
+        self.assertEqual("higher", c["cpu_change"])
+        self.assertAlmostEqual(2.0, c["rate_cpu_ratio"])
+        self.assertEqual("higher", c["rate_cpu_change"])
+        self.assertIsNone(r["cost"]["get"]["cpu_ratio"])
+        md = cluster_tls_report.markdown(r)
+        self.assertIn("| 1 | member TLS | 61.0 | | 80.0 | | 80% / - |".replace("| |", "|  |"), md)
+        line = [x for x in md.splitlines() if x.startswith("- **member TLS, PUT**")][0]
+        self.assertIn("; the nodes' CPU per request at the maximum 1.22x (floor 1.03x: higher), at the fixed rate "
+                      "2.00x (floor 1.00x: higher)", line)
+        get_line = [x for x in md.splitlines() if x.startswith("- **member TLS, GET**")][0]
+        self.assertNotIn("CPU per request", get_line)
+
+    def test_the_header_says_where_the_nodes_and_the_load_ran_when_pinned(self):
+        self.assertNotIn("taskset", cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp)))
+        with open(os.path.join(self.tmp, "env.txt"), "a") as f:
+            f.write("node_cpus=1\nload_cpus=0\n")
+        self.assertIn("The nodes ran on CPU 1, the load generators (wrk, oha: their TLS too) and the bench on CPU 0",
+                      cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp)))
 
     def test_no_jit_table_without_warm_up_records(self):
         md = cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp))
