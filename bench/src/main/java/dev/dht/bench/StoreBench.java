@@ -40,30 +40,32 @@ public final class StoreBench {
         StorageOptions defaults = StorageOptions.rocksDefaults(MEMTABLE, CACHE);
         return List.of(
                 defaults,
-                defaults.withConcurrentMemtableWrite(false).named("defaults-no-concurrent-memtable-writes"),
-                defaults.withCompaction(CompactionStyle.UNIVERSAL).named("defaults+universal"),
-                defaults.withCompression(CompressionType.LZ4_COMPRESSION).named("defaults+lz4"),
-                defaults.withBloom(10, 0.02).named("defaults+bloom"),
-                defaults.withStatistics(false).named("defaults-no-statistics"),
+                defaults.withConcurrentMemtableWrite(false).withName("defaults-no-concurrent-memtable-writes"),
+                defaults.withCompaction(CompactionStyle.UNIVERSAL).withName("defaults+universal"),
+                defaults.withCompression(CompressionType.LZ4_COMPRESSION).withName("defaults+lz4"),
+                defaults.withBloom(10, 0.02).withName("defaults+bloom"),
+                defaults.withStatistics(false).withName("defaults-no-statistics"),
                 StorageOptions.seeds(MEMTABLE, CACHE),
-                defaults.withCompression(CompressionType.NO_COMPRESSION).named("defaults-no-compression"),
+                defaults.withCompression(CompressionType.NO_COMPRESSION).withName("defaults-no-compression"),
                 StorageOptions.node(MEMTABLE, CACHE)
                         .withConcurrentMemtableWrite(true)
-                        .named("node+concurrent-memtable-writes"),
-                StorageOptions.node(16L << 20, CACHE).named("node-16MiB-memtable"),
-                StorageOptions.node(MEMTABLE, 256L << 20).named("node-256MiB-cache"),
-                StorageOptions.node(MEMTABLE, CACHE).withReadPath(false, false).named("node-lru-cache"),
-                StorageOptions.node(MEMTABLE, CACHE).withReadPath(true, true).named("node+block-hash-index"),
+                        .withName("node+concurrent-memtable-writes"),
+                StorageOptions.node(16L << 20, CACHE).withName("node-16MiB-memtable"),
+                StorageOptions.node(MEMTABLE, 256L << 20).withName("node-256MiB-cache"),
+                StorageOptions.node(MEMTABLE, CACHE).withReadPath(false, false).withName("node-lru-cache"),
+                StorageOptions.node(MEMTABLE, CACHE).withReadPath(true, true).withName("node+block-hash-index"),
                 StorageOptions.node(MEMTABLE, 1L << 30)
                         .withReadPath(false, false)
-                        .named("node-1GiB-lru-cache"),
-                StorageOptions.node(MEMTABLE, 1L << 30).named("node-1GiB-cache"),
-                StorageOptions.node(MEMTABLE, CACHE).withRowCache(256L << 20).named("node+256MiB-row-cache"),
+                        .withName("node-1GiB-lru-cache"),
+                StorageOptions.node(MEMTABLE, 1L << 30).withName("node-1GiB-cache"),
+                StorageOptions.node(MEMTABLE, CACHE).withRowCache(256L << 20).withName("node+256MiB-row-cache"),
                 StorageOptions.node(MEMTABLE, 1L << 30)
                         .withRowCache(256L << 20)
-                        .named("node-1GiB-cache+256MiB-row-cache"),
-                StorageOptions.node(MEMTABLE, 1L << 30).withBlockSize(16 << 10).named("node-1GiB-cache+16KiB-blocks"),
-                StorageOptions.node(MEMTABLE, CACHE).withBlockSize(16 << 10).named("node+16KiB-blocks"),
+                        .withName("node-1GiB-cache+256MiB-row-cache"),
+                StorageOptions.node(MEMTABLE, 1L << 30)
+                        .withBlockSize(16 << 10)
+                        .withName("node-1GiB-cache+16KiB-blocks"),
+                StorageOptions.node(MEMTABLE, CACHE).withBlockSize(16 << 10).withName("node+16KiB-blocks"),
                 StorageOptions.node(MEMTABLE, CACHE));
     }
 

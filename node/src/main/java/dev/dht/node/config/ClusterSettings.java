@@ -1,5 +1,6 @@
 package dev.dht.node.config;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 
 /**
@@ -16,6 +17,7 @@ import java.time.Duration;
  * @param repairInterval how often each replica set is repaired (zero: only on request)
  * @param repairRate    bytes per second of repair and rebuild traffic a node moves at most (0: unthrottled)
  */
+@RecordBuilder
 public record ClusterSettings(
         boolean hints,
         Duration hintMaxAge,
@@ -25,7 +27,8 @@ public record ClusterSettings(
         long moveRate,
         int moveBatch,
         Duration repairInterval,
-        long repairRate) {
+        long repairRate)
+        implements ClusterSettingsBuilder.With {
 
     // the defaults are NodeOption's
     public static final Duration DEFAULT_HINT_MAX_AGE = NodeOption.HINT_MAX_AGE.durationDefault();
@@ -49,36 +52,22 @@ public record ClusterSettings(
                 DEFAULT_REPAIR_RATE);
     }
 
-    public ClusterSettings withHints(boolean on) {
-        return new ClusterSettings(
-                on,
-                hintMaxAge,
-                hintMaxBytes,
-                hintInterval,
-                clockOffsetMs,
-                moveRate,
-                moveBatch,
-                repairInterval,
-                repairRate);
-    }
-
     public ClusterSettings withHintBounds(Duration maxAge, long maxBytes, Duration interval) {
-        return new ClusterSettings(
-                hints, maxAge, maxBytes, interval, clockOffsetMs, moveRate, moveBatch, repairInterval, repairRate);
+        return with().hintMaxAge(maxAge)
+                .hintMaxBytes(maxBytes)
+                .hintInterval(interval)
+                .build();
     }
 
     public ClusterSettings withClockOffset(long ms) {
-        return new ClusterSettings(
-                hints, hintMaxAge, hintMaxBytes, hintInterval, ms, moveRate, moveBatch, repairInterval, repairRate);
+        return with().clockOffsetMs(ms).build();
     }
 
     public ClusterSettings withMovement(long rate, int batch) {
-        return new ClusterSettings(
-                hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffsetMs, rate, batch, repairInterval, repairRate);
+        return with().moveRate(rate).moveBatch(batch).build();
     }
 
     public ClusterSettings withRepair(Duration interval, long rate) {
-        return new ClusterSettings(
-                hints, hintMaxAge, hintMaxBytes, hintInterval, clockOffsetMs, moveRate, moveBatch, interval, rate);
+        return with().repairInterval(interval).repairRate(rate).build();
     }
 }

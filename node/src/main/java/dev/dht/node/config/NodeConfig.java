@@ -1,5 +1,6 @@
 package dev.dht.node.config;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -31,6 +32,7 @@ import java.time.Duration;
  * @param featureLevel     --feature-level: the cluster feature level to raise this member to at start (0: the one
  *                         its data directory has; docs/upgrading.md)
  */
+@RecordBuilder
 public record NodeConfig(
         int port,
         Path dataDir,
@@ -54,7 +56,8 @@ public record NodeConfig(
         SecuritySettings security,
         Duration drainTime,
         RackSettings rack,
-        int featureLevel) {
+        int featureLevel)
+        implements NodeConfigBuilder.With {
 
     // the defaults are NodeOption's
     public static final int DEFAULT_PORT = NodeOption.PORT.intDefault();
@@ -134,356 +137,28 @@ public record NodeConfig(
     }
 
     public NodeConfig withPool(int newWorkers, int newQueueSize) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                newWorkers,
-                newQueueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
-    }
-
-    public NodeConfig withMaxBody(long newMaxBody) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                newMaxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
+        return with().workers(newWorkers).queueSize(newQueueSize).build();
     }
 
     public NodeConfig withTimeouts(Duration newIdle, Duration newSend, Duration newShutdownGrace) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                newIdle,
-                newSend,
-                newShutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
-    }
-
-    public NodeConfig withDrainTime(Duration newDrainTime) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                newDrainTime,
-                rack,
-                featureLevel);
-    }
-
-    public NodeConfig withProfileDir(Path dir) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                dir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
+        return with().idleTimeout(newIdle)
+                .sendTimeout(newSend)
+                .shutdownGrace(newShutdownGrace)
+                .build();
     }
 
     /** The same node in another cluster (tests start in-process clusters with this). */
     public NodeConfig withCluster(ClusterMembers newMembers, String newSelf) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                newMembers,
-                clusterFile,
-                newSelf,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
+        return with().members(newMembers).self(newSelf).build();
     }
 
     /** The same node reading its members from a cluster file (tests of moves start in-process nodes with this). */
     public NodeConfig withClusterFile(Path file, ClusterMembers initial, String newSelf) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                initial,
-                file,
-                newSelf,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
-    }
-
-    public NodeConfig withReplicationFactor(int rf) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                rf,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
-    }
-
-    public NodeConfig withRequestTimeout(Duration newTimeout) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                newTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
-    }
-
-    public NodeConfig withTombstoneGrace(Duration newGrace) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                newGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
+        return with().members(initial).clusterFile(file).self(newSelf).build();
     }
 
     public NodeConfig withClusterSettings(ClusterSettings newCluster) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                newCluster,
-                security,
-                drainTime,
-                rack,
-                featureLevel);
-    }
-
-    public NodeConfig withSecurity(SecuritySettings newSecurity) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                newSecurity,
-                drainTime,
-                rack,
-                featureLevel);
-    }
-
-    public NodeConfig withFeatureLevel(int level) {
-        return new NodeConfig(
-                port,
-                dataDir,
-                members,
-                clusterFile,
-                self,
-                replicationFactor,
-                requestTimeout,
-                workers,
-                queueSize,
-                selectors,
-                maxBody,
-                blockCache,
-                writeBuffer,
-                profileDir,
-                tombstoneGrace,
-                idleTimeout,
-                sendTimeout,
-                shutdownGrace,
-                cluster,
-                security,
-                drainTime,
-                rack,
-                level);
+        return with().cluster(newCluster).build();
     }
 
     /** The port of this node's member plane (docs/security.md). */

@@ -1,5 +1,6 @@
 package dev.dht.node.config;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -19,6 +20,7 @@ import java.time.Duration;
  * @param clientTls        the client port's TLS files, or null: the client port is plaintext
  * @param metricsPort      a plaintext port serving GET /metrics and /v0/status only, or 0 for none
  */
+@RecordBuilder
 public record SecuritySettings(
         int memberPortOffset,
         boolean memberInsecure,
@@ -26,7 +28,8 @@ public record SecuritySettings(
         Path authTokens,
         TlsFiles memberTls,
         ClientTlsFiles clientTls,
-        int metricsPort) {
+        int metricsPort)
+        implements SecuritySettingsBuilder.With {
 
     /**
      * The member's certificate (PEM, its chain), its PKCS#8 key (PEM), and the CAs it trusts (PEM, one or more:
@@ -68,40 +71,5 @@ public record SecuritySettings(
                 null,
                 null,
                 0);
-    }
-
-    public SecuritySettings withMemberPortOffset(int offset) {
-        return new SecuritySettings(
-                offset, memberInsecure, maxClockAhead, authTokens, memberTls, clientTls, metricsPort);
-    }
-
-    public SecuritySettings withMemberInsecure(boolean insecure) {
-        return new SecuritySettings(
-                memberPortOffset, insecure, maxClockAhead, authTokens, memberTls, clientTls, metricsPort);
-    }
-
-    public SecuritySettings withMaxClockAhead(Duration bound) {
-        return new SecuritySettings(
-                memberPortOffset, memberInsecure, bound, authTokens, memberTls, clientTls, metricsPort);
-    }
-
-    public SecuritySettings withAuthTokens(Path file) {
-        return new SecuritySettings(
-                memberPortOffset, memberInsecure, maxClockAhead, file, memberTls, clientTls, metricsPort);
-    }
-
-    public SecuritySettings withMemberTls(TlsFiles files) {
-        return new SecuritySettings(
-                memberPortOffset, memberInsecure, maxClockAhead, authTokens, files, clientTls, metricsPort);
-    }
-
-    public SecuritySettings withClientTls(ClientTlsFiles files) {
-        return new SecuritySettings(
-                memberPortOffset, memberInsecure, maxClockAhead, authTokens, memberTls, files, metricsPort);
-    }
-
-    public SecuritySettings withMetricsPort(int port) {
-        return new SecuritySettings(
-                memberPortOffset, memberInsecure, maxClockAhead, authTokens, memberTls, clientTls, port);
     }
 }

@@ -1,5 +1,6 @@
 package dev.dht.node.storage;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import org.rocksdb.CompactionStyle;
 import org.rocksdb.CompressionType;
 
@@ -30,6 +31,7 @@ import org.rocksdb.CompressionType;
  * @param blockSize               SST data block size in bytes (RocksDB default: 4 KiB): larger blocks mean a smaller
  *                                index to search and fewer cache entries, but a longer in-block search per lookup
  */
+@RecordBuilder
 public record StorageOptions(
         String name,
         CompactionStyle compaction,
@@ -47,7 +49,8 @@ public record StorageOptions(
         boolean blockHashIndex,
         long rowCache,
         boolean prepopulateOnFlush,
-        long blockSize) {
+        long blockSize)
+        implements StorageOptionsBuilder.With {
 
     /** RocksDB 9.10's own defaults (only cache and memtable sized like the node's, so that they compare). */
     public static StorageOptions rocksDefaults(long writeBuffer, long blockCache) {
@@ -73,24 +76,13 @@ public record StorageOptions(
 
     /** The options of the seed report: universal compaction, LZ4, concurrent memtable writes, no auto compaction. */
     public static StorageOptions seeds(long writeBuffer, long blockCache) {
-        return new StorageOptions(
-                "seeds",
-                CompactionStyle.UNIVERSAL,
-                CompressionType.LZ4_COMPRESSION,
-                true,
-                true,
-                false,
-                writeBuffer,
-                blockCache,
-                0,
-                0.0,
-                true,
-                -1,
-                false,
-                false,
-                0,
-                false,
-                4096);
+        return rocksDefaults(writeBuffer, blockCache)
+                .with()
+                .name("seeds")
+                .compaction(CompactionStyle.UNIVERSAL)
+                .compression(CompressionType.LZ4_COMPRESSION)
+                .autoCompactions(false)
+                .build();
     }
 
     /**
@@ -102,233 +94,25 @@ public record StorageOptions(
      * disk: PUT p99 at 20k/s 24-206 ms in rounds with a flush, 5-13 ms with this; docs/node.md#defaults).
      */
     public static StorageOptions node(long writeBuffer, long blockCache) {
-        return new StorageOptions(
-                "node",
-                CompactionStyle.LEVEL,
-                CompressionType.LZ4_COMPRESSION,
-                false,
-                true,
-                true,
-                writeBuffer,
-                blockCache,
-                10,
-                0.02,
-                true,
-                -1,
-                true,
-                false,
-                0,
-                true,
-                4096);
-    }
-
-    public StorageOptions named(String newName) {
-        return new StorageOptions(
-                newName,
-                compaction,
-                compression,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                rowCache,
-                prepopulateOnFlush,
-                blockSize);
-    }
-
-    public StorageOptions withCompaction(CompactionStyle style) {
-        return new StorageOptions(
-                name,
-                style,
-                compression,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                rowCache,
-                prepopulateOnFlush,
-                blockSize);
-    }
-
-    public StorageOptions withCompression(CompressionType type) {
-        return new StorageOptions(
-                name,
-                compaction,
-                type,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                rowCache,
-                prepopulateOnFlush,
-                blockSize);
-    }
-
-    public StorageOptions withConcurrentMemtableWrite(boolean on) {
-        return new StorageOptions(
-                name,
-                compaction,
-                compression,
-                on,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                rowCache,
-                prepopulateOnFlush,
-                blockSize);
+        return rocksDefaults(writeBuffer, blockCache)
+                .with()
+                .name("node")
+                .compression(CompressionType.LZ4_COMPRESSION)
+                .concurrentMemtableWrite(false)
+                .bloomBitsPerKey(10)
+                .memtableBloomRatio(0.02)
+                .hyperClockCache(true)
+                .prepopulateOnFlush(true)
+                .build();
     }
 
     public StorageOptions withBloom(int bitsPerKey, double memtableRatio) {
-        return new StorageOptions(
-                name,
-                compaction,
-                compression,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bitsPerKey,
-                memtableRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                rowCache,
-                prepopulateOnFlush,
-                blockSize);
-    }
-
-    public StorageOptions withStatistics(boolean on) {
-        return new StorageOptions(
-                name,
-                compaction,
-                compression,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                on,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                rowCache,
-                prepopulateOnFlush,
-                blockSize);
-    }
-
-    public StorageOptions withRowCache(long bytes) {
-        return new StorageOptions(
-                name,
-                compaction,
-                compression,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                bytes,
-                prepopulateOnFlush,
-                blockSize);
+        return with().bloomBitsPerKey(bitsPerKey)
+                .memtableBloomRatio(memtableRatio)
+                .build();
     }
 
     public StorageOptions withReadPath(boolean hyperClock, boolean hashIndex) {
-        return new StorageOptions(
-                name,
-                compaction,
-                compression,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClock,
-                hashIndex,
-                rowCache,
-                prepopulateOnFlush,
-                blockSize);
-    }
-
-    public StorageOptions withPrepopulateOnFlush(boolean on) {
-        return new StorageOptions(
-                name,
-                compaction,
-                compression,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                rowCache,
-                on,
-                blockSize);
-    }
-
-    public StorageOptions withBlockSize(long bytes) {
-        return new StorageOptions(
-                name,
-                compaction,
-                compression,
-                concurrentMemtableWrite,
-                adaptiveYield,
-                autoCompactions,
-                writeBuffer,
-                blockCache,
-                bloomBitsPerKey,
-                memtableBloomRatio,
-                statistics,
-                maxOpenFiles,
-                hyperClockCache,
-                blockHashIndex,
-                rowCache,
-                prepopulateOnFlush,
-                bytes);
+        return with().hyperClockCache(hyperClock).blockHashIndex(hashIndex).build();
     }
 }
