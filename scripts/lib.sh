@@ -31,6 +31,15 @@ until_true() {
 }
 
 # Prints the specification version (21, 25, ...) of the java binary JAVA.
+# release_of [VERSION] -> "VERSION COMMIT" of a release listed in releases.tsv; without VERSION the newest one that
+# is not this build's version (the previous release). Prints nothing when there is none.
+release_of() {
+  local current
+  current=$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' "$DHT_ROOT/pom.xml")
+  grep -v '^#' "$DHT_ROOT/releases.tsv" | awk -F'\t' -v cur="$current" -v want="${1:-}" \
+    'NF >= 2 && (want == "" ? $1 != cur : $1 == want) { v = $1; c = $2 } END { if (v != "") print v, c }'
+}
+
 java_spec() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
 
 # Prints, one per line, the flags the node's JVM needs on the JDK of the java binary JAVA: JDK 23+ warns when

@@ -7,11 +7,6 @@
 #   JAR=$(scripts/release-jar.sh)          JAR=$(scripts/release-jar.sh 0.1.0)
 . "$(dirname "$0")/lib.sh"
 
-releases="$DHT_ROOT/releases.tsv"
-[ -f "$releases" ] || die "no $releases"
-current=$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' "$DHT_ROOT/pom.xml")
-version=${1:-$(grep -v '^#' "$releases" | awk -F'\t' -v cur="$current" 'NF >= 2 && $1 != cur { v = $1 } END { print v }')}
-[ -n "$version" ] || die "releases.tsv lists no release before $current"
-commit=$(grep -v '^#' "$releases" | awk -F'\t' -v v="$version" '$1 == v { print $2 }')
-[ -n "$commit" ] || die "release $version is not in $releases"
+read -r version commit < <(release_of "${1:-}") || true
+[ -n "${commit:-}" ] || die "releases.tsv lists no release ${1:-before this build}"
 exec "$DHT_ROOT/scripts/node-at.sh" "$commit"

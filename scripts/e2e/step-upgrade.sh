@@ -8,16 +8,12 @@
 # Rolled) and checks:
 # 0 failed requests, every acknowledged key reads back, every member reports this release. The cluster and $NS-u are
 # deleted at the end. Uses e2e.sh's helpers (kn, k, start_job, finish_job, run_job, json, summary, acked_keys,
-# log_has, report, until_true, say, dht_field; rk_keys of step-racks.sh).
+# log_has, report, until_true, say, dht_field, dht_is; rk_keys of step-racks.sh; release_of of lib.sh).
 
 upgrade_url() { echo "http://dht.$NS_U.svc:8080"; } # the previous release has no client TLS; kept so after the upgrade
 upgrade_pods() { kn get pods -l app.kubernetes.io/instance=dht -o jsonpath='{.items[*].metadata.uid}'; }
-upgrade_ready() { # Ready 3/3 on the current generation
-  [ "$(dht_field '{.status.phase}')" = Ready ] && [ "$(dht_field '{.status.readyReplicas}')" = 3 ] \
-    && [ "$(dht_field '{.status.observedGeneration}')" = "$(dht_field '{.metadata.generation}')" ]
-}
 upgrade_releases() { dht_field '{.status.members[*].release}'; } # written by this build's operator only
-upgrade_rolled() { upgrade_ready && [ "$(upgrade_releases)" = "$TAG $TAG $TAG" ] \
+upgrade_rolled() { dht_is Ready 3 && [ "$(upgrade_releases)" = "$TAG $TAG $TAG" ] \
   && [ "$(dht_field '{.status.conditions[?(@.type=="Rolled")].reason}')" = Done ]; }
 # this build's operator writes the Rolled condition (0.1.0's did not); 0.1.0 members report no release, so the
 # members' releases appear only once they roll
@@ -26,7 +22,7 @@ upgrade_taken_over() { [ -n "$(dht_field '{.status.conditions[?(@.type=="Rolled"
 upgrade_previous() { # before step 1, in the main shell (NS=$NS_U): the previous release, its cluster and the clients
   local old version
   UPGRADE_FROM=""
-  version=$(grep -v '^#' releases.tsv | awk -F'\t' -v cur="$TAG" 'NF >= 2 && $1 != cur { v = $1 } END { print v }')
+  version=$(release_of | cut -d' ' -f1)
   old=$(scripts/release-images.sh "$version" 2>"$WORK/upgrade-images.log") \
     && scripts/k8s/load-images.sh "$old"/dht-*.tar >>"$WORK/upgrade-images.log" 2>&1 \
     || { UPGRADE_ERROR="the images of $version: $(tail -1 "$WORK/upgrade-images.log")"; return 1; }
@@ -46,7 +42,7 @@ spec:
   storage: {size: 1Gi, retainOnDelete: false}
   server: {requestTimeout: 3s}   # 50m members beside three lanes answer late at times; this checks the roll, not latency
 EOF
-  until_true 300 upgrade_ready || { UPGRADE_ERROR="the $version cluster not Ready after 300s: $(dht_field '{.status.phase}')"; return 1; }
+  until_true 300 dht_is Ready 3 || { UPGRADE_ERROR="the $version cluster not Ready after 300s: $(dht_field '{.status.phase}')"; return 1; }
   JOB_CLIENT=token run_job e2e-upgrade-keys 300 write --target "$(upgrade_url)" --prefix su0 --count 2000 --run "$RUN_ID" \
     || { UPGRADE_ERROR="writing to $version: $(summary e2e-upgrade-keys)"; return 1; }
   rk_keys stepu0 "$(acked_keys e2e-upgrade-keys)"
