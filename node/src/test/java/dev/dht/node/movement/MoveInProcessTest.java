@@ -22,6 +22,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -134,16 +135,7 @@ class MoveInProcessTest {
         assertThat(second.get("previous"))
                 .as("the second move starts from the first one's target")
                 .isEqualTo(ClusterMembers.of(urls(5)).urls());
-        await().atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofMillis(250))
-                .until(() -> {
-                    for (int i = 0; i < 5; i++) {
-                        if (!idleWith(i, urls(4))) {
-                            return false;
-                        }
-                    }
-                    return true;
-                });
+        awaitIdle(5, urls(4));
         assertOnEveryReplica(acked, urls(4));
         for (Map.Entry<String, String> e : acked.entrySet()) {
             HttpResponse<byte[]> r =
@@ -180,6 +172,42 @@ class MoveInProcessTest {
         return "idle".equals(m.get("state"))
                 && "stable".equals(t.get("phase"))
                 && ClusterMembers.of(members).urls().equals(t.get("members"));
+    }
+
+    /**
+     * Waits until each of the first n nodes is idle with these members. A move takes seconds here; if one stalls,
+     * the failure shows every node's movement status (stage, what it sent, cleanup), not only a timeout.
+     */
+    private void awaitIdle(int n, List<String> members) {
+        try {
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> {
+                        for (int i = 0; i < n; i++) {
+                            if (!idleWith(i, members)) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
+        } catch (ConditionTimeoutException e) {
+            StringBuilder status = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                status.append(i == 0 ? " " : "; ")
+                        .append("node ")
+                        .append(i)
+                        .append(' ')
+                        .append(url(i))
+                        .append(": ");
+                try {
+                    status.append(movement(i));
+                } catch (RuntimeException | AssertionError unanswered) {
+                    status.append("no status: ").append(unanswered);
+                }
+            }
+            throw new AssertionError(
+                    "not every node idle with " + members + " within 120 s (a stalled move):" + status, e);
+        }
     }
 
     /** A steady load: a thread's n-th operation starts no earlier than n ms after its first (1,000/s at most). */
@@ -276,32 +304,14 @@ class MoveInProcessTest {
             writeFile(urls(5));
             start(3);
             start(4);
-            await().atMost(Duration.ofSeconds(120))
-                    .pollInterval(Duration.ofMillis(500))
-                    .until(() -> {
-                        for (int i = 0; i < 5; i++) {
-                            if (!idleWith(i, urls(5))) {
-                                return false;
-                            }
-                        }
-                        return true;
-                    });
+            awaitIdle(5, urls(5));
             running[0] = 5;
             assertOnEveryReplica(Map.copyOf(acked), urls(5));
             int afterGrow = acked.size();
             await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() >= afterGrow + 1000);
 
             writeFile(urls(3));
-            await().atMost(Duration.ofSeconds(120))
-                    .pollInterval(Duration.ofMillis(500))
-                    .until(() -> {
-                        for (int i = 0; i < 5; i++) {
-                            if (!idleWith(i, urls(3))) {
-                                return false;
-                            }
-                        }
-                        return true;
-                    });
+            awaitIdle(5, urls(3));
             running[0] = 3;
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> movement(3).get("cleanup") instanceof Map<?, ?> c
