@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Polls the cluster file's content (not its mtime: a mounted ConfigMap changes by swapping a symlink, and
- * reading through the path follows it) and installs a new member set when the content changes. A file that
+ * reading through the path follows it) and installs a new member set when the content changes; the first poll
+ * installs the file's set if it differs from the one the node started with. A file that
  * cannot be read or parsed keeps the previous set and is logged once per distinct content.
  */
 public final class ClusterFileWatcher implements AutoCloseable {
@@ -50,11 +51,11 @@ public final class ClusterFileWatcher implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        try {
-            this.lastContent = Files.readAllBytes(file);
-        } catch (IOException e) {
-            this.lastContent = null;
-        }
+        // No content seen yet: the first poll compares the file with the members the node started with. Taking the
+        // file as it is now for "seen" would keep a list that changed since the node read it at start (the
+        // operator scaling while this member restarts) until the file changed again; a proposer with that stale
+        // list moves the cluster back and forth between the two lists.
+        this.lastContent = null;
         long ms = interval.toMillis();
         timer.scheduleWithFixedDelay(this::poll, ms, ms, TimeUnit.MILLISECONDS);
     }

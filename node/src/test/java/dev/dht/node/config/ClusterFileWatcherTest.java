@@ -62,6 +62,46 @@ class ClusterFileWatcherTest {
         }
     }
 
+    /**
+     * The node reads the file at start (ConfigParser) and starts its watcher later, after opening its store: a list
+     * written in between is the node's list at the first poll, not once the file changes again. A node that kept
+     * the older list and proposed the next move moved the cluster back and forth between the two lists
+     * (MoveInProcessTest: 28 moves in 90 s).
+     */
+    @Test
+    void aListWrittenBeforeTheWatcherStartedIsInstalledByTheFirstPoll(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("members");
+        Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
+        Membership membership =
+                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        Files.writeString(file, "http://localhost:8080\nhttp://b:1\nhttp://c:1\n"); // scaled while starting
+        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofHours(1))) {
+            watcher.poll();
+            assertThat(membership.current().urls())
+                    .containsExactlyInAnyOrder("http://b:1", "http://c:1", "http://localhost:8080");
+            assertThat(membership.changes()).isEqualTo(1);
+            watcher.poll();
+            assertThat(membership.changes())
+                    .as("the same content again is no change")
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theFirstPollOfTheListTheNodeStartedWithChangesNothing(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("members");
+        Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
+        Membership membership =
+                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        List<ClusterMembers> seen = new CopyOnWriteArrayList<>();
+        membership.subscribe(seen::add);
+        try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofHours(1))) {
+            watcher.poll();
+            assertThat(seen).isEmpty();
+            assertThat(membership.changes()).isZero();
+        }
+    }
+
     @Test
     void aMissingFileKeepsTheMembers(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("members");
