@@ -305,6 +305,9 @@ class MoveInProcessTest {
             start(3);
             start(4);
             awaitIdle(5, urls(5));
+            assertThat(((Number) topologyOf(0).get("epoch")).longValue())
+                    .as("one move to the file's list, not a cluster moved back and forth")
+                    .isEqualTo(1L);
             running[0] = 5;
             assertOnEveryReplica(Map.copyOf(acked), urls(5));
             int afterGrow = acked.size();
@@ -312,6 +315,7 @@ class MoveInProcessTest {
 
             writeFile(urls(3));
             awaitIdle(5, urls(3));
+            assertThat(((Number) topologyOf(0).get("epoch")).longValue()).isEqualTo(2L);
             running[0] = 3;
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> movement(3).get("cleanup") instanceof Map<?, ?> c
