@@ -75,6 +75,7 @@ final class PassWriteGroup {
         try (WriteBatch batch = new WriteBatch()) {
             Map<ByteBuffer, Integer> lastApplied = n > SCAN_LIMIT ? new HashMap<>() : null;
             int staged = 0;
+            int tombstones = 0;
             for (int i = 0; i < n; i++) {
                 ReentrantLock lock = store.stripe(k[i]);
                 if (!lock.tryLock()) {
@@ -99,11 +100,12 @@ final class PassWriteGroup {
                 store.stage(batch, k[i], r[i]);
                 result[i] = Result.APPLIED;
                 staged++;
+                tombstones += r[i].isTombstone() ? 1 : 0;
                 if (lastApplied != null) {
                     lastApplied.put(ByteBuffer.wrap(k[i]), i);
                 }
             }
-            if (staged > 0 && !store.writeWithoutStall(batch)) {
+            if (staged > 0 && !store.writeWithoutStall(batch, tombstones)) {
                 demote(result, Result.WOULD_BLOCK);
             }
         } catch (RocksDBException | RuntimeException e) {
