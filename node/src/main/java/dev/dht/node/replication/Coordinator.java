@@ -46,34 +46,9 @@ public final class Coordinator implements EntityHandler {
     /**
      * @param slowPath where local work that would have to wait runs (the worker pool): a replica's own read or
      *                 write whose record is only on disk
-     */
-    public Coordinator(
-            Store store,
-            HybridLogicalClock clock,
-            PeerClient client,
-            Topology topology,
-            HintSink hints,
-            Duration requestTimeout,
-            WorkerPool slowPath) {
-        this(store, clock, client, topology, hints, requestTimeout, slowPath, Learner.NONE);
-    }
-
-    /**
      * @param learner told when a request comes from a node with a newer topology state than this one's
+     * @param readGate closed while this node rebuilds (dev.dht.node.rebuild): it then serves no read itself
      */
-    public Coordinator(
-            Store store,
-            HybridLogicalClock clock,
-            PeerClient client,
-            Topology topology,
-            HintSink hints,
-            Duration requestTimeout,
-            WorkerPool slowPath,
-            Learner learner) {
-        this(store, clock, client, topology, hints, requestTimeout, slowPath, learner, ReadGate.OPEN);
-    }
-
-    /** @param readGate closed while this node rebuilds (dev.dht.node.rebuild): it then serves no read itself */
     public Coordinator(
             Store store,
             HybridLogicalClock clock,
