@@ -109,6 +109,21 @@ public final class Coordinator implements EntityHandler {
         return true;
     }
 
+    /**
+     * The view a client request is served with (an entity here, a range in ClusterRangeHandler), or null after
+     * answering it 503: this node has not learned the cluster's topology from its peers yet.
+     */
+    static Topology.View decidedView(Topology topology, Responder responder) {
+        Topology.View view = topology.view();
+        if (!view.decided()) {
+            responder.fail(
+                    Responses.SERVICE_UNAVAILABLE,
+                    "this node is starting: it has not learned the cluster's topology from its peers yet; retry");
+            return null;
+        }
+        return view;
+    }
+
     private static boolean onlyLocal(EntityRequest request, Topology.View view) {
         return view.decided()
                 && request.replicas().from() == 1
@@ -138,11 +153,8 @@ public final class Coordinator implements EntityHandler {
             endpoint.handle(request, responder);
             return;
         }
-        Topology.View view = topology.view();
-        if (!view.decided()) {
-            responder.fail(
-                    Responses.SERVICE_UNAVAILABLE,
-                    "this node is starting: it has not learned the cluster's " + "topology from its peers yet; retry");
+        Topology.View view = decidedView(topology, responder);
+        if (view == null) {
             return;
         }
         int from = request.replicas().from();
