@@ -5,6 +5,7 @@ import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.Membership;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.storage.Store;
+import dev.dht.node.threads.DaemonThreads;
 import dev.dht.node.topology.StateFile;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.topology.TopologyReport;
@@ -88,8 +89,7 @@ public final class MovementLoop implements AutoCloseable {
         this.self = manager.self();
         this.streamer = new Streamer(store, client, clock, manager, rf, settings, stats, self, forgotten);
         this.cleanup = new Cleanup(store, rf, stats, self, settings.rateBytesPerSecond());
-        this.thread = new Thread(this::run, "dht-movement");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.of("dht-movement", this::run);
     }
 
     public void start() {
@@ -377,11 +377,6 @@ public final class MovementLoop implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        thread.interrupt();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        DaemonThreads.stop(thread);
     }
 }
