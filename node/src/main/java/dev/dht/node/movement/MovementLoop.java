@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -242,13 +243,11 @@ public final class MovementLoop implements AutoCloseable {
                     "the cluster file changed again before anything moved: now " + file.size() + " members: " + file);
             return 0;
         }
-        List<String> notYet = missing(s, reports, r -> s.equals(r.state()));
-        if (notYet.isEmpty()) {
-            manager.install(s.joint(), "every member of S and T knows the move");
-            return 0;
-        }
-        stats.waitingFor = "members to learn the move: " + notYet;
-        return settings.pollInterval().toNanos();
+        return installWhenNone(
+                missing(s, reports, r -> s.equals(r.state())),
+                s::joint,
+                "every member of S and T knows the move",
+                "members to learn the move: ");
     }
 
     // ---- joint ----------------------------------------------------------------------------------------------
@@ -281,12 +280,23 @@ public final class MovementLoop implements AutoCloseable {
             }
             return stats.waitingFor != null ? Streamer.RETRY_NANOS : 0; // a receiver fails: poll, wait, retry
         }
-        List<String> sending = missing(s, reports, r -> beyond(s, r.state()) || s.equals(r.state()) && r.sent());
-        if (sending.isEmpty()) {
-            manager.install(s.finish(), "every member of S and T has sent its records");
+        return installWhenNone(
+                missing(s, reports, r -> beyond(s, r.state()) || s.equals(r.state()) && r.sent()),
+                s::finish,
+                "every member of S and T has sent its records",
+                "members still sending: ");
+    }
+
+    /**
+     * A stage's last step: once no member is left waiting, installs the next state (0: step again at once); else
+     * says whom it waits for and polls again after the poll interval.
+     */
+    private long installWhenNone(List<String> waiting, Supplier<TopologyState> next, String why, String waitingFor) {
+        if (waiting.isEmpty()) {
+            manager.install(next.get(), why);
             return 0;
         }
-        stats.waitingFor = "members still sending: " + sending;
+        stats.waitingFor = waitingFor + waiting;
         return settings.pollInterval().toNanos();
     }
 
