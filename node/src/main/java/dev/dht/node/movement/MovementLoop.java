@@ -54,18 +54,6 @@ public final class MovementLoop implements AutoCloseable {
     /** The move the per-move figures (received, sent) count from. */
     private TopologyState countedFor;
 
-    public MovementLoop(
-            TopologyManager manager,
-            Membership membership,
-            Store store,
-            PeerClient client,
-            HybridLogicalClock clock,
-            IntUnaryOperator rf,
-            MovementSettings settings,
-            MovementStats stats) {
-        this(manager, membership, store, client, clock, rf, settings, stats, m -> false, list -> list);
-    }
-
     /**
      * @param forgotten        members gone for good: no step waits for them, nothing is streamed to them
      * @param withoutForgotten the cluster file's list without them: the list to move to
