@@ -24,7 +24,7 @@ import subprocess
 import threading
 import time
 
-from . import load, servers, walstats
+from . import load, machine, servers, walstats
 
 SHAPES = ("single", "cluster")
 # (case, method, model): closed = wrk, rate = oha at the shape's fixed rate
@@ -261,7 +261,7 @@ def run(s):
         "replicas": REPLICAS, "java_flags": s.java_flags, "node_args": s.node_args, "shapes": s.shapes,
         "refs": s.refs, "cases": [c[0] for c in s.cases], "repair_off": {v: bool(repair_flags(s.java, j)) for v, j in (("base", s.base_jar),
                                                                                     ("head", s.head_jar))}},
-        "windows": [], "warmup": [], "wal": {}, "profiles": [], "load": {"before": load_avg()}}
+        "windows": [], "warmup": [], "wal": {}, "profiles": [], "load": {"before": machine.loadavg()}}
     for shape in s.shapes:
         sides = {v: node_servers(s, v, j, shape, data_root) for v, j in (("base", s.base_jar), ("head", s.head_jar))}
         if shape == "single":
@@ -281,14 +281,9 @@ def run(s):
             if s.profile:
                 phase.profile([e for e in s.profile.split(",") if e], s.window)
         shutil.rmtree(data_root, ignore_errors=True)
-    result["load"]["after"] = load_avg()
+    result["load"]["after"] = machine.loadavg()
     path = os.path.join(s.work, "ab.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1, sort_keys=True)
     log("raw figures: %s" % path)
     return path
-
-
-def load_avg():
-    with open("/proc/loadavg", encoding="ascii") as f:
-        return " ".join(f.read().split()[:3])

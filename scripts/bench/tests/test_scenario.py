@@ -12,12 +12,12 @@ import unittest
 
 import unittest.mock
 
-from harness import measure, scenario
+from harness import measure, scenario, scenariofile
 from harness.servers import bindable
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 JAR = os.path.join(ROOT, "node", "target", "dht-node.jar")
-NAMES = sorted(f[:-5] for f in os.listdir(scenario.SCENARIOS) if f.endswith(".json"))
+NAMES = sorted(f[:-5] for f in os.listdir(scenariofile.SCENARIOS) if f.endswith(".json"))
 
 
 class ScenarioFiles(unittest.TestCase):
@@ -28,14 +28,14 @@ class ScenarioFiles(unittest.TestCase):
         self.assertIn("cluster", NAMES)
         for name in NAMES:
             with self.subTest(name):
-                sc = scenario.load_scenario(name)
-                self.assertTrue(os.path.exists(os.path.join(os.path.dirname(scenario.SCENARIOS), sc["report"])))
+                sc = scenariofile.load_scenario(name)
+                self.assertTrue(os.path.exists(os.path.join(os.path.dirname(scenariofile.SCENARIOS), sc["report"])))
                 for step in sc["steps"]:
                     self.assertIn(step[0], scenario.STEPS)
                 self.assertIn("port", sc["settings"])
                 self.assertIn("replicas", sc["settings"])
-                conf = scenario.settings(sc, {})
-                v = scenario.Values(conf, {})
+                conf = scenariofile.settings(sc, {})
+                v = scenariofile.Values(conf, {})
                 for load in v(sc.get("loads", [])):
                     self.assertGreater(int(load["rate"]), 0)
                     self.assertTrue(load["name"] and load["through"])
@@ -45,8 +45,8 @@ class ScenarioFiles(unittest.TestCase):
                         v(step[1:])
 
     def test_settings_come_from_the_environment(self):
-        sc = scenario.load_scenario("pause")
-        conf = scenario.settings(sc, {"BENCH_KEYS": "500", "BENCH_NODE_ARGS": "", "BENCH_PAUSE": "",
+        sc = scenariofile.load_scenario("pause")
+        conf = scenariofile.settings(sc, {"BENCH_KEYS": "500", "BENCH_NODE_ARGS": "", "BENCH_PAUSE": "",
                                       "BENCH_LABEL": "a b"})
         self.assertEqual(conf["keys"], 500)
         self.assertEqual(conf["node_args"], "", "set but empty: no node arguments, as ${BENCH_NODE_ARGS-...}")
@@ -55,7 +55,7 @@ class ScenarioFiles(unittest.TestCase):
         self.assertEqual(list(conf)[:3], ["keys", "key_digits", "read_rate"], "env.txt keeps the file's order")
 
     def test_values_are_templated_and_evaluated(self):
-        v = scenario.Values({"key_digits": 6, "before": 20, "pause": 15}, {"url2": "http://127.0.0.1:18302"})
+        v = scenariofile.Values({"key_digits": 6, "before": 20, "pause": 15}, {"url2": "http://127.0.0.1:18302"})
         self.assertEqual(v("k[0-9]{$key_digits}"), "k[0-9]{6}")
         self.assertEqual(v("=before + pause + 5"), 40)
         self.assertEqual(v(["$url2", {"n": "=pause // 2"}, 3]), ["http://127.0.0.1:18302", {"n": 7}, 3])
@@ -63,11 +63,11 @@ class ScenarioFiles(unittest.TestCase):
 
 class OhaCommands(unittest.TestCase):
     def run_of(self, name, env=None):
-        sc = scenario.load_scenario(name)
+        sc = scenariofile.load_scenario(name)
         tmp = tempfile.mkdtemp(prefix="dht-scenario-test-")
         self.addCleanup(shutil.rmtree, tmp)
         tools = {"java": "java", "java_flags": [], "jar": "dht-node.jar", "oha": "oha", "python": sys.executable}
-        return scenario.Run(sc, scenario.settings(sc, env or {}), tools, tmp, os.path.join(tmp, "out"))
+        return scenario.Run(sc, scenariofile.settings(sc, env or {}), tools, tmp, os.path.join(tmp, "out"))
 
     def test_a_load_through_two_nodes_connects_to_both(self):
         r = self.run_of("repair", {"BENCH_PORT": "18400"})
@@ -176,11 +176,11 @@ class PauseOnThreeNodes(unittest.TestCase):
         env = {"BENCH_KEYS": "3000", "BENCH_BEFORE": "4", "BENCH_PAUSE": "2", "BENCH_AFTER": "2",
                "BENCH_WARMUP": "1", "BENCH_READ_RATE": "100", "BENCH_WRITE_RATE": "50",
                "BENCH_PORT": str(free_ports()), "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m"}
-        sc = scenario.load_scenario("pause")
+        sc = scenariofile.load_scenario("pause")
         tools = {"java": java, "java_flags": flags, "jar": JAR,
                  "oha": os.environ["OHA"], "python": sys.executable}
         out = os.path.join(tmp, "out")
-        scenario.Run(sc, scenario.settings(sc, env), tools, tmp, out).run()
+        scenario.Run(sc, scenariofile.settings(sc, env), tools, tmp, out).run()
         raw = os.path.join(tmp, "raw")
         with open(os.path.join(raw, "timeline.txt")) as f:
             tl = dict(line.strip().split("=") for line in f if line.strip())
@@ -216,11 +216,11 @@ class NodeScenarioAgainstOneNode(unittest.TestCase):
         port = free_ports((0, 10))  # the node and the bare server
         env = {"BENCH_DURATION": "2", "BENCH_WARMUP": "1", "BENCH_REFERENCE_RATE": "200", "BENCH_PORT": str(port),
                "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m", "BENCH_NODE_ARGS": ""}
-        sc = scenario.load_scenario("node")
+        sc = scenariofile.load_scenario("node")
         tools = {"java": java, "java_flags": flags, "jar": JAR, "oha": os.environ["OHA"], "wrk": os.environ["WRK"],
                  "k6": os.environ["K6"], "bench_jar": bench_jar, "python": sys.executable}
         out = os.path.join(tmp, "out")
-        scenario.Run(sc, scenario.settings(sc, env), tools, tmp, out).run()
+        scenario.Run(sc, scenariofile.settings(sc, env), tools, tmp, out).run()
         raw = os.path.join(tmp, "raw")
         for f in ("wrk-bare-put.txt", "wrk-node-get.txt", "oha-node-put.json", "oha-bare-get-ref.json",
                   "k6-node-get.json", "profile-node-put-cpu-collapsed.txt", "node0.log"):

@@ -1,6 +1,5 @@
 package dev.dht.node.api;
 
-import dev.dht.node.http.ChunkSource;
 import dev.dht.node.http.RangeHandler;
 import dev.dht.node.http.RangeRequest;
 import dev.dht.node.http.Responder;
@@ -23,110 +22,45 @@ public final class LocalRangeHandler implements RangeHandler {
     @Override
     public void handle(RangeRequest request, Responder responder) {
         RangeCursor cursor = store.range(request.start(), request.end());
-        responder.stream(request.internal() ? new FramedRecords(cursor) : new LiveRecords(cursor));
+        responder.stream(new CursorRecords(cursor, request.internal()));
     }
 
-    /** Adapts a store cursor to the chunk writer, skipping tombstones. */
-    static final class LiveRecords implements ChunkSource {
+    /**
+     * The store's records of the range: the live ones in the public format, or (framed) every one, tombstones
+     * included, one {@link RangeFrame} per chunk.
+     */
+    static final class CursorRecords extends RecordChunkSource {
         private final RangeCursor cursor;
-        private byte[] key;
-        private Record record;
+        private final boolean framed;
 
-        LiveRecords(RangeCursor cursor) {
+        CursorRecords(RangeCursor cursor, boolean framed) {
             this.cursor = cursor;
+            this.framed = framed;
         }
 
         @Override
         public boolean next() {
             while (cursor.next()) {
                 Record r = cursor.record();
-                if (!r.isTombstone()) {
-                    key = cursor.key();
-                    record = r;
-                    return true;
+                if (framed || !r.isTombstone()) {
+                    return at(cursor.key(), r);
                 }
             }
-            key = null;
-            record = null;
-            return false;
-        }
-
-        @Override
-        public byte[] key() {
-            return key;
-        }
-
-        @Override
-        public byte[] valueArray() {
-            return record.encoded();
-        }
-
-        @Override
-        public int valueOffset() {
-            return record.valueOffset();
-        }
-
-        @Override
-        public int valueLength() {
-            return record.valueLength();
-        }
-
-        @Override
-        public void close() {
-            cursor.close();
-        }
-    }
-
-    /** Every record, tombstones included, one {@link RangeFrame} per chunk. */
-    static final class FramedRecords implements ChunkSource {
-        private final RangeCursor cursor;
-        private byte[] key;
-        private Record record;
-
-        FramedRecords(RangeCursor cursor) {
-            this.cursor = cursor;
-        }
-
-        @Override
-        public boolean next() {
-            if (cursor.next()) {
-                key = cursor.key();
-                record = cursor.record();
-                return true;
-            }
-            key = null;
-            record = null;
-            return false;
-        }
-
-        @Override
-        public byte[] key() {
-            return key;
-        }
-
-        @Override
-        public byte[] valueArray() {
-            return record.encoded();
-        }
-
-        @Override
-        public int valueOffset() {
-            return 0;
-        }
-
-        @Override
-        public int valueLength() {
-            return record.encoded().length;
+            return end();
         }
 
         @Override
         public int chunkLength() {
-            return RangeFrame.length(key, record);
+            return framed ? RangeFrame.length(key(), record()) : super.chunkLength();
         }
 
         @Override
         public void writeChunk(byte[] dst, int offset) {
-            RangeFrame.write(key, record, dst, offset);
+            if (framed) {
+                RangeFrame.write(key(), record(), dst, offset);
+            } else {
+                super.writeChunk(dst, offset);
+            }
         }
 
         @Override

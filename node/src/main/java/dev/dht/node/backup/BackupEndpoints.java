@@ -5,7 +5,6 @@ import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
-import dev.dht.node.objectstore.ObjectStoreException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -52,27 +51,9 @@ public final class BackupEndpoints {
         return m;
     }
 
-    /** Common answers: not configured (409), refused (409), bad input (400), store unreachable (503). */
+    /** Not configured (409), refused (409), bad input (400), store unreachable (503): {@link ObjectStoreCalls}. */
     private AdminCalls.Call guarded(AdminCalls.Call call) {
-        return (request, responder) -> {
-            if (agent == null) {
-                AdminCalls.error(
-                        responder,
-                        Responses.CONFLICT,
-                        "no object store is configured on this node:"
-                                + " start it with --backup-endpoint and --backup-bucket");
-                return;
-            }
-            try {
-                call.handle(request, responder);
-            } catch (BackupAgent.Conflict e) {
-                AdminCalls.error(responder, Responses.CONFLICT, e.getMessage());
-            } catch (IllegalArgumentException e) {
-                AdminCalls.error(responder, Responses.BAD_REQUEST, e.getMessage());
-            } catch (ObjectStoreException e) {
-                AdminCalls.error(responder, Responses.SERVICE_UNAVAILABLE, "object store: " + e.getMessage());
-            }
-        };
+        return ObjectStoreCalls.guarded(agent != null, "--backup-endpoint and --backup-bucket", call);
     }
 
     private void status(Request request, Responder responder) {

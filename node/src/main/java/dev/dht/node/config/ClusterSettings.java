@@ -59,10 +59,6 @@ public record ClusterSettings(
                 .build();
     }
 
-    public ClusterSettings withClockOffset(long ms) {
-        return with().clockOffsetMs(ms).build();
-    }
-
     public ClusterSettings withMovement(long rate, int batch) {
         return with().moveRate(rate).moveBatch(batch).build();
     }

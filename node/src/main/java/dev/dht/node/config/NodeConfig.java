@@ -157,10 +157,6 @@ public record NodeConfig(
         return with().members(initial).clusterFile(file).self(newSelf).build();
     }
 
-    public NodeConfig withClusterSettings(ClusterSettings newCluster) {
-        return with().cluster(newCluster).build();
-    }
-
     /** The port of this node's member plane (docs/security.md). */
     public int memberPort() {
         return port + security.memberPortOffset();

@@ -5,6 +5,7 @@ import dev.dht.node.config.ClusterMembers;
 import dev.dht.node.config.Membership;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.storage.Store;
+import dev.dht.node.threads.DaemonThreads;
 import dev.dht.node.topology.StateFile;
 import dev.dht.node.topology.TopologyManager;
 import dev.dht.node.topology.TopologyReport;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,18 +54,6 @@ public final class MovementLoop implements AutoCloseable {
     /** The move the per-move figures (received, sent) count from. */
     private TopologyState countedFor;
 
-    public MovementLoop(
-            TopologyManager manager,
-            Membership membership,
-            Store store,
-            PeerClient client,
-            HybridLogicalClock clock,
-            IntUnaryOperator rf,
-            MovementSettings settings,
-            MovementStats stats) {
-        this(manager, membership, store, client, clock, rf, settings, stats, m -> false, list -> list);
-    }
-
     /**
      * @param forgotten        members gone for good: no step waits for them, nothing is streamed to them
      * @param withoutForgotten the cluster file's list without them: the list to move to
@@ -88,8 +78,7 @@ public final class MovementLoop implements AutoCloseable {
         this.self = manager.self();
         this.streamer = new Streamer(store, client, clock, manager, rf, settings, stats, self, forgotten);
         this.cleanup = new Cleanup(store, rf, stats, self, settings.rateBytesPerSecond());
-        this.thread = new Thread(this::run, "dht-movement");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.of("dht-movement", this::run);
     }
 
     public void start() {
@@ -242,13 +231,11 @@ public final class MovementLoop implements AutoCloseable {
                     "the cluster file changed again before anything moved: now " + file.size() + " members: " + file);
             return 0;
         }
-        List<String> notYet = missing(s, reports, r -> s.equals(r.state()));
-        if (notYet.isEmpty()) {
-            manager.install(s.joint(), "every member of S and T knows the move");
-            return 0;
-        }
-        stats.waitingFor = "members to learn the move: " + notYet;
-        return settings.pollInterval().toNanos();
+        return installWhenNone(
+                missing(s, reports, r -> s.equals(r.state())),
+                s::joint,
+                "every member of S and T knows the move",
+                "members to learn the move: ");
     }
 
     // ---- joint ----------------------------------------------------------------------------------------------
@@ -281,12 +268,23 @@ public final class MovementLoop implements AutoCloseable {
             }
             return stats.waitingFor != null ? Streamer.RETRY_NANOS : 0; // a receiver fails: poll, wait, retry
         }
-        List<String> sending = missing(s, reports, r -> beyond(s, r.state()) || s.equals(r.state()) && r.sent());
-        if (sending.isEmpty()) {
-            manager.install(s.finish(), "every member of S and T has sent its records");
+        return installWhenNone(
+                missing(s, reports, r -> beyond(s, r.state()) || s.equals(r.state()) && r.sent()),
+                s::finish,
+                "every member of S and T has sent its records",
+                "members still sending: ");
+    }
+
+    /**
+     * A stage's last step: once no member is left waiting, installs the next state (0: step again at once); else
+     * says whom it waits for and polls again after the poll interval.
+     */
+    private long installWhenNone(List<String> waiting, Supplier<TopologyState> next, String why, String waitingFor) {
+        if (waiting.isEmpty()) {
+            manager.install(next.get(), why);
             return 0;
         }
-        stats.waitingFor = "members still sending: " + sending;
+        stats.waitingFor = waitingFor + waiting;
         return settings.pollInterval().toNanos();
     }
 
@@ -377,11 +375,6 @@ public final class MovementLoop implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        thread.interrupt();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        DaemonThreads.stop(thread);
     }
 }

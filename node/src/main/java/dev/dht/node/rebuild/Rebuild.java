@@ -9,6 +9,7 @@ import dev.dht.node.repair.RangePull;
 import dev.dht.node.repair.RepairException;
 import dev.dht.node.replication.ReadGate;
 import dev.dht.node.storage.SideTable;
+import dev.dht.node.threads.DaemonThreads;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,8 +88,7 @@ public final class Rebuild implements ReadGate, AutoCloseable {
                     + "pulled every range from the other replicas");
         }
         RebuildState.beat(table, now);
-        this.thread = new Thread(this::run, "dht-rebuild");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.of("dht-rebuild", this::run);
     }
 
     /** Starts the rebuild's thread (heartbeats, and the rebuild itself when there is one). */
@@ -298,11 +298,6 @@ public final class Rebuild implements ReadGate, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        thread.interrupt();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        DaemonThreads.stop(thread);
     }
 }

@@ -3,6 +3,7 @@ package dev.dht.node.repair;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.replication.ReadGate;
 import dev.dht.node.storage.Store;
+import dev.dht.node.threads.DaemonThreads;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -74,8 +75,7 @@ public final class RepairService implements AutoCloseable {
         this.startedAt = wall.getAsLong();
         long interval = settings.interval().toMillis();
         this.firstDelay = interval <= 0 ? 0 : ThreadLocalRandom.current().nextLong(Math.min(interval, 600_000) + 1);
-        this.thread = new Thread(this::run, "dht-repair");
-        thread.setDaemon(true);
+        this.thread = DaemonThreads.of("dht-repair", this::run);
     }
 
     void start() {
@@ -312,11 +312,6 @@ public final class RepairService implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        thread.interrupt();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        DaemonThreads.stop(thread);
     }
 }

@@ -53,11 +53,8 @@ public final class ClusterRangeHandler implements RangeHandler {
             local.handle(request, responder);
             return;
         }
-        Topology.View view = topology.view();
-        if (!view.decided()) {
-            responder.fail(
-                    Responses.SERVICE_UNAVAILABLE,
-                    "this node is starting: it has not learned the cluster's " + "topology from its peers yet; retry");
+        Topology.View view = Coordinator.decidedView(topology, responder);
+        if (view == null) {
             return;
         }
         // every member requests go to: during a move both sets, whose union holds every acknowledged write

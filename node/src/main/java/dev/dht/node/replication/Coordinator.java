@@ -46,34 +46,9 @@ public final class Coordinator implements EntityHandler {
     /**
      * @param slowPath where local work that would have to wait runs (the worker pool): a replica's own read or
      *                 write whose record is only on disk
-     */
-    public Coordinator(
-            Store store,
-            HybridLogicalClock clock,
-            PeerClient client,
-            Topology topology,
-            HintSink hints,
-            Duration requestTimeout,
-            WorkerPool slowPath) {
-        this(store, clock, client, topology, hints, requestTimeout, slowPath, Learner.NONE);
-    }
-
-    /**
      * @param learner told when a request comes from a node with a newer topology state than this one's
+     * @param readGate closed while this node rebuilds (dev.dht.node.rebuild): it then serves no read itself
      */
-    public Coordinator(
-            Store store,
-            HybridLogicalClock clock,
-            PeerClient client,
-            Topology topology,
-            HintSink hints,
-            Duration requestTimeout,
-            WorkerPool slowPath,
-            Learner learner) {
-        this(store, clock, client, topology, hints, requestTimeout, slowPath, learner, ReadGate.OPEN);
-    }
-
-    /** @param readGate closed while this node rebuilds (dev.dht.node.rebuild): it then serves no read itself */
     public Coordinator(
             Store store,
             HybridLogicalClock clock,
@@ -134,6 +109,21 @@ public final class Coordinator implements EntityHandler {
         return true;
     }
 
+    /**
+     * The view a client request is served with (an entity here, a range in ClusterRangeHandler), or null after
+     * answering it 503: this node has not learned the cluster's topology from its peers yet.
+     */
+    static Topology.View decidedView(Topology topology, Responder responder) {
+        Topology.View view = topology.view();
+        if (!view.decided()) {
+            responder.fail(
+                    Responses.SERVICE_UNAVAILABLE,
+                    "this node is starting: it has not learned the cluster's topology from its peers yet; retry");
+            return null;
+        }
+        return view;
+    }
+
     private static boolean onlyLocal(EntityRequest request, Topology.View view) {
         return view.decided()
                 && request.replicas().from() == 1
@@ -163,11 +153,8 @@ public final class Coordinator implements EntityHandler {
             endpoint.handle(request, responder);
             return;
         }
-        Topology.View view = topology.view();
-        if (!view.decided()) {
-            responder.fail(
-                    Responses.SERVICE_UNAVAILABLE,
-                    "this node is starting: it has not learned the cluster's " + "topology from its peers yet; retry");
+        Topology.View view = decidedView(topology, responder);
+        if (view == null) {
             return;
         }
         int from = request.replicas().from();

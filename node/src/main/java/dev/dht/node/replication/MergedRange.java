@@ -1,6 +1,6 @@
 package dev.dht.node.replication;
 
-import dev.dht.node.http.ChunkSource;
+import dev.dht.node.api.RecordChunkSource;
 import dev.dht.node.storage.Record;
 import java.util.Arrays;
 import java.util.List;
@@ -11,13 +11,11 @@ import java.util.PriorityQueue;
  * with its newest version (last write wins, as for a GET), tombstones dropped. Pulled by the chunked body writer
  * as the client reads, so it holds one record per member at any time.
  */
-final class MergedRange implements ChunkSource {
+final class MergedRange extends RecordChunkSource {
     private final List<RangeSource> sources;
     private final PriorityQueue<RangeSource> heads =
             new PriorityQueue<>((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
     private boolean started;
-    private byte[] key;
-    private Record record;
 
     MergedRange(List<RangeSource> sources) {
         this.sources = sources;
@@ -46,40 +44,16 @@ final class MergedRange implements ChunkSource {
                 advance(same);
             }
             if (!newest.isTombstone()) {
-                key = k;
-                record = newest;
-                return true;
+                return at(k, newest);
             }
         }
-        key = null;
-        record = null;
-        return false;
+        return end();
     }
 
     private void advance(RangeSource s) {
         if (s.advance()) {
             heads.add(s);
         }
-    }
-
-    @Override
-    public byte[] key() {
-        return key;
-    }
-
-    @Override
-    public byte[] valueArray() {
-        return record.encoded();
-    }
-
-    @Override
-    public int valueOffset() {
-        return record.valueOffset();
-    }
-
-    @Override
-    public int valueLength() {
-        return record.valueLength();
     }
 
     @Override

@@ -33,10 +33,6 @@ public final class ReplicaEndpoint {
     private final ReadGate readGate;
     private final LongAdder refused = new LongAdder();
 
-    public ReplicaEndpoint(Store store, HybridLogicalClock clock, Topology topology, Learner learner) {
-        this(store, clock, topology, learner, ReadGate.OPEN);
-    }
-
     /** @param readGate closed while this node rebuilds: reads are answered 503, a missing replica */
     public ReplicaEndpoint(
             Store store, HybridLogicalClock clock, Topology topology, Learner learner, ReadGate readGate) {

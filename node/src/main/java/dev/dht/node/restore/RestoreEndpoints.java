@@ -1,12 +1,12 @@
 package dev.dht.node.restore;
 
 import dev.dht.node.backup.BackupAgent;
+import dev.dht.node.backup.ObjectStoreCalls;
 import dev.dht.node.http.AdminCalls;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.BadRequestException;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
-import dev.dht.node.objectstore.ObjectStoreException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
@@ -57,25 +57,8 @@ public final class RestoreEndpoints {
     }
 
     private AdminCalls.Call guarded(AdminCalls.Call call) {
-        return (request, responder) -> {
-            if (!configured) {
-                AdminCalls.error(
-                        responder,
-                        Responses.CONFLICT,
-                        "no object store is configured on this node:"
-                                + " start it with --backup-endpoint, --backup-bucket and --backup-credentials");
-                return;
-            }
-            try {
-                call.handle(request, responder);
-            } catch (BackupAgent.Conflict e) {
-                AdminCalls.error(responder, Responses.CONFLICT, e.getMessage());
-            } catch (IllegalArgumentException e) {
-                AdminCalls.error(responder, Responses.BAD_REQUEST, e.getMessage());
-            } catch (ObjectStoreException e) {
-                AdminCalls.error(responder, Responses.SERVICE_UNAVAILABLE, "object store: " + e.getMessage());
-            }
-        };
+        return ObjectStoreCalls.guarded(
+                configured, "--backup-endpoint, --backup-bucket and --backup-credentials", call);
     }
 
     private void start(Request request, Responder responder) throws BadRequestException {

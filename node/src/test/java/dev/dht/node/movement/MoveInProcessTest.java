@@ -77,7 +77,7 @@ class MoveInProcessTest {
         NodeConfig c = NodeConfig.defaults(ports[i], dir.resolve("node" + i))
                 .withClusterFile(file, ClusterMembers.of(urls(3)), url(i))
                 .withReplicationFactor(3);
-        c = c.withClusterSettings(c.cluster().withMovement(moveRate, 16 << 10));
+        c = c.withCluster(c.cluster().withMovement(moveRate, 16 << 10));
         nodes[i] = TestNode.start(c);
     }
 

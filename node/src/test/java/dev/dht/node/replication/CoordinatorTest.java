@@ -353,8 +353,8 @@ class CoordinatorTest {
                 dir,
                 3,
                 List.of(),
-                (i, config) -> config.withClusterSettings(
-                                ClusterSettings.defaults().withClockOffset(i == 0 ? 60_000 : i == 2 ? -60_000 : 0))
+                (i, config) -> config.withCluster(
+                                ClusterSettings.defaults().withClockOffsetMs(i == 0 ? 60_000 : i == 2 ? -60_000 : 0))
                         .withSecurity(config.security().withMaxClockAhead(Duration.ofMinutes(5))))) {
             Ring ring = new Ring(c.members().urls());
             for (int k = 0; k < 10; k++) {
@@ -384,8 +384,7 @@ class CoordinatorTest {
                 dir,
                 3,
                 List.of(),
-                (i, config) ->
-                        config.withClusterSettings(ClusterSettings.defaults().withHints(false)))) {
+                (i, config) -> config.withCluster(ClusterSettings.defaults().withHints(false)))) {
             c.stop(2);
             List<String> ids = new ArrayList<>();
             for (int k = 0; k < 5; k++) {
@@ -417,7 +416,7 @@ class CoordinatorTest {
                 dir,
                 3,
                 List.of(),
-                (i, config) -> config.withClusterSettings(ClusterSettings.defaults()
+                (i, config) -> config.withCluster(ClusterSettings.defaults()
                         .withHintBounds(Duration.ofHours(1), 1 << 20, Duration.ofMillis(100))))) {
             c.stop(2);
             List<String> ids = new ArrayList<>();

@@ -25,6 +25,7 @@ import dev.dht.node.storage.StoreException;
 import dev.dht.node.storage.StoreStats;
 import dev.dht.node.storage.WriteOutcome;
 import dev.dht.node.support.TestNode;
+import dev.dht.node.topology.Learner;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpRequest;
@@ -135,7 +136,9 @@ class OwnCopyRefusedTest {
                     Topology.fixed(self, members, urls.size()),
                     HintSink.NONE,
                     Duration.ofSeconds(1),
-                    workers);
+                    workers,
+                    Learner.NONE,
+                    ReadGate.OPEN);
         }
 
         Response send(EntityRequest.Op op, String id, byte[] body) throws Exception {

@@ -1,0 +1,32 @@
+package dev.dht.node.threads;
+
+/**
+ * The one thread of a background service (movement, rebuild, repair): a daemon, so it never holds the JVM up, and
+ * stopped the same way by each service's close.
+ */
+public final class DaemonThreads {
+    /** How long close waits for a service's loop to end: a loop checks its closed flag between steps. */
+    private static final long STOP_WAIT_MILLIS = 10_000;
+
+    private DaemonThreads() {}
+
+    /** A daemon thread named name that runs loop; not started. */
+    public static Thread of(String name, Runnable loop) {
+        Thread t = new Thread(loop, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /**
+     * Interrupts the thread (out of a wait or a sleep) and waits up to 10 s for it to end; the caller has set the
+     * flag its loop checks. An interrupt of the caller meanwhile is kept for the caller.
+     */
+    public static void stop(Thread thread) {
+        thread.interrupt();
+        try {
+            thread.join(STOP_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

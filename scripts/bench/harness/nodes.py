@@ -1,0 +1,222 @@
+"""The local processes of a scenario's run (harness/scenario.py): its nodes, launched with the scenario's flags,
+awaited, stopped, signalled, wiped, given their members by flag or by a cluster file the steps rewrite; the reference
+servers beside them; and what the nodes' admin endpoints say (rebuild state, repair rounds, pending compactions,
+metrics). Standard library only.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from . import servers
+from .servers import Server
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def log(msg):
+    sys.stderr.write("[bench] %s\n" % msg)
+    sys.stderr.flush()
+
+
+def http(method, url, timeout=10):
+    """(status, body text) of one request; (None, "") when nothing answered."""
+    req = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, r.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8", "replace")
+    except OSError:
+        return None, ""
+
+
+def http_json(method, url):
+    status, body = http(method, url)
+    try:
+        return json.loads(body) if status else {}
+    except ValueError:
+        return {}
+
+
+def metric(text, name):
+    m = re.search(r"^%s (-?[0-9][0-9.eE+-]*)$" % re.escape(name), text, re.M)
+    return float(m.group(1)) if m else None
+
+
+
+class Nodes:
+    """The nodes and reference servers of one run, on ports from the setting "port" up. The run's values (self.v,
+    which evaluate the scenario's "node_flags") are set by the run that extends this class."""
+
+    def __init__(self, scenario, conf, tools, work):
+        self.sc, self.conf, self.tools = scenario, conf, tools
+        self.work, self.raw = work, os.path.join(work, "raw")
+        self.port = int(conf["port"])
+        self.n = int(scenario["nodes"])
+        self.nodes = [None] * self.n
+        self.initial = int(scenario.get("initial", self.n))  # the nodes started first; the others by steps
+        self.members_file = os.path.join(work, "members")
+        self.scripts, self.root = os.path.dirname(HERE), os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+        self.refs = {name: Server(name, [], self.port + int(off), "/", True)
+                     for name, off in scenario.get("refs", {}).items()}
+
+    def names(self):
+        """$RAW, $url<I> and $members<N> (the first N nodes' URLs) for the scenario's values."""
+        names = {"RAW": self.raw}
+        names.update({"url%d" % i: self.url(i) for i in range(self.n)})
+        names.update({"members%d" % k: ",".join(self.url(i) for i in range(k)) for k in range(1, self.n + 1)})
+        return names
+
+    def url(self, i):
+        return "http://127.0.0.1:%d" % (self.port + i)
+
+    def target_port(self, t):
+        """A node's index or a reference server's name -> its port."""
+        return self.refs[t].port if isinstance(t, str) and not t.isdigit() else self.port + int(t)
+
+    def target_url(self, t):
+        return "http://127.0.0.1:%d" % self.target_port(t)
+
+    def path(self, name):
+        return os.path.join(self.raw, name)
+
+
+    def launch(self, i):
+        cluster = self.sc.get("cluster", list(range(self.n)))
+        members = []  # a node outside the cluster runs alone
+        if i in cluster:
+            members = ["--cluster-file", self.members_file] if self.sc.get("cluster_file") else \
+                ["--cluster", ",".join(self.url(k) for k in cluster)]
+            members += ["--self", self.url(i)] + self.member_tls()
+        argv = [self.tools["java"], *self.tools["java_flags"], *str(self.conf["java_opts"]).split(), "-jar",
+                self.tools["jar"], "--port", str(self.port + i), "--data-dir",
+                os.path.join(self.work, "data", "node%d" % i), *members]
+        argv += [str(a) for a in self.v(self.sc.get("node_flags", []))] + str(self.conf["node_args"]).split()
+        # any answer on /v0/status will do: a node answers 503 there until its peers do
+        s = Server("node%d" % i, argv, self.port + i, any_answer=True)
+        s.log_path = os.path.join(self.work, "node%d.log" % i)
+        with open(s.log_path, "a", encoding="utf-8") as out:  # a restarted node's log goes on
+            s.proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+        self.nodes[i] = s
+
+    def start_refs(self):
+        """The reference servers, run with the node's jar beside the bench jar (their code is not in the node's)."""
+        if not self.refs:
+            return
+        cp = "%s:%s" % (self.tools["bench_jar"], self.tools["jar"])
+        for s in self.refs.values():
+            s.argv = [self.tools["java"], *self.tools["java_flags"], *str(self.conf["java_opts"]).split(), "-cp", cp,
+                      "dev.dht.bench.BareServer", str(s.port)]
+        servers.Fleet(self.work, log).start(list(self.refs.values()))
+
+    def member_tls(self):
+        """The member port's mutual TLS flags when the setting member_tls is "on" (certificates made at the start)."""
+        if self.conf.get("member_tls") != "on":
+            return []
+        tls = os.path.join(self.work, "tls")
+        if not os.path.exists(os.path.join(tls, "tls.key")):
+            subprocess.run([os.path.join(self.root, "scripts", "tls", "member-certs.sh"), tls, "2"], check=True)
+        return ["--member-tls-cert", os.path.join(tls, "tls.crt"), "--member-tls-key", os.path.join(tls, "tls.key"),
+                "--member-tls-ca", os.path.join(tls, "ca.crt")]
+
+    def await_node(self, i):
+        s = self.nodes[i]
+        deadline = time.monotonic() + 300  # seconds on a quiet machine; minutes for four at once on a busy one
+        while not s.answers():
+            if s.proc.poll() is not None:
+                raise RuntimeError("node %d exited during start (log: %s)" % (i, s.log_path))
+            if time.monotonic() > deadline:
+                raise RuntimeError("node %d did not answer within 300 s (log: %s)" % (i, s.log_path))
+            time.sleep(0.1)
+
+    def start(self, i):
+        self.launch(i)
+        self.await_node(i)
+
+    def stop(self, i):
+        s, self.nodes[i] = self.nodes[i], None
+        if s:
+            servers.stop([s])
+
+    def set_members(self, count):
+        """The cluster file lists the first `count` nodes: rewritten at once, as the kubelet swaps a ConfigMap."""
+        with open(self.members_file + ".tmp", "w", encoding="utf-8") as f:
+            f.writelines(self.url(i) + "\n" for i in range(int(count)))
+        os.replace(self.members_file + ".tmp", self.members_file)
+
+    def metrics(self, suffix, nodes):
+        """Each node's /metrics into RAW/node<I>-metrics<suffix>.txt."""
+        for i in nodes:
+            with open(self.path("node%d-metrics%s.txt" % (int(i), suffix)), "w", encoding="utf-8") as f:
+                f.write(http("GET", self.url(int(i)) + "/metrics")[1])
+
+    def signal(self, i, sig):
+        self.nodes[i].proc.send_signal(getattr(signal, "SIG" + sig))
+
+    def wipe(self, i):
+        shutil.rmtree(os.path.join(self.work, "data", "node%d" % i), ignore_errors=True)
+
+    def rebuild_state(self, i):
+        return ((http_json("GET", self.url(i) + "/v0/admin/repair").get("rebuild") or {}).get("state"))
+
+    def rebuilt(self, nodes, timeout_s):
+        """Until each node's rebuild state is "ready" (a node of a new cluster still deciding when writes arrive
+        sees data on the others and rebuilds: wait before loading)."""
+        for i in nodes:
+            deadline = time.monotonic() + timeout_s
+            while self.rebuild_state(i) != "ready":
+                if time.monotonic() > deadline:
+                    raise RuntimeError("node %d not ready within %d s (rebuild state %r)"
+                                       % (i, timeout_s, self.rebuild_state(i)))
+                time.sleep(0.25)
+
+    def compactions(self):
+        """Up to 2 minutes until no node reports pending compaction bytes: a phase measured after a preload
+        measures the load, not the preload's flushes and compactions."""
+        start = time.monotonic()
+        while time.monotonic() - start < 120:
+            pending = [metric(http("GET", self.url(i) + "/metrics")[1], "dht_rocksdb_pending_compaction_bytes")
+                       for i in range(self.n) if self.nodes[i]]
+            if not any(p is not None and p > 0 for p in pending):
+                break
+            time.sleep(0.5)
+        waited = time.monotonic() - start
+        if waited > 1:
+            log("waited %.0f s for compactions to end" % waited)
+
+    def rounds_done(self):
+        return sum(((http_json("GET", self.url(i) + "/v0/admin/repair").get("totals") or {}).get("rounds") or 0)
+                   for i in range(self.n))
+
+    def repair_round(self, name):
+        """POST /v0/admin/repair on each node, then until every round it scheduled is done."""
+        before = self.rounds_done()
+        scheduled = sum(http_json("POST", self.url(i) + "/v0/admin/repair").get("scheduled") or 0
+                        for i in range(self.n))
+        deadline = time.monotonic() + float(self.conf.get("timeout", 900))
+        while self.rounds_done() < before + scheduled:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the repair round %s did not end in time (logs in %s)" % (name, self.work))
+            time.sleep(0.5)
+
+    def repair_status(self, name):
+        with open(self.path("repair-%s.jsonl" % name), "w", encoding="utf-8") as f:
+            for i in range(self.n):
+                f.write(http("GET", self.url(i) + "/v0/admin/repair")[1].strip() + "\n")
+
+    def stop_all(self):
+        """Every node and reference server; the nodes' logs copied into RAW, their data removed."""
+        for i in range(self.n):
+            self.stop(i)
+        servers.stop(list(self.refs.values()))
+        for i in range(self.n):
+            if os.path.exists(os.path.join(self.work, "node%d.log" % i)):
+                shutil.copy(os.path.join(self.work, "node%d.log" % i), self.raw)
+        shutil.rmtree(os.path.join(self.work, "data"), ignore_errors=True)
