@@ -118,16 +118,21 @@ def wal_files(data_dir):
 
 def stats(data_dir, records_family=0):
     """Figures per record write (an entry of records_family: the default column family holds the records) over every
-    WAL file the directory holds now, counting the write batches that hold a record write: RocksDB writes and
+    WAL file the directory holds now (one that a flush deletes while this reads is skipped), counting the write batches that hold a record write: RocksDB writes and
     memtable inserts (entries, of any family) per record write, WAL bytes of those batches (payload and one header)
     per record write, the entries of each family in them; and the batches without a record write (a node's own
     bookkeeping: repair, hints), apart. None when the WAL holds no record write."""
     files = wal_files(data_dir)
     writes = batches = entries = wal_bytes = other_batches = other_entries = 0
     per_family = {}
+    read = 0
     for path in files:
-        with open(path, "rb") as f:
-            data = f.read()
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            continue  # RocksDB deleted it (its memtable was flushed) after the listing: its writes are gone
+        read += 1
         for rec in logical_records(data):
             found = batch_entries(rec)
             mine = sum(1 for cf, *_ in found if cf == records_family)
@@ -144,7 +149,7 @@ def stats(data_dir, records_family=0):
     if not writes:
         return None
     return {
-        "wal_files": len(files), "record_writes": writes, "batches": batches, "entries": entries,
+        "wal_files": read, "record_writes": writes, "batches": batches, "entries": entries,
         "entries_per_family": {str(k): v for k, v in sorted(per_family.items())},
         "wal_bytes_per_write": wal_bytes / writes, "batches_per_write": batches / writes,
         "memtable_inserts_per_write": entries / writes,

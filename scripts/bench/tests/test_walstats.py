@@ -80,6 +80,20 @@ class LogFormatTest(TempDirTest):
         self.assertAlmostEqual(s["wal_bytes_per_write"],
                                (len(big) + sum(len(b) for b in small) + 301 * walstats.HEADER) / 700)
 
+    def test_a_log_deleted_after_the_listing_is_skipped(self):
+        # RocksDB deletes a WAL file once its memtable is flushed; in a 3-member A/B one went between glob and open
+        os.makedirs(os.path.join(self.tmp, "db"))
+        kept = os.path.join(self.tmp, "db", "000009.log")
+        with open(kept, "wb") as f:
+            f.write(log_file([batch(1, [(0, b"k", b"v")])]))
+        listed = walstats.wal_files
+        walstats.wal_files = lambda d: [os.path.join(d, "000008.log")] + listed(d)
+        try:
+            s = walstats.stats(os.path.join(self.tmp, "db"))
+        finally:
+            walstats.wal_files = listed
+        self.assertEqual((s["wal_files"], s["record_writes"]), (1, 1))
+
     def test_a_directory_without_record_writes_has_no_figures(self):
         self.assertIsNone(walstats.stats(self.tmp))
 
