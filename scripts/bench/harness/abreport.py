@@ -76,6 +76,8 @@ def summarise(raw):
             for fig in MODEL_FIGURES[model]:
                 hib = FIGURES[fig][2]
                 base, head = rounds_of(raw, "base", shape, case, fig), rounds_of(raw, "head", shape, case, fig)
+                if all(v is None for v in base + head):
+                    continue  # a case this run left out (BENCH_CASES): no row, not a "not separable" one
                 j = judge.judge(head, base, hib)
                 out["ab"].append(dict(j, shape=shape, case=case, figure=fig, base=base, head=head,
                                       base_median=judge.median(base), head_median=judge.median(head)))

@@ -108,8 +108,8 @@ class ReportTest(TempDirTest):
         # the first round is a tie
         self.assertEqual(self.row(s, "single", "put-rate", "p99_ms")["verdict"], judge.NOT_SEPARABLE)
         self.assertEqual(self.row(s, "single", "put-rate", "p999_ms")["verdict"], judge.WORSE)
-        self.assertEqual(self.row(s, "single", "get-closed", "rps")["ratio"], None)  # not measured: no verdict
-        self.assertEqual(self.row(s, "single", "get-closed", "rps")["verdict"], judge.NOT_SEPARABLE)
+        # a case the run left out (BENCH_CASES) has no row: "not separable here" would claim a measurement
+        self.assertFalse([r for r in s["ab"] if r["case"].startswith("get-")])
 
     def test_targets(self):
         targets = {t["text"]: t for t in abreport.summarise(self.raw())["targets"]}
