@@ -87,9 +87,13 @@ final class RepairPolls {
         if (l != null && l.pods().equals(podKey) && l.at().plus(every).isAfter(now)) {
             return l.reports();
         }
-        Map<Member, MemberRepair> reports = ready.isEmpty()
-                ? Map.of()
-                : new LinkedHashMap<>(admin.authenticated(credentials).repairs(ready));
+        Map<Member, MemberRepair> reports = new LinkedHashMap<>();
+        if (!ready.isEmpty()) {
+            reports.putAll(admin.authenticated(credentials).repairs(ready));
+        }
+        if (l != null) { // a rebuilding member that did not answer stays rebuilding until it says otherwise
+            reports.replaceAll((member, r) -> r.carryingRebuildOf(l.reports().get(member)));
+        }
         last.put(key, new Last(now, podKey, reports));
         return reports;
     }

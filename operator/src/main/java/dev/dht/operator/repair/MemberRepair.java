@@ -47,6 +47,27 @@ public record MemberRepair(
         return new MemberRepair(0, 0, 0, 0, null, problem);
     }
 
+    /**
+     * This member's answer now, unknown, after a last answer that reported a rebuild: still rebuilding as far as
+     * anyone knows (an unanswered poll under load is no news that the rebuild ended), shown with that last progress
+     * and why there is no newer one. Without it a member that missed one poll showed Up and the cluster Ready for a
+     * reconcile, and a roll or a scale held by the rebuild could have gone on.
+     */
+    public MemberRepair carryingRebuildOf(MemberRepair last) {
+        if (known() || rebuilding() || last == null || !last.rebuilding()) {
+            return this;
+        }
+        Rebuild r = last.rebuild();
+        String why = "a newer report (its last poll got none: " + problem + ")";
+        return new MemberRepair(
+                0,
+                0,
+                0,
+                0,
+                new Rebuild(r.state(), r.reason(), r.rangesDone(), r.rangesTotal(), r.bytesReceived(), why),
+                problem);
+    }
+
     public boolean known() {
         return problem == null;
     }

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * whether repair is overdue. Pure: equal reports give an equal view.
  *
  * @param status     status.repair (null when no member answered)
- * @param rebuilding member to its rebuild, for the members that report one
+ * @param rebuilding member to its rebuild, for the members that report one (or reported one and did not answer since)
  * @param overdue    the RepairOverdue condition: True, False or Unknown (no member answered)
  * @param reason     the condition's reason
  * @param message    the condition's message
@@ -46,13 +46,13 @@ public record RepairView(
         int known = 0;
         for (var e : reports.entrySet()) {
             MemberRepair r = e.getValue();
+            if (r.rebuilding()) { // an unknown report may carry the member's last known rebuild (carryingRebuildOf)
+                rebuilding.put(e.getKey(), r.rebuild());
+            }
             if (!r.known()) {
                 continue;
             }
             known++;
-            if (r.rebuilding()) {
-                rebuilding.put(e.getKey(), r.rebuild());
-            }
             last = Math.max(last, r.lastRoundAt());
             if (r.oldestRangeRepair() == 0) {
                 neverRepaired = true;
@@ -63,7 +63,7 @@ public record RepairView(
             bytes += r.bytesRepaired();
         }
         if (known == 0) {
-            return new RepairView(null, Map.of(), "Unknown", "NoReports", "no member answered GET /v0/admin/repair");
+            return new RepairView(null, rebuilding, "Unknown", "NoReports", "no member answered GET /v0/admin/repair");
         }
         var status = new RepairStatus();
         status.enabled = schedule.enabled();
