@@ -29,6 +29,12 @@ class ClusterFileWatcherTest {
         }
     }
 
+    /** The file with this content, and the members a node started on it holds (ConfigParser reads it at start). */
+    private static Membership startedFrom(Path file, String content) throws Exception {
+        Files.writeString(file, content);
+        return new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+    }
+
     @Test
     void followsAConfigMapStyleSymlinkSwap(@TempDir Path mount) throws Exception {
         configMapSwap(mount, "v1", "http://localhost:8080\n");
@@ -71,9 +77,7 @@ class ClusterFileWatcherTest {
     @Test
     void aListWrittenBeforeTheWatcherStartedIsInstalledByTheFirstPoll(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("members");
-        Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
-        Membership membership =
-                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        Membership membership = startedFrom(file, "http://localhost:8080\nhttp://b:1\n");
         Files.writeString(file, "http://localhost:8080\nhttp://b:1\nhttp://c:1\n"); // scaled while starting
         try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofHours(1))) {
             watcher.poll();
@@ -90,9 +94,7 @@ class ClusterFileWatcherTest {
     @Test
     void theFirstPollOfTheListTheNodeStartedWithChangesNothing(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("members");
-        Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
-        Membership membership =
-                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        Membership membership = startedFrom(file, "http://localhost:8080\nhttp://b:1\n");
         List<ClusterMembers> seen = new CopyOnWriteArrayList<>();
         membership.subscribe(seen::add);
         try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofHours(1))) {
@@ -105,9 +107,7 @@ class ClusterFileWatcherTest {
     @Test
     void aMissingFileKeepsTheMembers(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("members");
-        Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
-        Membership membership =
-                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        Membership membership = startedFrom(file, "http://localhost:8080\nhttp://b:1\n");
         try (ClusterFileWatcher watcher = new ClusterFileWatcher(file, membership, null, Duration.ofHours(1))) {
             Files.delete(file);
             watcher.poll();
@@ -125,9 +125,7 @@ class ClusterFileWatcherTest {
     @Test
     void racksWaitForTheFeatureLevel(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("members");
-        Files.writeString(file, "http://localhost:8080\nhttp://b:1\n");
-        Membership membership =
-                new Membership("http://localhost:8080", ClusterMembers.parseFile(Files.readString(file)));
+        Membership membership = startedFrom(file, "http://localhost:8080\nhttp://b:1\n");
         dev.dht.node.release.FeatureLevel level = dev.dht.node.release.FeatureLevel.open(dir.resolve("data"), 0);
         try (ClusterFileWatcher watcher = new ClusterFileWatcher(
                 file, membership, null, next -> next.hasRacks() ? level.racksRefusal() : null, Duration.ofHours(1))) {

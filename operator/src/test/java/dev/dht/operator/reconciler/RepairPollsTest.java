@@ -33,6 +33,13 @@ class RepairPollsTest {
     final AtomicInteger asked = new AtomicInteger();
     volatile int status = 503;
     volatile String body = READY_REPORT;
+    /** One cluster of one ready member, the stand-in below. */
+    final RepairPolls polls = new RepairPolls(new HttpMemberAdmin(), BUSY);
+
+    final DhtCluster cluster = new DhtCluster();
+    final List<Pod> pods = List.of(readyPod("c-0", "uid-1"));
+    final Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    String url;
 
     @BeforeEach
     void start() throws Exception {
@@ -45,6 +52,9 @@ class RepairPollsTest {
             exchange.close();
         });
         member.start();
+        cluster.getMetadata().setName("c");
+        cluster.getMetadata().setNamespace("ns");
+        url = "http://127.0.0.1:" + member.getAddress().getPort();
     }
 
     @AfterEach
@@ -54,13 +64,6 @@ class RepairPollsTest {
 
     @Test
     void aMemberThatDidNotAnswerIsAskedAgainAtTheBusyIntervalNotTheSteadyOne() {
-        var polls = new RepairPolls(new HttpMemberAdmin(), BUSY);
-        var cluster = new DhtCluster();
-        cluster.getMetadata().setName("c");
-        cluster.getMetadata().setNamespace("ns");
-        List<Pod> pods = List.of(readyPod("c-0", "uid-1"));
-        String url = "http://127.0.0.1:" + member.getAddress().getPort();
-        Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
 
         var first = polls.reports(cluster, pods, i -> url, NONE, t0);
         assertThat(first.get(Member.of(0)).known()).as("a 503 is no report").isFalse();
@@ -93,13 +96,6 @@ class RepairPollsTest {
      */
     @Test
     void aRebuildingMemberThatMissesAPollStaysRebuildingUntilItReportsOtherwise() {
-        var polls = new RepairPolls(new HttpMemberAdmin(), BUSY);
-        var cluster = new DhtCluster();
-        cluster.getMetadata().setName("c");
-        cluster.getMetadata().setNamespace("ns");
-        List<Pod> pods = List.of(readyPod("c-0", "uid-1"));
-        String url = "http://127.0.0.1:" + member.getAddress().getPort();
-        Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
         var schedule = new dev.dht.operator.model.RepairSchedule(true, Duration.ofHours(1), 1 << 20);
 
         status = 200;
