@@ -164,6 +164,13 @@ CAPTURES = ("cpu", "alloc", "cpu-collapsed")
 FORMATS = {"cpu": ("cpu", "html"), "alloc": ("alloc", "html"), "cpu-collapsed": ("cpu", "collapsed")}
 
 
+def without_home(body):
+    """A profile names native libraries by path (RocksDB's, unpacked under the cache in the home directory): the
+    home directory becomes '~', so that a report committed to docs/ names no machine's paths."""
+    home = os.path.expanduser("~").encode()
+    return body.replace(home + b"/", b"~/") if len(home) > 1 else body
+
+
 def profile(run, url, name, seconds, captures=CAPTURES):
     """Captures back to back, from 2 s into the window, through the node's /v0/admin/profile (cpu sampled every 1 ms
     of CPU time): by default cpu (HTML), alloc (HTML), cpu (collapsed, for the report)."""
@@ -180,7 +187,7 @@ def profile(run, url, name, seconds, captures=CAPTURES):
         except OSError as e:
             status, body = "none", str(e).encode()
         with open(base + (".html" if fmt == "html" else ".txt"), "wb") as f:
-            f.write(body)
+            f.write(without_home(body))
         with open(base + ".status", "w", encoding="utf-8") as f:
             f.write(str(status))
 
