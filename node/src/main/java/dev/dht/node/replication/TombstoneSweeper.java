@@ -24,11 +24,6 @@ import org.slf4j.LoggerFactory;
  * <p>Why a grace period at all: a replica that was down while a key was deleted still holds the value; as long as
  * a tombstone exists somewhere, read repair and hints make it win. Purged too early, the old value would come
  * back. The grace (default 1 day) is far longer than the hint age (3 h), as in Cassandra's gc_grace_seconds.
- *
- * <p>A pass that would find nothing is skipped: when the last complete pass left no tombstone and no tombstone
- * has come in since it started ({@link Store#tombstonesWritten} has not moved), there is none to look at. A new
- * store that only ever took values is never scanned (the scans cost 1-2.7 us per PUT at 5,000 PUT/s through 3
- * members: issue 52's profile).
  */
 public final class TombstoneSweeper implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TombstoneSweeper.class);
@@ -44,16 +39,6 @@ public final class TombstoneSweeper implements AutoCloseable {
     private final LongAdder purged = new LongAdder();
     private final LongAdder passes = new LongAdder();
     private byte[] resumeAt = {0};
-    private boolean passStarts = true;
-    /** {@link Store#tombstonesWritten} when the current pass started. */
-    private long passStartedAt;
-    /** Whether the current pass saw a tombstone it did not purge. */
-    private boolean leftOne;
-    /**
-     * {@link Store#tombstonesWritten} at the start of the last complete pass if it left no tombstone; -1 if it left
-     * one. 0 at first: a store whose count is 0 never held a tombstone.
-     */
-    private long cleanAt = 0;
 
     public TombstoneSweeper(Store store, Duration grace, LongSupplier wallMillis) {
         this(store, grace, wallMillis, () -> true);
@@ -123,20 +108,8 @@ public final class TombstoneSweeper implements AutoCloseable {
         }
     }
 
-    /**
-     * Examines up to limit records from where the last call stopped (nothing at the start of a pass that would find
-     * no tombstone); returns how many it purged.
-     */
+    /** Examines up to limit records from where the last call stopped; returns how many it purged. */
     int sweep(int limit) {
-        if (passStarts) {
-            long written = store.tombstonesWritten();
-            if (written == cleanAt) {
-                return 0;
-            }
-            passStarts = false;
-            passStartedAt = written;
-            leftOne = false;
-        }
         long now = wallMillis.getAsLong();
         long cutoff = now - graceMillis;
         int seen = 0;
@@ -147,23 +120,17 @@ public final class TombstoneSweeper implements AutoCloseable {
                 seen++;
                 Record r = cursor.record();
                 last = cursor.key();
-                if (!r.isTombstone()) {
-                    continue;
-                }
-                if (HybridLogicalClock.physicalMillis(r.timestamp()) < cutoff
+                if (r.isTombstone()
+                        && HybridLogicalClock.physicalMillis(r.timestamp()) < cutoff
                         && gate.purgeable(last, r, now)
                         && store.removeIfSame(last, r)) {
                     count++;
-                } else {
-                    leftOne = true; // too young, gated, or changed since the cursor read it: look again next pass
                 }
             }
         }
         if (seen < limit || last == null) {
             resumeAt = new byte[] {0}; // end of the keys: the next slice starts over
             passes.increment();
-            passStarts = true;
-            cleanAt = leftOne ? -1 : passStartedAt;
         } else {
             resumeAt = java.util.Arrays.copyOf(last, last.length + 1); // just after the last key seen
         }

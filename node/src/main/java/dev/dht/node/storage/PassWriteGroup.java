@@ -75,7 +75,6 @@ final class PassWriteGroup {
         try (WriteBatch batch = new WriteBatch()) {
             Map<ByteBuffer, Integer> lastApplied = n > SCAN_LIMIT ? new HashMap<>() : null;
             int staged = 0;
-            int tombstones = 0;
             for (int i = 0; i < n; i++) {
                 ReentrantLock lock = store.stripe(k[i]);
                 if (!lock.tryLock()) {
@@ -100,12 +99,11 @@ final class PassWriteGroup {
                 store.stage(batch, k[i], r[i]);
                 result[i] = Result.APPLIED;
                 staged++;
-                tombstones += r[i].isTombstone() ? 1 : 0;
                 if (lastApplied != null) {
                     lastApplied.put(ByteBuffer.wrap(k[i]), i);
                 }
             }
-            if (staged > 0 && !store.writeWithoutStall(batch, tombstones)) {
+            if (staged > 0 && !store.writeWithoutStall(batch)) {
                 demote(result, Result.WOULD_BLOCK);
             }
         } catch (RocksDBException | RuntimeException e) {

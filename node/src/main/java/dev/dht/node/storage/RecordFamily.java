@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.rocksdb.ColumnFamilyHandle;
@@ -40,8 +39,6 @@ final class RecordFamily {
 
     private final LongAdder groups = new LongAdder();
     private final LongAdder groupedWrites = new LongAdder();
-    /** {@link Store#tombstonesWritten}: raised only after a write landed, so a scan that starts later sees it. */
-    private final AtomicLong tombstonesWritten = new AtomicLong();
 
     RecordFamily(RocksDB db, ColumnFamilyHandle records, DigestFamily digests, RocksOptions options) {
         this.db = db;
@@ -101,7 +98,6 @@ final class RecordFamily {
                     stage(batch, key, record);
                     db.write(options.write, batch);
                 }
-                landed(record.isTombstone() ? 1 : 0);
                 return true;
             } finally {
                 lock.unlock();
@@ -132,7 +128,6 @@ final class RecordFamily {
         try (WriteBatch batch = new WriteBatch()) {
             Map<ByteBuffer, byte[]> pending = new HashMap<>();
             int stored = 0;
-            int tombstones = 0;
             for (int i = from; i < to; i++) {
                 byte[] key = keys.get(i);
                 byte[] encoded = values.get(i).encoded();
@@ -147,11 +142,9 @@ final class RecordFamily {
                 stage(batch, key, values.get(i));
                 pending.put(k, encoded);
                 stored++;
-                tombstones += values.get(i).isTombstone() ? 1 : 0;
             }
             if (stored > 0) {
                 db.write(options.write, batch);
-                landed(tombstones);
             }
             return stored;
         } catch (RocksDBException e) {
@@ -207,7 +200,6 @@ final class RecordFamily {
                 stage(batch, key, record);
                 db.write(options.noStall, batch); // Incomplete instead of a write stall
             }
-            landed(record.isTombstone() ? 1 : 0);
             return Store.TryApply.APPLIED;
         } catch (RocksDBException e) {
             if (isIncomplete(e)) {
@@ -231,15 +223,10 @@ final class RecordFamily {
         return found.getValue() != null ? found.getValue() : ON_DISK;
     }
 
-    /**
-     * Writes the batch unless RocksDB would stall or slow it down; false (nothing written) if it would.
-     *
-     * @param tombstones how many of the batch's records are tombstones
-     */
-    boolean writeWithoutStall(WriteBatch batch, int tombstones) {
+    /** Writes the batch unless RocksDB would stall or slow it down; false (nothing written) if it would. */
+    boolean writeWithoutStall(WriteBatch batch) {
         try {
             db.write(options.noStall, batch);
-            landed(tombstones);
             return true;
         } catch (RocksDBException e) {
             if (isIncomplete(e)) {
@@ -253,17 +240,6 @@ final class RecordFamily {
     void stage(WriteBatch batch, byte[] key, Record record) throws RocksDBException {
         batch.put(records, key, record.encoded());
         digests.stage(batch, key, record);
-    }
-
-    /** Counts tombstones (or records that may hold some: an ingest, the records found at open) that have landed. */
-    void landed(long tombstones) {
-        if (tombstones > 0) {
-            tombstonesWritten.addAndGet(tombstones);
-        }
-    }
-
-    long tombstonesWritten() {
-        return tombstonesWritten.get();
     }
 
     void countGroup(int writes) {

@@ -107,7 +107,6 @@ public final class RocksStore implements Store {
         }
         this.digests = new DigestFamily(db, handles.get(d), options.read, this::cursor);
         this.records = new RecordFamily(db, handles.get(0), digests, options);
-        records.landed(createdAtOpen ? 0 : 1); // what an existing database holds is unknown: tombstones, maybe
         this.passGroups = ThreadLocal.withInitial(() -> new PassWriteGroup(records));
         // After a flush the last version of every key written since the one before is in the new SST only; without
         // its blocks in the cache, the next write of each key cannot compare timestamps in memory and goes to a
@@ -247,11 +246,6 @@ public final class RocksStore implements Store {
     }
 
     @Override
-    public long tombstonesWritten() {
-        return records.tombstonesWritten();
-    }
-
-    @Override
     public DigestCursor digests(long fromHash, long toHash) {
         checkOpen();
         return digests.digests(fromHash, toHash);
@@ -362,8 +356,6 @@ public final class RocksStore implements Store {
             return new SortedIngest(db, records.handle(), digests.handle(), table, work).load(incoming, sortBytes);
         } catch (RocksDBException | IOException | IllegalArgumentException e) { // CorruptRecordException included
             throw new StoreException("loading sorted records failed: " + e.getMessage(), e);
-        } finally {
-            records.landed(1); // the files may hold tombstones (and a failed load may have ingested some)
         }
     }
 

@@ -78,14 +78,6 @@ public interface Store extends AutoCloseable {
     RangeCursor range(byte[] fromInclusive, byte[] toExclusive);
 
     /**
-     * A count that grows whenever tombstones may have come into the records: each tombstone written, counted once
-     * its write has landed (a scan started after the count moved sees it), and one for each ingest and for the
-     * records a store found when it opened. 0: the store holds no tombstone, and never did since it was created.
-     * The tombstone sweeper skips its passes while it has not moved since a pass that left no tombstone.
-     */
-    long tombstonesWritten();
-
-    /**
      * The digests ({@link Digest}: ring hash, key, timestamp, record hash) of the records whose key's ring hash is
      * within [fromHash, toHash], compared unsigned, in (hash, key) order. Each record has exactly one, written in
      * the same RocksDB write: a scan of one arc of the ring reads no value (repair compares replicas this way).

@@ -231,11 +231,6 @@ class OwnCopyRefusedTest {
         }
 
         @Override
-        public long tombstonesWritten() {
-            return real.tombstonesWritten();
-        }
-
-        @Override
         public DigestCursor digests(long fromHash, long toHash) {
             return real.digests(fromHash, toHash);
         }

@@ -425,26 +425,4 @@ class RocksStoreTest {
                 .isPositive();
         assertThat(store.stats().compactionWriteBytes()).isNotNegative();
     }
-
-    @Test
-    void tombstonesWrittenCountsEveryTombstoneThatLandsAndWhatAnOpenFinds() {
-        assertThat(store.tombstonesWritten()).as("a new store").isZero();
-        store.applyIfNewer(b("a"), Record.value(10, b("v")));
-        store.applyIfNewer(b("a"), Record.tombstone(11));
-        assertThat(store.tryApplyIfNewer(b("b"), Record.tombstone(12))).isEqualTo(Store.TryApply.APPLIED);
-        assertThat(store.applyIfNewer(b("a"), Record.tombstone(5)))
-                .as("not newer: nothing lands")
-                .isFalse();
-        assertThat(store.tryApplyIfNewer(b("b"), Record.tombstone(5))).isEqualTo(Store.TryApply.NOT_NEWER);
-        assertThat(store.applyAllIfNewer(
-                        List.of(b("c"), b("d"), b("e")),
-                        List.of(Record.tombstone(13), Record.value(13, b("v")), Record.tombstone(13))))
-                .isEqualTo(3);
-        assertThat(store.tombstonesWritten()).isEqualTo(4);
-        store.close();
-        store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20));
-        assertThat(store.tombstonesWritten())
-                .as("a store opened on records may hold tombstones")
-                .isEqualTo(1);
-    }
 }
