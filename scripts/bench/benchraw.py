@@ -119,6 +119,25 @@ def onenio_native(raw):
     return None if not os.path.exists(path) else "sockets: JDK NIO" not in read(path)
 
 
+def report_head(e, title, about):
+    """The first lines of a scenario's report: title, what it measures, the run's label, a warning when the machine
+    was busy at the start, the machine and the build (e: RAW/env.txt's settings)."""
+    lines = ["# " + title, "", about, ""]
+    if e.get("label"):
+        lines += ["**%s**" % e["label"], ""]
+    if float(e.get("load_before", "0").split()[0] or 0) > 1.0:
+        lines += ["**Taken on a busy machine** (load %s before the run): the figures are distorted; re-run on a "
+                  "quiet machine." % e.get("load_before"), ""]
+    return lines + [
+        "- %s, %s CPUs (%s); %s; CPU steal during the run %s%%; load before %s, after %s" % (
+            e.get("date"), e.get("nproc"), e.get("cpu"), e.get("java"), e.get("steal_pct"),
+            e.get("load_before"), e.get("load_after")),
+        "- commit %s%s; oha %s; nodes: `%s`, JVM `%s`" % (
+            e.get("commit"), " (uncommitted changes)" if e.get("dirty", "0") != "0" else "",
+            e.get("oha", "").replace("oha ", ""), e.get("node_args"), e.get("java_opts")),
+    ]
+
+
 def fmt(v, digits=2):
     return "-" if v is None else ("%.*f" % (digits, v))
 
