@@ -1,5 +1,6 @@
 package dev.dht.node.config;
 
+import dev.dht.node.threads.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,11 +63,7 @@ public final class FilePoller implements AutoCloseable {
         this.files = List.copyOf(files);
         this.offer = offer;
         this.last = initial;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory(name, false));
         long ms = interval.toMillis();
         timer.scheduleWithFixedDelay(this::poll, ms, ms, TimeUnit.MILLISECONDS);
     }
