@@ -1,23 +1,19 @@
 package dev.dht.node.config;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.List;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Polls the cluster file's content (not its mtime: a mounted ConfigMap changes by swapping a symlink, and
- * reading through the path follows it) and installs a new member set when the content changes; the first poll
- * installs the file's set if it differs from the one the node started with. A file that
- * cannot be read or parsed keeps the previous set and is logged once per distinct content.
+ * Installs a new member set when the cluster file's content changes ({@link FilePoller}: content, not mtime, so a
+ * mounted ConfigMap's symlink swap is seen); the first poll installs the file's set if it differs from the one the
+ * node started with. A file that cannot be read or parsed keeps the previous set and is logged once per distinct
+ * content; a list refused for now (the {@code refusal}) is looked at again at every poll until the refusal passes.
  */
 public final class ClusterFileWatcher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClusterFileWatcher.class);
@@ -25,10 +21,9 @@ public final class ClusterFileWatcher implements AutoCloseable {
     private final Path file;
     private final Membership membership;
     private final String declaredRack;
-    private final java.util.function.Function<ClusterMembers, String> refusal;
-    private final ScheduledExecutorService timer;
-    private byte[] lastContent;
-    private String lastRefusal;
+    private final Function<ClusterMembers, String> refusal;
+    private final FilePoller poller;
+    private String lastRefusal; // guarded by the poller: offers come one at a time
 
     /** @param declaredRack this member's --rack (a file that puts it in another rack is ignored), or null */
     public ClusterFileWatcher(Path file, Membership membership, String declaredRack, Duration interval) {
@@ -40,39 +35,27 @@ public final class ClusterFileWatcher implements AutoCloseable {
             Path file,
             Membership membership,
             String declaredRack,
-            java.util.function.Function<ClusterMembers, String> refusal,
+            Function<ClusterMembers, String> refusal,
             Duration interval) {
         this.file = file;
         this.membership = membership;
         this.declaredRack = declaredRack;
         this.refusal = refusal;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "dht-cluster-file");
-            t.setDaemon(true);
-            return t;
-        });
         // No content seen yet: the first poll compares the file with the members the node started with. Taking the
         // file as it is now for "seen" would keep a list that changed since the node read it at start (the
         // operator scaling while this member restarts) until the file changed again; a proposer with that stale
         // list moves the cluster back and forth between the two lists.
-        this.lastContent = null;
-        long ms = interval.toMillis();
-        timer.scheduleWithFixedDelay(this::poll, ms, ms, TimeUnit.MILLISECONDS);
+        this.poller = FilePoller.offering(
+                "dht-cluster-file", List.of(file), null, interval, contents -> apply(contents.get(0)));
     }
 
     /** One poll; package-visible so that tests can drive it without waiting for the timer. */
-    synchronized void poll() {
-        byte[] content;
-        try {
-            content = Files.readAllBytes(file);
-        } catch (IOException e) {
-            // Mid-swap or deleted: keep the current members, look again next time.
-            return;
-        }
-        if (Arrays.equals(content, lastContent)) {
-            return;
-        }
-        lastContent = content;
+    void poll() {
+        poller.poll();
+    }
+
+    /** @return false if the list is refused for now (offered again at the next poll), true once settled */
+    private boolean apply(byte[] content) {
         ClusterMembers next;
         try {
             next = ClusterMembers.parseFile(new String(content, StandardCharsets.UTF_8));
@@ -82,7 +65,7 @@ public final class ClusterFileWatcher implements AutoCloseable {
                     file,
                     membership.current().size(),
                     e.getMessage());
-            return;
+            return true;
         }
         String listed = next.rackOf(membership.self());
         if (declaredRack != null && listed != null && !listed.equals(declaredRack)) {
@@ -93,7 +76,7 @@ public final class ClusterFileWatcher implements AutoCloseable {
                     membership.current().size(),
                     listed,
                     declaredRack);
-            return;
+            return true;
         }
         String refused = refusal.apply(next);
         if (refused != null) {
@@ -105,8 +88,7 @@ public final class ClusterFileWatcher implements AutoCloseable {
                         refused);
             }
             lastRefusal = refused;
-            lastContent = null; // read again, and used, once the reason is gone (the level raised)
-            return;
+            return false; // read again, and used, once the reason is gone (the level raised)
         }
         lastRefusal = null;
         ClusterMembers previous = membership.current();
@@ -125,10 +107,11 @@ public final class ClusterFileWatcher implements AutoCloseable {
                 log.warn("this node ({}) is not a member of the new cluster", membership.self());
             }
         }
+        return true;
     }
 
     @Override
     public void close() {
-        timer.shutdownNow();
+        poller.close();
     }
 }

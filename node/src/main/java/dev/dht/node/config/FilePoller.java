@@ -1,5 +1,6 @@
 package dev.dht.node.config;
 
+import dev.dht.node.threads.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,32 +16,54 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Polls files' content (not their mtime: a mounted Secret changes by swapping a symlink, and reading through the
- * path follows it) and calls back with the new contents when any of them changed. A file that cannot be read
- * (mid-swap, deleted) is looked at again next time; the callback decides what to do with contents it cannot use.
+ * Polls files' content (not their mtime: a mounted Secret or ConfigMap changes by swapping a symlink, and reading
+ * through the path follows it) and offers the new contents to the caller when any of them changed. A file that
+ * cannot be read (mid-swap, deleted) is looked at again next time; the caller decides what to do with contents it
+ * cannot use, and may refuse them for now (see {@link Offer}) to be offered them again at the next poll.
  */
 public final class FilePoller implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FilePoller.class);
 
+    /** What the caller does with changed contents. */
+    @FunctionalInterface
+    public interface Offer {
+        /**
+         * @return true once the contents are settled (used, or rejected for what they hold: offered again only when
+         *     they change); false if they are refused for a reason that may pass (the next poll offers the files'
+         *     contents again, changed or not)
+         */
+        boolean take(List<byte[]> contents);
+    }
+
     private final List<Path> files;
-    private final Consumer<List<byte[]>> onChange;
+    private final Offer offer;
     private final ScheduledExecutorService timer;
     private List<byte[]> last;
 
     /**
-     * @param initial  the contents the caller already uses (the first poll compares against them)
+     * @param initial  the contents the caller already uses (the first poll compares against them); null offers
+     *     the first poll's contents whatever they are
      * @param onChange runs on the poller's thread with every file's new content, in the order of {@code files}
      */
     public FilePoller(
             String name, List<Path> files, List<byte[]> initial, Duration interval, Consumer<List<byte[]>> onChange) {
-        this.files = List.copyOf(files);
-        this.onChange = onChange;
-        this.last = initial;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
+        this(name, files, initial, interval, (Offer) contents -> {
+            onChange.accept(contents);
+            return true;
         });
+    }
+
+    /** As the constructor, for a caller that may refuse contents for now and take them at a later poll. */
+    public static FilePoller offering(
+            String name, List<Path> files, List<byte[]> initial, Duration interval, Offer offer) {
+        return new FilePoller(name, files, initial, interval, offer);
+    }
+
+    private FilePoller(String name, List<Path> files, List<byte[]> initial, Duration interval, Offer offer) {
+        this.files = List.copyOf(files);
+        this.offer = offer;
+        this.last = initial;
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory(name, false));
         long ms = interval.toMillis();
         timer.scheduleWithFixedDelay(this::poll, ms, ms, TimeUnit.MILLISECONDS);
     }
@@ -67,7 +90,9 @@ public final class FilePoller implements AutoCloseable {
         }
         last = now;
         try {
-            onChange.accept(now);
+            if (!offer.take(now)) {
+                last = null; // refused for now: whatever the files hold at the next poll is offered again
+            }
         } catch (RuntimeException e) {
             log.warn("reloading {} failed: {}", files, e.toString());
         }

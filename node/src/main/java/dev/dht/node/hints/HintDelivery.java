@@ -6,6 +6,7 @@ import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.replication.Protocol;
 import dev.dht.node.storage.StoreException;
+import dev.dht.node.threads.DaemonThreads;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -39,17 +40,6 @@ public final class HintDelivery implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile boolean closed;
 
-    public HintDelivery(
-            HintStore hints,
-            PeerClient client,
-            HybridLogicalClock clock,
-            LongSupplier wallMillis,
-            Duration maxAge,
-            Duration interval,
-            Duration requestTimeout) {
-        this(hints, HintRouting.DIRECT, client, clock, wallMillis, maxAge, interval, requestTimeout);
-    }
-
     /** @param routing which members still serve, and where the hints of one that left go */
     public HintDelivery(
             HintStore hints,
@@ -68,11 +58,7 @@ public final class HintDelivery implements AutoCloseable {
         this.maxAgeMillis = maxAge.toMillis();
         this.timeoutNanos = requestTimeout.toNanos();
         this.intervalNanos = interval.toNanos();
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "dht-hints");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("dht-hints", false));
         timer.scheduleWithFixedDelay(this::round, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
     }
 

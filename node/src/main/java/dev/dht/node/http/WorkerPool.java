@@ -1,11 +1,11 @@
 package dev.dht.node.http;
 
+import dev.dht.node.threads.DaemonThreads;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A fixed set of worker threads behind a bounded queue. {@link #trySubmit} never blocks and never grows the
@@ -18,18 +18,13 @@ public final class WorkerPool {
 
     public WorkerPool(String name, int threads, int queueSize) {
         this.queue = new ArrayBlockingQueue<>(queueSize);
-        AtomicInteger n = new AtomicInteger();
         this.executor = new ThreadPoolExecutor(
                 threads,
                 threads,
                 0,
                 TimeUnit.MILLISECONDS,
                 queue,
-                r -> {
-                    Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                },
+                DaemonThreads.factory(name, true),
                 new ThreadPoolExecutor.AbortPolicy());
         executor.prestartAllCoreThreads();
     }

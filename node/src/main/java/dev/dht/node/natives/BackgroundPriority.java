@@ -1,5 +1,6 @@
 package dev.dht.node.natives;
 
+import dev.dht.node.threads.DaemonThreads;
 import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
 import java.nio.file.Files;
@@ -54,17 +55,11 @@ public final class BackgroundPriority {
 
     /** Daemon threads named name (with -N after it when numbered) that lower themselves before they run. */
     public static java.util.concurrent.ThreadFactory threadFactory(String name, boolean numbered) {
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        return r -> {
-            Thread t = new Thread(
-                    () -> {
-                        lowerCurrentThread();
-                        r.run();
-                    },
-                    numbered ? name + "-" + n.incrementAndGet() : name);
-            t.setDaemon(true);
-            return t;
-        };
+        java.util.concurrent.ThreadFactory daemons = DaemonThreads.factory(name, numbered);
+        return r -> daemons.newThread(() -> {
+            lowerCurrentThread();
+            r.run();
+        });
     }
 
     private static boolean lower(int tid) {

@@ -1,6 +1,7 @@
 package dev.dht.node.peer;
 
 import dev.dht.node.plane.MemberPlane;
+import dev.dht.node.threads.DaemonThreads;
 import dev.dht.node.tls.MemberTls;
 import java.io.IOException;
 import java.net.URI;
@@ -141,8 +142,7 @@ public final class PeerClient implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot open a selector", e);
         }
-        this.ioThread = new Thread(this::loop, "dht-peer-io");
-        ioThread.setDaemon(true);
+        this.ioThread = DaemonThreads.of("dht-peer-io", this::loop);
         ioThread.start();
     }
 

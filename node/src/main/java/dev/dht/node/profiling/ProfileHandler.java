@@ -8,6 +8,7 @@ import dev.dht.node.http.RequestParser;
 import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.natives.NativeLibraries;
+import dev.dht.node.threads.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,11 +51,8 @@ public final class ProfileHandler implements AdminHandler, AutoCloseable {
 
     private final Path profileDir;
     private final AtomicBoolean busy = new AtomicBoolean();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "dht-profiler");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("dht-profiler", false));
     private AsyncProfiler profiler;
     private String loadError;
 

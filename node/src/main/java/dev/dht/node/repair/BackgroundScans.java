@@ -1,6 +1,7 @@
 package dev.dht.node.repair;
 
 import dev.dht.node.natives.BackgroundPriority;
+import dev.dht.node.threads.DaemonThreads;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -48,11 +49,13 @@ final class BackgroundScans implements LocalScans, AutoCloseable {
         if (senderName == null) {
             this.sender = null;
         } else {
-            this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
-                Thread t = new Thread(r, senderName);
-                t.setDaemon(true);
-                return t;
-            });
+            this.sender = new ThreadPoolExecutor(
+                    1,
+                    1,
+                    0,
+                    TimeUnit.MILLISECONDS,
+                    new LinkedBlockingQueue<>(),
+                    DaemonThreads.factory(senderName, false));
             // Started here, by the thread that builds the node: a thread inherits its creator's scheduling policy, and
             // made on demand it would be made by the SCHED_IDLE scan thread that first hands it something.
             this.sender.prestartCoreThread();

@@ -8,7 +8,6 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.Responses;
 import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.storage.RangeCursor;
-import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import java.io.IOException;
 import java.time.Duration;
@@ -92,34 +91,17 @@ public final class ClusterRangeHandler implements RangeHandler {
         responder.stream(new MergedRange(sources));
     }
 
-    /** This node's own records (key and record read once per step: the cursor copies them on every call). */
-    private static final class LocalSource implements RangeSource {
+    /** This node's own records (the cursor copies key and record on every call: read once per step). */
+    private static final class LocalSource extends RangeSource {
         private final RangeCursor cursor;
-        private byte[] key;
-        private Record record;
 
         LocalSource(RangeCursor cursor) {
             this.cursor = cursor;
         }
 
         @Override
-        public boolean advance() {
-            if (!cursor.next()) {
-                return false;
-            }
-            key = cursor.key();
-            record = cursor.record();
-            return true;
-        }
-
-        @Override
-        public byte[] key() {
-            return key;
-        }
-
-        @Override
-        public Record record() {
-            return record;
+        boolean advance() {
+            return cursor.next() && at(cursor.key(), cursor.record());
         }
 
         @Override
@@ -129,32 +111,20 @@ public final class ClusterRangeHandler implements RangeHandler {
     }
 
     /** A member's stream whose record timestamps the local clock merges (the range's half of HLC merging). */
-    private final class ObservingSource implements RangeSource {
+    private final class ObservingSource extends RangeSource {
         private final RemoteRangeStream stream;
-        private Record record;
 
         ObservingSource(RemoteRangeStream stream) {
             this.stream = stream;
         }
 
         @Override
-        public boolean advance() {
+        boolean advance() {
             if (!stream.advance()) {
                 return false;
             }
-            record = stream.record();
-            clock.observe(record.timestamp());
-            return true;
-        }
-
-        @Override
-        public byte[] key() {
-            return stream.key();
-        }
-
-        @Override
-        public Record record() {
-            return record;
+            clock.observe(stream.record().timestamp());
+            return at(stream.key(), stream.record());
         }
 
         @Override

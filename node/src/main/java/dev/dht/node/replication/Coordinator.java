@@ -172,30 +172,13 @@ public final class Coordinator implements EntityHandler {
         Topology.Plan plan = view.plan(hash, request.replicas());
         long deadline = System.nanoTime() + timeoutNanos;
         String header = view.requestHeader();
-        switch (request.op()) {
-            case GET -> new ReadOperation(this, request.key(), hash, plan, header, deadline, responder).start();
-            case PUT ->
-                new WriteOperation(
-                                this,
-                                request.key(),
-                                plan,
-                                header,
-                                deadline,
-                                responder,
-                                Record.value(clock.now(), request.body()),
-                                Responses.CREATED)
-                        .start();
-            case DELETE ->
-                new WriteOperation(
-                                this,
-                                request.key(),
-                                plan,
-                                header,
-                                deadline,
-                                responder,
-                                Record.tombstone(clock.now()),
-                                Responses.ACCEPTED)
-                        .start();
+        if (request.op() == EntityRequest.Op.GET) {
+            new ReadOperation(this, request.key(), hash, plan, header, deadline, responder).start();
+            return;
         }
+        boolean put = request.op() == EntityRequest.Op.PUT; // else DELETE
+        Record record = put ? Record.value(clock.now(), request.body()) : Record.tombstone(clock.now());
+        String success = put ? Responses.CREATED : Responses.ACCEPTED;
+        new WriteOperation(this, request.key(), plan, header, deadline, responder, record, success).start();
     }
 }

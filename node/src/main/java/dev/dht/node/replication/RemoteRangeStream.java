@@ -6,7 +6,6 @@ import dev.dht.node.peer.ChunkedDecoder;
 import dev.dht.node.peer.ResponseHead;
 import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.release.Release;
-import dev.dht.node.storage.Record;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,7 +23,7 @@ import java.nio.charset.StandardCharsets;
  * client drains the response: a slow client stops the reads, TCP pushes back on the member, and nothing piles up here beyond one 64 KiB buffer.
  * Every read waits at most the request timeout.
  */
-final class RemoteRangeStream implements RangeSource {
+final class RemoteRangeStream extends RangeSource {
     private static final int BUFFER = 64 * 1024;
     /** A range frame is one record: its key and value, well below this. */
     private static final int MAX_FRAME = 64 << 20;
@@ -36,8 +35,6 @@ final class RemoteRangeStream implements RangeSource {
     private final ByteBuffer buffer;
 
     private final ChunkedDecoder chunks = new ChunkedDecoder(MAX_FRAME);
-    private byte[] key;
-    private Record record;
     private boolean done;
 
     private RemoteRangeStream(Socket socket, InputStream in, String peer, ByteBuffer buffer) {
@@ -99,7 +96,7 @@ final class RemoteRangeStream implements RangeSource {
     }
 
     @Override
-    public boolean advance() {
+    boolean advance() {
         if (done) {
             return false;
         }
@@ -114,24 +111,12 @@ final class RemoteRangeStream implements RangeSource {
                 close();
                 return false;
             }
-            key = RangeFrame.key(frame);
-            record = RangeFrame.record(frame);
-            return true;
+            return at(RangeFrame.key(frame), RangeFrame.record(frame));
         } catch (IOException | RuntimeException e) {
             close();
             throw new UncheckedIOException(
                     new IOException("range stream from " + peer + " failed: " + e.getMessage(), e));
         }
-    }
-
-    @Override
-    public byte[] key() {
-        return key;
-    }
-
-    @Override
-    public Record record() {
-        return record;
     }
 
     @Override

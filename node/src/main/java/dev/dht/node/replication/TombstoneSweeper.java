@@ -5,6 +5,7 @@ import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreException;
+import dev.dht.node.threads.DaemonThreads;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -71,11 +72,7 @@ public final class TombstoneSweeper implements AutoCloseable {
         this.gate = gate;
         this.graceMillis = grace.toMillis();
         this.wallMillis = wallMillis;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "dht-tombstone-sweeper");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("dht-tombstone-sweeper", false));
         long period = tickMillis(grace);
         timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
     }

@@ -12,6 +12,7 @@ import dev.dht.node.peer.PeerClient;
 import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StoreException;
+import dev.dht.node.threads.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -110,16 +111,8 @@ public final class RestoreAgent implements AutoCloseable {
                     job = j;
                     save(j, "running", null);
                 });
-        this.thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "dht-restore");
-            t.setDaemon(true);
-            return t;
-        });
-        this.learner = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "dht-restore-learn");
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = Executors.newSingleThreadExecutor(DaemonThreads.factory("dht-restore", false));
+        this.learner = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("dht-restore-learn", false));
         if (gate.restoring()) {
             RestoreLearner learn = new RestoreLearner(
                     gate, topology, client, clock, self, this::local, this::finishLearnt, this::served);

@@ -1,8 +1,11 @@
 package dev.dht.node.threads;
 
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
- * The one thread of a background service (movement, rebuild, repair): a daemon, so it never holds the JVM up, and
- * stopped the same way by each service's close.
+ * The node's background threads: daemons, so they never hold the JVM up. A service's one thread (movement, rebuild,
+ * repair) is stopped the same way by each service's close; an executor's threads come from {@link #factory}.
  */
 public final class DaemonThreads {
     /** How long close waits for a service's loop to end: a loop checks its closed flag between steps. */
@@ -15,6 +18,12 @@ public final class DaemonThreads {
         Thread t = new Thread(loop, name);
         t.setDaemon(true);
         return t;
+    }
+
+    /** Daemon threads named name, or name-1, name-2, ... when numbered (a pool of several). */
+    public static ThreadFactory factory(String name, boolean numbered) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> of(numbered ? name + "-" + n.incrementAndGet() : name, r);
     }
 
     /**

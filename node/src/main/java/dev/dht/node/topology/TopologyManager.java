@@ -5,6 +5,7 @@ import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
+import dev.dht.node.threads.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -81,13 +82,8 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
         this.clock = clock;
         this.timeoutNanos = requestTimeout.toNanos();
         this.file = saved;
-        this.learning = dir == null
-                ? null
-                : Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "dht-topology");
-                    t.setDaemon(true);
-                    return t;
-                });
+        this.learning =
+                dir == null ? null : Executors.newSingleThreadExecutor(DaemonThreads.factory("dht-topology", false));
     }
 
     /** A node on a fixed member list: stable at epoch 0 for its whole life, as the topology was built. */

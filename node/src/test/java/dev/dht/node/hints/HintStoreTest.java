@@ -114,6 +114,7 @@ class HintStoreTest {
             hints.store(peer, key("young"), Record.value(2, key("v")));
             HintDelivery delivery = new HintDelivery(
                     hints,
+                    HintRouting.DIRECT,
                     client,
                     new HybridLogicalClock(),
                     wall::get,

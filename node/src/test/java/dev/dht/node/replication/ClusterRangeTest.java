@@ -135,19 +135,11 @@ class ClusterRangeTest {
             private int i = -2;
 
             @Override
-            public boolean advance() {
+            boolean advance() {
                 i += 2;
-                return i < keysAndRecords.length;
-            }
-
-            @Override
-            public byte[] key() {
-                return ((String) keysAndRecords[i]).getBytes(StandardCharsets.UTF_8);
-            }
-
-            @Override
-            public Record record() {
-                return (Record) keysAndRecords[i + 1];
+                return i < keysAndRecords.length
+                        && at(((String) keysAndRecords[i]).getBytes(StandardCharsets.UTF_8), (Record)
+                                keysAndRecords[i + 1]);
             }
 
             @Override
