@@ -37,6 +37,14 @@ class RawRunTest(TempDirTest):
         """module.main() on self.raw and self.out (as `NAME-report.py RAW OUT`), then (NAME.json, NAME.md)."""
         module.sys.argv = [name + "-report.py", self.raw, self.out]
         module.main()
+        return self.outputs(name)
+
+    def report_argv(self, module, name):
+        """The same for a report whose main takes its arguments (benchraw.report_main), which must succeed."""
+        self.assertEqual(module.main([name + "-report.py", self.raw, self.out]), 0)
+        return self.outputs(name)
+
+    def outputs(self, name):
         with open(os.path.join(self.out, name + ".json")) as f:
             result = json.load(f)
         with open(os.path.join(self.out, name + ".md")) as f:

@@ -70,11 +70,7 @@ class RepairReportTest(RawRunTest):
         oha_csv(os.path.join(self.raw, "load-get.csv"), gets)
 
     def report(self):
-        self.assertEqual(repair_report.main(["repair-report.py", self.raw, self.out]), 0)
-        with open(os.path.join(self.out, "repair.json")) as f:
-            result = json.load(f)
-        with open(os.path.join(self.out, "repair.md")) as f:
-            return result, f.read()
+        return self.report_argv(repair_report, "repair")
 
     def test_round_idle_round_rebuild_and_the_load(self):
         result, md = self.report()
