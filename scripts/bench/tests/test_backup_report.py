@@ -7,7 +7,7 @@ import json
 import os
 import unittest
 
-from .rawfiles import RawRunTest, RecordedRunTest, oha_csv, report_module
+from .rawfiles import RawRunTest, RecordedRunTest, report_module
 
 backup_report = report_module("backup")
 
@@ -59,8 +59,7 @@ class BackupReportTest(RawRunTest):
             get = self.GET_DURING_MS if during else 1.5 if 130 <= t < 150 else 1.0
             puts.append((t, put, "201"))
             gets.append((t, get, "404" if k % 2 else "200"))
-        oha_csv(os.path.join(self.raw, "load-put.csv"), puts)
-        oha_csv(os.path.join(self.raw, "load-get.csv"), gets)
+        self.write_loads(put=puts, get=gets)
 
     def report(self):
         return self.report_argv(backup_report, "backup")
@@ -102,11 +101,7 @@ class BackupReportTest(RawRunTest):
         self.assertIn("30 s (20 s, then 10 s more until the nodes' JIT was quiet", md)
 
     def test_render_again_from_the_json(self):
-        _, md = self.report()
-        os.remove(os.path.join(self.out, "backup.md"))
-        self.assertEqual(backup_report.main(["backup-report.py", "--render", self.out]), 0)
-        with open(os.path.join(self.out, "backup.md")) as f:
-            self.assertEqual(f.read(), md)
+        self.assert_renders_again(backup_report, "backup")
 
     def test_a_phase_too_short_for_two_windows_has_no_floor(self):
         with open(os.path.join(self.raw, "timeline.txt"), "w") as f:  # "before" and "after" 30 s: one window each
