@@ -24,7 +24,7 @@ fmt: ## Format the Java sources of every module (palantir-java-format through sp
 .PHONY: fmt
 
 bench-test: ## The benchmark's tests: runner parsing and report on recorded runs, every tape and the node scenario briefly against one real node (needs the node and bench jars)
-	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) WRK=$$(scripts/tool.sh wrk) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
+	K6=$$(scripts/tool.sh k6) OHA=$$(scripts/tool.sh oha) WRK=$$(scripts/tool.sh wrk) VERSITYGW=$$(scripts/tool.sh versitygw) $$(scripts/venv.sh) -m unittest discover -s scripts/bench/tests -t scripts/bench
 .PHONY: bench-test
 
 chaos: ## Fault injection under load with a history checker (CHAOS_DURATION=300, CHAOS_SEED, CHAOS_NEMESIS=all; root): chaos-results/<run>/
@@ -74,9 +74,9 @@ bench-scale: ## Scale 3 -> 5 -> 3 under a fixed load: keys/s and MB/s moved, the
 	scripts/bench/scenario.sh scale
 .PHONY: bench-scale
 
-bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones (BENCH_ROUNDS=3 rounds, medians judged): MB/s, records/s, the load's p99 before/during; writes docs/benchmarks/backup.*
+bench-backup: ## Back up 3 nodes under a fixed load, restore into 3 fresh ones: MB/s, records/s, the load's p99 before/during against the run's noise floor; writes docs/benchmarks/backup.*
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-backup.sh
+	scripts/bench/scenario.sh backup
 .PHONY: bench-backup
 
 bench-repair: ## Repair and rebuild under a fixed load: keys/s, MB/s, hash bytes per differing key, the load's p99; writes docs/benchmarks/repair.*

@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import re
+import sys
 
 
 def read(path):
@@ -156,3 +157,22 @@ def oha_row(name, rate, x):
     return "| %s | %s | %.0f | %s | %s | %s | %s | %s | %d | %s |" % (
         name, rate, x["rps"], fmt(x["p50_ms"], 3), fmt(x["p90_ms"], 3), fmt(x["p99_ms"], 3), fmt(x["p999_ms"], 3),
         fmt(x["max_ms"]), x["non_2xx"], errors(x))
+
+
+def report_main(argv, name, build, render, usage):
+    """A report's command line: `NAME-report.py RAW OUT` writes OUT/NAME.json (build(RAW)) and OUT/NAME.md
+    (render(that)); `NAME-report.py --render OUT` writes OUT/NAME.md again from OUT/NAME.json. Returns the exit code."""
+    if len(argv) != 3:
+        print(usage, file=sys.stderr)
+        return 2
+    out = argv[-1]
+    if argv[1] == "--render":
+        d = json.loads(read(os.path.join(out, name + ".json")))
+    else:
+        d = build(argv[1])
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as f:
+            json.dump(d, f, indent=1, sort_keys=True)
+    with open(os.path.join(out, name + ".md"), "w", encoding="utf-8") as f:
+        f.write(render(d))
+    return 0

@@ -1,11 +1,9 @@
 # shellcheck shell=bash
-# Shared by the shell benchmarks that still start local nodes themselves (bench-backup, bench-cluster-tls; the others
-# are scenarios of scripts/bench/harness). Source it after scripts/lib.sh: `. "$(dirname "$0")/bench/cluster-lib.sh"`.
-# Node I listens on PORT+I, keeps its data in $WORK/data/nodeI and has its pid in node_pids[I]; the load
-# generators' pids go to load_pids; marks go to $RAW/timeline.txt.
+# Shared by the shell benchmark that still starts local nodes itself (bench-cluster-tls; the others are scenarios of
+# scripts/bench/harness). Source it after scripts/lib.sh: `. "$(dirname "$0")/bench/cluster-lib.sh"`.
+# Node I listens on PORT+I, keeps its data in $WORK/data/nodeI and has its pid in node_pids[I].
 
 node_pids=()
-load_pids=()
 
 # node_java TARGET: the node's jar and a JDK >= 21: sets JAR, JAVA and JAVA_FLAGS (with $JAVA_OPTS); TARGET is
 # the make target that builds the jar, named when it is missing.
@@ -38,18 +36,11 @@ launch_node() {
   node_pids[i]=$!
 }
 await_node() { await_http "$((PORT + $1))" /v0/status "${node_pids[$1]}" "$2"; } # await_node I LOG
-stop_node() { kill "${node_pids[$1]}" && wait "${node_pids[$1]}" 2>/dev/null || true; node_pids[$1]=""; } # stop_node I: TERM, wait
 
 stop_pids() { # stop_pids PID...: TERM to each (empty ones skipped), then wait for each
   local pid
   for pid in "$@"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
   for pid in "$@"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
-}
-stop_load() { # the load generators: INT (oha writes its output on it), wait
-  local pid
-  for pid in "${load_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
-  for pid in "${load_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  load_pids=()
 }
 
 # http_request METHOD PORT PATH: the answer's body of http://127.0.0.1:PORT/PATH into HTTP_BODY (empty on failure),
@@ -111,7 +102,6 @@ await_rebuilt() {
   done
 }
 now_ms() { date +%s%3N; }
-mark() { echo "$1=$(now_ms)" >> "$RAW/timeline.txt"; log "$1"; }
 
 # machine_env "LOAD1 LOAD5 LOAD15": the first lines of env.txt, the machine and the build measured
 machine_env() {

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from benchraw import kv, load_rows, read, window
+from benchraw import kv, load_rows, read, report_main, window
 from harness.judge import NOT_SEPARABLE, beyond, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before anything is repaired, cut into identical windows: the run's own noise floor
@@ -163,18 +163,7 @@ def render(d):
 
 
 def main(argv):
-    if len(argv) == 3 and argv[1] == "--render":
-        d = json.loads(read(os.path.join(argv[2], "repair.json")))
-    elif len(argv) == 3:
-        d = build(argv[1])
-        with open(os.path.join(argv[2], "repair.json"), "w", encoding="utf-8") as f:
-            json.dump(d, f, indent=1, sort_keys=True)
-    else:
-        print(__doc__, file=sys.stderr)
-        return 2
-    with open(os.path.join(argv[-1], "repair.md"), "w", encoding="utf-8") as f:
-        f.write(render(d))
-    return 0
+    return report_main(argv, "repair", build, render, __doc__)
 
 
 if __name__ == "__main__":

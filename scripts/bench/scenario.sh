@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # scripts/bench/scenario.sh NAME: runs the scenario scripts/bench/scenarios/NAME.json on local nodes
-# (scripts/bench/harness/scenario.py: the one launcher of make bench-node, bench-pause, bench-repair, ...) and writes
+# (scripts/bench/harness/scenario.py: the one launcher of make bench-node, bench-pause, bench-backup, ...) and writes
 # its report into BENCH_OUT (default docs/benchmarks). Every BENCH_<SETTING> the scenario lists overrides its default.
 # This script only finds what the run needs: the node's jar, a JDK >= 21, oha, the tools the scenario's "tools" names
-# (wrk, k6, the bench jar of the reference servers) and the reports' python.
+# (wrk, k6, versitygw, the bench jar of the reference servers) and the reports' python.
 . "$(dirname "$0")/../lib.sh"
 
 name=${1:?usage: scenario.sh NAME}

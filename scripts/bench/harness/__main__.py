@@ -58,6 +58,7 @@ def arguments(argv):
     e.add_argument("--oha", required=True)
     e.add_argument("--wrk", help="for a scenario with closed-model windows (harness/measure.py)")
     e.add_argument("--k6")
+    e.add_argument("--versitygw", help="the S3-compatible store of a scenario's object_store step")
     e.add_argument("--bench-jar", help="dht-bench.jar: the reference servers of a scenario's \"refs\"")
     e.add_argument("--python", help="the python that runs the report (default: this one)")
     e.add_argument("--work", required=True, help="raw outputs (WORK/raw), logs and data (data removed at the end)")

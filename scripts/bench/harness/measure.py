@@ -78,7 +78,8 @@ def written_ids(threads, keys):
 def functions(run):
     """What a scenario's "=expression" may call besides its settings."""
     return {"rps": lambda name: wrk_figures(run, name)["rps"], "written": lambda name: written(run, name),
-            "written_ids": written_ids, "int": int, "node_default": lambda env: node_default(run, env)}
+            "written_ids": written_ids, "int": int, "node_default": lambda env: node_default(run, env),
+            "now_ms": lambda: int(time.time() * 1000)}
 
 
 def node_default(run, env_name):

@@ -25,9 +25,10 @@ def log(msg):
     sys.stderr.flush()
 
 
-def http(method, url, timeout=10):
-    """(status, body text) of one request; (None, "") when nothing answered."""
-    req = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+def http(method, url, timeout=10, body=None):
+    """(status, body text) of one request (body: a JSON document's text); (None, "") when nothing answered."""
+    data = body.encode() if body is not None else b"" if method == "POST" else None
+    req = urllib.request.Request(url, method=method, data=data, headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
             return r.status, r.read().decode("utf-8", "replace")
@@ -88,10 +89,13 @@ class Nodes:
         return os.path.join(self.raw, name)
 
 
-    def launch(self, i):
-        cluster = self.sc.get("cluster", list(range(self.n)))
-        members = []  # a node outside the cluster runs alone
-        if i in cluster:
+    def launch(self, i, extra=()):
+        """Node i with the scenario's flags, then extra. Its members: the cluster it is in ("clusters": several,
+        as the nodes restored from another cluster's backup), or none: a node outside every cluster runs alone."""
+        clusters = self.sc.get("clusters") or [self.sc.get("cluster", list(range(self.n)))]
+        cluster = next((c for c in clusters if i in c), [])
+        members = []
+        if cluster:
             members = ["--cluster-file", self.members_file] if self.sc.get("cluster_file") else \
                 ["--cluster", ",".join(self.url(k) for k in cluster)]
             members += ["--self", self.url(i)] + self.member_tls()
@@ -99,6 +103,7 @@ class Nodes:
                 self.tools["jar"], "--port", str(self.port + i), "--data-dir",
                 os.path.join(self.work, "data", "node%d" % i), *members]
         argv += [str(a) for a in self.v(self.sc.get("node_flags", []))] + str(self.conf["node_args"]).split()
+        argv += [str(a) for a in extra]
         # any answer on /v0/status will do: a node answers 503 there until its peers do
         s = Server("node%d" % i, argv, self.port + i, any_answer=True)
         s.log_path = os.path.join(self.work, "node%d.log" % i)
@@ -127,17 +132,10 @@ class Nodes:
                 "--member-tls-ca", os.path.join(tls, "ca.crt")]
 
     def await_node(self, i):
-        s = self.nodes[i]
-        deadline = time.monotonic() + 300  # seconds on a quiet machine; minutes for four at once on a busy one
-        while not s.answers():
-            if s.proc.poll() is not None:
-                raise RuntimeError("node %d exited during start (log: %s)" % (i, s.log_path))
-            if time.monotonic() > deadline:
-                raise RuntimeError("node %d did not answer within 300 s (log: %s)" % (i, s.log_path))
-            time.sleep(0.1)
+        servers.await_answer(self.nodes[i], 300)  # seconds on a quiet machine; minutes for four at once on a busy one
 
-    def start(self, i):
-        self.launch(i)
+    def start(self, i, *extra):
+        self.launch(i, extra)
         self.await_node(i)
 
     def stop(self, i):

@@ -12,10 +12,12 @@ A scenario file:
   "initial": the nodes started first (default all; the others start by steps); "cluster_file": true: the nodes
       read their members from a file the steps rewrite ("members N"), as from a ConfigMap.
   "steps": [[verb, arg...]]: the keys of STEPS below (preload, load, sleep S, mark NAME, signal I SIG, stop I,
-      start I, members N, run SCRIPT ARG..., repair_round NAME, ...).
+      start I [FLAG...], members N, run SCRIPT ARG..., repair_round NAME, object_store {port, bucket}, the calls
+      to the nodes' admin endpoints and samples of harness/admin.py, ...).
   "env_after": {key: value} lines added to env.txt at the end; "report": the report script (scripts/bench/), given
       "report_args" (if any), RAW and the output directory.
-  "cluster": [node...]: the nodes that form the cluster (default all; the others run alone). "refs": {name: port
+  "cluster": [node...]: the nodes that form the cluster (default all; the others run alone); "clusters": [[node...],
+      ...]: several (a cluster restored into fresh nodes from another's backup). "refs": {name: port
       offset}: reference servers (dev.dht.bench.BareServer: "bare") beside the nodes. "tools": what scenario.sh
       must find (oha always; wrk, k6, the bench jar). Steps that measure window by window: harness/measure.py.
 A value is a number, a string with $setting / $url<I> / $members<N> (the first N nodes' URLs) / $RAW substituted,
@@ -30,9 +32,10 @@ import subprocess
 import sys
 import time
 
+from . import admin, machine, measure
 from . import load as loadlib
-from . import machine, measure
 from .nodes import Nodes, log
+from .objectstore import ObjectStore
 from .scenariofile import Values, load_scenario, settings
 from .servers import Server, check_ports
 
@@ -45,7 +48,7 @@ class Run(Nodes):
     def __init__(self, scenario, conf, tools, work, out):
         super().__init__(scenario, conf, tools, work)
         self.out = out
-        self.loads, self.watch = [], None
+        self.loads, self.watch, self.polls, self.store = [], None, [], None
         self.v = Values(conf, self.names(), measure.functions(self))
         os.makedirs(self.raw, exist_ok=True)
         os.makedirs(out, exist_ok=True)
@@ -148,6 +151,17 @@ class Run(Nodes):
         if subprocess.run(self.script(script, args)).returncode != 0:
             raise RuntimeError("%s %s failed (logs in %s)" % (script, " ".join(map(str, args)), self.work))
 
+    def object_store(self, spec):
+        """{"port", "bucket"}: the S3-compatible store (harness/objectstore.py) in the setting store_dir (default:
+        /dev/shm when it has room); its URL and credentials directory become the settings store_url and
+        store_credentials, for the nodes' flags."""
+        self.store = ObjectStore(self.tools["versitygw"], self.work, spec["port"], spec["bucket"],
+                                 self.conf.get("store_dir", ""))
+        self.store.start(self.raw)
+        self.conf.update(store_url=self.store.url, store_credentials=self.store.credentials)
+        measure.set_value(self, "store_objects", self.store.dir)
+        measure.set_value(self, "store_priority", " ".join(self.store.priority))
+
     def env_before(self):
         lines = machine.describe(self.tools, self.root, bool(self.refs))
         lines.update({k: v for k, v in self.conf.items() if k != "port"})
@@ -173,8 +187,11 @@ class Run(Nodes):
             self.metrics("", [i for i in range(self.n) if self.nodes[i]])
         finally:
             self.stop_load()
+            admin.end_poll(self)
             self.end_watch()
             self.stop_all()
+            if self.store:
+                self.store.stop()
         s2 = loadlib.steal_and_total()
         total = s2[1] - steal[1]
         after = {"steal_pct": "%.1f" % (100.0 * (s2[0] - steal[0]) / total if total > 0 else 0),
@@ -198,7 +215,7 @@ STEPS = {
     "stop_load": Run.stop_load,
     "signal": lambda r, i, sig: r.signal(int(i), sig),
     "stop": lambda r, i: r.stop(int(i)),
-    "start": lambda r, i: r.start(int(i)),
+    "start": lambda r, i, *extra: r.start(int(i), *extra),
     "wipe": lambda r, i: r.wipe(int(i)),
     "burst": Run.run_burst,
     "watch": Run.start_watch,
@@ -209,7 +226,9 @@ STEPS = {
     "metrics": Run.metrics,
     "run": Run.run_script,
     "rounds": Run.rounds,
+    "object_store": Run.object_store,
     **measure.STEPS,
+    **admin.STEPS,
 }
 LAZY = ("rounds",)  # steps whose arguments are evaluated when their own steps run
 
@@ -219,6 +238,6 @@ def main(a):
     conf = settings(scenario, os.environ)
     out = os.environ.get("BENCH_OUT") or a.out
     tools = {"java": a.java, "java_flags": a.java_flags.split(), "jar": a.jar, "oha": a.oha, "wrk": a.wrk,
-             "k6": a.k6, "bench_jar": a.bench_jar, "python": a.python or sys.executable}
+             "k6": a.k6, "versitygw": a.versitygw, "bench_jar": a.bench_jar, "python": a.python or sys.executable}
     Run(scenario, conf, tools, a.work, out).run()
     return 0

@@ -80,19 +80,24 @@ class Fleet:
             self.servers.append(s)
         deadline = time.monotonic() + timeout_s
         for s in servers:
-            while not s.answers():
-                if s.proc.poll() is not None:
-                    raise RuntimeError("%s exited with %s during start (log: %s)" % (s.name, s.proc.returncode,
-                                                                                    s.log_path))
-                if time.monotonic() > deadline:
-                    raise RuntimeError("%s did not answer within %d s (log: %s)" % (s.name, timeout_s, s.log_path))
-                time.sleep(0.2)
+            await_answer(s, max(0.0, deadline - time.monotonic()))
             self.log("%s serves on %s (pid %d)" % (s.name, s.url, s.pid))
 
     def stop_all(self):
         """SIGTERM to every server still running, then waits (30 s each, then SIGKILL)."""
         stop(self.servers)
         self.servers = []
+
+
+def await_answer(s, timeout_s):
+    """Until the started server s answers; raises (naming its log) if it exits first or is late."""
+    deadline = time.monotonic() + timeout_s
+    while not s.answers():
+        if s.proc.poll() is not None:
+            raise RuntimeError("%s exited with %s during start (log: %s)" % (s.name, s.proc.returncode, s.log_path))
+        if time.monotonic() > deadline:
+            raise RuntimeError("%s did not answer within %d s (log: %s)" % (s.name, timeout_s, s.log_path))
+        time.sleep(0.1)
 
 
 def stop(servers, timeout_s=30):

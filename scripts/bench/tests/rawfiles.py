@@ -33,10 +33,31 @@ class RawRunTest(TempDirTest):
         with open(os.path.join(self.raw, "timeline.txt"), "w") as f:
             f.writelines(f"{k}={v}\n" for k, v in marks_ms.items())
 
+    def write_loads(self, **rows):
+        """RAW/load-NAME.csv for each NAME=rows (oha_csv's rows), as the launcher's load streams leave them."""
+        for name, r in rows.items():
+            oha_csv(os.path.join(self.raw, "load-%s.csv" % name), r)
+
     def run_report(self, module, name):
         """module.main() on self.raw and self.out (as `NAME-report.py RAW OUT`), then (NAME.json, NAME.md)."""
         module.sys.argv = [name + "-report.py", self.raw, self.out]
         module.main()
+        return self.outputs(name)
+
+    def report_argv(self, module, name):
+        """The same for a report whose main takes its arguments (benchraw.report_main), which must succeed."""
+        self.assertEqual(module.main([name + "-report.py", self.raw, self.out]), 0)
+        return self.outputs(name)
+
+    def assert_renders_again(self, module, name):
+        """A report of benchraw.report_main: NAME.md written again from NAME.json alone is the same."""
+        _, md = self.report_argv(module, name)
+        os.remove(os.path.join(self.out, name + ".md"))
+        self.assertEqual(module.main([name + "-report.py", "--render", self.out]), 0)
+        with open(os.path.join(self.out, name + ".md")) as f:
+            self.assertEqual(f.read(), md)
+
+    def outputs(self, name):
         with open(os.path.join(self.out, name + ".json")) as f:
             result = json.load(f)
         with open(os.path.join(self.out, name + ".md")) as f:

@@ -6,7 +6,7 @@ import json
 import os
 import unittest
 
-from .rawfiles import RawRunTest, oha_csv
+from .rawfiles import RawRunTest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("repair_report", os.path.join(HERE, "..", "repair-report.py"))
@@ -66,15 +66,10 @@ class RepairReportTest(RawRunTest):
                 else 2.0
             puts.append((t, 20.0 if in_round and k % 10 == 0 else late_before, "201"))
             gets.append((t, 1.0, "503" if k == 1500 else ("200" if k % 2 else "404")))
-        oha_csv(os.path.join(self.raw, "load-put.csv"), puts)
-        oha_csv(os.path.join(self.raw, "load-get.csv"), gets)
+        self.write_loads(put=puts, get=gets)
 
     def report(self):
-        self.assertEqual(repair_report.main(["repair-report.py", self.raw, self.out]), 0)
-        with open(os.path.join(self.out, "repair.json")) as f:
-            result = json.load(f)
-        with open(os.path.join(self.out, "repair.md")) as f:
-            return result, f.read()
+        return self.report_argv(repair_report, "repair")
 
     def test_round_idle_round_rebuild_and_the_load(self):
         result, md = self.report()
@@ -129,11 +124,7 @@ class RepairReportTest(RawRunTest):
         self.assertEqual(result["rebuild"]["keys_per_s"], 2000.0)
 
     def test_render_again_from_the_json(self):
-        _, md = self.report()
-        os.remove(os.path.join(self.out, "repair.md"))
-        self.assertEqual(repair_report.main(["repair-report.py", "--render", self.out]), 0)
-        with open(os.path.join(self.out, "repair.md")) as f:
-            self.assertEqual(f.read(), md)
+        self.assert_renders_again(repair_report, "repair")
 
 
 class NoisyRunTest(RepairReportTest):

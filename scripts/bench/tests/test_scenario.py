@@ -26,6 +26,7 @@ class ScenarioFiles(unittest.TestCase):
         self.assertIn("repair", NAMES)
         self.assertIn("node", NAMES)
         self.assertIn("cluster", NAMES)
+        self.assertIn("backup", NAMES)
         for name in NAMES:
             with self.subTest(name):
                 sc = scenariofile.load_scenario(name)
@@ -168,20 +169,10 @@ class PauseOnThreeNodes(unittest.TestCase):
     """make bench-pause's scenario, shrunk: 3,000 keys, 4 s before, a 2 s pause, 2 s after (about 25 s)."""
 
     def test_the_pause_scenario_leaves_what_its_report_reads(self):
-        if not os.path.exists(JAR):
-            raise AssertionError("%s is missing: build it first (scripts/mvn -pl node -am package)" % JAR)
-        tmp = tempfile.mkdtemp(prefix="dht-scenario-live-")
-        self.addCleanup(shutil.rmtree, tmp)
-        java, *flags = java_and_flags()
         env = {"BENCH_KEYS": "3000", "BENCH_BEFORE": "4", "BENCH_PAUSE": "2", "BENCH_AFTER": "2",
                "BENCH_WARMUP": "1", "BENCH_READ_RATE": "100", "BENCH_WRITE_RATE": "50",
                "BENCH_PORT": str(free_ports()), "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m"}
-        sc = scenariofile.load_scenario("pause")
-        tools = {"java": java, "java_flags": flags, "jar": JAR,
-                 "oha": os.environ["OHA"], "python": sys.executable}
-        out = os.path.join(tmp, "out")
-        scenario.Run(sc, scenariofile.settings(sc, env), tools, tmp, out).run()
-        raw = os.path.join(tmp, "raw")
+        tmp, raw, out = run_live(self, "pause", env)
         with open(os.path.join(raw, "timeline.txt")) as f:
             tl = dict(line.strip().split("=") for line in f if line.strip())
         for m in ("load_start", "get0_start", "put1_start", "pause", "resume", "load_end"):
@@ -199,6 +190,36 @@ class PauseOnThreeNodes(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
 
 
+@unittest.skipUnless(os.environ.get("OHA") and os.environ.get("VERSITYGW"),
+                     "needs oha and versitygw ($OHA, $VERSITYGW: make bench-test sets them)")
+class BackupOnSixNodes(unittest.TestCase):
+    """make bench-backup's scenario, shrunk: 2,000 keys, 4-s phases, on three real nodes backing up to a real
+    versitygw and three fresh ones restoring: the object store, the calls and the polls until every member is done
+    (harness/admin.py) leave what backup-report.py reads, and every byte backed up is restored."""
+
+    def test_the_backup_scenario_backs_up_and_restores(self):
+        env = {"BENCH_KEYS": "2000", "BENCH_RATE": "100", "BENCH_WARMUP": "1", "BENCH_PHASE": "4",
+               "BENCH_STEADY_MAX": "0", "BENCH_PORT": str(free_ports(range(7))), "BENCH_STORE_DIR": "",
+               "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m", "BENCH_NODE_ARGS": "--replication-factor 3"}
+        tmp, raw, out = run_live(self, "backup", env, versitygw=os.environ["VERSITYGW"])
+        with open(os.path.join(raw, "timeline.txt")) as f:
+            tl = [line.split("=")[0] for line in f if line.strip()]
+        self.assertEqual([m for m in tl if m in ("before_start", "backup_start", "backup_done", "load_end",
+                                                 "restore_start", "restore_streamed", "restore_done")],
+                         ["before_start", "backup_start", "backup_done", "load_end", "restore_start",
+                          "restore_streamed", "restore_done"])
+        for i in range(3):
+            with open(os.path.join(raw, "backup-node%d.json" % i)) as f:
+                self.assertEqual(json.load(f)["phase"], "done")
+        with open(os.path.join(out, "backup.json")) as f:
+            result = json.load(f)
+        self.assertGreater(result["backup"]["bytes"], 0)
+        self.assertEqual(result["restore"]["bytes"], result["backup"]["bytes"], "every byte backed up is restored")
+        self.assertGreater(result["restore"]["loaded_records"], 2000 * 0.6, "about 2000 random ids: most distinct")
+        self.assertGreater(result["cpu_cores"]["during backup"]["store"], 0, "the store's CPU is sampled")
+        self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
+
+
 @unittest.skipUnless(os.environ.get("OHA") and os.environ.get("WRK") and os.environ.get("K6"),
                      "needs oha, wrk and k6 ($OHA, $WRK, $K6: make bench-test sets them)")
 class NodeScenarioAgainstOneNode(unittest.TestCase):
@@ -207,21 +228,12 @@ class NodeScenarioAgainstOneNode(unittest.TestCase):
 
     def test_the_node_scenario_leaves_what_its_report_reads(self):
         bench_jar = os.path.join(ROOT, "bench", "target", "dht-bench.jar")
-        for jar in (JAR, bench_jar):
-            if not os.path.exists(jar):
-                raise AssertionError("%s is missing: build it first (scripts/mvn -pl bench -am package)" % jar)
-        tmp = tempfile.mkdtemp(prefix="dht-scenario-live-")
-        self.addCleanup(shutil.rmtree, tmp)
-        java, *flags = java_and_flags()
+        if not os.path.exists(bench_jar):
+            raise AssertionError("%s is missing: build it first (scripts/mvn -pl bench -am package)" % bench_jar)
         port = free_ports((0, 10))  # the node and the bare server
         env = {"BENCH_DURATION": "2", "BENCH_WARMUP": "1", "BENCH_REFERENCE_RATE": "200", "BENCH_PORT": str(port),
                "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m", "BENCH_NODE_ARGS": ""}
-        sc = scenariofile.load_scenario("node")
-        tools = {"java": java, "java_flags": flags, "jar": JAR, "oha": os.environ["OHA"], "wrk": os.environ["WRK"],
-                 "k6": os.environ["K6"], "bench_jar": bench_jar, "python": sys.executable}
-        out = os.path.join(tmp, "out")
-        scenario.Run(sc, scenariofile.settings(sc, env), tools, tmp, out).run()
-        raw = os.path.join(tmp, "raw")
+        tmp, raw, out = run_live(self, "node", env, wrk=os.environ["WRK"], k6=os.environ["K6"], bench_jar=bench_jar)
         for f in ("wrk-bare-put.txt", "wrk-node-get.txt", "oha-node-put.json", "oha-bare-get-ref.json",
                   "k6-node-get.json", "profile-node-put-cpu-collapsed.txt", "node0.log"):
             self.assertGreater(os.path.getsize(os.path.join(raw, f)), 0, f)
@@ -236,6 +248,22 @@ class NodeScenarioAgainstOneNode(unittest.TestCase):
         self.assertGreater(result["profiles"]["node-put"]["samples"], 0)
         self.assertTrue(result["smoke_run"])
         self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
+
+
+def run_live(test, name, env, **tools):
+    """The scenario NAME with the settings env on real processes (the node's jar, oha, and tools), in a temporary
+    directory removed after the test: (that directory, its raw outputs, the report's directory)."""
+    if not os.path.exists(JAR):
+        raise AssertionError("%s is missing: build it first (scripts/mvn -pl node -am package)" % JAR)
+    tmp = tempfile.mkdtemp(prefix="dht-scenario-live-")
+    test.addCleanup(shutil.rmtree, tmp)
+    java, *flags = java_and_flags()
+    sc = scenariofile.load_scenario(name)
+    tools = dict({"java": java, "java_flags": flags, "jar": JAR, "oha": os.environ["OHA"], "python": sys.executable},
+                 **tools)
+    out = os.path.join(tmp, "out")
+    scenario.Run(sc, scenariofile.settings(sc, env), tools, tmp, out).run()
+    return tmp, os.path.join(tmp, "raw"), out
 
 
 def java_and_flags():
