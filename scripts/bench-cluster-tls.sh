@@ -42,9 +42,10 @@
 # Every node has decided it starts a new cluster before any load (a node still deciding when writes arrive sees data
 # on the others and rebuilds: seconds without reads, in an earlier round's warm-up).
 #
-# Environment: BENCH_ROUNDS=1   BENCH_DURATION=16   BENCH_WARMUP=40 (seconds)   BENCH_RATE_WARMUP=5
+# Environment: BENCH_ROUNDS=1   BENCH_DURATION=12   BENCH_WARMUP=30 (seconds; one round of four clusters: about 9
+#   minutes, inside a shared machine's 10-minute exclusive run)   BENCH_RATE_WARMUP=5
 #   BENCH_SLICE_SETTLE=1 (seconds of each slice the p99 leaves out)   BENCH_MTLS_KEYS=20000
-#   BENCH_SLICES=3   BENCH_SLICE=10 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
+#   BENCH_SLICES=2   BENCH_SLICE=8 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
 #   BENCH_REFERENCE_RATE=2500 (req/s of the fixed-rate slices; 5000 without pinning)   BENCH_REPLICAS=2/3
 #   BENCH_NODE_CPUS=1 BENCH_LOAD_CPUS=0 (on 2 CPUs; taskset lists; both empty: no pinning)
 #   BENCH_PROFILE=SECONDS (off by default): async-profiler on each cluster's first node during the fixed-rate slices
@@ -54,13 +55,13 @@
 . "$(dirname "$0")/lib.sh"
 
 ROUNDS=${BENCH_ROUNDS:-1}
-DURATION=${BENCH_DURATION:-16}
-WARMUP=${BENCH_WARMUP:-40}
+DURATION=${BENCH_DURATION:-12}
+WARMUP=${BENCH_WARMUP:-30}
 MTLS_KEYS=${BENCH_MTLS_KEYS:-20000}
 RATE_WARMUP=${BENCH_RATE_WARMUP:-5}
 SLICE_SETTLE=${BENCH_SLICE_SETTLE:-1}
-SLICES=${BENCH_SLICES:-3}
-SLICE=${BENCH_SLICE:-10}
+SLICES=${BENCH_SLICES:-2}
+SLICE=${BENCH_SLICE:-8}
 THREADS=${BENCH_THREADS:-3}
 CONNS=${BENCH_CONNECTIONS:-64}
 REPLICAS=${BENCH_REPLICAS:-2/3}
@@ -341,8 +342,8 @@ round() { # round N MODE...: every cluster on fresh data, in this order, and in 
   local modes=("$@") reversed=()
   for ((s = ${#modes[@]} - 1; s >= 0; s--)); do reversed+=("${modes[s]}"); done
   log "round $n: ${modes[*]}"
-  for mode in "${modes[@]}"; do start_cluster "$mode" "r$n-$mode"; done
-  for mode in "${modes[@]}"; do await_cluster "$mode" "r$n-$mode"; done
+  # one cluster after the other: twelve JVMs starting at once on the nodes' one CPU took more than await_http's 60 s
+  for mode in "${modes[@]}"; do start_cluster "$mode" "r$n-$mode"; await_cluster "$mode" "r$n-$mode"; done
   for mode in "${modes[@]}"; do
     if [ "$mode" = mtls ]; then mtls_load; else max_throughput "$n" "$mode"; fi
   done

@@ -6,36 +6,11 @@
 -- Usage: wrk ... -s wrk-cluster-put.lua http://127.0.0.1:<any port> -- [prefix] [cycle]
 -- With cycle, thread t writes keys n = 0 .. cycle-1 over and over (a preload of a fixed key set: once every thread's
 -- count reaches cycle, each of its keys exists). Prints "KEYS_PER_THREAD <min over threads>" (requests sent) at the end.
--- With BENCH_PER_SECOND=1, counts the requests it issues per wall-clock second (os.time; the closed model issues one
--- as one completes) and prints them at the end, "SECOND <epoch s> <requests>": bench-cluster-tls.sh warms up and
--- measures in one wrk process and takes its windows from these lines.
+-- With BENCH_PER_SECOND=1, prints the requests it issued per second at the end (wrk-seconds.lua).
 local threads = {}
 local next_id = 0
 
-seconds = {}
-local per_second = os.getenv("BENCH_PER_SECOND") == "1"
-
-local function count()
-  if not per_second then return end
-  local s = os.time()
-  seconds[s] = (seconds[s] or 0) + 1
-end
-
-local function print_seconds()
-  if not per_second then return end
-  local total, keys = {}, {}
-  for _, t in ipairs(threads) do
-    for s, n in pairs(t:get("seconds") or {}) do
-      if total[s] == nil then
-        total[s] = 0
-        table.insert(keys, s)
-      end
-      total[s] = total[s] + n
-    end
-  end
-  table.sort(keys)
-  for _, s in ipairs(keys) do io.write(string.format("SECOND %d %d\n", s, total[s])) end
-end
+local per_second = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "wrk-seconds.lua")
 
 local function ports()
   local list = {}
@@ -66,7 +41,7 @@ function request()
   local n = cycle and counter % cycle or counter
   local path = string.format("/v0/entity?id=%s%d-%010d%s", prefix, id, n, suffix)
   counter = counter + 1
-  count()
+  per_second.count()
   return wrk.format("PUT", path, nil, value)
 end
 
@@ -77,5 +52,5 @@ function done(summary, latency, requests)
     if min == nil or c < min then min = c end
   end
   io.write(string.format("KEYS_PER_THREAD %d\n", min or 0))
-  print_seconds()
+  per_second.print(threads)
 end
