@@ -385,7 +385,7 @@ def markdown(r):
         "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s "
         "at the rate unrecorded on each%s.%s Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
-           env.get("nproc"), env.get("cpu"), env.get("java"), "Three" if "client" in modes else "Two",
+           env.get("nproc"), env.get("cpu"), env.get("java"), "Four" if "mtls" in modes else "Three" if "client" in modes else "Two",
            env.get("replicas"), client_cluster(env) if "client" in modes else "", env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,
            env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"),
@@ -442,9 +442,9 @@ def markdown(r):
               "p99: a flush, a pause). The p99 target counts as met only when all three are within it. Beside each, "
               "the noise floor of identical windows of the two clusters compared, in this run: throughput, the "
               "largest change between the two halves of a measured run; p99, between consecutive slices of a "
-              "round (10-s windows: wider than the pooled p99's own spread). \"Beside the floor\": the ratio "
-              "judged against the target only when it is further from it than the floor (else not separable here).",
-              ""]
+              "round (%s-s windows: wider than the pooled p99's own spread). \"Beside the floor\": the ratio "
+              "judged against the target only when it is further from it than the floor (else not separable here)."
+              % env.get("slice", "10"), ""]
     for key, what in (("cost", "member TLS"), ("client_cost", "client TLS"), ("both_cost", "member and client TLS"),
                       ("mtls_cost", "client certificates")):
         if key not in r:
@@ -472,7 +472,8 @@ def markdown(r):
               "record carries many requests; what remains is the encryption of every byte between members and the "
               "SSLEngine's copies. The client port's connections are the load generators' own, kept alive (one "
               "handshake each): what the client TLS costs is the encryption of every request and answer at the "
-              "coordinator.", ""]
+              "coordinator. The TLS handshake failures of a client-TLS cluster are the bench's own plaintext "
+              "readiness polls (one per node, answered 400).", ""]
     return "\n".join(lines)
 
 
