@@ -3,9 +3,12 @@
 # on the member plane (mutual TLS between the members) and on the client port (the load generators speak TLS to the
 # coordinators), in the same run. Three clusters of the same commit run side by side on this host (BENCH_MODES), on
 # fresh data each round: plaintext ("plain"), member TLS ("tls"), member TLS and client TLS ("client": as the operator
-# runs a cluster by default; server TLS on the client port, no client certificate: wrk cannot present one, and a
-# kept-alive connection checks one once, in its handshake). Member TLS is judged against plain, the client port's TLS
-# against tls (the one difference between those two clusters), and both together against plain (shown);
+# runs a cluster by default; server TLS on the client port, no client certificate), and the same with client
+# certificates required ("mtls": --client-auth=required, oha presents the read-write certificate of
+# scripts/tls/client-certs.sh; wrk cannot present one, so this cluster has no maximum-throughput runs: its GET keys
+# are written by curl, BENCH_MTLS_KEYS of them, and oha in the closed model loads it as long as wrk the others). Member TLS is judged against plain, the client port's TLS
+# against tls (the one difference between those two clusters), both together against plain (shown), and client
+# certificates against client (at the fixed rate);
 #   - maximum throughput: wrk (closed model), PUT then GET, one cluster after the other (which goes first alternates
 #     by round), the others idle meanwhile; each measured run in two halves, two identical windows whose spread is the
 #     noise floor beside the throughput ratio (the slices' spread is the p99's);
@@ -26,36 +29,39 @@
 # every request of the mode's slices; each TLS cost against the targets (at most 15% less throughput, at most 1.2x
 # p99), the p99 ratio over every request of every round and round by round.
 #
-# Warm-ups: each round's clusters are new, and the JDK's TLS code (SSLEngine, AES-GCM) takes the JIT longer than the
-# plaintext path: in the 20 s after a 10 s warm-up, compilation was 15-20% of a TLS node's CPU samples (6% in
-# plaintext); after a 40 s one it was 1.5% (4%), and TLS's PUT throughput was within 1% of plaintext's (29.1k and
-# 29.3k req/s; 14-30% below it after 10 s, same build, single runs). So the PUT warm-up is at least 30 s (GET's half
-# of it), for both modes, and goes on while the cluster's JIT still works (warm_up). The fixed-rate slices of an
-# operation are preceded by 5 s at the same rate on each cluster, unrecorded: the first second of a new request shape (oha's keys and bodies) ran at 2-10x the
-# p50 in both modes while the JIT caught up, and that one second held about half of a 30 s run's requests above p99.
+# Warm-ups: each round's clusters are new, and the JDK's TLS code (SSLEngine, AES-GCM; on the client port also the
+# handshake's, EC point multiplication) takes the JIT longer than the plaintext path. A maximum run is one wrk process
+# (BENCH_WARMUP seconds of warm-up, PUT; GET half of it; then BENCH_DURATION measured), its window taken from its own
+# per-second counts (wrk-cluster-*.lua, BENCH_PER_SECOND): the load generator's connections, TLS handshakes included,
+# are opened once, at its start, and the window sees none. A warm-up in separate wrk processes (the earlier design)
+# opened 64 new TLS connections with each: the client-TLS cluster's JIT compiled 46.7 s (over its three nodes, on one
+# CPU) during a 16-s measured PUT run after 40 s of warm-up steps. The report shows the compiling in the warm-up and
+# in the window. The fixed-rate slices of an operation are preceded by 5 s at the same rate on each cluster,
+# unrecorded: the first second of a new request shape (oha's keys and bodies) ran at 2-10x the p50 in both modes
+# while the JIT caught up, and that one second held about half of a 30 s run's requests above p99.
 # Every node has decided it starts a new cluster before any load (a node still deciding when writes arrive sees data
 # on the others and rebuilds: seconds without reads, in an earlier round's warm-up).
 #
-# Environment: BENCH_ROUNDS=3   BENCH_DURATION=30   BENCH_WARMUP=30 (seconds)   BENCH_RATE_WARMUP=5
-#   BENCH_SLICE_SETTLE=1 (seconds of each slice the p99 leaves out)   BENCH_JIT_STEP=5 BENCH_JIT_QUIET=0.15 BENCH_JIT_MAX=60 (the warm-up goes on in steps while the JIT works: warm_up)
-#   BENCH_SLICES=3   BENCH_SLICE=10 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
+# Environment: BENCH_ROUNDS=1   BENCH_DURATION=12   BENCH_WARMUP=30 (seconds; one round of four clusters: about 9
+#   minutes, inside a shared machine's 10-minute exclusive run)   BENCH_RATE_WARMUP=5
+#   BENCH_SLICE_SETTLE=1 (seconds of each slice the p99 leaves out)   BENCH_MTLS_KEYS=20000
+#   BENCH_SLICES=2   BENCH_SLICE=8 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
 #   BENCH_REFERENCE_RATE=2500 (req/s of the fixed-rate slices; 5000 without pinning)   BENCH_REPLICAS=2/3
-#   BENCH_WARM_SPREAD=0.05 (the warm-up also ends when two steps' throughputs are this close: warm_up)
 #   BENCH_NODE_CPUS=1 BENCH_LOAD_CPUS=0 (on 2 CPUs; taskset lists; both empty: no pinning)
+#   BENCH_PROFILE=SECONDS (off by default): async-profiler on each cluster's first node during the fixed-rate slices
+#     (the first slice cpu, the second alloc), collapsed stacks into the raw directory
 #   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next eight; the
-#   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL   BENCH_MODES="plain tls client"
+#   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL   BENCH_MODES="plain tls client mtls"
 . "$(dirname "$0")/lib.sh"
 
-ROUNDS=${BENCH_ROUNDS:-3}
-DURATION=${BENCH_DURATION:-30}
+ROUNDS=${BENCH_ROUNDS:-1}
+DURATION=${BENCH_DURATION:-12}
 WARMUP=${BENCH_WARMUP:-30}
-JIT_STEP=${BENCH_JIT_STEP:-5}
-JIT_QUIET=${BENCH_JIT_QUIET:-0.15}
-JIT_MAX=${BENCH_JIT_MAX:-60}
+MTLS_KEYS=${BENCH_MTLS_KEYS:-20000}
 RATE_WARMUP=${BENCH_RATE_WARMUP:-5}
 SLICE_SETTLE=${BENCH_SLICE_SETTLE:-1}
-SLICES=${BENCH_SLICES:-3}
-SLICE=${BENCH_SLICE:-10}
+SLICES=${BENCH_SLICES:-2}
+SLICE=${BENCH_SLICE:-8}
 THREADS=${BENCH_THREADS:-3}
 CONNS=${BENCH_CONNECTIONS:-64}
 REPLICAS=${BENCH_REPLICAS:-2/3}
@@ -64,7 +70,8 @@ PORT=${BENCH_CLUSTER_PORT:-18100}
 NODE_ARGS=${BENCH_NODE_ARGS---block-cache 1GiB}
 JAVA_OPTS=${BENCH_JAVA_OPTS:--Xms1g -Xmx1g -XX:+AlwaysPreTouch}
 LABEL=${BENCH_LABEL:-}
-WARM_SPREAD=${BENCH_WARM_SPREAD:-0.05}
+PROFILE=${BENCH_PROFILE:-}
+profile_pid=""
 # The nodes on CPUs of their own, the load generators (and this script) on the rest: wrk's and oha's TLS then cost the
 # nodes nothing, and a node's CPU per request is its own. Both empty: no pinning (the nodes and the load share all).
 if [ "$(nproc)" -ge 2 ]; then
@@ -77,7 +84,7 @@ fi
 # 5000 req/s was the fixed rate for nodes on both CPUs; on one CPU it queued (the nodes' CPU per request at the rate,
 # 170-190 us, asks for 0.85-0.95 of it, and p99s of 0.1-3 s): pinned, half the rate
 if [ -n "$NODE_CPUS" ]; then RATE=${BENCH_REFERENCE_RATE:-2500}; else RATE=${BENCH_REFERENCE_RATE:-5000}; fi
-read -r -a MODES <<<"${BENCH_MODES:-plain tls client}"
+read -r -a MODES <<<"${BENCH_MODES:-plain tls client mtls}"
 [ "${MODES[0]}" = plain ] || die "BENCH_MODES must start with plain (each TLS cost is against it): ${MODES[*]}"
 NODES=3
 
@@ -92,7 +99,7 @@ if [ -n "$NODE_CPUS$LOAD_CPUS" ]; then
   [ -n "$NODE_CPUS" ] && [ -n "$LOAD_CPUS" ] || die "BENCH_NODE_CPUS and BENCH_LOAD_CPUS: both or neither"
   NODE_LAUNCHER=(taskset -c "$NODE_CPUS")
 fi
-ports_free $(seq "$PORT" $((PORT + 3 * NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + 3 * NODES - 1)))
+ports_free $(seq "$PORT" $((PORT + 4 * NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + 4 * NODES - 1)))
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster-tls.XXXXXX")
 RAW="$WORK/raw"
@@ -111,8 +118,12 @@ TLS_ARGS=(--member-tls-cert "$WORK/tls/tls.crt" --member-tls-key "$WORK/tls/tls.
 "$DHT_ROOT/scripts/tls/client-certs.sh" "$WORK/client-tls" 2
 CLIENT_TLS_ARGS=(--client-tls-cert "$WORK/client-tls/tls.crt" --client-tls-key "$WORK/client-tls/tls.key")
 tls_ca="$WORK/client-tls/ca.crt" # cluster-lib.sh's status calls to the client-TLS nodes (tls_ports) trust it
+# and present the read-write client certificate where one is asked for (the mtls cluster; the others ask none)
+tls_cert="$WORK/client-tls/client.crt"
+tls_key="$WORK/client-tls/client.key"
+MTLS_ARGS=(--client-tls-ca "$tls_ca" --client-auth required)
 declare -A tls_ports
-for ((i = 2 * NODES; i < 3 * NODES; i++)); do tls_ports[$((PORT + i))]=1; done
+for ((i = 2 * NODES; i < 4 * NODES; i++)); do tls_ports[$((PORT + i))]=1; done
 
 settle_load
 read -r load1 load5 load15 _ < /proc/loadavg
@@ -125,9 +136,8 @@ fi
   echo "rounds=$ROUNDS"
   echo "duration=$DURATION"
   echo "warmup=$WARMUP"
-  echo "jit_step=$JIT_STEP"
-  echo "jit_quiet=$JIT_QUIET"
-  echo "jit_max=$JIT_MAX"
+  echo "warmup_in_window_run=1"
+  echo "mtls_keys=$MTLS_KEYS"
   echo "flushed_before_rate=1"
   echo "rate_warmup=$RATE_WARMUP"
   echo "slice_settle=$SLICE_SETTLE"
@@ -143,7 +153,6 @@ fi
   echo "java_opts=$JAVA_OPTS"
   echo "node_args=$NODE_ARGS"; echo "scheduled_repair=off"
   echo "label=$LABEL"
-  echo "warm_spread=$WARM_SPREAD"
   echo "node_cpus=$NODE_CPUS"
   echo "load_cpus=$LOAD_CPUS"
 } > "$RAW/env.txt"
@@ -155,11 +164,12 @@ if [ -n "$LOAD_CPUS" ]; then taskset -p -c "$LOAD_CPUS" $$ > /dev/null; fi
 # 6-8); only one is loaded at a time
 S="$DHT_ROOT/scripts/bench"
 first_node() { # first_node MODE: the index of the cluster's node 0
-  case $1 in tls) echo "$NODES" ;; client) echo $((2 * NODES)) ;; *) echo 0 ;; esac
+  case $1 in tls) echo "$NODES" ;; client) echo $((2 * NODES)) ;; mtls) echo $((3 * NODES)) ;; *) echo 0 ;; esac
 }
 members_of() { local i f; f=$(first_node "$1"); for ((i = f; i < f + NODES; i++)); do url "$i"; done | paste -sd,; }
 cluster_ports() { local f; f=$(first_node "$1"); seq -s, $((PORT + f)) $((PORT + f + NODES - 1)); }
-scheme() { [ "$1" = client ] && echo https || echo http; }
+scheme() { case $1 in client | mtls) echo https ;; *) echo http ;; esac; }
+tls_curl=(--cacert "$tls_ca" --cert "$tls_cert" --key "$tls_key")
 cluster_url() { echo "$(scheme "$1")://127.0.0.1:$((PORT + $(first_node "$1")))"; }
 connect_to() { # connect_to MODE: oha's requests to the cluster's first port spread over its nodes
   local i f; f=$(first_node "$1")
@@ -174,7 +184,11 @@ cluster_nodes() { local f; f=$(first_node "$1"); seq "$f" $((f + NODES - 1)); }
 start_cluster() { # start_cluster MODE TAG: three nodes, plaintext, member plane in TLS, or client port in TLS
   local mode=$1 tag=$2 i f extra=(--repair-interval 0s)
   f=$(first_node "$mode")
-  case $mode in tls) extra+=("${TLS_ARGS[@]}") ;; client) extra+=("${TLS_ARGS[@]}" "${CLIENT_TLS_ARGS[@]}") ;; esac
+  case $mode in
+    tls) extra+=("${TLS_ARGS[@]}") ;;
+    client) extra+=("${TLS_ARGS[@]}" "${CLIENT_TLS_ARGS[@]}") ;;
+    mtls) extra+=("${TLS_ARGS[@]}" "${CLIENT_TLS_ARGS[@]}" "${MTLS_ARGS[@]}") ;;
+  esac
   for ((i = f; i < f + NODES; i++)); do
     launch_node "$i" "$RAW/$tag-node$((i - f)).log" --cluster "$(members_of "$mode")" "${extra[@]}"
   done
@@ -186,19 +200,15 @@ await_cluster() { # await_cluster MODE TAG: every node answers and has decided i
   await_rebuilt $(cluster_nodes "$mode")
 }
 
-wrk_run() { # wrk_run MODE NAME SECONDS SCRIPT [args...]
-  local mode=$1 name=$2 secs=$3 script=$4; shift 4
-  log "wrk $name (${secs}s)"
-  BENCH_PORTS="$(cluster_ports "$mode")" BENCH_REPLICAS="$REPLICAS" \
-    "$WRK" -t"$THREADS" -c"$CONNS" -d"${secs}s" --latency -s "$S/$script" "$(cluster_url "$mode")" -- "$@" \
-    > "$RAW/wrk-$name.txt" 2>&1
-}
 oha_load() { # oha_load MODE OP: oha's arguments for the fixed-rate load of OP on the cluster of MODE
   local mode=$1 op=$2 base
   base=$(cluster_url "$mode")
   mapfile -t hops < <(connect_to "$mode")
-  load=(-q "$RATE" --latency-correction -c "$CONNS" --no-tui "${hops[@]}")
-  if [ "$mode" = client ]; then load+=(--cacert "$tls_ca"); fi
+  load=(-q "$RATE" --latency-correction -c "$CONNS" --no-tui "${hops[@]}") # mtls_load drops the first three
+  case $mode in
+    client) load+=(--cacert "$tls_ca") ;;
+    mtls) load+=("${tls_curl[@]}") ;;
+  esac
   if [ "$op" = put ]; then
     load+=(-m PUT -d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
     load+=(--rand-regex-url "$base/v0/entity\\?id=o[0-9a-f]{16}&replicas=$REPLICAS")
@@ -228,6 +238,15 @@ cpu_sample() {
 flushed_bytes() { cluster_sum "$1" dht_rocksdb_flush_write_bytes_total %.0f; }
 # jit_seconds MODE: seconds the cluster's JIT compilers have worked so far (all nodes)
 jit_seconds() { cluster_sum "$1" jvm_compilation_time_seconds_total %.3f; }
+profile() { # profile MODE SLICE NAME: with BENCH_PROFILE, the cluster's first node profiled in the background during
+  # the slice (slice 1: cpu, slice 2: alloc; async-profiler via the node's /v0/admin/profile) into profile-NAME-EVENT.txt
+  local event
+  [ -n "$PROFILE" ] || return 0
+  case $2 in 1) event=cpu ;; 2) event=alloc ;; *) return 0 ;; esac
+  curl -s "${tls_curl[@]}" -o "$RAW/profile-$3-$event.txt" \
+    "$(cluster_url "$1")/v0/admin/profile?event=$event&duration=${PROFILE}s&format=collapsed&interval=1ms" &
+  profile_pid=$!
+}
 oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request into $RAW/oha-NAME.csv, CPU samples
   # around it into oha-NAME.cpu (cpu_sample before, after)
   local load hops before cpu
@@ -243,72 +262,77 @@ oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request int
   echo "$before $(flushed_bytes "$1")" > "$RAW/oha-$3.flush"
 }
 
-# warm_up MODE NAME SECONDS SCRIPT [args...]: wrk for SECONDS, then in JIT_STEP steps until the cluster has settled,
-# at most JIT_MAX seconds more: settled when its compilers worked at most JIT_QUIET seconds in the last step, or when
-# the last two steps' throughputs are within WARM_SPREAD of each other. A fixed warm-up left C2 compiling through the
-# measured run in some rounds and not in others (13% of a TLS node's CPU samples 27 s into a 3000 PUT/s load, 8% of a
-# plaintext one's): each round's JVMs are new, and the maximum measured what the JIT had done by then. The JIT alone
-# did not settle the client-TLS cluster in 45 s more (0.9 s of compiling in each 5-s GET step) while its GET steps
-# were within 3% of each other from the first on: what the maximum measures had settled; its compiling had not.
-# Writes "seconds warmed, compile seconds in the last step, what settled it (jit, throughput, cap)" to
-# $RAW/wrk-NAME.warm.
-warm_up() {
-  local mode=$1 name=$2 secs=$3 before after step=0 extra=0 last="" rps why=cap; shift 3
-  before=$(jit_seconds "$mode")
-  wrk_run "$mode" "$name" "$secs" "$@"
-  after=$(jit_seconds "$mode")
-  while [ "$extra" -lt "$JIT_MAX" ]; do
-    if awk -v a="$before" -v b="$after" -v q="$JIT_QUIET" 'BEGIN { exit !(b - a <= q) }'; then why=jit; break; fi
-    before=$after
-    step=$((step + 1))
-    wrk_run "$mode" "$name-$step" "$JIT_STEP" "$@"
-    extra=$((extra + JIT_STEP))
-    after=$(jit_seconds "$mode")
-    rps=$(sed -n 's/^Requests\/sec: *//p' "$RAW/wrk-$name-$step.txt")
-    if [ -n "$last" ] && [ -n "$rps" ] && awk -v a="$last" -v b="$rps" -v w="$WARM_SPREAD" \
-        'BEGIN { exit !(a > 0 && b > 0 && (a > b ? a / b : b / a) <= 1 + w) }'; then
-      why=throughput
-      break
-    fi
-    last=$rps
-  done
-  if [ "$why" = cap ] && awk -v a="$before" -v b="$after" -v q="$JIT_QUIET" 'BEGIN { exit !(b - a <= q) }'; then
-    why=jit
-  fi
-  echo "$((secs + extra)) $(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.3f", b - a }') $why" \
-    > "$RAW/wrk-$name.warm"
-  log "warm-up $name: $((secs + extra)) s ($why), the JIT's last step $(cut -d' ' -f2 "$RAW/wrk-$name.warm") s"
+# mark FILE MODE: a line "wall time, the cluster's compile seconds, cpu_sample" into FILE
+mark() {
+  local jit t
+  jit=$(jit_seconds "$2")
+  t=$(date +%s.%N)
+  echo "$t $jit $(cpu_sample "$2")" >> "$1"
 }
-# measured MODE NAME SECONDS SCRIPT [args...]: wrk_run in two consecutive halves of SECONDS (NAME, NAME-b), with the
-# cluster's compile seconds before and after both, and CPU samples around each half (wrk-NAME.cpu, wrk-NAME-b.cpu:
-# cpu_sample before, after). The halves are identical windows: how far apart their throughputs (and the nodes' CPU
-# per request) are is the run's noise floor beside the ratio. PUT's second half writes keys of its own prefix (u).
-measured() {
-  local mode=$1 name=$2 secs=$3 script=$4 half before c0 c1; shift 4
+# sleep_until T: until wall time T (seconds since the epoch)
+sleep_until() {
+  local left
+  left=$(awk -v t="$1" -v n="$(date +%s.%N)" 'BEGIN { d = t - n; printf "%.3f", (d > 0 ? d : 0) }')
+  sleep "$left"
+}
+# window_run MODE NAME WARM SECONDS SCRIPT [args...]: one wrk process of WARM + SECONDS (+ 4) seconds; marks (mark)
+# into wrk-NAME.marks at its start, after WARM seconds and at the two halves' ends of SECONDS. The report counts the
+# requests of each half from wrk's per-second lines between the marks: the halves are identical windows, and how far
+# apart their throughputs (and the nodes' CPU per request) are is the run's noise floor beside the ratio.
+window_run() {
+  local mode=$1 name=$2 warm=$3 secs=$4 script=$5 half t0 t pid; shift 5
   half=$(((secs + 1) / 2))
-  before=$(jit_seconds "$mode")
-  c0=$(cpu_sample "$mode")
-  wrk_run "$mode" "$name" "$half" "$script" "$@"
-  c1=$(cpu_sample "$mode")
-  echo "$c0 $c1" > "$RAW/wrk-$name.cpu"
-  if [ "$script" = wrk-cluster-put.lua ]; then set -- u; fi
-  wrk_run "$mode" "$name-b" "$half" "$script" "$@"
-  echo "$c1 $(cpu_sample "$mode")" > "$RAW/wrk-$name-b.cpu"
-  echo "$before $(jit_seconds "$mode")" > "$RAW/wrk-$name.jit"
+  rm -f "$RAW/wrk-$name.marks"
+  mark "$RAW/wrk-$name.marks" "$mode"
+  t0=$(date +%s.%N)
+  log "wrk $name (${warm}s warm-up, ${secs}s measured, one process)"
+  BENCH_PER_SECOND=1 BENCH_PORTS="$(cluster_ports "$mode")" BENCH_REPLICAS="$REPLICAS" \
+    "$WRK" -t"$THREADS" -c"$CONNS" -d"$((warm + 2 * half + 4))s" --latency -s "$S/$script" "$(cluster_url "$mode")" \
+    -- "$@" > "$RAW/wrk-$name.txt" 2>&1 &
+  pid=$!
+  for t in "$warm" $((warm + half)) $((warm + 2 * half)); do
+    sleep_until "$(awk -v a="$t0" -v b="$t" 'BEGIN { printf "%.3f", a + b }')"
+    mark "$RAW/wrk-$name.marks" "$mode"
+  done
+  wait "$pid" || die "wrk $name failed (see $RAW/wrk-$name.txt)"
 }
 
 max_throughput() { # max_throughput N MODE: wrk PUT then GET on the cluster of MODE; sets get_regex[MODE]
-  local n=$1 mode=$2 tag="r$1-$2" keys digits zeros
-  warm_up "$mode" "$tag-warmup-put" "$WARMUP" wrk-cluster-put.lua w
-  measured "$mode" "$tag-put" "$DURATION" wrk-cluster-put.lua t
+  local n=$1 mode=$2 tag="r$1-$2" keys
+  window_run "$mode" "$tag-put" "$WARMUP" "$DURATION" wrk-cluster-put.lua t
   keys=$(sed -n 's/^KEYS_PER_THREAD //p' "$RAW/wrk-$tag-put.txt")
   [ -n "$keys" ] || die "the PUT run $tag reported no keys (see $RAW/wrk-$tag-put.txt)"
   keys=$((keys - CONNS))
-  warm_up "$mode" "$tag-warmup-get" $(((WARMUP + 1) / 2)) wrk-cluster-get.lua "$THREADS" "$keys"
-  measured "$mode" "$tag-get" "$DURATION" wrk-cluster-get.lua "$THREADS" "$keys"
-  digits=${#keys}; digits=$((digits - 1)); [ "$digits" -ge 2 ] || die "too few keys written ($keys)"
+  window_run "$mode" "$tag-get" $(((WARMUP + 1) / 2)) "$DURATION" wrk-cluster-get.lua "$THREADS" "$keys"
+  get_regex[$mode]=$(key_regex t "$keys" "$THREADS")
+}
+# key_regex PREFIX KEYS THREADS: oha's URL pattern for keys PREFIX<thread>-<n> (n zero-padded to 10 digits) that
+# exist: n from the smallest number of as many digits as KEYS - 1 up to it, over the threads
+key_regex() {
+  local digits zeros
+  digits=${#2}; digits=$((digits - 1)); [ "$digits" -ge 2 ] || die "too few keys written ($2)"
   zeros=$(printf '0%.0s' $(seq $((10 - digits))))
-  get_regex[$mode]="/v0/entity\\?id=t[0-$((THREADS - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}&replicas=$REPLICAS"
+  echo "/v0/entity\\?id=$1[0-$(($3 - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}&replicas=$REPLICAS"
+}
+# mtls_load: the mtls cluster's keys for its GET slices, written by curl (wrk cannot present a client certificate):
+# m0-<n> for n < BENCH_MTLS_KEYS over 16 kept-alive connections, each presenting the client certificate; then as much
+# load as the other clusters' maximum runs gave them, from oha in the closed model (PUT then GET, the same seconds),
+# so that its JIT is as warm at the rate as theirs (not recorded: oha's maximum is not wrk's)
+mtls_load() {
+  local load hops
+  local base last
+  base="$(cluster_url mtls)/v0/entity?replicas=$REPLICAS&id=m0-"
+  last=$(printf '%010d' $((MTLS_KEYS - 1)))
+  log "curl: $MTLS_KEYS PUTs into the mtls cluster (its GET keys)"
+  curl -s -f --no-progress-meter "${tls_curl[@]}" --parallel --parallel-max 16 -X PUT --data 0123456789 "$base[0000000000-$last]" \
+    > /dev/null || die "curl could not write the mtls cluster's keys"
+  get_regex[mtls]=$(key_regex m "$MTLS_KEYS" 1)
+  oha_load mtls put
+  log "oha mtls closed-model PUT ($((WARMUP + DURATION))s, not recorded)"
+  "$OHA" -z "$((WARMUP + DURATION))s" --output-format quiet "${load[@]:3}" > /dev/null 2>&1 || true
+  oha_load mtls get
+  log "oha mtls closed-model GET ($(((WARMUP + 1) / 2 + DURATION))s, not recorded)"
+  "$OHA" -z "$(((WARMUP + 1) / 2 + DURATION))s" --output-format quiet "${load[@]:3}" > /dev/null 2>&1 || true
 }
 
 declare -A get_regex
@@ -318,9 +342,11 @@ round() { # round N MODE...: every cluster on fresh data, in this order, and in 
   local modes=("$@") reversed=()
   for ((s = ${#modes[@]} - 1; s >= 0; s--)); do reversed+=("${modes[s]}"); done
   log "round $n: ${modes[*]}"
-  for mode in "${modes[@]}"; do start_cluster "$mode" "r$n-$mode"; done
-  for mode in "${modes[@]}"; do await_cluster "$mode" "r$n-$mode"; done
-  for mode in "${modes[@]}"; do max_throughput "$n" "$mode"; done
+  # one cluster after the other: twelve JVMs starting at once on the nodes' one CPU took more than await_http's 60 s
+  for mode in "${modes[@]}"; do start_cluster "$mode" "r$n-$mode"; await_cluster "$mode" "r$n-$mode"; done
+  for mode in "${modes[@]}"; do
+    if [ "$mode" = mtls ]; then mtls_load; else max_throughput "$n" "$mode"; fi
+  done
   # the maximum-throughput runs leave memtables filled and a compaction backlog, of sizes that differ by round and
   # mode: the fixed-rate slices measure the member plane, not what remains of them. The three replicas of a key get
   # the same writes and flush together (about a core of the two for a second): with memtables as full as the maximum
@@ -332,12 +358,16 @@ round() { # round N MODE...: every cluster on fresh data, in this order, and in 
     for mode in "${modes[@]}"; do oha_warmup "$mode" "$op" "r$n-$mode-$op-rate"; done
     for ((s = 1; s <= SLICES; s++)); do
       if ((s % 2 == 1)); then order=("${modes[@]}"); else order=("${reversed[@]}"); fi
-      for mode in "${order[@]}"; do oha_slice "$mode" "$op" "r$n-$mode-$op-rate-s$s"; done
+      for mode in "${order[@]}"; do
+        profile "$mode" "$s" "r$n-$mode-$op-rate-s$s"
+        oha_slice "$mode" "$op" "r$n-$mode-$op-rate-s$s"
+        if [ -n "$profile_pid" ]; then wait "$profile_pid" || true; profile_pid=""; fi # the profile's answer
+      done
     done
   done
   for mode in "${modes[@]}"; do
     for ((i = 0; i < NODES; i++)); do
-      curl -s --cacert "$tls_ca" "$(scheme "$mode")://127.0.0.1:$((PORT + $(first_node "$mode") + i))/metrics" \
+      curl -s "${tls_curl[@]}" "$(scheme "$mode")://127.0.0.1:$((PORT + $(first_node "$mode") + i))/metrics" \
         > "$RAW/r$n-$mode-node$i-metrics.txt"
     done
   done

@@ -48,13 +48,14 @@ stop_pids() { # stop_pids PID...: TERM to each (empty ones skipped), then wait f
 # very window the load is measured: a poll that forked curl and a subshell per match (about 30 processes a second for
 # three nodes at 0.5 s) raised a 1000 req/s load's p99 from 0.8-1.0 ms to 1.7-2.5 ms on 2 cores, by itself (and a
 # python3 per poll before it cost more); the load must not pay for the watching.
-# A port in tls_ports (bench-cluster-tls's client-TLS cluster, outside its measured windows) is asked with curl over
-# TLS, trusting the CA file tls_ca.
+# A port in tls_ports (bench-cluster-tls's client-TLS clusters, outside their measured windows) is asked with curl
+# over TLS, trusting the CA file tls_ca, presenting the client certificate tls_cert (key tls_key) if one is set.
 http_request() {
   local line body=""
   HTTP_BODY=""
   if [ -n "${tls_ports[$2]:-}" ]; then
-    HTTP_BODY=$(curl -s --max-time 10 --cacert "$tls_ca" -X "$1" "https://127.0.0.1:$2$3" | tr -d '\n') || return 1
+    HTTP_BODY=$(curl -s --max-time 10 --cacert "$tls_ca" ${tls_cert:+--cert "$tls_cert" --key "$tls_key"} -X "$1" \
+      "https://127.0.0.1:$2$3" | tr -d '\n') || return 1
     [ -n "$HTTP_BODY" ] || return 1
     return 0
   fi

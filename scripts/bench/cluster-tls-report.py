@@ -24,7 +24,8 @@ nr = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(nr)
 
 MODES = ("plain", "tls")  # a run before the client port had TLS; a later one names its modes in env.txt
-LABELS = {"plain": "plaintext", "tls": "member TLS", "client": "client TLS"}
+LABELS = {"plain": "plaintext", "tls": "member TLS", "client": "client TLS",
+          "mtls": "client TLS, client certificates"}
 # Targets of issue 21: TLS may cost at most 15% of the maximum throughput and 1.2x the p99 at a fixed rate.
 MAX_THROUGHPUT_LOSS = 0.15
 MAX_P99_RATIO = 1.2
@@ -59,18 +60,31 @@ def flushed(raw, name):
     return None if counter is None else counter[1] > counter[0]
 
 
-def warm_and_jit(raw, tag, op):
-    """The maximum run of op in a round's cluster: how long it was warmed (the warm-up goes on until the cluster
-    settles), what the cluster's compilers did in the warm-up's last step, what ended the warm-up (jit: the compilers
-    were quiet; throughput: two steps agreed; cap), and the compiling in the measured run itself (seconds over the
-    three nodes); None for each the run did not record."""
-    path = os.path.join(raw, "wrk-%s-warmup-%s.warm" % (tag, op))
-    warm = nr.read(path).split() if os.path.exists(path) else None
-    jit = numbers(raw, "wrk-%s-%s.jit" % (tag, op))
-    return {op + "_warmup_s": float(warm[0]) if warm else None,
-            op + "_warmup_last_jit_s": float(warm[1]) if warm else None,
-            op + "_warmup_settled_by": warm[2] if warm and len(warm) > 2 else None,
-            op + "_run_jit_s": jit[1] - jit[0] if jit else None}
+def window_run(raw, name):
+    """A maximum run (one wrk process: a warm-up, then two identical halves; the bench's wrk-NAME.marks, a line "wall
+    time, the cluster's compile seconds, node CPU seconds, the load generator's CPUs' busy and total jiffies" at wrk's
+    start, the window's start, its middle and its end, and wrk's "SECOND <epoch s> <requests issued>" lines):
+    {"halves": [{"rps", "requests", "cpu_s", "load_busy"}...], "warmup_s", "warmup_jit_s", "window_jit_s"}, or None
+    when the run did not record it. A second's requests count in a half by the share of the second inside it."""
+    path = os.path.join(raw, "wrk-%s.marks" % name)
+    if not os.path.exists(path):
+        return None
+    marks = [[float(v) for v in line.split()] for line in nr.read(path).splitlines() if line.strip()]
+    if len(marks) < 4:
+        return None
+    text = nr.read(os.path.join(raw, "wrk-%s.txt" % name))
+    per_second = {int(a): int(b) for a, b in re.findall(r"^SECOND (\d+) (\d+)$", text, re.M)}
+
+    def requests(a, b):
+        return sum(n * max(0.0, min(s + 1, b) - max(s, a)) for s, n in per_second.items())
+    halves = []
+    for a, b in zip(marks[1:], marks[2:]):
+        busy, total = b[3] - a[3], b[4] - a[4]
+        n = requests(a[0], b[0])
+        halves.append({"rps": n / (b[0] - a[0]), "requests": n, "cpu_s": b[2] - a[2],
+                       "load_busy": busy / total if total > 0 else None})
+    return {"halves": halves, "warmup_s": marks[1][0] - marks[0][0], "warmup_jit_s": marks[1][1] - marks[0][1],
+            "window_jit_s": marks[-1][1] - marks[1][1]}
 
 
 def cpu_of(raw, name):
@@ -135,21 +149,20 @@ def collect(raw):
             tag = "r%d-%s" % (n, mode)
             row = {"round": n, "mode": mode}
             for op in ("put", "get"):
-                # the measured run, in two halves (NAME, NAME-b) in runs that split it: identical windows
-                halves = [("%s-%s%s" % (tag, op, half), nr.wrk(raw, "%s-%s%s" % (tag, op, half)))
-                          for half in ("", "-b")]
-                halves = [(name, w) for name, w in halves if w]
-                windows = [w["rps"] for _, w in halves]
+                # the measured window, in two halves: identical windows (none for the mtls cluster: wrk cannot
+                # present a client certificate)
+                run = window_run(raw, "%s-%s" % (tag, op))
+                halves = run["halves"] if run else []
+                windows = [h["rps"] for h in halves]
                 row[op + "_rps"] = mean(windows)
                 row[op + "_rps_windows"] = windows
                 # the nodes' CPU per request in each half, and how busy the load generator's own CPUs were
-                cpus = [cpu_of(raw, "wrk-" + name) for name, _ in halves]
-                row[op + "_cpu_us_windows"] = [cpu_per_request([c[0]], [w.get("requests")]) if c else None
-                                               for c, (_, w) in zip(cpus, halves)]
-                row[op + "_cpu_us_per_req"] = cpu_per_request([c[0] if c else None for c in cpus],
-                                                              [w.get("requests") for _, w in halves])
-                row[op + "_load_cpu_busy"] = mean([c[1] for c in cpus if c])
-                row.update(warm_and_jit(raw, tag, op))
+                row[op + "_cpu_us_windows"] = [cpu_per_request([h["cpu_s"]], [h["requests"]]) for h in halves]
+                row[op + "_cpu_us_per_req"] = cpu_per_request([h["cpu_s"] for h in halves],
+                                                              [h["requests"] for h in halves])
+                row[op + "_load_cpu_busy"] = mean([h["load_busy"] for h in halves])
+                for key in ("warmup_s", "warmup_jit_s", "window_jit_s"):
+                    row[op + "_" + key] = run[key] if run else None
                 lat, failed, p99s, flushes, all_of, rate_cpus = slices(raw, tag, op, count, settle)
                 row[op + "_rate_cpu_us_slices"] = rate_cpus
                 row[op + "_rate_cpu_us_per_req"] = mean(rate_cpus)
@@ -195,6 +208,7 @@ def costs(env):
     found = [("cost", "tls", "plain"), ("client_cost", "client", client_base)]
     if client_base != "plain":
         found.append(("both_cost", "client", "plain"))
+    found.append(("mtls_cost", "mtls", "client"))
     return [(k, m, b) for k, m, b in found if m in modes and b in modes]
 
 
@@ -210,12 +224,15 @@ def cost_of(mode, base, rounds, means, overall):
         rps_floor = noise_floor(*[x.get(rps + "_windows") or [] for x in mine])
         p99_floor = noise_floor(*[x.get(op + "_slice_p99s_ms") or [] for x in mine])
         kept = quotient(means[mode][rps], means[base][rps])
+        if kept is None:
+            rps_floor = None  # no maximum runs of this mode (mtls): no floor of its own either
         p99_ratio = quotient(overall[mode][p99], overall[base][p99])
         cost[op] = {
             "throughput_loss": 1 - kept if kept else None,
             "throughput_floor": rps_floor,
             # the loss target judged beside the floor: kept throughput against 1 - the loss allowed
-            "throughput_verdict": against(kept, 1 - MAX_THROUGHPUT_LOSS, rps_floor, True),
+            "throughput_verdict": against(kept, 1 - MAX_THROUGHPUT_LOSS, rps_floor, True) if kept
+            else "not measured",
             # over every request of every round: one round's slow minute weighs as its requests do
             "p99_ratio": p99_ratio,
             "p99_floor": p99_floor,
@@ -284,11 +301,18 @@ def settled(env):
 
 
 def client_cluster(env):
-    """The header's words for the client-TLS cluster."""
+    """The header's words for the client-TLS clusters."""
     both = env.get("client_base", "plain") != "plain"
-    return (", one with %sTLS 1.3 on its client port (the same code; the load generators speak it over kept-alive "
-            "connections and present no client certificate: wrk cannot, and a connection's certificate is checked "
-            "once, in its handshake)" % ("its member plane in mutual TLS too and " if both else ""))
+    words = (", one with %sTLS 1.3 on its client port (the same code; the load generators speak it over kept-alive "
+             "connections and present no client certificate)" % ("its member plane in mutual TLS too and " if both
+                                                                  else ""))
+    if "mtls" in modes_of(env):
+        words += (", and one like it that requires client certificates (--client-auth=required; oha presents a "
+                  "read-write one, and a connection's certificate is checked once, in its handshake; wrk cannot "
+                  "present one, so this cluster has no maximum-throughput runs: oha loads it in the closed model as "
+                  "long as wrk the others, unrecorded, and its GET keys are %s written by curl, where the others' are "
+                  "those of their maximum PUT runs)" % env.get("mtls_keys"))
+    return words
 
 
 def beside(cost):
@@ -355,12 +379,13 @@ def markdown(r):
         "%s CPUs (%s), %s. %s 3-node clusters side by side on one machine at replicas=%s, one in plaintext (its member "
         "plane on loopback), one with its member plane in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 "
         "certificates)%s, all started fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
-        "spread over the nodes, %s s (in two halves, in runs that split it) after a warm-up of at least %s s (longer while the JIT works: below), PUT of "
-        "unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, "
+        "spread over the nodes, %s s (in two halves) after a warm-up of %s s (PUT; GET half of it) in the same wrk process "
+        "(its connections, TLS handshakes included, opened once, before the warm-up; the window counted from wrk's "
+        "own per-second counts), PUT of unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, "
         "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s "
         "at the rate unrecorded on each%s.%s Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
-           env.get("nproc"), env.get("cpu"), env.get("java"), "Three" if "client" in modes else "Two",
+           env.get("nproc"), env.get("cpu"), env.get("java"), "Four" if "mtls" in modes else "Three" if "client" in modes else "Two",
            env.get("replicas"), client_cluster(env) if "client" in modes else "", env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,
            env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"),
@@ -383,26 +408,18 @@ def markdown(r):
             LABELS.get(mode, mode), fmt(m["put_rps"], 0), fmt(m["get_rps"], 0), fmt(o["put_p99_ms"]), o["put_requests"],
             fmt(o["get_p99_ms"]), o["get_requests"]))
     if any(x.get("put_warmup_s") is not None for x in r["rounds"]):
-        spread = env.get("warm_spread")
-        lines += ["", "The JIT around the maximum runs: a warm-up of at least %s s (PUT; GET half of it) goes on in %s-s "
-                  "steps until the cluster settles%s (at most %s s more); "
-                  "seconds of compiling over the cluster's three nodes." % (
-                      env.get("warmup"), env.get("jit_step"),
-                      ": its compilers worked at most %s s in the last step (jit), or the last two steps' throughputs "
-                      "are within %.0f%% of each other (throughput)" % (env.get("jit_quiet"), 100 * float(spread))
-                      if spread else " (its compilers worked at most %s s in the last step)" % env.get("jit_quiet"),
-                      env.get("jit_max")), "",
-                  "| round | TLS | PUT warm-up s | JIT s, its last step | JIT s in the PUT run | GET warm-up s "
-                  "| JIT s, its last step | JIT s in the GET run |", "|---|---|---:|---:|---:|---:|---:|---:|"]
-
-        def warmed(x, op):
-            by = x.get(op + "_warmup_settled_by")
-            return fmt(x.get(op + "_warmup_s"), 0) + (" (%s)" % by if by else "")
+        lines += ["", "The JIT around the maximum runs: seconds of compiling over the cluster's three nodes (the JVM's "
+                  "compilation time, which on a shared CPU includes the compiler threads' waits), in the warm-up and "
+                  "in the measured window of %s s." % env.get("duration"), "",
+                  "| round | TLS | PUT warm-up s | JIT s in it | JIT s in the PUT window | GET warm-up s | JIT s in it "
+                  "| JIT s in the GET window |", "|---|---|---:|---:|---:|---:|---:|---:|"]
         for x in r["rounds"]:
+            if x.get("put_warmup_s") is None:
+                continue
             lines.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
-                x["round"], LABELS.get(x["mode"], x["mode"]), warmed(x, "put"), fmt(x.get("put_warmup_last_jit_s")),
-                fmt(x.get("put_run_jit_s")), warmed(x, "get"), fmt(x.get("get_warmup_last_jit_s")),
-                fmt(x.get("get_run_jit_s"))))
+                x["round"], LABELS.get(x["mode"], x["mode"]), fmt(x.get("put_warmup_s"), 0),
+                fmt(x.get("put_warmup_jit_s")), fmt(x.get("put_window_jit_s")), fmt(x.get("get_warmup_s"), 0),
+                fmt(x.get("get_warmup_jit_s")), fmt(x.get("get_window_jit_s"))))
     lines += cpu_table(r)
     t = r["targets"]
     lines += ["", "Each slice's p99 (ms), all rounds, in the order run:", ""]
@@ -425,19 +442,21 @@ def markdown(r):
               "p99: a flush, a pause). The p99 target counts as met only when all three are within it. Beside each, "
               "the noise floor of identical windows of the two clusters compared, in this run: throughput, the "
               "largest change between the two halves of a measured run; p99, between consecutive slices of a "
-              "round (10-s windows: wider than the pooled p99's own spread). \"Beside the floor\": the ratio "
-              "judged against the target only when it is further from it than the floor (else not separable here).",
-              ""]
-    for key, what in (("cost", "member TLS"), ("client_cost", "client TLS"), ("both_cost", "member and client TLS")):
+              "round (%s-s windows: wider than the pooled p99's own spread). \"Beside the floor\": the ratio "
+              "judged against the target only when it is further from it than the floor (else not separable here)."
+              % env.get("slice", "10"), ""]
+    for key, what in (("cost", "member TLS"), ("client_cost", "client TLS"), ("both_cost", "member and client TLS"),
+                      ("mtls_cost", "client certificates")):
         if key not in r:
             continue
         for op in ("put", "get"):
             c = r[key][op]
             by_round = c.get("p99_ratios_by_round") or []
-            lines.append("- **%s, %s** (against %s): throughput lost %s (negative: gained); p99 at the fixed rate "
+            lines.append("- **%s, %s** (against %s): throughput %s; p99 at the fixed rate "
                          "%s; by round %s, median %s; median slice %s" % (
                              what, op.upper(), LABELS.get(r[key].get("base", "plain")),
-                             verdict(c["throughput_loss"], t["max_throughput_loss"], False),
+                             "not measured" if c["throughput_loss"] is None else "lost %s (negative: gained)"
+                             % verdict(c["throughput_loss"], t["max_throughput_loss"], False),
                              verdict(c["p99_ratio"], t["max_p99_ratio"], True),
                              ", ".join("%.2fx" % v for v in by_round) or "none",
                              verdict(c.get("p99_ratio_median"), t["max_p99_ratio"], True),
@@ -453,7 +472,8 @@ def markdown(r):
               "record carries many requests; what remains is the encryption of every byte between members and the "
               "SSLEngine's copies. The client port's connections are the load generators' own, kept alive (one "
               "handshake each): what the client TLS costs is the encryption of every request and answer at the "
-              "coordinator.", ""]
+              "coordinator. The TLS handshake failures of a client-TLS cluster are the bench's own plaintext "
+              "readiness polls (one per node, answered 400).", ""]
     return "\n".join(lines)
 
 

@@ -2,7 +2,11 @@
 -- (BENCH_PORTS, BENCH_REPLICAS as in wrk-cluster-put.lua). Keys are picked uniformly at random among n >= 1 (wrk
 -- generates and drops one request before the first it sends, so key n = 0 of a thread may not exist).
 -- Usage: wrk ... -s wrk-cluster-get.lua URL -- <writer threads> <keys per thread>
+-- With BENCH_PER_SECOND=1, prints the requests it issued per second at the end (wrk-seconds.lua).
 local n = 0
+local threads = {}
+
+local per_second = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "wrk-seconds.lua")
 
 function setup(thread)
   local list = {}
@@ -12,6 +16,7 @@ function setup(thread)
   end
   thread:set("id", n)
   n = n + 1
+  table.insert(threads, thread)
 end
 
 function init(args)
@@ -25,5 +30,10 @@ end
 function request()
   local path = string.format("/v0/entity?id=t%d-%010d%s", math.random(0, writers - 1), math.random(1, keys - 1),
     suffix)
+  per_second.count()
   return wrk.format("GET", path)
+end
+
+function done(summary, latency, requests)
+  per_second.print(threads)
 end

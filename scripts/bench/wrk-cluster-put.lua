@@ -6,8 +6,11 @@
 -- Usage: wrk ... -s wrk-cluster-put.lua http://127.0.0.1:<any port> -- [prefix] [cycle]
 -- With cycle, thread t writes keys n = 0 .. cycle-1 over and over (a preload of a fixed key set: once every thread's
 -- count reaches cycle, each of its keys exists). Prints "KEYS_PER_THREAD <min over threads>" (requests sent) at the end.
+-- With BENCH_PER_SECOND=1, prints the requests it issued per second at the end (wrk-seconds.lua).
 local threads = {}
 local next_id = 0
+
+local per_second = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "wrk-seconds.lua")
 
 local function ports()
   local list = {}
@@ -38,6 +41,7 @@ function request()
   local n = cycle and counter % cycle or counter
   local path = string.format("/v0/entity?id=%s%d-%010d%s", prefix, id, n, suffix)
   counter = counter + 1
+  per_second.count()
   return wrk.format("PUT", path, nil, value)
 end
 
@@ -48,4 +52,5 @@ function done(summary, latency, requests)
     if min == nil or c < min then min = c end
   end
   io.write(string.format("KEYS_PER_THREAD %d\n", min or 0))
+  per_second.print(threads)
 end

@@ -51,10 +51,9 @@ class ClusterTlsSlicesTest(TempDirTest):
         # GET tails (5% of a round's requests at this many ms, the rest at 1 ms): p99 of the round
         tails = {(1, "plain"): 2.0, (1, "tls"): 2.4, (2, "plain"): None, (2, "tls"): 1.5}
         for (n, mode), tail in tails.items():
-            with open(os.path.join(self.tmp, "wrk-r%d-%s-put.txt" % (n, mode)), "w") as f:
-                f.write("Requests/sec: %d\n" % (1000 if mode == "plain" else 900))
-            with open(os.path.join(self.tmp, "wrk-r%d-%s-get.txt" % (n, mode)), "w") as f:
-                f.write("Requests/sec: 2000\n")
+            rps = 1000 if mode == "plain" else 900
+            self.window("r%d-%s-put" % (n, mode), (rps, rps))
+            self.window("r%d-%s-get" % (n, mode), (2000, 2000))
             for k in (1, 2):
                 prefix = os.path.join(self.tmp, "oha-r%d-%s-" % (n, mode))
                 oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
@@ -62,6 +61,21 @@ class ClusterTlsSlicesTest(TempDirTest):
                 if (n, mode, k) == (2, "tls", 2):
                     rows[50] = (0.5, 1.0, "500")
                 oha_csv(prefix + "get-rate-s%d.csv" % k, rows)
+
+    def window(self, name, halves, jit=(0.0, 0.0, 0.0), cpus=(0.0, 0.0), busy=(0, 0), start=1030.0):
+        """wrk-NAME.txt and wrk-NAME.marks of a maximum run as bench-cluster-tls.sh writes them: wrk from 1000 s
+        (wall time), its window from start: two halves of 5 s at halves[i] requests a second (10 a second in the
+        warm-up); the marks' compile seconds (jit: at the window's start, middle and end; 0 at wrk's start), node
+        CPU seconds spent in each half (from 10 s) and the load generator's CPU busy jiffies of 100 in each."""
+        lines = ["SECOND %d %d" % (t, 10) for t in range(1000, 1030)]
+        lines += ["SECOND %d %d" % (t, halves[(t - 1030) // 5]) for t in range(1030, 1040)]
+        with open(os.path.join(self.tmp, "wrk-%s.txt" % name), "w") as f:
+            f.write("Requests/sec: 0\n" + "\n".join(lines) + "\n")
+        marks = [(1000.0, 0.0, 10.0, 0, 0), (start, jit[0], 10.0, 1000, 10000),
+                 (start + 5, jit[1], 10 + cpus[0], 1000 + busy[0], 10100),
+                 (start + 10, jit[2], 10 + cpus[0] + cpus[1], 1000 + busy[0] + busy[1], 10200)]
+        with open(os.path.join(self.tmp, "wrk-%s.marks" % name), "w") as f:
+            f.writelines("%.3f %.3f %.2f %d %d\n" % m for m in marks)
 
     def collect(self):
         """The report's result, and its rounds by (round, mode)."""
@@ -116,10 +130,8 @@ class ClusterTlsSlicesTest(TempDirTest):
         with open(os.path.join(self.tmp, "env.txt"), "a") as f:
             f.write("modes=plain,tls,client\n")
         for n in (1, 2):  # the client-TLS cluster: 95% of plaintext's PUT throughput, GET tails 2.2 and 1.1 ms
-            with open(os.path.join(self.tmp, "wrk-r%d-client-put.txt" % n), "w") as f:
-                f.write("Requests/sec: 950\n")
-            with open(os.path.join(self.tmp, "wrk-r%d-client-get.txt" % n), "w") as f:
-                f.write("Requests/sec: 1900\n")
+            self.window("r%d-client-put" % n, (950, 950))
+            self.window("r%d-client-get" % n, (1900, 1900))
             for k in (1, 2):
                 prefix = os.path.join(self.tmp, "oha-r%d-client-" % n)
                 oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
@@ -144,12 +156,9 @@ class ClusterTlsSlicesTest(TempDirTest):
             f.write("modes=plain,tls,client\nclient_base=tls\n")
         # each measured run in two halves: member TLS 900 and 1000 req/s (its floor: 1000/900), client TLS 850, 850
         for n in (1, 2):
-            with open(os.path.join(self.tmp, "wrk-r%d-tls-put-b.txt" % n), "w") as f:
-                f.write("Requests/sec: 1000\n")
+            self.window("r%d-tls-put" % n, (900, 1000))
             for op, rps in (("put", 850), ("get", 1900)):
-                for half in ("", "-b"):
-                    with open(os.path.join(self.tmp, "wrk-r%d-client-%s%s.txt" % (n, op, half)), "w") as f:
-                        f.write("Requests/sec: %d\n" % rps)
+                self.window("r%d-client-%s" % (n, op), (rps, rps))
             for k in (1, 2):
                 prefix = os.path.join(self.tmp, "oha-r%d-client-" % n)
                 oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
@@ -202,27 +211,48 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertNotIn("flushed a memtable during the slice", md)
         self.assertNotIn("*", md.split("in the order run:")[1].split("TLS cost:")[0])
 
-    def test_warm_up_and_jit_per_round(self):
-        # round 1 recorded its warm-ups and the compile seconds around its runs; round 2 (an older run) did not
-        files = {"wrk-r1-plain-warmup-put.warm": "30 0.080", "wrk-r1-tls-warmup-put.warm": "45 0.120 throughput",
-                 "wrk-r1-plain-put.jit": "10.500 10.600", "wrk-r1-tls-put.jit": "12.000 12.450",
-                 "wrk-r1-plain-warmup-get.warm": "15 0.010", "wrk-r1-tls-warmup-get.warm": "20 0.140",
-                 "wrk-r1-plain-get.jit": "11.000 11.050", "wrk-r1-tls-get.jit": "13.000 13.025"}
-        for name, text in files.items():
-            with open(os.path.join(self.tmp, name), "w") as f:
-                f.write(text + "\n")
+    def test_the_window_is_counted_from_wrks_own_seconds_between_the_marks(self):
+        # the window starts half a second into a second: half of that second's requests count in the first half
+        self.window("r1-tls-put", (900, 1000), start=1030.5)
         r, by = self.collect()
-        self.assertEqual(45.0, by[(1, "tls")]["put_warmup_s"])
-        self.assertAlmostEqual(0.12, by[(1, "tls")]["put_warmup_last_jit_s"])
-        self.assertAlmostEqual(0.45, by[(1, "tls")]["put_run_jit_s"])
-        self.assertAlmostEqual(0.05, by[(1, "plain")]["get_run_jit_s"])
-        self.assertIsNone(by[(2, "tls")]["put_warmup_s"])
-        self.assertIsNone(by[(2, "plain")]["get_run_jit_s"])
+        # first half [1030.5, 1035.5): 4.5 s at 900 and 0.5 s at 1000; second [1035.5, 1040.5): 4.5 at 1000, 0.5 s
+        # past wrk's last second (none)
+        self.assertEqual([910.0, 900.0], [round(v, 3) for v in by[(1, "tls")]["put_rps_windows"]])
+
+    def test_warm_up_and_jit_per_round(self):
+        # compile seconds 4.0 at the window's start (all of it in the warm-up), 4.2 and 4.45 at its middle and end
+        self.window("r1-tls-put", (900, 900), jit=(4.0, 4.2, 4.45))
+        r, by = self.collect()
+        self.assertEqual(30.0, by[(1, "tls")]["put_warmup_s"])
+        self.assertAlmostEqual(4.0, by[(1, "tls")]["put_warmup_jit_s"])
+        self.assertAlmostEqual(0.45, by[(1, "tls")]["put_window_jit_s"])
         md = cluster_tls_report.markdown(r)
-        self.assertEqual("throughput", by[(1, "tls")]["put_warmup_settled_by"])  # two steps agreed, JIT or not
-        self.assertIsNone(by[(1, "plain")]["put_warmup_settled_by"])  # a run before it said what settled it
-        self.assertIn("| 1 | member TLS | 45 (throughput) | 0.12 | 0.45 | 20 | 0.14 | 0.03 |", md)
-        self.assertIn("| 2 | plaintext |  |  |  |  |  |  |", md)
+        self.assertIn("| 1 | member TLS | 30 | 4.00 | 0.45 | 30 | 0.00 | 0.00 |", md)
+
+    def test_the_mtls_cluster_is_judged_against_client_tls_at_the_fixed_rate_only(self):
+        with open(os.path.join(self.tmp, "env.txt"), "a") as f:
+            f.write("modes=plain,tls,client,mtls\nclient_base=tls\nmtls_keys=20000\n")
+        for n in (1, 2):  # client TLS: GET tails 2.0 ms; with client certificates (no maximum runs) 2.2 ms
+            self.window("r%d-client-put" % n, (850, 850))
+            self.window("r%d-client-get" % n, (1900, 1900))
+            for mode, tail in (("client", 2.0), ("mtls", 2.2)):
+                for k in (1, 2):
+                    prefix = os.path.join(self.tmp, "oha-r%d-%s-" % (n, mode))
+                    oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
+                    oha_csv(prefix + "get-rate-s%d.csv" % k,
+                            [(i / 100, tail if i % 20 == 0 else 1.0, "200") for i in range(100)])
+        r, by = self.collect()
+        c = r["mtls_cost"]["get"]
+        self.assertEqual("client", r["mtls_cost"]["base"])
+        self.assertAlmostEqual(1.1, c["p99_ratio"])
+        self.assertIsNone(c["throughput_loss"])
+        self.assertEqual("not measured", c["throughput_verdict"])
+        self.assertIsNone(by[(1, "mtls")]["put_rps"])
+        md = cluster_tls_report.markdown(r)
+        self.assertIn("requires client certificates (--client-auth=required", md)
+        line = [x for x in md.splitlines() if x.startswith("- **client certificates, GET** (against client TLS)")][0]
+        self.assertIn("p99 at the fixed rate 1.10x (target <= 1.2x: met)", line)
+        self.assertIn("throughput not measured (beside the floor: not measured)", line)
 
     def test_the_nodes_cpu_per_request_beside_the_floor_of_identical_windows(self):
         # round 1 sampled the nodes' CPU around each half of the maximum runs and each slice; round 2 (older) did not
@@ -230,17 +260,15 @@ class ClusterTlsSlicesTest(TempDirTest):
             with open(os.path.join(self.tmp, name), "w") as f:
                 f.write(text + "\n")
         for mode, halves, slice_cpu in (("plain", (0.5, 0.5), 0.004), ("tls", (0.60, 0.62), 0.008)):
-            for half, cpu in zip(("", "-b"), halves):
-                write("wrk-r1-%s-put%s.txt" % (mode, half), "  10000 requests in 5.00s, 1.00MB read\nRequests/sec: 2000")
-                # node CPU seconds 10 -> 10 + cpu; the load generator's CPU busy 80 of 100 jiffies
-                write("wrk-r1-%s-put%s.cpu" % (mode, half), "10.00 1000 5000 %.2f 1080 5100" % (10 + cpu))
+            # 10000 requests in each half; the load generator's CPU busy 80 of 100 jiffies
+            self.window("r1-%s-put" % mode, (2000, 2000), cpus=halves, busy=(80, 80))
             for k in (1, 2):  # each slice: 100 requests
                 write("oha-r1-%s-put-rate-s%d.cpu" % (mode, k), "20.000 0 0 %.3f 0 0" % (20 + slice_cpu))
         r, by = self.collect()
-        self.assertEqual([50.0, 50.0], by[(1, "plain")]["put_cpu_us_windows"])
+        self.assertEqual([50.0, 50.0], [round(v, 6) for v in by[(1, "plain")]["put_cpu_us_windows"]])
         self.assertAlmostEqual(61.0, by[(1, "tls")]["put_cpu_us_per_req"])
         self.assertAlmostEqual(0.8, by[(1, "tls")]["put_load_cpu_busy"])
-        self.assertIsNone(by[(2, "tls")]["put_cpu_us_per_req"])
+        self.assertAlmostEqual(0.0, by[(2, "tls")]["put_cpu_us_per_req"])  # setUp's windows: no CPU spent
         self.assertAlmostEqual(80.0, by[(1, "tls")]["put_rate_cpu_us_per_req"])
         c = r["cost"]["put"]
         self.assertAlmostEqual(1.22, c["cpu_ratio"])  # round 2 recorded nothing: round 1's alone
@@ -250,7 +278,7 @@ class ClusterTlsSlicesTest(TempDirTest):
         self.assertEqual("higher", c["rate_cpu_change"])
         self.assertIsNone(r["cost"]["get"]["cpu_ratio"])
         md = cluster_tls_report.markdown(r)
-        self.assertIn("| 1 | member TLS | 61.0 | | 80.0 | | 80% / - |".replace("| |", "|  |"), md)
+        self.assertIn("| 1 | member TLS | 61.0 | 0.0 | 80.0 |  | 80% / 0% |", md)
         line = [x for x in md.splitlines() if x.startswith("- **member TLS, PUT**")][0]
         self.assertIn("; the nodes' CPU per request at the maximum 1.22x (floor 1.03x: higher), at the fixed rate "
                       "2.00x (floor 1.00x: higher)", line)
@@ -263,10 +291,6 @@ class ClusterTlsSlicesTest(TempDirTest):
             f.write("node_cpus=1\nload_cpus=0\n")
         self.assertIn("The nodes ran on CPU 1, the load generators (wrk, oha: their TLS too) and the bench on CPU 0",
                       cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp)))
-
-    def test_no_jit_table_without_warm_up_records(self):
-        md = cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp))
-        self.assertNotIn("The JIT around the maximum runs", md)
 
     def test_the_header_says_the_memtables_were_flushed_only_when_they_were(self):
         self.assertNotIn("flushed its memtables", cluster_tls_report.markdown(cluster_tls_report.collect(self.tmp)))
