@@ -21,6 +21,13 @@ def load(name, file):
 cluster_tls_report = load("cluster_tls_report", "cluster-tls-report.py")
 
 
+def slice_order(first, second):
+    """slices.order of two rounds of PUT then GET slices, the first slice of each in the order first, the second in
+    the order second."""
+    return ["r%d-%s-%s-rate-s%d" % (n, m, op, k) for n in (1, 2) for op in ("put", "get")
+            for k, modes in ((1, first), (2, second)) for m in modes]
+
+
 class ClusterTlsRoundsTest(unittest.TestCase):
     def test_each_round_pairs_its_own_clusters(self):
         rounds = [{"round": 1, "mode": "plain", "get_p99_ms": 2.0}, {"round": 1, "mode": "tls", "get_p99_ms": 1.0},
@@ -249,11 +256,7 @@ class ClusterTlsSlicesTest(TempDirTest):
                     with open(prefix + "get-rate-s%d.cpu" % k, "w") as f:  # 100 requests: 10 or 11 ms of CPU
                         f.write("20.000 0 0 %.3f 0 0\n" % (20 + (0.011 if mode == "cert" else 0.010)))
         if order is None:
-            order = []
-            for n in (1, 2):
-                for op in ("put", "get"):
-                    for k, modes in ((1, ("plain", "tls", "client", "cert")), (2, ("cert", "client", "tls", "plain"))):
-                        order += ["r%d-%s-%s-rate-s%d" % (n, m, op, k) for m in modes]
+            order = slice_order(("plain", "tls", "client", "cert"), ("cert", "client", "tls", "plain"))
         with open(os.path.join(self.tmp, "slices.order"), "w") as f:
             f.write("\n".join(order) + "\n")
         return self.collect()
@@ -290,24 +293,14 @@ class ClusterTlsSlicesTest(TempDirTest):
 
     def test_client_certificates_are_not_judged_when_their_slices_were_not_paired(self):
         # the pair split by the member-TLS cluster's slice: the two sides saw different moments
-        order = []
-        for n in (1, 2):
-            for op in ("put", "get"):
-                for k in (1, 2):
-                    order += ["r%d-%s-%s-rate-s%d" % (n, m, op, k) for m in ("plain", "client", "tls", "cert")]
-        r, _ = self.cert_run(order)
+        r, _ = self.cert_run(slice_order(("plain", "client", "tls", "cert"), ("plain", "client", "tls", "cert")))
         self.assertFalse(r["cert_cost"]["pairing"]["adjacent"])
         self.assertEqual(cluster_tls_report.NOT_PAIRED, r["cert_cost"]["get"]["p99_verdict"])
         line = [x for x in cluster_tls_report.markdown(r).splitlines()
                 if x.startswith("- **client certificates, PUT**")][0]
         self.assertIn("**not adjacent**", line)
         # adjacent but always the certificate second: it would always meet the cluster later than its pair
-        order = []
-        for n in (1, 2):
-            for op in ("put", "get"):
-                for k in (1, 2):
-                    order += ["r%d-%s-%s-rate-s%d" % (n, m, op, k) for m in ("plain", "tls", "client", "cert")]
-        r, _ = self.cert_run(order)
+        r, _ = self.cert_run(slice_order(("plain", "tls", "client", "cert"), ("plain", "tls", "client", "cert")))
         self.assertTrue(r["cert_cost"]["pairing"]["adjacent"])
         self.assertFalse(r["cert_cost"]["pairing"]["fair"])
         self.assertEqual(cluster_tls_report.NOT_PAIRED, r["cert_cost"]["put"]["p99_verdict"])
