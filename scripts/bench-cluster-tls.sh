@@ -3,17 +3,21 @@
 # on the member plane (mutual TLS between the members) and on the client port (the load generators speak TLS to the
 # coordinators), in the same run. Three clusters of the same commit run side by side on this host (BENCH_MODES), on
 # fresh data each round: plaintext ("plain"), member TLS ("tls"), member TLS and client TLS ("client": as the operator
-# runs a cluster by default; server TLS on the client port, no client certificate), and the same with client
-# certificates required ("mtls": --client-auth=required, oha presents the read-write certificate of
-# scripts/tls/client-certs.sh; wrk cannot present one, so this cluster has no maximum-throughput runs: its GET keys
-# are written by curl, BENCH_MTLS_KEYS of them, and oha in the closed model loads it as long as wrk the others). Member TLS is judged against plain, the client port's TLS
-# against tls (the one difference between those two clusters), both together against plain (shown), and client
-# certificates against client (at the fixed rate);
+# runs a cluster by default; server TLS on the client port, asking for a client certificate: --client-tls-ca with
+# --client-auth=optional). Member TLS is judged against plain, the client port's TLS against tls (the one difference
+# between those two clusters), both together against plain (shown). Client certificates ("cert") are judged on the
+# client-TLS cluster itself, against its own slices without one: at the fixed rate, each of its slices is a pair,
+# oha presenting the read-write certificate of scripts/tls/client-certs.sh and oha presenting none, which goes first
+# alternating with the order of the clusters, so both see the same warm-up, data and JIT (wrk cannot present a
+# certificate, so there is no maximum-throughput run with one). A certificate is checked once, in its connection's
+# handshake; the bench's requests come from loopback, which needs no credential, so those without a certificate are
+# served as well (elsewhere --client-auth=optional wants a token from them: docs/security.md);
 #   - maximum throughput: wrk (closed model), PUT then GET, one cluster after the other (which goes first alternates
 #     by round), the others idle meanwhile; each measured run in two halves, two identical windows whose spread is the
 #     noise floor beside the throughput ratio (the slices' spread is the p99's);
 #   - latency at a fixed rate: oha (open model, --latency-correction), PUT then GET, in BENCH_SLICES slices of
-#     BENCH_SLICE seconds per cluster, the clusters taking turns (ABC, CBA...): a minute of the machine running slower
+#     BENCH_SLICE seconds per cluster (the client-TLS cluster: a slice without and one with a client certificate),
+#     the clusters taking turns (ABCD, DCBA...: C and D the client-TLS cluster without and with one): a minute of the machine running slower
 #     falls on both modes. One 30 s run per mode and round (the earlier design) gave round-to-round GET p99 ratios of
 #     0.51x-1.40x, and one round 6.7x (its TLS cluster slow over all of its 30 s, the plaintext one measured minutes
 #     earlier): the runs measured the machine's moments as much as the member plane. Each slice is a new oha, whose
@@ -42,22 +46,21 @@
 # Every node has decided it starts a new cluster before any load (a node still deciding when writes arrive sees data
 # on the others and rebuilds: seconds without reads, in an earlier round's warm-up).
 #
-# Environment: BENCH_ROUNDS=1   BENCH_DURATION=12   BENCH_WARMUP=30 (seconds; one round of four clusters: about 9
+# Environment: BENCH_ROUNDS=1   BENCH_DURATION=12   BENCH_WARMUP=30 (seconds; one round of three clusters: about 7
 #   minutes, inside a shared machine's 10-minute exclusive run)   BENCH_RATE_WARMUP=5
-#   BENCH_SLICE_SETTLE=1 (seconds of each slice the p99 leaves out)   BENCH_MTLS_KEYS=20000
+#   BENCH_SLICE_SETTLE=1 (seconds of each slice the p99 leaves out)
 #   BENCH_SLICES=2   BENCH_SLICE=8 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
 #   BENCH_REFERENCE_RATE=2500 (req/s of the fixed-rate slices; 5000 without pinning)   BENCH_REPLICAS=2/3
 #   BENCH_NODE_CPUS=1 BENCH_LOAD_CPUS=0 (on 2 CPUs; taskset lists; both empty: no pinning)
 #   BENCH_PROFILE=SECONDS (off by default): async-profiler on each cluster's first node during the fixed-rate slices
 #     (the first slice cpu, the second alloc), collapsed stacks into the raw directory
 #   BENCH_NODE_ARGS="--block-cache 1GiB"   BENCH_JAVA_OPTS   BENCH_CLUSTER_PORT=18100 (and the next eight; the
-#   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL   BENCH_MODES="plain tls client mtls"
+#   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL   BENCH_MODES="plain tls client"
 . "$(dirname "$0")/lib.sh"
 
 ROUNDS=${BENCH_ROUNDS:-1}
 DURATION=${BENCH_DURATION:-12}
 WARMUP=${BENCH_WARMUP:-30}
-MTLS_KEYS=${BENCH_MTLS_KEYS:-20000}
 RATE_WARMUP=${BENCH_RATE_WARMUP:-5}
 SLICE_SETTLE=${BENCH_SLICE_SETTLE:-1}
 SLICES=${BENCH_SLICES:-2}
@@ -84,8 +87,11 @@ fi
 # 5000 req/s was the fixed rate for nodes on both CPUs; on one CPU it queued (the nodes' CPU per request at the rate,
 # 170-190 us, asks for 0.85-0.95 of it, and p99s of 0.1-3 s): pinned, half the rate
 if [ -n "$NODE_CPUS" ]; then RATE=${BENCH_REFERENCE_RATE:-2500}; else RATE=${BENCH_REFERENCE_RATE:-5000}; fi
-read -r -a MODES <<<"${BENCH_MODES:-plain tls client mtls}"
+read -r -a MODES <<<"${BENCH_MODES:-plain tls client}"
 [ "${MODES[0]}" = plain ] || die "BENCH_MODES must start with plain (each TLS cost is against it): ${MODES[*]}"
+# the fixed-rate slices' modes: with the client-TLS cluster, its slices with a client certificate ("cert") too
+RATE_MODES=("${MODES[@]}")
+[[ " ${MODES[*]} " == *" client "* ]] && RATE_MODES+=(cert)
 NODES=3
 
 . "$(dirname "$0")/bench/cluster-lib.sh"
@@ -99,7 +105,7 @@ if [ -n "$NODE_CPUS$LOAD_CPUS" ]; then
   [ -n "$NODE_CPUS" ] && [ -n "$LOAD_CPUS" ] || die "BENCH_NODE_CPUS and BENCH_LOAD_CPUS: both or neither"
   NODE_LAUNCHER=(taskset -c "$NODE_CPUS")
 fi
-ports_free $(seq "$PORT" $((PORT + 4 * NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + 4 * NODES - 1)))
+ports_free $(seq "$PORT" $((PORT + 3 * NODES - 1))) $(seq $((PORT + 10000)) $((PORT + 10000 + 3 * NODES - 1)))
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/dht-bench-cluster-tls.XXXXXX")
 RAW="$WORK/raw"
@@ -116,14 +122,14 @@ trap stop_nodes EXIT
 TLS_ARGS=(--member-tls-cert "$WORK/tls/tls.crt" --member-tls-key "$WORK/tls/tls.key" --member-tls-ca "$WORK/tls/ca.crt")
 # The client port's: a CA and the nodes' certificate for 127.0.0.1 (the load generators check it: oha with the CA)
 "$DHT_ROOT/scripts/tls/client-certs.sh" "$WORK/client-tls" 2
-CLIENT_TLS_ARGS=(--client-tls-cert "$WORK/client-tls/tls.crt" --client-tls-key "$WORK/client-tls/tls.key")
 tls_ca="$WORK/client-tls/ca.crt" # cluster-lib.sh's status calls to the client-TLS nodes (tls_ports) trust it
-# and present the read-write client certificate where one is asked for (the mtls cluster; the others ask none)
+# and present the read-write client certificate (the client-TLS cluster asks for one: optional)
 tls_cert="$WORK/client-tls/client.crt"
 tls_key="$WORK/client-tls/client.key"
-MTLS_ARGS=(--client-tls-ca "$tls_ca" --client-auth required)
+CLIENT_TLS_ARGS=(--client-tls-cert "$WORK/client-tls/tls.crt" --client-tls-key "$WORK/client-tls/tls.key"
+  --client-tls-ca "$tls_ca" --client-auth optional)
 declare -A tls_ports
-for ((i = 2 * NODES; i < 4 * NODES; i++)); do tls_ports[$((PORT + i))]=1; done
+for ((i = 2 * NODES; i < 3 * NODES; i++)); do tls_ports[$((PORT + i))]=1; done
 
 settle_load
 read -r load1 load5 load15 _ < /proc/loadavg
@@ -137,7 +143,6 @@ fi
   echo "duration=$DURATION"
   echo "warmup=$WARMUP"
   echo "warmup_in_window_run=1"
-  echo "mtls_keys=$MTLS_KEYS"
   echo "flushed_before_rate=1"
   echo "rate_warmup=$RATE_WARMUP"
   echo "slice_settle=$SLICE_SETTLE"
@@ -149,6 +154,8 @@ fi
   echo "replicas=$REPLICAS"
   echo "nodes=$NODES"
   echo "modes=$(IFS=,; echo "${MODES[*]}")"
+  echo "rate_modes=$(IFS=,; echo "${RATE_MODES[*]}")" # cert: the client-TLS cluster's slices with a certificate
+  echo "client_auth=optional"
   echo "client_base=tls" # the client-TLS cluster's member plane is in mutual TLS: its own cost is against "tls"
   echo "java_opts=$JAVA_OPTS"
   echo "node_args=$NODE_ARGS"; echo "scheduled_repair=off"
@@ -163,12 +170,12 @@ if [ -n "$LOAD_CPUS" ]; then taskset -p -c "$LOAD_CPUS" $$ > /dev/null; fi
 # Three clusters of three nodes side by side, plaintext (nodes 0-2), member TLS (nodes 3-5) and client TLS (nodes
 # 6-8); only one is loaded at a time
 S="$DHT_ROOT/scripts/bench"
-first_node() { # first_node MODE: the index of the cluster's node 0
-  case $1 in tls) echo "$NODES" ;; client) echo $((2 * NODES)) ;; mtls) echo $((3 * NODES)) ;; *) echo 0 ;; esac
+first_node() { # first_node MODE: the index of the cluster's node 0 (cert: the client-TLS cluster's)
+  case $1 in tls) echo "$NODES" ;; client | cert) echo $((2 * NODES)) ;; *) echo 0 ;; esac
 }
 members_of() { local i f; f=$(first_node "$1"); for ((i = f; i < f + NODES; i++)); do url "$i"; done | paste -sd,; }
 cluster_ports() { local f; f=$(first_node "$1"); seq -s, $((PORT + f)) $((PORT + f + NODES - 1)); }
-scheme() { case $1 in client | mtls) echo https ;; *) echo http ;; esac; }
+scheme() { case $1 in client | cert) echo https ;; *) echo http ;; esac; }
 tls_curl=(--cacert "$tls_ca" --cert "$tls_cert" --key "$tls_key")
 cluster_url() { echo "$(scheme "$1")://127.0.0.1:$((PORT + $(first_node "$1")))"; }
 connect_to() { # connect_to MODE: oha's requests to the cluster's first port spread over its nodes
@@ -187,7 +194,6 @@ start_cluster() { # start_cluster MODE TAG: three nodes, plaintext, member plane
   case $mode in
     tls) extra+=("${TLS_ARGS[@]}") ;;
     client) extra+=("${TLS_ARGS[@]}" "${CLIENT_TLS_ARGS[@]}") ;;
-    mtls) extra+=("${TLS_ARGS[@]}" "${CLIENT_TLS_ARGS[@]}" "${MTLS_ARGS[@]}") ;;
   esac
   for ((i = f; i < f + NODES; i++)); do
     launch_node "$i" "$RAW/$tag-node$((i - f)).log" --cluster "$(members_of "$mode")" "${extra[@]}"
@@ -204,10 +210,10 @@ oha_load() { # oha_load MODE OP: oha's arguments for the fixed-rate load of OP o
   local mode=$1 op=$2 base
   base=$(cluster_url "$mode")
   mapfile -t hops < <(connect_to "$mode")
-  load=(-q "$RATE" --latency-correction -c "$CONNS" --no-tui "${hops[@]}") # mtls_load drops the first three
+  load=(-q "$RATE" --latency-correction -c "$CONNS" --no-tui "${hops[@]}")
   case $mode in
-    client) load+=(--cacert "$tls_ca") ;;
-    mtls) load+=("${tls_curl[@]}") ;;
+    client) load+=(--cacert "$tls_ca") ;; # asked for a certificate, presents none
+    cert) load+=("${tls_curl[@]}") ;;
   esac
   if [ "$op" = put ]; then
     load+=(-m PUT -d 0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789)
@@ -252,6 +258,7 @@ oha_slice() { # oha_slice MODE OP NAME: one slice at the rate, every request int
   local load hops before cpu
   oha_load "$1" "$2"
   log "oha $3 at $RATE/s (${SLICE}s)"
+  echo "$3" >> "$RAW/slices.order" # the order run: the report checks the certificate's slices are paired
   before=$(flushed_bytes "$1")
   cpu=$(cpu_sample "$1")
   "$OHA" -z "${SLICE}s" --output-format csv -o "$RAW/oha-$3.csv" "${load[@]}" 2> "$RAW/oha-$3.err" \
@@ -314,39 +321,23 @@ key_regex() {
   zeros=$(printf '0%.0s' $(seq $((10 - digits))))
   echo "/v0/entity\\?id=$1[0-$(($3 - 1))]-${zeros}[1-9][0-9]{$((digits - 1))}&replicas=$REPLICAS"
 }
-# mtls_load: the mtls cluster's keys for its GET slices, written by curl (wrk cannot present a client certificate):
-# m0-<n> for n < BENCH_MTLS_KEYS over 16 kept-alive connections, each presenting the client certificate; then as much
-# load as the other clusters' maximum runs gave them, from oha in the closed model (PUT then GET, the same seconds),
-# so that its JIT is as warm at the rate as theirs (not recorded: oha's maximum is not wrk's)
-mtls_load() {
-  local load hops
-  local base last
-  base="$(cluster_url mtls)/v0/entity?replicas=$REPLICAS&id=m0-"
-  last=$(printf '%010d' $((MTLS_KEYS - 1)))
-  log "curl: $MTLS_KEYS PUTs into the mtls cluster (its GET keys)"
-  curl -s -f --no-progress-meter "${tls_curl[@]}" --parallel --parallel-max 16 -X PUT --data 0123456789 "$base[0000000000-$last]" \
-    > /dev/null || die "curl could not write the mtls cluster's keys"
-  get_regex[mtls]=$(key_regex m "$MTLS_KEYS" 1)
-  oha_load mtls put
-  log "oha mtls closed-model PUT ($((WARMUP + DURATION))s, not recorded)"
-  "$OHA" -z "$((WARMUP + DURATION))s" --output-format quiet "${load[@]:3}" > /dev/null 2>&1 || true
-  oha_load mtls get
-  log "oha mtls closed-model GET ($(((WARMUP + 1) / 2 + DURATION))s, not recorded)"
-  "$OHA" -z "$(((WARMUP + 1) / 2 + DURATION))s" --output-format quiet "${load[@]:3}" > /dev/null 2>&1 || true
-}
-
 declare -A get_regex
 all_nodes() { local mode; for mode in "${MODES[@]}"; do cluster_nodes "$mode"; done; }
 round() { # round N MODE...: every cluster on fresh data, in this order, and in the reverse order in even slices
   local n=$1 op s mode order; shift
-  local modes=("$@") reversed=()
-  for ((s = ${#modes[@]} - 1; s >= 0; s--)); do reversed+=("${modes[s]}"); done
+  local modes=("$@")
   log "round $n: ${modes[*]}"
   # one cluster after the other: twelve JVMs starting at once on the nodes' one CPU took more than await_http's 60 s
   for mode in "${modes[@]}"; do start_cluster "$mode" "r$n-$mode"; await_cluster "$mode" "r$n-$mode"; done
+  for mode in "${modes[@]}"; do max_throughput "$n" "$mode"; done
+  if [ -n "${get_regex[client]:-}" ]; then get_regex[cert]=${get_regex[client]}; fi # the same cluster and keys
+  # the fixed-rate slices' order: the client-TLS cluster's pair of slices (without, with a certificate) in its place
+  local rate_modes=() rate_reversed=()
   for mode in "${modes[@]}"; do
-    if [ "$mode" = mtls ]; then mtls_load; else max_throughput "$n" "$mode"; fi
+    rate_modes+=("$mode")
+    if [ "$mode" = client ]; then rate_modes+=(cert); fi
   done
+  for ((s = ${#rate_modes[@]} - 1; s >= 0; s--)); do rate_reversed+=("${rate_modes[s]}"); done
   # the maximum-throughput runs leave memtables filled and a compaction backlog, of sizes that differ by round and
   # mode: the fixed-rate slices measure the member plane, not what remains of them. The three replicas of a key get
   # the same writes and flush together (about a core of the two for a second): with memtables as full as the maximum
@@ -355,9 +346,9 @@ round() { # round N MODE...: every cluster on fresh data, in this order, and in 
   flush_memtables $(all_nodes)
   await_compactions $(all_nodes)
   for op in put get; do
-    for mode in "${modes[@]}"; do oha_warmup "$mode" "$op" "r$n-$mode-$op-rate"; done
+    for mode in "${rate_modes[@]}"; do oha_warmup "$mode" "$op" "r$n-$mode-$op-rate"; done
     for ((s = 1; s <= SLICES; s++)); do
-      if ((s % 2 == 1)); then order=("${modes[@]}"); else order=("${reversed[@]}"); fi
+      if ((s % 2 == 1)); then order=("${rate_modes[@]}"); else order=("${rate_reversed[@]}"); fi
       for mode in "${order[@]}"; do
         profile "$mode" "$s" "r$n-$mode-$op-rate-s$s"
         oha_slice "$mode" "$op" "r$n-$mode-$op-rate-s$s"

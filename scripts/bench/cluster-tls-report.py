@@ -4,7 +4,9 @@ the cluster's maximum throughput and its p99 at a fixed rate, with the member pl
 and with TLS on the client port (mode "client", when the run had it), per round and on average, and each TLS
 cost against the targets, beside the noise floor of identical windows ("cost": the member plane's, against plaintext;
 "client_cost": the client port's, against the cluster that differs from it only by that (client_base in env.txt: the
-member-TLS one; plaintext in runs before it); "both_cost": member and client TLS together against plaintext).
+member-TLS one; plaintext in runs before it); "both_cost": member and client TLS together against plaintext;
+"cert_cost": client certificates, the client-TLS cluster's fixed-rate slices with one against its slices without,
+paired slice by slice).
 
 Usage: cluster-tls-report.py RAW_DIR OUT_DIR   (the parsers are node-report.py's)
        cluster-tls-report.py --render OUT_DIR  (cluster-tls.md again from OUT_DIR/cluster-tls.json)
@@ -25,7 +27,7 @@ _spec.loader.exec_module(nr)
 
 MODES = ("plain", "tls")  # a run before the client port had TLS; a later one names its modes in env.txt
 LABELS = {"plain": "plaintext", "tls": "member TLS", "client": "client TLS",
-          "mtls": "client TLS, client certificates"}
+          "cert": "client TLS, client certificates"}
 # Targets of issue 21: TLS may cost at most 15% of the maximum throughput and 1.2x the p99 at a fixed rate.
 MAX_THROUGHPUT_LOSS = 0.15
 MAX_P99_RATIO = 1.2
@@ -131,12 +133,18 @@ def slices(raw, tag, op, count, settle=0.0):
 
 
 def modes_of(env):
+    """The run's clusters."""
     return tuple(env.get("modes", ",".join(MODES)).split(","))
+
+
+def rate_modes_of(env):
+    """The run's fixed-rate slices: the clusters', and "cert", the client-TLS cluster's with a client certificate."""
+    return tuple(env.get("rate_modes", ",".join(modes_of(env))).split(","))
 
 
 def collect(raw):
     env = nr.env(raw)
-    modes = modes_of(env)
+    modes = rate_modes_of(env)
     nodes = int(env.get("nodes", "3"))
     count = int(env.get("slices", "1"))
     settle = float(env.get("slice_settle", "0"))  # runs before it judged every request of a slice
@@ -149,8 +157,8 @@ def collect(raw):
             tag = "r%d-%s" % (n, mode)
             row = {"round": n, "mode": mode}
             for op in ("put", "get"):
-                # the measured window, in two halves: identical windows (none for the mtls cluster: wrk cannot
-                # present a client certificate)
+                # the measured window, in two halves: identical windows (none with a client certificate: wrk
+                # cannot present one)
                 run = window_run(raw, "%s-%s" % (tag, op))
                 halves = run["halves"] if run else []
                 windows = [h["rps"] for h in halves]
@@ -173,11 +181,13 @@ def collect(raw):
                 slice_flushes[(mode, op)].extend(flushes)
                 row.update({op + "_p50_ms": percentile(lat, 50), op + "_p99_ms": percentile(lat, 99),
                             op + "_rate_requests": len(lat), op + "_rate_failed": failed})
-            row.update({
-                "handshake_failures": metric_sum(raw, tag, nodes, r"dht_(member|client)_tls_handshake_failures_total "),
-                "replica_call_errors": metric_sum(raw, tag, nodes,
-                                                  r'dht_replica_calls_total\{outcome="(error|timeout)"\}'),
-            })
+            if mode in modes_of(env):  # a cluster's counters (the cert slices' are the client-TLS cluster's)
+                row.update({
+                    "handshake_failures": metric_sum(raw, tag, nodes,
+                                                     r"dht_(member|client)_tls_handshake_failures_total "),
+                    "replica_call_errors": metric_sum(raw, tag, nodes,
+                                                      r'dht_replica_calls_total\{outcome="(error|timeout)"\}'),
+                })
             rounds.append(row)
     overall = {}
     for (mode, op), lat in pooled.items():
@@ -198,17 +208,56 @@ def collect(raw):
               "targets": {"max_throughput_loss": MAX_THROUGHPUT_LOSS, "max_p99_ratio": MAX_P99_RATIO}}
     for key, mode, base in costs(env):
         result[key] = cost_of(mode, base, rounds, means, overall)
+    if "cert_cost" in result:
+        paired = pairing(raw)
+        result["cert_cost"]["pairing"] = paired
+        if paired is None or not paired["fair"]:  # judged only as two sides of the same moments
+            for op in ("put", "get"):
+                result["cert_cost"][op]["p99_verdict"] = NOT_PAIRED
     return result
+
+
+NOT_PAIRED = "not judged: the slices with and without a certificate were not run in alternating pairs"
+
+
+def pairing(raw):
+    """How the client-TLS cluster's slices with a certificate ("cert") ran beside its slices without one ("client"),
+    from the order the bench ran its slices in (slices.order, a slice name a line): {"adjacent": every cert slice
+    right before or after the client slice of its round, operation and number; "cert_first": for each pair, in the
+    order run, whether the certificate went first; "fair": adjacent, and which goes first alternating within each
+    round and operation}, or None when the run did not record its order."""
+    path = os.path.join(raw, "slices.order")
+    if not os.path.exists(path):
+        return None
+    names = [line.strip() for line in nr.read(path).splitlines() if line.strip()]
+    where = {}
+    for i, name in enumerate(names):
+        m = re.match(r"^r(\d+)-(\w+)-(put|get)-rate-s(\d+)$", name)
+        if m:
+            where[(int(m.group(1)), m.group(3), int(m.group(4)), m.group(2))] = i
+    adjacent, firsts, fair = True, [], True
+    runs = {}
+    for (n, op, k, mode), i in sorted(where.items(), key=lambda kv: kv[1]):
+        if mode != "cert":
+            continue
+        j = where.get((n, op, k, "client"))
+        adjacent &= j is not None and abs(i - j) == 1
+        first = j is None or i < j
+        firsts.append(first)
+        runs.setdefault((n, op), []).append(first)
+    for seq in runs.values():
+        fair &= all(a != b for a, b in zip(seq, seq[1:]))
+    return {"adjacent": adjacent, "cert_first": firsts, "fair": adjacent and fair and bool(firsts)}
 
 
 def costs(env):
     """(key, mode, base) of each cost the run measured: a mode against the cluster it differs from."""
-    modes = modes_of(env)
+    modes = rate_modes_of(env)
     client_base = env.get("client_base", "plain")
     found = [("cost", "tls", "plain"), ("client_cost", "client", client_base)]
     if client_base != "plain":
         found.append(("both_cost", "client", "plain"))
-    found.append(("mtls_cost", "mtls", "client"))
+    found.append(("cert_cost", "cert", "client"))
     return [(k, m, b) for k, m, b in found if m in modes and b in modes]
 
 
@@ -220,12 +269,13 @@ def cost_of(mode, base, rounds, means, overall):
         rps = op + "_rps"
         p99 = op + "_p99_ms"
         ratios = round_ratios(rounds, p99, mode, base)
+        pairs = slice_ratios(rounds, op, mode, base)
         mine = [x for x in rounds if x["mode"] in (mode, base)]
         rps_floor = noise_floor(*[x.get(rps + "_windows") or [] for x in mine])
         p99_floor = noise_floor(*[x.get(op + "_slice_p99s_ms") or [] for x in mine])
         kept = quotient(means[mode][rps], means[base][rps])
         if kept is None:
-            rps_floor = None  # no maximum runs of this mode (mtls): no floor of its own either
+            rps_floor = None  # no maximum runs of this mode (cert): no floor of its own either
         p99_ratio = quotient(overall[mode][p99], overall[base][p99])
         cost[op] = {
             "throughput_loss": 1 - kept if kept else None,
@@ -243,6 +293,10 @@ def cost_of(mode, base, rounds, means, overall):
             "p99_ratio_with_setup": quotient(overall[mode][op + "_p99_with_setup_ms"],
                                              overall[base][op + "_p99_with_setup_ms"]),
             "p99_ratio_median": median(ratios),
+            # slice k of mode over slice k of base, round by round (shown, not judged): for the client
+            # certificates, the two slices of a pair on the same cluster, one right after the other
+            "slice_p99_ratios": pairs,
+            "slice_p99_ratio_median": median(pairs),
             # the typical slice: a few slices hold most requests above p99 (a flush, a pause), in either mode
             "slice_p99_median_ratio": quotient(overall[mode][op + "_slice_p99_median_ms"],
                                                overall[base][op + "_slice_p99_median_ms"]),
@@ -259,6 +313,16 @@ def cost_of(mode, base, rounds, means, overall):
             floor = noise_floor(*[x.get(op + windows) or [] for x in mine])
             cost[op].update({key + "_ratio": ratio, key + "_floor": floor, key + "_change": beyond(ratio, floor)})
     return cost
+
+
+def slice_ratios(rounds, op, mode, base):
+    """Each slice's p99 of mode over the same slice's (the same round, the same number) of base."""
+    by_round = {}
+    for x in rounds:
+        by_round.setdefault(x["round"], {})[x["mode"]] = x.get(op + "_slice_p99s_ms") or []
+    ratios = (quotient(a, b) for _, v in sorted(by_round.items())
+              for a, b in zip(v.get(mode) or [], v.get(base) or []))
+    return [q for q in ratios if q is not None]
 
 
 def quotient(a, b):
@@ -306,12 +370,14 @@ def client_cluster(env):
     words = (", one with %sTLS 1.3 on its client port (the same code; the load generators speak it over kept-alive "
              "connections and present no client certificate)" % ("its member plane in mutual TLS too and " if both
                                                                   else ""))
-    if "mtls" in modes_of(env):
-        words += (", and one like it that requires client certificates (--client-auth=required; oha presents a "
-                  "read-write one, and a connection's certificate is checked once, in its handshake; wrk cannot "
-                  "present one, so this cluster has no maximum-throughput runs: oha loads it in the closed model as "
-                  "long as wrk the others, unrecorded, and its GET keys are %s written by curl, where the others' are "
-                  "those of their maximum PUT runs)" % env.get("mtls_keys"))
+    if "cert" in rate_modes_of(env):
+        words = words.replace("present no client certificate", "present no client certificate, though the port "
+                              "asks for one (--client-tls-ca, --client-auth=%s)" % env.get("client_auth", "optional"))
+        words += ("; that cluster's fixed-rate slices come in pairs, one with oha presenting a read-write client "
+                  "certificate (\"client certificates\") and one without, which goes first alternating slice by "
+                  "slice, so both see the same warm-up, data and JIT (a connection's certificate is checked once, in "
+                  "its handshake; the bench's loopback requests need no credential, so those without one are served "
+                  "alike; wrk cannot present a certificate: no maximum-throughput run with one)")
     return words
 
 
@@ -324,6 +390,16 @@ def beside(cost):
                                                  cost.get(figure + "_verdict"))
     return "; noise floor: %s, %s" % (one("throughput", lambda f: "+-%.1f%%" % ((f - 1) * 100)),
                                       one("p99", lambda f: "%.2fx" % f))
+
+
+def pairing_words(paired):
+    """'; pairs: ...' for the client certificates' line: how their slices ran beside those without a certificate."""
+    if paired is None:
+        return "; pairs: the run recorded no slice order (%s)" % NOT_PAIRED
+    firsts = paired["cert_first"]
+    return "; pairs: %d, %s, the certificate first in %d of them%s" % (
+        len(firsts), "each right beside its slice without a certificate" if paired["adjacent"] else "**not adjacent**",
+        sum(firsts), ", alternating" if paired["fair"] else " (**not alternating**: %s)" % NOT_PAIRED)
 
 
 def pinned(env):
@@ -370,7 +446,8 @@ def cpu_words(c):
 
 def markdown(r):
     env = r["env"]
-    modes = modes_of(env)
+    clusters = modes_of(env)
+    modes = rate_modes_of(env)
     rate = env.get("reference_rate")
     lines = [
         "# TLS on the member plane and on the client port: what it costs a 3-node cluster",
@@ -385,8 +462,8 @@ def markdown(r):
         "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s "
         "at the rate unrecorded on each%s.%s Load before/after: %s / %s."
         % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
-           env.get("nproc"), env.get("cpu"), env.get("java"), "Four" if "mtls" in modes else "Three" if "client" in modes else "Two",
-           env.get("replicas"), client_cluster(env) if "client" in modes else "", env.get("rounds"),
+           env.get("nproc"), env.get("cpu"), env.get("java"), "Three" if "client" in clusters else "Two",
+           env.get("replicas"), client_cluster(env) if "client" in clusters else "", env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,
            env.get("slices"), env.get("slice"), env.get("rate_warmup", "0"),
            ("; before them every member of both clusters flushed its memtables and finished its compactions"
@@ -397,11 +474,12 @@ def markdown(r):
         "failed at the rate | replica call errors | TLS handshake failures |" % (rate, rate),
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for x in r["rounds"]:
-        lines.append("| %d | %s | %s | %s | %s / %s | %s / %s | %d | %d | %d |" % (
+    for x in r["rounds"]:  # the cert slices' cluster counters are the client-TLS cluster's line
+        lines.append("| %d | %s | %s | %s | %s / %s | %s / %s | %d | %s | %s |" % (
             x["round"], LABELS.get(x["mode"], x["mode"]), fmt(x["put_rps"], 0), fmt(x["get_rps"], 0), fmt(x["put_p50_ms"]),
             fmt(x["put_p99_ms"]), fmt(x["get_p50_ms"]), fmt(x["get_p99_ms"]),
-            x["put_rate_failed"] + x["get_rate_failed"], x["replica_call_errors"], x["handshake_failures"]))
+            x["put_rate_failed"] + x["get_rate_failed"], fmt(x.get("replica_call_errors"), 0),
+            fmt(x.get("handshake_failures"), 0)))
     for mode in modes:
         m, o = r["means"][mode], r["overall"][mode]
         lines.append("| all | %s | %s (mean) | %s (mean) | %s (%d requests) | %s (%d requests) | | | |" % (
@@ -446,7 +524,7 @@ def markdown(r):
               "judged against the target only when it is further from it than the floor (else not separable here)."
               % env.get("slice", "10"), ""]
     for key, what in (("cost", "member TLS"), ("client_cost", "client TLS"), ("both_cost", "member and client TLS"),
-                      ("mtls_cost", "client certificates")):
+                      ("cert_cost", "client certificates")):
         if key not in r:
             continue
         for op in ("put", "get"):
@@ -461,13 +539,18 @@ def markdown(r):
                              ", ".join("%.2fx" % v for v in by_round) or "none",
                              verdict(c.get("p99_ratio_median"), t["max_p99_ratio"], True),
                              verdict(c.get("slice_p99_median_ratio"), t["max_p99_ratio"], True))
+                         + ("" if not c.get("slice_p99_ratios") or key != "cert_cost" else
+                            "; slice by slice (each slice over its pair's without a certificate) %s, median %.2fx "
+                            "(shown, not judged)" % (", ".join("%.2fx" % v for v in c["slice_p99_ratios"]),
+                                                     c["slice_p99_ratio_median"]))
                          + ("" if c.get("quiet_slice_p99_median_ratio") is None else
                             "; median slice without a flush %.2fx (shown, not judged)"
                             % c["quiet_slice_p99_median_ratio"])
                          + ("" if not float(env.get("slice_settle", "0")) or c.get("p99_ratio_with_setup") is None
                             else "; with each slice's first %s s %.2fx (shown, not judged)"
                             % (env.get("slice_settle"), c["p99_ratio_with_setup"]))
-                         + beside(c) + cpu_words(c))
+                         + beside(c) + cpu_words(c) + (pairing_words(r[key].get("pairing")) if key == "cert_cost"
+                                                       else ""))
     lines += ["", "Member connections are pooled and pipelined, so handshakes are rare (one per connection) and a TLS "
               "record carries many requests; what remains is the encryption of every byte between members and the "
               "SSLEngine's copies. The client port's connections are the load generators' own, kept alive (one "

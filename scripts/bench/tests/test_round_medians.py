@@ -21,6 +21,13 @@ def load(name, file):
 cluster_tls_report = load("cluster_tls_report", "cluster-tls-report.py")
 
 
+def slice_order(first, second):
+    """slices.order of two rounds of PUT then GET slices, the first slice of each in the order first, the second in
+    the order second."""
+    return ["r%d-%s-%s-rate-s%d" % (n, m, op, k) for n in (1, 2) for op in ("put", "get")
+            for k, modes in ((1, first), (2, second)) for m in modes]
+
+
 class ClusterTlsRoundsTest(unittest.TestCase):
     def test_each_round_pairs_its_own_clusters(self):
         rounds = [{"round": 1, "mode": "plain", "get_p99_ms": 2.0}, {"round": 1, "mode": "tls", "get_p99_ms": 1.0},
@@ -229,30 +236,74 @@ class ClusterTlsSlicesTest(TempDirTest):
         md = cluster_tls_report.markdown(r)
         self.assertIn("| 1 | member TLS | 30 | 4.00 | 0.45 | 30 | 0.00 | 0.00 |", md)
 
-    def test_the_mtls_cluster_is_judged_against_client_tls_at_the_fixed_rate_only(self):
+    def cert_run(self, order=None):
+        """A run with the client-TLS cluster, whose slices come in pairs without and with a client certificate
+        ("cert"): client TLS GET slices' tails 2.0 then 1.0 ms, with a certificate 2.2 then 1.1 (each 1.1x its pair;
+        against the other slice 2.2x and 0.55x, against member TLS's 2.4 and 1.5 ms neither). order: the slices in
+        the order run (slices.order), by default ABCD DCBA each round and operation, C, D the pair."""
         with open(os.path.join(self.tmp, "env.txt"), "a") as f:
-            f.write("modes=plain,tls,client,mtls\nclient_base=tls\nmtls_keys=20000\n")
-        for n in (1, 2):  # client TLS: GET tails 2.0 ms; with client certificates (no maximum runs) 2.2 ms
+            f.write("modes=plain,tls,client\nrate_modes=plain,tls,client,cert\nclient_base=tls\n"
+                    "client_auth=optional\n")
+        for n in (1, 2):
             self.window("r%d-client-put" % n, (850, 850))
             self.window("r%d-client-get" % n, (1900, 1900))
-            for mode, tail in (("client", 2.0), ("mtls", 2.2)):
+            for mode, tails in (("client", (2.0, 1.0)), ("cert", (2.2, 1.1))):
                 for k in (1, 2):
                     prefix = os.path.join(self.tmp, "oha-r%d-%s-" % (n, mode))
                     oha_csv(prefix + "put-rate-s%d.csv" % k, [(i / 100, 1.0, "201") for i in range(100)])
                     oha_csv(prefix + "get-rate-s%d.csv" % k,
-                            [(i / 100, tail if i % 20 == 0 else 1.0, "200") for i in range(100)])
-        r, by = self.collect()
-        c = r["mtls_cost"]["get"]
-        self.assertEqual("client", r["mtls_cost"]["base"])
+                            [(i / 100, tails[k - 1] if i % 20 == 0 else 1.0, "200") for i in range(100)])
+                    with open(prefix + "get-rate-s%d.cpu" % k, "w") as f:  # 100 requests: 10 or 11 ms of CPU
+                        f.write("20.000 0 0 %.3f 0 0\n" % (20 + (0.011 if mode == "cert" else 0.010)))
+        if order is None:
+            order = slice_order(("plain", "tls", "client", "cert"), ("cert", "client", "tls", "plain"))
+        with open(os.path.join(self.tmp, "slices.order"), "w") as f:
+            f.write("\n".join(order) + "\n")
+        return self.collect()
+
+    def test_client_certificates_are_judged_against_the_same_clusters_slices_without_one_pair_by_pair(self):
+        r, by = self.cert_run()
+        c = r["cert_cost"]["get"]
+        self.assertEqual("client", r["cert_cost"]["base"])
         self.assertAlmostEqual(1.1, c["p99_ratio"])
+        # each slice against its own pair: 2.2/2.0 and 1.1/1.0, not 2.2/1.0 or 1.1/2.0 (nor member TLS's slices)
+        self.assertEqual([1.1] * 4, [round(v, 6) for v in c["slice_p99_ratios"]])
+        self.assertAlmostEqual(1.1, c["slice_p99_ratio_median"])
+        self.assertAlmostEqual(1.1, c["rate_cpu_ratio"])  # 110 against 100 us a request, the same cluster's nodes
+        self.assertEqual({"adjacent": True, "cert_first": [False, True] * 4, "fair": True}, r["cert_cost"]["pairing"])
+        self.assertEqual(2.0, c["p99_floor"])  # consecutive slices of a round: 2.0 -> 1.0 ms
+        self.assertEqual("not separable here", c["p99_verdict"])
         self.assertIsNone(c["throughput_loss"])
         self.assertEqual("not measured", c["throughput_verdict"])
-        self.assertIsNone(by[(1, "mtls")]["put_rps"])
+        self.assertIsNone(by[(1, "cert")]["put_rps"])
+        self.assertNotIn("handshake_failures", by[(1, "cert")], "its cluster's counters are the client-TLS line's")
+        self.assertNotIn("mtls_cost", r)
+        self.assertEqual(["plain", "tls", "client", "cert"], [x["mode"] for x in r["rounds"] if x["round"] == 1])
         md = cluster_tls_report.markdown(r)
-        self.assertIn("requires client certificates (--client-auth=required", md)
+        self.assertIn("Three 3-node clusters", md)
+        self.assertIn("--client-auth=optional", md)
+        self.assertIn("| 1 | client TLS, client certificates |  |  | 1.00 / 1.00 | 1.00 / 2.20 | 0 |  |  |", md)
         line = [x for x in md.splitlines() if x.startswith("- **client certificates, GET** (against client TLS)")][0]
         self.assertIn("p99 at the fixed rate 1.10x (target <= 1.2x: met)", line)
-        self.assertIn("throughput not measured (beside the floor: not measured)", line)
+        self.assertIn("slice by slice (each slice over its pair's without a certificate) 1.10x, 1.10x, 1.10x, 1.10x",
+                      line)
+        self.assertIn("p99 2.00x (beside the floor: not separable here)", line)
+        self.assertIn("pairs: 8, each right beside its slice without a certificate, the certificate first in 4 of "
+                      "them, alternating", line)
+
+    def test_client_certificates_are_not_judged_when_their_slices_were_not_paired(self):
+        # the pair split by the member-TLS cluster's slice: the two sides saw different moments
+        r, _ = self.cert_run(slice_order(("plain", "client", "tls", "cert"), ("plain", "client", "tls", "cert")))
+        self.assertFalse(r["cert_cost"]["pairing"]["adjacent"])
+        self.assertEqual(cluster_tls_report.NOT_PAIRED, r["cert_cost"]["get"]["p99_verdict"])
+        line = [x for x in cluster_tls_report.markdown(r).splitlines()
+                if x.startswith("- **client certificates, PUT**")][0]
+        self.assertIn("**not adjacent**", line)
+        # adjacent but always the certificate second: it would always meet the cluster later than its pair
+        r, _ = self.cert_run(slice_order(("plain", "tls", "client", "cert"), ("plain", "tls", "client", "cert")))
+        self.assertTrue(r["cert_cost"]["pairing"]["adjacent"])
+        self.assertFalse(r["cert_cost"]["pairing"]["fair"])
+        self.assertEqual(cluster_tls_report.NOT_PAIRED, r["cert_cost"]["put"]["p99_verdict"])
 
     def test_the_nodes_cpu_per_request_beside_the_floor_of_identical_windows(self):
         # round 1 sampled the nodes' CPU around each half of the maximum runs and each slice; round 2 (older) did not
