@@ -3,14 +3,13 @@ a call on each of some nodes (a backup, a restore, its finish), polling until ea
 a phase, a background poll of a status all along (as the operator polls), samples of the CPU and work of the nodes,
 the object store and the load at a mark, and a warm-up that lasts until the nodes are steady. Standard library only.
 """
-import glob
 import json
 import os
 import string
 import threading
 import time
 
-from .load import CLOCK_TICKS
+from .load import CLOCK_TICKS, ticks
 from .nodes import http, log, metric
 
 JIT = "jvm_compilation_time_seconds_total"
@@ -81,22 +80,6 @@ def end_poll(run):
         stop.set()
         t.join()
     run.polls = []
-
-
-def ticks(pid, comm_prefix=None):
-    """CPU ticks (user + system) so far of a process, or (comm_prefix) of its threads whose name starts so."""
-    paths = glob.glob("/proc/%d/task/*/stat" % pid) if comm_prefix else ["/proc/%d/stat" % pid]
-    total = 0
-    for path in paths:
-        try:
-            with open(path, encoding="ascii", errors="replace") as f:
-                text = f.read()
-        except OSError:  # a thread that ended since the glob
-            continue
-        name, fields = text[text.index("(") + 1:text.rindex(")")], text.rsplit(")", 1)[1].split()
-        if comm_prefix is None or name.startswith(comm_prefix):
-            total += int(fields[11]) + int(fields[12])
-    return total
 
 
 def node_work(run):

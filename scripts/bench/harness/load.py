@@ -4,6 +4,7 @@ request when the last one is answered: the maximum throughput), oha at a fixed r
 CPU the servers' processes used during the window (from /proc: CPU per request is what a change to the request path
 moves, and it is less noisy than either). Their outputs are kept as written and parsed here. Standard library only.
 """
+import glob
 import json
 import os
 import re
@@ -103,17 +104,25 @@ def oha(binary, url_regex, method, rate, seconds, connections=64, out=None):
         return None
 
 
+def ticks(pid, comm_prefix=None):
+    """CPU ticks (user + system) so far of a process, or (comm_prefix) of its threads whose name starts so."""
+    paths = glob.glob("/proc/%d/task/*/stat" % pid) if comm_prefix else ["/proc/%d/stat" % pid]
+    total = 0
+    for path in paths:
+        try:
+            with open(path, encoding="ascii", errors="replace") as f:
+                text = f.read()
+        except OSError:  # a thread that ended since the glob
+            continue
+        name, fields = text[text.index("(") + 1:text.rindex(")")], text.rsplit(")", 1)[1].split()
+        if comm_prefix is None or name.startswith(comm_prefix):
+            total += int(fields[11]) + int(fields[12])
+    return total
+
+
 def cpu_seconds(pids):
     """CPU seconds (user + system) the processes used since they started; a process gone counts nothing."""
-    total = 0
-    for pid in pids:
-        try:
-            with open("/proc/%d/stat" % pid, encoding="ascii") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of proc(5)
-    return total / float(CLOCK_TICKS)
+    return sum(ticks(pid) for pid in pids) / float(CLOCK_TICKS)
 
 
 def core_busy_and_total(cores):
