@@ -14,7 +14,7 @@ import sys
 
 import plots
 from benchraw import env, errors, fmt, oha, oha_row, onenio_native, read, wrk  # noqa: F401 (read: cluster-tls)
-from harness import floors, profiles
+from harness import judge, profiles
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
 TARGET_GET = 0.85
@@ -37,6 +37,14 @@ def profile_breakdown(raw, name):
     return profiles.breakdown(path, CATEGORIES) if os.path.exists(path) else None
 
 
+REF = ("node-put-ref", "bare-put-ref", "node-get-ref", "bare-get-ref")
+
+
+def in_rounds(names, rounds):
+    """The windows of names measured in rounds: NAME-1 .. NAME-<rounds> each."""
+    return ["%s-%d" % (n, r) for n in names for r in range(1, rounds + 1)]
+
+
 def main():
     if sys.argv[1] == "--render":
         out = sys.argv[2]
@@ -48,28 +56,26 @@ def main():
     native = onenio_native(raw)
     if native is not None:
         e.setdefault("onenio_native", str(native).lower())
-    duration = int(e.get("duration", "30"))
-    smoke = duration < 30
+    rounds = int(e.get("rounds", "1"))
+    smoke = int(e.get("duration", "30")) < 30 or int(e.get("round", "10")) < 10
+    per_round = in_rounds(("bare-put", "node-put", "bare-get", "node-get"), rounds)
+    ref = in_rounds(REF, rounds)
     result = {
         "smoke_run": smoke,
         "environment": e,
+        "rounds": rounds,
         "targets": {"put_vs_ceiling": TARGET_PUT, "get_vs_ceiling": TARGET_GET,
                     "p99_ms_at_70pct": TARGET_P99_MS, "p999_ms_at_70pct": TARGET_P999_MS},
-        "wrk": {n: wrk(raw, n) for n in ("bare-put", "node-put", "bare-get", "node-get")},
-        "oha": {n: oha(raw, n) for n in ("node-put", "bare-put", "node-get", "bare-get", "node-put-ref",
-                                         "bare-put-ref", "node-get-ref", "bare-get-ref")},
+        "wrk": {n: wrk(raw, n) for n in per_round},
+        "oha": {n: oha(raw, n) for n in ("node-put", "bare-put", "node-get", "bare-get", *ref)},
         "k6": {n: k6(raw, n) for n in ("node-put", "node-get")},
         "profiles": {n: profile_breakdown(raw, n) for n in ("node-put", "node-get")},
     }
-    w = result["wrk"]
-    ratios = {}
-    for op in ("put", "get"):
-        if w.get("node-" + op) and w.get("bare-" + op):
-            ratios[op] = w["node-" + op]["rps"] / w["bare-" + op]["rps"]
-    result["ratios"] = ratios
+    result["judged"] = judged(result)
+    result["ratios"] = {op: result["judged"][op]["ratio"] for op in ("put", "get")}
     o = result["oha"]
-    p99_ratio = {}
-    for op in ("put", "get", "put-ref", "get-ref"):
+    p99_ratio = {op + "-ref": result["judged"][op + "-ref"]["ratio"] for op in ("put", "get")}
+    for op in ("put", "get"):
         n, b = o.get("node-" + op), o.get("bare-" + op)
         if n and b and b.get("p99_ms"):
             p99_ratio[op] = n["p99_ms"] / b["p99_ms"]
@@ -89,46 +95,50 @@ def main():
     render(result, out)
 
 
+def judged(result):
+    """The ratios this report judges, each over the rounds (harness/judge.py): node/bare throughput against its
+    target, node/bare p99 at the reference rate against the bare server's."""
+    w, o, n = result["wrk"], result["oha"], result["rounds"]
+    j = {op: judge.judged(judge.in_rounds(w, "node-" + op, n, "rps"), judge.in_rounds(w, "bare-" + op, n, "rps"),
+                          True, target) for op, target in (("put", TARGET_PUT), ("get", TARGET_GET))}
+    for op in ("put-ref", "get-ref"):
+        j[op] = judge.judged(judge.in_rounds(o, "node-" + op, n, "p99_ms"),
+                             judge.in_rounds(o, "bare-" + op, n, "p99_ms"), False)
+    return j
+
+
 def render(result, out):
     """node.md and its two plots (throughput against the ceiling, latency by percentile at fixed rates)."""
-    w, o = result["wrk"], result["oha"]
+    w, o, n = result["wrk"], result["oha"], result["rounds"]
     result["plots"] = []
-    if plots.bars(os.path.join(out, "node-throughput.svg"), "Maximum throughput, wrk 2 threads x 64 connections",
-                    "req/s", [(op.upper(), [(who, (w.get(who + "-" + op) or {}).get("rps"))
-                                            for who in ("bare", "node")]) for op in ("put", "get")]):
+    if plots.bars(os.path.join(out, "node-throughput.svg"), "Maximum throughput, wrk 2 threads x 64 connections "
+                  "(median of %d rounds)" % n, "req/s",
+                  [(op.upper(), [(who, judge.median(judge.in_rounds(w, who + "-" + op, n, "rps")))
+                                 for who in ("bare", "node")]) for op in ("put", "get")]):
         result["plots"].append(("node-throughput.svg", "throughput: node against the bare one-nio server"))
     lat = []
-    for n in ("node-put-ref", "bare-put-ref", "node-get-ref", "bare-get-ref"):
-        x = o.get(n)
-        if x:
-            lat.append((n, {50: x["p50_ms"], 90: x["p90_ms"], 99: x["p99_ms"], 99.9: x["p999_ms"]}))
+    for name in REF:
+        q = {p: judge.median(judge.in_rounds(o, name, n, f)) for p, f in PERCENTILES}
+        if None not in q.values():
+            lat.append((name, q))
     if plots.percentiles(os.path.join(out, "node-latency.svg"), "Latency at %s req/s (oha, corrected)"
                            % result["environment"].get("reference_rate"), lat):
         result["plots"].append(("node-latency.svg", "latency by percentile at the reference rate"))
-    noise = floors.from_ab(out, result["environment"].get("commit"), "single")
     with open(os.path.join(out, "node.md"), "w", encoding="utf-8") as fh:
-        fh.write(markdown(result, noise))
+        fh.write(markdown(result))
 
 
 def result_plots(r):
     return r.get("plots") or []
 
 
-# This report's figures -> the A/B's (side, case, figure) measuring the same thing in rounds (harness/floors.py).
-AB_FIGURES = {("node", "put"): ("head", "put-closed", "rps"), ("bare", "put"): ("bare", "put-closed", "rps"),
-              ("node", "get"): ("head", "get-closed", "rps"), ("bare", "get"): ("bare", "get-closed", "rps"),
-              ("node", "put-ref"): ("head", "put-rate", "p99_ms"), ("bare", "put-ref"): ("bare", "put-rate", "p99_ms"),
-              ("node", "get-ref"): ("head", "get-rate", "p99_ms"), ("bare", "get-ref"): ("bare", "get-rate", "p99_ms")}
+# A node/bare p99 ratio judged against 1 (harness/judge.py: lower is better).
+P99_WORDS = {judge.BETTER: "the node's lower, beyond the floor", judge.WORSE: "the node's higher, beyond the floor",
+             judge.NOT_SEPARABLE: judge.NOT_SEPARABLE}
+PERCENTILES = ((50, "p50_ms"), (90, "p90_ms"), (99, "p99_ms"), (99.9, "p999_ms"))
 
 
-def ratio_floor(noise, op):
-    """The noise floor of node/bare for op ("put", "get-ref", ...) as the A/B measured it: the larger of the two
-    servers' floors, as judge.py takes it for a ratio; None when not measured."""
-    f = [noise[1].get(AB_FIGURES[(who, op)]) for who in ("node", "bare")] if noise else [None]
-    return None if None in f else max(f)
-
-
-def markdown(r, noise=None):
+def markdown(r):
     e = r["environment"]
     w, o, k = r["wrk"], r["oha"], r["k6"]
     L = []
@@ -138,8 +148,9 @@ def markdown(r, noise=None):
              "[node.json](node.json). Design and analysis: [docs/node.md](../node.md).")
     L.append("")
     if r["smoke_run"]:
-        L.append("> **Smoke run** (%ss per run): a check that the benchmark works, not figures to quote. "
-                 "The committed figures come from a full default run (30 s)." % e.get("duration"))
+        L.append("> **Smoke run** (%s-s windows in rounds, %s-s otherwise): a check that the benchmark works, not "
+                 "figures to quote. The committed figures come from a full default run (10-s rounds, 30-s windows)."
+                 % (e.get("round"), e.get("duration")))
         L.append("")
     L.append("| | |")
     L.append("|---|---|")
@@ -152,28 +163,19 @@ def markdown(r, noise=None):
     L.append("| commit | %s%s |" % (e.get("commit"), " (+%s uncommitted files)" % e.get("dirty")
                                      if e.get("dirty") not in (None, "0") else ""))
     L.append("| load generators | %s; %s; %s |" % (e.get("wrk"), e.get("oha"), e.get("k6")))
-    L.append("| runs | %ss each after %ss warm-up; wrk %s threads x %s connections; fixed rate = %s x node max |"
-             % (e.get("duration"), e.get("warmup"), e.get("threads"), e.get("connections"), e.get("fraction")))
+    L.append("| runs | judged figures (wrk, the reference rate): %s rounds of %ss windows, node and bare server one "
+             "right after the other, the first alternating by round; the 70%% and k6 runs: one %ss window each; "
+             "%ss warm-up; wrk %s threads x %s connections; fixed rate = %s x the node's median max |"
+             % (r.get("rounds"), e.get("round"), e.get("duration"), e.get("warmup"), e.get("threads"),
+                e.get("connections"), e.get("fraction")))
     L.append("| JVM options (both servers) | `%s` |" % e.get("java_opts"))
     if e.get("node_args"):
         L.append("| node options | `%s` |" % e.get("node_args"))
     if e.get("label"):
         L.append("| label | %s |" % e.get("label"))
-    if noise:
-        n = noise[1]
-
-        def pct(who, op):
-            return floors.plus_minus(n.get(AB_FIGURES[(who, op)]))
-        L.append("| noise floor | this script measures each figure in one window, so it cannot state the spread "
-                 "between identical windows; the A/B of this build, [ab/%s.md](ab/%s.md), ran the same closed-model "
-                 "and 20k req/s cases in rounds on this machine: between identical windows, node / bare throughput "
-                 "PUT %s / %s, GET %s / %s; p99 at 20k req/s PUT %s / %s, GET %s / %s (not measured for the 70%% "
-                 "runs and k6) |" % (noise[0], noise[0], pct("node", "put"), pct("bare", "put"), pct("node", "get"),
-                                      pct("bare", "get"), pct("node", "put-ref"), pct("bare", "put-ref"),
-                                      pct("node", "get-ref"), pct("bare", "get-ref")))
-    else:
-        L.append("| noise floor | not measured: this script runs each figure in one window (`make bench-ab` "
-                 "measures the same cases in rounds: docs/benchmarks/ab/) |")
+    L.append("| noise floor | of each judged ratio: the largest change of either server's figure between two "
+             "consecutive rounds of this run (harness/judge.py); a ratio whose median and every round are not beyond "
+             "it on one side of the target: not separable here. The 70% and k6 runs are one window each: no floor |")
     L.append("")
 
     for f, alt in result_plots(r):
@@ -186,20 +188,23 @@ def markdown(r, noise=None):
     L.append("| run | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | socket errors |")
     L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for n in ("bare-put", "node-put", "bare-get", "node-get"):
-        x = w.get(n)
-        if x:
-            L.append("| %s | %.0f | %s | %s | %s | %s | %d | %d |" % (
-                n, x["rps"], fmt(x["p50_ms"]), fmt(x["p90_ms"]), fmt(x["p99_ms"]), fmt(x["max_ms"]),
-                x["non_2xx"], x["socket_errors"]))
+        for rnd in range(1, r["rounds"] + 1):
+            name = "%s-%d" % (n, rnd)
+            x = w.get(name)
+            if x:
+                L.append("| %s | %.0f | %s | %s | %s | %s | %d | %d |" % (
+                    name, x["rps"], fmt(x["p50_ms"]), fmt(x["p90_ms"]), fmt(x["p99_ms"]), fmt(x["max_ms"]),
+                    x["non_2xx"], x["socket_errors"]))
+            else:
+                L.append("| %s | (no result) | | | | | | |" % name)
     L.append("")
+    L.append("node/ceiling, round by round (node-OP-r / bare-OP-r):")
+    L.append("")
+    L += judge.JUDGED_HEAD
     for op, target in (("put", TARGET_PUT), ("get", TARGET_GET)):
-        if op in r["ratios"]:
-            ratio = r["ratios"][op]
-            verdict = "meets" if ratio >= target else "misses by %.1f points" % ((target - ratio) * 100)
-            floor = ratio_floor(noise, op)
-            L.append("- **%s: node/ceiling = %.1f%%** (target >= %.0f%%: %s), noise floor %s%s" % (
-                op.upper(), ratio * 100, target * 100, verdict, floors.plus_minus(floor),
-                ": not separable here" if floors.inside(ratio, target, floor) else ""))
+        j = r["judged"][op]
+        L.append(judge.judged_row(op.upper(), j, lambda x: "%.1f%%" % (x * 100), ">= %.0f%%" % (target * 100),
+                                  judge.target_words(j)))
     L.append("")
 
     rates = {"put": e.get("rate_put"), "get": e.get("rate_get"), "put-ref": e.get("reference_rate"),
@@ -210,11 +215,11 @@ def markdown(r, noise=None):
         L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for n in names:
             x = o.get(n)
-            if x:
-                L.append(oha_row(n, rates[n.split("-", 1)[1]], x))
+            if x or n.split("-")[-1].isdigit():
+                L.append(oha_row(n, rates[n.split("-", 1)[1].rstrip("-0123456789")], x))
         L.append("")
 
-    def verdicts(ops, absolute):
+    def verdicts(ops):
         for op in ops:
             x = o.get("node-" + op)
             if not x:
@@ -224,32 +229,38 @@ def markdown(r, noise=None):
                    "**%s**" % (op.upper(), rates[op], fmt(x["p99_ms"], 3), fmt(x["p999_ms"], 3),
                                x["non_2xx"] + errors(x),
                                "%.2fx" % ratio if ratio else "-")
-            if op.endswith("-ref") and ratio:
-                line += " (noise floor %s)" % floors.plus_minus(ratio_floor(noise, op))
-            if absolute:
-                ok99 = x["p99_ms"] is not None and x["p99_ms"] <= TARGET_P99_MS
-                ok999 = x["p999_ms"] is not None and x["p999_ms"] <= TARGET_P999_MS
-                line += " (issue targets p99 <= %.0f ms: %s, p99.9 <= %.0f ms: %s)" % (
-                    TARGET_P99_MS, "met" if ok99 else "missed", TARGET_P999_MS, "met" if ok999 else "missed")
+            ok99 = x["p99_ms"] is not None and x["p99_ms"] <= TARGET_P99_MS
+            ok999 = x["p999_ms"] is not None and x["p999_ms"] <= TARGET_P999_MS
+            line += " (issue targets p99 <= %.0f ms: %s, p99.9 <= %.0f ms: %s; one window: no noise floor)" % (
+                TARGET_P99_MS, "met" if ok99 else "missed", TARGET_P999_MS, "met" if ok999 else "missed")
             L.append(line)
         L.append("")
 
     L.append("## 2. Latency at 70% of the maximum (oha, open model, `--latency-correction`)")
     L.append("")
-    L.append("Rate = %s x the node's wrk maximum above; the bare server gets the same rate. Latency is corrected "
-             "for coordinated omission (measured from when each request was due). oha needs about twice wrk's "
-             "CPU per request, on the same 2 cores: where `achieved` is below the rate, the machine (server + "
+    L.append("Rate = %s x the node's median wrk maximum above; the bare server gets the same rate. Latency is "
+             "corrected for coordinated omission (measured from when each request was due). oha needs about twice "
+             "wrk's CPU per request, on the same 2 cores: where `achieved` is below the rate, the machine (server + "
              "generator) was saturated and the latency is queueing in the generator." % e.get("fraction"))
     L.append("")
     oha_table(("node-put", "bare-put", "node-get", "bare-get"))
-    verdicts(("put", "get"), True)
+    verdicts(("put", "get"))
     L.append("## 3. Latency at the reference rate (oha)")
     L.append("")
-    L.append("The same runs at %s req/s, a rate this machine sustains with the generator beside the server: the "
-             "node/bare p99 ratio here measures what the node adds, not CPU starvation." % e.get("reference_rate"))
+    L.append("The same runs at %s req/s, a rate this machine sustains with the generator beside the server, in %s "
+             "rounds of %s s (node and bare server one after the other, the first alternating): the node/bare p99 "
+             "ratio here measures what the node adds, not CPU starvation." % (e.get("reference_rate"), r["rounds"],
+                                                                              e.get("round")))
     L.append("")
-    oha_table(("node-put-ref", "bare-put-ref", "node-get-ref", "bare-get-ref"))
-    verdicts(("put-ref", "get-ref"), False)
+    oha_table(in_rounds(REF, r["rounds"]))
+    L.append("node p99 / bare p99 at the same rate, round by round:")
+    L.append("")
+    L += judge.JUDGED_HEAD
+    for op in ("put-ref", "get-ref"):
+        j = r["judged"][op]
+        L.append(judge.judged_row("%s p99" % op[:3].upper(), j, lambda x: "%.2fx" % x, "the bare server's (1x)",
+                                  P99_WORDS[j["verdict"]]))
+    L.append("")
 
     L.append("## 4. k6 at the same fixed rate (constant-arrival-rate)")
     L.append("")

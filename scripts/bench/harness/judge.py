@@ -63,6 +63,39 @@ def target_verdict(judgement, higher_is_better):
     return {"verdict": "met" if v == BETTER else "missed" if v == WORSE else NOT_SEPARABLE, "median_meets": meets}
 
 
+def in_rounds(windows, name, rounds, figure):
+    """A figure of the windows NAME-1 .. NAME-<rounds> (a report's {window name: figures}), round by round; None for
+    a round that measured nothing."""
+    return [(windows.get("%s-%d" % (name, r)) or {}).get(figure) for r in range(1, rounds + 1)]
+
+
+def judged(num, den, higher_is_better, target=1.0):
+    """judge() with its target's words (target_verdict: "met", "missed" or NOT_SEPARABLE, and whether the median
+    meets it) and both sides' rounds: what a report keeps of a judged ratio."""
+    j = judge(num, den, higher_is_better, target)
+    t = target_verdict(j, higher_is_better)
+    return dict(j, num=list(num), den=list(den), target_verdict=t["verdict"], median_meets=t["median_meets"])
+
+
+def target_words(j):
+    """A judged ratio's target verdict as a report states it: "met", "missed", or "not separable here (the median
+    meets it)" / "(... misses it)"."""
+    if j["target_verdict"] != NOT_SEPARABLE:
+        return j["target_verdict"]
+    return "%s (the median %s it)" % (NOT_SEPARABLE, "meets" if j["median_meets"] else "misses")
+
+
+JUDGED_HEAD = ["| | per round | median | noise floor | target | verdict |", "|---|---|---:|---:|---|---|"]
+
+
+def judged_row(label, j, show, target, verdict):
+    """One Markdown row under JUDGED_HEAD: the rounds' ratios and their median (show: a ratio as text), the floor."""
+    def s(x):
+        return "-" if x is None else show(x)
+    return "| %s | %s | **%s** | %s | %s | %s |" % (label, " ".join(s(x) for x in j["ratios"]), s(j["ratio"]),
+                                                  plus_minus(j["floor"]), target, verdict)
+
+
 def against(ratio, target, floor, higher_is_better):
     """One measured ratio (an event's window over the same run's window without it) against a fixed target, given
     the noise floor of that run (noise_floor of identical windows with no event): "met" or "missed" only when the
@@ -90,6 +123,17 @@ def phase_floor(rows, start_s, end_s, ok_codes, figure, parts=2):
     step = (end_s - start_s) / parts
     return noise_floor([window(rows, start_s + k * step, start_s + (k + 1) * step, ok_codes)[figure]
                         for k in range(parts)])
+
+
+def plus_minus(factor):
+    """A noise floor as the reports print it: '+-8.7%'; None as 'not measured'."""
+    return "not measured" if factor is None else "+-%.1f%%" % ((factor - 1.0) * 100.0)
+
+
+def inside(ratio, target, floor):
+    """Whether ratio and target are no further apart than floor: the run cannot tell which side of the target the
+    figure is on ("not separable here"). False when there is no floor to judge by."""
+    return floor is not None and bool(ratio) and max(ratio / target, target / ratio) <= floor
 
 
 def percent(factor):

@@ -1,9 +1,9 @@
 """The measuring steps of a scenario (harness/scenario.py) that runs windows one after another rather than one load
 under timed events: wrk's closed model (the maximum throughput), oha at a fixed rate into its JSON summary (with
 cpu/alloc profiles of a node taken inside the window), k6 at a fixed rate, and settings derived from what a window
-measured (the fixed rate as a fraction of the maximum, the ids a PUT window wrote). A step's target is a node's
-index, a list of indices (wrk's threads or oha's connections spread over them, requests to the first) or the name
-of a reference server ("bare"). Raw outputs: RAW/wrk-NAME.txt, RAW/oha-NAME.json, RAW/k6-NAME.json,
+measured (the fixed rate as a fraction of the maximum or of the median of rounds, the ids a PUT window wrote). A
+step's target is a node's index, a list of indices (wrk's threads or oha's connections spread over them, requests to
+the first) or the name of a reference server ("bare"). Raw outputs: RAW/wrk-NAME.txt, RAW/oha-NAME.json, RAW/k6-NAME.json,
 RAW/profile-NAME.{html,txt}. Standard library only.
 """
 import glob
@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 
 from . import load
+from .judge import median
 
 
 def log(msg):
@@ -58,6 +59,11 @@ def wrk_figures(run, name):
     return r
 
 
+def median_rps(run, name):
+    """The median req/s of the wrk windows NAME-1 .. NAME-<rounds> (a rate derived from windows measured in rounds)."""
+    return median([wrk_figures(run, "%s-%d" % (name, r))["rps"] for r in range(1, int(run.conf["rounds"]) + 1)])
+
+
 def written(run, name):
     """Keys per wrk thread that a PUT window wrote, less the requests possibly in flight when wrk stopped."""
     keys = wrk_figures(run, name).get("keys_per_thread")
@@ -77,7 +83,8 @@ def written_ids(threads, keys):
 
 def functions(run):
     """What a scenario's "=expression" may call besides its settings."""
-    return {"rps": lambda name: wrk_figures(run, name)["rps"], "written": lambda name: written(run, name),
+    return {"rps": lambda name: wrk_figures(run, name)["rps"], "median_rps": lambda name: median_rps(run, name),
+            "written": lambda name: written(run, name),
             "written_ids": written_ids, "int": int, "node_default": lambda env: node_default(run, env),
             "now_ms": lambda: int(time.time() * 1000)}
 

@@ -13,7 +13,10 @@ A scenario file:
       read their members from a file the steps rewrite ("members N"), as from a ConfigMap.
   "steps": [[verb, arg...]]: the keys of STEPS below (preload, load, sleep S, mark NAME, signal I SIG, stop I,
       start I [FLAG...], members N, run SCRIPT ARG..., repair_round NAME, object_store {port, bucket}, the calls
-      to the nodes' admin endpoints and samples of harness/admin.py, ...).
+      to the nodes' admin endpoints and samples of harness/admin.py, ...); ["rounds", COUNT, [steps]]: the steps COUNT
+      times, $r the round's number (1, 2, ...; window names like "node-put-$r"); ["alternate", step, step, ...]: the
+      steps in order in odd rounds and in reverse in even ones (the two sides of a ratio take turns going first, so
+      that neither always runs on a machine the other just warmed or loaded).
   "env_after": {key: value} lines added to env.txt at the end; "report": the report script (scripts/bench/), given
       "report_args" (if any), RAW and the output directory.
   "cluster": [node...]: the nodes that form the cluster (default all; the others run alone); "clusters": [[node...],
@@ -21,7 +24,8 @@ A scenario file:
       offset}: reference servers (dev.dht.bench.BareServer: "bare") beside the nodes. "tools": what scenario.sh
       must find (oha always; wrk, k6, the bench jar). Steps that measure window by window: harness/measure.py.
 A value is a number, a string with $setting / $url<I> / $members<N> (the first N nodes' URLs) / $RAW substituted,
-or "=expression" over the settings (and measure.functions: a window's rps, the ids a PUT window wrote).
+or "=expression" over the settings (and measure.functions: a window's rps, the median rps of windows measured in
+rounds, the ids a PUT window wrote).
 This module is the run: its load, its steps, its report. The file, its settings and values: harness/scenariofile.py;
 the nodes and their admin endpoints: harness/nodes.py; what env.txt says of the machine: harness/machine.py.
 Standard library only.
@@ -129,6 +133,11 @@ class Run(Nodes):
                 self.step(*s)
         self.conf.pop("r", None)
 
+    def alternate(self, *steps):
+        """The steps in their order in odd rounds (and outside rounds), in reverse in even ones."""
+        for s in (steps if int(self.conf.get("r", 1)) % 2 else reversed(steps)):
+            self.step(*s)
+
     def run_burst(self, spec):
         if self.burst(spec).wait() != 0:
             raise RuntimeError("burst %s failed (see %s)" % (spec["name"], self.raw))
@@ -226,11 +235,12 @@ STEPS = {
     "metrics": Run.metrics,
     "run": Run.run_script,
     "rounds": Run.rounds,
+    "alternate": Run.alternate,
     "object_store": Run.object_store,
     **measure.STEPS,
     **admin.STEPS,
 }
-LAZY = ("rounds",)  # steps whose arguments are evaluated when their own steps run
+LAZY = ("rounds", "alternate")  # steps whose arguments are evaluated when their own steps run
 
 
 def main(a):

@@ -1,5 +1,6 @@
 """defaults-report.py (make bench-defaults) on raw outputs written here with known answers: oha CSV rounds pooled into
-percentiles, wrk text parsed into throughput, the ratios and the goal verdicts in defaults.md."""
+percentiles, wrk windows in rounds parsed into throughput, the ratios judged against the spread of identical rounds
+(harness/judge.py) and the goal verdicts in defaults.md."""
 import importlib.util
 import json
 import os
@@ -55,10 +56,16 @@ class DefaultsReportTest(TempDirTest):
                 oha_csv(os.path.join(self.raw, f"oha-{method}-{r}-node.csv"),
                         [i * node_scale for i in range(1, 1001)], bad if r == 1 else 0)
                 oha_csv(os.path.join(self.raw, f"oha-{method}-{r}-bare.csv"), [i * 0.001 for i in range(1, 1001)])
-        wrk_txt(os.path.join(self.raw, "wrk-put-node.txt"), "80000.00", "4.17ms")
-        wrk_txt(os.path.join(self.raw, "wrk-put-bare.txt"), "100000.00", "850.00us")
-        wrk_txt(os.path.join(self.raw, "wrk-get-node.txt"), "60000.00", non2xx=12)
-        wrk_txt(os.path.join(self.raw, "wrk-get-bare.txt"), "100000.00")
+        # wrk in 2 rounds: PUT node/bare 0.8 then 0.78 (floor 2.6%: above 0.75 beyond it), GET 0.6 twice
+        self.write_wrk("put-node", ("80000.00", "4.17ms"), ("78000.00", "4.20ms"))
+        self.write_wrk("put-bare", ("100000.00", "850.00us"), ("100000.00", "850.00us"))
+        self.write_wrk("get-node", ("60000.00", "3.00ms", 12), ("60000.00", "3.00ms"))
+        self.write_wrk("get-bare", ("100000.00",), ("100000.00",))
+
+    def write_wrk(self, name, *rounds):
+        """RAW/wrk-NAME-<r>.txt for each round's (rps, p99, non-2xx) (the last two optional)."""
+        for r, args in enumerate(rounds, 1):
+            wrk_txt(os.path.join(self.raw, f"wrk-{name}-{r}.txt"), *args)
 
     def test_node_part_pools_rounds_and_computes_ratios(self):
         self.write_node_raw()
@@ -73,17 +80,21 @@ class DefaultsReportTest(TempDirTest):
         self.assertEqual(put["p99_ratio"], 2.0)
         self.assertEqual(put["node"]["rounds_p99"], [1.982, 1.982])
         self.assertEqual(d["fixed_rate"]["GET"]["p99_ratio"], 1.0)
-        self.assertEqual(d["wrk"]["put"]["ratio"], 0.8)
-        self.assertEqual(d["wrk"]["put"]["bare"]["p99_ms"], 0.85)
+        self.assertEqual(d["wrk"]["put"]["ratio"], 0.79)
+        self.assertEqual(d["wrk"]["put"]["judged"]["ratios"], [0.8, 0.78])
+        self.assertAlmostEqual(d["wrk"]["put"]["judged"]["floor"], 80000 / 78000)
+        self.assertEqual(d["wrk"]["put"]["bare"][0]["p99_ms"], 0.85)
         self.assertEqual(d["wrk"]["get"]["ratio"], 0.6)
-        self.assertEqual(d["wrk"]["get"]["node"]["non2xx"], 12)
+        self.assertEqual(d["wrk"]["get"]["node"][0]["non2xx"], 12)
 
         defaults_report.render(self.out)
         md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
         self.assertIn("node/bare p99 **2.0x** (misses (<= 1.5))", md)
         self.assertIn("node/bare p99 **1.0x** (meets (<= 1.5))", md)
-        self.assertIn("| PUT | 80000.0 | 100000.0 | **0.8** | meets (>= 0.75)", md)
-        self.assertIn("| GET | 60000.0 | 100000.0 | **0.6** | misses (>= 0.85)", md)
+        self.assertIn("| PUT | 80000.0 78000.0 | 100000.0 100000.0 | 0.800 0.780 | **0.79** | +-2.6% | >= 0.75 | met |",
+                      md)
+        self.assertIn("| GET | 60000.0 60000.0 | 100000.0 100000.0 | 0.600 0.600 | **0.6** | +-0.0% | >= 0.85 | missed "
+                      "| 12 |", md)
         self.assertNotIn("Three nodes", md)  # no cluster part was run
 
     def test_the_warmup_is_described_and_its_first_step_reported_apart_from_the_rounds(self):
@@ -127,9 +138,10 @@ class DefaultsReportTest(TempDirTest):
 
     def test_cluster_part_compares_one_entry_and_spread_with_one_node(self):
         for method, single, one, spread in (("put", 100000, 50000, 40000), ("get", 80000, 20000, 32000)):
-            wrk_txt(os.path.join(self.raw, f"wrk-{method}-single.txt"), f"{single}.00")
-            wrk_txt(os.path.join(self.raw, f"wrk-{method}-one-entry.txt"), f"{one}.00")
-            wrk_txt(os.path.join(self.raw, f"wrk-{method}-spread.txt"), f"{spread}.00")
+            for r in (1, 2):
+                wrk_txt(os.path.join(self.raw, f"wrk-{method}-single-{r}.txt"), f"{single}.00")
+                wrk_txt(os.path.join(self.raw, f"wrk-{method}-one-entry-{r}.txt"), f"{one}.00")
+                wrk_txt(os.path.join(self.raw, f"wrk-{method}-spread-{r}.txt"), f"{spread}.00")
         with open(os.path.join(self.raw, "profile-get-cpu-collapsed.txt"), "w") as f:
             # an answer written to the client from the peer I/O thread is a response write, not a replica call
             f.write("dev/dht/node/peer/PeerClient.loop;dev/dht/node/peer/PeerConnection.read 6\n"
@@ -145,8 +157,23 @@ class DefaultsReportTest(TempDirTest):
         self.assertEqual(d["wrk"]["get"]["spread_ratio"], 0.4)
         defaults_report.render(self.out)
         md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
-        self.assertIn("| PUT | 100000.0 | 50000.0 | **0.5** | meets (>= 0.5)", md)
-        self.assertIn("| GET | 80000.0 | 20000.0 | **0.25** | misses (>= 0.5)", md)
+        # identical rounds: a floor of 0; PUT exactly at its goal is on neither side of it
+        self.assertIn("| PUT | 100000.0 100000.0 / 50000.0 50000.0 / 40000.0 40000.0 | 0.500 0.500 | **0.5** | "
+                      "+-0.0% | >= 0.5 | not separable here (the median meets it) | 0.400 0.400 | 0.4 | +-0.0% |", md)
+        self.assertIn("| GET | 80000.0 80000.0 / 20000.0 20000.0 / 32000.0 32000.0 | 0.250 0.250 | **0.25** | +-0.0% | "
+                      ">= 0.5 | missed |", md)
+
+    def test_a_part_of_one_window_each_renders_beside_a_part_in_rounds(self):
+        self.write_node_raw()
+        defaults_report.node_part(self.raw, self.out)
+        old = {"env": {"commit": "0000000"}, "profile": {}, "wrk": {m: {
+            "runs": {k: {"rps": v, "non2xx": 0} for k, v in (("single", 100.0), ("one-entry", 50.0), ("spread", 40.0))},
+            "one_entry_ratio": 0.5, "spread_ratio": 0.4} for m in ("put", "get")}}
+        defaults_report.write_json(os.path.join(self.out, "defaults-cluster.json"), old)  # written by the last version
+        defaults_report.render(self.out)
+        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        self.assertIn("| PUT | 100.0 / 50.0 / 40.0 | 0.500 | **0.5** | not measured | >= 0.5 | not separable here (the "
+                      "median meets it) |", md)
 
     def test_a_missing_run_is_an_error_not_an_empty_report(self):
         with self.assertRaises(SystemExit):
@@ -163,7 +190,39 @@ class DefaultsReportTest(TempDirTest):
         md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
         self.assertIn("node/bare p99 **1.78x** (misses (<= 1.5)), noise floor +-50.0%: not separable here;", md)
         self.assertIn("node/bare p99 **1.0x** (meets (<= 1.5)), noise floor +-0.0%;", md)  # GET: identical rounds
-        self.assertIn("Noise floor: not measured here; each run is one window", md)  # the wrk runs
+        self.assertNotIn("not measured", md)  # the wrk ratios too have their floor
+
+    def test_a_wrk_ratio_inside_the_spread_of_identical_rounds_is_not_separable(self):
+        self.write_node_raw()
+        # the bare server's PUT rounds 100000 then 85000 (17.6% apart): node/bare 0.8 and 0.94, their median above
+        # the 0.75 goal by less than that spread
+        self.write_wrk("put-bare", ("100000.00",), ("85000.00",))
+        self.write_wrk("put-node", ("80000.00",), ("80000.00",))
+        defaults_report.node_part(self.raw, self.out)
+        j = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["wrk"]["put"]["judged"]
+        self.assertEqual(j["target_verdict"], "not separable here")
+        defaults_report.render(self.out)
+        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        self.assertIn("| **0.871** | +-17.6% | >= 0.75 | not separable here (the median meets it) |", md)
+
+    def test_a_missing_wrk_round_leaves_the_others_judged(self):
+        self.write_node_raw()
+        with open(os.path.join(self.raw, "env.txt"), "a") as f:
+            f.write("rounds=3\n")
+        # three rounds of GET, the bare server's second lost: two pairs left, both beyond the floor below 0.85
+        self.write_wrk("get-node", ("60000.00",), ("61000.00",), ("60000.00",))
+        self.write_wrk("get-bare", ("100000.00",), ("100000.00",), ("100000.00",))
+        os.remove(os.path.join(self.raw, "wrk-get-bare-2.txt"))
+        self.write_wrk("put-node", ("80000.00",), ("78000.00",), ("80000.00",))
+        self.write_wrk("put-bare", ("100000.00",), ("100000.00",), ("100000.00",))
+        defaults_report.node_part(self.raw, self.out)
+        j = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["wrk"]["get"]["judged"]
+        self.assertEqual(j["ratios"], [0.6, None, 0.6])
+        self.assertEqual(j["target_verdict"], "missed")
+        self.assertAlmostEqual(j["floor"], 61000 / 60000, msg="the node's: the bare's have no consecutive two")
+        defaults_report.render(self.out)
+        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        self.assertIn("| GET | 60000.0 61000.0 60000.0 | 100000.0 - 100000.0 | 0.600 - 0.600 | **0.6** |", md)
 
 if __name__ == "__main__":
     unittest.main()

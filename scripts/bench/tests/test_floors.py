@@ -1,55 +1,56 @@
-"""harness/floors.py: the noise floor a one-window report (bench-node, bench-cluster) takes from the A/B of the same
-build, and the words for a figure inside it."""
-import json
+"""The noise floor every round-measured report states (harness/judge.py): a ratio judged over rounds against a target
+and the spread of identical windows in consecutive rounds, and the words for it (bench-node, bench-cluster,
+bench-defaults)."""
 import os
 import unittest
 
-from harness import floors, load
-
-from .rawfiles import TempDirTest
+from harness import judge, load
 
 
-def window(shape, case, side, rnd, **figures):
-    return {"shape": shape, "case": case, "side": side, "round": rnd, "figures": figures}
+class FloorsTest(unittest.TestCase):
+    def test_the_floor_is_the_largest_change_between_consecutive_rounds_of_either_side(self):
+        j = judge.judged([100.0, 80.0, 90.0], [200.0, 210.0, 200.0], True, 0.3)
+        self.assertAlmostEqual(j["floor"], 1.25)  # the node's 100 -> 80 (the bare's 200 -> 210 is 1.05)
+        self.assertEqual(j["ratios"], [0.5, 80.0 / 210.0, 0.45])
+        self.assertEqual(j["ratio"], 0.45)
+        self.assertEqual((j["num"], j["den"]), ([100.0, 80.0, 90.0], [200.0, 210.0, 200.0]))
 
+    def test_a_target_beyond_the_floor_on_every_round_is_met_or_missed(self):
+        met = judge.judged([50.0, 52.0, 51.0], [100.0, 100.0, 100.0], True, 0.42)
+        self.assertEqual((met["target_verdict"], judge.target_words(met)), ("met", "met"))
+        missed = judge.judged([30.0, 31.0, 30.0], [100.0, 100.0, 100.0], True, 0.42)
+        self.assertEqual(missed["target_verdict"], "missed")
+        # lower is better (a p99): 2x the reference beyond a 5% floor is missed against a target of 1.5x
+        p99 = judge.judged([2.0, 2.1], [1.0, 1.0], False, 1.5)
+        self.assertEqual(p99["target_verdict"], "missed")
 
-class FloorsTest(TempDirTest):
-    def write_ab(self, name, windows):
-        os.makedirs(os.path.join(self.tmp, "ab"), exist_ok=True)
-        with open(os.path.join(self.tmp, "ab", name + ".json"), "w") as f:
-            json.dump({"windows": windows}, f)
+    def test_a_ratio_inside_the_floor_or_on_both_sides_is_not_separable_here(self):
+        inside = judge.judged([44.0, 50.0], [100.0, 100.0], True, 0.42)  # both above, the median by less than 13.6%
+        self.assertEqual(judge.target_words(inside), "not separable here (the median meets it)")
+        # the median 1.44x above the target, beyond a 23% floor, but the first round below it: not every round agrees
+        drift = judge.judged([40.0, 49.0, 49.0], [100.0, 81.0, 81.0], True, 0.42)
+        self.assertEqual((drift["ratios"][0], drift["target_verdict"]), (0.4, "not separable here"))
+        split = judge.judged([40.0, 60.0], [100.0, 100.0], True, 0.45)  # one round on each side
+        self.assertEqual(split["target_verdict"], "not separable here")
+        one = judge.judged([50.0, None], [100.0, 100.0], True, 0.42)  # a round missing: one ratio judges nothing
+        self.assertEqual((one["ratios"], one["target_verdict"]), ([0.5, None], "not separable here"))
+        self.assertEqual(judge.target_words(judge.judged([30.0], [100.0], True, 0.42)),
+                         "not separable here (the median misses it)")
 
-    def test_the_floor_is_the_largest_change_between_consecutive_rounds_of_one_side(self):
-        self.write_ab("9e02ae4-vs-abc1234", [
-            # written out of order: the rounds are taken in their order, not the file's
-            window("single", "put-closed", "head", 3, rps=90.0, p99_ms=2.0),
-            window("single", "put-closed", "head", 1, rps=100.0, p99_ms=1.0),
-            window("single", "put-closed", "head", 2, rps=80.0, p99_ms=3.0),
-            window("single", "put-closed", "base", 1, rps=10.0),
-            window("single", "put-closed", "base", 2, rps=40.0),
-            window("cluster", "put-closed", "head", 1, rps=50.0),
-            window("cluster", "put-closed", "head", 2, rps=55.0),
-        ])
-        name, f = floors.from_ab(self.tmp, "abc1234", "single")
-        self.assertEqual(name, "9e02ae4-vs-abc1234")
-        self.assertAlmostEqual(f[("head", "put-closed", "rps")], 1.25)  # 100 -> 80 (80 -> 90 is 1.125)
-        self.assertAlmostEqual(f[("head", "put-closed", "p99_ms")], 3.0)  # 1 -> 3
-        self.assertAlmostEqual(f[("base", "put-closed", "rps")], 4.0)  # sides are never mixed
-        self.assertAlmostEqual(floors.from_ab(self.tmp, "abc1234", "cluster")[1][("head", "put-closed", "rps")],
-                               1.1)
+    def test_the_words_of_a_floor(self):
+        self.assertEqual(judge.plus_minus(None), "not measured")
+        self.assertEqual(judge.plus_minus(1.087), "+-8.7%")
+        self.assertTrue(judge.inside(0.44, 0.42, 1.10))
+        self.assertFalse(judge.inside(0.60, 0.42, 1.10))  # 1.43x above: beyond a 10% floor
+        self.assertFalse(judge.inside(0.30, 0.42, 1.10))  # below it just as far
+        self.assertFalse(judge.inside(0.44, 0.42, None))  # no floor: nothing to say
+        self.assertEqual(judge.in_rounds({"a-1": {"rps": 1.0}, "a-3": None}, "a", 3, "rps"), [1.0, None, None])
 
-    def test_no_ab_of_this_build_means_not_measured(self):
-        self.write_ab("9e02ae4-vs-0000000", [window("single", "put-closed", "head", 1, rps=1.0)])
-        self.assertIsNone(floors.from_ab(self.tmp, "abc1234", "single"))
-        self.assertIsNone(floors.from_ab(self.tmp, None, "single"))
-        self.assertEqual(floors.plus_minus(None), "not measured")
-        self.assertEqual(floors.plus_minus(1.087), "+-8.7%")
-
-    def test_a_ratio_inside_the_floor_is_not_separable(self):
-        self.assertTrue(floors.inside(0.44, 0.42, 1.10))
-        self.assertFalse(floors.inside(0.60, 0.42, 1.10))  # 1.43x above: beyond a 10% floor
-        self.assertFalse(floors.inside(0.30, 0.42, 1.10))  # below it just as far
-        self.assertFalse(floors.inside(0.44, 0.42, None))  # no floor: nothing to say
+    def test_a_row_of_a_judged_ratio(self):
+        j = judge.judged([50.0, None, 52.0], [100.0, None, 100.0], True, 0.42)  # no two consecutive rounds
+        self.assertEqual(judge.judged_row("PUT", j, lambda x: "%.2f" % x, ">= 0.42", judge.target_words(j)),
+                         "| PUT | 0.50 - 0.52 | **0.51** | not measured | >= 0.42 | not separable here (the median "
+                         "meets it) |")
 
 
 class CpuSamplesTest(unittest.TestCase):

@@ -31,7 +31,7 @@ class ScenarioFiles(unittest.TestCase):
             with self.subTest(name):
                 sc = scenariofile.load_scenario(name)
                 self.assertTrue(os.path.exists(os.path.join(os.path.dirname(scenariofile.SCENARIOS), sc["report"])))
-                for step in sc["steps"]:
+                for step in all_steps(sc["steps"]):
                     self.assertIn(step[0], scenario.STEPS)
                 self.assertIn("port", sc["settings"])
                 self.assertIn("replicas", sc["settings"])
@@ -40,10 +40,11 @@ class ScenarioFiles(unittest.TestCase):
                 for load in v(sc.get("loads", [])):
                     self.assertGreater(int(load["rate"]), 0)
                     self.assertTrue(load["name"] and load["through"])
-                # every step's values evaluate with the defaults (those derived during the run are templated later)
+                # every step's values evaluate with the defaults (those derived during the run are templated later),
+                # the steps of rounds as in round 1
                 for step in sc["steps"]:
                     if step[0] != "set":
-                        v(step[1:])
+                        scenariofile.Values(dict(conf, r=1), {})(step[1:])
 
     def test_settings_come_from_the_environment(self):
         sc = scenariofile.load_scenario("pause")
@@ -60,6 +61,16 @@ class ScenarioFiles(unittest.TestCase):
         self.assertEqual(v("k[0-9]{$key_digits}"), "k[0-9]{6}")
         self.assertEqual(v("=before + pause + 5"), 40)
         self.assertEqual(v(["$url2", {"n": "=pause // 2"}, 3]), ["http://127.0.0.1:18302", {"n": 7}, 3])
+
+
+def all_steps(steps):
+    """The steps with those inside rounds and alternate, depth first."""
+    for step in steps:
+        yield step
+        if step[0] == "rounds":
+            yield from all_steps(step[2])
+        elif step[0] == "alternate":
+            yield from all_steps(step[1:])
 
 
 class OhaCommands(unittest.TestCase):
@@ -130,13 +141,15 @@ class MeasureSteps(unittest.TestCase):
         r = self.run_of("node")
         with open(r.path("env.txt"), "w") as f:
             f.write("duration=30\n")
-        with open(r.path("wrk-node-put.txt"), "w") as f:
-            f.write("  100000 requests in 10.00s\nRequests/sec:  10000.50\nKEYS_PER_THREAD 43670\n")
+        for rnd, rps, keys in ((1, "10000.50", 43670), (2, "12000.00", 50000), (3, "9000.00", 40000)):
+            with open(r.path("wrk-node-put-%d.txt" % rnd), "w") as f:
+                f.write("  100000 requests in 10.00s\nRequests/sec:  %s\nKEYS_PER_THREAD %d\n" % (rps, keys))
         for step in r.sc["steps"]:
             if step[0] == "set" and step[1] in ("keys_per_thread", "rate_put", "get_ids"):
                 r.step(*step)
-        self.assertEqual(r.conf["keys_per_thread"], 43670 - 64, "less the requests in flight when wrk stopped")
-        self.assertEqual(r.conf["rate_put"], 7000)
+        self.assertEqual(r.conf["keys_per_thread"], 43670 - 64, "round 1's keys, less the requests in flight when wrk "
+                         "stopped")
+        self.assertEqual(r.conf["rate_put"], 7000, "0.7 x the median of the rounds' req/s")
         self.assertEqual(r.conf["get_ids"], "t[0-1]-000000[1-9][0-9]{3}")  # keys 1000..9999 of each thread
         with open(r.path("env.txt")) as f:
             self.assertEqual(f.read().splitlines()[1:], ["keys_per_thread=43606", "rate_put=7000",
@@ -154,6 +167,29 @@ class MeasureSteps(unittest.TestCase):
             self.assertEqual(f.read().splitlines(), ["window=oha-PUT-1-node", "twice=2", "window=oha-PUT-2-node",
                                                      "twice=4"])
         self.assertNotIn("r", r.conf, "the round's number is gone after the rounds")
+
+    def test_alternate_reverses_its_steps_in_even_rounds(self):
+        r = self.run_of("node")
+        with open(r.path("env.txt"), "w") as f:
+            f.write("")
+        r.conf["rounds"] = 3
+        r.step("rounds", "$rounds", [["alternate", ["set", "first", "node-put-$r"], ["set", "second", "bare-put-$r"]]])
+        with open(r.path("env.txt")) as f:
+            self.assertEqual(f.read().splitlines(), ["first=node-put-1", "second=bare-put-1", "second=bare-put-2",
+                                                     "first=node-put-2", "first=node-put-3", "second=bare-put-3"])
+
+    def test_the_judged_windows_are_measured_in_rounds_of_alternating_order(self):
+        for name, pairs in (("node", ("node-put-$r", "node-get-$r", "node-put-ref-$r", "node-get-ref-$r")),
+                            ("cluster", ("cluster-put-$r", "cluster-get-$r", "cluster-put-ref-$r",
+                                         "cluster-get-ref-$r")),
+                            ("defaults-node", ("put-node-$r", "get-node-$r")),
+                            ("defaults-cluster", ("put-one-entry-$r", "get-one-entry-$r"))):
+            with self.subTest(name):
+                sc = scenariofile.load_scenario(name)
+                self.assertEqual(sc["settings"]["rounds"], 3)
+                alternated = [s[1]["name"] for a in all_steps(sc["steps"]) if a[0] == "alternate" for s in a[1:]]
+                for window in pairs:
+                    self.assertIn(window, alternated)
 
 
 def free_ports(offsets=(0, 1, 2)):
@@ -223,30 +259,34 @@ class BackupOnSixNodes(unittest.TestCase):
 @unittest.skipUnless(os.environ.get("OHA") and os.environ.get("WRK") and os.environ.get("K6"),
                      "needs oha, wrk and k6 ($OHA, $WRK, $K6: make bench-test sets them)")
 class NodeScenarioAgainstOneNode(unittest.TestCase):
-    """make bench-node's scenario, every window 2 s, against a real node and the bare server (bench/target's jar):
-    each measuring step leaves the raw output node-report.py reads, and the report states what it measured."""
+    """make bench-node's scenario, every window 2 s, 2 rounds, against a real node and the bare server (bench/target's
+    jar): each measuring step leaves the raw output node-report.py reads, and the report states what it measured."""
 
     def test_the_node_scenario_leaves_what_its_report_reads(self):
         bench_jar = os.path.join(ROOT, "bench", "target", "dht-bench.jar")
         if not os.path.exists(bench_jar):
             raise AssertionError("%s is missing: build it first (scripts/mvn -pl bench -am package)" % bench_jar)
         port = free_ports((0, 10))  # the node and the bare server
-        env = {"BENCH_DURATION": "2", "BENCH_WARMUP": "1", "BENCH_REFERENCE_RATE": "200", "BENCH_PORT": str(port),
+        env = {"BENCH_DURATION": "2", "BENCH_ROUND": "2", "BENCH_ROUNDS": "2", "BENCH_WARMUP": "1",
+               "BENCH_REFERENCE_RATE": "200", "BENCH_PORT": str(port),
                "BENCH_JAVA_OPTS": "-Xms128m -Xmx256m", "BENCH_NODE_ARGS": ""}
         tmp, raw, out = run_live(self, "node", env, wrk=os.environ["WRK"], k6=os.environ["K6"], bench_jar=bench_jar)
-        for f in ("wrk-bare-put.txt", "wrk-node-get.txt", "oha-node-put.json", "oha-bare-get-ref.json",
+        for f in ("wrk-bare-put-1.txt", "wrk-node-get-2.txt", "oha-node-put.json", "oha-bare-get-ref-2.json",
                   "k6-node-get.json", "profile-node-put-cpu-collapsed.txt", "node0.log"):
             self.assertGreater(os.path.getsize(os.path.join(raw, f)), 0, f)
         with open(os.path.join(out, "node.json")) as f:
             result = json.load(f)
         e = result["environment"]
         self.assertGreater(int(e["keys_per_thread"]), 100)
-        self.assertEqual(int(e["rate_put"]), int(result["wrk"]["node-put"]["rps"] * 0.7))
-        for name in ("node-put", "bare-put", "node-get-ref", "bare-get-ref"):
+        median = sum(result["wrk"]["node-put-%d" % i]["rps"] for i in (1, 2)) / 2
+        self.assertEqual(int(e["rate_put"]), int(median * 0.7))
+        for name in ("node-put", "bare-put", "node-get-ref-1", "bare-get-ref-2"):
             self.assertGreater(result["oha"][name]["ok"], 0, name)
         self.assertEqual(result["oha"]["node-get"]["non_2xx"], 0, "the GETs read ids the PUT window wrote")
         self.assertGreater(result["profiles"]["node-put"]["samples"], 0)
         self.assertTrue(result["smoke_run"])
+        self.assertEqual(len(result["judged"]["put"]["ratios"]), 2)
+        self.assertIsNotNone(result["judged"]["get-ref"]["floor"], "two rounds of each side: a floor")
         self.assertFalse(os.path.exists(os.path.join(tmp, "data")), "the nodes' data is removed")
 
 
