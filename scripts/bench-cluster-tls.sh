@@ -46,8 +46,9 @@
 # Every node has decided it starts a new cluster before any load (a node still deciding when writes arrive sees data
 # on the others and rebuilds: seconds without reads, in an earlier round's warm-up).
 #
-# Environment: BENCH_ROUNDS=1   BENCH_DURATION=12   BENCH_WARMUP=30 (seconds; one round of three clusters: about 7
-#   minutes, inside a shared machine's 10-minute exclusive run)   BENCH_RATE_WARMUP=5
+# Environment: BENCH_ROUNDS=2   BENCH_DURATION=40   BENCH_WARMUP=60 (seconds; a round of three clusters takes about 13
+#   minutes. A PUT maximum swings 3-4x second by second while three co-located members flush and compact on one CPU:
+#   12-s windows after 30 s of warm-up had halves up to 71-81% apart, 40-s ones 16-41%)   BENCH_RATE_WARMUP=5
 #   BENCH_SLICE_SETTLE=1 (seconds of each slice the p99 leaves out)
 #   BENCH_SLICES=2   BENCH_SLICE=8 (seconds)   BENCH_THREADS=3   BENCH_CONNECTIONS=64
 #   BENCH_REFERENCE_RATE=2500 (req/s of the fixed-rate slices; 5000 without pinning)   BENCH_REPLICAS=2/3
@@ -58,9 +59,9 @@
 #   member ports are 10000 above)   BENCH_OUT=docs/benchmarks   BENCH_LABEL   BENCH_MODES="plain tls client"
 . "$(dirname "$0")/lib.sh"
 
-ROUNDS=${BENCH_ROUNDS:-1}
-DURATION=${BENCH_DURATION:-12}
-WARMUP=${BENCH_WARMUP:-30}
+ROUNDS=${BENCH_ROUNDS:-2}
+DURATION=${BENCH_DURATION:-40}
+WARMUP=${BENCH_WARMUP:-60}
 RATE_WARMUP=${BENCH_RATE_WARMUP:-5}
 SLICE_SETTLE=${BENCH_SLICE_SETTLE:-1}
 SLICES=${BENCH_SLICES:-2}
