@@ -48,7 +48,7 @@ def main():
         "selector_passes": metric_sum(raw, nodes, r"dht_selector_passes_total "),
     }
     result = {"env": env, "rounds": rounds, "wrk": w, "oha": o, "metrics": metrics}
-    result["judged"] = judged(result)
+    result["judged"] = judge.side_by_side(result, "cluster", "single", {"put": TARGET_PUT, "get": TARGET_GET})
     result["ratios"] = {op: result["judged"][op]["ratio"] for op in ("put", "get")}
     with open(os.path.join(out, "cluster.json"), "w", encoding="utf-8") as f:
         json.dump(result, f, indent=2, sort_keys=True)
@@ -61,18 +61,6 @@ REF = ("cluster-put-ref", "single-put-ref", "cluster-get-ref", "single-get-ref")
 def in_rounds(names, rounds):
     """The windows of names measured in rounds: NAME-1 .. NAME-<rounds> each."""
     return ["%s-%d" % (n, r) for n in names for r in range(1, rounds + 1)]
-
-
-def judged(result):
-    """The ratios this report judges over the rounds (harness/judge.py): cluster/single throughput against its
-    target, cluster/single p99 at the reference rate against 1 (what replication adds)."""
-    w, o, n = result["wrk"], result["oha"], result["rounds"]
-    j = {op: judge.judged(judge.in_rounds(w, "cluster-" + op, n, "rps"), judge.in_rounds(w, "single-" + op, n, "rps"),
-                          True, target) for op, target in (("put", TARGET_PUT), ("get", TARGET_GET))}
-    for op in ("put-ref", "get-ref"):
-        j[op] = judge.judged(judge.in_rounds(o, "cluster-" + op, n, "p99_ms"),
-                             judge.in_rounds(o, "single-" + op, n, "p99_ms"), False)
-    return j
 
 
 def render(result, out):

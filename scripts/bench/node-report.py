@@ -71,7 +71,7 @@ def main():
         "k6": {n: k6(raw, n) for n in ("node-put", "node-get")},
         "profiles": {n: profile_breakdown(raw, n) for n in ("node-put", "node-get")},
     }
-    result["judged"] = judged(result)
+    result["judged"] = judge.side_by_side(result, "node", "bare", {"put": TARGET_PUT, "get": TARGET_GET})
     result["ratios"] = {op: result["judged"][op]["ratio"] for op in ("put", "get")}
     o = result["oha"]
     p99_ratio = {op + "-ref": result["judged"][op + "-ref"]["ratio"] for op in ("put", "get")}
@@ -93,18 +93,6 @@ def main():
         json.dump(result, fh, indent=2, sort_keys=True)
         fh.write("\n")
     render(result, out)
-
-
-def judged(result):
-    """The ratios this report judges, each over the rounds (harness/judge.py): node/bare throughput against its
-    target, node/bare p99 at the reference rate against the bare server's."""
-    w, o, n = result["wrk"], result["oha"], result["rounds"]
-    j = {op: judge.judged(judge.in_rounds(w, "node-" + op, n, "rps"), judge.in_rounds(w, "bare-" + op, n, "rps"),
-                          True, target) for op, target in (("put", TARGET_PUT), ("get", TARGET_GET))}
-    for op in ("put-ref", "get-ref"):
-        j[op] = judge.judged(judge.in_rounds(o, "node-" + op, n, "p99_ms"),
-                             judge.in_rounds(o, "bare-" + op, n, "p99_ms"), False)
-    return j
 
 
 def render(result, out):

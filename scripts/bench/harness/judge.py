@@ -77,6 +77,19 @@ def judged(num, den, higher_is_better, target=1.0):
     return dict(j, num=list(num), den=list(den), target_verdict=t["verdict"], median_meets=t["median_meets"])
 
 
+def side_by_side(result, side, against, targets):
+    """The ratios a report of windows measured in rounds judges (result: its "wrk", "oha" and "rounds"): side over
+    against in wrk's throughput per operation against targets ({"put": 0.75, ...}, higher is better), and in the p99
+    at the reference rate (the oha windows OP-ref) against 1, what the side adds to latency."""
+    w, o, n = result["wrk"], result["oha"], result["rounds"]
+    j = {op: judged(in_rounds(w, "%s-%s" % (side, op), n, "rps"), in_rounds(w, "%s-%s" % (against, op), n, "rps"),
+                    True, target) for op, target in targets.items()}
+    for op in ("put-ref", "get-ref"):
+        j[op] = judged(in_rounds(o, "%s-%s" % (side, op), n, "p99_ms"), in_rounds(o, "%s-%s" % (against, op), n,
+                                                                                   "p99_ms"), False)
+    return j
+
+
 def target_words(j):
     """A judged ratio's target verdict as a report states it: "met", "missed", or "not separable here (the median
     meets it)" / "(... misses it)"."""
