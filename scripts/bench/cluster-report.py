@@ -32,8 +32,8 @@ def main():
     env = read_env(raw)
     nodes = int(env.get("nodes", "3"))
     rounds = int(env.get("rounds", "1"))
-    w = {n: wrk(raw, n) for n in in_rounds(("single-put", "cluster-put", "single-get", "cluster-get"), rounds)}
-    o = {n: oha(raw, n) for n in ("cluster-put", "cluster-get", *in_rounds(REF, rounds))
+    w = {n: wrk(raw, n) for n in judge.round_names(("single-put", "cluster-put", "single-get", "cluster-get"), rounds)}
+    o = {n: oha(raw, n) for n in ("cluster-put", "cluster-get", *judge.round_names(REF, rounds))
          if os.path.exists(os.path.join(raw, "oha-%s.json" % n))}
     metrics = {
         "replica_calls_ok": metric_sum(raw, nodes, r'dht_replica_calls_total\{outcome="ok"\}'),
@@ -58,29 +58,11 @@ def main():
 REF = ("cluster-put-ref", "single-put-ref", "cluster-get-ref", "single-get-ref")
 
 
-def in_rounds(names, rounds):
-    """The windows of names measured in rounds: NAME-1 .. NAME-<rounds> each."""
-    return ["%s-%d" % (n, r) for n in names for r in range(1, rounds + 1)]
-
-
 def render(result, out):
     """cluster.md and its plots: throughput of the cluster against one node, latency at the reference rate."""
-    w, o, n = result["wrk"], result["oha"], result["rounds"]
-    result["plots"] = []
-    if plots.bars(os.path.join(out, "cluster-throughput.svg"), "Maximum throughput (wrk, closed model, median of %d "
-                  "rounds)" % n, "req/s",
-                  [(op.upper(), [(who, judge.median(judge.in_rounds(w, who + "-" + op, n, "rps")))
-                                 for who in ("single", "cluster")]) for op in ("put", "get")]):
-        result["plots"].append(("cluster-throughput.svg", "throughput: the cluster against one node"))
-    lat = []
-    for name in REF:
-        q = {p: judge.median(judge.in_rounds(o, name, n, f))
-             for p, f in ((50, "p50_ms"), (90, "p90_ms"), (99, "p99_ms"), (99.9, "p999_ms"))}
-        if None not in q.values():
-            lat.append((name, q))
-    if plots.percentiles(os.path.join(out, "cluster-latency.svg"), "Latency at %s req/s (oha, corrected)"
-                            % result["env"].get("reference_rate"), lat):
-        result["plots"].append(("cluster-latency.svg", "latency by percentile at the reference rate"))
+    result["plots"] = plots.side_by_side(
+        out, "cluster", result, "cluster", "single", "Maximum throughput (wrk, closed model, median of %d rounds)"
+        % result["rounds"], "throughput: the cluster against one node", result["env"].get("reference_rate"))
     with open(os.path.join(out, "cluster.md"), "w", encoding="utf-8") as f:
         f.write(markdown(result))
 
@@ -118,7 +100,7 @@ def markdown(r):
         "| run | req/s | p50 ms | p90 ms | p99 ms | non-2xx | socket errors |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for n in in_rounds(("single-put", "cluster-put", "single-get", "cluster-get"), rounds):
+    for n in judge.round_names(("single-put", "cluster-put", "single-get", "cluster-get"), rounds):
         x = w.get(n)
         lines.append("| %s | %.0f | %s | %s | %s | %d | %d |" % (
             n, x["rps"], fmt(x["p50_ms"]), fmt(x["p90_ms"]), fmt(x["p99_ms"]), x["non_2xx"], x["socket_errors"])
@@ -155,7 +137,7 @@ def markdown(r):
         "| run | target req/s | achieved req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | non-2xx | errors |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for n in in_rounds(REF, rounds):
+    for n in judge.round_names(REF, rounds):
         lines.append(oha_row(n, env.get("reference_rate"), o.get(n)))
     lines += ["", "cluster p99 / single-node p99 at the same rate, round by round:", ""] + judge.JUDGED_HEAD
     for op in ("put-ref", "get-ref"):

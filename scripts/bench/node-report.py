@@ -40,11 +40,6 @@ def profile_breakdown(raw, name):
 REF = ("node-put-ref", "bare-put-ref", "node-get-ref", "bare-get-ref")
 
 
-def in_rounds(names, rounds):
-    """The windows of names measured in rounds: NAME-1 .. NAME-<rounds> each."""
-    return ["%s-%d" % (n, r) for n in names for r in range(1, rounds + 1)]
-
-
 def main():
     if sys.argv[1] == "--render":
         out = sys.argv[2]
@@ -58,8 +53,8 @@ def main():
         e.setdefault("onenio_native", str(native).lower())
     rounds = int(e.get("rounds", "1"))
     smoke = int(e.get("duration", "30")) < 30 or int(e.get("round", "10")) < 10
-    per_round = in_rounds(("bare-put", "node-put", "bare-get", "node-get"), rounds)
-    ref = in_rounds(REF, rounds)
+    per_round = judge.round_names(("bare-put", "node-put", "bare-get", "node-get"), rounds)
+    ref = judge.round_names(REF, rounds)
     result = {
         "smoke_run": smoke,
         "environment": e,
@@ -97,21 +92,10 @@ def main():
 
 def render(result, out):
     """node.md and its two plots (throughput against the ceiling, latency by percentile at fixed rates)."""
-    w, o, n = result["wrk"], result["oha"], result["rounds"]
-    result["plots"] = []
-    if plots.bars(os.path.join(out, "node-throughput.svg"), "Maximum throughput, wrk 2 threads x 64 connections "
-                  "(median of %d rounds)" % n, "req/s",
-                  [(op.upper(), [(who, judge.median(judge.in_rounds(w, who + "-" + op, n, "rps")))
-                                 for who in ("bare", "node")]) for op in ("put", "get")]):
-        result["plots"].append(("node-throughput.svg", "throughput: node against the bare one-nio server"))
-    lat = []
-    for name in REF:
-        q = {p: judge.median(judge.in_rounds(o, name, n, f)) for p, f in PERCENTILES}
-        if None not in q.values():
-            lat.append((name, q))
-    if plots.percentiles(os.path.join(out, "node-latency.svg"), "Latency at %s req/s (oha, corrected)"
-                           % result["environment"].get("reference_rate"), lat):
-        result["plots"].append(("node-latency.svg", "latency by percentile at the reference rate"))
+    result["plots"] = plots.side_by_side(
+        out, "node", result, "node", "bare", "Maximum throughput, wrk 2 threads x 64 connections (median of %d rounds)"
+        % result["rounds"], "throughput: node against the bare one-nio server",
+        result["environment"].get("reference_rate"))
     with open(os.path.join(out, "node.md"), "w", encoding="utf-8") as fh:
         fh.write(markdown(result))
 
@@ -123,7 +107,6 @@ def result_plots(r):
 # A node/bare p99 ratio judged against 1 (harness/judge.py: lower is better).
 P99_WORDS = {judge.BETTER: "the node's lower, beyond the floor", judge.WORSE: "the node's higher, beyond the floor",
              judge.NOT_SEPARABLE: judge.NOT_SEPARABLE}
-PERCENTILES = ((50, "p50_ms"), (90, "p90_ms"), (99, "p99_ms"), (99.9, "p999_ms"))
 
 
 def markdown(r):
@@ -240,7 +223,7 @@ def markdown(r):
              "ratio here measures what the node adds, not CPU starvation." % (e.get("reference_rate"), r["rounds"],
                                                                               e.get("round")))
     L.append("")
-    oha_table(in_rounds(REF, r["rounds"]))
+    oha_table(judge.round_names(REF, r["rounds"]))
     L.append("node p99 / bare p99 at the same rate, round by round:")
     L.append("")
     L += judge.JUDGED_HEAD

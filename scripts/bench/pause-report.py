@@ -11,7 +11,7 @@ import os
 import sys
 
 import plots
-from benchraw import kv, load_rows, read, report_head, window
+from benchraw import fmt, kv, load_rows, read, report_head, window
 from harness.judge import against, phase_floor
 
 OK = {"get": {"200", "404"}, "put": {"201"}}
@@ -85,10 +85,6 @@ def verdict(targets, name):
     if name + "_verdict" in targets:
         return targets[name + "_verdict"]
     return "met" if targets[name + "_met"] else "missed"
-
-
-def fmt(v, digits=1):
-    return "-" if v is None else ("%.*f" % (digits, v))
 
 
 def main():
@@ -208,11 +204,11 @@ def render(result, out):
     ]
     for u, c in sorted(result["coordinators"].items()):
         lines.append("| %s | %s s | %s s | %s | %s | %s | %s / %s | %s ms |" % (
-            u, fmt(c["avoided_after_s"]), fmt(c["responsive_after_resume_s"]), fmt(c["backups_for_it_during"], 0),
+            u, fmt(c["avoided_after_s"], 1), fmt(c["responsive_after_resume_s"], 1), fmt(c["backups_for_it_during"], 0),
             fmt(c["probes_during"], 0),
             fmt(None if c["reads_during"] is None or c["backups_for_it_during"] is None
                 else c["reads_during"] - c["backups_for_it_during"], 0), fmt(c["backups_sent_during"], 0),
-            fmt(c["backups_won_during"], 0), fmt(c["backup_delay_ms_before"])))
+            fmt(c["backups_won_during"], 0), fmt(c["backup_delay_ms_before"], 1)))
     lines += [
         "",
         "From each coordinator's /metrics, sampled every 0.5 s (so the times are within half a second): "

@@ -4,6 +4,8 @@ writing nothing, when it has no data to draw.
 
 SVGs are written reproducibly (fixed id salt, no date), so the same data gives the same file.
 """
+import os
+
 import matplotlib
 
 matplotlib.use("Agg")  # no display: files only
@@ -225,3 +227,25 @@ def against_members(path, title, panels):
         ax.legend(frameon=False, fontsize=7)
     fig.suptitle(title, x=0.01, ha="left", fontweight="bold")
     return _save(fig, path)
+
+
+def side_by_side(out, name, result, side, against, title, alt, rate):
+    """The two charts of a report that measures a side against another in rounds (node-report, cluster-report):
+    each one's median wrk maximum per operation (OUT/NAME-throughput.svg, titled title), and each one's median
+    percentiles at the reference rate (OUT/NAME-latency.svg). Returns the [(file, alt text)] drawn."""
+    from harness.judge import in_rounds, median
+    w, o, n = result["wrk"], result["oha"], result["rounds"]
+    drawn = []
+    if bars(os.path.join(out, name + "-throughput.svg"), title, "req/s",
+            [(op.upper(), [(who, median(in_rounds(w, "%s-%s" % (who, op), n, "rps"))) for who in (against, side)])
+             for op in ("put", "get")]):
+        drawn.append((name + "-throughput.svg", alt))
+    lat = []
+    for ref in ("%s-%s-ref" % (who, op) for op in ("put", "get") for who in (side, against)):
+        q = {p: median(in_rounds(o, ref, n, f)) for p, f in ((50, "p50_ms"), (90, "p90_ms"), (99, "p99_ms"),
+                                                              (99.9, "p999_ms"))}
+        if None not in q.values():
+            lat.append((ref, q))
+    if percentiles(os.path.join(out, name + "-latency.svg"), "Latency at %s req/s (oha, corrected)" % rate, lat):
+        drawn.append((name + "-latency.svg", "latency by percentile at the reference rate"))
+    return drawn

@@ -10,7 +10,7 @@ import os
 import sys
 
 import plots
-from benchraw import kv, load_rows, read, report_head, window
+from benchraw import fmt, kv, load_rows, read, report_head, window
 from harness.judge import beyond, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before the scale-up, cut into identical windows: the run's own noise floor
@@ -59,10 +59,6 @@ def move_figures(samples, t_file, t_idle):
         "records_per_s": None if not streaming else records / streaming,
         "mb_per_s": None if not streaming else nbytes / streaming / 1e6,
     }
-
-
-def fmt(v, digits=1):
-    return "-" if v is None else ("%.*f" % (digits, v))
 
 
 def main():
@@ -137,8 +133,8 @@ def render(result, out):
     ]
     for name, m in moves.items():
         lines.append("| %s | %s s | %s s | %s s | %d | %d | %.1f | %s | %s |" % (
-            name, fmt(m["duration_s"]), fmt(m["to_joint_s"]), fmt(m["streaming_s"]), m["records_sent"],
-            m["records_received"], m["bytes_sent"] / 1e6, fmt(m["records_per_s"], 0), fmt(m["mb_per_s"])))
+            name, fmt(m["duration_s"], 1), fmt(m["to_joint_s"], 1), fmt(m["streaming_s"], 1), m["records_sent"],
+            m["records_received"], m["bytes_sent"] / 1e6, fmt(m["records_per_s"], 0), fmt(m["mb_per_s"], 1)))
     lines += [
         "",
         "Streaming: from the first to the last movement sample (every 250 ms) in which the bytes sent grew; "

@@ -63,6 +63,11 @@ def target_verdict(judgement, higher_is_better):
     return {"verdict": "met" if v == BETTER else "missed" if v == WORSE else NOT_SEPARABLE, "median_meets": meets}
 
 
+def round_names(names, rounds):
+    """The windows of names measured in rounds: NAME-1 .. NAME-<rounds> each, in that order."""
+    return ["%s-%d" % (n, r) for n in names for r in range(1, rounds + 1)]
+
+
 def in_rounds(windows, name, rounds, figure):
     """A figure of the windows NAME-1 .. NAME-<rounds> (a report's {window name: figures}), round by round; None for
     a round that measured nothing."""
