@@ -187,7 +187,7 @@ def render(r):
 
 
 def main(argv):
-    return report_main(argv, "backup", build, render, __doc__)
+    return report_main(argv, "backup", lambda raw, out: build(raw), lambda d, out: render(d), __doc__)
 
 
 if __name__ == "__main__":

@@ -160,8 +160,10 @@ def oha_row(name, rate, x):
 
 
 def report_main(argv, name, build, render, usage):
-    """A report's command line: `NAME-report.py RAW OUT` writes OUT/NAME.json (build(RAW)) and OUT/NAME.md
-    (render(that)); `NAME-report.py --render OUT` writes OUT/NAME.md again from OUT/NAME.json. Returns the exit code."""
+    """Every report's command line: `NAME-report.py RAW OUT` writes OUT/NAME.json (build(RAW, OUT): the figures; OUT
+    for files a report copies there) and OUT/NAME.md (render(figures, OUT): the Markdown, after any charts it draws
+    into OUT); `NAME-report.py --render OUT` writes NAME.md and the charts again from OUT/NAME.json. Returns the
+    exit code."""
     if len(argv) != 3:
         print(usage, file=sys.stderr)
         return 2
@@ -169,10 +171,12 @@ def report_main(argv, name, build, render, usage):
     if argv[1] == "--render":
         d = json.loads(read(os.path.join(out, name + ".json")))
     else:
-        d = build(argv[1])
         os.makedirs(out, exist_ok=True)
+        d = build(argv[1], out)
         with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as f:
-            json.dump(d, f, indent=1, sort_keys=True)
+            json.dump(d, f, indent=2, sort_keys=True)
+            f.write("\n")
+    md = render(d, out)
     with open(os.path.join(out, name + ".md"), "w", encoding="utf-8") as f:
-        f.write(render(d))
+        f.write(md)
     return 0

@@ -6,12 +6,11 @@ it with the python of scripts/venv.sh).
 Usage: cluster-report.py RAW_DIR OUT_DIR   (the readers are benchraw.py's)
        cluster-report.py --render OUT_DIR  (cluster.md and the plots again from OUT_DIR/cluster.json)
 """
-import json
 import os
 import sys
 
 import plots
-from benchraw import env as read_env, fmt, metric_sum as summed, oha, oha_row, wrk
+from benchraw import env as read_env, fmt, metric_sum as summed, oha, oha_row, report_main, wrk
 from harness import judge
 
 # cluster / one node throughput, at least (issue 52: what 3 members at 2/3 can give on one machine's 2 cores)
@@ -23,12 +22,12 @@ def metric_sum(raw, nodes, pattern):
     return summed([os.path.join(raw, "node%d-metrics.txt" % i) for i in range(nodes)], pattern)
 
 
-def main():
-    if sys.argv[1] == "--render":
-        with open(os.path.join(sys.argv[2], "cluster.json"), encoding="utf-8") as f:
-            render(json.load(f), sys.argv[2])
-        return
-    raw, out = sys.argv[1], sys.argv[2]
+def main(argv):
+    return report_main(argv, "cluster", lambda raw, out: build(raw), render, __doc__)
+
+
+def build(raw):
+    """The figures of a run (cluster.json)."""
     env = read_env(raw)
     nodes = int(env.get("nodes", "3"))
     rounds = int(env.get("rounds", "1"))
@@ -50,9 +49,7 @@ def main():
     result = {"env": env, "rounds": rounds, "wrk": w, "oha": o, "metrics": metrics}
     result["judged"] = judge.side_by_side(result, "cluster", "single", {"put": TARGET_PUT, "get": TARGET_GET})
     result["ratios"] = {op: result["judged"][op]["ratio"] for op in ("put", "get")}
-    with open(os.path.join(out, "cluster.json"), "w", encoding="utf-8") as f:
-        json.dump(result, f, indent=2, sort_keys=True)
-    render(result, out)
+    return result
 
 
 REF = ("cluster-put-ref", "single-put-ref", "cluster-get-ref", "single-get-ref")
@@ -63,8 +60,7 @@ def render(result, out):
     result["plots"] = plots.side_by_side(
         out, "cluster", result, "cluster", "single", "Maximum throughput (wrk, closed model, median of %d rounds)"
         % result["rounds"], "throughput: the cluster against one node", result["env"].get("reference_rate"))
-    with open(os.path.join(out, "cluster.md"), "w", encoding="utf-8") as f:
-        f.write(markdown(result))
+    return markdown(result)
 
 
 # A cluster/single p99 ratio judged against 1 (harness/judge.py: lower is better).
@@ -166,4 +162,4 @@ def markdown(r):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))

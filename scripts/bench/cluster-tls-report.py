@@ -8,22 +8,16 @@ member-TLS one; plaintext in runs before it); "both_cost": member and client TLS
 "cert_cost": client certificates, the client-TLS cluster's fixed-rate slices with one against its slices without,
 paired slice by slice).
 
-Usage: cluster-tls-report.py RAW_DIR OUT_DIR   (the parsers are node-report.py's)
+Usage: cluster-tls-report.py RAW_DIR OUT_DIR   (the readers are benchraw.py's)
        cluster-tls-report.py --render OUT_DIR  (cluster-tls.md again from OUT_DIR/cluster-tls.json)
 """
-import importlib.util
 import json
 import os
 import re
 import sys
 
-from benchraw import load_rows, median, percentile
+from benchraw import env as read_env, load_rows, median, percentile, read
 from harness.judge import against, beyond, noise_floor
-
-_spec = importlib.util.spec_from_file_location(
-    "node_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "node-report.py"))
-nr = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(nr)
 
 MODES = ("plain", "tls")  # a run before the client port had TLS; a later one names its modes in env.txt
 LABELS = {"plain": "plaintext", "tls": "member TLS", "client": "client TLS",
@@ -38,7 +32,7 @@ def metric_sum(raw, tag, nodes, pattern):
     for i in range(nodes):
         path = os.path.join(raw, "%s-node%d-metrics.txt" % (tag, i))
         if os.path.exists(path):
-            for line in nr.read(path).splitlines():
+            for line in read(path).splitlines():
                 if re.match(pattern, line):
                     total += float(line.rsplit(" ", 1)[1])
     return total
@@ -52,7 +46,7 @@ def mean(values):
 def numbers(raw, name):
     """The numbers of a small file the bench wrote (.flush, .warm, .jit), or None when the run did not write it."""
     path = os.path.join(raw, name)
-    return [float(v) for v in nr.read(path).split()] if os.path.exists(path) else None
+    return [float(v) for v in read(path).split()] if os.path.exists(path) else None
 
 
 def flushed(raw, name):
@@ -71,10 +65,10 @@ def window_run(raw, name):
     path = os.path.join(raw, "wrk-%s.marks" % name)
     if not os.path.exists(path):
         return None
-    marks = [[float(v) for v in line.split()] for line in nr.read(path).splitlines() if line.strip()]
+    marks = [[float(v) for v in line.split()] for line in read(path).splitlines() if line.strip()]
     if len(marks) < 4:
         return None
-    text = nr.read(os.path.join(raw, "wrk-%s.txt" % name))
+    text = read(os.path.join(raw, "wrk-%s.txt" % name))
     per_second = {int(a): int(b) for a, b in re.findall(r"^SECOND (\d+) (\d+)$", text, re.M)}
 
     def requests(a, b):
@@ -143,7 +137,7 @@ def rate_modes_of(env):
 
 
 def collect(raw):
-    env = nr.env(raw)
+    env = read_env(raw)
     modes = rate_modes_of(env)
     nodes = int(env.get("nodes", "3"))
     count = int(env.get("slices", "1"))
@@ -229,7 +223,7 @@ def pairing(raw):
     path = os.path.join(raw, "slices.order")
     if not os.path.exists(path):
         return None
-    names = [line.strip() for line in nr.read(path).splitlines() if line.strip()]
+    names = [line.strip() for line in read(path).splitlines() if line.strip()]
     where = {}
     for i, name in enumerate(names):
         m = re.match(r"^r(\d+)-(\w+)-(put|get)-rate-s(\d+)$", name)

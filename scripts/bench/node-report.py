@@ -13,7 +13,7 @@ import shutil
 import sys
 
 import plots
-from benchraw import env, errors, fmt, oha, oha_row, onenio_native, read, wrk  # noqa: F401 (read: cluster-tls)
+from benchraw import env, errors, fmt, oha, oha_row, onenio_native, read, report_main, wrk
 from harness import judge, profiles
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
@@ -40,13 +40,12 @@ def profile_breakdown(raw, name):
 REF = ("node-put-ref", "bare-put-ref", "node-get-ref", "bare-get-ref")
 
 
-def main():
-    if sys.argv[1] == "--render":
-        out = sys.argv[2]
-        with open(os.path.join(out, "node.json"), encoding="utf-8") as fh:
-            render(json.load(fh), out)
-        return
-    raw, out = sys.argv[1], sys.argv[2]
+def main(argv):
+    return report_main(argv, "node", build, render, __doc__)
+
+
+def build(raw, out):
+    """The figures of a run (node.json); the node's flamegraphs copied into out."""
     e = env(raw)
     native = onenio_native(raw)
     if native is not None:
@@ -76,7 +75,6 @@ def main():
             p99_ratio[op] = n["p99_ms"] / b["p99_ms"]
     result["p99_ratio_vs_bare"] = p99_ratio
 
-    os.makedirs(out, exist_ok=True)
     flames = []
     for f in sorted(os.listdir(raw)):
         if f.startswith("profile-") and f.endswith(".html"):
@@ -84,10 +82,7 @@ def main():
             shutil.copyfile(os.path.join(raw, f), os.path.join(out, target))
             flames.append(target)
     result["flamegraphs"] = flames
-    with open(os.path.join(out, "node.json"), "w", encoding="utf-8") as fh:
-        json.dump(result, fh, indent=2, sort_keys=True)
-        fh.write("\n")
-    render(result, out)
+    return result
 
 
 def render(result, out):
@@ -96,8 +91,7 @@ def render(result, out):
         out, "node", result, "node", "bare", "Maximum throughput, wrk 2 threads x 64 connections (median of %d rounds)"
         % result["rounds"], "throughput: node against the bare one-nio server",
         result["environment"].get("reference_rate"))
-    with open(os.path.join(out, "node.md"), "w", encoding="utf-8") as fh:
-        fh.write(markdown(result))
+    return markdown(result)
 
 
 def result_plots(r):
@@ -276,4 +270,4 @@ def markdown(r):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))

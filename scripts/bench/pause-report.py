@@ -11,7 +11,7 @@ import os
 import sys
 
 import plots
-from benchraw import fmt, kv, load_rows, read, report_head, window
+from benchraw import fmt, kv, load_rows, read, report_head, report_main, window
 from harness.judge import against, phase_floor
 
 OK = {"get": {"200", "404"}, "put": {"201"}}
@@ -87,12 +87,12 @@ def verdict(targets, name):
     return "met" if targets[name + "_met"] else "missed"
 
 
-def main():
-    if sys.argv[1] == "--render":
-        with open(os.path.join(sys.argv[2], "pause.json"), encoding="utf-8") as f:
-            render(json.load(f), sys.argv[2])
-        return
-    raw, out = sys.argv[1], sys.argv[2]
+def main(argv):
+    return report_main(argv, "pause", lambda raw, out: build(raw), render, __doc__)
+
+
+def build(raw):
+    """The figures of a run (pause.json)."""
     env = kv(os.path.join(raw, "env.txt"))
     tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
     rows = {op: [] for op in ("get", "put")}
@@ -123,10 +123,7 @@ def main():
         "per_second": {op: per_second(rows[op], start_s, end_s, pause_s, OK[op]) for op in rows},
         "coordinators": watch_figures(os.path.join(raw, "watch.jsonl"), tl["pause"], tl["resume"]),
     }
-    with open(os.path.join(out, "pause.json"), "w", encoding="utf-8") as f:
-        json.dump(result, f, indent=2, sort_keys=True)
-        f.write("\n")
-    render(result, out)
+    return result
 
 
 def render(result, out):
@@ -216,9 +213,8 @@ def render(result, out):
         "for node 2, and `dht_read_backups_sent_total` / `dht_read_backups_won_total`.",
         "",
     ]
-    with open(os.path.join(out, "pause.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))

@@ -163,7 +163,7 @@ def render(d):
 
 
 def main(argv):
-    return report_main(argv, "repair", build, render, __doc__)
+    return report_main(argv, "repair", lambda raw, out: build(raw), lambda d, out: render(d), __doc__)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import os
 import sys
 
 import plots
-from benchraw import fmt, kv, load_rows, read, report_head, window
+from benchraw import fmt, kv, load_rows, read, report_head, report_main, window
 from harness.judge import beyond, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before the scale-up, cut into identical windows: the run's own noise floor
@@ -61,12 +61,12 @@ def move_figures(samples, t_file, t_idle):
     }
 
 
-def main():
-    if sys.argv[1] == "--render":
-        with open(os.path.join(sys.argv[2], "scale.json"), encoding="utf-8") as f:
-            render(json.load(f), sys.argv[2])
-        return
-    raw, out = sys.argv[1], sys.argv[2]
+def main(argv):
+    return report_main(argv, "scale", lambda raw, out: build(raw), render, __doc__)
+
+
+def build(raw):
+    """The figures of a run (scale.json)."""
     env = kv(os.path.join(raw, "env.txt"))
     tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
     t0 = tl["load_start"]
@@ -102,10 +102,7 @@ def main():
         "5 -> 3": move_figures(watch(os.path.join(raw, "watch-down.jsonl")), tl["down_file"], tl["down_idle"]),
     }
     result = {"env": env, "timeline_ms": tl, "moves": moves, "load": load, "noise": noise}
-    with open(os.path.join(out, "scale.json"), "w", encoding="utf-8") as f:
-        json.dump(result, f, indent=2, sort_keys=True)
-        f.write("\n")
-    render(result, out)
+    return result
 
 
 def render(result, out):
@@ -172,9 +169,8 @@ def render(result, out):
                                        fmt(noise["get_p99_floor"], 2) + "x"), ""]
     if plot:
         lines += ["![the load's p50 and p99 by phase](scale-latency.svg)", ""]
-    with open(os.path.join(out, "scale.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))

@@ -39,19 +39,14 @@ class RawRunTest(TempDirTest):
             oha_csv(os.path.join(self.raw, "load-%s.csv" % name), r)
 
     def run_report(self, module, name):
-        """module.main() on self.raw and self.out (as `NAME-report.py RAW OUT`), then (NAME.json, NAME.md)."""
-        module.sys.argv = [name + "-report.py", self.raw, self.out]
-        module.main()
-        return self.outputs(name)
-
-    def report_argv(self, module, name):
-        """The same for a report whose main takes its arguments (benchraw.report_main), which must succeed."""
+        """module.main (benchraw.report_main) on self.raw and self.out, as `NAME-report.py RAW OUT`, which must
+        succeed; then (NAME.json, NAME.md)."""
         self.assertEqual(module.main([name + "-report.py", self.raw, self.out]), 0)
         return self.outputs(name)
 
     def assert_renders_again(self, module, name):
-        """A report of benchraw.report_main: NAME.md written again from NAME.json alone is the same."""
-        _, md = self.report_argv(module, name)
+        """NAME.md written again from NAME.json alone (`NAME-report.py --render OUT`) is the same."""
+        _, md = self.run_report(module, name)
         os.remove(os.path.join(self.out, name + ".md"))
         self.assertEqual(module.main([name + "-report.py", "--render", self.out]), 0)
         with open(os.path.join(self.out, name + ".md")) as f:

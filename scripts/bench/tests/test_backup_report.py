@@ -62,7 +62,7 @@ class BackupReportTest(RawRunTest):
         self.write_loads(put=puts, get=gets)
 
     def report(self):
-        return self.report_argv(backup_report, "backup")
+        return self.run_report(backup_report, "backup")
 
     def test_backup_restore_load_and_the_noise_floor(self):
         result, md = self.report()

@@ -17,11 +17,11 @@ node_report = report_module("node")
 class NodeReportTest(RecordedRunTest):
     RUN = "node"
 
-    def run_report(self):
-        return super().run_report(node_report, "node")
+    def report(self):
+        return self.run_report(node_report, "node")
 
     def test_the_recorded_run_gives_its_ratios_tables_and_profiles(self):
-        r, md = self.run_report()
+        r, md = self.report()
         self.assertTrue(r["smoke_run"], "5-s windows are a smoke run")
         self.assertIn("Smoke run", md)
         self.assertEqual(r["rounds"], 2)
@@ -79,7 +79,7 @@ class NodeReportTest(RecordedRunTest):
         for name, rps in (("node-put-1", 32000.0), ("bare-put-1", 40000.0), ("node-put-2", 33000.0),
                           ("bare-put-2", 40500.0)):
             self.set_rps(name, rps)
-        r, md = self.run_report()
+        r, md = self.report()
         put = r["judged"]["put"]
         self.assertEqual(put["ratios"], [0.8, 33000.0 / 40500.0])
         self.assertAlmostEqual(put["floor"], 33000.0 / 32000.0)
@@ -92,14 +92,14 @@ class NodeReportTest(RecordedRunTest):
         for name, rps in (("node-put-1", 28000.0), ("bare-put-1", 40000.0), ("node-put-2", 34000.0),
                           ("bare-put-2", 40000.0)):
             self.set_rps(name, rps)
-        r, md = self.run_report()
+        r, md = self.report()
         self.assertEqual(r["judged"]["put"]["target_verdict"], "not separable here")
         self.assertIn("| PUT | 70.0% 85.0% | **77.5%** | +-21.4% | >= 75% | not separable here (the median meets it) |",
                       md)
         # beyond the target on every round, but the median by less than the floor: not separable either
         for name, rps in (("node-put-1", 31000.0), ("node-put-2", 36000.0)):
             self.set_rps(name, rps)
-        r, md = self.run_report()
+        r, md = self.report()
         self.assertEqual(r["judged"]["put"]["ratios"], [0.775, 0.9])
         self.assertEqual(r["judged"]["put"]["target_verdict"], "not separable here")
 
@@ -107,7 +107,7 @@ class NodeReportTest(RecordedRunTest):
         self.copy_raw()
         os.remove(os.path.join(self.raw, "wrk-bare-get-2.txt"))
         os.remove(os.path.join(self.raw, "oha-node-get-ref-2.json"))
-        r, md = self.run_report()
+        r, md = self.report()
         self.assertIsNone(r["wrk"]["bare-get-2"])
         get = r["judged"]["get"]
         self.assertIsNone(get["ratios"][1])
@@ -120,10 +120,7 @@ class NodeReportTest(RecordedRunTest):
         self.assertRegex(md, r"\| GET p99 \| [\d.]+x - \| ")
 
     def test_render_again_from_the_json(self):
-        self.run_report()
-        os.remove(os.path.join(self.tmp, "node.md"))
-        node_report.sys.argv = ["node-report.py", "--render", self.tmp]
-        node_report.main()
+        self.assert_renders_again(node_report, "node")
         with open(os.path.join(self.tmp, "node.md")) as f:
             self.assertIn("| bare-get-1 | 76344 |", f.read())
 

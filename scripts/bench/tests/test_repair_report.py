@@ -69,7 +69,7 @@ class RepairReportTest(RawRunTest):
         self.write_loads(put=puts, get=gets)
 
     def report(self):
-        return self.report_argv(repair_report, "repair")
+        return self.run_report(repair_report, "repair")
 
     def test_round_idle_round_rebuild_and_the_load(self):
         result, md = self.report()
