@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-from benchraw import env as read_env, load_rows, median, percentile, read
+from benchraw import env as read_env, load_rows, median, percentile, read, report_main
 from harness.judge import against, beyond, noise_floor
 
 MODES = ("plain", "tls")  # a run before the client port had TLS; a later one names its modes in env.txt
@@ -554,18 +554,9 @@ def markdown(r):
     return "\n".join(lines)
 
 
-def main():
-    if sys.argv[1] == "--render":
-        with open(os.path.join(sys.argv[2], "cluster-tls.json"), encoding="utf-8") as f:
-            result = json.load(f)
-    else:
-        result = collect(sys.argv[1])
-        with open(os.path.join(sys.argv[2], "cluster-tls.json"), "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=2, sort_keys=True)
-    out = sys.argv[2]
-    with open(os.path.join(out, "cluster-tls.md"), "w", encoding="utf-8") as f:
-        f.write(markdown(result))
+def main(argv):
+    return report_main(argv, "cluster-tls", lambda raw, out: collect(raw), lambda d, out: markdown(d), __doc__)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))
