@@ -64,8 +64,7 @@ def render(result, out):
 
 
 # A cluster/single p99 ratio judged against 1 (harness/judge.py: lower is better).
-P99_WORDS = {judge.BETTER: "the cluster's lower, beyond the floor",
-             judge.WORSE: "the cluster's higher, beyond the floor", judge.NOT_SEPARABLE: judge.NOT_SEPARABLE}
+P99_WORDS = judge.lower_words("the cluster's")
 NOISE = ("Noise floor of a ratio: the largest change of either side's figure between two consecutive rounds of this "
          "run (harness/judge.py); a verdict only when the median and every round are beyond it on one side of the "
          "target, else not separable here.")

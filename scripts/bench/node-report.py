@@ -99,8 +99,7 @@ def result_plots(r):
 
 
 # A node/bare p99 ratio judged against 1 (harness/judge.py: lower is better).
-P99_WORDS = {judge.BETTER: "the node's lower, beyond the floor", judge.WORSE: "the node's higher, beyond the floor",
-             judge.NOT_SEPARABLE: judge.NOT_SEPARABLE}
+P99_WORDS = judge.lower_words("the node's")
 
 
 def markdown(r):
@@ -152,16 +151,14 @@ def markdown(r):
     L.append("")
     L.append("| run | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | socket errors |")
     L.append("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for n in ("bare-put", "node-put", "bare-get", "node-get"):
-        for rnd in range(1, r["rounds"] + 1):
-            name = "%s-%d" % (n, rnd)
-            x = w.get(name)
-            if x:
-                L.append("| %s | %.0f | %s | %s | %s | %s | %d | %d |" % (
-                    name, x["rps"], fmt(x["p50_ms"]), fmt(x["p90_ms"]), fmt(x["p99_ms"]), fmt(x["max_ms"]),
-                    x["non_2xx"], x["socket_errors"]))
-            else:
-                L.append("| %s | (no result) | | | | | | |" % name)
+    for name in judge.round_names(("bare-put", "node-put", "bare-get", "node-get"), r["rounds"]):
+        x = w.get(name)
+        if x:
+            L.append("| %s | %.0f | %s | %s | %s | %s | %d | %d |" % (
+                name, x["rps"], fmt(x["p50_ms"]), fmt(x["p90_ms"]), fmt(x["p99_ms"]), fmt(x["max_ms"]),
+                x["non_2xx"], x["socket_errors"]))
+        else:
+            L.append("| %s | (no result) | | | | | | |" % name)
     L.append("")
     L.append("node/ceiling, round by round (node-OP-r / bare-OP-r):")
     L.append("")

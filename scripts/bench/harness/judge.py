@@ -95,6 +95,12 @@ def side_by_side(result, side, against, targets):
     return j
 
 
+def lower_words(who):
+    """The verdict of a ratio judged against 1 where lower is better (a p99 over another's), naming the side."""
+    return {BETTER: "%s lower, beyond the floor" % who, WORSE: "%s higher, beyond the floor" % who,
+            NOT_SEPARABLE: NOT_SEPARABLE}
+
+
 def target_words(j):
     """A judged ratio's target verdict as a report states it: "met", "missed", or "not separable here (the median
     meets it)" / "(... misses it)"."""

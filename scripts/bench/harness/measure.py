@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 
 from . import load
-from .judge import median
+from .judge import median, round_names
 
 
 def log(msg):
@@ -61,7 +61,7 @@ def wrk_figures(run, name):
 
 def median_rps(run, name):
     """The median req/s of the wrk windows NAME-1 .. NAME-<rounds> (a rate derived from windows measured in rounds)."""
-    return median([wrk_figures(run, "%s-%d" % (name, r))["rps"] for r in range(1, int(run.conf["rounds"]) + 1)])
+    return median([wrk_figures(run, n)["rps"] for n in round_names([name], int(run.conf["rounds"]))])
 
 
 def written(run, name):
