@@ -32,8 +32,6 @@ CASES = (("put-closed", "PUT", "closed"), ("get-closed", "GET", "closed"),
          ("put-rate", "PUT", "rate"), ("get-rate", "GET", "rate"))
 NODES = ("base", "head")
 REFS = ("bare", "rocks")  # beside one node only: BareServer, BareRocksServer (bench/)
-# The report compares one-nio + RocksDB in the closed model only: its fixed-rate windows would cost time for nothing.
-CLOSED_ONLY = ("rocks",)
 THREADS, CONNECTIONS = 2, 64
 REPLICAS = "2/3"
 # After a window, its side must be this idle (cores per process, over one sample) before the next window starts, at
@@ -196,8 +194,6 @@ class Phase:
     def run_round(self, r, seconds):
         for case in self.s.cases:
             for side in self.order(r):
-                if case[2] != "closed" and side in CLOSED_ONLY:
-                    continue
                 w = self.window(r, case, side, seconds)
                 (self.result["warmup"] if r == 0 else self.result["windows"]).append(w)
                 f = w["figures"]
