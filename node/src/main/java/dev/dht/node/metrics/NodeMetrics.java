@@ -6,6 +6,7 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.core.metrics.MetricWithFixedMetadata;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -109,12 +110,12 @@ public final class NodeMetrics {
     /** A monotonic counter with one label, each value read at scrape time (name without _total). */
     public void labelledCounter(String name, String help, String label, java.util.Map<String, DoubleSupplier> values) {
         java.util.Map<String, DoubleSupplier> copy = new java.util.LinkedHashMap<>(values);
-        CounterWithCallback.builder()
-                .name(name)
-                .help(help)
-                .labelNames(label)
-                .callback(cb -> copy.forEach((value, supplier) -> cb.call(supplier.getAsDouble(), value)))
-                .register(registry);
+        register(
+                CounterWithCallback.builder()
+                        .callback(cb -> copy.forEach((value, supplier) -> cb.call(supplier.getAsDouble(), value))),
+                name,
+                help,
+                label);
     }
 
     /** Receives the samples of a labelled metric at scrape time: one call per label combination. */
@@ -124,34 +125,33 @@ public final class NodeMetrics {
 
     /** An info metric ({@code name_info 1} with these labels), e.g. the build's release. */
     public void info(String name, String help, String label, String value) {
-        Info.builder()
-                .name(name)
-                .help(help)
-                .labelNames(label)
-                .register(registry)
-                .setLabelValues(value);
+        register(Info.builder(), name, help, label).setLabelValues(value);
     }
 
     /** Gauges whose label combinations are only known at scrape time (e.g. one per peer). */
     public void labelledGauges(
             String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
-        GaugeWithCallback.builder()
-                .name(name)
-                .help(help)
-                .labelNames(labels.toArray(String[]::new))
-                .callback(cb -> samples.accept(cb::call))
-                .register(registry);
+        register(
+                GaugeWithCallback.builder().callback(cb -> samples.accept(cb::call)),
+                name,
+                help,
+                labels.toArray(String[]::new));
     }
 
     /** Monotonic counters whose label combinations are only known at scrape time (name without _total). */
     public void labelledCounters(
             String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
-        CounterWithCallback.builder()
-                .name(name)
-                .help(help)
-                .labelNames(labels.toArray(String[]::new))
-                .callback(cb -> samples.accept(cb::call))
-                .register(registry);
+        register(
+                CounterWithCallback.builder().callback(cb -> samples.accept(cb::call)),
+                name,
+                help,
+                labels.toArray(String[]::new));
+    }
+
+    /** A labelled metric, its own part (e.g. the callback) already built, named and registered here. */
+    private <B extends MetricWithFixedMetadata.Builder<B, M>, M extends MetricWithFixedMetadata> M register(
+            B builder, String name, String help, String... labels) {
+        return builder.name(name).help(help).labelNames(labels).register(registry);
     }
 
     /** The Prometheus text exposition of every metric. */
