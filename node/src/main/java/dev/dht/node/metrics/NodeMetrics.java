@@ -115,7 +115,7 @@ public final class NodeMetrics {
                         .callback(cb -> copy.forEach((value, supplier) -> cb.call(supplier.getAsDouble(), value))),
                 name,
                 help,
-                label);
+                java.util.List.of(label));
     }
 
     /** Receives the samples of a labelled metric at scrape time: one call per label combination. */
@@ -125,33 +125,28 @@ public final class NodeMetrics {
 
     /** An info metric ({@code name_info 1} with these labels), e.g. the build's release. */
     public void info(String name, String help, String label, String value) {
-        register(Info.builder(), name, help, label).setLabelValues(value);
+        register(Info.builder(), name, help, java.util.List.of(label)).setLabelValues(value);
     }
 
     /** Gauges whose label combinations are only known at scrape time (e.g. one per peer). */
     public void labelledGauges(
             String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
-        register(
-                GaugeWithCallback.builder().callback(cb -> samples.accept(cb::call)),
-                name,
-                help,
-                labels.toArray(String[]::new));
+        register(GaugeWithCallback.builder().callback(cb -> samples.accept(cb::call)), name, help, labels);
     }
 
     /** Monotonic counters whose label combinations are only known at scrape time (name without _total). */
     public void labelledCounters(
             String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
-        register(
-                CounterWithCallback.builder().callback(cb -> samples.accept(cb::call)),
-                name,
-                help,
-                labels.toArray(String[]::new));
+        register(CounterWithCallback.builder().callback(cb -> samples.accept(cb::call)), name, help, labels);
     }
 
     /** A labelled metric, its own part (e.g. the callback) already built, named and registered here. */
     private <B extends MetricWithFixedMetadata.Builder<B, M>, M extends MetricWithFixedMetadata> M register(
-            B builder, String name, String help, String... labels) {
-        return builder.name(name).help(help).labelNames(labels).register(registry);
+            B builder, String name, String help, java.util.List<String> labels) {
+        return builder.name(name)
+                .help(help)
+                .labelNames(labels.toArray(String[]::new))
+                .register(registry);
     }
 
     /** The Prometheus text exposition of every metric. */
