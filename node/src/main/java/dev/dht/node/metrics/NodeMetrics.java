@@ -13,6 +13,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.DoubleSupplier;
 
@@ -91,20 +92,12 @@ public final class NodeMetrics {
 
     /** A gauge read at scrape time. */
     public void gauge(String name, String help, DoubleSupplier value) {
-        GaugeWithCallback.builder()
-                .name(name)
-                .help(help)
-                .callback(cb -> cb.call(value.getAsDouble()))
-                .register(registry);
+        register(GaugeWithCallback.builder().callback(cb -> cb.call(value.getAsDouble())), name, help, List.of());
     }
 
     /** A monotonic counter read at scrape time (name without _total; the format adds it). */
     public void counter(String name, String help, DoubleSupplier value) {
-        CounterWithCallback.builder()
-                .name(name)
-                .help(help)
-                .callback(cb -> cb.call(value.getAsDouble()))
-                .register(registry);
+        register(CounterWithCallback.builder().callback(cb -> cb.call(value.getAsDouble())), name, help, List.of());
     }
 
     /** A monotonic counter with one label, each value read at scrape time (name without _total). */
@@ -115,7 +108,7 @@ public final class NodeMetrics {
                         .callback(cb -> copy.forEach((value, supplier) -> cb.call(supplier.getAsDouble(), value))),
                 name,
                 help,
-                java.util.List.of(label));
+                List.of(label));
     }
 
     /** Receives the samples of a labelled metric at scrape time: one call per label combination. */
@@ -125,24 +118,27 @@ public final class NodeMetrics {
 
     /** An info metric ({@code name_info 1} with these labels), e.g. the build's release. */
     public void info(String name, String help, String label, String value) {
-        register(Info.builder(), name, help, java.util.List.of(label)).setLabelValues(value);
+        register(Info.builder(), name, help, List.of(label)).setLabelValues(value);
     }
 
     /** Gauges whose label combinations are only known at scrape time (e.g. one per peer). */
     public void labelledGauges(
-            String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
+            String name, String help, List<String> labels, java.util.function.Consumer<Samples> samples) {
         register(GaugeWithCallback.builder().callback(cb -> samples.accept(cb::call)), name, help, labels);
     }
 
     /** Monotonic counters whose label combinations are only known at scrape time (name without _total). */
     public void labelledCounters(
-            String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
+            String name, String help, List<String> labels, java.util.function.Consumer<Samples> samples) {
         register(CounterWithCallback.builder().callback(cb -> samples.accept(cb::call)), name, help, labels);
     }
 
-    /** A labelled metric, its own part (e.g. the callback) already built, named and registered here. */
+    /**
+     * A metric, its own part (e.g. the callback) already built, named and registered here. No labels is what the
+     * builder has by default (an empty array).
+     */
     private <B extends MetricWithFixedMetadata.Builder<B, M>, M extends MetricWithFixedMetadata> M register(
-            B builder, String name, String help, java.util.List<String> labels) {
+            B builder, String name, String help, List<String> labels) {
         return builder.name(name)
                 .help(help)
                 .labelNames(labels.toArray(String[]::new))
