@@ -14,16 +14,8 @@ public final class Units {
 
     /** "16MiB", "256Mi", "64m", "1g", "4096" -> bytes. k/m/g/t are binary (1024-based) with or without i/B. */
     public static long parseSize(String text) {
-        Matcher m = SIZE.matcher(text.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not a size (examples: 4096, 64k, 16MiB, 256Mi, 1g)");
-        }
-        long base;
-        try {
-            base = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is too large", e);
-        }
+        Matcher m = matched(SIZE, text, "size (examples: 4096, 64k, 16MiB, 256Mi, 1g)");
+        long base = number(m, text);
         String unit = m.group(2) == null ? "" : m.group(2).toLowerCase(Locale.ROOT);
         int shift = switch (unit) {
             case "k" -> 10;
@@ -40,16 +32,8 @@ public final class Units {
 
     /** "500ms", "1s", "2m", "1h", "1d" -> Duration. */
     public static Duration parseDuration(String text) {
-        Matcher m = DURATION.matcher(text.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not a duration (examples: 500ms, 1s, 2m, 1h, 1d)");
-        }
-        long n;
-        try {
-            n = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is too large", e);
-        }
+        Matcher m = matched(DURATION, text, "duration (examples: 500ms, 1s, 2m, 1h, 1d)");
+        long n = number(m, text);
         return switch (m.group(2).toLowerCase(Locale.ROOT)) {
             case "ms" -> Duration.ofMillis(n);
             case "s" -> Duration.ofSeconds(n);
@@ -57,6 +41,24 @@ public final class Units {
             case "h" -> Duration.ofHours(n);
             default -> Duration.ofDays(n);
         };
+    }
+
+    /** The text (trimmed) matched by a unit's pattern, or IllegalArgumentException saying what it is not. */
+    private static Matcher matched(Pattern unit, String text, String what) {
+        Matcher m = unit.matcher(text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + text + "' is not a " + what);
+        }
+        return m;
+    }
+
+    /** The number of a matched value (group 1, digits only): too many digits for a long is too large. */
+    private static long number(Matcher m, String text) {
+        try {
+            return Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' is too large", e);
+        }
     }
 
     /** The shortest exact SIZE spelling of a byte count, for --help and logs. */

@@ -39,41 +39,11 @@ public interface AdminHandler {
      * since it may wait for the disk.
      */
     static AdminHandler writing(AdminHandler handler) {
-        return new AdminHandler() {
-            @Override
-            public void handle(Request request, Responder responder) throws BadRequestException {
-                handler.handle(request, responder);
-            }
-
-            @Override
-            public boolean allows(int method) {
-                return method == Request.METHOD_PUT;
-            }
-
-            @Override
-            public String allowed() {
-                return "PUT";
-            }
-
-            @Override
-            public boolean onWorkers() {
-                return true;
-            }
-        };
+        return new DelegatingAdminHandler(handler, Request.METHOD_PUT, "PUT", true, true);
     }
 
     /** A read-only status endpoint (GET): open to every client of the client port, as /v0/status is. */
     static AdminHandler status(AdminHandler handler) {
-        return new AdminHandler() {
-            @Override
-            public void handle(Request request, Responder responder) throws BadRequestException {
-                handler.handle(request, responder);
-            }
-
-            @Override
-            public boolean privileged(int method) {
-                return false;
-            }
-        };
+        return new DelegatingAdminHandler(handler, Request.METHOD_GET, "GET", false, false);
     }
 }

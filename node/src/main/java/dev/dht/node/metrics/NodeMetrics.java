@@ -6,12 +6,14 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.core.metrics.MetricWithFixedMetadata;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.DoubleSupplier;
 
@@ -90,31 +92,23 @@ public final class NodeMetrics {
 
     /** A gauge read at scrape time. */
     public void gauge(String name, String help, DoubleSupplier value) {
-        GaugeWithCallback.builder()
-                .name(name)
-                .help(help)
-                .callback(cb -> cb.call(value.getAsDouble()))
-                .register(registry);
+        register(GaugeWithCallback.builder().callback(cb -> cb.call(value.getAsDouble())), name, help, List.of());
     }
 
     /** A monotonic counter read at scrape time (name without _total; the format adds it). */
     public void counter(String name, String help, DoubleSupplier value) {
-        CounterWithCallback.builder()
-                .name(name)
-                .help(help)
-                .callback(cb -> cb.call(value.getAsDouble()))
-                .register(registry);
+        register(CounterWithCallback.builder().callback(cb -> cb.call(value.getAsDouble())), name, help, List.of());
     }
 
     /** A monotonic counter with one label, each value read at scrape time (name without _total). */
     public void labelledCounter(String name, String help, String label, java.util.Map<String, DoubleSupplier> values) {
         java.util.Map<String, DoubleSupplier> copy = new java.util.LinkedHashMap<>(values);
-        CounterWithCallback.builder()
-                .name(name)
-                .help(help)
-                .labelNames(label)
-                .callback(cb -> copy.forEach((value, supplier) -> cb.call(supplier.getAsDouble(), value)))
-                .register(registry);
+        register(
+                CounterWithCallback.builder()
+                        .callback(cb -> copy.forEach((value, supplier) -> cb.call(supplier.getAsDouble(), value))),
+                name,
+                help,
+                List.of(label));
     }
 
     /** Receives the samples of a labelled metric at scrape time: one call per label combination. */
@@ -124,33 +118,30 @@ public final class NodeMetrics {
 
     /** An info metric ({@code name_info 1} with these labels), e.g. the build's release. */
     public void info(String name, String help, String label, String value) {
-        Info.builder()
-                .name(name)
-                .help(help)
-                .labelNames(label)
-                .register(registry)
-                .setLabelValues(value);
+        register(Info.builder(), name, help, List.of(label)).setLabelValues(value);
     }
 
     /** Gauges whose label combinations are only known at scrape time (e.g. one per peer). */
     public void labelledGauges(
-            String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
-        GaugeWithCallback.builder()
-                .name(name)
-                .help(help)
-                .labelNames(labels.toArray(String[]::new))
-                .callback(cb -> samples.accept(cb::call))
-                .register(registry);
+            String name, String help, List<String> labels, java.util.function.Consumer<Samples> samples) {
+        register(GaugeWithCallback.builder().callback(cb -> samples.accept(cb::call)), name, help, labels);
     }
 
     /** Monotonic counters whose label combinations are only known at scrape time (name without _total). */
     public void labelledCounters(
-            String name, String help, java.util.List<String> labels, java.util.function.Consumer<Samples> samples) {
-        CounterWithCallback.builder()
-                .name(name)
+            String name, String help, List<String> labels, java.util.function.Consumer<Samples> samples) {
+        register(CounterWithCallback.builder().callback(cb -> samples.accept(cb::call)), name, help, labels);
+    }
+
+    /**
+     * A metric, its own part (e.g. the callback) already built, named and registered here. No labels is what the
+     * builder has by default (an empty array).
+     */
+    private <B extends MetricWithFixedMetadata.Builder<B, M>, M extends MetricWithFixedMetadata> M register(
+            B builder, String name, String help, List<String> labels) {
+        return builder.name(name)
                 .help(help)
                 .labelNames(labels.toArray(String[]::new))
-                .callback(cb -> samples.accept(cb::call))
                 .register(registry);
     }
 
