@@ -54,13 +54,13 @@ bench-ab: ## A/B of this checkout's node (or HEAD=<commit>'s) against BASE (a co
 
 bench-cluster: ## Benchmark a 3-node cluster at replicas=2/3 against one node (wrk, oha at 70%); writes docs/benchmarks/cluster.* (BENCH_MEMBER_TLS=both: the member plane's TLS cost, cluster-tls.*)
 	$(MVN) -q -pl node -am package -DskipTests
-	if [ "$${BENCH_MEMBER_TLS:-off}" = both ]; then scripts/bench-cluster-tls.sh; \
+	if [ "$${BENCH_MEMBER_TLS:-off}" = both ]; then scripts/bench/scenario.sh cluster-tls; \
 	else scripts/bench/scenario.sh cluster && scripts/bench/scenario.sh defaults-cluster; fi
 .PHONY: bench-cluster
 
 bench-cluster-tls: ## What TLS costs: 3-node clusters in plaintext, with mutual-TLS member ports and with a TLS client port side by side, fixed-rate slices in turns; writes docs/benchmarks/cluster-tls.*
 	$(MVN) -q -pl node -am package -DskipTests
-	scripts/bench-cluster-tls.sh
+	scripts/bench/scenario.sh cluster-tls
 .PHONY: bench-cluster-tls
 
 bench-defaults: ## The node as users start it (no JVM or node options) vs the bare server, and 3 nodes through one entry node; writes docs/benchmarks/defaults.*

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Turns the raw outputs of scripts/bench-cluster-tls.sh into docs/benchmarks/cluster-tls.json and cluster-tls.md:
+"""Turns the raw outputs of make bench-cluster-tls (scripts/bench/scenario.sh cluster-tls: the scenario
+scripts/bench/scenarios/cluster-tls.json; before it, scripts/bench-cluster-tls.sh, whose raw files it writes the
+same) into docs/benchmarks/cluster-tls.json and cluster-tls.md:
 the cluster's maximum throughput and its p99 at a fixed rate, with the member plane in plaintext and in mutual TLS,
 and with TLS on the client port (mode "client", when the run had it), per round and on average, and each TLS
 cost against the targets, beside the noise floor of identical windows ("cost": the member plane's, against plaintext;
@@ -127,8 +129,8 @@ def slices(raw, tag, op, count, settle=0.0):
 
 
 def modes_of(env):
-    """The run's clusters."""
-    return tuple(env.get("modes", ",".join(MODES)).split(","))
+    """The run's clusters (commas in env.txt of the shell driver, words in the scenario's)."""
+    return tuple(env.get("modes", ",".join(MODES)).replace(",", " ").split())
 
 
 def rate_modes_of(env):
@@ -446,7 +448,7 @@ def markdown(r):
     lines = [
         "# TLS on the member plane and on the client port: what it costs a 3-node cluster",
         "",
-        "Written by `make bench-cluster-tls` (scripts/bench-cluster-tls.sh) on %s, commit %s%s, "
+        "Written by `make bench-cluster-tls` (%s) on %s, commit %s%s, "
         "%s CPUs (%s), %s. %s 3-node clusters side by side on one machine at replicas=%s, one in plaintext (its member "
         "plane on loopback), one with its member plane in mutual TLS 1.3 (the JDK's SSLEngine, EC P-256 "
         "certificates)%s, all started fresh for each of %s rounds; one is loaded at a time. Maximum throughput: wrk, %s threads, %s connections "
@@ -455,7 +457,7 @@ def markdown(r):
         "own per-second counts), PUT of unique keys then GET over them, one cluster after the other. Latency: oha at %s req/s (open model, "
         "--latency-correction), PUT then GET, in %s slices of %s s per cluster, the clusters taking turns, after %s s "
         "at the rate unrecorded on each%s.%s Load before/after: %s / %s."
-        % (env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
+        % (env.get("driver", "scripts/bench-cluster-tls.sh"), env.get("date"), env.get("commit"), " (uncommitted changes)" if env.get("dirty", "0") != "0" else "",
            env.get("nproc"), env.get("cpu"), env.get("java"), "Three" if "client" in clusters else "Two",
            env.get("replicas"), client_cluster(env) if "client" in clusters else "", env.get("rounds"),
            env.get("threads"), env.get("connections"), env.get("duration"), env.get("warmup"), rate,

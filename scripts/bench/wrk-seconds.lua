@@ -1,8 +1,8 @@
 -- The per-second counts of wrk-cluster-put.lua and wrk-cluster-get.lua (loaded by both with dofile): with
 -- BENCH_PER_SECOND=1, count() notes each request issued in its wall-clock second (os.time; the closed model issues
 -- one as one completes) and print(threads) writes them at the end, summed over the threads, as
--- "SECOND <epoch s> <requests>": bench-cluster-tls.sh warms up and measures in one wrk process and takes its windows
--- from these lines. Off, both do nothing.
+-- "SECOND <epoch s> <requests>": make bench-cluster-tls warms up and measures in one wrk process (harness/measure.py,
+-- wrk_window) and takes its windows from these lines. Off, both do nothing.
 seconds = {} -- a global: wrk's done() reads each thread's copy with thread:get
 
 local on = os.getenv("BENCH_PER_SECOND") == "1"

@@ -22,13 +22,13 @@ def per_node(text, i, nth):
 
 
 def call(run, spec):
-    """{"nodes": [...], "method", "path", "body": JSON text (optional), "save": a file name under RAW (optional)}:
-    the request on each node in turn, body and save templated per node (per_node); a status other than 2xx ends the
-    run."""
+    """{"nodes": [...], "method", "path", "body": JSON text (optional), "save": a file name under RAW (optional),
+    "expect": text the answer must hold (optional)}: the request on each node in turn, body and save templated per
+    node (per_node); a status other than 2xx, or an answer without the expected text, ends the run."""
     for nth, i in enumerate(spec["nodes"]):
         body = per_node(spec["body"], i, nth) if "body" in spec else None
         status, text = http(spec["method"], run.url(int(i)) + spec["path"], 60, body)
-        if not status or status // 100 != 2:
+        if not status or status // 100 != 2 or spec.get("expect", "") not in text:
             raise RuntimeError("node %s answered %s %s to %s %s" % (i, status, text.strip(), spec["method"],
                                                                    spec["path"]))
         if "save" in spec:

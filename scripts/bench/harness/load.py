@@ -70,10 +70,14 @@ def parse_oha(doc):
     }
 
 
+def wrk_command(binary, url, seconds, script, args=(), threads=2, connections=64):
+    return [binary, "-t%d" % threads, "-c%d" % connections, "-d%ds" % seconds, "--latency", "-s", script, url,
+            "--", *[str(a) for a in args]]
+
+
 def wrk(binary, url, seconds, script, args=(), env=None, threads=2, connections=64, out=None):
     """One wrk run; its report is written to out (when given) and returned parsed (None if wrk failed)."""
-    cmd = [binary, "-t%d" % threads, "-c%d" % connections, "-d%ds" % seconds, "--latency", "-s", script, url, "--"]
-    cmd += [str(a) for a in args]
+    cmd = wrk_command(binary, url, seconds, script, args, threads, connections)
     p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, **(env or {})),
                        timeout=seconds + 60)
     text = p.stdout + p.stderr

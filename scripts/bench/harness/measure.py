@@ -4,7 +4,9 @@ cpu/alloc profiles of a node taken inside the window), k6 at a fixed rate, and s
 measured (the fixed rate as a fraction of the maximum or of the median of rounds, the ids a PUT window wrote). A
 step's target is a node's index, a list of indices (wrk's threads or oha's connections spread over them, requests to
 the first) or the name of a reference server ("bare"). Raw outputs: RAW/wrk-NAME.txt, RAW/oha-NAME.json, RAW/k6-NAME.json,
-RAW/profile-NAME.{html,txt}. Standard library only.
+RAW/profile-NAME.{html,txt}. A wrk window may be taken inside one wrk process after its warm-up, from its own
+per-second counts (RAW/wrk-NAME.marks), and a fixed-rate window may record the target nodes' CPU and flushes around
+it (RAW/NAME.cpu, RAW/NAME.flush). Standard library only.
 """
 import glob
 import os
@@ -17,6 +19,7 @@ import urllib.request
 
 from . import load
 from .judge import median, round_names
+from .nodes import http, metric
 
 
 def log(msg):
@@ -27,26 +30,84 @@ def ports(run, target):
     return [run.target_port(t) for t in (target if isinstance(target, list) else [target])]
 
 
+def targets(target):
+    return target if isinstance(target, list) else [target]
+
+
 def wrk(run, spec):
-    """{"name", "target", "seconds", "script" (scripts/bench/), "args": [...], "replicas": "" or "2/3"}"""
+    """{"name", "target", "seconds", "script" (scripts/bench/), "args": [...], "replicas": "" or "2/3", "warmup":
+    seconds (optional: the window taken inside one wrk process after them, wrk_window)}"""
+    if "warmup" in spec:
+        return wrk_window(run, spec)
     p = ports(run, spec["target"])
     env = {"BENCH_PORTS": ",".join(map(str, p)) if len(p) > 1 else "", "BENCH_REPLICAS": spec.get("replicas", "")}
     log("wrk %s (%ss)" % (spec["name"], spec["seconds"]))
-    capture = profiling(run, spec, p[0])
-    load.wrk(run.tools["wrk"], "http://127.0.0.1:%d" % p[0], int(spec["seconds"]),
+    capture = profiling(run, spec, targets(spec["target"])[0])
+    load.wrk(run.tools["wrk"], run.target_url(targets(spec["target"])[0]), int(spec["seconds"]),
              os.path.join(run.scripts, spec["script"]), spec.get("args", []), env, int(run.conf["threads"]),
              int(run.conf["connections"]), run.path("wrk-%s.txt" % spec["name"]))
     if capture:
         capture.join()
 
 
-def profiling(run, spec, port):
-    """With spec["profile"] (a name), the node on port profiled inside the window, in the background."""
+def wrk_window(run, spec):
+    """One wrk process (the target's nodes, TLS when their client port has it) of "warmup" + "seconds" (+ 4)
+    seconds, with its per-second counts (BENCH_PER_SECOND=1, wrk-seconds.lua): its connections, TLS handshakes
+    included, are opened once, at its start, and the window sees none. RAW/wrk-NAME.marks gets a line (mark_line)
+    at its start, after the warm-up and at the ends of the two halves of the window: the report counts each half's
+    requests from wrk's "SECOND" lines between the marks, two identical windows whose spread is the run's noise
+    floor."""
+    name, nodes = spec["name"], targets(spec["target"])
+    warm, secs = int(spec["warmup"]), int(spec["seconds"])
+    half = (secs + 1) // 2
+    p = ports(run, spec["target"])
+    env = dict(os.environ, BENCH_PER_SECOND="1", BENCH_PORTS=",".join(map(str, p)),
+               BENCH_REPLICAS=str(spec.get("replicas", "")))
+    cmd = load.wrk_command(run.tools["wrk"], run.target_url(nodes[0]), warm + 2 * half + 4,
+                           os.path.join(run.scripts, spec["script"]), spec.get("args", []), int(run.conf["threads"]),
+                           int(run.conf["connections"]))
+    marks = run.path("wrk-%s.marks" % name)
+    with open(marks, "w", encoding="utf-8") as f:
+        f.write(mark_line(run, nodes))
+    t0 = time.time()
+    log("wrk %s (%ds warm-up, %ds measured, one process)" % (name, warm, secs))
+    with open(run.path("wrk-%s.txt" % name), "w") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+    for t in (warm, warm + half, warm + 2 * half):
+        time.sleep(max(0.0, t0 + t - time.time()))
+        with open(marks, "a", encoding="utf-8") as f:
+            f.write(mark_line(run, nodes))
+    if proc.wait() != 0:
+        raise RuntimeError("wrk %s failed (see %s)" % (name, run.path("wrk-%s.txt" % name)))
+
+
+def node_sum(run, nodes, name):
+    """The unlabelled metric name summed over the nodes (0 for a node without it)."""
+    return sum(metric(http("GET", run.url(i) + "/metrics")[1], name) or 0.0 for i in nodes)
+
+
+def cpu_sample(run, nodes):
+    """"node CPU seconds so far (the nodes'), busy and total jiffies so far of the CPUs of the setting load_cpus"."""
+    busy, total = load.core_busy_and_total(load.cpu_list(str(run.conf.get("load_cpus", ""))))
+    return "%.2f %d %d" % (load.cpu_seconds([run.nodes[i].pid for i in nodes if run.nodes[i]]), busy, total)
+
+
+def mark_line(run, nodes):
+    """"wall time, the nodes' compile seconds so far, cpu_sample"."""
+    jit = node_sum(run, nodes, JIT)
+    return "%.3f %.3f %s\n" % (time.time(), jit, cpu_sample(run, nodes))
+
+
+def profiling(run, spec, target):
+    """With spec["profile"] (a name), the target node profiled inside the window, in the background: from
+    "profile_delay" seconds into it (default 2), each capture "profile_seconds" long (default: the window's less
+    4 s, shared by the captures)."""
     if not spec.get("profile"):
         return None
     captures = spec.get("captures", CAPTURES)
-    t = threading.Thread(target=profile, args=(run, "http://127.0.0.1:%d" % port, spec["profile"],
-                                               max(1, (int(spec["seconds"]) - 4) // len(captures)), captures))
+    seconds = int(spec.get("profile_seconds") or max(1, (int(spec["seconds"]) - 4) // len(captures)))
+    t = threading.Thread(target=profile, args=(run, run.target_url(target), spec["profile"], seconds, captures,
+                                               float(spec.get("profile_delay", 2))))
     t.start()
     return t
 
@@ -107,13 +168,30 @@ def set_value(run, key, value):
 
 def fixed_rate(run, spec):
     """{"name", "target", "method", "rate", "id", "seconds", "profile": a name, "captures" (optional), "csv": true
-    (optional)}: oha at a fixed rate with --latency-correction into RAW/oha-NAME.json (its summary) or, with "csv",
-    RAW/NAME.csv (every request); with "profile", captures of the node inside the window (profile below)."""
-    log("oha %s at %s/s (%ss)" % (spec["name"], spec["rate"], spec["seconds"]))
+    (optional), "discard": true (optional), "samples": true (optional), "client_cert": true (optional)}: oha at a
+    fixed rate with --latency-correction into RAW/oha-NAME.json (its summary) or, with "csv", RAW/NAME.csv (every
+    request), or with "discard" nowhere (a warm-up at the rate; 0 seconds: none); with "profile", captures of the
+    node inside the window (profile below); with "samples", the target nodes' CPU around the window into
+    RAW/NAME.cpu (cpu_sample before, after) and the bytes their memtable flushes wrote into RAW/NAME.flush (before,
+    after: whether a member flushed during the window); "client_cert": oha presents the run's client certificate
+    (a target whose client port has TLS)."""
+    if spec.get("discard") and not int(spec["seconds"]):
+        return
+    log("oha %s at %s/s (%ss%s)" % (spec["name"], spec["rate"], spec["seconds"],
+                                    ", not recorded" if spec.get("discard") else ""))
+    nodes = targets(spec["target"])
+    if spec.get("samples"):
+        flushed = "%.0f" % node_sum(run, nodes, FLUSHED)
+        cpu = cpu_sample(run, nodes)
     p = start_rate(run, spec)
-    capture = profiling(run, spec, run.target_port(p.target))
+    capture = profiling(run, spec, p.target)
     if p.wait() != 0:
         log("oha %s exited with %d" % (spec["name"], p.returncode))
+    if spec.get("samples"):
+        with open(run.path(spec["name"] + ".cpu"), "w", encoding="utf-8") as f:
+            f.write("%s %s\n" % (cpu, cpu_sample(run, nodes)))
+        with open(run.path(spec["name"] + ".flush"), "w", encoding="utf-8") as f:
+            f.write("%s %.0f\n" % (flushed, node_sum(run, nodes, FLUSHED)))
     if capture:
         capture.join()
 
@@ -122,12 +200,15 @@ def start_rate(run, spec):
     """The oha process of a fixed-rate window, started; its first target in .target."""
     spec = dict(spec, through=spec["target"] if isinstance(spec["target"], list) else [spec["target"]],
                 connections=spec.get("connections", run.conf["connections"]))
-    csv = spec.get("csv")
+    csv, discard = spec.get("csv"), spec.get("discard")
     cmd = run.oha(spec, ["-z", "%ds" % int(spec["seconds"]), "-q", str(int(spec["rate"])), "--latency-correction",
-                         "--output-format", "csv" if csv else "json"])
-    base = run.path(spec["name"] if csv else "oha-%s" % spec["name"])
-    with open(base + (".csv" if csv else ".json"), "w") as out, open(base + ".err", "w") as err:
-        p = subprocess.Popen(cmd, stdout=out, stderr=err)
+                         "--output-format", "quiet" if discard else "csv" if csv else "json"])
+    if discard:
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    else:
+        base = run.path(spec["name"] if csv else "oha-%s" % spec["name"])
+        with open(base + (".csv" if csv else ".json"), "w") as out, open(base + ".err", "w") as err:
+            p = subprocess.Popen(cmd, stdout=out, stderr=err)
     p.target = spec["through"][0]
     return p
 
@@ -169,7 +250,10 @@ def warmup_until_flush(run, spec):
 
 
 CAPTURES = ("cpu", "alloc", "cpu-collapsed")
-FORMATS = {"cpu": ("cpu", "html"), "alloc": ("alloc", "html"), "cpu-collapsed": ("cpu", "collapsed")}
+FORMATS = {"cpu": ("cpu", "html"), "alloc": ("alloc", "html"), "cpu-collapsed": ("cpu", "collapsed"),
+           "alloc-collapsed": ("alloc", "collapsed")}
+JIT = "jvm_compilation_time_seconds_total"
+FLUSHED = "dht_rocksdb_flush_write_bytes_total"
 
 
 def without_home(body):
@@ -179,10 +263,10 @@ def without_home(body):
     return body.replace(home + b"/", b"~/") if len(home) > 1 else body
 
 
-def profile(run, url, name, seconds, captures=CAPTURES):
-    """Captures back to back, from 2 s into the window, through the node's /v0/admin/profile (cpu sampled every 1 ms
-    of CPU time): by default cpu (HTML), alloc (HTML), cpu (collapsed, for the report)."""
-    time.sleep(2)
+def profile(run, url, name, seconds, captures=CAPTURES, delay=2.0):
+    """Captures back to back, from delay seconds into the window, through the node's /v0/admin/profile (cpu sampled
+    every 1 ms of CPU time): by default cpu (HTML), alloc (HTML), cpu (collapsed, for the report)."""
+    time.sleep(delay)
     for suffix in captures:
         event, fmt = FORMATS[suffix]
         query = "event=%s&duration=%ds&format=%s%s" % (event, seconds, fmt, "&interval=1ms" if event == "cpu" else "")

@@ -1,13 +1,17 @@
 """The local processes of a scenario's run (harness/scenario.py): its nodes, launched with the scenario's flags,
 awaited, stopped, signalled, wiped, given their members by flag or by a cluster file the steps rewrite; the reference
 servers beside them; and what the nodes' admin endpoints say (rebuild state, repair rounds, pending compactions,
-metrics). Standard library only.
+metrics). Several clusters may run side by side, each with its own TLS (mutual TLS on the member port, TLS on the
+client port: its nodes are then asked over https, trusting the run's client CA and presenting its read-write client
+certificate), and the nodes may run on CPUs of their own (the setting node_cpus, taskset) while this process and the
+load generators it starts run on others (load_cpus). Standard library only.
 """
 import json
 import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -71,42 +75,82 @@ class Nodes:
     def names(self):
         """$RAW, $url<I> and $members<N> (the first N nodes' URLs) for the scenario's values."""
         names = {"RAW": self.raw}
-        names.update({"url%d" % i: self.url(i) for i in range(self.n)})
-        names.update({"members%d" % k: ",".join(self.url(i) for i in range(k)) for k in range(1, self.n + 1)})
+        names.update({"url%d" % i: self.member_url(i) for i in range(self.n)})
+        names.update({"members%d" % k: ",".join(self.member_url(i) for i in range(k)) for k in range(1, self.n + 1)})
         return names
 
-    def url(self, i):
+    def clusters(self):
+        """The scenario's clusters as [{"name", "nodes", "member_tls", "client_tls"}]: "clusters" lists node lists
+        or such objects ({"name": "tls", "nodes": [3, 4, 5], "member_tls": true, "client_tls": "optional"}: the
+        member port in mutual TLS whatever the setting member_tls; TLS on the client port asking for a client
+        certificate with that --client-auth), or "cluster" one node list (default: every node)."""
+        found = []
+        for k, c in enumerate(self.sc.get("clusters") or [self.sc.get("cluster", list(range(self.n)))]):
+            c = c if isinstance(c, dict) else {"nodes": c}
+            found.append({"name": str(c.get("name", k)), "nodes": [int(i) for i in c["nodes"]],
+                          "member_tls": c.get("member_tls", self.conf.get("member_tls") == "on"),
+                          "client_tls": c.get("client_tls", "")})
+        return found
+
+    def cluster_of(self, i):
+        return next((c for c in self.clusters() if i in c["nodes"]), None)
+
+    def cluster_nodes(self, name):
+        """The nodes of the cluster of that name (a scenario's values: cluster('tls'))."""
+        c = next((c for c in self.clusters() if c["name"] == str(name)), None)
+        if c is None:
+            raise ValueError("no cluster %r" % name)
+        return c["nodes"]
+
+    def live(self):
+        """The nodes running."""
+        return [i for i in range(self.n) if self.nodes[i]]
+
+    def member_url(self, i):
+        """A node's name in its members' lists (--cluster, --self, the cluster file): its client URL in plaintext."""
         return "http://127.0.0.1:%d" % (self.port + i)
+
+    def url(self, i):
+        """Where the run asks node i (https when its client port has TLS)."""
+        c = self.cluster_of(i)
+        return "%s://127.0.0.1:%d" % ("https" if c and c["client_tls"] else "http", self.port + i)
 
     def target_port(self, t):
         """A node's index or a reference server's name -> its port."""
         return self.refs[t].port if isinstance(t, str) and not t.isdigit() else self.port + int(t)
 
     def target_url(self, t):
-        return "http://127.0.0.1:%d" % self.target_port(t)
+        if isinstance(t, str) and not t.isdigit():
+            return "http://127.0.0.1:%d" % self.target_port(t)
+        return self.url(int(t))
 
     def path(self, name):
         return os.path.join(self.raw, name)
 
 
-    def launch(self, i, extra=()):
-        """Node i with the scenario's flags, then extra. Its members: the cluster it is in ("clusters": several,
-        as the nodes restored from another cluster's backup), or none: a node outside every cluster runs alone."""
-        clusters = self.sc.get("clusters") or [self.sc.get("cluster", list(range(self.n)))]
-        cluster = next((c for c in clusters if i in c), [])
+    def launch(self, i, extra=(), log_path=None):
+        """Node i with the scenario's flags, then extra, its output appended to log_path (default WORK/node<i>.log).
+        Its members: the cluster it is in ("clusters": several, as the nodes restored from another cluster's backup,
+        or clusters side by side with TLS of their own), or none: a node outside every cluster runs alone. With the
+        setting node_cpus, through taskset on those CPUs."""
+        cluster = self.cluster_of(i)
         members = []
         if cluster:
             members = ["--cluster-file", self.members_file] if self.sc.get("cluster_file") else \
-                ["--cluster", ",".join(self.url(k) for k in cluster)]
-            members += ["--self", self.url(i)] + self.member_tls()
+                ["--cluster", ",".join(self.member_url(k) for k in cluster["nodes"])]
+            members += ["--self", self.member_url(i)] + self.member_tls(cluster["member_tls"])
+            members += self.client_tls(cluster["client_tls"])
         argv = [self.tools["java"], *self.tools["java_flags"], *str(self.conf["java_opts"]).split(), "-jar",
                 self.tools["jar"], "--port", str(self.port + i), "--data-dir",
                 os.path.join(self.work, "data", "node%d" % i), *members]
         argv += [str(a) for a in self.v(self.sc.get("node_flags", []))] + str(self.conf["node_args"]).split()
         argv += [str(a) for a in extra]
-        # any answer on /v0/status will do: a node answers 503 there until its peers do
+        if self.conf.get("node_cpus"):
+            argv = ["taskset", "-c", str(self.conf["node_cpus"])] + argv
+        # any answer on /v0/status will do: a node answers 503 there until its peers do (and a client port in TLS
+        # answers this plaintext poll 400: one handshake failure per node start in its metrics)
         s = Server("node%d" % i, argv, self.port + i, any_answer=True)
-        s.log_path = os.path.join(self.work, "node%d.log" % i)
+        s.log_path = log_path or os.path.join(self.work, "node%d.log" % i)
         with open(s.log_path, "a", encoding="utf-8") as out:  # a restarted node's log goes on
             s.proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
         self.nodes[i] = s
@@ -121,15 +165,83 @@ class Nodes:
                       "dev.dht.bench.BareServer", str(s.port)]
         servers.Fleet(self.work, log).start(list(self.refs.values()))
 
-    def member_tls(self):
-        """The member port's mutual TLS flags when the setting member_tls is "on" (certificates made at the start)."""
-        if self.conf.get("member_tls") != "on":
+    def member_tls(self, on=None):
+        """The member port's mutual TLS flags when on (default: the setting member_tls is "on"); one CA and one
+        member certificate for every member, made at the first use (members are not told apart by name)."""
+        if not (self.conf.get("member_tls") == "on" if on is None else on):
             return []
         tls = os.path.join(self.work, "tls")
         if not os.path.exists(os.path.join(tls, "tls.key")):
             subprocess.run([os.path.join(self.root, "scripts", "tls", "member-certs.sh"), tls, "2"], check=True)
         return ["--member-tls-cert", os.path.join(tls, "tls.crt"), "--member-tls-key", os.path.join(tls, "tls.key"),
                 "--member-tls-ca", os.path.join(tls, "ca.crt")]
+
+    def client_tls(self, auth):
+        """The client port's TLS flags when auth (a --client-auth value) is set: a CA, the nodes' certificate for
+        127.0.0.1 and a read-write client certificate (scripts/tls/client-certs.sh, at the first use), asking for a
+        client certificate. From then on this process's requests over https (the admin calls, the metrics, the
+        profiles) trust that CA and present that client certificate."""
+        if not auth:
+            return []
+        d = self.client_tls_dir()
+        return ["--client-tls-cert", os.path.join(d, "tls.crt"), "--client-tls-key", os.path.join(d, "tls.key"),
+                "--client-tls-ca", os.path.join(d, "ca.crt"), "--client-auth", str(auth)]
+
+    def client_tls_dir(self):
+        d = os.path.join(self.work, "client-tls")
+        if not os.path.exists(os.path.join(d, "client.key")):
+            subprocess.run([os.path.join(self.root, "scripts", "tls", "client-certs.sh"), d, "2"], check=True)
+            ctx = ssl.create_default_context(cafile=os.path.join(d, "ca.crt"))
+            ctx.load_cert_chain(os.path.join(d, "client.crt"), os.path.join(d, "client.key"))
+            urllib.request.install_opener(urllib.request.build_opener(urllib.request.HTTPSHandler(context=ctx)))
+        return d
+
+    def tls_args(self, t, client_cert=False):
+        """A load generator's TLS arguments (oha's) for target t: the CA when its client port has TLS, and the
+        read-write client certificate with client_cert."""
+        if not self.target_url(t).startswith("https:"):
+            return []
+        d = self.client_tls_dir()
+        args = ["--cacert", os.path.join(d, "ca.crt")]
+        if client_cert:
+            args += ["--cert", os.path.join(d, "client.crt"), "--key", os.path.join(d, "client.key")]
+        return args
+
+    def start_cluster(self, name, tag):
+        """The cluster's nodes on fresh data, their logs into RAW/TAG-node<k>.log (k: the node's place in the
+        cluster); then until each answers and has decided it starts a new cluster (rebuilt)."""
+        nodes = self.cluster_nodes(name)
+        for k, i in enumerate(nodes):
+            self.launch(i, (), self.path("%s-node%d.log" % (tag, k)))
+        for i in nodes:
+            self.await_node(i)
+        self.rebuilt(nodes, 60)
+
+    def stop_nodes(self):
+        """Every node stopped, their data removed."""
+        for i in range(self.n):
+            self.stop(i)
+        shutil.rmtree(os.path.join(self.work, "data"), ignore_errors=True)
+
+    def cluster_metrics(self, name, tag):
+        """Each node's /metrics of the cluster into RAW/TAG-node<k>-metrics.txt (k: its place in the cluster)."""
+        for k, i in enumerate(self.cluster_nodes(name)):
+            with open(self.path("%s-node%d-metrics.txt" % (tag, k)), "w", encoding="utf-8") as f:
+                f.write(http("GET", self.url(i) + "/metrics")[1])
+
+    def check_pinning(self):
+        """node_cpus and load_cpus: both or neither, and taskset to pin the nodes."""
+        nodes, load = self.conf.get("node_cpus", ""), self.conf.get("load_cpus", "")
+        if bool(nodes) != bool(load):
+            raise SystemExit("BENCH_NODE_CPUS and BENCH_LOAD_CPUS: both or neither")
+        if nodes and not shutil.which("taskset"):
+            raise SystemExit("taskset is needed to pin the nodes (BENCH_NODE_CPUS= BENCH_LOAD_CPUS= for none)")
+
+    def pin_load(self):
+        """This process (and what it starts from now: wrk, oha) on the CPUs of the setting load_cpus, if any."""
+        from .load import cpu_list
+        if self.conf.get("load_cpus"):
+            os.sched_setaffinity(0, cpu_list(str(self.conf["load_cpus"])))
 
     def await_node(self, i):
         servers.await_answer(self.nodes[i], 300)  # seconds on a quiet machine; minutes for four at once on a busy one
@@ -146,7 +258,7 @@ class Nodes:
     def set_members(self, count):
         """The cluster file lists the first `count` nodes: rewritten at once, as the kubelet swaps a ConfigMap."""
         with open(self.members_file + ".tmp", "w", encoding="utf-8") as f:
-            f.writelines(self.url(i) + "\n" for i in range(int(count)))
+            f.writelines(self.member_url(i) + "\n" for i in range(int(count)))
         os.replace(self.members_file + ".tmp", self.members_file)
 
     def metrics(self, suffix, nodes):

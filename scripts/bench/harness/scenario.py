@@ -16,16 +16,22 @@ A scenario file:
       to the nodes' admin endpoints and samples of harness/admin.py, ...); ["rounds", COUNT, [steps]]: the steps COUNT
       times, $r the round's number (1, 2, ...; window names like "node-put-$r"); ["alternate", step, step, ...]: the
       steps in order in odd rounds and in reverse in even ones (the two sides of a ratio take turns going first, so
-      that neither always runs on a machine the other just warmed or loaded).
+      that neither always runs on a machine the other just warmed or loaded); ["each", VAR, ITEMS, [steps]]: the
+      steps once per item, $VAR the item (ITEMS: a list, words, or N for 1..N); ["note", FILE, LINE]: a line into
+      RAW/FILE; ["start_cluster", NAME, TAG], ["cluster_metrics", NAME, TAG], ["stop_nodes"]: a cluster of
+      "clusters" started on fresh data, its metrics, every node stopped and its data removed.
   "env_after": {key: value} lines added to env.txt at the end; "report": the report script (scripts/bench/), given
       "report_args" (if any), RAW and the output directory.
   "cluster": [node...]: the nodes that form the cluster (default all; the others run alone); "clusters": [[node...],
-      ...]: several (a cluster restored into fresh nodes from another's backup). "refs": {name: port
+      ...]: several (a cluster restored into fresh nodes from another's backup; or {"name", "nodes", "member_tls",
+      "client_tls"}: clusters side by side with TLS of their own, harness/nodes.py). "refs": {name: port
       offset}: reference servers (dev.dht.bench.BareServer: "bare") beside the nodes. "tools": what scenario.sh
       must find (oha always; wrk, k6, the bench jar). Steps that measure window by window: harness/measure.py.
 A value is a number, a string with $setting / $url<I> / $members<N> (the first N nodes' URLs) / $RAW substituted,
 or "=expression" over the settings (and measure.functions: a window's rps, the median rps of windows measured in
-rounds, the ids a PUT window wrote).
+rounds, the ids a PUT window wrote; cluster(NAME) its nodes, live() the nodes running, turn(LIST, K) the list
+reversed for an even K, after(LIST, X, Y) Y inserted after X). The settings node_cpus and load_cpus (taskset lists)
+pin the nodes and this process with its load generators apart.
 This module is the run: its load, its steps, its report. The file, its settings and values: harness/scenariofile.py;
 the nodes and their admin endpoints: harness/nodes.py; what env.txt says of the machine: harness/machine.py.
 Standard library only.
@@ -53,7 +59,8 @@ class Run(Nodes):
         super().__init__(scenario, conf, tools, work)
         self.out = out
         self.loads, self.watch, self.polls, self.store = [], None, [], None
-        self.v = Values(conf, self.names(), measure.functions(self))
+        self.v = Values(conf, self.names(), dict(measure.functions(self), cluster=self.cluster_nodes, live=self.live,
+                                                 turn=turn, after=after))
         os.makedirs(self.raw, exist_ok=True)
         os.makedirs(out, exist_ok=True)
 
@@ -70,13 +77,14 @@ class Run(Nodes):
         if spec["method"] == "PUT":
             cmd += ["-d", VALUE + spec.get("value_suffix", "")]
         entry = self.target_port(through[0])
-        if len(through) > 1:  # requests to node 0's address, spread over the nodes by --connect-to
-            entry = self.port
+        if len(through) > 1:  # requests to the first node's address, spread over the nodes by --connect-to
             for t in through:
-                cmd += ["--connect-to", "127.0.0.1:%d:127.0.0.1:%d" % (self.port, self.target_port(t))]
+                cmd += ["--connect-to", "127.0.0.1:%d:127.0.0.1:%d" % (entry, self.target_port(t))]
+        # a client port in TLS: oha trusts the run's CA, and presents the client certificate with "client_cert"
+        cmd += self.tls_args(through[0], bool(spec.get("client_cert")))
         replicas = spec.get("replicas", self.conf.get("replicas"))
         replicas = "&replicas=%s" % replicas if replicas else ""
-        cmd += ["--rand-regex-url", "http://127.0.0.1:%d/v0/entity\\?id=%s%s" % (entry, spec["id"], replicas)]
+        cmd += ["--rand-regex-url", "%s/v0/entity\\?id=%s%s" % (self.target_url(through[0]), spec["id"], replicas)]
         return cmd
 
     def burst(self, spec):
@@ -133,6 +141,29 @@ class Run(Nodes):
                 self.step(*s)
         self.conf.pop("r", None)
 
+    def each(self, var, items, steps):
+        """The steps once per item, $var the item (items: a list, a string of words or commas, or a number N: 1..N),
+        evaluated in each turn."""
+        items = self.v(items)
+        if isinstance(items, int):
+            items = list(range(1, items + 1))
+        elif isinstance(items, str):
+            items = items.replace(",", " ").split()
+        had, before = var in self.conf, self.conf.get(var)
+        for item in items:
+            self.conf[var] = item
+            for s in steps:
+                self.step(*s)
+        if had:
+            self.conf[var] = before
+        else:
+            self.conf.pop(var, None)
+
+    def note(self, name, line):
+        """A line into RAW/name (the order slices ran in, for the report)."""
+        with open(self.path(name), "a", encoding="utf-8") as f:
+            f.write("%s\n" % line)
+
     def alternate(self, *steps):
         """The steps in their order in odd rounds (and outside rounds), in reverse in even ones."""
         for s in (steps if int(self.conf.get("r", 1)) % 2 else reversed(steps)):
@@ -181,8 +212,10 @@ class Run(Nodes):
         for check in self.sc.get("checks", []):
             if not self.v("=" + check[0]):
                 raise SystemExit(check[1])
+        self.check_pinning()
         log("load before: %s (nproc %d)" % (machine.loadavg(), os.cpu_count()))
         self.env_before()
+        self.pin_load()  # after env.txt, whose nproc is the machine's
         steal = loadlib.steal_and_total()
         try:
             self.set_members(self.initial)
@@ -236,11 +269,30 @@ STEPS = {
     "run": Run.run_script,
     "rounds": Run.rounds,
     "alternate": Run.alternate,
+    "each": Run.each,
+    "note": Run.note,
+    "start_cluster": Run.start_cluster,
+    "stop_nodes": Run.stop_nodes,
+    "cluster_metrics": Run.cluster_metrics,
     "object_store": Run.object_store,
     **measure.STEPS,
     **admin.STEPS,
 }
-LAZY = ("rounds", "alternate")  # steps whose arguments are evaluated when their own steps run
+LAZY = ("rounds", "alternate", "each")  # steps whose arguments are evaluated when their own steps run
+
+
+def turn(items, k):
+    """items in their order for an odd k, reversed for an even one (the sides of a ratio taking turns)."""
+    items = list(items)
+    return items if int(k) % 2 else items[::-1]
+
+
+def after(items, item, extra):
+    """items with extra right after item (when item is among them)."""
+    out = []
+    for x in items:
+        out += [x, extra] if x == item else [x]
+    return out
 
 
 def main(a):

@@ -24,10 +24,15 @@ def typed(text):
 
 def settings(scenario, environ):
     """The scenario's settings, each from BENCH_<NAME> when set (empty: the default, except for free-text ones
-    whose default is a string: an empty BENCH_NODE_ARGS means no node arguments)."""
+    whose default is a string: an empty BENCH_NODE_ARGS means no node arguments). "env_names": {setting: variable}
+    names another variable for a setting (BENCH_CLUSTER_PORT for "port"). A default "=expression" is evaluated over
+    the settings before it and nproc (the machine's CPUs), and its value's type decides as above."""
     out = {}
+    names = scenario.get("env_names", {})
     for key, default in scenario["settings"].items():
-        v = environ.get("BENCH_" + key.upper())
+        if isinstance(default, str) and default.startswith("="):
+            default = eval(default[1:], {"__builtins__": {}}, {**out, "nproc": os.cpu_count() or 1})
+        v = environ.get(names.get(key, "BENCH_" + key.upper()))
         if v is None or (v == "" and not isinstance(default, str)):
             out[key] = default
         else:

@@ -70,7 +70,7 @@ class ClusterTlsSlicesTest(TempDirTest):
                 oha_csv(prefix + "get-rate-s%d.csv" % k, rows)
 
     def window(self, name, halves, jit=(0.0, 0.0, 0.0), cpus=(0.0, 0.0), busy=(0, 0), start=1030.0):
-        """wrk-NAME.txt and wrk-NAME.marks of a maximum run as bench-cluster-tls.sh writes them: wrk from 1000 s
+        """wrk-NAME.txt and wrk-NAME.marks of a maximum run as the cluster-tls scenario writes them: wrk from 1000 s
         (wall time), its window from start: two halves of 5 s at halves[i] requests a second (10 a second in the
         warm-up); the marks' compile seconds (jit: at the window's start, middle and end; 0 at wrk's start), node
         CPU seconds spent in each half (from 10 s) and the load generator's CPU busy jiffies of 100 in each."""

@@ -41,10 +41,10 @@ class ScenarioFiles(unittest.TestCase):
                     self.assertGreater(int(load["rate"]), 0)
                     self.assertTrue(load["name"] and load["through"])
                 # every step's values evaluate with the defaults (those derived during the run are templated later),
-                # the steps of rounds as in round 1
+                # the steps of rounds as in round 1, of each as with a first item, what windows measured stubbed
                 for step in sc["steps"]:
                     if step[0] != "set":
-                        scenariofile.Values(dict(conf, r=1), {})(step[1:])
+                        scenariofile.Values(dict(conf, r=1, mode="plain", op="put", s=1), {}, STUBS)(step[1:])
 
     def test_settings_come_from_the_environment(self):
         sc = scenariofile.load_scenario("pause")
@@ -63,14 +63,22 @@ class ScenarioFiles(unittest.TestCase):
         self.assertEqual(v(["$url2", {"n": "=pause // 2"}, 3]), ["http://127.0.0.1:18302", {"n": 7}, 3])
 
 
+# the functions of a scenario's "=expression", what they read of the windows measured stubbed
+STUBS = {"rps": lambda name: 1000.0, "median_rps": lambda name: 1000.0, "written": lambda name: 5000,
+         "written_ids": measure.written_ids, "int": int, "node_default": lambda env: "?", "now_ms": lambda: 0,
+         "cluster": lambda name: [0, 1, 2], "live": lambda: [0, 1, 2], "turn": scenario.turn, "after": scenario.after}
+
+
 def all_steps(steps):
-    """The steps with those inside rounds and alternate, depth first."""
+    """The steps with those inside rounds, alternate and each, depth first."""
     for step in steps:
         yield step
         if step[0] == "rounds":
             yield from all_steps(step[2])
         elif step[0] == "alternate":
             yield from all_steps(step[1:])
+        elif step[0] == "each":
+            yield from all_steps(step[3])
 
 
 class OhaCommands(unittest.TestCase):
