@@ -1,5 +1,7 @@
-"""What a run records of the machine it ran on, in RAW/env.txt (key=value lines): the load average, the CPU and
-memory, the JDK's and load generators' versions, the commit. Standard library only."""
+"""What a run records of the machine it ran on: for a scenario, RAW/env.txt (key=value lines: describe): the load
+average, the CPU and memory, the JDK's and load generators' versions, the commit; for the tapes (runner/, make bench),
+summary.json's "machine" and "commit" (machine, git_commit). Standard library only: it runs in the load-runner image
+too."""
 import os
 import platform
 import subprocess
@@ -33,14 +35,48 @@ def write_env(path, lines, mode):
             f.write("%s=%s\n" % (k, v))
 
 
+def machine():
+    """summary.json's "machine" of a run of the tapes: CPUs, CPU model, memory, kernel, python, the load before."""
+    mem = memory_kib()
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu_model(),
+        "memory": None if mem == "?" else "%s kB" % mem,
+        "kernel": "%s %s" % (platform.system(), platform.release()),
+        "python": platform.python_version(),
+        "load_before": loadavg(),
+    }
+
+
+def git_commit(path):
+    """Short commit of the repository holding path (+ "-dirty" with uncommitted changes), or None."""
+    try:
+        c = subprocess.run(["git", "-C", path, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                           timeout=10)
+        if c.returncode != 0:
+            return None
+        d = subprocess.run(["git", "-C", path, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True, timeout=10)
+        return c.stdout.strip() + ("-dirty" if d.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 def loadavg():
-    with open("/proc/loadavg", encoding="ascii") as f:
-        return " ".join(f.read().split()[:3])
+    """The 1, 5 and 15 minute load averages, or None where /proc has none."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return None
 
 
 def memory_kib():
-    with open("/proc/meminfo", encoding="ascii") as f:
-        return next((line.split()[1] for line in f if line.startswith("MemTotal:")), "?")
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            return next((line.split()[1] for line in f if line.startswith("MemTotal:")), "?")
+    except OSError:
+        return "?"
 
 
 def cpu_model():

@@ -13,7 +13,9 @@ import signal
 import sys
 import time
 
-from . import TAPES, NEEDS_FILL, k6 as k6run, machine, oha as oharun, profiler, series
+from harness import machine
+
+from . import TAPES, NEEDS_FILL, k6 as k6run, oha as oharun, profiler, series
 
 
 def log(msg):
