@@ -12,10 +12,8 @@ import re
 import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
 
-from . import load
+from . import load, profiles
 from .judge import median, round_names
 
 
@@ -123,8 +121,8 @@ def start_rate(run, spec):
     spec = dict(spec, through=spec["target"] if isinstance(spec["target"], list) else [spec["target"]],
                 connections=spec.get("connections", run.conf["connections"]))
     csv = spec.get("csv")
-    cmd = run.oha(spec, ["-z", "%ds" % int(spec["seconds"]), "-q", str(int(spec["rate"])), "--latency-correction",
-                         "--output-format", "csv" if csv else "json"])
+    cmd = run.oha(spec, load.fixed_rate(int(spec["rate"]), int(spec["seconds"])) +
+                  ["--output-format", "csv" if csv else "json"])
     base = run.path(spec["name"] if csv else "oha-%s" % spec["name"])
     with open(base + (".csv" if csv else ".json"), "w") as out, open(base + ".err", "w") as err:
         p = subprocess.Popen(cmd, stdout=out, stderr=err)
@@ -185,19 +183,12 @@ def profile(run, url, name, seconds, captures=CAPTURES):
     time.sleep(2)
     for suffix in captures:
         event, fmt = FORMATS[suffix]
-        query = "event=%s&duration=%ds&format=%s%s" % (event, seconds, fmt, "&interval=1ms" if event == "cpu" else "")
+        status, body = profiles.capture(url, event, seconds, fmt, "1ms" if event == "cpu" else None)
         base = run.path("profile-%s-%s" % (name, suffix))
-        try:
-            with urllib.request.urlopen("%s/v0/admin/profile?%s" % (url, query), timeout=seconds + 60) as r:
-                status, body = r.status, r.read()
-        except urllib.error.HTTPError as e:
-            status, body = e.code, e.read()
-        except OSError as e:
-            status, body = "none", str(e).encode()
         with open(base + (".html" if fmt == "html" else ".txt"), "wb") as f:
             f.write(without_home(body))
         with open(base + ".status", "w", encoding="utf-8") as f:
-            f.write(str(status))
+            f.write("none" if status is None else str(status))
 
 
 def k6(run, name, mode, rate, target=0):
