@@ -11,22 +11,30 @@ import time
 def describe(tools, root, native):
     """The lines written before a run: date, load, nproc, memory, CPU, the tools' first version line, the commit
     and how many files under node/ and scripts/ differ from it; with native, the kernel and glibc too."""
-    java = subprocess.run([tools["java"], "-version"], capture_output=True, text=True).stderr
-    oha = subprocess.run([tools["oha"], "--version"], capture_output=True, text=True).stdout
     commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip() or "unknown"
     dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "node", "scripts"],
                            capture_output=True, text=True).stdout.strip()
     lines = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "load_before": loadavg(),
-             "nproc": os.cpu_count(), "memory_kib": memory_kib(), "cpu": cpu_model(), "java": (java.splitlines() or [""])[0],
-             "commit": commit, "dirty": len(dirty.splitlines()), "oha": (oha.splitlines() or [""])[0]}
+             "nproc": os.cpu_count(), "memory_kib": memory_kib(), "cpu": cpu_model(),
+             "java": version(tools["java"], "-version", none=""), "commit": commit, "dirty": len(dirty.splitlines()),
+             "oha": version(tools["oha"], "--version", none="")}
     for tool, flag in (("wrk", "-v"), ("k6", "version")):  # the versions of the other load generators used
         if tools.get(tool):
-            p = subprocess.run([tools[tool], flag], capture_output=True, text=True)
-            lines[tool] = ((p.stdout + p.stderr).splitlines() or [""])[0]
+            lines[tool] = version(tools[tool], flag, none="")
     if native:
         lines.update({"kernel": platform.release(), "glibc": platform.libc_ver()[1]})
     return lines
+
+
+def version(binary, *args, none="unknown"):
+    """The first line a tool writes when asked its version (binary ARGS: on stdout, or stderr as java and wrk do),
+    or none."""
+    try:
+        p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return none
+    return ((p.stdout + p.stderr).strip().splitlines() or [none])[0]
 
 
 def write_env(path, lines, mode):

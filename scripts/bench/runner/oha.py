@@ -43,14 +43,6 @@ TAPE_KINDS = {
 RECENT_DRAWS = 100000
 
 
-def version(oha):
-    try:
-        out = subprocess.run([oha, "--version"], capture_output=True, text=True, timeout=30).stdout
-        return out.strip().splitlines()[0] if out.strip() else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
 def value(size):
     """The PUT body of every tape (k6/lib/tape.js's VALUE)."""
     text = "abcdefghijklmnopqrstuvwxyz0123456789"
