@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# make bench: the five tapes (k6/*.js) against a local 3-node cluster that this script starts and stops,
-# with cpu and alloc flamegraphs of every node during each tape's steady part. Writes bench-results/<run-id>/
-# (summary.json, <tape>.series.csv, <node>-<tape>-<event>.html, report.md and its plots, nodes.log, raw/) and
-# points bench-results/latest at it. The runner is scripts/bench/runner (python3 -m runner run --help).
+# make bench: the five tapes (k6/*.js) against a local 3-node cluster, with cpu and alloc flamegraphs of every node
+# during each tape's steady part. Writes bench-results/<run-id>/ (summary.json, <tape>.series.csv,
+# <node>-<tape>-<event>.html, report.md and its plots, node<i>.log, raw/) and points bench-results/latest at it. The
+# nodes are started and stopped by the harness (python -m harness nodes: scripts/bench/harness/nodes.py, the launcher
+# of every local benchmark), the tapes run by scripts/bench/runner (python3 -m runner run --help).
 #
 # Environment (defaults: about 5 minutes in all):
 #   BENCH_DURATION=45s   per tape                     BENCH_RATE=1000   req/s (const), the final rate (ramp)
@@ -44,76 +45,51 @@ case "$ENGINE" in k6|oha) ;; *) die "BENCH_ENGINE must be k6 or oha, not '$ENGIN
 JAR="$DHT_ROOT/node/target/dht-node.jar"
 [ -f "$JAR" ] || die "$JAR is missing: run 'make bench' (it builds the jar) or 'make build'"
 command -v python3 >/dev/null || die "python3 is needed to run the tapes"
-command -v curl >/dev/null || die "curl is needed"
 K6=$("$DHT_ROOT/scripts/tool.sh" k6)  # the pre-fill runs on k6 with either engine
 OHA=oha
 if [ "$ENGINE" = oha ]; then OHA=$("$DHT_ROOT/scripts/tool.sh" oha); fi
-PY=$("$DHT_ROOT/scripts/venv.sh")  # for the report's plots; made before the run, not after it
+PY=$("$DHT_ROOT/scripts/venv.sh")  # the harness and the report (plots: matplotlib); made before the run
 JAVA_HOME=$(find_java_home) || die "no JDK >= 21 found"
 
 targets=()
-for ((i = 0; i < NODES; i++)); do
-  port=$((PORT + i))
-  if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/"; then
-    die "port $port is in use (a 'make run'?): stop it or choose BENCH_PORT"
-  fi
-  targets+=("http://127.0.0.1:$port")
-done
+for ((i = 0; i < NODES; i++)); do targets+=("http://127.0.0.1:$((PORT + i))"); done
 
 RUN="$RESULTS/$RUN_ID"
 [ -e "$RUN" ] && die "$RUN exists already: choose another BENCH_RUN_ID"
 mkdir -p "$RUN"
 
-# The cluster: scripts/run-local.sh in the background (its Ctrl-C handling stops the nodes gracefully on TERM).
-cluster_pid=
-stop_cluster() {
-  if [ -n "$cluster_pid" ] && kill -0 "$cluster_pid" 2>/dev/null; then
-    log "stopping the cluster"
-    kill -TERM "$cluster_pid" 2>/dev/null || true
-    wait "$cluster_pid" 2>/dev/null || true
+# The harness (scripts/bench/harness: python -m harness nodes) starts the cluster, runs the tapes once every node
+# serves, and stops the nodes when the runner ends, however it ends. It runs in the background and the script waits
+# for it, so that Ctrl-C or SIGTERM reach this trap at once: SIGTERM to the harness, which passes it to the runner
+# (which stops k6 or oha and the captures and still writes its summary), then stops the nodes.
+bench_pid=
+stop_bench() {
+  if [ -n "$bench_pid" ] && kill -0 "$bench_pid" 2>/dev/null; then
+    kill -TERM "$bench_pid" 2>/dev/null || true
+    wait "$bench_pid" 2>/dev/null || true
   fi
-  cluster_pid=
-  if [ "${BENCH_KEEP_DATA:-0}" != 1 ]; then rm -rf "$RUN/data"; fi
+  bench_pid=
 }
-# The runner runs in the background and the script waits for it, so that Ctrl-C or SIGTERM reach this trap at
-# once: it stops the runner (which stops k6), then the EXIT trap stops the cluster.
-runner_pid=
-stop_runner() {
-  if [ -n "$runner_pid" ] && kill -0 "$runner_pid" 2>/dev/null; then
-    kill -TERM "$runner_pid" 2>/dev/null || true
-    wait "$runner_pid" 2>/dev/null || true
-  fi
-  runner_pid=
-}
-trap stop_cluster EXIT
-trap 'stop_runner; exit 130' INT
-trap 'stop_runner; exit 143' TERM
+trap 'stop_bench; exit 130' INT
+trap 'stop_bench; exit 143' TERM
 
 log "run $RUN_ID: $NODES nodes on ports $PORT.., tapes $TAPES, $PROFILE $RATE req/s, $DURATION per tape ($ENGINE)"
-DHT_NODES=$NODES DHT_BASE_PORT=$PORT DHT_RUN_DATA="$RUN/data" DHT_JAVA_OPTS="$JAVA_OPTS" DHT_NODE_ARGS="$NODE_ARGS" \
-  "$DHT_ROOT/scripts/run-local.sh" > "$RUN/nodes.log" 2>&1 &
-cluster_pid=$!
-for port in $(seq "$PORT" $((PORT + NODES - 1))); do
-  for _ in $(seq 600); do
-    curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$port/v0/status" && break
-    kill -0 "$cluster_pid" 2>/dev/null || die "the cluster exited during start: see $RUN/nodes.log"
-    sleep 0.2
-  done
-  curl -fs -o /dev/null --max-time 1 "http://127.0.0.1:$port/v0/status" || die "node on port $port not ready: see $RUN/nodes.log"
-done
-
+keep=()
+if [ "${BENCH_KEEP_DATA:-0}" = 1 ]; then keep=(--keep-data); fi
 status=0
-PYTHONPATH="$DHT_ROOT/scripts/bench" python3 -m runner run \
+PYTHONPATH="$DHT_ROOT/scripts/bench" "$PY" -m harness nodes --count "$NODES" --port "$PORT" --jar "$JAR" \
+  --java "$JAVA_HOME/bin/java" --java-flags="$(node_jdk_flags "$JAVA_HOME/bin/java")" --java-opts="$JAVA_OPTS" \
+  --node-args="$NODE_ARGS" --work "$RUN" "${keep[@]}" -- \
+  python3 -m runner run \
   --targets "$(IFS=,; echo "${targets[*]}")" --out "$RUN" --run-id "$RUN_ID" --tapes "$TAPES" \
   --profile "$PROFILE" --rate "$RATE" --duration "$DURATION" --replicas "$REPLICAS" --keys "$KEYS" \
   --value-size "$VALUE_SIZE" --seed "$SEED" --events "$EVENTS" --sat-p99-ms "$SAT_P99_MS" --k6 "$K6" \
   --engine "$ENGINE" --oha "$OHA" \
   --meta "java=$("$JAVA_HOME/bin/java" -version 2>&1 | head -1)" --meta "nodes=$NODES" \
   --meta "node_args=$NODE_ARGS" --meta "java_opts=$JAVA_OPTS" --meta "label=$LABEL" &
-runner_pid=$!
-wait "$runner_pid" || status=$?
-runner_pid=
-stop_cluster
+bench_pid=$!
+wait "$bench_pid" || status=$?
+bench_pid=
 
 if [ -f "$RUN/summary.json" ]; then
   ln -sfn "$RUN_ID" "$RESULTS/latest"

@@ -167,7 +167,8 @@ context_loadrunner() {
   # Python programs that run inside the cluster: standard library only.
   cp scripts/e2e/*.py "$ctx/py/"
   cp scripts/incluster/*.py "$ctx/py/"   # the members' profiler sidecar, the DhtBenchmark Job's program
-  if [ -d scripts/bench/runner ]; then cp -r scripts/bench/runner "$ctx/py/"; fi
+  # the bench runner and the harness modules it uses (machine, oha's command, profile captures: standard library)
+  if [ -d scripts/bench/runner ]; then cp -r scripts/bench/runner scripts/bench/harness "$ctx/py/"; fi
 }
 
 # ---------------------------------------------------------------------------------------------------------

@@ -6,13 +6,15 @@ python -m harness profdiff A N B M       two collapsed-stack profiles (A over N 
                                          per 1000 requests, largest change first (--inclusive: whole stacks)
 python -m harness scenario NAME ...      an event scenario (scenarios/NAME.json) on local nodes, then its report
                                          (scripts/bench/scenario.sh passes the jar and tools)
+python -m harness nodes ... -- CMD...    a local cluster of this build's nodes while CMD runs (scripts/bench.sh: the
+                                         tapes of make bench, python3 -m runner run ...)
 """
 import argparse
 import json
 import os
 import sys
 
-from . import ab, abreport, profiles, scenario
+from . import ab, abreport, nodes, profiles, scenario
 
 
 def arguments(argv):
@@ -73,6 +75,17 @@ def arguments(argv):
     f.add_argument("b_requests", type=float)
     f.add_argument("--inclusive", action="store_true", help="frames anywhere on the stack, not only the leaf")
     f.add_argument("--top", type=int, default=25)
+    n = sub.add_parser("nodes", help="a local cluster (harness/nodes.local_cluster) while a command runs")
+    n.add_argument("--count", type=int, default=3)
+    n.add_argument("--port", type=int, default=8080, help="the first node's port (the others: the next ones)")
+    n.add_argument("--jar", required=True)
+    n.add_argument("--java", required=True)
+    n.add_argument("--java-flags", default="", help="the JDK's own flags (lib.sh's node_jdk_flags)")
+    n.add_argument("--java-opts", default="", help="JVM options of every node")
+    n.add_argument("--node-args", default="", help="options of every node")
+    n.add_argument("--work", required=True, help="the nodes' logs (node<i>.log) and data (data/, removed at the end)")
+    n.add_argument("--keep-data", action="store_true", help="keep WORK/data")
+    n.add_argument("cmd", nargs=argparse.REMAINDER, help="-- the command, run once every node serves")
     return p.parse_args(argv)
 
 
@@ -87,6 +100,13 @@ def main(argv):
         if not a.raw_only:
             abreport.write([raw], a.out, a.name)
             print("[bench-ab] report: %s" % os.path.join(a.out, a.name + ".md"))
+    elif a.command == "nodes":
+        cmd = a.cmd[1:] if a.cmd[:1] == ["--"] else a.cmd
+        if not cmd:
+            raise SystemExit("python -m harness nodes ... -- CMD...: no command")
+        tools = {"java": a.java, "java_flags": a.java_flags.split(), "jar": a.jar}
+        return nodes.run_beside(nodes.local_cluster(a.count, a.port, tools, a.java_opts, a.node_args, a.work), cmd,
+                                a.keep_data)
     elif a.command == "scenario":
         return scenario.main(a)
     elif a.command == "profdiff":

@@ -24,7 +24,7 @@ import subprocess
 import threading
 import time
 
-from . import load, machine, servers, walstats
+from . import load, machine, profiles, servers, walstats
 
 SHAPES = ("single", "cluster")
 # (case, method, model): closed = wrk, rate = oha at the shape's fixed rate
@@ -224,25 +224,28 @@ class Phase:
             for event in events:
                 files = [(p, os.path.join(self.raw, "profile-%s-put-%s-%s.collapsed" % (self.shape, p.name, event)))
                          for p in procs]
-                caps = []
-
-                def start():
-                    for p, path in files:
-                        caps.append(subprocess.Popen(
-                            ["curl", "-s", "-o", path, "%s/v0/admin/profile?event=%s&duration=%ds&format=collapsed%s"
-                             % (p.url, event, capture, "&interval=1ms" if event == "cpu" else "")]))
-                timer = threading.Timer(1.0, start)
-                timer.start()
-                w = self.window(99, CASES[0], side, seconds)
-                timer.join()
+                caps = [threading.Timer(1.0, self.capture, (p.url, event, capture, path)) for p, path in files]
                 for c in caps:
-                    c.wait()
+                    c.start()
+                w = self.window(99, CASES[0], side, seconds)
+                for c in caps:
+                    c.join()
                 requests = w["figures"].get("requests") or 0
                 for p, path in files:
                     self.result["profiles"].append({"shape": self.shape, "side": side, "node": p.name,
                                                     "event": event, "file": os.path.basename(path),
                                                     "requests_captured": requests * capture / seconds})
                 log("profiled %s %s %s" % (self.shape, side, event))
+
+    @staticmethod
+    def capture(url, event, seconds, path):
+        """One collapsed-stack profile into path (harness/profiles.capture), whatever the node answered; no file
+        when nothing answered."""
+        status, body = profiles.capture(url, event, seconds, "collapsed", "1ms" if event == "cpu" else None)
+        if status is not None:
+            with open(path, "wb") as f:
+                f.write(body)
+
 
 def run(s):
     os.makedirs(s.work, exist_ok=True)

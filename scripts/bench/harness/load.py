@@ -87,14 +87,57 @@ def wrk(binary, url, seconds, script, args=(), env=None, threads=2, connections=
     return parse_wrk(text)
 
 
+def number(v):
+    """A rate or a duration as oha takes it: 1000.0 -> '1000', 333.3333 -> '333.333'."""
+    return "%d" % v if float(v) == int(v) else "%g" % v
+
+
+def fixed_rate(rate, seconds, wait=False):
+    """oha's options of an open-model window: RATE req/s for SECONDS with --latency-correction (each request
+    measured from when it was due); wait: -w, the requests in flight at the end are awaited, not aborted."""
+    return ["-z", "%ss" % number(seconds), "-q", number(rate), "--latency-correction"] + (["-w"] if wait else [])
+
+
+def oha_command(binary, method, url, connections, extra=(), body=VALUE, urls_file=False, connect_to=(), token=None,
+                tls=None):
+    """Every oha command line of scripts/bench (the harness's windows and loads, the runner's tapes): options extra
+    (fixed_rate, -n, the output) first, then CONNECTIONS, the method (PUTs send body), a bearer token (DHT_TOKEN, a
+    cluster with spec.auth: shown() hides it), tls = (CA file, client certificate, its key) for https:// targets
+    (each may be None), connect_to = [(host:port, host:port)] (requests to the first address go to the second),
+    and the URLs: a regex (--rand-regex-url) or, urls_file, a file of URLs one a line."""
+    cmd = [binary, *extra, "-c", str(connections), "--no-tui", "-m", method]
+    if method == "PUT":
+        cmd += ["-d", body]
+    if token:
+        cmd += ["-H", "Authorization: Bearer " + token]
+    ca, cert, key = tls or (None, None, None)
+    if ca:
+        cmd += ["--cacert", ca]
+    if cert:
+        cmd += ["--cert", cert, "--key", key]
+    for src, dst in connect_to:
+        cmd += ["--connect-to", "%s:%s" % (src, dst)]
+    cmd += ["--urls-from-file", url] if urls_file else ["--rand-regex-url", url]
+    return cmd
+
+
+def client_tls():
+    """(DHT_CA, DHT_CLIENT_CERT, DHT_CLIENT_KEY) from the environment (a client port with TLS), or None."""
+    names = ("DHT_CA", "DHT_CLIENT_CERT", "DHT_CLIENT_KEY")
+    values = tuple(os.environ.get(n) or None for n in names)
+    return values if any(values) else None
+
+
+def shown(cmd):
+    """The command as a log shows it: a bearer token is not written to the results."""
+    return " ".join("Authorization: Bearer ***" if a.startswith("Authorization: Bearer ") else a for a in cmd)
+
+
 def oha(binary, url_regex, method, rate, seconds, connections=64, out=None):
     """One oha run at a fixed rate with latency correction over the URLs of a regex; PUTs send VALUE. Its JSON is
     written to out (when given) and returned parsed (None if oha wrote none)."""
-    cmd = [binary, "-z", "%ds" % seconds, "-q", str(rate), "--latency-correction", "-c", str(connections),
-           "--no-tui", "--output-format", "json", "-m", method]
-    if method == "PUT":
-        cmd += ["-d", VALUE]
-    cmd += ["--rand-regex-url", url_regex]
+    cmd = oha_command(binary, method, url_regex, connections,
+                      fixed_rate(rate, int(seconds)) + ["--output-format", "json"])
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60)
     if out:
         with open(out, "w", encoding="utf-8") as f:

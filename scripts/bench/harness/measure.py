@@ -14,10 +14,8 @@ import re
 import subprocess
 import threading
 import time
-import urllib.error
-import urllib.request
 
-from . import load
+from . import load, profiles
 from .judge import median, round_names
 from .nodes import http, metric
 
@@ -201,8 +199,8 @@ def start_rate(run, spec):
     spec = dict(spec, through=spec["target"] if isinstance(spec["target"], list) else [spec["target"]],
                 connections=spec.get("connections", run.conf["connections"]))
     csv, discard = spec.get("csv"), spec.get("discard")
-    cmd = run.oha(spec, ["-z", "%ds" % int(spec["seconds"]), "-q", str(int(spec["rate"])), "--latency-correction",
-                         "--output-format", "quiet" if discard else "csv" if csv else "json"])
+    cmd = run.oha(spec, load.fixed_rate(int(spec["rate"]), int(spec["seconds"])) +
+                  ["--output-format", "quiet" if discard else "csv" if csv else "json"])
     if discard:
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     else:
@@ -269,19 +267,12 @@ def profile(run, url, name, seconds, captures=CAPTURES, delay=2.0):
     time.sleep(delay)
     for suffix in captures:
         event, fmt = FORMATS[suffix]
-        query = "event=%s&duration=%ds&format=%s%s" % (event, seconds, fmt, "&interval=1ms" if event == "cpu" else "")
+        status, body = profiles.capture(url, event, seconds, fmt, "1ms" if event == "cpu" else None)
         base = run.path("profile-%s-%s" % (name, suffix))
-        try:
-            with urllib.request.urlopen("%s/v0/admin/profile?%s" % (url, query), timeout=seconds + 60) as r:
-                status, body = r.status, r.read()
-        except urllib.error.HTTPError as e:
-            status, body = e.code, e.read()
-        except OSError as e:
-            status, body = "none", str(e).encode()
         with open(base + (".html" if fmt == "html" else ".txt"), "wb") as f:
             f.write(without_home(body))
         with open(base + ".status", "w", encoding="utf-8") as f:
-            f.write(str(status))
+            f.write("none" if status is None else str(status))
 
 
 def k6(run, name, mode, rate, target=0):

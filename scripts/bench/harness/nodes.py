@@ -4,7 +4,9 @@ servers beside them; and what the nodes' admin endpoints say (rebuild state, rep
 metrics). Several clusters may run side by side, each with its own TLS (mutual TLS on the member port, TLS on the
 client port: its nodes are then asked over https, trusting the run's client CA and presenting its read-write client
 certificate), and the nodes may run on CPUs of their own (the setting node_cpus, taskset) while this process and the
-load generators it starts run on others (load_cpus). Standard library only.
+load generators it starts run on others (load_cpus). local_cluster and run_beside: the same nodes as one cluster of
+this build around a command (make bench: python -m harness nodes ... -- python3 -m runner run ...). Standard library
+only.
 """
 import json
 import os
@@ -196,16 +198,15 @@ class Nodes:
             urllib.request.install_opener(urllib.request.build_opener(urllib.request.HTTPSHandler(context=ctx)))
         return d
 
-    def tls_args(self, t, client_cert=False):
-        """A load generator's TLS arguments (oha's) for target t: the CA when its client port has TLS, and the
-        read-write client certificate with client_cert."""
+    def tls_files(self, t, client_cert=False):
+        """A load generator's TLS files for target t (load.oha_command's tls): (the run's CA, and with client_cert
+        the read-write client certificate and its key) when its client port has TLS, else None."""
         if not self.target_url(t).startswith("https:"):
-            return []
+            return None
         d = self.client_tls_dir()
-        args = ["--cacert", os.path.join(d, "ca.crt")]
-        if client_cert:
-            args += ["--cert", os.path.join(d, "client.crt"), "--key", os.path.join(d, "client.key")]
-        return args
+        if not client_cert:
+            return os.path.join(d, "ca.crt"), None, None
+        return tuple(os.path.join(d, f) for f in ("ca.crt", "client.crt", "client.key"))
 
     def start_cluster(self, name, tag):
         """The cluster's nodes on fresh data, their logs into RAW/TAG-node<k>.log (k: the node's place in the
@@ -321,6 +322,23 @@ class Nodes:
             for i in range(self.n):
                 f.write(http("GET", self.url(i) + "/v0/admin/repair")[1].strip() + "\n")
 
+    def start_cluster(self, timeout_s=300):
+        """Every node at once, until each serves (200 on /v0/status: its peers answer too), then the cluster's
+        feature level raised to the highest this build has, as the operator does once every member runs one release
+        (docs/upgrading.md; a new data directory starts at level 1): the nodes of make bench (local_cluster)."""
+        servers.check_ports([Server("node%d" % i, [], self.port + i) for i in range(self.n)])
+        for i in range(self.n):
+            self.launch(i)
+        for s in self.nodes:
+            s.any_answer = False
+            servers.await_answer(s, timeout_s)
+        for i in range(self.n):
+            url = self.url(i) + "/v0/admin/feature-level"
+            top = http_json("GET", url).get("maxFeatureLevel")
+            if top is None or http("POST", url, body=json.dumps({"level": top}))[0] != 200:
+                log("node%d: could not raise the feature level (it stays at its data directory's)" % i)
+        log("%d nodes serve on ports %d..%d" % (self.n, self.port, self.port + self.n - 1))
+
     def stop_all(self):
         """Every node and reference server; the nodes' logs copied into RAW, their data removed."""
         for i in range(self.n):
@@ -330,3 +348,52 @@ class Nodes:
             if os.path.exists(os.path.join(self.work, "node%d.log" % i)):
                 shutil.copy(os.path.join(self.work, "node%d.log" % i), self.raw)
         shutil.rmtree(os.path.join(self.work, "data"), ignore_errors=True)
+
+
+def local_cluster(count, port, tools, java_opts="", node_args="", work="."):
+    """count nodes of this build in one cluster on ports port.. (tools: java, java_flags, jar), data under
+    WORK/data/node<i>, output in WORK/node<i>.log: the cluster of make bench (python -m harness nodes)."""
+    nodes = Nodes({"nodes": count}, {"port": port, "java_opts": java_opts, "node_args": node_args}, tools, work)
+    nodes.v = lambda x: x  # no scenario values to evaluate
+    return nodes
+
+
+def run_beside(nodes, cmd, keep_data=False):
+    """Starts the nodes (start_cluster), runs cmd, stops the nodes (and removes their data unless keep_data) however
+    it ends; returns cmd's exit status (128 + the signal that ended it). SIGTERM or SIGINT goes to cmd as SIGTERM (once: Ctrl-C reaches both this
+    process and the script that started it, which sends SIGTERM) and the nodes stop after cmd has."""
+    proc = None
+    stopping = []
+
+    def forward(signum, frame):
+        if proc is None:
+            raise KeyboardInterrupt()
+        if not stopping:
+            stopping.append(signum)
+            proc.send_signal(signal.SIGTERM)
+    old = {signal.SIGTERM: signal.signal(signal.SIGTERM, forward)}
+    try:
+        nodes.start_cluster()
+        # Started in the background by a script (SIGINT ignored), the nodes ignore Ctrl-C as this process does: they
+        # stop when cmd has, not under it. In the foreground, Ctrl-C goes to cmd as SIGTERM too.
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            old[signal.SIGINT] = signal.signal(signal.SIGINT, forward)
+        proc = subprocess.Popen(cmd)
+        rc = proc.wait()
+        return 128 - rc if rc < 0 else rc  # ended by a signal: as a shell reports it
+    except RuntimeError as e:
+        log(str(e))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            proc.wait()
+        log("stopping the nodes")
+        for i in range(nodes.n):
+            nodes.stop(i)
+        if not keep_data:
+            shutil.rmtree(os.path.join(nodes.work, "data"), ignore_errors=True)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)

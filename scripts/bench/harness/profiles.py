@@ -1,8 +1,48 @@
-"""Where a node's CPU went, from async-profiler's collapsed stacks (GET /v0/admin/profile?format=collapsed): each
-sample goes to the first category one of whose substrings its stack holds (order matters: a RocksDB call made by
-the write group counts as RocksDB), and the frames that held the most samples themselves. Standard library only.
+"""A node's profiles: the one capture through its GET /v0/admin/profile (async-profiler in the node's JVM: capture,
+used by every benchmark of scripts/bench: the harness's windows, the A/B, the runner's flamegraphs), and where a
+node's CPU went, from async-profiler's collapsed stacks (format=collapsed): each sample goes to the first category
+one of whose substrings its stack holds (order matters: a RocksDB call made by the write group counts as RocksDB),
+and the frames that held the most samples themselves. Standard library only.
 """
 import os
+import ssl
+import time
+import urllib.error
+import urllib.request
+
+
+def capture(url, event, seconds, fmt=None, interval=None, timeout_extra=60, busy_wait=0.0):
+    """(status, body) of one capture of event on the node at url for seconds (at least 0.1), in fmt (the node's
+    default, HTML, when None), sampling every interval (e.g. "1ms"; the node's default when None); status None and
+    the reason as body when nothing answered. A 409 (a capture still running: the node answers the previous
+    capture a moment before it takes a new one) is retried for up to busy_wait seconds.
+
+    A cluster with client tokens (DhtCluster spec.auth): profiling is the admin plane's, sent DHT_ADMIN_TOKEN. With
+    client TLS (DHT_CA) the node, or the sidecar in front of it, is checked against DHT_CA and given the client
+    certificate DHT_CLIENT_CERT when set."""
+    ms = max(100, int(seconds * 1000))
+    query = "event=%s&duration=%dms%s%s" % (event, ms, "&format=" + fmt if fmt else "",
+                                            "&interval=" + interval if interval else "")
+    token = os.environ.get("DHT_ADMIN_TOKEN")
+    req = urllib.request.Request("%s/v0/admin/profile?%s" % (url.rstrip("/"), query),
+                                 headers={"Authorization": "Bearer " + token} if token else {})
+    context = None
+    if os.environ.get("DHT_CA"):
+        context = ssl.create_default_context(cafile=os.environ["DHT_CA"])
+        if os.environ.get("DHT_CLIENT_CERT"):
+            context.load_cert_chain(os.environ["DHT_CLIENT_CERT"], os.environ.get("DHT_CLIENT_KEY"))
+    give_up = time.time() + busy_wait
+    while True:
+        try:
+            with urllib.request.urlopen(req, timeout=ms / 1000.0 + timeout_extra, context=context) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            if e.code == 409 and time.time() < give_up:
+                time.sleep(0.1)
+                continue
+            return e.code, e.read()
+        except (urllib.error.URLError, OSError) as e:
+            return None, str(e).encode()
 
 
 # The node's request path, one node (node-report.py's table; the order decides where a sample goes).

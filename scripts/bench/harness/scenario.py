@@ -72,20 +72,19 @@ class Run(Nodes):
     # ---- the load ----
 
     def oha(self, spec, extra):
+        """The oha command (load.oha_command) of a load or a window: extra, then spec's method, connections and
+        ids on the nodes it goes "through" (several: to node 0's address, spread over the nodes by --connect-to)."""
         through = spec["through"]
-        cmd = [self.tools["oha"], *extra, "-c", str(spec["connections"]), "--no-tui", "-m", spec["method"]]
-        if spec["method"] == "PUT":
-            cmd += ["-d", VALUE + spec.get("value_suffix", "")]
-        entry = self.target_port(through[0])
-        if len(through) > 1:  # requests to the first node's address, spread over the nodes by --connect-to
-            for t in through:
-                cmd += ["--connect-to", "127.0.0.1:%d:127.0.0.1:%d" % (entry, self.target_port(t))]
-        # a client port in TLS: oha trusts the run's CA, and presents the client certificate with "client_cert"
-        cmd += self.tls_args(through[0], bool(spec.get("client_cert")))
+        entry, connect_to = self.target_port(through[0]), []
+        if len(through) > 1:
+            connect_to = [("127.0.0.1:%d" % entry, "127.0.0.1:%d" % self.target_port(t)) for t in through]
         replicas = spec.get("replicas", self.conf.get("replicas"))
         replicas = "&replicas=%s" % replicas if replicas else ""
-        cmd += ["--rand-regex-url", "%s/v0/entity\\?id=%s%s" % (self.target_url(through[0]), spec["id"], replicas)]
-        return cmd
+        # a client port in TLS: oha trusts the run's CA, and presents the client certificate with "client_cert"
+        return loadlib.oha_command(self.tools["oha"], spec["method"],
+                                   "%s/v0/entity\\?id=%s%s" % (self.target_url(through[0]), spec["id"], replicas),
+                                   spec["connections"], extra, VALUE + spec.get("value_suffix", ""),
+                                   connect_to=connect_to, tls=self.tls_files(through[0], bool(spec.get("client_cert"))))
 
     def burst(self, spec):
         """A closed-model oha of spec["requests"] requests (a preload, writes a stopped node misses); its JSON
@@ -112,9 +111,8 @@ class Run(Nodes):
         self.mark("load_start")
         for spec in self.v(self.sc["loads"]):
             self.mark("%s_start" % spec["name"])
-            cmd = self.oha(spec, ["-z", "%ds" % int(spec.get("seconds", 7200)), "-q", str(int(spec["rate"])),
-                                  "--latency-correction", "--output-format", "csv", "-o",
-                                  self.path("load-%s.csv" % spec["name"])])
+            cmd = self.oha(spec, loadlib.fixed_rate(int(spec["rate"]), int(spec.get("seconds", 7200))) +
+                           ["--output-format", "csv", "-o", self.path("load-%s.csv" % spec["name"])])
             with open(self.path("load-%s.err" % spec["name"]), "w") as err:
                 self.loads.append(subprocess.Popen(cmd, stderr=err, stdout=subprocess.DEVNULL))
 

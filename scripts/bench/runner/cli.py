@@ -13,7 +13,9 @@ import signal
 import sys
 import time
 
-from . import TAPES, NEEDS_FILL, k6 as k6run, machine, oha as oharun, profiler, series
+from harness import machine
+
+from . import TAPES, NEEDS_FILL, k6 as k6run, oha as oharun, profiler, series
 
 
 def log(msg):
@@ -127,7 +129,8 @@ def run(a):
         "started": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "commit": a.commit or machine.git_commit(os.path.dirname(os.path.abspath(__file__))) or "unknown",
         "machine": machine.machine(),
-        "tools": dict({"k6": k6run.version(a.k6)}, **({"oha": oharun.version(a.oha)} if a.engine == "oha" else {})),
+        "tools": dict({"k6": machine.version(a.k6, "version")},
+                      **({"oha": machine.version(a.oha, "--version")} if a.engine == "oha" else {})),
         "meta": meta,
         "params": {"engine": a.engine, "targets": targets, "nodes": [n for n, _ in nodes], "tapes": tapes,
                    "profile": a.profile,

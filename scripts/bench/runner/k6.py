@@ -29,14 +29,6 @@ def k6_dir():
     raise FileNotFoundError("the k6 tapes were not found: set DHT_K6_DIR to the k6/ directory")
 
 
-def version(k6):
-    try:
-        out = subprocess.run([k6, "version"], capture_output=True, text=True, timeout=30).stdout
-        return out.strip().splitlines()[0] if out.strip() else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
 class Run:
     """A started k6 process; wait() returns its end-of-test figures (the tape's SUMMARY JSON)."""
 

@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 
+from harness import load
+
 from . import series
 
 STEP_S = 3.0
@@ -39,14 +41,6 @@ TAPE_KINDS = {
 }
 # Lines of a get-recent URL file: enough draws that the shape of the skew holds.
 RECENT_DRAWS = 100000
-
-
-def version(oha):
-    try:
-        out = subprocess.run([oha, "--version"], capture_output=True, text=True, timeout=30).stdout
-        return out.strip().splitlines()[0] if out.strip() else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
 
 
 def value(size):
@@ -93,37 +87,6 @@ class Plan:
                 self.parts.append((name, method, path, True, share / len(targets)))
 
 
-def command(oha, method, url, is_file, rate, seconds, conns, body, db, out_json, token=None, tls=None):
-    """One oha process; token: the cluster's bearer token (DHT_TOKEN, DhtCluster spec.auth), sent on every request;
-    tls: (CA file, client certificate, its key) for https:// targets (DHT_CA, DHT_CLIENT_CERT, DHT_CLIENT_KEY),
-    each may be None."""
-    cmd = [oha, "--no-tui", "-z", "%gs" % seconds, "-q", "%g" % rate, "--latency-correction", "-w",
-           "-c", str(conns), "-m", method, "--output-format", "json", "-o", out_json, "--db-url", db]
-    if method == "PUT":
-        cmd += ["-d", body]
-    if token:
-        cmd += ["-H", "Authorization: Bearer " + token]
-    ca, cert, key = tls or (None, None, None)
-    if ca:
-        cmd += ["--cacert", ca]
-    if cert:
-        cmd += ["--cert", cert, "--key", key]
-    cmd += ["--urls-from-file", url] if is_file else ["--rand-regex-url", url]
-    return cmd
-
-
-def client_tls():
-    """(DHT_CA, DHT_CLIENT_CERT, DHT_CLIENT_KEY) from the environment (a client port with TLS), or None."""
-    names = ("DHT_CA", "DHT_CLIENT_CERT", "DHT_CLIENT_KEY")
-    values = tuple(os.environ.get(n) or None for n in names)
-    return values if any(values) else None
-
-
-def shown(cmd):
-    """The command as the log shows it: a bearer token is not written to the results."""
-    return " ".join("Authorization: Bearer ***" if a.startswith("Authorization: Bearer ") else a for a in cmd)
-
-
 class Step:
     """The oha processes of one step of a tape (every part at once), started now."""
 
@@ -138,9 +101,11 @@ class Step:
                 for p in (stem + ".db", stem + ".json"):
                     if os.path.exists(p):
                         os.remove(p)
-                cmd = command(oha, method, url, is_file, part_rate, seconds, connections(part_rate), body,
-                              stem + ".db", stem + ".json", os.environ.get("DHT_TOKEN"), client_tls())
-                log.write("$ %s\n" % shown(cmd))
+                cmd = load.oha_command(oha, method, url, connections(part_rate),
+                                       load.fixed_rate(part_rate, seconds, wait=True) +
+                                       ["--output-format", "json", "-o", stem + ".json", "--db-url", stem + ".db"],
+                                       body, is_file, token=os.environ.get("DHT_TOKEN"), tls=load.client_tls())
+                log.write("$ %s\n" % load.shown(cmd))
                 log.flush()
                 proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
                 self.procs.append((name, part_rate, stem, proc))

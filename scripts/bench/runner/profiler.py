@@ -1,15 +1,14 @@
-"""Flamegraphs of every node while a tape runs, through each node's GET /v0/admin/profile (async-profiler in
-the node's JVM; the request answers with the HTML flamegraph when the capture ends).
+"""Flamegraphs of every node while a tape runs, through each node's GET /v0/admin/profile (harness/profiles.capture:
+async-profiler in the node's JVM; the request answers with the HTML flamegraph when the capture ends).
 
 A node runs one capture at a time, so the events (cpu, alloc; lock and wall on request) take turns over the
 tape's steady part, each for an equal slice of it; the nodes are captured in parallel.
 """
 import os
-import ssl
 import threading
 import time
-import urllib.error
-import urllib.request
+
+from harness import profiles
 
 EVENTS = ("cpu", "alloc", "lock", "wall")
 
@@ -22,34 +21,13 @@ def steady_window(duration_s, warmup_s=None):
     return warmup, max(0.0, duration_s - warmup - tail)
 
 
-def capture(url, event, seconds, path, timeout_extra=60, busy_wait=2.0):
-    """One capture; returns None on success or the reason it failed. A 409 (a capture still running: the node
-    answers the previous capture a moment before it takes a new one) is retried for up to busy_wait seconds."""
-    ms = max(100, int(seconds * 1000))
-    # A cluster with client tokens (DhtCluster spec.auth): profiling is the admin plane's; the Job gets the token.
-    token = os.environ.get("DHT_ADMIN_TOKEN")
-    req = urllib.request.Request("%s/v0/admin/profile?event=%s&duration=%dms" % (url.rstrip("/"), event, ms),
-                                 headers={"Authorization": "Bearer " + token} if token else {})
-    # With client TLS the sidecars serve TLS with the members' certificate: checked against DHT_CA. A node asked
-    # directly (no sidecar) may want the client certificate too.
-    context = None
-    if os.environ.get("DHT_CA"):
-        context = ssl.create_default_context(cafile=os.environ["DHT_CA"])
-        if os.environ.get("DHT_CLIENT_CERT"):
-            context.load_cert_chain(os.environ["DHT_CLIENT_CERT"], os.environ.get("DHT_CLIENT_KEY"))
-    give_up = time.time() + busy_wait
-    while True:
-        try:
-            with urllib.request.urlopen(req, timeout=ms / 1000.0 + timeout_extra, context=context) as r:
-                body = r.read()
-            break
-        except urllib.error.HTTPError as e:
-            if e.code == 409 and time.time() < give_up:
-                time.sleep(0.1)
-                continue
-            return "HTTP %d: %s" % (e.code, e.read(300).decode("utf-8", "replace").strip())
-        except (urllib.error.URLError, OSError) as e:
-            return str(e)
+def capture(url, event, seconds, path, busy_wait=2.0):
+    """One flamegraph (harness/profiles.capture) into path; returns None on success or the reason it failed."""
+    status, body = profiles.capture(url, event, seconds, busy_wait=busy_wait)
+    if status is None:
+        return body.decode("utf-8", "replace")
+    if status != 200:
+        return "HTTP %d: %s" % (status, body[:300].decode("utf-8", "replace").strip())
     with open(path, "wb") as f:
         f.write(body)
     return None
