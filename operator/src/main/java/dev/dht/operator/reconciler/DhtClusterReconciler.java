@@ -72,6 +72,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -217,24 +218,30 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 .build();
         caches.put(Pod.class, new InformerEventSource<>(pods, context));
         // A running backup holds scaling: its phase changes reach the cluster it names.
-        var backups = InformerEventSourceConfiguration.from(DhtBackup.class, DhtCluster.class)
-                .withSecondaryToPrimaryMapper((DhtBackup b) -> b.getSpec() == null || b.getSpec().cluster == null
-                        ? Set.of()
-                        : Set.of(new ResourceID(
-                                b.getSpec().cluster, b.getMetadata().getNamespace())))
-                .build();
-        caches.put(DhtBackup.class, new InformerEventSource<>(backups, context));
+        caches.put(
+                DhtBackup.class,
+                toNamedCluster(DhtBackup.class, b -> b.getSpec() == null ? null : b.getSpec().cluster, context));
         // A DhtUser gets its client certificate from its cluster's reconcile (the client CA is there).
-        var users = InformerEventSourceConfiguration.from(DhtUser.class, DhtCluster.class)
-                .withSecondaryToPrimaryMapper((DhtUser u) -> u.getSpec() == null || u.getSpec().cluster == null
-                        ? Set.of()
-                        : Set.of(new ResourceID(
-                                u.getSpec().cluster, u.getMetadata().getNamespace())))
-                .build();
-        caches.put(DhtUser.class, new InformerEventSource<>(users, context));
+        caches.put(
+                DhtUser.class,
+                toNamedCluster(DhtUser.class, u -> u.getSpec() == null ? null : u.getSpec().cluster, context));
         var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
         caches.values().forEach(s -> sources.add(asSource(s)));
         return sources;
+    }
+
+    /** An informer on {@code kind} whose events reach the DhtCluster of the name {@code cluster} reads from it. */
+    private static <R extends HasMetadata> InformerEventSource<R, DhtCluster> toNamedCluster(
+            Class<R> kind, Function<R, String> cluster, EventSourceContext<DhtCluster> context) {
+        var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
+                .withSecondaryToPrimaryMapper((R resource) -> {
+                    var name = cluster.apply(resource);
+                    return name == null
+                            ? Set.of()
+                            : Set.of(new ResourceID(name, resource.getMetadata().getNamespace()));
+                })
+                .build();
+        return new InformerEventSource<>(config, context);
     }
 
     @Override

@@ -58,26 +58,21 @@ public final class StatusCalculator {
                 Optional.empty(),
                 List.of(),
                 Map.of());
-        return compute(cluster, desired, statefulSets, pods, steady, Optional.empty(), now);
+        return compute(
+                cluster,
+                desired,
+                statefulSets,
+                pods,
+                steady,
+                Optional.empty(),
+                Optional.empty(),
+                RepairView.none(),
+                now);
     }
 
     /**
      * @param scaling the scaling step this reconcile decided (and the reports it used)
      * @param refusal a spec change held back, if any
-     */
-    public static DhtClusterStatus compute(
-            DhtCluster cluster,
-            DesiredState desired,
-            List<StatefulSet> statefulSets,
-            Collection<Pod> pods,
-            ScaleDecision scaling,
-            Optional<Refusal> refusal,
-            Instant now) {
-        return compute(
-                cluster, desired, statefulSets, pods, scaling, refusal, Optional.empty(), RepairView.none(), now);
-    }
-
-    /**
      * @param restore the progress of the restore the cluster was created with, if any (restore/RestorePlan): until it
      *     is Completed the phase is Restoring
      * @param repair what the members report about repair and rebuilds: a rebuilding member keeps the cluster

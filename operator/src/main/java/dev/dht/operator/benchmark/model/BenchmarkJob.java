@@ -4,6 +4,7 @@ import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.Tape;
+import dev.dht.operator.model.PodSecurity;
 import dev.dht.operator.security.SecurityNames;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
@@ -64,16 +65,7 @@ public final class BenchmarkJob {
                 .withRestartPolicy("Never")
                 .withAutomountServiceAccountToken(false)
                 .withEnableServiceLinks(false)
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(USER_ID)
-                .withRunAsGroup(USER_ID)
-                .withFsGroup(USER_ID)
-                .withFsGroupChangePolicy("OnRootMismatch")
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .endSecurityContext()
+                .withSecurityContext(PodSecurity.pod(USER_ID))
                 .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(model.image())
@@ -88,14 +80,7 @@ public final class BenchmarkJob {
                 .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
                 .withLimits(Map.of("memory", new Quantity("1Gi")))
                 .endResources()
-                .withNewSecurityContext()
-                .withAllowPrivilegeEscalation(false)
-                .withReadOnlyRootFilesystem(true)
-                .withRunAsNonRoot(true)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
+                .withSecurityContext(PodSecurity.container())
                 .withTerminationMessagePath(TERMINATION_LOG)
                 // The program writes the headline JSON there; if it dies first, the log's tail says why.
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
