@@ -35,26 +35,10 @@ public record OperatorSettings(
         memberUrls = Map.copyOf(memberUrls);
     }
 
-    public OperatorSettings(
-            Set<String> watchNamespaces,
-            String defaultNodeImage,
-            String clusterDomain,
-            int httpPort,
-            Optional<String> leaseNamespace,
-            String runnerImage,
-            Map<String, String> memberUrls) {
-        this(
-                watchNamespaces,
-                defaultNodeImage,
-                clusterDomain,
-                httpPort,
-                leaseNamespace,
-                runnerImage,
-                memberUrls,
-                Optional.empty());
-    }
-
-    /** Settings with the default runner image and members reached at their own DNS URLs. */
+    /**
+     * Settings with the default runner image ({@code dht-loadrunner:<version>}), not naming the operator's own pods;
+     * {@code memberUrls} may be empty (members reached at their own DNS URLs).
+     */
     public OperatorSettings(
             Set<String> watchNamespaces,
             String defaultNodeImage,
@@ -69,7 +53,8 @@ public record OperatorSettings(
                 httpPort,
                 leaseNamespace,
                 "dht-loadrunner:" + VERSION,
-                memberUrls);
+                memberUrls,
+                Optional.empty());
     }
 
     public static final String VERSION = readVersion();
@@ -102,23 +87,6 @@ public record OperatorSettings(
                         + " sets both; default: none, an operator outside the cluster)");
         VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
         VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
-    }
-
-    /** Settings with the default runner image (dht-loadrunner:<version>). */
-    public OperatorSettings(
-            Set<String> watchNamespaces,
-            String defaultNodeImage,
-            String clusterDomain,
-            int httpPort,
-            Optional<String> leaseNamespace) {
-        this(
-                watchNamespaces,
-                defaultNodeImage,
-                clusterDomain,
-                httpPort,
-                leaseNamespace,
-                "dht-loadrunner:" + VERSION,
-                Map.of());
     }
 
     public static OperatorSettings fromEnv(Map<String, String> env) {

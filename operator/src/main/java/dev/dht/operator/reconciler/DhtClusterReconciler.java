@@ -141,7 +141,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             MemberAdmin memberAdmin,
             MemberAddresses memberAddresses,
             Duration pollInterval) {
-        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(), null);
+        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(), null, null);
     }
 
     /**
@@ -150,20 +150,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
      * @param tlsProbe how the operator looks at a member's member port during a CA replacement
      * @param memberPlane where that port is, by pod (null: the member URL, or its override in memberAddresses, at the
      *     client port + the member port offset)
-     */
-    public DhtClusterReconciler(
-            Platform platform,
-            Clock clock,
-            WriteMetrics metrics,
-            MemberAdmin memberAdmin,
-            MemberAddresses memberAddresses,
-            Duration pollInterval,
-            MemberTlsProbe tlsProbe,
-            MemberPlane memberPlane) {
-        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, tlsProbe, memberPlane, null);
-    }
-
-    /**
      * @param clientPlane where a member's client port is (null: the member URL, or its override), which the operator
      *     looks at during a client CA replacement
      */

@@ -334,20 +334,10 @@ public final class StatusCalculator {
         status.racks = previous.racks;
         status.racksReady = previous.racksReady;
         status.conditions = new ArrayList<>(conditions(
-                previous.conditions, Phase.Failed, truncate(failure), refusal, status.observedGeneration, now));
+                previous.conditions, Phase.Failed, truncate(failure), refusal, status.observedGeneration, now, false));
         Conditions.find(previous.conditions, Conditions.REPAIR_OVERDUE).ifPresent(status.conditions::add);
         Conditions.find(previous.conditions, Conditions.FAILURE_DOMAINS).ifPresent(status.conditions::add);
         return status;
-    }
-
-    static List<Condition> conditions(
-            List<Condition> previous,
-            Phase phase,
-            String message,
-            Optional<Refusal> refusal,
-            Long generation,
-            Instant now) {
-        return conditions(previous, phase, message, refusal, generation, now, false);
     }
 
     static List<Condition> conditions(
