@@ -11,13 +11,13 @@ import dev.dht.operator.backup.BackupNames;
 import dev.dht.operator.backup.ClusterView;
 import dev.dht.operator.backup.Cron;
 import dev.dht.operator.backup.SchedulePlan;
+import dev.dht.operator.model.Owners;
 import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
 import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.nodeadmin.OperatorAccess;
 import dev.dht.operator.reconciler.WriteMetrics;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -168,15 +168,7 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
                 .setLabels(
                         Map.of(DhtBackup.SCHEDULE_LABEL, schedule.getMetadata().getName()));
         // Owned by the schedule: deleting it deletes its DhtBackup objects (never what is stored).
-        backup.getMetadata()
-                .setOwnerReferences(List.of(new OwnerReferenceBuilder()
-                        .withApiVersion(schedule.getApiVersion())
-                        .withKind(schedule.getKind())
-                        .withName(schedule.getMetadata().getName())
-                        .withUid(schedule.getMetadata().getUid())
-                        .withController(true)
-                        .withBlockOwnerDeletion(true)
-                        .build()));
+        backup.getMetadata().setOwnerReferences(List.of(Owners.ownerReference(schedule)));
         var spec = new DhtBackupSpec();
         spec.cluster = schedule.getSpec().cluster;
         backup.setSpec(spec);

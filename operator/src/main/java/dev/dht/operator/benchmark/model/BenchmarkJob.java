@@ -4,6 +4,7 @@ import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.Tape;
+import dev.dht.operator.model.Owners;
 import dev.dht.operator.model.PodSecurity;
 import dev.dht.operator.security.SecurityNames;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -52,7 +53,7 @@ public final class BenchmarkJob {
     public static Job job(DhtBenchmark benchmark, BenchmarkModel model, BenchmarkTarget target, String runId) {
         String name = model.name();
         return new JobBuilder()
-                .withMetadata(BenchmarkOwners.metadata(
+                .withMetadata(Owners.metadata(
                         benchmark, BenchmarkNames.job(name, runId), BenchmarkNames.runLabels(name, runId, true)))
                 .withNewSpec()
                 .withBackoffLimit(0)
