@@ -56,7 +56,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -530,15 +529,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
      * same transition twice.
      */
     private void writeStatus(DhtCluster cluster, DhtClusterStatus status, Instant now, Context<DhtCluster> context) {
-        if (status.equals(cluster.getStatus())) {
+        if (StatusWrites.write(cluster, status, DhtCluster::new, context, metrics)
+                .isEmpty()) {
             return;
         }
-        metrics.write(DhtCluster.KIND + "/status");
-        var fresh = new DhtCluster();
-        fresh.getMetadata().setName(cluster.getMetadata().getName());
-        fresh.getMetadata().setNamespace(cluster.getMetadata().getNamespace());
-        fresh.setStatus(status);
-        PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(cluster, fresh, context);
         var events = new ClusterEvents(context.getClient(), metrics);
         events.onTransition(cluster, status, now);
         events.onRefusal(cluster, status, now);

@@ -13,6 +13,7 @@ import dev.dht.operator.benchmark.status.BenchmarkStatuses;
 import dev.dht.operator.model.InvalidSpecException;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Platform;
+import dev.dht.operator.reconciler.StatusWrites;
 import dev.dht.operator.reconciler.WriteMetrics;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -27,7 +28,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -292,15 +292,11 @@ public class DhtBenchmarkReconciler implements Reconciler<DhtBenchmark> {
 
     /** Writes a changed status and returns the benchmark as cached with it (the next reconcile sees it). */
     private DhtBenchmark writeStatus(DhtBenchmark benchmark, DhtBenchmarkStatus status, Context<DhtBenchmark> context) {
-        if (status.equals(benchmark.getStatus())) {
+        var written = StatusWrites.write(benchmark, status, DhtBenchmark::new, context, metrics);
+        if (written.isEmpty()) {
             return benchmark;
         }
-        metrics.write(DhtBenchmark.KIND + "/status");
-        var fresh = new DhtBenchmark();
-        fresh.getMetadata().setName(benchmark.getMetadata().getName());
-        fresh.getMetadata().setNamespace(benchmark.getMetadata().getNamespace());
-        fresh.setStatus(status);
-        var updated = PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(benchmark, fresh, context);
+        var updated = written.get();
         if (updated.getStatus() == null) {
             updated.setStatus(status);
         }
