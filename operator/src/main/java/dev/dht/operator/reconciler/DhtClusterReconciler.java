@@ -241,7 +241,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 liveSets.values().stream().findFirst().map(NodeSecurity::servesClientTls));
         String name = spec.name();
         var previous = Optional.ofNullable(cluster.getStatus());
-        var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
+        var liveTopology = Secondaries.named(context, ConfigMap.class, Names.topologyConfigMap(name));
         RackRemoval.check(spec, liveTopology, context.getSecondaryResources(StatefulSet.class));
         // A cluster made before one member per Kubernetes node was the default keeps its placement (model/Placement).
         var specModel = spec.withPlacement(Placement.decide(
@@ -279,7 +279,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var scaling = held.decision();
         var factor = FactorHold.decide(
                 specModel.replicationFactor(),
-                liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))),
+                liveFactor(Secondaries.named(context, ConfigMap.class, Names.configConfigMap(name))),
                 !scaling.steady());
         var model = specModel.withReplicationFactor(factor.factor());
         long topologyVersion = Topology.version(
@@ -305,10 +305,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var security = new SecurityStep(
                         context.getClient(),
                         applier,
-                        n -> live(context, Secret.class, n),
-                        n -> live(context, ConfigMap.class, n),
+                        n -> Secondaries.named(context, Secret.class, n),
+                        n -> Secondaries.named(context, ConfigMap.class, n),
                         this::cachedSecret,
-                        live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)),
+                        Secondaries.named(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)),
                         random,
                         tlsProbe,
                         memberPlane,
@@ -407,7 +407,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private static Map<String, StatefulSet> liveStatefulSets(Context<DhtCluster> context, ClusterModel model) {
         var out = new LinkedHashMap<String, StatefulSet>();
         for (String rack : model.rackNames()) {
-            live(context, StatefulSet.class, Names.statefulSet(model.name(), rack))
+            Secondaries.named(context, StatefulSet.class, Names.statefulSet(model.name(), rack))
                     .ifPresent(s -> out.put(rack, s));
         }
         return out;
@@ -442,14 +442,14 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private static NodeCredentials credentials(Context<DhtCluster> context, ClusterModel model) {
         var security = model.security();
         var tokens = security.auth().enabled()
-                ? live(context, Secret.class, security.auth().tokensSecret())
+                ? Secondaries.named(context, Secret.class, security.auth().tokensSecret())
                 : Optional.<Secret>empty();
         var client = security.clientTls();
         return OperatorAccess.of(
                 client.enabled(),
                 tokens,
-                live(context, ConfigMap.class, client.caConfigMap()),
-                live(context, Secret.class, client.operatorSecret()));
+                Secondaries.named(context, ConfigMap.class, client.caConfigMap()),
+                Secondaries.named(context, Secret.class, client.operatorSecret()));
     }
 
     /** A Secret of the namespace from the informer's cache, whoever owns it (a DhtUser's certificate). */
@@ -550,20 +550,20 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     @SuppressWarnings("unchecked")
     private static <R extends HasMetadata> R apply(ResourceApplier applier, Context<DhtCluster> context, R desired) {
         var kind = (Class<R>) desired.getClass();
-        return applier.apply(desired, live(context, kind, desired.getMetadata().getName()));
-    }
-
-    private static <R> Optional<R> live(Context<DhtCluster> context, Class<R> kind, String name) {
-        return context.getSecondaryResources(kind).stream()
-                .filter(r -> name.equals(((HasMetadata) r).getMetadata().getName()))
-                .findFirst();
+        return applier.apply(
+                desired, Secondaries.named(context, kind, desired.getMetadata().getName()));
     }
 
     static String describe(Exception e) {
+        return describe(e, "write");
+    }
+
+    /** What went wrong, for a status or a log: the API server's own message when it refused {@code what}. */
+    public static String describe(Exception e, String what) {
         if (e instanceof KubernetesClientException k
                 && k.getStatus() != null
                 && k.getStatus().getMessage() != null) {
-            return "the API server refused a write (" + k.getCode() + "): "
+            return "the API server refused a " + what + " (" + k.getCode() + "): "
                     + k.getStatus().getMessage();
         }
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();

@@ -13,6 +13,8 @@ import dev.dht.operator.benchmark.status.BenchmarkStatuses;
 import dev.dht.operator.model.InvalidSpecException;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Platform;
+import dev.dht.operator.reconciler.DhtClusterReconciler;
+import dev.dht.operator.reconciler.Secondaries;
 import dev.dht.operator.reconciler.StatusWrites;
 import dev.dht.operator.reconciler.WriteMetrics;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -129,10 +131,11 @@ public class DhtBenchmarkReconciler implements Reconciler<DhtBenchmark> {
         }
         var model = BenchmarkModel.from(benchmark, platform.runnerImage());
         String ns = model.namespace();
-        if (liveClaim(context, model.name()).isEmpty()) {
+        if (Secondaries.named(context, PersistentVolumeClaim.class, BenchmarkNames.resultsClaim(model.name()))
+                .isEmpty()) {
             create(client, ResultsVolume.claim(benchmark, model), claims);
         }
-        var job = liveJob(context, BenchmarkNames.job(model.name(), status.runId));
+        var job = Secondaries.named(context, Job.class, BenchmarkNames.job(model.name(), status.runId));
         if (job.isEmpty()) {
             var cluster = Optional.ofNullable(client.resources(DhtCluster.class)
                     .inNamespace(ns)
@@ -171,7 +174,7 @@ public class DhtBenchmarkReconciler implements Reconciler<DhtBenchmark> {
                     "benchmark {}/{}: reconcile failed, retrying: {}",
                     benchmark.getMetadata().getNamespace(),
                     benchmark.getMetadata().getName(),
-                    describe(e));
+                    DhtClusterReconciler.describe(e, "request"));
             return control;
         }
         try {
@@ -301,28 +304,5 @@ public class DhtBenchmarkReconciler implements Reconciler<DhtBenchmark> {
             updated.setStatus(status);
         }
         return updated;
-    }
-
-    private Optional<Job> liveJob(Context<DhtBenchmark> context, String name) {
-        return context.getSecondaryResources(Job.class).stream()
-                .filter(j -> name.equals(j.getMetadata().getName()))
-                .findFirst();
-    }
-
-    private Optional<PersistentVolumeClaim> liveClaim(Context<DhtBenchmark> context, String benchmark) {
-        String name = BenchmarkNames.resultsClaim(benchmark);
-        return context.getSecondaryResources(PersistentVolumeClaim.class).stream()
-                .filter(c -> name.equals(c.getMetadata().getName()))
-                .findFirst();
-    }
-
-    static String describe(Exception e) {
-        if (e instanceof KubernetesClientException k
-                && k.getStatus() != null
-                && k.getStatus().getMessage() != null) {
-            return "the API server refused a request (" + k.getCode() + "): "
-                    + k.getStatus().getMessage();
-        }
-        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }
