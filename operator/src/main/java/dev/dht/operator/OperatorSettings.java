@@ -35,26 +35,10 @@ public record OperatorSettings(
         memberUrls = Map.copyOf(memberUrls);
     }
 
-    public OperatorSettings(
-            Set<String> watchNamespaces,
-            String defaultNodeImage,
-            String clusterDomain,
-            int httpPort,
-            Optional<String> leaseNamespace,
-            String runnerImage,
-            Map<String, String> memberUrls) {
-        this(
-                watchNamespaces,
-                defaultNodeImage,
-                clusterDomain,
-                httpPort,
-                leaseNamespace,
-                runnerImage,
-                memberUrls,
-                Optional.empty());
-    }
-
-    /** Settings with the default runner image and members reached at their own DNS URLs. */
+    /**
+     * Settings with the default runner image ({@code dht-loadrunner:<version>}), not naming the operator's own pods;
+     * {@code memberUrls} may be empty (members reached at their own DNS URLs).
+     */
     public OperatorSettings(
             Set<String> watchNamespaces,
             String defaultNodeImage,
@@ -69,7 +53,8 @@ public record OperatorSettings(
                 httpPort,
                 leaseNamespace,
                 "dht-loadrunner:" + VERSION,
-                memberUrls);
+                memberUrls,
+                Optional.empty());
     }
 
     public static final String VERSION = readVersion();
@@ -102,23 +87,6 @@ public record OperatorSettings(
                         + " sets both; default: none, an operator outside the cluster)");
         VARIABLES.put("DHT_OPERATOR_LOG_LEVEL", "TRACE, DEBUG, INFO, WARN or ERROR (default INFO)");
         VARIABLES.put("DHT_OPERATOR_LOG_FORMAT", "text or json (default text)");
-    }
-
-    /** Settings with the default runner image (dht-loadrunner:<version>). */
-    public OperatorSettings(
-            Set<String> watchNamespaces,
-            String defaultNodeImage,
-            String clusterDomain,
-            int httpPort,
-            Optional<String> leaseNamespace) {
-        this(
-                watchNamespaces,
-                defaultNodeImage,
-                clusterDomain,
-                httpPort,
-                leaseNamespace,
-                "dht-loadrunner:" + VERSION,
-                Map.of());
     }
 
     public static OperatorSettings fromEnv(Map<String, String> env) {
@@ -166,21 +134,12 @@ public record OperatorSettings(
     }
 
     public static Optional<Platform.OperatorPeer> parseSelf(String labels, String namespace) {
-        var out = new java.util.LinkedHashMap<String, String>();
-        for (String entry : labels.split(",")) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            int eq = entry.indexOf('=');
-            String key = eq < 0 ? "" : entry.substring(0, eq).trim();
-            String value = eq < 0 ? "" : entry.substring(eq + 1).trim();
-            if (!key.matches("([a-z0-9.-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
-                    || !value.matches("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?")) {
-                throw new IllegalArgumentException(
-                        "DHT_OPERATOR_POD_LABELS: '" + entry.trim() + "' is not a label k=v");
-            }
-            out.put(key, value);
-        }
+        var out = parseEntries(
+                labels,
+                "DHT_OPERATOR_POD_LABELS",
+                "([a-z0-9.-]+/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?",
+                "([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?",
+                "is not a label k=v");
         if (out.isEmpty()) {
             return Optional.empty();
         }
@@ -192,6 +151,21 @@ public record OperatorSettings(
     }
 
     static Map<String, String> parseMemberUrls(String value) {
+        return parseEntries(
+                value,
+                "DHT_OPERATOR_MEMBER_URLS",
+                "[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9]*[a-z0-9])?",
+                "https?://[^\\s/]+/?",
+                "is not <namespace>/<pod>=<base URL>, e.g. dht/dht-0=http://127.0.0.1:18080");
+    }
+
+    /**
+     * The {@code key=value} entries of a comma-separated {@code variable}, in their order (blank entries skipped,
+     * both sides trimmed); an entry whose key or value does not match its pattern is an error that names the
+     * variable, the entry and {@code what} it should have been.
+     */
+    private static Map<String, String> parseEntries(
+            String value, String variable, String keyPattern, String valuePattern, String what) {
         var out = new java.util.LinkedHashMap<String, String>();
         for (String entry : value.split(",")) {
             if (entry.isBlank()) {
@@ -199,13 +173,11 @@ public record OperatorSettings(
             }
             int eq = entry.indexOf('=');
             String key = eq < 0 ? "" : entry.substring(0, eq).trim();
-            String url = eq < 0 ? "" : entry.substring(eq + 1).trim();
-            if (!key.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-a-z0-9]*[a-z0-9])?")
-                    || !url.matches("https?://[^\\s/]+/?")) {
-                throw new IllegalArgumentException("DHT_OPERATOR_MEMBER_URLS: '" + entry.trim()
-                        + "' is not <namespace>/<pod>=<base URL>, e.g. dht/dht-0=http://127.0.0.1:18080");
+            String val = eq < 0 ? "" : entry.substring(eq + 1).trim();
+            if (!key.matches(keyPattern) || !val.matches(valuePattern)) {
+                throw new IllegalArgumentException(variable + ": '" + entry.trim() + "' " + what);
             }
-            out.put(key, url);
+            out.put(key, val);
         }
         return out;
     }

@@ -200,46 +200,16 @@ public record ClusterModel(
 
     /** The same cluster with the nodes' factor held at {@code factor} (a change waits while the cluster scales). */
     public ClusterModel withReplicationFactor(int factor) {
-        return new ClusterModel(
-                name,
-                namespace,
-                replicas,
-                factor,
-                image,
-                imagePullPolicy,
-                imagePullSecrets,
-                resources,
-                storageSize,
-                storageClassName,
-                retainOnDelete,
-                retainOnScaleDown,
-                heapBytes,
-                jvmOptions,
-                blockCacheBytes,
-                writeBufferBytes,
-                requestTimeout,
-                workers,
-                queueSize,
-                maxBodyBytes,
-                tombstoneGrace,
-                repair,
-                profilerEnabled,
-                serviceType,
-                servicePort,
-                nodeSelector,
-                tolerations,
-                affinity,
-                clusterDomain,
-                profilerImage,
-                security,
-                backup,
-                racks,
-                allowMultiplePerNode,
-                placement);
+        return with(factor, placement);
     }
 
     /** The same cluster built with {@code placement} (see {@link Placement#decide}). */
     public ClusterModel withPlacement(Placement placement) {
+        return with(replicationFactor, placement);
+    }
+
+    /** The same cluster with these two fields replaced: the one copy of the constructor's argument list. */
+    private ClusterModel with(int replicationFactor, Placement placement) {
         return new ClusterModel(
                 name,
                 namespace,

@@ -5,6 +5,8 @@ import dev.dht.operator.security.SecurityModel;
 import dev.dht.operator.security.SecurityNames;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.KeyToPathBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -66,62 +68,35 @@ public final class NodeSecurity {
     public static List<Volume> volumes(SecurityModel security) {
         var volumes = new ArrayList<Volume>();
         if (security.tls().enabled()) {
-            volumes.add(new VolumeBuilder()
-                    .withName(MEMBER_TLS_VOLUME)
-                    .withNewSecret()
-                    .withSecretName(security.tls().secretName())
-                    .withDefaultMode(SECRET_MODE)
-                    .addNewItem()
-                    .withKey(SecurityNames.TLS_CERT)
-                    .withPath(SecurityNames.TLS_CERT)
-                    .endItem()
-                    .addNewItem()
-                    .withKey(SecurityNames.TLS_KEY)
-                    .withPath(SecurityNames.TLS_KEY)
-                    .endItem()
-                    .addNewItem()
-                    .withKey(SecurityNames.CA_CERT)
-                    .withPath(SecurityNames.CA_CERT)
-                    .endItem()
-                    .endSecret()
-                    .build());
+            volumes.add(secretVolume(MEMBER_TLS_VOLUME, security.tls().secretName(), TLS_FILES));
         }
         if (security.clientTls().enabled()) {
-            volumes.add(new VolumeBuilder()
-                    .withName(CLIENT_TLS_VOLUME)
-                    .withNewSecret()
-                    .withSecretName(security.clientTls().secretName())
-                    .withDefaultMode(SECRET_MODE)
-                    .addNewItem()
-                    .withKey(SecurityNames.TLS_CERT)
-                    .withPath(SecurityNames.TLS_CERT)
-                    .endItem()
-                    .addNewItem()
-                    .withKey(SecurityNames.TLS_KEY)
-                    .withPath(SecurityNames.TLS_KEY)
-                    .endItem()
-                    .addNewItem()
-                    .withKey(SecurityNames.CA_CERT)
-                    .withPath(SecurityNames.CA_CERT)
-                    .endItem()
-                    .endSecret()
-                    .build());
+            volumes.add(secretVolume(CLIENT_TLS_VOLUME, security.clientTls().secretName(), TLS_FILES));
         }
         if (security.auth().enabled()) {
             // Only the tokens file: the operator's own token (another key of that Secret) stays out of the pods' files.
-            volumes.add(new VolumeBuilder()
-                    .withName(AUTH_VOLUME)
-                    .withNewSecret()
-                    .withSecretName(security.auth().tokensSecret())
-                    .withDefaultMode(SECRET_MODE)
-                    .addNewItem()
-                    .withKey(SecurityNames.TOKENS_KEY)
-                    .withPath(SecurityNames.TOKENS_KEY)
-                    .endItem()
-                    .endSecret()
-                    .build());
+            volumes.add(secretVolume(AUTH_VOLUME, security.auth().tokensSecret(), List.of(SecurityNames.TOKENS_KEY)));
         }
         return volumes;
+    }
+
+    /** The keys of a TLS Secret the members read: certificate, key and CA certificate. */
+    private static final List<String> TLS_FILES =
+            List.of(SecurityNames.TLS_CERT, SecurityNames.TLS_KEY, SecurityNames.CA_CERT);
+
+    /** A volume of these keys of a Secret, each as a file of its key's name, readable by owner and group. */
+    private static Volume secretVolume(String name, String secretName, List<String> keys) {
+        List<KeyToPath> items = keys.stream()
+                .map(key -> new KeyToPathBuilder().withKey(key).withPath(key).build())
+                .toList();
+        return new VolumeBuilder()
+                .withName(name)
+                .withNewSecret()
+                .withSecretName(secretName)
+                .withDefaultMode(SECRET_MODE)
+                .withItems(items)
+                .endSecret()
+                .build();
     }
 
     /** The node container's mounts. */

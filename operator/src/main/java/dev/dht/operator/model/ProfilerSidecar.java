@@ -60,14 +60,7 @@ public final class ProfilerSidecar {
                 .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))
                 .withLimits(Map.of("memory", new Quantity("128Mi")))
                 .endResources()
-                .withNewSecurityContext()
-                .withAllowPrivilegeEscalation(false)
-                .withReadOnlyRootFilesystem(true)
-                .withRunAsNonRoot(true)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
+                .withSecurityContext(PodSecurity.container())
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .build();
     }

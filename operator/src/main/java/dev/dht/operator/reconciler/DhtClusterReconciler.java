@@ -56,7 +56,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -72,6 +71,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,7 +140,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             MemberAdmin memberAdmin,
             MemberAddresses memberAddresses,
             Duration pollInterval) {
-        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(), null);
+        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(), null, null);
     }
 
     /**
@@ -149,20 +149,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
      * @param tlsProbe how the operator looks at a member's member port during a CA replacement
      * @param memberPlane where that port is, by pod (null: the member URL, or its override in memberAddresses, at the
      *     client port + the member port offset)
-     */
-    public DhtClusterReconciler(
-            Platform platform,
-            Clock clock,
-            WriteMetrics metrics,
-            MemberAdmin memberAdmin,
-            MemberAddresses memberAddresses,
-            Duration pollInterval,
-            MemberTlsProbe tlsProbe,
-            MemberPlane memberPlane) {
-        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, tlsProbe, memberPlane, null);
-    }
-
-    /**
      * @param clientPlane where a member's client port is (null: the member URL, or its override), which the operator
      *     looks at during a client CA replacement
      */
@@ -217,24 +203,30 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 .build();
         caches.put(Pod.class, new InformerEventSource<>(pods, context));
         // A running backup holds scaling: its phase changes reach the cluster it names.
-        var backups = InformerEventSourceConfiguration.from(DhtBackup.class, DhtCluster.class)
-                .withSecondaryToPrimaryMapper((DhtBackup b) -> b.getSpec() == null || b.getSpec().cluster == null
-                        ? Set.of()
-                        : Set.of(new ResourceID(
-                                b.getSpec().cluster, b.getMetadata().getNamespace())))
-                .build();
-        caches.put(DhtBackup.class, new InformerEventSource<>(backups, context));
+        caches.put(
+                DhtBackup.class,
+                toNamedCluster(DhtBackup.class, b -> b.getSpec() == null ? null : b.getSpec().cluster, context));
         // A DhtUser gets its client certificate from its cluster's reconcile (the client CA is there).
-        var users = InformerEventSourceConfiguration.from(DhtUser.class, DhtCluster.class)
-                .withSecondaryToPrimaryMapper((DhtUser u) -> u.getSpec() == null || u.getSpec().cluster == null
-                        ? Set.of()
-                        : Set.of(new ResourceID(
-                                u.getSpec().cluster, u.getMetadata().getNamespace())))
-                .build();
-        caches.put(DhtUser.class, new InformerEventSource<>(users, context));
+        caches.put(
+                DhtUser.class,
+                toNamedCluster(DhtUser.class, u -> u.getSpec() == null ? null : u.getSpec().cluster, context));
         var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
         caches.values().forEach(s -> sources.add(asSource(s)));
         return sources;
+    }
+
+    /** An informer on {@code kind} whose events reach the DhtCluster of the name {@code cluster} reads from it. */
+    private static <R extends HasMetadata> InformerEventSource<R, DhtCluster> toNamedCluster(
+            Class<R> kind, Function<R, String> cluster, EventSourceContext<DhtCluster> context) {
+        var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
+                .withSecondaryToPrimaryMapper((R resource) -> {
+                    var name = cluster.apply(resource);
+                    return name == null
+                            ? Set.of()
+                            : Set.of(new ResourceID(name, resource.getMetadata().getNamespace()));
+                })
+                .build();
+        return new InformerEventSource<>(config, context);
     }
 
     @Override
@@ -249,7 +241,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 liveSets.values().stream().findFirst().map(NodeSecurity::servesClientTls));
         String name = spec.name();
         var previous = Optional.ofNullable(cluster.getStatus());
-        var liveTopology = live(context, ConfigMap.class, Names.topologyConfigMap(name));
+        var liveTopology = Secondaries.named(context, ConfigMap.class, Names.topologyConfigMap(name));
         RackRemoval.check(spec, liveTopology, context.getSecondaryResources(StatefulSet.class));
         // A cluster made before one member per Kubernetes node was the default keeps its placement (model/Placement).
         var specModel = spec.withPlacement(Placement.decide(
@@ -287,7 +279,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var scaling = held.decision();
         var factor = FactorHold.decide(
                 specModel.replicationFactor(),
-                liveFactor(live(context, ConfigMap.class, Names.configConfigMap(name))),
+                liveFactor(Secondaries.named(context, ConfigMap.class, Names.configConfigMap(name))),
                 !scaling.steady());
         var model = specModel.withReplicationFactor(factor.factor());
         long topologyVersion = Topology.version(
@@ -313,10 +305,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var security = new SecurityStep(
                         context.getClient(),
                         applier,
-                        n -> live(context, Secret.class, n),
-                        n -> live(context, ConfigMap.class, n),
+                        n -> Secondaries.named(context, Secret.class, n),
+                        n -> Secondaries.named(context, ConfigMap.class, n),
                         this::cachedSecret,
-                        live(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)),
+                        Secondaries.named(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)),
                         random,
                         tlsProbe,
                         memberPlane,
@@ -415,7 +407,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private static Map<String, StatefulSet> liveStatefulSets(Context<DhtCluster> context, ClusterModel model) {
         var out = new LinkedHashMap<String, StatefulSet>();
         for (String rack : model.rackNames()) {
-            live(context, StatefulSet.class, Names.statefulSet(model.name(), rack))
+            Secondaries.named(context, StatefulSet.class, Names.statefulSet(model.name(), rack))
                     .ifPresent(s -> out.put(rack, s));
         }
         return out;
@@ -450,14 +442,14 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private static NodeCredentials credentials(Context<DhtCluster> context, ClusterModel model) {
         var security = model.security();
         var tokens = security.auth().enabled()
-                ? live(context, Secret.class, security.auth().tokensSecret())
+                ? Secondaries.named(context, Secret.class, security.auth().tokensSecret())
                 : Optional.<Secret>empty();
         var client = security.clientTls();
         return OperatorAccess.of(
                 client.enabled(),
                 tokens,
-                live(context, ConfigMap.class, client.caConfigMap()),
-                live(context, Secret.class, client.operatorSecret()));
+                Secondaries.named(context, ConfigMap.class, client.caConfigMap()),
+                Secondaries.named(context, Secret.class, client.operatorSecret()));
     }
 
     /** A Secret of the namespace from the informer's cache, whoever owns it (a DhtUser's certificate). */
@@ -537,15 +529,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
      * same transition twice.
      */
     private void writeStatus(DhtCluster cluster, DhtClusterStatus status, Instant now, Context<DhtCluster> context) {
-        if (status.equals(cluster.getStatus())) {
+        if (StatusWrites.write(cluster, status, DhtCluster::new, context, metrics)
+                .isEmpty()) {
             return;
         }
-        metrics.write(DhtCluster.KIND + "/status");
-        var fresh = new DhtCluster();
-        fresh.getMetadata().setName(cluster.getMetadata().getName());
-        fresh.getMetadata().setNamespace(cluster.getMetadata().getNamespace());
-        fresh.setStatus(status);
-        PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(cluster, fresh, context);
         var events = new ClusterEvents(context.getClient(), metrics);
         events.onTransition(cluster, status, now);
         events.onRefusal(cluster, status, now);
@@ -563,20 +550,20 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     @SuppressWarnings("unchecked")
     private static <R extends HasMetadata> R apply(ResourceApplier applier, Context<DhtCluster> context, R desired) {
         var kind = (Class<R>) desired.getClass();
-        return applier.apply(desired, live(context, kind, desired.getMetadata().getName()));
-    }
-
-    private static <R> Optional<R> live(Context<DhtCluster> context, Class<R> kind, String name) {
-        return context.getSecondaryResources(kind).stream()
-                .filter(r -> name.equals(((HasMetadata) r).getMetadata().getName()))
-                .findFirst();
+        return applier.apply(
+                desired, Secondaries.named(context, kind, desired.getMetadata().getName()));
     }
 
     static String describe(Exception e) {
+        return describe(e, "write");
+    }
+
+    /** What went wrong, for a status or a log: the API server's own message when it refused {@code what}. */
+    public static String describe(Exception e, String what) {
         if (e instanceof KubernetesClientException k
                 && k.getStatus() != null
                 && k.getStatus().getMessage() != null) {
-            return "the API server refused a write (" + k.getCode() + "): "
+            return "the API server refused a " + what + " (" + k.getCode() + "): "
                     + k.getStatus().getMessage();
         }
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();

@@ -68,12 +68,7 @@ public final class MemberRoll {
                 return this;
             }
             if (blocker.isPresent()) {
-                return new Plan(
-                        partitions,
-                        Optional.empty(),
-                        true,
-                        updated,
-                        total,
+                return held(
                         "WaitingForCluster",
                         "next: " + next.get().pod() + " (" + updated + "/" + total
                                 + " members on the new template); waiting: " + blocker.get());
@@ -88,6 +83,11 @@ public final class MemberRoll {
                     total,
                     "Rolling",
                     "rolling " + next.get().pod() + " (" + updated + "/" + total + " members on the new template)");
+        }
+
+        /** A roll in progress that rolls no member now: the partitions stay where they are, for {@code reason}. */
+        private Plan held(String reason, String message) {
+            return new Plan(partitions, Optional.empty(), true, updated, total, reason, message);
         }
     }
 
@@ -125,7 +125,7 @@ public final class MemberRoll {
             }
             int partition = Math.min(partition(sts), n);
             String revision = sts.getStatus() == null ? null : sts.getStatus().getUpdateRevision();
-            boolean observed = observed(sts) && revision != null;
+            boolean observed = RackRollout.observed(sts) && revision != null;
             int rackUpdated = 0;
             Optional<Integer> outdatedBelow = Optional.empty();
             Optional<String> notBack = Optional.empty();
@@ -177,20 +177,16 @@ public final class MemberRoll {
                         new Step(view.rack(), outdatedBelow.get(), podName(cluster, view, outdatedBelow.get())));
             }
         }
+        var plan = new Plan(partitions, next, rolling, updated, total, reason, message);
         if (next.isPresent() && canary.isPresent() && updated >= canary.get()) {
-            return new Plan(
-                    partitions,
-                    Optional.empty(),
-                    true,
-                    updated,
-                    total,
+            return plan.held(
                     "Canary",
                     updated + "/" + total
                             + " members run the new template (spec.upgrade.canary: " + canary.get()
                             + "); raise or remove"
                             + " spec.upgrade.canary to roll the others, or set the previous version back to roll back");
         }
-        return new Plan(partitions, next, rolling, updated, total, reason, message);
+        return plan;
     }
 
     private static String rackName(RackView view) {
@@ -239,14 +235,6 @@ public final class MemberRoll {
                         || strategy.getRollingUpdate().getPartition() == null
                 ? 0
                 : strategy.getRollingUpdate().getPartition();
-    }
-
-    private static boolean observed(StatefulSet sts) {
-        var status = sts.getStatus();
-        Long generation = sts.getMetadata().getGeneration();
-        return status != null
-                && status.getObservedGeneration() != null
-                && (generation == null || status.getObservedGeneration() >= generation);
     }
 
     /**

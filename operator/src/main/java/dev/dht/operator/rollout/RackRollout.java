@@ -54,7 +54,8 @@ public final class RackRollout {
         return new Summary(existing, updated, complete);
     }
 
-    private static boolean observed(StatefulSet sts) {
+    /** Whether the StatefulSet controller has seen the latest spec: its status speaks of that generation. */
+    static boolean observed(StatefulSet sts) {
         var status = sts.getStatus();
         Long generation = sts.getMetadata().getGeneration();
         return status != null

@@ -58,26 +58,21 @@ public final class StatusCalculator {
                 Optional.empty(),
                 List.of(),
                 Map.of());
-        return compute(cluster, desired, statefulSets, pods, steady, Optional.empty(), now);
+        return compute(
+                cluster,
+                desired,
+                statefulSets,
+                pods,
+                steady,
+                Optional.empty(),
+                Optional.empty(),
+                RepairView.none(),
+                now);
     }
 
     /**
      * @param scaling the scaling step this reconcile decided (and the reports it used)
      * @param refusal a spec change held back, if any
-     */
-    public static DhtClusterStatus compute(
-            DhtCluster cluster,
-            DesiredState desired,
-            List<StatefulSet> statefulSets,
-            Collection<Pod> pods,
-            ScaleDecision scaling,
-            Optional<Refusal> refusal,
-            Instant now) {
-        return compute(
-                cluster, desired, statefulSets, pods, scaling, refusal, Optional.empty(), RepairView.none(), now);
-    }
-
-    /**
      * @param restore the progress of the restore the cluster was created with, if any (restore/RestorePlan): until it
      *     is Completed the phase is Restoring
      * @param repair what the members report about repair and rebuilds: a rebuilding member keeps the cluster
@@ -339,20 +334,10 @@ public final class StatusCalculator {
         status.racks = previous.racks;
         status.racksReady = previous.racksReady;
         status.conditions = new ArrayList<>(conditions(
-                previous.conditions, Phase.Failed, truncate(failure), refusal, status.observedGeneration, now));
+                previous.conditions, Phase.Failed, truncate(failure), refusal, status.observedGeneration, now, false));
         Conditions.find(previous.conditions, Conditions.REPAIR_OVERDUE).ifPresent(status.conditions::add);
         Conditions.find(previous.conditions, Conditions.FAILURE_DOMAINS).ifPresent(status.conditions::add);
         return status;
-    }
-
-    static List<Condition> conditions(
-            List<Condition> previous,
-            Phase phase,
-            String message,
-            Optional<Refusal> refusal,
-            Long generation,
-            Instant now) {
-        return conditions(previous, phase, message, refusal, generation, now, false);
     }
 
     static List<Condition> conditions(

@@ -105,26 +105,16 @@ public record FeatureLevelPlan(
                     old.put(pod, r.release() + ", up to level " + r.maxFeatureLevel());
                 }
             });
-            return new FeatureLevelPlan(
+            return waiting(
                     release,
                     level,
-                    Optional.of(target),
-                    List.of(),
-                    false,
+                    target,
+                    why,
                     "WaitingForRelease",
-                    "feature level " + target + " (" + why
-                            + ") waits until every member runs a release that supports it: " + describe(old));
+                    "every member runs a release that supports it: " + describe(old));
         }
         if (!ready) {
-            return new FeatureLevelPlan(
-                    release,
-                    level,
-                    Optional.of(target),
-                    List.of(),
-                    false,
-                    "WaitingForRoll",
-                    "feature level " + target + " (" + why
-                            + ") waits until the roll is done and every member is Ready");
+            return waiting(release, level, target, why, "WaitingForRoll", "the roll is done and every member is Ready");
         }
         return new FeatureLevelPlan(
                 release,
@@ -134,6 +124,19 @@ public record FeatureLevelPlan(
                 false,
                 "Raising",
                 "raising the feature level to " + target + " (" + why + ") on " + String.join(", ", below));
+    }
+
+    /** Feature level {@code target} (chosen for {@code why}) is not raised on any member until {@code until}. */
+    private static FeatureLevelPlan waiting(
+            String release, Optional<Integer> level, int target, String why, String reason, String until) {
+        return new FeatureLevelPlan(
+                release,
+                level,
+                Optional.of(target),
+                List.of(),
+                false,
+                reason,
+                "feature level " + target + " (" + why + ") waits until " + until);
     }
 
     /** Writes the releases, levels and the condition into a computed status. */

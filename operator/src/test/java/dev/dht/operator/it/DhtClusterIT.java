@@ -302,7 +302,7 @@ class DhtClusterIT {
         operator.getOperator().stop();
 
         var settings = new OperatorSettings(
-                Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0, Optional.empty());
+                Set.of(ns), PLATFORM.defaultNodeImage(), PLATFORM.clusterDomain(), 0, Optional.empty(), Map.of());
         KubeApiServer.installCrd(client); // the whole operator also watches DhtBenchmarks
         try (var restarted = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
             restarted.start();
@@ -434,7 +434,8 @@ class DhtClusterIT {
                 0,
                 Optional.empty(),
                 "dht-loadrunner:it",
-                iotaMembers.urlsByPod());
+                iotaMembers.urlsByPod(),
+                Optional.empty());
         KubeApiServer.installCrd(client);
         try (var upgraded = DhtOperator.create(client, settings, new SimpleMeterRegistry(), false)) {
             upgraded.start();

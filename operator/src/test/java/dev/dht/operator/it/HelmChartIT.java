@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -52,7 +53,8 @@ class HelmChartIT {
     void clusterWideInstallRunsAClusterWithOnlyItsClusterRole() {
         install("dht-operator", "dht-system", "--include-crds");
         String account = "system:serviceaccount:dht-system:dht-operator";
-        var settings = new OperatorSettings(Set.of(), "dht-node:it", "cluster.local", 0, Optional.of("dht-system"));
+        var settings =
+                new OperatorSettings(Set.of(), "dht-node:it", "cluster.local", 0, Optional.of("dht-system"), Map.of());
 
         runClusterAs(account, "dht-system", settings, "rbac-all");
 
@@ -83,7 +85,8 @@ class HelmChartIT {
                 "--set",
                 "leaderElection.enabled=false");
         String account = "system:serviceaccount:dht-scoped:scoped-dht-operator";
-        var settings = new OperatorSettings(Set.of("team-a"), "dht-node:it", "cluster.local", 0, Optional.empty());
+        var settings =
+                new OperatorSettings(Set.of("team-a"), "dht-node:it", "cluster.local", 0, Optional.empty(), Map.of());
 
         runClusterAs(account, "dht-scoped", settings, "team-a");
 

@@ -68,7 +68,8 @@ class OperatorUpgradeIT {
                 0,
                 Optional.empty(),
                 NEW_RUNNER,
-                fake.members().urlsByPod());
+                fake.members().urlsByPod(),
+                Optional.empty());
         KubeApiServer.installCrd(fake.client); // the whole operator also watches DhtBenchmarks
         try (var upgraded = DhtOperator.create(fake.client, settings, new SimpleMeterRegistry(), false)) {
             upgraded.start();

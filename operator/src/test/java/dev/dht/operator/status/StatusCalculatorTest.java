@@ -14,6 +14,7 @@ import dev.dht.operator.model.Clusters;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.Layout;
 import dev.dht.operator.model.Member;
+import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.Refusal;
 import dev.dht.operator.scaling.ScaleDecision;
@@ -271,7 +272,15 @@ class StatusCalculatorTest {
                 List.of(Member.of(4)),
                 reports);
         var status = StatusCalculator.compute(
-                cluster, desired, List.of(sts(1, 1, 5, 5, 5, "r1", "r1")), pods(5, 5), decision, Optional.empty(), NOW);
+                cluster,
+                desired,
+                List.of(sts(1, 1, 5, 5, 5, "r1", "r1")),
+                pods(5, 5),
+                decision,
+                Optional.empty(),
+                Optional.empty(),
+                RepairView.none(),
+                NOW);
 
         assertThat(status.phase).isEqualTo(Phase.Scaling);
         assertThat(status.members).extracting(m -> m.name).containsExactly("kv-0", "kv-1", "kv-2", "kv-3", "kv-4");
@@ -315,7 +324,15 @@ class StatusCalculatorTest {
         }
         var decision = ScaleDecision.steady(Layout.single(5), reports);
         var status = StatusCalculator.compute(
-                cluster, desired, List.of(sts(1, 1, 5, 5, 5, "r1", "r1")), pods(5, 5), decision, Optional.empty(), NOW);
+                cluster,
+                desired,
+                List.of(sts(1, 1, 5, 5, 5, "r1", "r1")),
+                pods(5, 5),
+                decision,
+                Optional.empty(),
+                Optional.empty(),
+                RepairView.none(),
+                NOW);
         assertThat(status.phase).isEqualTo(Phase.Ready);
         assertThat(status.scaling).isNull();
         assertThat(status.settledTopologyVersion).isEqualTo(2L);
@@ -336,6 +353,8 @@ class StatusCalculatorTest {
                 pods(3, 3),
                 decision,
                 Optional.of(new Refusal("SomethingHeld", "what and why")),
+                Optional.empty(),
+                RepairView.none(),
                 NOW);
         var condition = Conditions.find(refused.conditions, Conditions.REFUSED).orElseThrow();
         assertThat(condition.getStatus()).isEqualTo("True");

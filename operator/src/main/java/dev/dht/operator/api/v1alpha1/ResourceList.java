@@ -11,14 +11,14 @@ import io.fabric8.generator.annotation.ValidationRule;
 public class ResourceList {
     @Size(max = 32)
     @ValidationRule(
-            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            value = ServerSpec.POSITIVE_QUANTITY,
             message = "cpu must be a positive Kubernetes quantity such as 500m or 2")
     @JsonPropertyDescription("CPU, e.g. 500m or 2.")
     public String cpu;
 
     @Size(max = 32)
     @ValidationRule(
-            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            value = ServerSpec.POSITIVE_QUANTITY,
             message = "memory must be a positive Kubernetes quantity such as 512Mi or 2Gi")
     @JsonPropertyDescription("Memory, e.g. 2Gi.")
     public String memory;
@@ -26,7 +26,7 @@ public class ResourceList {
     @Size(max = 32)
     @JsonProperty("ephemeral-storage")
     @ValidationRule(
-            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            value = ServerSpec.POSITIVE_QUANTITY,
             message = "ephemeral-storage must be a positive Kubernetes quantity such as 1Gi")
     @JsonPropertyDescription("Scratch space (/tmp, logs), e.g. 1Gi.")
     public String ephemeralStorage;

@@ -11,7 +11,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 public class ResultsSpec {
     @Size(max = 32)
     @ValidationRule(
-            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            value = ServerSpec.POSITIVE_QUANTITY,
             message = "results.size must be a positive Kubernetes quantity such as 1Gi")
     @Default(BenchmarkDefaults.RESULTS_SIZE)
     @JsonPropertyDescription("Size of the results volume (k6 summaries, time series, flamegraphs of every run).")

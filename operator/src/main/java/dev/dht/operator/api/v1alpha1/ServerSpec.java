@@ -30,7 +30,7 @@ public class ServerSpec {
 
     @Size(max = 32)
     @ValidationRule(
-            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            value = POSITIVE_QUANTITY,
             message = "server.maxBody must be a positive Kubernetes quantity such as 16Mi")
     @JsonPropertyDescription("Largest accepted request body (the node's --max-body); larger ones get 413.")
     public String maxBody;

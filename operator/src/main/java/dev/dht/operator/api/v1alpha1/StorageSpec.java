@@ -19,7 +19,7 @@ public class StorageSpec {
     @Default(Defaults.STORAGE_SIZE)
     @Size(max = 32)
     @ValidationRule(
-            value = "isQuantity(self) && quantity(self).isGreaterThan(quantity('0'))",
+            value = ServerSpec.POSITIVE_QUANTITY,
             message = "storage.size must be a positive Kubernetes quantity such as 10Gi or 500Mi")
     @JsonPropertyDescription("Size of each member's PersistentVolumeClaim. Cannot change after creation.")
     public String size;

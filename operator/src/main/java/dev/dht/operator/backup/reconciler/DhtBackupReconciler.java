@@ -13,11 +13,11 @@ import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
 import dev.dht.operator.nodeadmin.OperatorAccess;
+import dev.dht.operator.reconciler.StatusWrites;
 import dev.dht.operator.reconciler.WriteMetrics;
 import dev.dht.operator.status.Conditions;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Clock;
@@ -238,14 +238,6 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup> {
     }
 
     private void write(DhtBackup backup, DhtBackupStatus status, Context<DhtBackup> context) {
-        if (status.equals(backup.getStatus())) {
-            return;
-        }
-        metrics.write(DhtBackup.KIND + "/status");
-        var fresh = new DhtBackup();
-        fresh.getMetadata().setName(backup.getMetadata().getName());
-        fresh.getMetadata().setNamespace(backup.getMetadata().getNamespace());
-        fresh.setStatus(status);
-        PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(backup, fresh, context);
+        StatusWrites.write(backup, status, DhtBackup::new, context, metrics);
     }
 }

@@ -11,19 +11,19 @@ import dev.dht.operator.backup.BackupNames;
 import dev.dht.operator.backup.ClusterView;
 import dev.dht.operator.backup.Cron;
 import dev.dht.operator.backup.SchedulePlan;
+import dev.dht.operator.model.Owners;
 import dev.dht.operator.nodeadmin.AdminAnswer;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.nodeadmin.MemberAdmin;
 import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.nodeadmin.OperatorAccess;
+import dev.dht.operator.reconciler.StatusWrites;
 import dev.dht.operator.reconciler.WriteMetrics;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -168,15 +168,7 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
                 .setLabels(
                         Map.of(DhtBackup.SCHEDULE_LABEL, schedule.getMetadata().getName()));
         // Owned by the schedule: deleting it deletes its DhtBackup objects (never what is stored).
-        backup.getMetadata()
-                .setOwnerReferences(List.of(new OwnerReferenceBuilder()
-                        .withApiVersion(schedule.getApiVersion())
-                        .withKind(schedule.getKind())
-                        .withName(schedule.getMetadata().getName())
-                        .withUid(schedule.getMetadata().getUid())
-                        .withController(true)
-                        .withBlockOwnerDeletion(true)
-                        .build()));
+        backup.getMetadata().setOwnerReferences(List.of(Owners.ownerReference(schedule)));
         var spec = new DhtBackupSpec();
         spec.cluster = schedule.getSpec().cluster;
         backup.setSpec(spec);
@@ -278,14 +270,6 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
     }
 
     private void write(DhtBackupSchedule schedule, DhtBackupScheduleStatus status, Context<DhtBackupSchedule> context) {
-        if (status.equals(schedule.getStatus())) {
-            return;
-        }
-        metrics.write(DhtBackupSchedule.KIND + "/status");
-        var fresh = new DhtBackupSchedule();
-        fresh.getMetadata().setName(schedule.getMetadata().getName());
-        fresh.getMetadata().setNamespace(schedule.getMetadata().getNamespace());
-        fresh.setStatus(status);
-        PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(schedule, fresh, context);
+        StatusWrites.write(schedule, status, DhtBackupSchedule::new, context, metrics);
     }
 }

@@ -4,6 +4,8 @@ import dev.dht.operator.api.v1alpha1.DhtBenchmark;
 import dev.dht.operator.api.v1alpha1.LoadProfile;
 import dev.dht.operator.api.v1alpha1.ProfilerEvent;
 import dev.dht.operator.api.v1alpha1.Tape;
+import dev.dht.operator.model.Owners;
+import dev.dht.operator.model.PodSecurity;
 import dev.dht.operator.security.SecurityNames;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
@@ -51,7 +53,7 @@ public final class BenchmarkJob {
     public static Job job(DhtBenchmark benchmark, BenchmarkModel model, BenchmarkTarget target, String runId) {
         String name = model.name();
         return new JobBuilder()
-                .withMetadata(BenchmarkOwners.metadata(
+                .withMetadata(Owners.metadata(
                         benchmark, BenchmarkNames.job(name, runId), BenchmarkNames.runLabels(name, runId, true)))
                 .withNewSpec()
                 .withBackoffLimit(0)
@@ -64,16 +66,7 @@ public final class BenchmarkJob {
                 .withRestartPolicy("Never")
                 .withAutomountServiceAccountToken(false)
                 .withEnableServiceLinks(false)
-                .withNewSecurityContext()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(USER_ID)
-                .withRunAsGroup(USER_ID)
-                .withFsGroup(USER_ID)
-                .withFsGroupChangePolicy("OnRootMismatch")
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .endSecurityContext()
+                .withSecurityContext(PodSecurity.pod(USER_ID))
                 .addNewContainer()
                 .withName(CONTAINER)
                 .withImage(model.image())
@@ -88,14 +81,7 @@ public final class BenchmarkJob {
                 .withRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("256Mi")))
                 .withLimits(Map.of("memory", new Quantity("1Gi")))
                 .endResources()
-                .withNewSecurityContext()
-                .withAllowPrivilegeEscalation(false)
-                .withReadOnlyRootFilesystem(true)
-                .withRunAsNonRoot(true)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .endSecurityContext()
+                .withSecurityContext(PodSecurity.container())
                 .withTerminationMessagePath(TERMINATION_LOG)
                 // The program writes the headline JSON there; if it dies first, the log's tail says why.
                 .withTerminationMessagePolicy("FallbackToLogsOnError")

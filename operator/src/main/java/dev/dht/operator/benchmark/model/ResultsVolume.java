@@ -1,6 +1,7 @@
 package dev.dht.operator.benchmark.model;
 
 import dev.dht.operator.api.v1alpha1.DhtBenchmark;
+import dev.dht.operator.model.Owners;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -17,7 +18,7 @@ public final class ResultsVolume {
     private ResultsVolume() {}
 
     public static PersistentVolumeClaim claim(DhtBenchmark benchmark, BenchmarkModel model) {
-        var meta = BenchmarkOwners.metadata(
+        var meta = Owners.metadata(
                 benchmark, BenchmarkNames.resultsClaim(model.name()), BenchmarkNames.labels(model.name(), true));
         if (model.retainResults()) {
             meta.setOwnerReferences(List.of());

@@ -13,6 +13,9 @@ import dev.dht.operator.benchmark.status.BenchmarkStatuses;
 import dev.dht.operator.model.InvalidSpecException;
 import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Platform;
+import dev.dht.operator.reconciler.DhtClusterReconciler;
+import dev.dht.operator.reconciler.Secondaries;
+import dev.dht.operator.reconciler.StatusWrites;
 import dev.dht.operator.reconciler.WriteMetrics;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -27,7 +30,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -129,10 +131,11 @@ public class DhtBenchmarkReconciler implements Reconciler<DhtBenchmark> {
         }
         var model = BenchmarkModel.from(benchmark, platform.runnerImage());
         String ns = model.namespace();
-        if (liveClaim(context, model.name()).isEmpty()) {
+        if (Secondaries.named(context, PersistentVolumeClaim.class, BenchmarkNames.resultsClaim(model.name()))
+                .isEmpty()) {
             create(client, ResultsVolume.claim(benchmark, model), claims);
         }
-        var job = liveJob(context, BenchmarkNames.job(model.name(), status.runId));
+        var job = Secondaries.named(context, Job.class, BenchmarkNames.job(model.name(), status.runId));
         if (job.isEmpty()) {
             var cluster = Optional.ofNullable(client.resources(DhtCluster.class)
                     .inNamespace(ns)
@@ -171,7 +174,7 @@ public class DhtBenchmarkReconciler implements Reconciler<DhtBenchmark> {
                     "benchmark {}/{}: reconcile failed, retrying: {}",
                     benchmark.getMetadata().getNamespace(),
                     benchmark.getMetadata().getName(),
-                    describe(e));
+                    DhtClusterReconciler.describe(e, "request"));
             return control;
         }
         try {
@@ -292,41 +295,14 @@ public class DhtBenchmarkReconciler implements Reconciler<DhtBenchmark> {
 
     /** Writes a changed status and returns the benchmark as cached with it (the next reconcile sees it). */
     private DhtBenchmark writeStatus(DhtBenchmark benchmark, DhtBenchmarkStatus status, Context<DhtBenchmark> context) {
-        if (status.equals(benchmark.getStatus())) {
+        var written = StatusWrites.write(benchmark, status, DhtBenchmark::new, context, metrics);
+        if (written.isEmpty()) {
             return benchmark;
         }
-        metrics.write(DhtBenchmark.KIND + "/status");
-        var fresh = new DhtBenchmark();
-        fresh.getMetadata().setName(benchmark.getMetadata().getName());
-        fresh.getMetadata().setNamespace(benchmark.getMetadata().getNamespace());
-        fresh.setStatus(status);
-        var updated = PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(benchmark, fresh, context);
+        var updated = written.get();
         if (updated.getStatus() == null) {
             updated.setStatus(status);
         }
         return updated;
-    }
-
-    private Optional<Job> liveJob(Context<DhtBenchmark> context, String name) {
-        return context.getSecondaryResources(Job.class).stream()
-                .filter(j -> name.equals(j.getMetadata().getName()))
-                .findFirst();
-    }
-
-    private Optional<PersistentVolumeClaim> liveClaim(Context<DhtBenchmark> context, String benchmark) {
-        String name = BenchmarkNames.resultsClaim(benchmark);
-        return context.getSecondaryResources(PersistentVolumeClaim.class).stream()
-                .filter(c -> name.equals(c.getMetadata().getName()))
-                .findFirst();
-    }
-
-    static String describe(Exception e) {
-        if (e instanceof KubernetesClientException k
-                && k.getStatus() != null
-                && k.getStatus().getMessage() != null) {
-            return "the API server refused a request (" + k.getCode() + "): "
-                    + k.getStatus().getMessage();
-        }
-        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

@@ -4,6 +4,7 @@ import dev.dht.operator.api.v1alpha1.DhtUser;
 import dev.dht.operator.api.v1alpha1.DhtUserStatus;
 import dev.dht.operator.model.Hashing;
 import dev.dht.operator.model.Labels;
+import dev.dht.operator.model.Owners;
 import dev.dht.operator.security.SecretData;
 import dev.dht.operator.security.SecurityNames;
 import dev.dht.operator.security.pki.Certificates;
@@ -11,8 +12,6 @@ import dev.dht.operator.security.pki.Credential;
 import dev.dht.operator.security.pki.Pem;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.security.cert.X509Certificate;
@@ -57,19 +56,7 @@ public final class UserSecrets {
         labels.put(Labels.MANAGED_BY, Labels.OPERATOR);
         labels.put(CLIENT_OF, user.getSpec().cluster);
         return Hashing.stamp(new SecretBuilder()
-                .withMetadata(new ObjectMetaBuilder()
-                        .withName(secretName(user))
-                        .withNamespace(user.getMetadata().getNamespace())
-                        .withLabels(labels)
-                        .withOwnerReferences(new OwnerReferenceBuilder()
-                                .withApiVersion(user.getApiVersion())
-                                .withKind(user.getKind())
-                                .withName(user.getMetadata().getName())
-                                .withUid(user.getMetadata().getUid())
-                                .withController(true)
-                                .withBlockOwnerDeletion(true)
-                                .build())
-                        .build())
+                .withMetadata(Owners.metadata(user, secretName(user), labels))
                 .withType("kubernetes.io/tls")
                 .withData(SecretData.encode(data))
                 .build());
