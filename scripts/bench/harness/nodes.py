@@ -322,7 +322,7 @@ class Nodes:
             for i in range(self.n):
                 f.write(http("GET", self.url(i) + "/v0/admin/repair")[1].strip() + "\n")
 
-    def start_cluster(self, timeout_s=300):
+    def start_all(self, timeout_s=300):
         """Every node at once, until each serves (200 on /v0/status: its peers answer too), then the cluster's
         feature level raised to the highest this build has, as the operator does once every member runs one release
         (docs/upgrading.md; a new data directory starts at level 1): the nodes of make bench (local_cluster)."""
@@ -359,7 +359,7 @@ def local_cluster(count, port, tools, java_opts="", node_args="", work="."):
 
 
 def run_beside(nodes, cmd, keep_data=False):
-    """Starts the nodes (start_cluster), runs cmd, stops the nodes (and removes their data unless keep_data) however
+    """Starts the nodes (start_all), runs cmd, stops the nodes (and removes their data unless keep_data) however
     it ends; returns cmd's exit status (128 + the signal that ended it). SIGTERM or SIGINT goes to cmd as SIGTERM (once: Ctrl-C reaches both this
     process and the script that started it, which sends SIGTERM) and the nodes stop after cmd has."""
     proc = None
@@ -373,7 +373,7 @@ def run_beside(nodes, cmd, keep_data=False):
             proc.send_signal(signal.SIGTERM)
     old = {signal.SIGTERM: signal.signal(signal.SIGTERM, forward)}
     try:
-        nodes.start_cluster()
+        nodes.start_all()
         # Started in the background by a script (SIGINT ignored), the nodes ignore Ctrl-C as this process does: they
         # stop when cmd has, not under it. In the foreground, Ctrl-C goes to cmd as SIGTERM too.
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
