@@ -235,6 +235,20 @@ class StatusCalculatorTest {
                 .isEqualTo(NOW.toString());
     }
 
+    /** The status of five members all up and rolled out, under a scale decision (no rack, upgrade or repair view). */
+    static DhtClusterStatus fiveMembers(DhtCluster cluster, DesiredState desired, ScaleDecision decision) {
+        return StatusCalculator.compute(
+                cluster,
+                desired,
+                List.of(sts(1, 1, 5, 5, 5, "r1", "r1")),
+                pods(5, 5),
+                decision,
+                Optional.empty(),
+                Optional.empty(),
+                RepairView.none(),
+                NOW);
+    }
+
     static MemberMovement report(MemberMovement.State state, long keysLeft) {
         return new MemberMovement(
                 state,
@@ -271,16 +285,7 @@ class StatusCalculatorTest {
                 Optional.of(ScalingStep.MovingData),
                 List.of(Member.of(4)),
                 reports);
-        var status = StatusCalculator.compute(
-                cluster,
-                desired,
-                List.of(sts(1, 1, 5, 5, 5, "r1", "r1")),
-                pods(5, 5),
-                decision,
-                Optional.empty(),
-                Optional.empty(),
-                RepairView.none(),
-                NOW);
+        var status = fiveMembers(cluster, desired, decision);
 
         assertThat(status.phase).isEqualTo(Phase.Scaling);
         assertThat(status.members).extracting(m -> m.name).containsExactly("kv-0", "kv-1", "kv-2", "kv-3", "kv-4");
@@ -323,16 +328,7 @@ class StatusCalculatorTest {
             reports.put(Member.of(i), report(MemberMovement.State.IDLE, 0));
         }
         var decision = ScaleDecision.steady(Layout.single(5), reports);
-        var status = StatusCalculator.compute(
-                cluster,
-                desired,
-                List.of(sts(1, 1, 5, 5, 5, "r1", "r1")),
-                pods(5, 5),
-                decision,
-                Optional.empty(),
-                Optional.empty(),
-                RepairView.none(),
-                NOW);
+        var status = fiveMembers(cluster, desired, decision);
         assertThat(status.phase).isEqualTo(Phase.Ready);
         assertThat(status.scaling).isNull();
         assertThat(status.settledTopologyVersion).isEqualTo(2L);
