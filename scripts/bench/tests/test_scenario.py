@@ -2,6 +2,7 @@
 knows, a report that exists and the settings its report reads; settings come from BENCH_<NAME>; values are templated
 and evaluated; the oha command lines a load and a preload make. Then the pause scenario, shrunk to seconds, on three
 real nodes (node/target/dht-node.jar) and oha: the raw outputs its report reads, and the report itself."""
+import inspect
 import json
 import os
 import subprocess
@@ -33,6 +34,12 @@ class ScenarioFiles(unittest.TestCase):
                 self.assertTrue(os.path.exists(os.path.join(os.path.dirname(scenariofile.SCENARIOS), sc["report"])))
                 for step in all_steps(sc["steps"]):
                     self.assertIn(step[0], scenario.STEPS)
+                    # the arguments fit what the step's function takes (two modules once defined one method name
+                    # twice, and the later one, with another signature, hid the step)
+                    try:
+                        inspect.signature(scenario.STEPS[step[0]]).bind(None, *step[1:])
+                    except TypeError as e:
+                        self.fail("%s: step %s does not take %r: %s" % (name, step[0], step[1:], e))
                 self.assertIn("port", sc["settings"])
                 self.assertIn("replicas", sc["settings"])
                 conf = scenariofile.settings(sc, {})
