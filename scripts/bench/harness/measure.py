@@ -24,12 +24,13 @@ def log(msg):
     print("[bench] %s" % msg, flush=True)
 
 
-def ports(run, target):
-    return [run.target_port(t) for t in (target if isinstance(target, list) else [target])]
-
-
 def targets(target):
+    """A step's target as a list: a node's index or a reference server's name alone, or the list given."""
     return target if isinstance(target, list) else [target]
+
+
+def ports(run, target):
+    return [run.target_port(t) for t in targets(target)]
 
 
 def wrk(run, spec):
@@ -196,7 +197,7 @@ def fixed_rate(run, spec):
 
 def start_rate(run, spec):
     """The oha process of a fixed-rate window, started; its first target in .target."""
-    spec = dict(spec, through=spec["target"] if isinstance(spec["target"], list) else [spec["target"]],
+    spec = dict(spec, through=targets(spec["target"]),
                 connections=spec.get("connections", run.conf["connections"]))
     csv, discard = spec.get("csv"), spec.get("discard")
     cmd = run.oha(spec, load.fixed_rate(int(spec["rate"]), int(spec["seconds"])) +

@@ -218,11 +218,12 @@ class Nodes:
             self.await_node(i)
         self.rebuilt(nodes, 60)
 
-    def stop_nodes(self):
-        """Every node stopped, their data removed."""
+    def stop_nodes(self, keep_data=False):
+        """Every node stopped, their data removed (unless keep_data)."""
         for i in range(self.n):
             self.stop(i)
-        shutil.rmtree(os.path.join(self.work, "data"), ignore_errors=True)
+        if not keep_data:
+            shutil.rmtree(os.path.join(self.work, "data"), ignore_errors=True)
 
     def cluster_metrics(self, name, tag):
         """Each node's /metrics of the cluster into RAW/TAG-node<k>-metrics.txt (k: its place in the cluster)."""
@@ -341,13 +342,11 @@ class Nodes:
 
     def stop_all(self):
         """Every node and reference server; the nodes' logs copied into RAW, their data removed."""
-        for i in range(self.n):
-            self.stop(i)
+        self.stop_nodes()
         servers.stop(list(self.refs.values()))
         for i in range(self.n):
             if os.path.exists(os.path.join(self.work, "node%d.log" % i)):
                 shutil.copy(os.path.join(self.work, "node%d.log" % i), self.raw)
-        shutil.rmtree(os.path.join(self.work, "data"), ignore_errors=True)
 
 
 def local_cluster(count, port, tools, java_opts="", node_args="", work="."):
@@ -391,9 +390,6 @@ def run_beside(nodes, cmd, keep_data=False):
             proc.terminate()
             proc.wait()
         log("stopping the nodes")
-        for i in range(nodes.n):
-            nodes.stop(i)
-        if not keep_data:
-            shutil.rmtree(os.path.join(nodes.work, "data"), ignore_errors=True)
+        nodes.stop_nodes(keep_data)
         for sig, handler in old.items():
             signal.signal(sig, handler)

@@ -10,6 +10,8 @@ import time
 import urllib.error
 import urllib.request
 
+from . import load
+
 
 def capture(url, event, seconds, fmt=None, interval=None, timeout_extra=60, busy_wait=0.0):
     """(status, body) of one capture of event on the node at url for seconds (at least 0.1), in fmt (the node's
@@ -26,11 +28,12 @@ def capture(url, event, seconds, fmt=None, interval=None, timeout_extra=60, busy
     token = os.environ.get("DHT_ADMIN_TOKEN")
     req = urllib.request.Request("%s/v0/admin/profile?%s" % (url.rstrip("/"), query),
                                  headers={"Authorization": "Bearer " + token} if token else {})
+    ca, cert, key = load.client_tls() or (None, None, None)
     context = None
-    if os.environ.get("DHT_CA"):
-        context = ssl.create_default_context(cafile=os.environ["DHT_CA"])
-        if os.environ.get("DHT_CLIENT_CERT"):
-            context.load_cert_chain(os.environ["DHT_CLIENT_CERT"], os.environ.get("DHT_CLIENT_KEY"))
+    if ca:
+        context = ssl.create_default_context(cafile=ca)
+        if cert:
+            context.load_cert_chain(cert, key)
     give_up = time.time() + busy_wait
     while True:
         try:

@@ -73,7 +73,7 @@ class Run(Nodes):
 
     def oha(self, spec, extra):
         """The oha command (load.oha_command) of a load or a window: extra, then spec's method, connections and
-        ids on the nodes it goes "through" (several: to node 0's address, spread over the nodes by --connect-to)."""
+        ids on the nodes it goes "through" (several: to the first one's address, spread over them by --connect-to)."""
         through = spec["through"]
         entry, connect_to = self.target_port(through[0]), []
         if len(through) > 1:
@@ -133,11 +133,7 @@ class Run(Nodes):
 
     def rounds(self, count, steps):
         """The steps count times, evaluated in each round with $r its number (1, 2, ...)."""
-        for r in range(1, int(self.v(count)) + 1):
-            self.conf["r"] = r
-            for s in steps:
-                self.step(*s)
-        self.conf.pop("r", None)
+        self.each("r", int(self.v(count)), steps)
 
     def each(self, var, items, steps):
         """The steps once per item, $var the item (items: a list, a string of words or commas, or a number N: 1..N),
@@ -164,7 +160,7 @@ class Run(Nodes):
 
     def alternate(self, *steps):
         """The steps in their order in odd rounds (and outside rounds), in reverse in even ones."""
-        for s in (steps if int(self.conf.get("r", 1)) % 2 else reversed(steps)):
+        for s in turn(steps, self.conf.get("r", 1)):
             self.step(*s)
 
     def run_burst(self, spec):

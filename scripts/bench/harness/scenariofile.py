@@ -31,7 +31,7 @@ def settings(scenario, environ):
     names = scenario.get("env_names", {})
     for key, default in scenario["settings"].items():
         if isinstance(default, str) and default.startswith("="):
-            default = eval(default[1:], {"__builtins__": {}}, {**out, "nproc": os.cpu_count() or 1})
+            default = Values(out, {}, {"nproc": os.cpu_count() or 1})(default)
         v = environ.get(names.get(key, "BENCH_" + key.upper()))
         if v is None or (v == "" and not isinstance(default, str)):
             out[key] = default
