@@ -50,7 +50,7 @@ def transfer(seconds, size, records):
             "records_per_s": round(records / seconds)}
 
 
-def build(raw):
+def build(raw, out=None):
     env = kv(os.path.join(raw, "env.txt"))
     t = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
 
@@ -131,7 +131,7 @@ def warmup(e):
     return head + " until the nodes' JIT was quiet and no flush or compaction wrote in %s steps in a row)" % quiet
 
 
-def render(r):
+def render(r, out=None):
     e, b, s, n = r["env"], r["backup"], r["restore"], r["noise"]
     store = "under SCHED_IDLE" if "chrt" in e.get("store_priority", "") else "at nice 19"
     where = "in memory" if e.get("store_objects", "").startswith("/dev/shm") else "on disk"
@@ -187,7 +187,7 @@ def render(r):
 
 
 def main(argv):
-    return report_main(argv, "backup", lambda raw, out: build(raw), lambda d, out: render(d), __doc__)
+    return report_main(argv, "backup", build, render, __doc__)
 
 
 if __name__ == "__main__":

@@ -23,10 +23,10 @@ def metric_sum(raw, nodes, pattern):
 
 
 def main(argv):
-    return report_main(argv, "cluster", lambda raw, out: build(raw), render, __doc__)
+    return report_main(argv, "cluster", build, render, __doc__)
 
 
-def build(raw):
+def build(raw, out=None):
     """The figures of a run (cluster.json)."""
     env = read_env(raw)
     nodes = int(env.get("nodes", "3"))

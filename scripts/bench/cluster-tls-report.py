@@ -13,12 +13,11 @@ paired slice by slice).
 Usage: cluster-tls-report.py RAW_DIR OUT_DIR   (the readers are benchraw.py's)
        cluster-tls-report.py --render OUT_DIR  (cluster-tls.md again from OUT_DIR/cluster-tls.json)
 """
-import json
 import os
 import re
 import sys
 
-from benchraw import env as read_env, load_rows, median, percentile, read, report_main
+from benchraw import env as read_env, load_rows, median, metric_sum as summed, percentile, read, report_main
 from harness.judge import against, beyond, noise_floor
 
 MODES = ("plain", "tls")  # a run before the client port had TLS; a later one names its modes in env.txt
@@ -30,14 +29,8 @@ MAX_P99_RATIO = 1.2
 
 
 def metric_sum(raw, tag, nodes, pattern):
-    total = 0.0
-    for i in range(nodes):
-        path = os.path.join(raw, "%s-node%d-metrics.txt" % (tag, i))
-        if os.path.exists(path):
-            for line in read(path).splitlines():
-                if re.match(pattern, line):
-                    total += float(line.rsplit(" ", 1)[1])
-    return total
+    """A metric summed over the cluster's nodes, from the metrics files the run wrote (TAG-node<i>-metrics.txt)."""
+    return summed([os.path.join(raw, "%s-node%d-metrics.txt" % (tag, i)) for i in range(nodes)], pattern)
 
 
 def mean(values):
@@ -138,7 +131,7 @@ def rate_modes_of(env):
     return tuple(env.get("rate_modes", ",".join(modes_of(env))).split(","))
 
 
-def collect(raw):
+def collect(raw, out=None):
     env = read_env(raw)
     modes = rate_modes_of(env)
     nodes = int(env.get("nodes", "3"))
@@ -440,7 +433,7 @@ def cpu_words(c):
     return "; the nodes' CPU per request %s" % ", ".join(parts) if parts else ""
 
 
-def markdown(r):
+def markdown(r, out=None):
     env = r["env"]
     clusters = modes_of(env)
     modes = rate_modes_of(env)
@@ -557,7 +550,7 @@ def markdown(r):
 
 
 def main(argv):
-    return report_main(argv, "cluster-tls", lambda raw, out: collect(raw), lambda d, out: markdown(d), __doc__)
+    return report_main(argv, "cluster-tls", collect, markdown, __doc__)
 
 
 if __name__ == "__main__":

@@ -88,10 +88,10 @@ def verdict(targets, name):
 
 
 def main(argv):
-    return report_main(argv, "pause", lambda raw, out: build(raw), render, __doc__)
+    return report_main(argv, "pause", build, render, __doc__)
 
 
-def build(raw):
+def build(raw, out=None):
     """The figures of a run (pause.json)."""
     env = kv(os.path.join(raw, "env.txt"))
     tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}

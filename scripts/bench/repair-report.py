@@ -41,7 +41,7 @@ def delta(before, after, name):
     return total(after, name) - total(before, name)
 
 
-def build(raw):
+def build(raw, out=None):
     env = kv(os.path.join(raw, "env.txt"))
     tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
     t0 = tl["load_start"]
@@ -120,7 +120,7 @@ def ratio(v):
     return "-" if v is None else f"{v:.2f}x"
 
 
-def render(d):
+def render(d, out=None):
     e, r, i, b = d["env"], d["round"], d["idle_round"], d["rebuild"]
     lines = [
         "# Repair and rebuild (make bench-repair)", "",
@@ -163,7 +163,7 @@ def render(d):
 
 
 def main(argv):
-    return report_main(argv, "repair", lambda raw, out: build(raw), lambda d, out: render(d), __doc__)
+    return report_main(argv, "repair", build, render, __doc__)
 
 
 if __name__ == "__main__":

@@ -62,10 +62,10 @@ def move_figures(samples, t_file, t_idle):
 
 
 def main(argv):
-    return report_main(argv, "scale", lambda raw, out: build(raw), render, __doc__)
+    return report_main(argv, "scale", build, render, __doc__)
 
 
-def build(raw):
+def build(raw, out=None):
     """The figures of a run (scale.json)."""
     env = kv(os.path.join(raw, "env.txt"))
     tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
