@@ -1,5 +1,6 @@
 package dev.dht.node.repair;
 
+import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.json.Json;
 import dev.dht.node.storage.Store;
 import java.util.ArrayList;
@@ -17,12 +18,22 @@ public final class RangePull {
     private final CurrentRanges current;
     private final RepairPeers peers;
     private final RepairStats stats;
+    private final HybridLogicalClock clock;
+    /**
+     * The member set pulled under, and the moment its pulls read the replicas' digests as of: the first pull under
+     * it in this process. One index build per replica serves the whole rebuild; what is written after that moment
+     * reaches this node itself (it takes writes while it rebuilds).
+     */
+    private String pullRing;
 
-    RangePull(Store store, CurrentRanges current, RepairPeers peers, RepairStats stats) {
+    private RangeSummaries.AsOf pullAsOf;
+
+    RangePull(Store store, CurrentRanges current, RepairPeers peers, RepairStats stats, HybridLogicalClock clock) {
         this.store = store;
         this.current = current;
         this.peers = peers;
         this.stats = stats;
+        this.clock = clock;
     }
 
     /** The arcs to pull under the current stable member set, or null while moving or undecided. */
@@ -81,6 +92,10 @@ public final class RangePull {
         if (r == null || !r.ringId().equals(ringId)) {
             throw new RepairException(r == null ? "this node" : r.self(), "the member set changed");
         }
+        if (!ringId.equals(pullRing)) {
+            pullRing = ringId;
+            pullAsOf = new RangeSummaries.AsOf(clock.now(), clock);
+        }
         Map<List<String>, List<RepairRanges.Arc>> byReplicas = new LinkedHashMap<>();
         for (RepairRanges.Arc a : r.arcs().subList(from, Math.min(to, r.arcs().size()))) {
             List<String> sorted = new ArrayList<>(a.replicas());
@@ -96,7 +111,7 @@ public final class RangePull {
             long[] horizons = new long[e.getValue().size()];
             java.util.Arrays.fill(horizons, Long.MIN_VALUE); // everything, tombstones included
             Reconciliation.Result res = new Reconciliation(
-                            store, peers, r, e.getKey(), true, Long.MAX_VALUE, stats, LocalScans.INLINE)
+                            store, peers, r, e.getKey(), true, Long.MAX_VALUE, pullAsOf, stats, LocalScans.INLINE)
                     .run(e.getValue(), horizons);
             keys += res.keysRepaired();
             bytes += res.bytesRepaired();

@@ -1,5 +1,6 @@
 package dev.dht.node.repair;
 
+import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.ring.XxHash64;
 import dev.dht.node.storage.Digest;
 import dev.dht.node.storage.DigestCursor;
@@ -9,13 +10,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one replica reports about a span of the ring, read from its digest family (no value is read): the count
- * and combined hash of its entries, or the entries themselves. A tombstone older than the span's purge horizon is
+ * What one replica reports about a span of the ring, read from its digest index ({@code Store.digestScan}): the
+ * count and combined hash of its entries, or the entries themselves. A tombstone older than the span's purge horizon is
  * left out, as if already purged: a purgeable tombstone and an absent key compare equal, so replicas that purged
  * at different moments never look different (CASSANDRA-8979's lesson).
  */
 final class RangeSummaries {
     private RangeSummaries() {}
+
+    /**
+     * What a comparison reads: the digest index as of a moment at or after {@code at} (a round's start). An index is
+     * built after the call that asks for it arrived, so it holds every write this replica had when the round began,
+     * whatever the two clocks say; it is stamped {@code max(now, at)} so that the same round's next calls reuse it
+     * even from a coordinator whose clock is ahead of this one (by at most --max-clock-ahead: a call further ahead is
+     * refused). As with the cutoff, members' clocks are taken to be within the in-flight window of each other.
+     */
+    record AsOf(long at, HybridLogicalClock clock) {
+        DigestScan scan(Store store) {
+            return store.digestScan(at, () -> Math.max(clock.now(), at));
+        }
+    }
 
     /** The hash one entry adds to its span's sum: order-free, so a span and its parts add up. */
     static long entryHash(Digest d) {
@@ -26,10 +40,10 @@ final class RangeSummaries {
         return !(d.tombstone() && d.timestamp() < horizon);
     }
 
-    /** Each query's summary, read through one scan of the family (DigestScan: not an iterator per span). */
-    static List<RepairWire.Summary> summarize(Store store, List<RepairWire.Query> queries) {
+    /** Each query's summary, read through one scan of the index (DigestScan: not an iterator per span). */
+    static List<RepairWire.Summary> summarize(Store store, AsOf asOf, List<RepairWire.Query> queries) {
         List<RepairWire.Summary> out = new ArrayList<>(queries.size());
-        try (DigestScan scan = store.digestScan()) {
+        try (DigestScan scan = asOf.scan(store)) {
             for (RepairWire.Query q : queries) {
                 out.add(summarize(scan, q));
             }
@@ -37,10 +51,10 @@ final class RangeSummaries {
         return out;
     }
 
-    /** Each query's entries, at most cap of them per query (truncated then), through one scan of the family. */
-    static List<RepairWire.Listing> list(Store store, List<RepairWire.Query> queries, int cap) {
+    /** Each query's entries, at most cap of them per query (truncated then), through one scan of the index. */
+    static List<RepairWire.Listing> list(Store store, AsOf asOf, List<RepairWire.Query> queries, int cap) {
         List<RepairWire.Listing> out = new ArrayList<>(queries.size());
-        try (DigestScan scan = store.digestScan()) {
+        try (DigestScan scan = asOf.scan(store)) {
             for (RepairWire.Query q : queries) {
                 out.add(list(scan, q, cap));
             }

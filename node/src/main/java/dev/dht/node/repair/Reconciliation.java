@@ -15,7 +15,8 @@ import java.util.Set;
 /**
  * Brings the replicas of some arcs (all of one replica set) into agreement, comparing before sending anything:
  * <ol>
- *   <li>every replica reports each arc's count and hash (its digest family, no value read); equal arcs are done;</li>
+ *   <li>every replica reports each arc's count and hash (its digest index as of the round's start, {@link
+ *       RangeSummaries.AsOf}); equal arcs are done;</li>
  *   <li>a differing span with many entries is split in {@value #FANOUT} and the parts compared, until the parts that
  *       differ hold at most {@value #LEAF} entries;</li>
  *   <li>those are listed (key, timestamp, record hash) by every replica, and for each key the newest version is
@@ -47,12 +48,14 @@ final class Reconciliation {
     private final List<String> members;
     private final boolean pullOnly;
     private final long cutoff;
+    private final RangeSummaries.AsOf asOf;
     private final LocalScans scans;
 
     /**
      * @param members  every replica of the arcs, this node included
      * @param pullOnly a rebuild: only this node receives
      * @param cutoff   versions newer than this timestamp are left alone (Long.MAX_VALUE: none)
+     * @param asOf     the moment every replica's digests are read as of: before the cutoff's in-flight window ends
      * @param scans    where this node's own hashes and digests are computed
      */
     Reconciliation(
@@ -62,6 +65,7 @@ final class Reconciliation {
             List<String> members,
             boolean pullOnly,
             long cutoff,
+            RangeSummaries.AsOf asOf,
             RepairStats stats,
             LocalScans scans) {
         this.store = store;
@@ -73,6 +77,7 @@ final class Reconciliation {
         this.members = List.copyOf(members);
         this.pullOnly = pullOnly;
         this.cutoff = cutoff;
+        this.asOf = asOf;
     }
 
     /** One span of an arc under comparison. */
@@ -152,12 +157,12 @@ final class Reconciliation {
         }
         List<RepairPeers.Call> calls = new ArrayList<>();
         for (String m : members) {
-            calls.add(m.equals(self) ? null : peers.summaries(m, ranges.ringId(), queries));
+            calls.add(m.equals(self) ? null : peers.summaries(m, ranges.ringId(), asOf.at(), queries));
         }
         List<List<RepairWire.Summary>> out = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
             if (calls.get(i) == null) {
-                out.add(scans.run(() -> RangeSummaries.summarize(store, queries)));
+                out.add(scans.run(() -> RangeSummaries.summarize(store, asOf, queries)));
             } else {
                 try {
                     out.add(RepairWire.readSummaries(calls.get(i).body(), queries.size()));
@@ -211,12 +216,12 @@ final class Reconciliation {
             }
             List<RepairPeers.Call> calls = new ArrayList<>();
             for (String m : members) {
-                calls.add(m.equals(self) ? null : peers.listings(m, ranges.ringId(), cap, queries));
+                calls.add(m.equals(self) ? null : peers.listings(m, ranges.ringId(), asOf.at(), cap, queries));
             }
             List<List<RepairWire.Listing>> byMember = new ArrayList<>();
             for (int i = 0; i < members.size(); i++) {
                 if (calls.get(i) == null) {
-                    byMember.add(scans.run(() -> RangeSummaries.list(store, queries, cap)));
+                    byMember.add(scans.run(() -> RangeSummaries.list(store, asOf, queries, cap)));
                 } else {
                     try {
                         byMember.add(RepairWire.readListings(calls.get(i).body(), queries.size()));

@@ -65,7 +65,8 @@ public final class Repair implements AutoCloseable {
                         settings.callTimeout(),
                         new Throttle(settings.rate()),
                         stats),
-                stats);
+                stats,
+                clock);
     }
 
     public void start() {

@@ -11,7 +11,7 @@ import dev.dht.node.json.Json;
 import dev.dht.node.movement.RecordBatch;
 import dev.dht.node.replication.Protocol;
 import dev.dht.node.replication.ReadGate;
-import dev.dht.node.storage.DigestCursor;
+import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
 import java.nio.ByteBuffer;
@@ -212,18 +212,43 @@ final class RepairEndpoints {
         return Protocol.withClock(response, clock.now(), null);
     }
 
-    private Response hashes(Request request, RepairRanges r, ByteBuffer body) {
+    private Response hashes(Request request, RepairRanges r, ByteBuffer body) throws BadRequestException {
+        RangeSummaries.AsOf asOf = asOf(request);
         List<RepairWire.Query> queries = RepairWire.readQueries(body);
-        return new Response(Responses.OK, RepairWire.summaries(RangeSummaries.summarize(store, queries)));
+        return new Response(Responses.OK, RepairWire.summaries(RangeSummaries.summarize(store, asOf, queries)));
     }
 
-    private Response digests(Request request, RepairRanges r, ByteBuffer body) {
+    private Response digests(Request request, RepairRanges r, ByteBuffer body) throws BadRequestException {
+        RangeSummaries.AsOf asOf = asOf(request);
         int cap = body.getInt();
         if (cap < 1 || cap > 1 << 16) {
             throw new IllegalArgumentException("cap " + cap + " outside 1..65536");
         }
         List<RepairWire.Query> queries = RepairWire.readQueries(body);
-        return new Response(Responses.OK, RepairWire.listings(RangeSummaries.list(store, queries, cap)));
+        return new Response(Responses.OK, RepairWire.listings(RangeSummaries.list(store, asOf, queries, cap)));
+    }
+
+    /**
+     * The moment the caller's comparison reads as of ({@code &asOf=}, its round's start); without it (a coordinator
+     * of a version before it) now: a digest index at least as new as the call. A moment further ahead of this node's
+     * clock than --max-clock-ahead is refused: an index stamped with it would be reused long after it is stale.
+     */
+    private RangeSummaries.AsOf asOf(Request request) throws BadRequestException {
+        String v = request.getParameter(RepairPeers.AS_OF);
+        if (v == null) {
+            return new RangeSummaries.AsOf(clock.now(), clock);
+        }
+        long at;
+        try {
+            at = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new BadRequestException("asOf is not a timestamp: " + v);
+        }
+        if (!clock.admit(at)) {
+            throw new BadRequestException(
+                    "asOf " + at + " is further ahead of this node's clock than --max-clock-ahead");
+        }
+        return new RangeSummaries.AsOf(at, clock);
     }
 
     private Response fetch(Request request, RepairRanges r, ByteBuffer body) {
@@ -272,7 +297,7 @@ final class RepairEndpoints {
     }
 
     boolean isEmpty() {
-        try (DigestCursor c = store.digests(0, -1L)) {
+        try (RangeCursor c = store.range(new byte[0], null)) {
             return !c.next();
         }
     }

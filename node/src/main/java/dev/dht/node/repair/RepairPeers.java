@@ -97,6 +97,9 @@ final class RepairPeers {
     }
 
     /** Sends a call to a member; wait for it with {@link Call#body()}. */
+    /** The query parameter of {@link #withAsOf}, as one-nio's getParameter takes it. */
+    static final String AS_OF = "asOf=";
+
     Call start(String member, String method, String path, String ringId, byte[] body, boolean hashTraffic) {
         return start(member, method, path, ringId, body, hashTraffic, timeoutNanos);
     }
@@ -141,12 +144,20 @@ final class RepairPeers {
         return call;
     }
 
-    Call summaries(String member, String ringId, List<RepairWire.Query> queries) {
-        return start(member, "POST", HASHES, ringId, RepairWire.queries(queries), true);
+    Call summaries(String member, String ringId, long asOf, List<RepairWire.Query> queries) {
+        return start(member, "POST", HASHES, withAsOf(ringId, asOf), RepairWire.queries(queries), true);
     }
 
-    Call listings(String member, String ringId, int cap, List<RepairWire.Query> queries) {
-        return start(member, "POST", DIGESTS, ringId, RepairWire.digestQuery(cap, queries), true);
+    Call listings(String member, String ringId, long asOf, int cap, List<RepairWire.Query> queries) {
+        return start(member, "POST", DIGESTS, withAsOf(ringId, asOf), RepairWire.digestQuery(cap, queries), true);
+    }
+
+    /**
+     * The ring parameter followed by {@code &asOf=}: the moment the member's digests are read as of
+     * ({@link RangeSummaries.AsOf}). A member of a version before the parameter ignores it and reads its digests now.
+     */
+    private static String withAsOf(String ringId, long asOf) {
+        return ringId + "&" + AS_OF + asOf;
     }
 
     Call fetch(String member, String ringId, List<byte[]> keys) {

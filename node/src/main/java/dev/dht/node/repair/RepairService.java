@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the repair rounds this node coordinates, on its own thread ({@code dht-repair}): for each replica set it
  * coordinates, a round every interval (or at once when asked), one round at a time, comparing and repairing
- * {@value RepairSettings#ARCS_PER_STEP} arcs per step ({@link Reconciliation}) within the rate. After each step the
+ * {@value RepairSettings#ARCS_PER_STEP} arcs per step ({@link Reconciliation}) within the rate, every step as of the
+ * round's start. After each step the
  * arcs are recorded as repaired on every replica of the set (only when every replica took part) and the round's
  * progress is saved, so a restart resumes it. Paused while a move runs, while this node rebuilds, and retried later
  * when a member does not answer (a round never counts as done without every replica).
@@ -195,6 +196,11 @@ public final class RepairService implements AutoCloseable {
         long roundStart = e.inProgress() ? e.startedAt() : wall.getAsLong();
         int next = e.inProgress() ? Math.min(e.next(), g.arcs().size()) : 0;
         long t0 = System.nanoTime();
+        // Every step reads the replicas' digests as of the round's start (one index build per member serves the whole
+        // round: RangeSummaries.AsOf), so every step's cutoff is the round's: a version newer than that may be a write
+        // still on its way, or one the digests do not hold yet.
+        RangeSummaries.AsOf asOf = new RangeSummaries.AsOf(HybridLogicalClock.of(roundStart, 0), clock);
+        long cutoff = asOf.at() - (settings.inFlightMillis() << 16);
         if (next == 0) {
             log.info(
                     "repair round of replica set [{}] ({} ranges) starts",
@@ -224,9 +230,8 @@ public final class RepairService implements AutoCloseable {
                 List<RepairRanges.Arc> arcs =
                         g.arcs().subList(next, Math.min(g.arcs().size(), next + RepairSettings.ARCS_PER_STEP));
                 Reconciliation.Result res;
-                long cutoff = clock.now() - (settings.inFlightMillis() << 16);
                 try {
-                    res = new Reconciliation(store, peers, r, g.members(), false, cutoff, stats, scans)
+                    res = new Reconciliation(store, peers, r, g.members(), false, cutoff, asOf, stats, scans)
                             .run(arcs, horizons(arcs));
                 } catch (RepairException ex) {
                     fail(g, ex.getMessage());

@@ -37,7 +37,7 @@ final class Inbox implements AutoCloseable {
     /**
      * @param dir               the restore directory ({@code <data-dir>/restore})
      * @param timestampAccepted the clock's bound: a record stamped beyond it is left out
-     * @param sortBytes         memory for each of the load's two sorts (records, then their digests)
+     * @param sortBytes         memory for the load's sort of the records
      */
     Inbox(Path dir, LongPredicate timestampAccepted, int sortBytes) {
         this.dir = dir;
@@ -45,7 +45,7 @@ final class Inbox implements AutoCloseable {
         this.sortBytes = sortBytes;
     }
 
-    /** Memory for a load's sorts: a tenth of the heap each, within [8, 64] MiB. */
+    /** Memory for a load's sort: a tenth of the heap, within [8, 64] MiB. */
     static int sortBytes(long maxHeap) {
         return (int) Math.max(8L << 20, Math.min(64L << 20, maxHeap / 10));
     }
@@ -99,7 +99,7 @@ final class Inbox implements AutoCloseable {
         Directories.deleteTree(work);
         SortedIngest.Result result;
         try (SortedCursor sorted = received.sorted(NEWEST, work.resolve("sort"), sortBytes)) {
-            result = store.ingestSorted(sorted, work.resolve("tables"), sortBytes);
+            result = store.ingestSorted(sorted, work.resolve("tables"));
         }
         Directories.deleteTree(work);
         lastLoad = result;

@@ -3,14 +3,13 @@ package dev.dht.node.storage;
 import dev.dht.node.ring.XxHash64;
 
 /**
- * What the digest family holds for one record: enough to compare replicas without reading values. The family is
- * ordered by the key's ring hash, then the key, so the keys of any arc of the ring are one contiguous scan (the
- * records family is in key order, which repair cannot use: docs/cluster.md, "Repair").
+ * What the digest index ({@link DigestIndex}) holds for one record: enough to compare replicas without reading
+ * values. The index is ordered by the key's ring hash, then the key, so the keys of any arc of the ring are one
+ * contiguous scan (the records family is in key order, which repair cannot use: docs/cluster.md, "Repair").
  * <pre>
  *   entry key    ring hash (8 bytes, big-endian: unsigned order) + the record's key
  *   entry value  flags (1 byte, bit 0 = tombstone) + timestamp (8 bytes) + XXH64 of the encoded record (8 bytes)
  * </pre>
- * One more entry, with an empty key, is no digest: it marks the family complete ({@code DigestFamily.INDEXED}).
  *
  * @param hash       the key's ring hash ({@code Ring.keyHash}: XXH64, seed 0)
  * @param key        the record's key

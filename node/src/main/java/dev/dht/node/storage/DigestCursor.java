@@ -1,7 +1,7 @@
 package dev.dht.node.storage;
 
 /**
- * A forward scan of the digest family in (ring hash, key) order over a closed interval of ring hashes. Not
+ * A forward scan of the digest index in (ring hash, key) order over a closed interval of ring hashes. Not
  * thread-safe; the owner must close it. After {@link #close()} (also when the store closes it) {@link #next()}
  * returns false.
  */

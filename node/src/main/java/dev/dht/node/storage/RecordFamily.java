@@ -17,8 +17,8 @@ import org.rocksdb.WriteBatch;
 
 /**
  * The records family ("default"): point reads, and last-write-wins writes (one by one, in groups, or tried
- * without waiting by a selector thread), each a read-compare-write under its key's stripe lock that writes the
- * record and its digest in one RocksDB write.
+ * without waiting by a selector thread), each a read-compare-write under its key's stripe lock. A write is the
+ * record alone: repair's index of the records is built from them when repair asks ({@link DigestIndex}).
  */
 final class RecordFamily {
     private static final int STRIPES = 4096;
@@ -29,7 +29,6 @@ final class RecordFamily {
 
     private final RocksDB db;
     private final ColumnFamilyHandle records;
-    private final DigestFamily digests;
     private final RocksOptions options;
     /**
      * Write locks striped by key: last-write-wins read-compare-write must not interleave for one key. Locks, not
@@ -40,10 +39,9 @@ final class RecordFamily {
     private final LongAdder groups = new LongAdder();
     private final LongAdder groupedWrites = new LongAdder();
 
-    RecordFamily(RocksDB db, ColumnFamilyHandle records, DigestFamily digests, RocksOptions options) {
+    RecordFamily(RocksDB db, ColumnFamilyHandle records, RocksOptions options) {
         this.db = db;
         this.records = records;
-        this.digests = digests;
         this.options = options;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new ReentrantLock();
@@ -236,10 +234,9 @@ final class RecordFamily {
         }
     }
 
-    /** Puts the record and its digest into a batch: every write of a record goes through here. */
+    /** Puts the record into a batch: every write of a record goes through here. */
     void stage(WriteBatch batch, byte[] key, Record record) throws RocksDBException {
         batch.put(records, key, record.encoded());
-        digests.stage(batch, key, record);
     }
 
     void countGroup(int writes) {
@@ -276,11 +273,7 @@ final class RecordFamily {
                 if (current == null || !Arrays.equals(current, expected.encoded())) {
                     return false;
                 }
-                try (WriteBatch batch = new WriteBatch()) {
-                    batch.delete(records, key);
-                    digests.delete(batch, key);
-                    db.write(options.write, batch);
-                }
+                db.delete(records, options.write, key);
                 return true;
             } finally {
                 lock.unlock();

@@ -5,11 +5,14 @@ import java.util.Arrays;
 /** {@link DigestScan} on one {@link RocksRangeCursor} without an upper bound: each span stops at its own end. */
 final class RocksDigestScan implements DigestScan {
     private final RocksRangeCursor cursor;
+    /** Run once, at close: lets the index be built again. */
+    private Runnable onClose;
     /** The current span's cursor (a new span ends it). */
     private Span span;
 
-    RocksDigestScan(RocksRangeCursor cursor) {
+    RocksDigestScan(RocksRangeCursor cursor, Runnable onClose) {
         this.cursor = cursor;
+        this.onClose = onClose;
     }
 
     @Override
@@ -25,6 +28,11 @@ final class RocksDigestScan implements DigestScan {
     @Override
     public void close() {
         cursor.close();
+        if (onClose != null) {
+            Runnable r = onClose;
+            onClose = null;
+            r.run();
+        }
     }
 
     private final class Span implements DigestCursor {

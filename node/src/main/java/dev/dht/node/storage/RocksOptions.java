@@ -24,7 +24,6 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
 import org.rocksdb.StatsLevel;
 import org.rocksdb.TickerType;
-import org.rocksdb.VectorMemTableConfig;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -33,12 +32,10 @@ import org.rocksdb.WriteOptions;
  */
 final class RocksOptions implements AutoCloseable {
     /** The families this version uses besides "default" (which holds the records). */
-    private static final List<String> KNOWN_FAMILIES = List.of(RocksStore.HINTS, DigestFamily.NAME, RocksStore.REPAIR);
+    private static final List<String> KNOWN_FAMILIES = List.of(RocksStore.HINTS, DigestIndex.NAME, RocksStore.REPAIR);
 
     final DBOptions db;
     final ColumnFamilyOptions family;
-    /** The digest family's: see {@link #digestFamilyOptions}. */
-    final ColumnFamilyOptions digests;
 
     final Cache blockCache;
     private final Cache rowCache;
@@ -102,13 +99,6 @@ final class RocksOptions implements AutoCloseable {
         if (o.memtableBloomRatio() > 0) {
             family.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(o.memtableBloomRatio());
         }
-        this.digests = digestFamilyOptions(
-                o,
-                new BlockBasedTableConfig()
-                        .setBlockCache(blockCache)
-                        .setCacheIndexAndFilterBlocks(false)
-                        .setBlockSize(o.blockSize())
-                        .setFormatVersion(5));
         this.write = new WriteOptions().setSync(false).setDisableWAL(false);
         this.noStall = new WriteOptions().setSync(false).setDisableWAL(false).setNoSlowdown(true);
         this.read = new ReadOptions();
@@ -124,19 +114,6 @@ final class RocksOptions implements AutoCloseable {
                 .setDisableAutoCompactions(!o.autoCompactions())
                 .setLevelCompactionDynamicLevelBytes(true)
                 .setTableFormatConfig(table);
-    }
-
-    /**
-     * The digest family is written by every write and read only by repair's scans, a few times a day, never by a
-     * point lookup: its memtable is a vector, appended to (a skiplist insert at a random place, the key being a
-     * ring hash, was ~30% of a PUT's CPU: a chain of cache misses), sorted once when it is flushed; and its tables
-     * carry no bloom filter. A scan of the mutable memtable sorts a copy of it, so {@link DigestFamily} flushes
-     * the family first when it holds many entries. The format on disk is the same (WAL entries, table files).
-     */
-    private static ColumnFamilyOptions digestFamilyOptions(StorageOptions o, BlockBasedTableConfig table) {
-        ColumnFamilyOptions f = familyOptions(o, table);
-        // RocksDB refuses a vector memtable with concurrent memtable writes (a StoreBench preset; never the node's)
-        return o.concurrentMemtableWrite() ? f : f.setMemTableConfig(new VectorMemTableConfig());
     }
 
     /** Options of the same database for a tool that needs the old combined form (listing, ingest). */
@@ -162,9 +139,7 @@ final class RocksOptions implements AutoCloseable {
             out.add(
                     name.equals("default")
                             ? new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, family)
-                            : new ColumnFamilyDescriptor(
-                                    name.getBytes(StandardCharsets.UTF_8),
-                                    name.equals(DigestFamily.NAME) ? digests : family));
+                            : new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), family));
         }
         return out;
     }
@@ -197,7 +172,6 @@ final class RocksOptions implements AutoCloseable {
         read.close();
         memoryOnly.close();
         family.close();
-        digests.close();
         db.close();
         if (bloom != null) {
             bloom.close();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.Env;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@link Store} on RocksDB: opens the database with its families ({@link RocksOptions}), serves the records
- * ({@link RecordFamily}) and their digests ({@link DigestFamily}), takes checkpoints ({@link LiveCheckpoint}) and
+ * ({@link RecordFamily}), repair's index of them ({@link DigestIndex}), takes checkpoints ({@link LiveCheckpoint}) and
  * loads sorted records ({@link SortedIngest}). This class owns every native handle it creates and closes them in
  * one place ({@link #close}).
  *
@@ -47,14 +48,16 @@ public final class RocksStore implements Store {
     public static final String HINTS = "hints";
     /** Repair's bookkeeping (history of repaired ranges, progress of a round or a rebuild). */
     public static final String REPAIR = "repair";
+    /** Inside the store's directory (RocksDB ignores it): the digest index's sort and table files while it builds. */
+    static final String INDEX_WORK = "digest-index.build";
 
     /**
      * WAL bytes up to which {@link #checkpoint} copies the WAL instead of flushing the memtables (RocksDB's
      * log_size_for_flush). The copy takes that much disk until the backup is uploaded, is uploaded with it (256 MiB:
      * about 30 s at the default --backup-rate) and downloaded by a restore. The WAL reaches back to the oldest
-     * unflushed write of any family, and the digests' small entries fill a memtable slowly: a million writes of
-     * 100-byte values through this store with the node's options (64 MiB memtables) left 160 MB of WAL, under the
-     * limit. A WAL beyond it (a family that has not flushed for long) is flushed, as before.
+     * unflushed write of any family: a million writes of 100-byte values through this store with the node's options
+     * (64 MiB memtables) left 160 MB of WAL, under the limit. A WAL beyond it (a family that has not flushed for long)
+     * is flushed, as before.
      */
     static final long CHECKPOINT_WAL_LIMIT = 256L << 20;
 
@@ -66,11 +69,9 @@ public final class RocksStore implements Store {
     private final List<ColumnFamilyHandle> handles;
     private final List<String> familyNames = new ArrayList<>();
     private final RecordFamily records;
-    private final DigestFamily digests;
+    private final DigestIndex digests;
     /** Whether the directory held no database when the store opened: a new (or wiped) data directory. */
     private final boolean createdAtOpen;
-    /** Records whose digests this open wrote; -1 when the family was already complete. */
-    private final long indexedAtOpen;
 
     private final Set<RocksRangeCursor> openCursors = ConcurrentHashMap.newKeySet();
     /** One group per selector thread that writes: see {@link #applyAtEndOfPass}. */
@@ -92,21 +93,17 @@ public final class RocksStore implements Store {
             throw new StoreException("cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
         }
         this.createdAtOpen = onDisk == null;
-        int d = familyNames.indexOf(DigestFamily.NAME);
+        this.records = new RecordFamily(db, handles.get(0), options);
+        int d = familyNames.indexOf(DigestIndex.NAME);
         try {
-            DigestFamily.Indexed indexed = DigestFamily.index(db, handles.get(d), handles.get(0), options);
-            handles.set(d, indexed.handle());
-            this.indexedAtOpen = indexed.records();
+            this.digests = new DigestIndex(
+                    db, handles.get(d), records.handle(), options, dir.resolve(INDEX_WORK), this::cursor);
         } catch (RocksDBException | RuntimeException e) {
             handles.forEach(ColumnFamilyHandle::close);
             db.close();
             options.close();
-            throw e instanceof StoreException se
-                    ? se
-                    : new StoreException("cannot index the digests in " + dir + ": " + e.getMessage(), e);
+            throw new StoreException("cannot empty the digest index in " + dir + ": " + e.getMessage(), e);
         }
-        this.digests = new DigestFamily(db, handles.get(d), options.read, this::cursor);
-        this.records = new RecordFamily(db, handles.get(0), digests, options);
         this.passGroups = ThreadLocal.withInitial(() -> new PassWriteGroup(records));
         // After a flush the last version of every key written since the one before is in the new SST only; without
         // its blocks in the cache, the next write of each key cannot compare timestamps in memory and goes to a
@@ -133,11 +130,6 @@ public final class RocksStore implements Store {
                 options.name(),
                 store.prepopulatesOnFlush() ? ", flushed blocks cached" : "");
         return store;
-    }
-
-    /** Records whose digests this open wrote (a new store: 0); -1 when the marker said the family was complete. */
-    long indexedAtOpen() {
-        return indexedAtOpen;
     }
 
     /**
@@ -246,31 +238,14 @@ public final class RocksStore implements Store {
     }
 
     @Override
-    public DigestCursor digests(long fromHash, long toHash) {
+    public DigestScan digestScan(long notBefore, LongSupplier clock) {
         checkOpen();
-        return digests.digests(fromHash, toHash);
+        return digests.scan(notBefore, clock);
     }
 
-    @Override
-    public DigestCursor digestsAfter(long hash, byte[] key, long toHash) {
-        checkOpen();
-        return digests.digestsAfter(hash, key, toHash);
-    }
-
-    @Override
-    public DigestScan digestScan() {
-        checkOpen();
-        return digests.scan();
-    }
-
-    /** Entries in the digest family's mutable memtable (-1 when RocksDB gives no figure). */
-    long digestEntriesInMemory() {
-        return digests.entriesInMemory();
-    }
-
-    @Override
-    public Digest digest(byte[] key) {
-        return digests.digest(key);
+    /** Digest indexes built since the open. */
+    public long digestIndexBuilds() {
+        return digests.builds();
     }
 
     @Override
@@ -344,16 +319,15 @@ public final class RocksStore implements Store {
     }
 
     /**
-     * Loads records sorted by key, one per key, as table files ingested whole, with their digests; a stored record
-     * that supersedes an incoming one stays ({@link SortedIngest}: nothing may write these keys meanwhile).
+     * Loads records sorted by key, one per key, as table files ingested whole; a stored record that supersedes an
+     * incoming one stays ({@link SortedIngest}: nothing may write these keys meanwhile).
      *
-     * @param work      a directory of its own on the store's filesystem, for the files and the digests' sort
-     * @param sortBytes memory for sorting the digests
+     * @param work a directory of its own on the store's filesystem, for the files
      */
-    public SortedIngest.Result ingestSorted(SortedCursor incoming, Path work, int sortBytes) {
+    public SortedIngest.Result ingestSorted(SortedCursor incoming, Path work) {
         checkOpen();
         try (Options table = options.combined()) {
-            return new SortedIngest(db, records.handle(), digests.handle(), table, work).load(incoming, sortBytes);
+            return new SortedIngest(db, records.handle(), table, work).load(incoming);
         } catch (RocksDBException | IOException | IllegalArgumentException e) { // CorruptRecordException included
             throw new StoreException("loading sorted records failed: " + e.getMessage(), e);
         }
@@ -362,8 +336,7 @@ public final class RocksStore implements Store {
     /** Writes the memtables out to SST files and waits (benchmarks measure the on-disk size this way). */
     public void flush() {
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
-            // both: a WAL holding either is replayed on the next open
-            db.flush(flush, List.of(records.handle(), digests.handle()));
+            db.flush(flush, records.handle());
         } catch (RocksDBException e) {
             throw new StoreException("flush failed: " + e.getMessage(), e);
         }
@@ -395,6 +368,7 @@ public final class RocksStore implements Store {
         } catch (RocksDBException e) {
             log.warn("could not sync the WAL on close: {}", e.getMessage());
         }
+        digests.close(); // its handle is not the one opened, once a build made the family anew
         for (ColumnFamilyHandle handle : handles) {
             handle.close();
         }

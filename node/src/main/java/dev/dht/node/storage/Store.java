@@ -78,26 +78,12 @@ public interface Store extends AutoCloseable {
     RangeCursor range(byte[] fromInclusive, byte[] toExclusive);
 
     /**
-     * The digests ({@link Digest}: ring hash, key, timestamp, record hash) of the records whose key's ring hash is
-     * within [fromHash, toHash], compared unsigned, in (hash, key) order. Each record has exactly one, written in
-     * the same RocksDB write: a scan of one arc of the ring reads no value (repair compares replicas this way).
+     * The digests ({@link Digest}: ring hash, key, timestamp, record hash) of the records, in (ring hash, key) order,
+     * as they were at one moment at or after {@code notBefore} on {@code clock}: repair's index, which no write
+     * maintains. When the index at hand is older, it is built again from the records first (one scan of them:
+     * seconds for millions of records, so a call for a background thread). Writes after that moment are not in it.
      */
-    DigestCursor digests(long fromHash, long toHash);
-
-    /**
-     * One view of the digest family for many spans in a row ({@link DigestScan}): what a batch of repair queries
-     * reads, at the cost of one iterator instead of one per span.
-     */
-    DigestScan digestScan();
-
-    /** {@link #digests} from just after the entry (hash, key): the next page of a scan. */
-    DigestCursor digestsAfter(long hash, byte[] key, long toHash);
-
-    /**
-     * The digest of the record stored under the key, or null. For tests and tools, not a hot path: a point lookup
-     * in the digest family's vector memtable copies and sorts it (RocksDB's VectorRep::Get).
-     */
-    Digest digest(byte[] key);
+    DigestScan digestScan(long notBefore, java.util.function.LongSupplier clock);
 
     /** RocksDB figures for /metrics. */
     StoreStats stats();

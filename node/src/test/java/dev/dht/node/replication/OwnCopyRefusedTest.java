@@ -13,8 +13,6 @@ import dev.dht.node.http.Responder;
 import dev.dht.node.http.WorkerPool;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.MemberPlane;
-import dev.dht.node.storage.Digest;
-import dev.dht.node.storage.DigestCursor;
 import dev.dht.node.storage.DigestScan;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
@@ -231,23 +229,8 @@ class OwnCopyRefusedTest {
         }
 
         @Override
-        public DigestCursor digests(long fromHash, long toHash) {
-            return real.digests(fromHash, toHash);
-        }
-
-        @Override
-        public DigestScan digestScan() {
-            return real.digestScan();
-        }
-
-        @Override
-        public DigestCursor digestsAfter(long hash, byte[] key, long toHash) {
-            return real.digestsAfter(hash, key, toHash);
-        }
-
-        @Override
-        public Digest digest(byte[] key) {
-            return real.digest(key);
+        public DigestScan digestScan(long notBefore, java.util.function.LongSupplier clock) {
+            return real.digestScan(notBefore, clock);
         }
 
         @Override

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Records loaded whole ({@link RocksStore#ingestSorted}) read back as written, keep last-write-wins against what the
- * store held, carry their digests, and survive a reopen.
+ * store held, and survive a reopen.
  */
 class SortedIngestTest {
     @TempDir
@@ -43,7 +43,7 @@ class SortedIngestTest {
     }
 
     @Test
-    void loadedRecordsReadBackWithTheirDigestsAndTheNewerStoredOnesStay() throws IOException {
+    void loadedRecordsReadBackAndTheNewerStoredOnesStay() throws IOException {
         Path data = dir.resolve("data");
         Map<String, Record> incoming = new TreeMap<>();
         for (int i = 0; i < 5000; i++) {
@@ -59,11 +59,11 @@ class SortedIngestTest {
             SortedIngest.Result r;
             try (ExternalSorter s = sorter(dir.resolve("sort"));
                     SortedCursor c = sorted(s, incoming)) {
-                r = store.ingestSorted(c, dir.resolve("work"), 1 << 20);
+                r = store.ingestSorted(c, dir.resolve("work"));
             }
             assertThat(r.loaded()).isEqualTo(4999);
             assertThat(r.keptStored()).isEqualTo(1);
-            assertThat(r.files()).as("a records file and a digests file").isEqualTo(2);
+            assertThat(r.files()).as("a records file").isEqualTo(1);
             assertThat(dir.resolve("work"))
                     .as("the load's files are moved in or deleted")
                     .doesNotExist();
@@ -78,9 +78,6 @@ class SortedIngestTest {
         for (Map.Entry<String, Record> e : incoming.entrySet()) {
             Record expected = e.getKey().equals("k00010") ? Record.value(99_999, b("newer")) : e.getValue();
             assertThat(store.get(b(e.getKey()))).as(e.getKey()).isEqualTo(expected);
-            assertThat(store.digest(b(e.getKey())))
-                    .as("digest of " + e.getKey())
-                    .isEqualTo(Digest.of(b(e.getKey()), expected));
         }
         assertThat(store.get(b("only-stored"))).isEqualTo(Record.value(7, b("mine")));
         List<String> scanned = new ArrayList<>();
@@ -90,13 +87,6 @@ class SortedIngestTest {
             }
         }
         assertThat(scanned).hasSize(incoming.size() + 1).isSorted();
-        long digests = 0;
-        try (DigestCursor c = store.digests(0, -1L)) {
-            while (c.next()) {
-                digests++;
-            }
-        }
-        assertThat(digests).as("one digest per record").isEqualTo(incoming.size() + 1);
     }
 
     @Test
@@ -114,10 +104,8 @@ class SortedIngestTest {
                         8 << 20,
                         (a, ao, al, c, co, cl) -> Record.compareEncoded(a, ao, al, c, co, cl) > 0);
                 SortedCursor c = sorted(s, incoming)) {
-            SortedIngest.Result r = store.ingestSorted(c, dir.resolve("work"), 1 << 20);
-            assertThat(r.files())
-                    .as("80 MB of records: two records files and a digests file")
-                    .isEqualTo(3);
+            SortedIngest.Result r = store.ingestSorted(c, dir.resolve("work"));
+            assertThat(r.files()).as("80 MB of records: two records files").isEqualTo(2);
             assertThat(store.get(b("big019999")).timestamp()).isEqualTo(10 + 19_999);
         }
     }
@@ -127,7 +115,7 @@ class SortedIngestTest {
         try (RocksStore store = RocksStore.open(dir.resolve("data"), StorageOptions.node(4 << 20, 8 << 20))) {
             SortedCursor backwards = new ListCursor(
                     List.of(b("b"), b("a")), Record.value(1, b("x")).encoded());
-            assertThatThrownBy(() -> store.ingestSorted(backwards, dir.resolve("work"), 1 << 20))
+            assertThatThrownBy(() -> store.ingestSorted(backwards, dir.resolve("work")))
                     .isInstanceOf(StoreException.class)
                     .hasMessageContaining("not sorted");
             assertThat(store.get(b("b"))).isNull();
