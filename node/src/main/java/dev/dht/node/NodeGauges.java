@@ -108,6 +108,10 @@ final class NodeGauges {
                 "dht_grouped_writes",
                 "Writes applied through write groups (divided by" + " dht_write_groups_total: the mean group size)",
                 node.store::groupedWrites);
+        metrics.counter(
+                "dht_repair_index_builds",
+                "Builds of repair's digest index from the records (one per round that asks for a newer one)",
+                node.store::digestIndexBuilds);
         StatsCache stats = new StatsCache(node.store);
         metrics.gauge(
                 "dht_rocksdb_memtable_bytes",
