@@ -90,6 +90,7 @@ final class DigestIndex {
         if (!isEmpty()) {
             this.handle = anew();
         }
+        Directories.deleteTree(work); // what a build that died left
     }
 
     /** Indexes built since the open. */
