@@ -179,7 +179,7 @@ final class DigestIndex {
                 ReadOptions read = new ReadOptions().setFillCache(false); // leave the block cache to the requests
                 RocksIterator it = db.newIterator(records, read)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
-                if (closing) {
+                if (closing) { // the store waits for this build before it closes the database
                     throw new StoreException("store is closed", null);
                 }
                 byte[] key = it.key();
@@ -191,6 +191,9 @@ final class DigestIndex {
                     Options table = options.combined();
                     TableFiles tables = new TableFiles(table, work, "digests")) {
                 while (sorted.next()) {
+                    if (closing) {
+                        throw new StoreException("store is closed", null);
+                    }
                     tables.put(
                             Arrays.copyOfRange(
                                     sorted.keyBuffer(), sorted.keyOffset(), sorted.keyOffset() + sorted.keyLength()),
