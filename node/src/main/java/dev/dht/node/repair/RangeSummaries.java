@@ -11,9 +11,9 @@ import java.util.List;
 
 /**
  * What one replica reports about a span of the ring, read from its digest index ({@code Store.digestScan}): the
- * count and combined hash of its entries, or the entries themselves. A tombstone older than the span's purge horizon is
- * left out, as if already purged: a purgeable tombstone and an absent key compare equal, so replicas that purged
- * at different moments never look different (CASSANDRA-8979's lesson).
+ * count and combined hash of its entries, or the entries themselves. A tombstone older than the span's purge
+ * horizon is left out, as if already purged: a purgeable tombstone and an absent key compare equal, so replicas that
+ * purged at different moments never look different (CASSANDRA-8979's lesson).
  */
 final class RangeSummaries {
     private RangeSummaries() {}

@@ -96,10 +96,10 @@ final class RepairPeers {
         }
     }
 
-    /** Sends a call to a member; wait for it with {@link Call#body()}. */
     /** The query parameter of {@link #withAsOf}, as one-nio's getParameter takes it. */
     static final String AS_OF = "asOf=";
 
+    /** Sends a call to a member; wait for it with {@link Call#body()}. */
     Call start(String member, String method, String path, String ringId, byte[] body, boolean hashTraffic) {
         return start(member, method, path, ringId, body, hashTraffic, timeoutNanos);
     }

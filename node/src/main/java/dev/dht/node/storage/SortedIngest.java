@@ -17,8 +17,9 @@ import org.rocksdb.RocksIterator;
 
 /**
  * Loads records that come sorted by key, one per key, into the store without a write per record: they are written
- * as table files ({@link TableFiles}) and RocksDB ingests them whole ({@code IngestExternalFile}). A restore loads what its members received this way
- * (dev.dht.node.restore): a lookup and a memtable insert per copy cost it about 9 µs of CPU, a sorted file a fraction.
+ * as table files ({@link TableFiles}) and RocksDB ingests them whole ({@code IngestExternalFile}). A restore loads
+ * what its members received this way (dev.dht.node.restore): a lookup and a memtable insert per copy cost it about
+ * 9 µs of CPU, a sorted file a fraction.
  *
  * <p>Last write wins against what the store already holds: a stored record that supersedes the incoming one stays
  * (the incoming one is left out of the files). The ingested files take precedence over everything stored before
