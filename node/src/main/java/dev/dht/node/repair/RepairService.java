@@ -196,10 +196,12 @@ public final class RepairService implements AutoCloseable {
         long roundStart = e.inProgress() ? e.startedAt() : wall.getAsLong();
         int next = e.inProgress() ? Math.min(e.next(), g.arcs().size()) : 0;
         long t0 = System.nanoTime();
-        // Every step reads the replicas' digests as of the round's start (one index build per member serves the whole
-        // round: RangeSummaries.AsOf), so every step's cutoff is the round's: a version newer than that may be a write
-        // still on its way, or one the digests do not hold yet.
-        RangeSummaries.AsOf asOf = new RangeSummaries.AsOf(HybridLogicalClock.of(roundStart, 0), clock);
+        // Every step of this run of the round reads the replicas' digests as of its start (one index build per member
+        // serves it: RangeSummaries.AsOf), so every step's cutoff is that start's: a version newer than it may be a
+        // write still on its way, or one the digests do not hold yet. A round resumed after a failure or a restart
+        // reads as of the resumption, not the round's first start (that may be days old after an outage, and the arcs
+        // would be recorded as repaired then).
+        RangeSummaries.AsOf asOf = new RangeSummaries.AsOf(HybridLogicalClock.of(wall.getAsLong(), 0), clock);
         long cutoff = asOf.at() - (settings.inFlightMillis() << 16);
         if (next == 0) {
             log.info(
