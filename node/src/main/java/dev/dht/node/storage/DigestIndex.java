@@ -148,6 +148,7 @@ final class DigestIndex {
 
     private void build(LongSupplier clock) {
         long started = System.nanoTime();
+        builtAt = Long.MIN_VALUE; // the family is emptied next: a build that fails leaves no index anyone reuses
         try {
             ColumnFamilyHandle fresh = isEmpty() ? handle : anew();
             handle = fresh;

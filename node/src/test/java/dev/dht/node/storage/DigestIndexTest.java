@@ -1,6 +1,7 @@
 package dev.dht.node.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.node.ring.XxHash64;
 import java.nio.charset.StandardCharsets;
@@ -129,6 +130,28 @@ class DigestIndexTest {
             assertThat(store.digestIndexBuilds()).isEqualTo(2);
             assertThat(rebuilt).isEqualTo(expected(store, List.of("before", "after", "removed later")));
             assertThat(rebuilt.get("before").timestamp()).isEqualTo(3);
+        }
+    }
+
+    /**
+     * A build that fails leaves no index to reuse: the next scan builds again, whatever moment it asks for. (The
+     * failure here: a key larger than the sort's memory, which no client request can carry.)
+     */
+    @Test
+    void aFailedBuildLeavesNothingToReuse() {
+        try (RocksStore store = RocksStore.open(dir, StorageOptions.node(4 << 20, 8 << 20))) {
+            store.applyIfNewer(b("k"), Record.value(1, b("v")));
+            clock.set(1000);
+            assertThat(index(store, 500)).containsOnlyKeys("k");
+            byte[] huge = new byte[DigestIndex.SORT_BYTES + 1];
+            store.applyIfNewer(huge, Record.value(2, b("v")));
+            assertThatThrownBy(() -> index(store, 2000)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> index(store, 500))
+                    .as("the index stamped 1000 was dropped by the build that failed: built again")
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.removeIfSame(huge, store.get(huge))).isTrue();
+            assertThat(index(store, 500)).containsOnlyKeys("k");
+            assertThat(store.digestIndexBuilds()).isEqualTo(2);
         }
     }
 
