@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * Runs the repair rounds this node coordinates, on its own thread ({@code dht-repair}): for each replica set it
  * coordinates, a round every interval (or at once when asked), one round at a time, comparing and repairing
  * {@value RepairSettings#ARCS_PER_STEP} arcs per step ({@link Reconciliation}) within the rate, every step as of the
- * round's start. After each step the
+ * start of the round's run (its first start, or its resumption). After each step the
  * arcs are recorded as repaired on every replica of the set (only when every replica took part) and the round's
  * progress is saved, so a restart resumes it. Paused while a move runs, while this node rebuilds, and retried later
  * when a member does not answer (a round never counts as done without every replica).

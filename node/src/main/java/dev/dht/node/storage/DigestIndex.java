@@ -26,18 +26,19 @@ import org.slf4j.LoggerFactory;
  * Repair's index: the {@link Digest} of every record in ring-hash order, in a family of its own, built when repair
  * asks for it from one scan of the records, never written by a client's write. A write used to stage its digest here
  * in the same RocksDB write as the record: a second memtable insert and a third more WAL bytes per PUT, and the
- * flush's sort of the family, were 11% of the closed-model PUT (docs/node.md, "What the 11% is"); repair reads the
- * index a few times a day.
+ * flush's sort of the family; without them the closed-model PUT is 1.19x (docs/node.md, "Performance"), and repair
+ * reads the index a few times a day.
  *
  * <p>A build is a snapshot: it holds every record stored when it began, none written after. A caller asks for a
  * view at least as new as {@code notBefore} (on the caller's clock, read just before the build's snapshot is
- * taken): an older index is rebuilt first, a newer one is reused. Repair asks with its round's start, so one build
- * serves every step of a round and every coordinator whose round began before it (docs/cluster.md, "Repair").
+ * taken): an older index is rebuilt first, a newer one is reused. Repair asks with its round's start (a resumed
+ * round: its resumption), so one build serves every step of a round and every coordinator whose round began before
+ * it (docs/cluster.md, "Repair").
  *
- * <p>The digests are sorted outside the heap ({@link ExternalSorter}, spilling to this store's filesystem) and
- * written as table files that RocksDB ingests whole into a new family: no memtable, no flush, no write stall for
- * the clients' writes. The family is dropped at every open (what a crash or an older version left there describes
- * records of another time) and at every build.
+ * <p>The digests are sorted in {@value #SORT_BYTES} bytes of heap ({@link ExternalSorter}, spilling sorted runs to
+ * this store's filesystem) and written as table files that RocksDB ingests whole into a new family: no memtable, no
+ * flush, no write stall for the clients' writes. The family is emptied at every open (what a crash or an older
+ * version left there describes records of another time) and at every build.
  */
 final class DigestIndex {
     private static final Logger log = LoggerFactory.getLogger(DigestIndex.class);
