@@ -7,9 +7,17 @@ import static dev.dht.node.cluster.TestData.randomValue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.http.Headers;
+import dev.dht.node.json.Json;
 import dev.dht.node.natives.BackgroundPriority;
 import dev.dht.node.storage.Record;
+import dev.dht.node.support.MemberTlsMode;
+import dev.dht.node.support.NodeProcess;
+import dev.dht.node.support.RawHttp;
 import dev.dht.node.support.ThreadPolicies;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -134,6 +142,41 @@ class RepairIT {
             assertThat(ReplicaRecords.read(c.process(i), all)).isEqualTo(newest);
         }
         scansRanInTheBackground(c);
+    }
+
+    /**
+     * A comparison as of a moment further ahead of the member's clock than --max-clock-ahead is refused (400): the
+     * member would stamp its digest index with that moment and reuse the index long after it is stale. A moment
+     * within the bound is answered (docs/cluster.md, "Writes in flight").
+     */
+    @Test
+    void aHashesCallAsOfAMomentFarAheadIsRefused(ProcessCluster c) throws IOException {
+        NodeProcess node = c.process(0);
+        try (RawHttp http =
+                new RawHttp(MemberTlsMode.connect(node.memberUri("/").getPort()))) {
+            http.send(
+                    "GET /v0/internal/repair/state HTTP/1.1\r\nHost: localhost\r\n" + Headers.INTERNAL + ": 1\r\n\r\n");
+            RawHttp.Reply state = http.read();
+            assertThat(state.status()).isEqualTo(200);
+            String ring = (String) Json.parseObject(state.bodyText()).get("ring");
+            assertThat(ring).isNotNull();
+            long now = HybridLogicalClock.of(System.currentTimeMillis(), 0);
+            long dayAhead = HybridLogicalClock.of(
+                    System.currentTimeMillis() + Duration.ofDays(1).toMillis(), 0);
+            assertThat(hashes(http, ring, now).status()).as("as of now").isEqualTo(200);
+            RawHttp.Reply ahead = hashes(http, ring, dayAhead);
+            assertThat(ahead.status()).as("as of a day ahead").isEqualTo(400);
+            assertThat(ahead.bodyText()).contains("--max-clock-ahead");
+        }
+    }
+
+    /** POST /v0/internal/repair/hashes of no span (an empty query), as of the moment given. */
+    private static RawHttp.Reply hashes(RawHttp http, String ring, long asOf) throws IOException {
+        http.send(("POST /v0/internal/repair/hashes?ring=" + ring + "&asOf=" + asOf + " HTTP/1.1\r\nHost: localhost\r\n"
+                        + Headers.INTERNAL + ": 1\r\nContent-Length: 4\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        http.send(new byte[4]); // int 0: no span
+        return http.read();
     }
 
     /**
