@@ -11,13 +11,19 @@ public final class AtomicFiles {
     private AtomicFiles() {}
 
     /**
-     * Writes text to file through a sibling {@code <name>.tmp} renamed over it, making the parent directories first.
-     * Not synced: for state a restart of the machine may lose (the topology's StateFile syncs its own).
+     * Writes text to file through a sibling temporary file of its own renamed over it, making the parent directories
+     * first. Writers racing on one file each rename a whole file of theirs (the last rename wins): with one shared
+     * temporary name, one would truncate the file another was renaming, and the other's rename would fail. Not synced:
+     * for state a restart of the machine may lose (the topology's StateFile syncs its own).
      */
     public static void writeString(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Path tmp = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".tmp");
+        try {
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp); // only when the write or the rename failed
+        }
     }
 }

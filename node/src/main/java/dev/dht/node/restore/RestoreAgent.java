@@ -265,8 +265,7 @@ public final class RestoreAgent implements AutoCloseable {
                     return; // closing: resumes after the restart
                 }
             }
-            phase = "streamed";
-            save(j, "streamed", null);
+            streamed(j);
             Directories.deleteTree(dir.resolve(j.id()));
             log.info(
                     "restore {}: share {} of {} sent, {} parts, {} records",
@@ -285,7 +284,21 @@ public final class RestoreAgent implements AutoCloseable {
         }
     }
 
-    private void fail(RestoreJob j, String message) {
+    /**
+     * The job's phase is saved, then shown (what the other members and the operator act on is on disk first), under
+     * this object's lock: the learner's thread moves the phase on too, and the saves must land in the same order.
+     */
+    private synchronized void streamed(RestoreJob j) {
+        save(j, "streamed", null);
+        phase = "streamed";
+    }
+
+    private synchronized void loaded(RestoreJob j) {
+        save(j, "loaded", null);
+        phase = "loaded";
+    }
+
+    private synchronized void fail(RestoreJob j, String message) {
         if (closed) {
             return;
         }
@@ -351,8 +364,7 @@ public final class RestoreAgent implements AutoCloseable {
     private void load(RestoreJob j) {
         try {
             inbox.load(j.id(), store);
-            phase = "loaded";
-            save(j, "loaded", null);
+            loaded(j);
             deleteReceived(j.id());
         } catch (IOException | UncheckedIOException | StoreException | IllegalArgumentException e) {
             loadFailed = true;

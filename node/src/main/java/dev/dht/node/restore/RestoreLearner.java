@@ -155,18 +155,23 @@ final class RestoreLearner {
             return;
         }
         Map.Entry<Action, String> d = decide(local.get(), others, reports);
-        switch (d.getKey()) {
-            case SERVE -> {
-                log.info("restore {}: every member has loaded what it received (or serves): serving", d.getValue());
-                serve.accept(d.getValue());
+        try {
+            switch (d.getKey()) {
+                case SERVE -> {
+                    log.info("restore {}: every member has loaded what it received (or serves): serving", d.getValue());
+                    serve.accept(d.getValue());
+                }
+                case FINISH -> {
+                    log.info(
+                            "restore {}: the other members are finishing it: loading what this node received",
+                            d.getValue());
+                    finish.accept(d.getValue());
+                }
+                case NOTHING -> {}
             }
-            case FINISH -> {
-                log.info(
-                        "restore {}: the other members are finishing it: loading what this node received",
-                        d.getValue());
-                finish.accept(d.getValue());
-            }
-            case NOTHING -> {}
+        } catch (RuntimeException e) {
+            // a scheduled task that throws is never run again: this one must, or the node would wait for ever
+            log.warn("restore {}: acting on the other members' reports failed, trying again: {}", d.getValue(), e);
         }
     }
 }
