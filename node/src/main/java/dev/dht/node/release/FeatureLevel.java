@@ -1,10 +1,10 @@
 package dev.dht.node.release;
 
+import dev.dht.node.io.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -125,10 +125,7 @@ public final class FeatureLevel {
     }
 
     private void write(int value) throws IOException {
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve(FILE + ".tmp");
-        Files.writeString(tmp, value + "\n", StandardCharsets.UTF_8);
-        Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        AtomicFiles.writeString(dir.resolve(FILE), value + "\n");
     }
 
     /**

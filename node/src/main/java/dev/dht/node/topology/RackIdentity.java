@@ -1,10 +1,10 @@
 package dev.dht.node.topology;
 
+import dev.dht.node.io.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -133,10 +133,7 @@ public final class RackIdentity {
         if (rack == null) {
             Files.deleteIfExists(file);
         } else {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(NAME + ".tmp");
-            Files.writeString(tmp, rack + "\n", StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            AtomicFiles.writeString(file, rack + "\n");
         }
         recorded = rack;
     }

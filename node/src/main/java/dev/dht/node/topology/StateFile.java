@@ -1,16 +1,12 @@
 package dev.dht.node.topology;
 
 import dev.dht.node.config.ClusterMembers;
+import dev.dht.node.io.AtomicFiles;
 import dev.dht.node.json.Json;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -65,23 +61,7 @@ public record StateFile(
     }
 
     public void save(Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path file = dir.resolve(NAME);
-        Path tmp = dir.resolve(NAME + ".tmp");
-        byte[] bytes = Json.bytes(toJson());
-        try (FileChannel ch = FileChannel.open(
-                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buf = ByteBuffer.wrap(bytes);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            ch.force(true);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
+        AtomicFiles.write(dir.resolve(NAME), Json.bytes(toJson()), true);
     }
 
     /**
