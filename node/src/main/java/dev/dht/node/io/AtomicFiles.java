@@ -32,8 +32,7 @@ public final class AtomicFiles {
         Files.createDirectories(file.getParent());
         Path tmp = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".tmp");
         try {
-            try (FileChannel ch =
-                    FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
                 while (buf.hasRemaining()) {
                     ch.write(buf);

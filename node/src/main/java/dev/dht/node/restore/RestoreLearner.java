@@ -116,8 +116,22 @@ final class RestoreLearner {
         return Map.entry(Action.NOTHING, mine.id());
     }
 
-    /** Asks every other member; each answer may settle what this node does. */
+    /**
+     * Asks every other member; each answer may settle what this node does. The restore's timer runs it: a failure is
+     * logged and the next tick tries again (a scheduled task that throws is never run again, and the node would
+     * wait for ever). An answer's action runs in the peer client's callback, which logs a failure the same way.
+     */
     void ask() {
+        try {
+            askOnce();
+        } catch (RuntimeException e) {
+            log.warn(
+                    "restore: asking the other members or acting on their reports failed, trying again: {}",
+                    e.toString());
+        }
+    }
+
+    private void askOnce() {
         Topology.View v = topology.view();
         if (!gate.restoring() || !v.decided()) {
             return;
@@ -155,23 +169,18 @@ final class RestoreLearner {
             return;
         }
         Map.Entry<Action, String> d = decide(local.get(), others, reports);
-        try {
-            switch (d.getKey()) {
-                case SERVE -> {
-                    log.info("restore {}: every member has loaded what it received (or serves): serving", d.getValue());
-                    serve.accept(d.getValue());
-                }
-                case FINISH -> {
-                    log.info(
-                            "restore {}: the other members are finishing it: loading what this node received",
-                            d.getValue());
-                    finish.accept(d.getValue());
-                }
-                case NOTHING -> {}
+        switch (d.getKey()) {
+            case SERVE -> {
+                log.info("restore {}: every member has loaded what it received (or serves): serving", d.getValue());
+                serve.accept(d.getValue());
             }
-        } catch (RuntimeException e) {
-            // a scheduled task that throws is never run again: this one must, or the node would wait for ever
-            log.warn("restore {}: acting on the other members' reports failed, trying again: {}", d.getValue(), e);
+            case FINISH -> {
+                log.info(
+                        "restore {}: the other members are finishing it: loading what this node received",
+                        d.getValue());
+                finish.accept(d.getValue());
+            }
+            case NOTHING -> {}
         }
     }
 }
