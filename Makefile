@@ -34,7 +34,7 @@ chaos: ## Fault injection under load with a history checker (CHAOS_DURATION=300,
 
 chaos-test: ## The chaos checker's tests, then a 90 s fixed-seed run with every nemesis (part of make test; needs the node jar)
 	$$(scripts/venv.sh) -m unittest discover -s scripts/chaos/tests -t scripts
-	CHAOS_DURATION=90 CHAOS_SEED=2025 CHAOS_NEMESIS=all scripts/chaos.sh
+	CHAOS_DURATION=90 CHAOS_SEED=239 CHAOS_NEMESIS=all scripts/chaos.sh
 .PHONY: chaos-test
 
 run: ## Start a local 3-node cluster on ports 8080-8082 (data in ./data; Ctrl-C stops it; TLS=1: client ports take TLS, CA in data/tls)
