@@ -66,16 +66,6 @@ find_java_home() {
   return 1
 }
 
-# Waits (up to 60 s) until http://127.0.0.1:PORT/PATH answers; dies at once if PID exits first, naming LOG.
-await_http() { # await_http PORT PATH PID LOG
-  for _ in $(seq 600); do
-    curl -s -o /dev/null "http://127.0.0.1:$1$2" && return 0
-    kill -0 "$3" 2>/dev/null || die "server on port $1 exited during start (log: $4)"
-    sleep 0.1
-  done
-  die "server on port $1 not ready within 60 s (log: $4)"
-}
-
 # Benchmarks start right after `make` built what they measure, and that build is still in the 1-minute load
 # average they record (and that reports judge "busy" by). Wait, up to BENCH_SETTLE seconds (90), for it to
 # fall below 1 so that the load recorded is the machine's, not the build's.
