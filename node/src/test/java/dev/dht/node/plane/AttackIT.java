@@ -172,9 +172,11 @@ class AttackIT {
                 .as("the clock follows the wall clock")
                 .isLessThan(System.currentTimeMillis() + 5_000);
         assertThat(text(node.get("/v0/entity?id=spin"))).isEqualTo("two");
-        assertThat(node.metric("dht_workers_busy"))
-                .as("no worker left spinning")
-                .isZero();
+        // busy until just after its answer is sent: the last worker gets a moment to return; a spinning one never would
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(node.metric("dht_workers_busy"))
+                        .as("no worker left spinning")
+                        .isZero());
         assertThat(node.isAlive()).isTrue();
     }
 
