@@ -10,11 +10,10 @@ here".
 Usage: backup-report.py RAW_DIR OUT_DIR
        backup-report.py --render OUT_DIR   (backup.md again from OUT_DIR/backup.json)
 """
-import json
 import os
 import sys
 
-from benchraw import kv, load_rows, read, report_main, window
+from benchraw import env as read_env, kv, load_json, load_rows, report_main, timeline, window
 from harness.judge import against, beyond, noise_floor
 
 LOADS = (("PUT", {"201"}), ("GET", {"200", "404"}))  # each load and the statuses it expects
@@ -24,10 +23,6 @@ MB = 1e6
 # the phases between marks: (name, first mark, last mark)
 PHASES = (("before", "before_start", "backup_start"), ("during backup", "backup_start", "backup_done"),
           ("after", "backup_done", "load_end"))
-
-
-def raw_json(raw, name):
-    return json.loads(read(os.path.join(raw, name)))
 
 
 def stats(rows, start_s, end_s, ok):
@@ -51,15 +46,14 @@ def transfer(seconds, size, records):
 
 
 def build(raw, out=None):
-    env = kv(os.path.join(raw, "env.txt"))
-    t = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    env, t = read_env(raw), timeline(raw)
 
     def at(mark):  # seconds since the load started, as the load's rows count them
         return (t[mark] - t["load_start"]) / 1000.0
 
-    manifest = raw_json(raw, "backup-manifest.json")
-    nodes = [raw_json(raw, "backup-node%d.json" % i) for i in range(3)]
-    restores = [raw_json(raw, "restore-node%d.json" % i) for i in (3, 4, 5)]
+    manifest = load_json(os.path.join(raw, "backup-manifest.json"))
+    nodes = [load_json(os.path.join(raw, "backup-node%d.json" % i)) for i in range(3)]
+    restores = [load_json(os.path.join(raw, "restore-node%d.json" % i)) for i in (3, 4, 5)]
     backup_s = at("backup_done") - at("backup_start")
     backup = dict(transfer(backup_s, manifest["bytes"], manifest["records"]), records=manifest["records"],
                   uploaded_bytes=sum(n["bytes"]["uploaded"] for n in nodes))

@@ -24,14 +24,23 @@ def kv(path):
     return out
 
 
-def percentile(sorted_values, p):
-    """The sample of an ascending list at rank round(p% of n + 0.5) (1-based, clamped; Python's round, half to
-    even): about half a rank above the nearest rank (p99 of 100 samples is the largest). None when empty. The
-    committed reports were computed so: keep it, or they stop being comparable."""
+def percentile(sorted_values, p, rank="round"):
+    """The sample of an ascending list at percentile p (0-100), None when empty. Two rank rules, each kept because
+    committed reports were computed with it (change one and they stop being comparable with the new ones):
+    - "round" (the scenario reports): rank round(p% of n + 0.5) (1-based, clamped; Python's round, half to even):
+      about half a rank above the nearest rank (p99 of 100 samples is the largest);
+    - "next" (defaults-report.py): index int(n * p / 100) (0-based, clamped): the nearest rank, or the one after it
+      when p% of n is whole. (n * p / 100.0 floors as the report's n * 0.999 did for every n below 3,000,000.)"""
     if not sorted_values:
         return None
-    i = min(len(sorted_values) - 1, max(0, int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
-    return sorted_values[i]
+    n = len(sorted_values)
+    if rank == "round":
+        i = int(round(p / 100.0 * n + 0.5)) - 1
+    elif rank == "next":
+        i = int(n * p / 100.0)
+    else:
+        raise ValueError("rank: round or next, not %r" % rank)
+    return sorted_values[min(n - 1, max(0, i))]
 
 
 def median(values):
@@ -75,9 +84,25 @@ def window(rows, start_s, end_s, ok_codes):
     }
 
 
+def load_json(path):
+    return json.loads(read(path))
+
+
+def write_json(path, data):
+    """A report's figures: indented, keys sorted, a final newline (as every committed one is)."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+
 def env(raw):
     """RAW/env.txt: the machine, the settings and what the run derived."""
     return kv(os.path.join(raw, "env.txt"))
+
+
+def timeline(raw):
+    """RAW/timeline.txt: the moments of the run's events, in ms on the wall clock."""
+    return {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
 
 
 def wrk(raw, name):
@@ -102,10 +127,11 @@ def oha(raw, name):
     return load.parse_oha(json.loads(read(path)))
 
 
-def metric_sum(paths, pattern):
-    """The sum over the metrics files that exist of every sample whose line matches pattern (a regex)."""
+def metric_sum(raw, nodes, pattern, prefix=""):
+    """The sum over the nodes' metrics files that exist (RAW/PREFIXnode<i>-metrics.txt, i < nodes) of every sample
+    whose line matches pattern (a regex)."""
     total = 0.0
-    for path in paths:
+    for path in (os.path.join(raw, "%snode%d-metrics.txt" % (prefix, i)) for i in range(nodes)):
         if os.path.exists(path):
             for line in read(path).splitlines():
                 if re.match(pattern, line):
@@ -139,8 +165,8 @@ def report_head(e, title, about):
     ]
 
 
-def fmt(v, digits=2):
-    return "-" if v is None else ("%.*f" % (digits, v))
+def fmt(v, digits=2, none="-"):
+    return none if v is None else ("%.*f" % (digits, v))
 
 
 def errors(x):
@@ -169,13 +195,11 @@ def report_main(argv, name, build, render, usage):
         return 2
     out = argv[-1]
     if argv[1] == "--render":
-        d = json.loads(read(os.path.join(out, name + ".json")))
+        d = load_json(os.path.join(out, name + ".json"))
     else:
         os.makedirs(out, exist_ok=True)
         d = build(argv[1], out)
-        with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as f:
-            json.dump(d, f, indent=2, sort_keys=True)
-            f.write("\n")
+        write_json(os.path.join(out, name + ".json"), d)
     md = render(d, out)
     with open(os.path.join(out, name + ".md"), "w", encoding="utf-8") as f:
         f.write(md)

@@ -11,7 +11,7 @@ import os
 import sys
 
 import plots
-from benchraw import fmt, kv, load_rows, read, report_head, report_main, window
+from benchraw import env as read_env, fmt, load_rows, read, report_head, report_main, timeline, window
 from harness.judge import against, phase_floor
 
 OK = {"get": {"200", "404"}, "put": {"201"}}
@@ -93,8 +93,7 @@ def main(argv):
 
 def build(raw, out=None):
     """The figures of a run (pause.json)."""
-    env = kv(os.path.join(raw, "env.txt"))
-    tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    env, tl = read_env(raw), timeline(raw)
     rows = {op: [] for op in ("get", "put")}
     for op in rows:
         for i in (0, 1):

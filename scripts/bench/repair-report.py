@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from benchraw import kv, load_rows, read, report_main, window
+from benchraw import env as read_env, load_rows, read, report_main, timeline, window
 from harness.judge import NOT_SEPARABLE, beyond, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before anything is repaired, cut into identical windows: the run's own noise floor
@@ -42,8 +42,7 @@ def delta(before, after, name):
 
 
 def build(raw, out=None):
-    env = kv(os.path.join(raw, "env.txt"))
-    tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    env, tl = read_env(raw), timeline(raw)
     t0 = tl["load_start"]
 
     def at(name):

@@ -10,7 +10,7 @@ import os
 import sys
 
 import plots
-from benchraw import fmt, kv, load_rows, read, report_head, report_main, window
+from benchraw import env as read_env, fmt, load_rows, read, report_head, report_main, timeline, window
 from harness.judge import beyond, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before the scale-up, cut into identical windows: the run's own noise floor
@@ -67,8 +67,7 @@ def main(argv):
 
 def build(raw, out=None):
     """The figures of a run (scale.json)."""
-    env = kv(os.path.join(raw, "env.txt"))
-    tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    env, tl = read_env(raw), timeline(raw)
     t0 = tl["load_start"]
 
     def rel(name):
