@@ -13,7 +13,7 @@ Usage: backup-report.py RAW_DIR OUT_DIR
 import os
 import sys
 
-from benchraw import env as read_env, kv, load_json, load_rows, report_main, timeline, window
+from benchraw import env as read_env, fmt, kv, load_json, load_rows, report_main, timeline, window
 from harness.judge import against, beyond, noise_floor
 
 LOADS = (("PUT", {"201"}), ("GET", {"200", "404"}))  # each load and the statuses it expects
@@ -103,10 +103,6 @@ def cpu_cores(raw, t):
     return out
 
 
-def ms(v):
-    return "-" if v is None else "%.1f" % v
-
-
 def ratio_cell(p):
     """'1.81x (target <= 1.5x: not separable here)'."""
     if p["during_over_before"] is None:
@@ -155,14 +151,14 @@ def render(r, out=None):
         for phase, _, _ in PHASES:
             st = r["load"][name][phase]
             lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                name, phase, st["requests"], st["rps"], ms(st["p50_ms"]), ms(st["p99_ms"]), ms(st["p999_ms"]),
-                st["unexpected"]))
+                name, phase, st["requests"], st["rps"], fmt(st["p50_ms"], 1), fmt(st["p99_ms"], 1),
+                fmt(st["p999_ms"], 1), st["unexpected"]))
     lines += ["", "p99 during the backup / p99 before: " + ", ".join(
         "%s %s" % (name, ratio_cell(r["p99"][name])) for name, _ in LOADS) + ".", "",
         "Noise floor of this run: the p99 of each whole %s-s window (the backup's length) of \"before\" and \"after\","
         " with no backup in them: %s ms; consecutive windows differ by up to %s. A ratio inside that floor is not "
         "separable here: the target is met or missed only when the ratio is beyond the floor on that side of it."
-        % (n["window_s"], "; ".join("%s %s" % (name, " / ".join(", ".join(ms(v) for v in part)
+        % (n["window_s"], "; ".join("%s %s" % (name, " / ".join(", ".join(fmt(v, 1) for v in part)
                                                                 for part in n[name]["p99_ms"]))
                                     for name, _ in LOADS),
            ", ".join("%s %s" % (name, "not measured (fewer than two windows)" if n[name]["floor"] is None

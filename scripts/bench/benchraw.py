@@ -169,6 +169,11 @@ def fmt(v, digits=2, none="-"):
     return none if v is None else ("%.*f" % (digits, v))
 
 
+def factor(v):
+    """A ratio or a noise floor as the reports print it: '1.81x'; None as '-'."""
+    return "-" if v is None else "%.2fx" % v
+
+
 def errors(x):
     """Errors without an answer of an oha window (a count; reports written before this reader kept the kinds)."""
     e = x.get("errors") or 0

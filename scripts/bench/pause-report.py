@@ -11,7 +11,7 @@ import os
 import sys
 
 import plots
-from benchraw import env as read_env, fmt, load_rows, read, report_head, report_main, timeline, window
+from benchraw import env as read_env, factor, fmt, load_rows, read, report_head, report_main, timeline, window
 from harness.judge import against, phase_floor
 
 OK = {"get": {"200", "404"}, "put": {"201"}}
@@ -73,10 +73,6 @@ def watch_figures(path, pause_ms, resume_ms):
             "backup_delay_ms_before": a.get("backup_delay_ms"),
         }
     return out
-
-
-def floor(factor):
-    return "-" if factor is None else "%.2fx" % factor
 
 
 def verdict(targets, name):
@@ -156,12 +152,12 @@ def render(result, out):
         "| GET p99 | %s ms | %s ms | %sx | <= %.0fx | %s | %s |" % (
             fmt(load["before"]["get"]["p99_ms"], 2), fmt(load["during"]["get"]["p99_ms"], 2),
             fmt(targets["get_p99_during_over_before"], 2), targets["get_p99_target"],
-            floor(noise.get("get_p99_floor")), verdict(targets, "get_p99")),
+            factor(noise.get("get_p99_floor")), verdict(targets, "get_p99")),
         "| GET throughput | %.0f req/s | %.0f req/s | %s%% | >= %.0f%% | %s | %s |" % (
             load["before"]["get"]["rps"], load["during"]["get"]["rps"],
             fmt(None if targets["get_rps_during_over_before"] is None
                 else 100 * targets["get_rps_during_over_before"], 0),
-            100 * targets["get_rps_target"], floor(noise.get("get_rps_floor")), verdict(targets, "get_rps")),
+            100 * targets["get_rps_target"], factor(noise.get("get_rps_floor")), verdict(targets, "get_rps")),
         "",
         "The noise floor is this run's own: the phase before the pause cut into %s identical windows of %s s with "
         "no event, the largest change of the figure between them. A target is met or missed only when the ratio "

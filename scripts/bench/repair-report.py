@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from benchraw import env as read_env, load_rows, read, report_main, timeline, window
+from benchraw import env as read_env, factor, load_rows, read, report_main, timeline, window
 from harness.judge import NOT_SEPARABLE, beyond, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before anything is repaired, cut into identical windows: the run's own noise floor
@@ -107,16 +107,12 @@ def build(raw, out=None):
 
 def judged(p):
     """The ratio cell: the ratio, and "(not separable here)" when it lies inside the run's noise floor."""
-    r = ratio(p.get("p99_over_before"))
+    r = factor(p.get("p99_over_before"))
     return r + " (not separable here)" if p.get("p99_change") == NOT_SEPARABLE and r != "-" else r
 
 
 def ms(v):
     return "-" if v is None else (f"{v:.1f}" if v >= 10 else f"{v:.2f}")
-
-
-def ratio(v):
-    return "-" if v is None else f"{v:.2f}x"
 
 
 def render(d, out=None):
@@ -156,8 +152,8 @@ def render(d, out=None):
     n = d.get("noise")
     if n:
         lines += ["", f"Noise floor of this run: the phase before cut into {n['windows']} identical windows of "
-                  f"{n['window_s']} s with no event; their p99s differ by up to {ratio(n['put_p99_floor'])} (PUT) and "
-                  f"{ratio(n['get_p99_floor'])} (GET). A ratio inside that floor is not separable here."]
+                  f"{n['window_s']} s with no event; their p99s differ by up to {factor(n['put_p99_floor'])} (PUT) and "
+                  f"{factor(n['get_p99_floor'])} (GET). A ratio inside that floor is not separable here."]
     return "\n".join(lines) + "\n"
 
 
