@@ -127,6 +127,14 @@ def oha(raw, name):
     return load.parse_oha(json.loads(read(path)))
 
 
+def profile(raw, name, categories=None):
+    """RAW/profile-NAME-cpu-collapsed.txt broken down by where the CPU went (harness/profiles.py; categories: its
+    CATEGORIES unless given), or None if the run captured no such profile."""
+    from harness import profiles
+    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
+    return profiles.breakdown(path, categories) if os.path.exists(path) else None
+
+
 def metric_sum(raw, nodes, pattern, prefix=""):
     """The sum over the nodes' metrics files that exist (RAW/PREFIXnode<i>-metrics.txt, i < nodes) of every sample
     whose line matches pattern (a regex)."""

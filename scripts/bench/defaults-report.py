@@ -12,7 +12,7 @@ import os
 import sys
 
 import benchraw
-from benchraw import env as read_env, load_json, load_rows, write_json
+from benchraw import env as read_env, load_json, load_rows, profile, write_json
 from harness import judge, profiles
 
 # The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
@@ -107,7 +107,7 @@ def node_part(raw, out):
         node, bare = wrk_rounds(raw, f"{method}-node", rounds), wrk_rounds(raw, f"{method}-bare", rounds)
         j = judge.judged(rps(node), rps(bare), True, GOALS["wrk_" + method])
         result["wrk"][method] = {"node": node, "bare": bare, "judged": j, "ratio": rounded(j["ratio"])}
-    result["profile"] = {m: node_breakdown(raw, m) for m in ("PUT", "GET")}
+    result["profile"] = {m: profile(raw, m) for m in ("PUT", "GET")}
     write_json(os.path.join(out, "defaults-node.json"), result)
 
 
@@ -120,7 +120,8 @@ def cluster_part(raw, out):
         spread = judge.judged(rps(runs["spread"]), rps(runs["single"]), True)
         result["wrk"][method] = {"runs": runs, "one_entry": one, "spread": spread,
                                  "one_entry_ratio": rounded(one["ratio"]), "spread_ratio": rounded(spread["ratio"])}
-    result["profile"] = {m: coordinator_breakdown(raw, m) for m in ("put", "get")}
+    # the entry node's profile in the tuned report's categories, with the replica calls as one more
+    result["profile"] = {m: profile(raw, m, profiles.cluster_categories()) for m in ("put", "get")}
     write_json(os.path.join(out, "defaults-cluster.json"), result)
 
 
@@ -142,18 +143,6 @@ def as_rounds(d):
 
 def rounded(ratio):
     return None if ratio is None else round(ratio, 3)
-
-
-def node_breakdown(raw, name):
-    """The node's profile in the tuned report's categories (node-report.py's: harness/profiles.py)."""
-    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
-    return profiles.breakdown(path, profiles.CATEGORIES) if os.path.exists(path) else None
-
-
-def coordinator_breakdown(raw, name):
-    """The entry node's profile in the tuned report's categories, with the replica calls as one more."""
-    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
-    return profiles.breakdown(path, profiles.cluster_categories()) if os.path.exists(path) else None
 
 
 def warmup_text(d):

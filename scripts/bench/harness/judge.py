@@ -149,9 +149,9 @@ def phase_floor(rows, start_s, end_s, ok_codes, figure, parts=2):
                         for k in range(parts)])
 
 
-def plus_minus(factor):
-    """A noise floor as the reports print it: '+-8.7%'; None as 'not measured'."""
-    return "not measured" if factor is None else "+-%.1f%%" % ((factor - 1.0) * 100.0)
+def plus_minus(factor, none="not measured"):
+    """A noise floor as the reports print it: '+-8.7%'; None as none."""
+    return none if factor is None else "+-%.1f%%" % ((factor - 1.0) * 100.0)
 
 
 def inside(ratio, target, floor):
