@@ -154,6 +154,12 @@ def onenio_native(raw):
     return None if not os.path.exists(path) else "sockets: JDK NIO" not in read(path)
 
 
+def unexpected(status, ok_codes):
+    """The statuses of a window (window()'s "status") outside ok_codes, as a table cell: "404: 3, error: 1", or
+    "none"."""
+    return ", ".join("%s: %d" % (k, v) for k, v in sorted(status.items()) if k not in ok_codes) or "none"
+
+
 def report_head(e, title, about):
     """The first lines of a scenario's report: title, what it measures, the run's label, a warning when the machine
     was busy at the start, the machine and the build (e: RAW/env.txt's settings)."""

@@ -11,7 +11,8 @@ import os
 import sys
 
 import plots
-from benchraw import env as read_env, factor, fmt, load_rows, read, report_head, report_main, timeline, window
+from benchraw import (env as read_env, factor, fmt, load_rows, read, report_head, report_main, timeline,
+                      unexpected, window)
 from harness.judge import against, phase_floor
 
 OK = {"get": {"200", "404"}, "put": {"201"}}
@@ -172,11 +173,10 @@ def render(result, out):
     for name in PHASES:
         for op in ("get", "put"):
             x = load[name][op]
-            unexpected = {k: v for k, v in x["status"].items() if k not in OK[op]}
             lines.append("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |" % (
                 name, op.upper(), x["seconds"], x["rps"], fmt(x["p50_ms"], 2), fmt(x["p99_ms"], 2),
                 fmt(x["p999_ms"], 2), fmt(x["max_ms"], 0),
-                ", ".join("%s: %d" % kv_ for kv_ in sorted(unexpected.items())) or "none"))
+                unexpected(x["status"], OK[op])))
     lines += [
         "",
         "Every request of the load, by the time it started (oha's per-request CSVs, latency corrected for the "

@@ -9,7 +9,7 @@ import os
 import sys
 
 from benchraw import env as read_env, factor, load_rows, read, report_main, timeline, window
-from harness.judge import NOT_SEPARABLE, beyond, phase_floor
+from harness.judge import NOT_SEPARABLE, over_before, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before anything is repaired, cut into identical windows: the run's own noise floor
 
@@ -96,10 +96,8 @@ def build(raw, out=None):
     # the cost to the load: each phase's p99 over the p99 before anything was repaired, judged against the floor
     for p in load:
         for kind in ("put", "get"):
-            base, now = load[0][kind]["p99_ms"], p[kind]["p99_ms"]
-            r = round(now / base, 2) if base and now is not None else None
-            p[kind]["p99_over_before"] = r
-            p[kind]["p99_change"] = beyond(r, noise[kind + "_p99_floor"])
+            p[kind]["p99_over_before"], p[kind]["p99_change"] = over_before(
+                load[0][kind]["p99_ms"], p[kind]["p99_ms"], noise[kind + "_p99_floor"])
     return {"noise": noise, "env": env, "round": round_figures(before_round, after_round, "round_start", "round_end"),
             "idle_round": round_figures(after_round, after_idle, "idle_round_start", "idle_round_end"),
             "rebuild": rebuild, "load": load}

@@ -149,6 +149,13 @@ def phase_floor(rows, start_s, end_s, ok_codes, figure, parts=2):
                         for k in range(parts)])
 
 
+def over_before(before, now, floor):
+    """A phase's figure over the same figure before any event, rounded to 0.01 (None without both), and where it
+    lies against the run's noise floor (beyond()): (ratio, change)."""
+    ratio = round(now / before, 2) if before and now is not None else None
+    return ratio, beyond(ratio, floor)
+
+
 def plus_minus(factor, none="not measured"):
     """A noise floor as the reports print it: '+-8.7%'; None as none."""
     return none if factor is None else "+-%.1f%%" % ((factor - 1.0) * 100.0)
