@@ -88,6 +88,14 @@ def load_json(path):
     return json.loads(read(path))
 
 
+def json_lines(path):
+    """A file of one JSON document a line (a watcher's samples) as a list, blank lines skipped; a missing file has
+    none."""
+    if not os.path.exists(path):
+        return []
+    return [json.loads(line) for line in read(path).splitlines() if line.strip()]
+
+
 def write_json(path, data):
     """A report's figures: indented, keys sorted, a final newline (as every committed one is)."""
     with open(path, "w", encoding="utf-8") as f:

@@ -6,12 +6,11 @@ with the python of scripts/venv.sh).
 Usage: pause-report.py RAW_DIR OUT_DIR
        pause-report.py --render OUT_DIR   (pause.md and the plot again from OUT_DIR/pause.json)
 """
-import json
 import os
 import sys
 
 import plots
-from benchraw import (env as read_env, factor, fmt, load_rows, read, report_head, report_main, timeline,
+from benchraw import (env as read_env, factor, fmt, json_lines, load_rows, report_head, report_main, timeline,
                       unexpected, window)
 from harness.judge import against, phase_floor
 
@@ -38,9 +37,7 @@ def per_second(rows, start_s, end_s, origin_s, ok_codes):
 def watch_figures(path, pause_ms, resume_ms):
     """For each coordinator: when it first saw the paused peer avoided after the pause, responsive after the
     resume (seconds from each), and its counters over the pause."""
-    samples = []
-    if os.path.exists(path):
-        samples = [json.loads(line) for line in read(path).splitlines() if line.strip()]
+    samples = json_lines(path)
     out = {}
     urls = sorted({u for s in samples for u in s["nodes"]})
     for u in urls:

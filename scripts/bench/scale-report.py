@@ -5,25 +5,15 @@ plot of the load's latency by phase (scale-latency.svg; matplotlib: run it with 
 Usage: scale-report.py RAW_DIR OUT_DIR
        scale-report.py --render OUT_DIR   (scale.md and the plot again from OUT_DIR/scale.json)
 """
-import json
 import os
 import sys
 
 import plots
-from benchraw import env as read_env, fmt, load_rows, read, report_head, report_main, timeline, unexpected, window
+from benchraw import env as read_env, fmt, json_lines, load_rows, report_head, report_main, timeline, unexpected, window
 from harness.judge import over_before, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before the scale-up, cut into identical windows: the run's own noise floor
 PHASES = ("before scale-up", "during 3 -> 5", "after scale-up", "during 5 -> 3", "after scale-down")
-
-
-def watch(path):
-    samples = []
-    if os.path.exists(path):
-        for line in read(path).splitlines():
-            if line.strip():
-                samples.append(json.loads(line))
-    return samples
 
 
 def move_figures(samples, t_file, t_idle):
@@ -95,8 +85,8 @@ def build(raw, out=None):
             load[name][op]["p99_over_before"], load[name][op]["p99_change"] = over_before(
                 load[first][op]["p99_ms"], load[name][op]["p99_ms"], noise[op + "_p99_floor"])
     moves = {
-        "3 -> 5": move_figures(watch(os.path.join(raw, "watch-up.jsonl")), tl["up_file"], tl["up_idle"]),
-        "5 -> 3": move_figures(watch(os.path.join(raw, "watch-down.jsonl")), tl["down_file"], tl["down_idle"]),
+        "3 -> 5": move_figures(json_lines(os.path.join(raw, "watch-up.jsonl")), tl["up_file"], tl["up_idle"]),
+        "5 -> 3": move_figures(json_lines(os.path.join(raw, "watch-down.jsonl")), tl["down_file"], tl["down_idle"]),
     }
     result = {"env": env, "timeline_ms": tl, "moves": moves, "load": load, "noise": noise}
     return result
