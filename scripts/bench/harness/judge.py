@@ -68,6 +68,13 @@ def round_names(names, rounds):
     return ["%s-%d" % (n, r) for n in names for r in range(1, rounds + 1)]
 
 
+def turn(items, k):
+    """items in their order for an odd round k, reversed for an even one (the sides of a ratio taking turns going
+    first)."""
+    items = list(items)
+    return items if int(k) % 2 else items[::-1]
+
+
 def in_rounds(windows, name, rounds, figure):
     """A figure of the windows NAME-1 .. NAME-<rounds> (a report's {window name: figures}), round by round; None for
     a round that measured nothing."""
