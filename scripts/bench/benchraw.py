@@ -8,6 +8,8 @@ import os
 import re
 import sys
 
+from harness.load import percentile  # noqa: F401 (the reports take it from here)
+
 
 def read(path):
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -22,25 +24,6 @@ def kv(path):
             k, v = line.split("=", 1)
             out[k] = v
     return out
-
-
-def percentile(sorted_values, p, rank="round"):
-    """The sample of an ascending list at percentile p (0-100), None when empty. Two rank rules, each kept because
-    committed reports were computed with it (change one and they stop being comparable with the new ones):
-    - "round" (the scenario reports): rank round(p% of n + 0.5) (1-based, clamped; Python's round, half to even):
-      about half a rank above the nearest rank (p99 of 100 samples is the largest);
-    - "next" (defaults-report.py): index int(n * p / 100) (0-based, clamped): the nearest rank, or the one after it
-      when p% of n is whole. (n * p / 100.0 floors as the report's n * 0.999 did for every n below 3,000,000.)"""
-    if not sorted_values:
-        return None
-    n = len(sorted_values)
-    if rank == "round":
-        i = int(round(p / 100.0 * n + 0.5)) - 1
-    elif rank == "next":
-        i = int(n * p / 100.0)
-    else:
-        raise ValueError("rank: round or next, not %r" % rank)
-    return sorted_values[min(n - 1, max(0, i))]
 
 
 def median(values):
