@@ -10,11 +10,10 @@ here".
 Usage: backup-report.py RAW_DIR OUT_DIR
        backup-report.py --render OUT_DIR   (backup.md again from OUT_DIR/backup.json)
 """
-import json
 import os
 import sys
 
-from benchraw import kv, load_rows, read, report_main, window
+from benchraw import env as read_env, fmt, kv, load_json, load_rows, report_main, timeline, window
 from harness.judge import against, beyond, noise_floor
 
 LOADS = (("PUT", {"201"}), ("GET", {"200", "404"}))  # each load and the statuses it expects
@@ -24,10 +23,6 @@ MB = 1e6
 # the phases between marks: (name, first mark, last mark)
 PHASES = (("before", "before_start", "backup_start"), ("during backup", "backup_start", "backup_done"),
           ("after", "backup_done", "load_end"))
-
-
-def raw_json(raw, name):
-    return json.loads(read(os.path.join(raw, name)))
 
 
 def stats(rows, start_s, end_s, ok):
@@ -51,15 +46,14 @@ def transfer(seconds, size, records):
 
 
 def build(raw, out=None):
-    env = kv(os.path.join(raw, "env.txt"))
-    t = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    env, t = read_env(raw), timeline(raw)
 
     def at(mark):  # seconds since the load started, as the load's rows count them
         return (t[mark] - t["load_start"]) / 1000.0
 
-    manifest = raw_json(raw, "backup-manifest.json")
-    nodes = [raw_json(raw, "backup-node%d.json" % i) for i in range(3)]
-    restores = [raw_json(raw, "restore-node%d.json" % i) for i in (3, 4, 5)]
+    manifest = load_json(os.path.join(raw, "backup-manifest.json"))
+    nodes = [load_json(os.path.join(raw, "backup-node%d.json" % i)) for i in range(3)]
+    restores = [load_json(os.path.join(raw, "restore-node%d.json" % i)) for i in (3, 4, 5)]
     backup_s = at("backup_done") - at("backup_start")
     backup = dict(transfer(backup_s, manifest["bytes"], manifest["records"]), records=manifest["records"],
                   uploaded_bytes=sum(n["bytes"]["uploaded"] for n in nodes))
@@ -107,10 +101,6 @@ def cpu_cores(raw, t):
                           "load": round(cores["load"], 2), "jit_s_per_s": round((e["jit"] - s["jit"]) / secs, 3),
                           "written_mb_per_s": round((e["written"] - s["written"]) / MB / secs, 2)}
     return out
-
-
-def ms(v):
-    return "-" if v is None else "%.1f" % v
 
 
 def ratio_cell(p):
@@ -161,14 +151,14 @@ def render(r, out=None):
         for phase, _, _ in PHASES:
             st = r["load"][name][phase]
             lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                name, phase, st["requests"], st["rps"], ms(st["p50_ms"]), ms(st["p99_ms"]), ms(st["p999_ms"]),
-                st["unexpected"]))
+                name, phase, st["requests"], st["rps"], fmt(st["p50_ms"], 1), fmt(st["p99_ms"], 1),
+                fmt(st["p999_ms"], 1), st["unexpected"]))
     lines += ["", "p99 during the backup / p99 before: " + ", ".join(
         "%s %s" % (name, ratio_cell(r["p99"][name])) for name, _ in LOADS) + ".", "",
         "Noise floor of this run: the p99 of each whole %s-s window (the backup's length) of \"before\" and \"after\","
         " with no backup in them: %s ms; consecutive windows differ by up to %s. A ratio inside that floor is not "
         "separable here: the target is met or missed only when the ratio is beyond the floor on that side of it."
-        % (n["window_s"], "; ".join("%s %s" % (name, " / ".join(", ".join(ms(v) for v in part)
+        % (n["window_s"], "; ".join("%s %s" % (name, " / ".join(", ".join(fmt(v, 1) for v in part)
                                                                 for part in n[name]["p99_ms"]))
                                     for name, _ in LOADS),
            ", ".join("%s %s" % (name, "not measured (fewer than two windows)" if n[name]["floor"] is None

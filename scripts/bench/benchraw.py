@@ -8,6 +8,8 @@ import os
 import re
 import sys
 
+from harness.load import percentile  # noqa: F401 (the reports take it from here)
+
 
 def read(path):
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -22,16 +24,6 @@ def kv(path):
             k, v = line.split("=", 1)
             out[k] = v
     return out
-
-
-def percentile(sorted_values, p):
-    """The sample of an ascending list at rank round(p% of n + 0.5) (1-based, clamped; Python's round, half to
-    even): about half a rank above the nearest rank (p99 of 100 samples is the largest). None when empty. The
-    committed reports were computed so: keep it, or they stop being comparable."""
-    if not sorted_values:
-        return None
-    i = min(len(sorted_values) - 1, max(0, int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
-    return sorted_values[i]
 
 
 def median(values):
@@ -75,9 +67,33 @@ def window(rows, start_s, end_s, ok_codes):
     }
 
 
+def load_json(path):
+    return json.loads(read(path))
+
+
+def json_lines(path):
+    """A file of one JSON document a line (a watcher's samples) as a list, blank lines skipped; a missing file has
+    none."""
+    if not os.path.exists(path):
+        return []
+    return [json.loads(line) for line in read(path).splitlines() if line.strip()]
+
+
+def write_json(path, data):
+    """A report's figures: indented, keys sorted, a final newline (as every committed one is)."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+
 def env(raw):
     """RAW/env.txt: the machine, the settings and what the run derived."""
     return kv(os.path.join(raw, "env.txt"))
+
+
+def timeline(raw):
+    """RAW/timeline.txt: the moments of the run's events, in ms on the wall clock."""
+    return {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
 
 
 def wrk(raw, name):
@@ -102,10 +118,19 @@ def oha(raw, name):
     return load.parse_oha(json.loads(read(path)))
 
 
-def metric_sum(paths, pattern):
-    """The sum over the metrics files that exist of every sample whose line matches pattern (a regex)."""
+def profile(raw, name, categories=None):
+    """RAW/profile-NAME-cpu-collapsed.txt broken down by where the CPU went (harness/profiles.py; categories: its
+    CATEGORIES unless given), or None if the run captured no such profile."""
+    from harness import profiles
+    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
+    return profiles.breakdown(path, categories) if os.path.exists(path) else None
+
+
+def metric_sum(raw, nodes, pattern, prefix=""):
+    """The sum over the nodes' metrics files that exist (RAW/PREFIXnode<i>-metrics.txt, i < nodes) of every sample
+    whose line matches pattern (a regex)."""
     total = 0.0
-    for path in paths:
+    for path in (os.path.join(raw, "%snode%d-metrics.txt" % (prefix, i)) for i in range(nodes)):
         if os.path.exists(path):
             for line in read(path).splitlines():
                 if re.match(pattern, line):
@@ -118,6 +143,12 @@ def onenio_native(raw):
     without a log."""
     path = os.path.join(raw, "node0.log")
     return None if not os.path.exists(path) else "sockets: JDK NIO" not in read(path)
+
+
+def unexpected(status, ok_codes):
+    """The statuses of a window (window()'s "status") outside ok_codes, as a table cell: "404: 3, error: 1", or
+    "none"."""
+    return ", ".join("%s: %d" % (k, v) for k, v in sorted(status.items()) if k not in ok_codes) or "none"
 
 
 def report_head(e, title, about):
@@ -139,8 +170,13 @@ def report_head(e, title, about):
     ]
 
 
-def fmt(v, digits=2):
-    return "-" if v is None else ("%.*f" % (digits, v))
+def fmt(v, digits=2, none="-"):
+    return none if v is None else ("%.*f" % (digits, v))
+
+
+def factor(v):
+    """A ratio or a noise floor as the reports print it: '1.81x'; None as '-'."""
+    return "-" if v is None else "%.2fx" % v
 
 
 def errors(x):
@@ -169,13 +205,11 @@ def report_main(argv, name, build, render, usage):
         return 2
     out = argv[-1]
     if argv[1] == "--render":
-        d = json.loads(read(os.path.join(out, name + ".json")))
+        d = load_json(os.path.join(out, name + ".json"))
     else:
         os.makedirs(out, exist_ok=True)
         d = build(argv[1], out)
-        with open(os.path.join(out, name + ".json"), "w", encoding="utf-8") as f:
-            json.dump(d, f, indent=2, sort_keys=True)
-            f.write("\n")
+        write_json(os.path.join(out, name + ".json"), d)
     md = render(d, out)
     with open(os.path.join(out, name + ".md"), "w", encoding="utf-8") as f:
         f.write(md)

@@ -10,16 +10,12 @@ import os
 import sys
 
 import plots
-from benchraw import env as read_env, fmt, metric_sum as summed, oha, oha_row, report_main, wrk
+from benchraw import env as read_env, fmt, metric_sum, oha, oha_row, report_main, wrk
 from harness import judge
 
 # cluster / one node throughput, at least (issue 52: what 3 members at 2/3 can give on one machine's 2 cores)
 TARGET_PUT = 0.42
 TARGET_GET = 0.50
-
-
-def metric_sum(raw, nodes, pattern):
-    return summed([os.path.join(raw, "node%d-metrics.txt" % i) for i in range(nodes)], pattern)
 
 
 def main(argv):

@@ -17,7 +17,8 @@ import os
 import re
 import sys
 
-from benchraw import env as read_env, load_rows, median, metric_sum as summed, percentile, read, report_main
+from benchraw import (env as read_env, fmt as fmt_or_dash, load_rows, median, metric_sum, percentile, read,
+                      report_main)
 from harness.judge import against, beyond, noise_floor
 
 MODES = ("plain", "tls")  # a run before the client port had TLS; a later one names its modes in env.txt
@@ -26,11 +27,6 @@ LABELS = {"plain": "plaintext", "tls": "member TLS", "client": "client TLS",
 # Targets of issue 21: TLS may cost at most 15% of the maximum throughput and 1.2x the p99 at a fixed rate.
 MAX_THROUGHPUT_LOSS = 0.15
 MAX_P99_RATIO = 1.2
-
-
-def metric_sum(raw, tag, nodes, pattern):
-    """A metric summed over the cluster's nodes, from the metrics files the run wrote (TAG-node<i>-metrics.txt)."""
-    return summed([os.path.join(raw, "%s-node%d-metrics.txt" % (tag, i)) for i in range(nodes)], pattern)
 
 
 def mean(values):
@@ -172,10 +168,10 @@ def collect(raw, out=None):
                             op + "_rate_requests": len(lat), op + "_rate_failed": failed})
             if mode in modes_of(env):  # a cluster's counters (the cert slices' are the client-TLS cluster's)
                 row.update({
-                    "handshake_failures": metric_sum(raw, tag, nodes,
-                                                     r"dht_(member|client)_tls_handshake_failures_total "),
-                    "replica_call_errors": metric_sum(raw, tag, nodes,
-                                                      r'dht_replica_calls_total\{outcome="(error|timeout)"\}'),
+                    "handshake_failures": metric_sum(
+                        raw, nodes, r"dht_(member|client)_tls_handshake_failures_total ", tag + "-"),
+                    "replica_call_errors": metric_sum(
+                        raw, nodes, r'dht_replica_calls_total\{outcome="(error|timeout)"\}', tag + "-"),
                 })
             rounds.append(row)
     overall = {}
@@ -330,7 +326,7 @@ def round_ratios(rounds, key, mode="tls", base="plain"):
 
 
 def fmt(v, digits=2):
-    return "" if v is None else ("%.*f" % (digits, v))
+    return fmt_or_dash(v, digits, none="")  # this report's tables leave a missing figure empty
 
 
 def verdict(value, limit, ratio):

@@ -7,14 +7,13 @@ defaults-cluster.json). Standard library only.
                                             defaults.md
     defaults-report.py render OUT        -> OUT/defaults.md from whichever of the two exist
 """
-import csv
 import glob
-import json
 import os
 import sys
 
-from benchraw import env as read_env, read as read_text
-from harness import judge, load, profiles
+import benchraw
+from benchraw import env as read_env, load_json, load_rows, profile, write_json
+from harness import judge, profiles
 
 # The issue's goals (docs/benchmarks/defaults.md states them beside each figure).
 GOALS = {
@@ -24,42 +23,30 @@ GOALS = {
 }
 
 
-def load_json(path):
-    return json.loads(read_text(path))
-
-
-def percentile(sorted_values, q):
-    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))]
+def percentile(sorted_values, p):
+    """This report's percentiles: the rank rule the committed defaults.md was computed with."""
+    return round(benchraw.percentile(sorted_values, p, rank="next"), 3)
 
 
 def oha_stats(paths):
     """Latencies (ms) of the given oha CSV runs, pooled; the p99 of each run too."""
     pooled, per_run, per_run_999, non2xx = [], [], [], 0
     for path in paths:
-        lat = []
-        with open(path) as f:
-            rows = csv.reader(f)
-            header = next(rows, None)
-            if header is None:
-                continue
-            col_lat, col_status = header.index("request-duration"), header.index("status")
-            for row in rows:
-                lat.append(float(row[col_lat]) * 1e3)
-                if not row[col_status].startswith("2"):
-                    non2xx += 1
-        lat.sort()
+        rows = load_rows(path)
+        lat = sorted(duration * 1e3 for _, duration, _ in rows)
+        non2xx += sum(not status.startswith("2") for _, _, status in rows)
         if lat:
-            per_run.append(round(percentile(lat, 0.99), 3))
-            per_run_999.append(round(percentile(lat, 0.999), 3))
+            per_run.append(percentile(lat, 99))
+            per_run_999.append(percentile(lat, 99.9))
         pooled += lat
     pooled.sort()
     if not pooled:
         return None
     return {
         "requests": len(pooled), "non2xx": non2xx,
-        "p50": round(percentile(pooled, 0.50), 3), "p90": round(percentile(pooled, 0.90), 3),
-        "p99": round(percentile(pooled, 0.99), 3), "p999": round(percentile(pooled, 0.999), 3),
-        "max": round(pooled[-1], 3), "rounds_p99": per_run, "rounds_p999": per_run_999,
+        "p50": percentile(pooled, 50), "p90": percentile(pooled, 90), "p99": percentile(pooled, 99),
+        "p999": percentile(pooled, 99.9), "max": round(pooled[-1], 3), "rounds_p99": per_run,
+        "rounds_p999": per_run_999,
     }
 
 
@@ -88,8 +75,7 @@ def first_step(raw, server, method):
 
 def wrk_rounds(raw, name, rounds):
     """The wrk windows NAME-1 .. NAME-<rounds> (None for a round that did not run); none at all is an error."""
-    runs = [wrk(os.path.join(raw, f"wrk-{name}-{r}.txt")) if os.path.exists(os.path.join(raw, f"wrk-{name}-{r}.txt"))
-            else None for r in range(1, rounds + 1)]
+    runs = [wrk(benchraw.wrk(raw, f"{name}-{r}")) for r in range(1, rounds + 1)]
     if not any(runs):
         raise SystemExit(f"no wrk-{name}-<round>.txt in {raw}")
     return runs
@@ -99,11 +85,10 @@ def rps(runs):
     return [r and r["rps"] for r in runs]
 
 
-def wrk(path):
-    """A wrk window (harness/load.py reads wrk's report) in this report's rounding and field names."""
-    r = load.parse_wrk(read_text(path)) if os.path.exists(path) else None
+def wrk(r):
+    """A wrk window (benchraw.wrk's figures) in this report's rounding and field names; None stays None."""
     if r is None:
-        raise SystemExit(f"no throughput in {path}")
+        return None
     return {"rps": round(r["rps"], 1), "p99_ms": None if r["p99_ms"] is None else round(r["p99_ms"], 3),
             "non2xx": r["non_2xx"], "socket_errors": r["socket_errors"]}
 
@@ -122,7 +107,7 @@ def node_part(raw, out):
         node, bare = wrk_rounds(raw, f"{method}-node", rounds), wrk_rounds(raw, f"{method}-bare", rounds)
         j = judge.judged(rps(node), rps(bare), True, GOALS["wrk_" + method])
         result["wrk"][method] = {"node": node, "bare": bare, "judged": j, "ratio": rounded(j["ratio"])}
-    result["profile"] = {m: node_breakdown(raw, m) for m in ("PUT", "GET")}
+    result["profile"] = {m: profile(raw, m) for m in ("PUT", "GET")}
     write_json(os.path.join(out, "defaults-node.json"), result)
 
 
@@ -135,7 +120,8 @@ def cluster_part(raw, out):
         spread = judge.judged(rps(runs["spread"]), rps(runs["single"]), True)
         result["wrk"][method] = {"runs": runs, "one_entry": one, "spread": spread,
                                  "one_entry_ratio": rounded(one["ratio"]), "spread_ratio": rounded(spread["ratio"])}
-    result["profile"] = {m: coordinator_breakdown(raw, m) for m in ("put", "get")}
+    # the entry node's profile in the tuned report's categories, with the replica calls as one more
+    result["profile"] = {m: profile(raw, m, profiles.cluster_categories()) for m in ("put", "get")}
     write_json(os.path.join(out, "defaults-cluster.json"), result)
 
 
@@ -157,18 +143,6 @@ def as_rounds(d):
 
 def rounded(ratio):
     return None if ratio is None else round(ratio, 3)
-
-
-def node_breakdown(raw, name):
-    """The node's profile in the tuned report's categories (node-report.py's: harness/profiles.py)."""
-    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
-    return profiles.breakdown(path, profiles.CATEGORIES) if os.path.exists(path) else None
-
-
-def coordinator_breakdown(raw, name):
-    """The entry node's profile in the tuned report's categories, with the replica calls as one more."""
-    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
-    return profiles.breakdown(path, profiles.cluster_categories()) if os.path.exists(path) else None
 
 
 def warmup_text(d):
@@ -206,12 +180,6 @@ def profile_lines(title, breakdown):
     lines += ["", "Hottest frames (self time): " + ", ".join(
         f"`{t['frame'][:70]}` {t['share'] * 100:.1f}%" for t in breakdown["top_self"][:6]), ""]
     return lines
-
-
-def write_json(path, data):
-    with open(path, "w") as f:
-        json.dump(data, f, indent=2, sort_keys=True)
-        f.write("\n")
 
 
 def verdict(value, goal, at_most):

@@ -13,7 +13,7 @@ import shutil
 import sys
 
 import plots
-from benchraw import env, errors, fmt, oha, oha_row, onenio_native, read, report_main, wrk
+from benchraw import env, errors, fmt, oha, oha_row, onenio_native, profile, read, report_main, wrk
 from harness import judge, profiles
 
 TARGET_PUT = 0.75   # node/ceiling, wrk closed model
@@ -30,11 +30,6 @@ def k6(raw, name):
     if not os.path.exists(path):
         return None
     return json.loads(read(path))
-
-
-def profile_breakdown(raw, name):
-    path = os.path.join(raw, "profile-%s-cpu-collapsed.txt" % name)
-    return profiles.breakdown(path, CATEGORIES) if os.path.exists(path) else None
 
 
 REF = ("node-put-ref", "bare-put-ref", "node-get-ref", "bare-get-ref")
@@ -63,7 +58,7 @@ def build(raw, out):
         "wrk": {n: wrk(raw, n) for n in per_round},
         "oha": {n: oha(raw, n) for n in ("node-put", "bare-put", "node-get", "bare-get", *ref)},
         "k6": {n: k6(raw, n) for n in ("node-put", "node-get")},
-        "profiles": {n: profile_breakdown(raw, n) for n in ("node-put", "node-get")},
+        "profiles": {n: profile(raw, n) for n in ("node-put", "node-get")},
     }
     result["judged"] = judge.side_by_side(result, "node", "bare", {"put": TARGET_PUT, "get": TARGET_GET})
     result["ratios"] = {op: result["judged"][op]["ratio"] for op in ("put", "get")}

@@ -6,12 +6,12 @@ with the python of scripts/venv.sh).
 Usage: pause-report.py RAW_DIR OUT_DIR
        pause-report.py --render OUT_DIR   (pause.md and the plot again from OUT_DIR/pause.json)
 """
-import json
 import os
 import sys
 
 import plots
-from benchraw import fmt, kv, load_rows, read, report_head, report_main, window
+from benchraw import (env as read_env, factor, fmt, json_lines, load_rows, report_head, report_main, timeline,
+                      unexpected, window)
 from harness.judge import against, phase_floor
 
 OK = {"get": {"200", "404"}, "put": {"201"}}
@@ -37,9 +37,7 @@ def per_second(rows, start_s, end_s, origin_s, ok_codes):
 def watch_figures(path, pause_ms, resume_ms):
     """For each coordinator: when it first saw the paused peer avoided after the pause, responsive after the
     resume (seconds from each), and its counters over the pause."""
-    samples = []
-    if os.path.exists(path):
-        samples = [json.loads(line) for line in read(path).splitlines() if line.strip()]
+    samples = json_lines(path)
     out = {}
     urls = sorted({u for s in samples for u in s["nodes"]})
     for u in urls:
@@ -75,10 +73,6 @@ def watch_figures(path, pause_ms, resume_ms):
     return out
 
 
-def floor(factor):
-    return "-" if factor is None else "%.2fx" % factor
-
-
 def verdict(targets, name):
     """The judged verdict (met / missed / not separable here); a pause.json from before the noise floor: its
     bare comparison."""
@@ -93,8 +87,7 @@ def main(argv):
 
 def build(raw, out=None):
     """The figures of a run (pause.json)."""
-    env = kv(os.path.join(raw, "env.txt"))
-    tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    env, tl = read_env(raw), timeline(raw)
     rows = {op: [] for op in ("get", "put")}
     for op in rows:
         for i in (0, 1):
@@ -157,12 +150,12 @@ def render(result, out):
         "| GET p99 | %s ms | %s ms | %sx | <= %.0fx | %s | %s |" % (
             fmt(load["before"]["get"]["p99_ms"], 2), fmt(load["during"]["get"]["p99_ms"], 2),
             fmt(targets["get_p99_during_over_before"], 2), targets["get_p99_target"],
-            floor(noise.get("get_p99_floor")), verdict(targets, "get_p99")),
+            factor(noise.get("get_p99_floor")), verdict(targets, "get_p99")),
         "| GET throughput | %.0f req/s | %.0f req/s | %s%% | >= %.0f%% | %s | %s |" % (
             load["before"]["get"]["rps"], load["during"]["get"]["rps"],
             fmt(None if targets["get_rps_during_over_before"] is None
                 else 100 * targets["get_rps_during_over_before"], 0),
-            100 * targets["get_rps_target"], floor(noise.get("get_rps_floor")), verdict(targets, "get_rps")),
+            100 * targets["get_rps_target"], factor(noise.get("get_rps_floor")), verdict(targets, "get_rps")),
         "",
         "The noise floor is this run's own: the phase before the pause cut into %s identical windows of %s s with "
         "no event, the largest change of the figure between them. A target is met or missed only when the ratio "
@@ -177,11 +170,10 @@ def render(result, out):
     for name in PHASES:
         for op in ("get", "put"):
             x = load[name][op]
-            unexpected = {k: v for k, v in x["status"].items() if k not in OK[op]}
             lines.append("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s |" % (
                 name, op.upper(), x["seconds"], x["rps"], fmt(x["p50_ms"], 2), fmt(x["p99_ms"], 2),
                 fmt(x["p999_ms"], 2), fmt(x["max_ms"], 0),
-                ", ".join("%s: %d" % kv_ for kv_ in sorted(unexpected.items())) or "none"))
+                unexpected(x["status"], OK[op])))
     lines += [
         "",
         "Every request of the load, by the time it started (oha's per-request CSVs, latency corrected for the "

@@ -8,8 +8,8 @@ import json
 import os
 import sys
 
-from benchraw import kv, load_rows, read, report_main, window
-from harness.judge import NOT_SEPARABLE, beyond, phase_floor
+from benchraw import env as read_env, factor, load_rows, read, report_main, timeline, window
+from harness.judge import NOT_SEPARABLE, over_before, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before anything is repaired, cut into identical windows: the run's own noise floor
 
@@ -42,8 +42,7 @@ def delta(before, after, name):
 
 
 def build(raw, out=None):
-    env = kv(os.path.join(raw, "env.txt"))
-    tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    env, tl = read_env(raw), timeline(raw)
     t0 = tl["load_start"]
 
     def at(name):
@@ -97,10 +96,8 @@ def build(raw, out=None):
     # the cost to the load: each phase's p99 over the p99 before anything was repaired, judged against the floor
     for p in load:
         for kind in ("put", "get"):
-            base, now = load[0][kind]["p99_ms"], p[kind]["p99_ms"]
-            r = round(now / base, 2) if base and now is not None else None
-            p[kind]["p99_over_before"] = r
-            p[kind]["p99_change"] = beyond(r, noise[kind + "_p99_floor"])
+            p[kind]["p99_over_before"], p[kind]["p99_change"] = over_before(
+                load[0][kind]["p99_ms"], p[kind]["p99_ms"], noise[kind + "_p99_floor"])
     return {"noise": noise, "env": env, "round": round_figures(before_round, after_round, "round_start", "round_end"),
             "idle_round": round_figures(after_round, after_idle, "idle_round_start", "idle_round_end"),
             "rebuild": rebuild, "load": load}
@@ -108,16 +105,12 @@ def build(raw, out=None):
 
 def judged(p):
     """The ratio cell: the ratio, and "(not separable here)" when it lies inside the run's noise floor."""
-    r = ratio(p.get("p99_over_before"))
+    r = factor(p.get("p99_over_before"))
     return r + " (not separable here)" if p.get("p99_change") == NOT_SEPARABLE and r != "-" else r
 
 
 def ms(v):
     return "-" if v is None else (f"{v:.1f}" if v >= 10 else f"{v:.2f}")
-
-
-def ratio(v):
-    return "-" if v is None else f"{v:.2f}x"
 
 
 def render(d, out=None):
@@ -157,8 +150,8 @@ def render(d, out=None):
     n = d.get("noise")
     if n:
         lines += ["", f"Noise floor of this run: the phase before cut into {n['windows']} identical windows of "
-                  f"{n['window_s']} s with no event; their p99s differ by up to {ratio(n['put_p99_floor'])} (PUT) and "
-                  f"{ratio(n['get_p99_floor'])} (GET). A ratio inside that floor is not separable here."]
+                  f"{n['window_s']} s with no event; their p99s differ by up to {factor(n['put_p99_floor'])} (PUT) and "
+                  f"{factor(n['get_p99_floor'])} (GET). A ratio inside that floor is not separable here."]
     return "\n".join(lines) + "\n"
 
 

@@ -5,25 +5,15 @@ plot of the load's latency by phase (scale-latency.svg; matplotlib: run it with 
 Usage: scale-report.py RAW_DIR OUT_DIR
        scale-report.py --render OUT_DIR   (scale.md and the plot again from OUT_DIR/scale.json)
 """
-import json
 import os
 import sys
 
 import plots
-from benchraw import fmt, kv, load_rows, read, report_head, report_main, window
-from harness.judge import beyond, phase_floor
+from benchraw import env as read_env, fmt, json_lines, load_rows, report_head, report_main, timeline, unexpected, window
+from harness.judge import over_before, phase_floor
 
 NOISE_WINDOWS = 2  # the phase before the scale-up, cut into identical windows: the run's own noise floor
 PHASES = ("before scale-up", "during 3 -> 5", "after scale-up", "during 5 -> 3", "after scale-down")
-
-
-def watch(path):
-    samples = []
-    if os.path.exists(path):
-        for line in read(path).splitlines():
-            if line.strip():
-                samples.append(json.loads(line))
-    return samples
 
 
 def move_figures(samples, t_file, t_idle):
@@ -67,8 +57,7 @@ def main(argv):
 
 def build(raw, out=None):
     """The figures of a run (scale.json)."""
-    env = kv(os.path.join(raw, "env.txt"))
-    tl = {k: int(v) for k, v in kv(os.path.join(raw, "timeline.txt")).items()}
+    env, tl = read_env(raw), timeline(raw)
     t0 = tl["load_start"]
 
     def rel(name):
@@ -93,13 +82,11 @@ def build(raw, out=None):
     for op, rows, ok in (("put", put, {"201"}), ("get", get, {"200", "404"})):
         noise[op + "_p99_floor"] = phase_floor(rows, 0, rel("up_file"), ok, "p99_ms", NOISE_WINDOWS)
         for name in load:
-            base, now = load[first][op]["p99_ms"], load[name][op]["p99_ms"]
-            r = round(now / base, 2) if base and now is not None else None
-            load[name][op]["p99_over_before"] = r
-            load[name][op]["p99_change"] = beyond(r, noise[op + "_p99_floor"])
+            load[name][op]["p99_over_before"], load[name][op]["p99_change"] = over_before(
+                load[first][op]["p99_ms"], load[name][op]["p99_ms"], noise[op + "_p99_floor"])
     moves = {
-        "3 -> 5": move_figures(watch(os.path.join(raw, "watch-up.jsonl")), tl["up_file"], tl["up_idle"]),
-        "5 -> 3": move_figures(watch(os.path.join(raw, "watch-down.jsonl")), tl["down_file"], tl["down_idle"]),
+        "3 -> 5": move_figures(json_lines(os.path.join(raw, "watch-up.jsonl")), tl["up_file"], tl["up_idle"]),
+        "5 -> 3": move_figures(json_lines(os.path.join(raw, "watch-down.jsonl")), tl["down_file"], tl["down_idle"]),
     }
     result = {"env": env, "timeline_ms": tl, "moves": moves, "load": load, "noise": noise}
     return result
@@ -148,13 +135,11 @@ def render(result, out):
     for name in PHASES:
         for op in ("put", "get"):
             x = load[name][op]
-            unexpected = {k: v for k, v in x["status"].items()
-                          if k not in ({"201"} if op == "put" else {"200", "404"})}
             lines.append("| %s | %s | %.0f | %.0f | %s | %s | %s | %s | %s | %s |" % (
                 name, op.upper(), x["seconds"], x["rps"], fmt(x["p50_ms"], 2), fmt(x["p99_ms"], 2),
                 "-" if x.get("p99_over_before") is None else "%.2fx (%s)" % (x["p99_over_before"], x["p99_change"]),
                 fmt(x["p999_ms"], 2), fmt(x["max_ms"], 0),
-                ", ".join("%s: %d" % kv_ for kv_ in sorted(unexpected.items())) or "none"))
+                unexpected(x["status"], {"201"} if op == "put" else {"200", "404"})))
     lines += [
         "",
         "Every request of the load, by the time it started (oha's per-request CSV, latency corrected for the "

@@ -25,6 +25,7 @@ import threading
 import time
 
 from . import load, machine, profiles, servers, walstats
+from .judge import turn
 
 SHAPES = ("single", "cluster")
 # (case, method, model): closed = wrk, rate = oha at the shape's fixed rate
@@ -116,10 +117,6 @@ class Phase:
         self.rate = s.single_rate if shape == "single" else s.cluster_rate
         self.replicas = REPLICAS if shape == "cluster" else ""
 
-    def order(self, r):
-        names = list(self.sides)
-        return names if r % 2 else names[::-1]
-
     def preload(self, side):
         """wrk writes the keys t<thread>-0 .. keys-1 (over and over) until every thread went past them all."""
         entry = self.sides[side][0]
@@ -193,7 +190,7 @@ class Phase:
 
     def run_round(self, r, seconds):
         for case in self.s.cases:
-            for side in self.order(r):
+            for side in turn(self.sides, r):
                 w = self.window(r, case, side, seconds)
                 (self.result["warmup"] if r == 0 else self.result["windows"]).append(w)
                 f = w["figures"]

@@ -5,6 +5,7 @@ plots.py (matplotlib: run with the python of scripts/venv.sh).
 import json
 import os
 
+import benchraw
 import plots
 
 from . import judge, profiles
@@ -137,7 +138,7 @@ def ratio_text(j):
 
 
 def floor_text(j):
-    return "-" if j["floor"] is None else "+-%.1f%%" % ((j["floor"] - 1) * 100)
+    return judge.plus_minus(j["floor"], none="-")
 
 
 def render(s, out_dir, name):
@@ -155,7 +156,7 @@ def render(s, out_dir, name):
         "| date | %s |" % m.get("date", "-"),
         "| machine | %s CPUs, %s; load before %s, after %s; CPU steal per window: median %s%%, max %s%% |" % (
             m.get("nproc", "-"), m.get("cpu", "-"), s["load"].get("before", "-"), s["load"].get("after", "-"),
-            _num(s["steal_pct"]["median"]), _num(s["steal_pct"]["max"])),
+            benchraw.fmt(s["steal_pct"]["median"], 1), benchraw.fmt(s["steal_pct"]["max"], 1)),
         "| base | `%s` %s |" % (m.get("base", "-"), m.get("base_subject", "")),
         "| head | `%s` %s |" % (m.get("head", "-"), m.get("head_subject", "")),
         "| rounds | %d rounds of %d-s windows after a warm-up round of %d-s windows; sides alternate, reversed "
@@ -263,10 +264,6 @@ def _runs(s):
         "%s from %s (load before %s, after %s)" % (" and ".join(SHAPES[x] for x in r["shapes"]), r["date"] or "-",
                                                   r["load"].get("before", "-"), r["load"].get("after", "-"))
         for r in runs)
-
-
-def _num(v):
-    return "-" if v is None else "%.1f" % v
 
 
 def _repair(p):

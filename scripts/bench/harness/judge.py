@@ -68,6 +68,13 @@ def round_names(names, rounds):
     return ["%s-%d" % (n, r) for n in names for r in range(1, rounds + 1)]
 
 
+def turn(items, k):
+    """items in their order for an odd round k, reversed for an even one (the sides of a ratio taking turns going
+    first)."""
+    items = list(items)
+    return items if int(k) % 2 else items[::-1]
+
+
 def in_rounds(windows, name, rounds, figure):
     """A figure of the windows NAME-1 .. NAME-<rounds> (a report's {window name: figures}), round by round; None for
     a round that measured nothing."""
@@ -149,9 +156,16 @@ def phase_floor(rows, start_s, end_s, ok_codes, figure, parts=2):
                         for k in range(parts)])
 
 
-def plus_minus(factor):
-    """A noise floor as the reports print it: '+-8.7%'; None as 'not measured'."""
-    return "not measured" if factor is None else "+-%.1f%%" % ((factor - 1.0) * 100.0)
+def over_before(before, now, floor):
+    """A phase's figure over the same figure before any event, rounded to 0.01 (None without both), and where it
+    lies against the run's noise floor (beyond()): (ratio, change)."""
+    ratio = round(now / before, 2) if before and now is not None else None
+    return ratio, beyond(ratio, floor)
+
+
+def plus_minus(factor, none="not measured"):
+    """A noise floor as the reports print it: '+-8.7%'; None as none."""
+    return none if factor is None else "+-%.1f%%" % ((factor - 1.0) * 100.0)
 
 
 def inside(ratio, target, floor):

@@ -6,12 +6,35 @@ moves, and it is less noisy than either). Their outputs are kept as written and 
 """
 import glob
 import json
+import math
 import os
 import re
 import subprocess
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 VALUE = "0123456789" * 10  # the 100-byte value every PUT sends (wrk's scripts send the same)
+
+
+def percentile(sorted_values, p, rank="round"):
+    """The sample of an ascending list at percentile p (0-100), None when empty. Three rank rules, each kept because
+    committed reports were computed with it (change one and they stop being comparable with the new ones):
+    - "round" (the scenario reports, benchraw.window): rank round(p% of n + 0.5) (1-based, clamped; Python's round,
+      half to even): about half a rank above the nearest rank (p99 of 100 samples is the largest);
+    - "nearest" (the runner's tapes, k6's and oha's): the nearest rank, ceil(p% of n) (1-based, clamped);
+    - "next" (defaults-report.py): index int(n * p / 100) (0-based, clamped): the nearest rank, or the one after it
+      when p% of n is whole. (n * p / 100.0 floors as the report's n * 0.999 did for every n below 3,000,000.)"""
+    if not sorted_values:
+        return None
+    n = len(sorted_values)
+    if rank == "round":
+        i = int(round(p / 100.0 * n + 0.5)) - 1
+    elif rank == "nearest":
+        i = math.ceil(p / 100.0 * n) - 1
+    elif rank == "next":
+        i = int(n * p / 100.0)
+    else:
+        raise ValueError("rank: round, nearest or next, not %r" % rank)
+    return sorted_values[min(n - 1, max(0, i))]
 
 
 def ms(text):

@@ -44,6 +44,7 @@ import time
 
 from . import admin, machine, measure
 from . import load as loadlib
+from .judge import turn
 from .nodes import Nodes, log
 from .objectstore import ObjectStore
 from .scenariofile import Values, load_scenario, settings
@@ -273,12 +274,6 @@ STEPS = {
     **admin.STEPS,
 }
 LAZY = ("rounds", "alternate", "each")  # steps whose arguments are evaluated when their own steps run
-
-
-def turn(items, k):
-    """items in their order for an odd k, reversed for an even one (the sides of a ratio taking turns)."""
-    items = list(items)
-    return items if int(k) % 2 else items[::-1]
 
 
 def after(items, item, extra):

@@ -211,7 +211,7 @@ class Run:
     def figures(self):
         d = self.samples.all_durations()
         requests = len(d)
-        pct = lambda p: series.percentile(d, p)
+        pct = lambda p: load.percentile(d, p, "nearest")
         return {
             "tape": self.plan.tape, "engine": "oha", "profile": self.profile, "rate": self.rate,
             # per second of sending, as k6 reports it (not counting oha's start-up and result writing)

@@ -7,21 +7,12 @@ arrival could not start for want of a VU.
 """
 import csv
 import gzip
-import math
+
+from harness.load import percentile
 
 SERIES_COLUMNS = ("t_s", "epoch_s", "target_rps", "rps", "errors", "dropped", "p50_ms", "p90_ms", "p99_ms",
                   "max_ms")
 SPECTRUM = (0, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 100)
-
-
-def percentile(sorted_values, p):
-    """Nearest-rank percentile of an ascending list (None when empty)."""
-    if not sorted_values:
-        return None
-    if p <= 0:
-        return sorted_values[0]
-    rank = math.ceil(p / 100.0 * len(sorted_values))
-    return sorted_values[min(len(sorted_values), max(1, rank)) - 1]
 
 
 def _open(path):
@@ -93,7 +84,8 @@ def per_second(samples, target=None):
             "t_s": t, "epoch_s": sec,
             "target_rps": None if target is None else round(target(t), 1),
             "rps": len(d), "errors": samples.errors.get(sec, 0), "dropped": samples.dropped.get(sec, 0),
-            "p50_ms": percentile(d, 50), "p90_ms": percentile(d, 90), "p99_ms": percentile(d, 99),
+            "p50_ms": percentile(d, 50, "nearest"), "p90_ms": percentile(d, 90, "nearest"),
+            "p99_ms": percentile(d, 99, "nearest"),
             "max_ms": d[-1] if d else None,
         })
     return rows
@@ -102,7 +94,7 @@ def per_second(samples, target=None):
 def spectrum(samples):
     """Latency by percentile over the whole tape: [[percentile, ms], ...]."""
     d = samples.all_durations()
-    return [[p, percentile(d, p)] for p in SPECTRUM] if d else []
+    return [[p, percentile(d, p, "nearest")] for p in SPECTRUM] if d else []
 
 
 def saturation(rows, p99_ms, error_rate, hold=3, duration_s=None, min_responses=100):

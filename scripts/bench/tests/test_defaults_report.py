@@ -6,6 +6,8 @@ import json
 import os
 import unittest
 
+import benchraw
+
 from .rawfiles import TempDirTest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -70,7 +72,7 @@ class DefaultsReportTest(TempDirTest):
     def test_node_part_pools_rounds_and_computes_ratios(self):
         self.write_node_raw()
         defaults_report.node_part(self.raw, self.out)
-        d = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))
+        d = benchraw.load_json(os.path.join(self.out, "defaults-node.json"))
         put = d["fixed_rate"]["PUT"]
         self.assertEqual(put["node"]["requests"], 2000)
         self.assertEqual(put["node"]["non2xx"], 3)
@@ -88,7 +90,7 @@ class DefaultsReportTest(TempDirTest):
         self.assertEqual(d["wrk"]["get"]["node"][0]["non2xx"], 12)
 
         defaults_report.render(self.out)
-        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        md = benchraw.read(os.path.join(self.out, "defaults.md"))
         self.assertIn("node/bare p99 **2.0x** (misses (<= 1.5))", md)
         self.assertIn("node/bare p99 **1.0x** (meets (<= 1.5))", md)
         self.assertIn("| PUT | 80000.0 78000.0 | 100000.0 100000.0 | 0.800 0.780 | **0.79** | +-2.6% | >= 0.75 | met |",
@@ -106,7 +108,7 @@ class DefaultsReportTest(TempDirTest):
         oha_csv(os.path.join(self.raw, "warmup-1-node-get.csv"), [300.0] * 10, bad=4)
         oha_csv(os.path.join(self.raw, "warmup-1-bare-put.csv"), [2.0] * 100)
         defaults_report.node_part(self.raw, self.out)
-        d = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))
+        d = benchraw.load_json(os.path.join(self.out, "defaults-node.json"))
         w = d["warmup"]
         self.assertEqual((w["steps"], w["flush_step"], w["step_seconds"]), (4, 3, 5))
         self.assertEqual(w["first_step"]["node"]["PUT"]["p99"], 900.0)
@@ -114,7 +116,7 @@ class DefaultsReportTest(TempDirTest):
         self.assertIsNone(w["first_step"]["bare"]["GET"])  # no such file: no row, not an error
         self.assertAlmostEqual(d["fixed_rate"]["PUT"]["node"]["p99"], 991 * 0.002, places=3)  # rounds only
         defaults_report.render(self.out)
-        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        md = benchraw.read(os.path.join(self.out, "defaults.md"))
         self.assertIn("4 steps of 5 s: the node's first memtable flush came in step 3", md)
         self.assertIn("| PUT | node | 100 | 0 | 500.0 | 900.0 | 900.0 |", md)
         self.assertIn("| GET | node | 10 | 4 |", md)
@@ -126,13 +128,13 @@ class DefaultsReportTest(TempDirTest):
                     "java/lang/Thread.run;dev/dht/node/http/DhtSession.uncork;one/nio/net/Session.write 10\n"
                     f"java/lang/Thread.run;{os.path.expanduser('~')}/.cache/dht/native/librocksdbjni.so 1\n")
         defaults_report.node_part(self.raw, self.out)
-        put = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["profile"]["PUT"]
+        put = benchraw.load_json(os.path.join(self.out, "defaults-node.json"))["profile"]["PUT"]
         self.assertEqual(put["samples"], 41)
         self.assertIn("~/.cache/dht/native/librocksdbjni.so", [t["frame"] for t in put["top_self"]])
         self.assertEqual(put["share"]["RocksDB read / LWW check"], round(30 / 41, 4))
-        self.assertIsNone(defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["profile"]["GET"])
+        self.assertIsNone(benchraw.load_json(os.path.join(self.out, "defaults-node.json"))["profile"]["GET"])
         defaults_report.render(self.out)
-        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        md = benchraw.read(os.path.join(self.out, "defaults.md"))
         self.assertIn("| RocksDB read / LWW check | 73.2% |", md)
         self.assertIn("**GET**: no profile was captured.", md)
 
@@ -147,7 +149,7 @@ class DefaultsReportTest(TempDirTest):
             f.write("dev/dht/node/peer/PeerClient.loop;dev/dht/node/peer/PeerConnection.read 6\n"
                     "dev/dht/node/peer/PeerClient.loop;dev/dht/node/http/DhtSession.answer;one/nio/net/Session.write 4\n")
         defaults_report.cluster_part(self.raw, self.out)
-        d = defaults_report.load_json(os.path.join(self.out, "defaults-cluster.json"))
+        d = benchraw.load_json(os.path.join(self.out, "defaults-cluster.json"))
         self.assertEqual(d["profile"]["get"]["share"]["replica calls (peer client: send, read, parse)"], 0.6)
         self.assertEqual(d["profile"]["get"]["share"]["response write (socket send)"], 0.4)
         self.assertNotIn("replica calls (peer client: send, read, parse)",
@@ -156,7 +158,7 @@ class DefaultsReportTest(TempDirTest):
         self.assertEqual(d["wrk"]["get"]["one_entry_ratio"], 0.25)
         self.assertEqual(d["wrk"]["get"]["spread_ratio"], 0.4)
         defaults_report.render(self.out)
-        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        md = benchraw.read(os.path.join(self.out, "defaults.md"))
         # identical rounds: a floor of 0; PUT exactly at its goal is on neither side of it
         self.assertIn("| PUT | 100000.0 100000.0 / 50000.0 50000.0 / 40000.0 40000.0 | 0.500 0.500 | **0.5** | "
                       "+-0.0% | >= 0.5 | not separable here (the median meets it) | 0.400 0.400 | 0.4 | +-0.0% |", md)
@@ -169,9 +171,9 @@ class DefaultsReportTest(TempDirTest):
         old = {"env": {"commit": "0000000"}, "profile": {}, "wrk": {m: {
             "runs": {k: {"rps": v, "non2xx": 0} for k, v in (("single", 100.0), ("one-entry", 50.0), ("spread", 40.0))},
             "one_entry_ratio": 0.5, "spread_ratio": 0.4} for m in ("put", "get")}}
-        defaults_report.write_json(os.path.join(self.out, "defaults-cluster.json"), old)  # written by the last version
+        benchraw.write_json(os.path.join(self.out, "defaults-cluster.json"), old)  # written by the last version
         defaults_report.render(self.out)
-        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        md = benchraw.read(os.path.join(self.out, "defaults.md"))
         self.assertIn("| PUT | 100.0 / 50.0 / 40.0 | 0.500 | **0.5** | not measured | >= 0.5 | not separable here (the "
                       "median meets it) |", md)
 
@@ -187,7 +189,7 @@ class DefaultsReportTest(TempDirTest):
             oha_csv(os.path.join(self.raw, f"oha-PUT-{r}-node.csv"), [i * scale for i in range(1, 1001)])
         defaults_report.node_part(self.raw, self.out)
         defaults_report.render(self.out)
-        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        md = benchraw.read(os.path.join(self.out, "defaults.md"))
         self.assertIn("node/bare p99 **1.78x** (misses (<= 1.5)), noise floor +-50.0%: not separable here;", md)
         self.assertIn("node/bare p99 **1.0x** (meets (<= 1.5)), noise floor +-0.0%;", md)  # GET: identical rounds
         self.assertNotIn("not measured", md)  # the wrk ratios too have their floor
@@ -199,10 +201,10 @@ class DefaultsReportTest(TempDirTest):
         self.write_wrk("put-bare", ("100000.00",), ("85000.00",))
         self.write_wrk("put-node", ("80000.00",), ("80000.00",))
         defaults_report.node_part(self.raw, self.out)
-        j = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["wrk"]["put"]["judged"]
+        j = benchraw.load_json(os.path.join(self.out, "defaults-node.json"))["wrk"]["put"]["judged"]
         self.assertEqual(j["target_verdict"], "not separable here")
         defaults_report.render(self.out)
-        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        md = benchraw.read(os.path.join(self.out, "defaults.md"))
         self.assertIn("| **0.871** | +-17.6% | >= 0.75 | not separable here (the median meets it) |", md)
 
     def test_a_missing_wrk_round_leaves_the_others_judged(self):
@@ -216,12 +218,12 @@ class DefaultsReportTest(TempDirTest):
         self.write_wrk("put-node", ("80000.00",), ("78000.00",), ("80000.00",))
         self.write_wrk("put-bare", ("100000.00",), ("100000.00",), ("100000.00",))
         defaults_report.node_part(self.raw, self.out)
-        j = defaults_report.load_json(os.path.join(self.out, "defaults-node.json"))["wrk"]["get"]["judged"]
+        j = benchraw.load_json(os.path.join(self.out, "defaults-node.json"))["wrk"]["get"]["judged"]
         self.assertEqual(j["ratios"], [0.6, None, 0.6])
         self.assertEqual(j["target_verdict"], "missed")
         self.assertAlmostEqual(j["floor"], 61000 / 60000, msg="the node's: the bare's have no consecutive two")
         defaults_report.render(self.out)
-        md = defaults_report.read_text(os.path.join(self.out, "defaults.md"))
+        md = benchraw.read(os.path.join(self.out, "defaults.md"))
         self.assertIn("| GET | 60000.0 61000.0 60000.0 | 100000.0 - 100000.0 | 0.600 - 0.600 | **0.6** |", md)
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ import json
 import os
 import unittest
 
+from harness import load
 from runner import k6, series
 from runner.cli import parse_nodes
 
@@ -140,11 +141,11 @@ class Arguments(unittest.TestCase):
 
     def test_percentile_is_the_nearest_rank(self):
         v = list(range(1, 101))
-        self.assertEqual(series.percentile(v, 50), 50)
-        self.assertEqual(series.percentile(v, 99), 99)
-        self.assertEqual(series.percentile(v, 99.9), 100)
-        self.assertEqual(series.percentile(v, 0), 1)
-        self.assertIsNone(series.percentile([], 50))
+        self.assertEqual(load.percentile(v, 50, "nearest"), 50)
+        self.assertEqual(load.percentile(v, 99, "nearest"), 99)
+        self.assertEqual(load.percentile(v, 99.9, "nearest"), 100)
+        self.assertEqual(load.percentile(v, 0, "nearest"), 1)
+        self.assertIsNone(load.percentile([], 50, "nearest"))
 
 
 if __name__ == "__main__":
