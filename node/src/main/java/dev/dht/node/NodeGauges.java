@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.node.hints.HintStore;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.movement.MovementStats;
 import dev.dht.node.peer.PeerClient;
@@ -9,10 +10,12 @@ import dev.dht.node.storage.Store;
 import dev.dht.node.storage.StoreStats;
 import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.MemberTls;
+import dev.dht.node.topology.TopologyState;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The node's gauges and counters on /metrics, read from its parts at scrape time. Apart from {@link Node} so
@@ -61,30 +64,19 @@ final class NodeGauges {
         metrics.counter(
                 "dht_read_repairs", "Read-repair writes a stale replica accepted", node.coordinator::readRepairs);
         ChoiceMetrics.register(metrics, node.coordinator.choice());
+        metrics.gauge("dht_hints_pending", "Hints stored and not yet delivered", hints(HintStore::pending));
         metrics.gauge(
-                "dht_hints_pending",
-                "Hints stored and not yet delivered",
-                () -> node.hints == null ? 0 : node.hints.pending());
-        metrics.gauge(
-                "dht_hints_bytes",
-                "Bytes of stored hints (bounded by --hint-max-bytes)",
-                () -> node.hints == null ? 0 : node.hints.bytes());
-        metrics.counter(
-                "dht_hints_stored",
-                "Hints written for replicas that missed a write",
-                () -> node.hints == null ? 0 : node.hints.stored());
-        metrics.counter(
-                "dht_hints_delivered",
-                "Hints their replica accepted",
-                () -> node.hints == null ? 0 : node.hints.delivered());
+                "dht_hints_bytes", "Bytes of stored hints (bounded by --hint-max-bytes)", hints(HintStore::bytes));
+        metrics.counter("dht_hints_stored", "Hints written for replicas that missed a write", hints(HintStore::stored));
+        metrics.counter("dht_hints_delivered", "Hints their replica accepted", hints(HintStore::delivered));
         metrics.counter(
                 "dht_hints_dropped",
                 "Hints dropped: over --hint-max-bytes or older than --hint-max-age",
-                () -> node.hints == null ? 0 : node.hints.dropped());
+                hints(HintStore::dropped));
         metrics.counter(
                 "dht_hints_rerouted",
                 "Hints of a member that left, given to their keys' current replicas",
-                () -> node.hints == null ? 0 : node.hints.rerouted());
+                hints(HintStore::rerouted));
         registerMovementMetrics();
         registerPlaneMetrics();
         metrics.counter(
@@ -217,21 +209,18 @@ final class NodeGauges {
                 "dht_movement_state",
                 "1 while this node is in a move (announced or joint), 0 when idle",
                 () -> node.movementStatus.idle() ? 0 : 1);
-        metrics.gauge("dht_movement_topology_epoch", "Epoch of this node's topology state (-1: none yet)", () -> {
-            var s = node.topologyManager.state();
-            return s == null ? -1 : s.epoch();
-        });
+        metrics.gauge(
+                "dht_movement_topology_epoch",
+                "Epoch of this node's topology state (-1: none yet)",
+                topologyState(-1, TopologyState::epoch));
         metrics.gauge(
                 "dht_movement_topology_version",
                 "Version of the topology state: 3 x epoch + stage (0 " + "announced, 1 joint, 2 stable)",
-                () -> {
-                    var s = node.topologyManager.state();
-                    return s == null ? -1 : s.version();
-                });
-        metrics.gauge("dht_movement_topology_members", "Members of the set this node serves or moves to", () -> {
-            var s = node.topologyManager.state();
-            return s == null ? 0 : s.destination().size();
-        });
+                topologyState(-1, TopologyState::version));
+        metrics.gauge(
+                "dht_movement_topology_members",
+                "Members of the set this node serves or moves to",
+                topologyState(0, s -> s.destination().size()));
         metrics.counter("dht_movement_records_sent", "Records this node streamed to new replicas", ms::recordsSent);
         metrics.counter("dht_movement_bytes_sent", "Bytes of record batches this node streamed", ms::bytesSent);
         metrics.counter("dht_movement_records_received", "Records streamed to this node", ms::recordsReceived);
@@ -259,6 +248,19 @@ final class NodeGauges {
                 "dht_movement_refused",
                 "Internal requests refused as coming from an older topology state",
                 node.coordinator::refusedByReplicas);
+    }
+
+    /** A figure of the hint store, 0 on a node without one. */
+    private DoubleSupplier hints(ToLongFunction<HintStore> figure) {
+        return () -> node.hints == null ? 0 : figure.applyAsLong(node.hints);
+    }
+
+    /** A figure of this node's topology state, none before it has one. */
+    private DoubleSupplier topologyState(long none, ToLongFunction<TopologyState> figure) {
+        return () -> {
+            TopologyState s = node.topologyManager.state();
+            return s == null ? none : figure.applyAsLong(s);
+        };
     }
 
     /** What the planes refused (docs/security.md). */

@@ -33,11 +33,7 @@ public final class MovementStats {
     /** A new move (epoch) begins: its figures count from here. */
     void startMove() {
         moveBase = new long[] {recordsSent(), bytesSent(), recordsReceived(), bytesReceived()};
-        scanEstimatedRecords = 0;
-        scanEstimatedBytes = 0;
-        scanned = 0;
-        slicesDone = 0;
-        scanFinished = false;
+        startScan(0, 0, 0); // no scan of this move yet
     }
 
     public long moveRecordsSent() {

@@ -62,14 +62,14 @@ public final class RecordBatch {
         List<Record> records = new ArrayList<>();
         int p = 0;
         while (p < body.length) {
-            int keyLength = getInt(body, p);
+            int keyLength = lengthAt(body, p);
             p += 4;
             if (keyLength <= 0 || keyLength > body.length - p) {
                 throw new IllegalArgumentException("bad key length " + keyLength + " at byte " + (p - 4));
             }
             byte[] key = Arrays.copyOfRange(body, p, p + keyLength);
             p += keyLength;
-            int recordLength = getInt(body, p);
+            int recordLength = lengthAt(body, p);
             p += 4;
             if (recordLength < Record.HEADER_SIZE || recordLength > body.length - p) {
                 throw new IllegalArgumentException("bad record length " + recordLength + " at byte " + (p - 4));
@@ -81,7 +81,11 @@ public final class RecordBatch {
         return new Decoded(keys, records);
     }
 
-    private static int getInt(byte[] a, int p) {
+    /**
+     * The length field (4 bytes, big-endian) of a frame at p; IllegalArgumentException past the end of a. The one
+     * decoder of the frames' lengths: the restore reads the same batches in place (dev.dht.node.restore).
+     */
+    public static int lengthAt(byte[] a, int p) {
         if (p + 4 > a.length) {
             throw new IllegalArgumentException("truncated frame at byte " + p);
         }

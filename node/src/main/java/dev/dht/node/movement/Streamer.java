@@ -2,10 +2,7 @@ package dev.dht.node.movement;
 
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.io.Throttle;
-import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
-import dev.dht.node.peer.PeerRequest;
-import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
@@ -18,7 +15,6 @@ import dev.dht.node.topology.TopologyState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
@@ -193,53 +189,20 @@ final class Streamer {
         return false;
     }
 
-    /** One batch in flight to one member. */
-    private final class Pending implements PeerCallback {
-        final int target;
-        final byte[] body;
-        final int records;
-        CountDownLatch done = new CountDownLatch(1);
-        volatile boolean ok;
-        volatile String failure;
-
-        Pending(int target, byte[] body, int records) {
-            this.target = target;
-            this.body = body;
-            this.records = records;
-        }
-
-        void go() {
-            done = new CountDownLatch(1);
-            ok = false;
-            throttle.pace(body.length);
-            client.send(
-                    plan.member(target),
-                    new PeerRequest("PUT", RECORDS_PATH, clock.now(), 0, body, header),
-                    System.nanoTime() + settings.requestTimeout().toNanos(),
-                    this);
-        }
-
-        @Override
-        public void completed(PeerResponse response) {
-            if (response.clock() > 0) {
-                clock.observe(response.clock());
-            }
-            ok = response.status() == 200;
-            failure = ok ? null : plan.member(target) + " answered " + response.status();
-            done.countDown();
-        }
-
-        @Override
-        public void failed(boolean timeout, String reason) {
-            failure = plan.member(target) + (timeout ? " did not answer in time" : ": " + reason);
-            done.countDown();
-        }
-    }
+    /** One batch in flight to one member, and its records (counted once it is accepted). */
+    private record Pending(BatchCall call, int records) {}
 
     private Pending send(int target, RecordBatch batch) {
-        Pending p = new Pending(target, batch.toBytes(), batch.count());
-        p.go();
-        return p;
+        BatchCall call = new BatchCall(
+                client,
+                clock,
+                plan.member(target),
+                RECORDS_PATH,
+                batch.toBytes(),
+                () -> header,
+                settings.requestTimeout().toNanos());
+        throttle.pace(call.bytes());
+        return new Pending(call.go(), batch.count());
     }
 
     /**
@@ -251,18 +214,16 @@ final class Streamer {
         while (true) {
             List<Pending> failed = new ArrayList<>();
             for (Pending p : waiting) {
+                boolean ok;
                 try {
-                    if (!p.done.await(
-                            settings.requestTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS)) {
-                        p.failure = plan.member(p.target) + " did not answer in time";
-                    }
+                    ok = p.call().await();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return false;
                 }
-                if (p.ok) {
-                    stats.recordsSent.add(p.records);
-                    stats.bytesSent.add(p.body.length);
+                if (ok) {
+                    stats.recordsSent.add(p.records());
+                    stats.bytesSent.add(p.call().bytes());
                 } else {
                     failed.add(p);
                 }
@@ -271,14 +232,16 @@ final class Streamer {
                 stats.waitingFor = null;
                 return true;
             }
-            stats.waitingFor = "sending to " + failed.get(0).failure;
+            String failure = failed.get(0).call().failure();
+            stats.waitingFor = "sending to " + failure;
             stats.batchesRetried.add(failed.size());
-            log.warn("{} batch(es) not accepted ({}); sending again in 1 s", failed.size(), failed.get(0).failure);
+            log.warn("{} batch(es) not accepted ({}); sending again in 1 s", failed.size(), failure);
             if (System.nanoTime() + RETRY_NANOS - end > 0 || !pause(RETRY_NANOS) || !current.getAsBoolean()) {
                 return false;
             }
             for (Pending p : failed) {
-                p.go();
+                throttle.pace(p.call().bytes());
+                p.call().go();
             }
             waiting = failed;
         }

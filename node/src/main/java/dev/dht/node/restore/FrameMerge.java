@@ -1,5 +1,7 @@
 package dev.dht.node.restore;
 
+import static dev.dht.node.movement.RecordBatch.lengthAt;
+
 import dev.dht.node.restore.ReceivedRecords.Frame;
 import dev.dht.node.sorting.ExternalSorter;
 import dev.dht.node.sorting.Resolver;
@@ -111,19 +113,12 @@ final class FrameMerge {
                 length = f.length();
                 next = 0;
             }
-            keyLength = getInt(next);
+            keyLength = lengthAt(buffer, next);
             key = next + 4;
-            valueLength = getInt(key + keyLength);
+            valueLength = lengthAt(buffer, key + keyLength);
             value = key + keyLength + 4;
             next = value + valueLength;
             return true;
-        }
-
-        private int getInt(int p) {
-            return (buffer[p] & 0xFF) << 24
-                    | (buffer[p + 1] & 0xFF) << 16
-                    | (buffer[p + 2] & 0xFF) << 8
-                    | buffer[p + 3] & 0xFF;
         }
 
         @Override

@@ -1,12 +1,10 @@
 package dev.dht.node.restore;
 
 import dev.dht.node.clock.HybridLogicalClock;
+import dev.dht.node.movement.BatchCall;
 import dev.dht.node.movement.MovementEndpoints;
 import dev.dht.node.movement.RecordBatch;
-import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
-import dev.dht.node.peer.PeerRequest;
-import dev.dht.node.peer.PeerResponse;
 import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Store;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -43,7 +40,7 @@ final class RecordSender {
     private final int batchBytes;
     private final long timeoutNanos;
     private final Map<String, RecordBatch> batches = new HashMap<>();
-    private final List<Pending> pending = new ArrayList<>();
+    private final List<BatchCall> pending = new ArrayList<>();
     private final List<byte[]> localKeys = new ArrayList<>();
     private final List<Record> localRecords = new ArrayList<>();
     /** The restore whose inboxes take the batches, or null: the owners apply them. */
@@ -96,7 +93,7 @@ final class RecordSender {
             RecordBatch b = batches.computeIfAbsent(owner, o -> new RecordBatch());
             b.add(key, record);
             if (b.bytes() >= batchBytes) {
-                pending.add(new Pending(owner, b.toBytes()).go());
+                pending.add(sendTo(owner, b.toBytes()));
                 batches.remove(owner);
             }
         }
@@ -129,7 +126,7 @@ final class RecordSender {
             localKeys.clear();
             localRecords.clear();
         }
-        batches.forEach((owner, b) -> pending.add(new Pending(owner, b.toBytes()).go()));
+        batches.forEach((owner, b) -> pending.add(sendTo(owner, b.toBytes())));
         batches.clear();
         Slice slice = new Slice(new ArrayList<>(pending));
         pending.clear();
@@ -141,26 +138,23 @@ final class RecordSender {
      * {@code going} turns false (false: the caller repeats the slice later).
      */
     boolean await(Slice slice, BooleanSupplier going) throws InterruptedException {
-        List<Pending> waiting = slice.batches;
+        List<BatchCall> waiting = slice.batches;
         while (!waiting.isEmpty()) {
-            List<Pending> failed = new ArrayList<>();
-            for (Pending p : waiting) {
-                if (!p.done.await(timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS)) {
-                    p.failure = p.owner + " did not answer in time";
-                }
-                if (!p.ok) {
+            List<BatchCall> failed = new ArrayList<>();
+            for (BatchCall p : waiting) {
+                if (!p.await()) {
                     failed.add(p);
                 }
             }
             if (failed.isEmpty()) {
                 break;
             }
-            waitingFor = "sending to " + failed.get(0).failure;
+            waitingFor = "sending to " + failed.get(0).failure();
             TimeUnit.MILLISECONDS.sleep(RETRY_MILLIS);
             if (!going.getAsBoolean()) {
                 return false;
             }
-            for (Pending p : failed) {
+            for (BatchCall p : failed) {
                 p.go();
             }
             waiting = failed;
@@ -171,53 +165,21 @@ final class RecordSender {
 
     /** The batches one {@link #send} put in flight. */
     static final class Slice {
-        private final List<Pending> batches;
+        private final List<BatchCall> batches;
 
-        private Slice(List<Pending> batches) {
+        private Slice(List<BatchCall> batches) {
             this.batches = batches;
         }
     }
 
-    /** One batch in flight to one owner. */
-    private final class Pending implements PeerCallback {
-        final String owner;
-        final byte[] body;
-        volatile CountDownLatch done;
-        volatile boolean ok;
-        volatile String failure;
-
-        Pending(String owner, byte[] body) {
-            this.owner = owner;
-            this.body = body;
-        }
-
-        Pending go() {
-            done = new CountDownLatch(1);
-            ok = false;
-            String path = inboxId == null ? MovementEndpoints.RECORDS : RestoreEndpoints.RECORDS + "?id=" + inboxId;
-            client.send(
-                    owner,
-                    new PeerRequest(
-                            "PUT", path, clock.now(), 0, body, topology.view().requestHeader()),
-                    System.nanoTime() + timeoutNanos,
-                    this);
-            return this;
-        }
-
-        @Override
-        public void completed(PeerResponse response) {
-            if (response.clock() > 0) {
-                clock.observe(response.clock());
-            }
-            ok = response.status() == 200;
-            failure = ok ? null : owner + " answered " + response.status();
-            done.countDown();
-        }
-
-        @Override
-        public void failed(boolean timeout, String reason) {
-            failure = owner + (timeout ? " did not answer in time" : ": " + reason);
-            done.countDown();
-        }
+    /**
+     * A batch to one owner, sent now: to its inbox during a restore into a new cluster, else applied. The path is
+     * the batch's for good: {@link #toInboxes} comes before the first record.
+     */
+    private BatchCall sendTo(String owner, byte[] body) {
+        String path = inboxId == null ? MovementEndpoints.RECORDS : RestoreEndpoints.RECORDS + "?id=" + inboxId;
+        return new BatchCall(
+                        client, clock, owner, path, body, () -> topology.view().requestHeader(), timeoutNanos)
+                .go();
     }
 }

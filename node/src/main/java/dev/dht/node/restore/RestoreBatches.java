@@ -1,5 +1,7 @@
 package dev.dht.node.restore;
 
+import static dev.dht.node.movement.RecordBatch.lengthAt;
+
 import dev.dht.node.storage.Record;
 import java.io.IOException;
 import java.util.Arrays;
@@ -38,7 +40,7 @@ final class RestoreBatches {
         int previousLength = 0;
         int p = 0;
         for (int index = 0; p < body.length; index++) {
-            int keyLength = getInt(body, p);
+            int keyLength = lengthAt(body, p);
             if (keyLength <= 0 || keyLength > body.length - p - 4) {
                 throw new IllegalArgumentException("bad key length " + keyLength + " at byte " + p);
             }
@@ -52,7 +54,7 @@ final class RestoreBatches {
             previousKey = key;
             previousLength = keyLength;
             p = key + keyLength;
-            int recordLength = getInt(body, p);
+            int recordLength = lengthAt(body, p);
             if (recordLength > body.length - p - 4) {
                 throw new IllegalArgumentException("bad record length " + recordLength + " at byte " + p);
             }
@@ -81,8 +83,8 @@ final class RestoreBatches {
         int p = 0;
         for (int index = 0; p < body.length; index++) {
             int start = p;
-            p += 4 + getInt(body, p);
-            p += 4 + getInt(body, p);
+            p += 4 + lengthAt(body, p);
+            p += 4 + lengthAt(body, p);
             if (!out.get(index)) {
                 System.arraycopy(body, start, kept, n, p - start);
                 n += p - start;
@@ -93,7 +95,7 @@ final class RestoreBatches {
 
     /** The first key of a batch (checked, not empty). */
     static byte[] firstKey(byte[] batch) {
-        return Arrays.copyOfRange(batch, 4, 4 + getInt(batch, 0));
+        return Arrays.copyOfRange(batch, 4, 4 + lengthAt(batch, 0));
     }
 
     /** The last key of a batch of length bytes (checked, not empty). */
@@ -102,10 +104,10 @@ final class RestoreBatches {
         int key = 0;
         int keyLength = 0;
         while (p < length) {
-            keyLength = getInt(batch, p);
+            keyLength = lengthAt(batch, p);
             key = p + 4;
             p = key + keyLength;
-            p += 4 + getInt(batch, p);
+            p += 4 + lengthAt(batch, p);
         }
         return Arrays.copyOfRange(batch, key, key + keyLength);
     }
@@ -115,8 +117,8 @@ final class RestoreBatches {
         int n = 0;
         int p = 0;
         while (p < length) {
-            p += 4 + getInt(batch, p);
-            p += 4 + getInt(batch, p);
+            p += 4 + lengthAt(batch, p);
+            p += 4 + lengthAt(batch, p);
             n++;
         }
         return n;
@@ -126,19 +128,12 @@ final class RestoreBatches {
     static void forEach(byte[] batch, int length, Sink sink) throws IOException {
         int p = 0;
         while (p < length) {
-            int keyLength = getInt(batch, p);
+            int keyLength = lengthAt(batch, p);
             int key = p + 4;
-            int recordLength = getInt(batch, key + keyLength);
+            int recordLength = lengthAt(batch, key + keyLength);
             int record = key + keyLength + 4;
             sink.add(batch, key, keyLength, batch, record, recordLength);
             p = record + recordLength;
         }
-    }
-
-    private static int getInt(byte[] a, int p) {
-        if (p + 4 > a.length) {
-            throw new IllegalArgumentException("truncated frame at byte " + p);
-        }
-        return (a[p] & 0xFF) << 24 | (a[p + 1] & 0xFF) << 16 | (a[p + 2] & 0xFF) << 8 | a[p + 3] & 0xFF;
     }
 }
