@@ -4,7 +4,6 @@ a phase, a background poll of a status all along (as the operator polls), sample
 the object store and the load at a mark, and a warm-up that lasts until the nodes are steady. Standard library only.
 """
 import json
-import os
 import string
 import threading
 import time

@@ -11,7 +11,6 @@ import os
 import shutil
 import signal
 import sys
-import time
 
 from harness import machine
 

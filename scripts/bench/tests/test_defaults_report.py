@@ -2,7 +2,6 @@
 percentiles, wrk windows in rounds parsed into throughput, the ratios judged against the spread of identical rounds
 (harness/judge.py) and the goal verdicts in defaults.md."""
 import importlib.util
-import json
 import os
 import unittest
 

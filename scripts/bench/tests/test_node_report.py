@@ -3,7 +3,6 @@ a 5-s smoke run of the scenario, the wrk commands' first line and the profiles' 
 named as round 1 and a synthetic round 2 beside them (the same text with another req/s, the p99 scaled)): wrk's and
 oha's figures read through benchraw.py, the node/ceiling ratios and the reference-rate p99 ratios judged over the
 rounds against their own noise floor (a target inside it: "not separable here"), the k6 rows, the profile breakdown."""
-import json
 import os
 import re
 import shutil

@@ -4,7 +4,6 @@ of a real node (node/target/dht-node.jar) after known writes."""
 import os
 import struct
 import subprocess
-import tempfile
 import time
 import unittest
 import urllib.request
