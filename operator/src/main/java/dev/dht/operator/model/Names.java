@@ -102,7 +102,11 @@ public final class Names {
 
     /** A member's URL from its pod's name (or a variable standing for it). */
     public static String memberUrl(String podNameOrVar, String cluster, String namespace, String clusterDomain) {
-        return "http://" + podNameOrVar + "." + headlessService(cluster) + "." + namespace + ".svc." + clusterDomain
-                + ":" + NODE_PORT;
+        return "http://" + memberHost(podNameOrVar, cluster, namespace, clusterDomain) + ":" + NODE_PORT;
+    }
+
+    /** A member's stable DNS name through the headless Service, from its pod's name (or a variable standing for it). */
+    public static String memberHost(String podNameOrVar, String cluster, String namespace, String clusterDomain) {
+        return podNameOrVar + "." + headlessService(cluster) + "." + namespace + ".svc." + clusterDomain;
     }
 }

@@ -248,21 +248,17 @@ final class ClientTlsStep {
 
     private void userStatus(DhtUser user, Optional<X509Certificate> held, boolean ready, String message, Instant now) {
         DhtUserStatus status = UserSecrets.status(user, held, ready, message, now);
-        if (status.equals(user.getStatus())) {
-            return;
-        }
-        var fresh = new DhtUser();
-        fresh.getMetadata().setName(user.getMetadata().getName());
-        fresh.getMetadata().setNamespace(user.getMetadata().getNamespace());
-        fresh.setStatus(status);
-        client.resource(fresh)
-                .subresource("status")
-                .patch(new io.fabric8.kubernetes.client.dsl.base.PatchContext.Builder()
-                        .withPatchType(io.fabric8.kubernetes.client.dsl.base.PatchType.SERVER_SIDE_APPLY)
-                        .withFieldManager(ResourceApplier.FIELD_MANAGER)
-                        .withForce(true)
-                        .build());
-        applier.counted(fresh);
+        // Not the primary (no JOSDK cache to update): a plain server-side apply of the status, when it changed.
+        StatusWrites.statusOnly(user, status, DhtUser::new).ifPresent(fresh -> {
+            client.resource(fresh)
+                    .subresource("status")
+                    .patch(new io.fabric8.kubernetes.client.dsl.base.PatchContext.Builder()
+                            .withPatchType(io.fabric8.kubernetes.client.dsl.base.PatchType.SERVER_SIDE_APPLY)
+                            .withFieldManager(ResourceApplier.FIELD_MANAGER)
+                            .withForce(true)
+                            .build());
+            applier.counted(fresh);
+        });
     }
 
     /**

@@ -150,7 +150,9 @@ class DhtBenchmarkIT {
         var done = awaitStatus("smoke", s -> assertThat(s.phase).isEqualTo(BenchmarkPhase.Succeeded));
         assertThat(done.runId).isEqualTo(runId);
         assertThat(done.endTime).isNotNull();
-        assertThat(done.tapes).containsExactly(new TapeResult("put-unique", 99.9, 4.2, 0L, 0L, null));
+        assertThat(done.tapes)
+                .usingRecursiveFieldByFieldElementComparator()
+                .containsExactly(new TapeResult("put-unique", 99.9, 4.2, 0L, 0L, null));
         assertThat(done.flamegraphs).isEqualTo(2);
         assertThat(done.message).isEqualTo("1 tape(s) ran; 2 flamegraph(s) in smoke-results:/smoke/" + runId);
 

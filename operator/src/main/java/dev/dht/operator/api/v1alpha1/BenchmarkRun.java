@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /** One run of a benchmark: what status shows for the current run, and what status.history keeps of earlier ones. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -45,24 +44,6 @@ public class BenchmarkRun {
         run.flamegraphs = flamegraphs;
         run.tapes = tapes == null ? new ArrayList<>() : new ArrayList<>(tapes);
         return run;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof BenchmarkRun r
-                && Objects.equals(runId, r.runId)
-                && phase == r.phase
-                && Objects.equals(message, r.message)
-                && Objects.equals(startTime, r.startTime)
-                && Objects.equals(endTime, r.endTime)
-                && Objects.equals(artifactPath, r.artifactPath)
-                && Objects.equals(flamegraphs, r.flamegraphs)
-                && Objects.equals(tapes, r.tapes);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(runId, phase, message, startTime, endTime, artifactPath, flamegraphs, tapes);
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.dht.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
 
 /** The client port's TLS as the operator last saw it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -22,22 +21,6 @@ public class ClientTlsStatus extends CertificateStatus {
 
     @JsonPropertyDescription("The ConfigMap with the CA bundle clients trust (key ca.crt): mount it, or read it.")
     public String caConfigMap;
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof ClientTlsStatus s
-                && Objects.equals(enabled, s.enabled)
-                && Objects.equals(reason, s.reason)
-                && issuer == s.issuer
-                && clientAuth == s.clientAuth
-                && Objects.equals(caConfigMap, s.caConfigMap)
-                && sameCertificates(s);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(enabled, reason, issuer, clientAuth, caConfigMap, certificatesHash());
-    }
 
     @Override
     public String toString() {

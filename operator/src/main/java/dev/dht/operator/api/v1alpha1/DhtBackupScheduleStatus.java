@@ -7,7 +7,7 @@ import java.util.List;
 
 /** Observed state of a schedule, written only by the operator. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class DhtBackupScheduleStatus extends FieldEquality {
+public class DhtBackupScheduleStatus extends FieldText {
     @JsonPropertyDescription("The scheduled time of the last backup started.")
     public String lastScheduleTime;
 

@@ -8,7 +8,7 @@ import java.util.List;
 
 /** Observed state of a backup, written only by the operator. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class DhtBackupStatus extends FieldEquality {
+public class DhtBackupStatus extends FieldText {
     @JsonPropertyDescription("Pending, Running, Completed or Failed.")
     public BackupPhase phase;
 

@@ -4,11 +4,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Observed state, written only by the operator: the current run's fields (inherited) plus what identifies the
- * request it answers and the summaries of earlier runs. Compared by value: equal status means no write.
+ * request it answers and the summaries of earlier runs. Unchanged JSON means no write (reconciler/StatusWrites).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DhtBenchmarkStatus extends BenchmarkRun {
@@ -45,21 +44,6 @@ public class DhtBenchmarkStatus extends BenchmarkRun {
         status.resultsClaim = resultsClaim;
         status.history = history == null ? new ArrayList<>() : new ArrayList<>(history);
         return status;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof DhtBenchmarkStatus s
-                && super.equals(o)
-                && Objects.equals(observedGeneration, s.observedGeneration)
-                && Objects.equals(observedRerun, s.observedRerun)
-                && Objects.equals(resultsClaim, s.resultsClaim)
-                && Objects.equals(history, s.history);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(super.hashCode(), observedGeneration, observedRerun, resultsClaim, history);
     }
 
     @Override

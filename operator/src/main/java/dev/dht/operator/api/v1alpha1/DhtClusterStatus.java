@@ -7,9 +7,8 @@ import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
-/** Observed state, written only by the operator. Compared by value: equal status means no write. */
+/** Observed state, written only by the operator. Unchanged JSON means no write (reconciler/StatusWrites). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DhtClusterStatus {
     @JsonPropertyDescription("The metadata.generation this status describes.")
@@ -76,53 +75,6 @@ public class DhtClusterStatus {
             + " and messages; BackupStore with spec.backup (False: a member cannot use the object store, and why);"
             + " CertificatesValid and CredentialsReady while TLS and client authentication are on.")
     public List<Condition> conditions = new ArrayList<>();
-
-    @Override
-    public boolean equals(Object o) {
-        if (this == o) return true;
-        if (!(o instanceof DhtClusterStatus s)) return false;
-        return Objects.equals(observedGeneration, s.observedGeneration)
-                && phase == s.phase
-                && Objects.equals(replicas, s.replicas)
-                && Objects.equals(readyReplicas, s.readyReplicas)
-                && Objects.equals(replicationFactor, s.replicationFactor)
-                && Objects.equals(selector, s.selector)
-                && Objects.equals(topologyVersion, s.topologyVersion)
-                && Objects.equals(settledTopologyVersion, s.settledTopologyVersion)
-                && Objects.equals(scaling, s.scaling)
-                && Objects.equals(restore, s.restore)
-                && Objects.equals(repair, s.repair)
-                && Objects.equals(racks, s.racks)
-                && Objects.equals(racksReady, s.racksReady)
-                && Objects.equals(members, s.members)
-                && Objects.equals(tls, s.tls)
-                && Objects.equals(conditions, s.conditions)
-                && Objects.equals(release, s.release)
-                && Objects.equals(featureLevel, s.featureLevel);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                observedGeneration,
-                phase,
-                replicas,
-                readyReplicas,
-                replicationFactor,
-                selector,
-                topologyVersion,
-                settledTopologyVersion,
-                scaling,
-                restore,
-                repair,
-                racks,
-                racksReady,
-                members,
-                tls,
-                conditions,
-                release,
-                featureLevel);
-    }
 
     @Override
     public String toString() {

@@ -8,7 +8,7 @@ import java.util.List;
 
 /** The user's certificate as the operator last issued it. Written only by the operator. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class DhtUserStatus extends FieldEquality {
+public class DhtUserStatus extends FieldText {
     @JsonPropertyDescription("The Secret with tls.crt, tls.key (PKCS#8) and ca.crt (the CAs the client trusts).")
     public String secretName;
 

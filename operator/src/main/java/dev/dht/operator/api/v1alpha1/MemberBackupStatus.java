@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /** One member's part of a backup, as the member last reported it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class MemberBackupStatus extends FieldEquality {
+public class MemberBackupStatus extends FieldText {
     @JsonPropertyDescription("The member's pod.")
     public String name;
 

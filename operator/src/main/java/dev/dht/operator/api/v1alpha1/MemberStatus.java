@@ -2,7 +2,6 @@ package dev.dht.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class MemberStatus {
@@ -48,26 +47,6 @@ public class MemberStatus {
         this.url = url;
         this.state = state;
         this.ready = ready;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof MemberStatus m
-                && Objects.equals(name, m.name)
-                && Objects.equals(rack, m.rack)
-                && Objects.equals(url, m.url)
-                && state == m.state
-                && Objects.equals(ready, m.ready)
-                && Objects.equals(movement, m.movement)
-                && Objects.equals(keysLeft, m.keysLeft)
-                && Objects.equals(rebuild, m.rebuild)
-                && Objects.equals(release, m.release)
-                && Objects.equals(featureLevel, m.featureLevel);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(name, rack, url, state, ready, movement, keysLeft, rebuild, release, featureLevel);
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.dht.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
 
 /** One rack as observed: its members in the topology, its pods, how many are ready. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -32,21 +31,6 @@ public class RackStatus {
         this.replicas = replicas;
         this.readyMembers = readyMembers;
         this.targetMembers = targetMembers;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RackStatus r
-                && Objects.equals(name, r.name)
-                && Objects.equals(members, r.members)
-                && Objects.equals(replicas, r.replicas)
-                && Objects.equals(readyMembers, r.readyMembers)
-                && Objects.equals(targetMembers, r.targetMembers);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(name, members, replicas, readyMembers, targetMembers);
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.dht.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
 
 /** What the members report about repair (GET /v0/admin/repair), summed over the members that answered. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -26,23 +25,6 @@ public class RepairStatus {
 
     @JsonPropertyDescription("Members that answered the last poll.")
     public Integer membersReporting;
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RepairStatus s
-                && Objects.equals(enabled, s.enabled)
-                && Objects.equals(lastCompleteRound, s.lastCompleteRound)
-                && Objects.equals(oldestRangeRepair, s.oldestRangeRepair)
-                && Objects.equals(rangesOutOfSync, s.rangesOutOfSync)
-                && Objects.equals(bytesRepaired, s.bytesRepaired)
-                && Objects.equals(membersReporting, s.membersReporting);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                enabled, lastCompleteRound, oldestRangeRepair, rangesOutOfSync, bytesRepaired, membersReporting);
-    }
 
     @Override
     public String toString() {

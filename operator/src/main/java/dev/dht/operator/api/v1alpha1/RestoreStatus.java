@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /** Progress of the restore a cluster was created with (status.restore). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class RestoreStatus extends FieldEquality {
+public class RestoreStatus extends FieldText {
     @JsonPropertyDescription("The backup restored (its id in the store).")
     public String backupId;
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /** Progress of a scale in progress: what the operator waits for, and the members' data movement. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -35,34 +34,6 @@ public class ScalingStatus {
 
     @JsonPropertyDescription("Bytes the members still have to scan and send (their estimates, summed).")
     public Long bytesLeft;
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof ScalingStatus s
-                && Objects.equals(targetReplicas, s.targetReplicas)
-                && Objects.equals(topologyMembers, s.topologyMembers)
-                && Objects.equals(statefulSetReplicas, s.statefulSetReplicas)
-                && step == s.step
-                && Objects.equals(leaving, s.leaving)
-                && Objects.equals(membersIdle, s.membersIdle)
-                && Objects.equals(membersPolled, s.membersPolled)
-                && Objects.equals(keysLeft, s.keysLeft)
-                && Objects.equals(bytesLeft, s.bytesLeft);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(
-                targetReplicas,
-                topologyMembers,
-                statefulSetReplicas,
-                step,
-                leaving,
-                membersIdle,
-                membersPolled,
-                keysLeft,
-                bytesLeft);
-    }
 
     @Override
     public String toString() {

@@ -2,7 +2,6 @@ package dev.dht.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
 
 /** Headline figures of one tape of a run (the full summary is in the results volume). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -36,22 +35,6 @@ public class TapeResult {
         this.errors = errors;
         this.dropped = dropped;
         this.saturationRps = saturationRps;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof TapeResult t
-                && Objects.equals(tape, t.tape)
-                && Objects.equals(rps, t.rps)
-                && Objects.equals(p99Ms, t.p99Ms)
-                && Objects.equals(errors, t.errors)
-                && Objects.equals(dropped, t.dropped)
-                && Objects.equals(saturationRps, t.saturationRps);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(tape, rps, p99Ms, errors, dropped, saturationRps);
     }
 
     @Override

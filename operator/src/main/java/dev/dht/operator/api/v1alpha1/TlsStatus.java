@@ -2,7 +2,6 @@ package dev.dht.operator.api.v1alpha1;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-import java.util.Objects;
 
 /** The member plane's certificates as the operator last saw them. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -12,16 +11,6 @@ public class TlsStatus extends CertificateStatus {
 
     @JsonPropertyDescription("The client port's TLS.")
     public ClientTlsStatus client;
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof TlsStatus s && mode == s.mode && sameCertificates(s) && Objects.equals(client, s.client);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(mode, certificatesHash(), client);
-    }
 
     @Override
     public String toString() {

@@ -3,7 +3,6 @@ package dev.dht.operator.backup.reconciler;
 import dev.dht.operator.api.v1alpha1.BackupPhase;
 import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtBackupStatus;
-import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.MemberBackupStatus;
 import dev.dht.operator.backup.BackupAdmission;
 import dev.dht.operator.backup.BackupNames;
@@ -27,7 +26,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,19 +72,10 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup> {
         var client = context.getClient();
         Instant now = clock.instant();
         if (status.phase == null || status.phase == BackupPhase.Pending) {
-            var cluster = Optional.ofNullable(client.resources(DhtCluster.class)
-                    .inNamespace(ns)
-                    .withName(clusterName)
-                    .get());
-            var view = ClusterView.of(cluster);
-            var running = client.resources(DhtBackup.class).inNamespace(ns).list().getItems().stream()
-                    .filter(b -> clusterName.equals(b.getSpec().cluster)
-                            && b.getStatus() != null
-                            && b.getStatus().phase == BackupPhase.Running
-                            && !b.getMetadata()
-                                    .getName()
-                                    .equals(backup.getMetadata().getName()))
+            var view = ClusterView.of(ClusterBackups.cluster(client, ns, clusterName));
+            var running = ClusterBackups.running(client, ns, clusterName)
                     .map(b -> b.getMetadata().getName())
+                    .filter(name -> !name.equals(backup.getMetadata().getName()))
                     .findFirst();
             var decision = BackupAdmission.decide(view, clusterName, running);
             var next = copy(status);

@@ -6,7 +6,6 @@ import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtBackupSchedule;
 import dev.dht.operator.api.v1alpha1.DhtBackupScheduleStatus;
 import dev.dht.operator.api.v1alpha1.DhtBackupSpec;
-import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.backup.BackupNames;
 import dev.dht.operator.backup.ClusterView;
 import dev.dht.operator.backup.Cron;
@@ -194,18 +193,11 @@ public class DhtBackupScheduleReconciler implements Reconciler<DhtBackupSchedule
         String ns = schedule.getMetadata().getNamespace();
         String clusterName = schedule.getSpec().cluster;
         var client = context.getClient();
-        boolean clusterBackupRunning = client.resources(DhtBackup.class).inNamespace(ns).list().getItems().stream()
-                .anyMatch(b -> clusterName.equals(b.getSpec().cluster)
-                        && b.getStatus() != null
-                        && b.getStatus().phase == BackupPhase.Running);
-        if (clusterBackupRunning) {
+        if (ClusterBackups.running(client, ns, clusterName).findAny().isPresent()) {
             next.message = "retention waits: a backup of " + clusterName + " runs";
             return;
         }
-        var cluster = Optional.ofNullable(client.resources(DhtCluster.class)
-                .inNamespace(ns)
-                .withName(clusterName)
-                .get());
+        var cluster = ClusterBackups.cluster(client, ns, clusterName);
         var view = ClusterView.of(cluster);
         if (view.memberPods().isEmpty()) {
             next.message = "retention waits: no member of " + clusterName + " to ask";

@@ -111,8 +111,7 @@ public record BenchmarkTarget(
 
     /** With client TLS the sidecars serve TLS too, with the members' client-port certificate. */
     static String sidecarUrl(String scheme, String pod, String cluster, String namespace, String clusterDomain) {
-        return scheme + pod + "." + Names.headlessService(cluster) + "." + namespace + ".svc." + clusterDomain + ":"
-                + ProfilerSidecar.PORT;
+        return scheme + Names.memberHost(pod, cluster, namespace, clusterDomain) + ":" + ProfilerSidecar.PORT;
     }
 
     /** The client port's TLS as its status says the members serve it (an unset spec differs for old clusters). */
