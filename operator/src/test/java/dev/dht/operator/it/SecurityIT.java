@@ -56,6 +56,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -316,7 +317,8 @@ class SecurityIT {
                                 .get(0),
                         newCa))
                 .isTrue();
-        assertThat(events().stream()
+        // The operator records a transition's Event just after writing the status that shows it.
+        awaitEvents(() -> assertThat(events().stream()
                         .filter(e -> e.getReason().equals("CertificateRotation"))
                         .map(Event::getMessage)
                         .map(m -> m.substring(0, m.indexOf(':'))))
@@ -324,7 +326,7 @@ class SecurityIT {
                         "Steady -> TrustingNewCa",
                         "TrustingNewCa -> Reissuing",
                         "Reissuing -> DroppingOldCa",
-                        "DroppingOldCa -> Steady");
+                        "DroppingOldCa -> Steady"));
         assertThat(podUids()).as("no pod restarted").isEqualTo(pods);
         assertThat(client.apps()
                         .statefulSets()
@@ -357,11 +359,11 @@ class SecurityIT {
             assertThat(condition(s, "CertificatesValid")).isEqualTo("False/ExpiresSoon");
             assertThat(s.tls.secretName).isEqualTo("byo");
         });
-        assertThat(events()).anySatisfy(e -> {
+        awaitEvents(() -> assertThat(events()).anySatisfy(e -> {
             assertThat(e.getType()).isEqualTo("Warning");
             assertThat(e.getReason()).isEqualTo("CertificatesValid/ExpiresSoon");
             assertThat(e.getMessage()).contains("put a renewed certificate into Secret byo");
-        });
+        }));
         putByo(ca, authority.issue(ca, "kv", List.of("*.other.example"), Instant.now(), Duration.ofDays(90)));
         awaitStatus(s -> assertThat(condition(s, "CertificatesValid")).isEqualTo("False/WrongName"));
         var good = authority.issue(ca, "kv", List.of(dns), Instant.now(), Duration.ofDays(90));
@@ -770,6 +772,11 @@ class SecurityIT {
 
     DhtClusterStatus status() {
         return operator.get(DhtCluster.class, NAME).getStatus();
+    }
+
+    /** Events come just after the status write that shows their transition: wait for them as for a status. */
+    void awaitEvents(ThrowingRunnable check) {
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(check);
     }
 
     void awaitStatus(Consumer<DhtClusterStatus> check) {
