@@ -11,10 +11,18 @@
 cd "$DHT_ROOT"
 [ $# -gt 0 ] || die "usage: its.sh MODULE..."
 mkdir -p build/logs
+# What a module's tests start, waited for here without a bound: on a fresh machine prebuild.sh may still be building
+# it at nice 19 (kube-apiserver takes ~14 min cold), and a test waits only 5 minutes for it. The node's ITs start
+# at once; the operator's when their binaries are there.
+tools() {
+  case $1 in
+    operator) scripts/kube-binaries.sh >/dev/null && scripts/tool.sh helm >/dev/null ;;
+  esac
+}
 pids=()
 for module in "$@"; do
-  scripts/ci/timed.sh "$module ITs" scripts/mvn -pl "$module" failsafe:integration-test failsafe:verify \
-    > "build/logs/it-$module.log" 2>&1 &
+  { tools "$module" && scripts/ci/timed.sh "$module ITs" scripts/mvn -pl "$module" failsafe:integration-test \
+      failsafe:verify; } > "build/logs/it-$module.log" 2>&1 &
   pids+=($!)
 done
 status=0
