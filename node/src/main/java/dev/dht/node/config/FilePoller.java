@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,8 +63,7 @@ public final class FilePoller implements AutoCloseable {
         this.offer = offer;
         this.last = initial;
         this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory(name, false));
-        long ms = interval.toMillis();
-        timer.scheduleWithFixedDelay(this::poll, ms, ms, TimeUnit.MILLISECONDS);
+        DaemonThreads.repeat(timer, "polling " + files, interval, this::poll);
     }
 
     /** Every file's content, in order. */

@@ -59,7 +59,7 @@ public final class HintDelivery implements AutoCloseable {
         this.timeoutNanos = requestTimeout.toNanos();
         this.intervalNanos = interval.toNanos();
         this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("dht-hints", false));
-        timer.scheduleWithFixedDelay(this::round, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+        DaemonThreads.repeat(timer, "hint delivery round", interval, this::round);
     }
 
     /** One pass over every peer with hints. */
@@ -84,8 +84,6 @@ public final class HintDelivery implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("hint delivery round failed", e);
         }
     }
 

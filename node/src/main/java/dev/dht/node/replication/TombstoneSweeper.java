@@ -73,8 +73,7 @@ public final class TombstoneSweeper implements AutoCloseable {
         this.graceMillis = grace.toMillis();
         this.wallMillis = wallMillis;
         this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("dht-tombstone-sweeper", false));
-        long period = tickMillis(grace);
-        timer.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+        DaemonThreads.repeat(timer, "tombstone sweep", Duration.ofMillis(tickMillis(grace)), this::tick);
     }
 
     /** A tenth of the grace, between 100 ms and 10 s: a short grace (tests) is honoured within about 10%. */
@@ -100,8 +99,6 @@ public final class TombstoneSweeper implements AutoCloseable {
             sweep(SLICE);
         } catch (StoreException e) {
             log.debug("tombstone sweep skipped: {}", e.getMessage());
-        } catch (RuntimeException e) {
-            log.error("tombstone sweep failed", e);
         }
     }
 

@@ -116,7 +116,7 @@ public final class RestoreAgent implements AutoCloseable {
         if (gate.restoring()) {
             RestoreLearner learn = new RestoreLearner(
                     gate, topology, client, clock, self, this::local, this::finishLearnt, this::served);
-            learner.scheduleWithFixedDelay(learn::ask, 500, 500, TimeUnit.MILLISECONDS);
+            DaemonThreads.repeat(learner, "restore: asking the other members", Duration.ofMillis(500), learn::ask);
         }
         resumeSaved();
     }

@@ -117,21 +117,11 @@ final class RestoreLearner {
     }
 
     /**
-     * Asks every other member; each answer may settle what this node does. The restore's timer runs it: a failure is
-     * logged and the next tick tries again (a scheduled task that throws is never run again, and the node would
-     * wait for ever). An answer's action runs in the peer client's callback, which logs a failure the same way.
+     * Asks every other member; each answer may settle what this node does. The restore's timer runs it
+     * (DaemonThreads.repeat: a failure is logged and the next tick tries again); an answer's action runs in the peer
+     * client's callback, which logs a failure the same way.
      */
     void ask() {
-        try {
-            askOnce();
-        } catch (RuntimeException e) {
-            log.warn(
-                    "restore: asking the other members or acting on their reports failed, trying again: {}",
-                    e.toString());
-        }
-    }
-
-    private void askOnce() {
         Topology.View v = topology.view();
         if (!gate.restoring() || !v.decided()) {
             return;

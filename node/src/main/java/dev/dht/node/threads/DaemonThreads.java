@@ -1,7 +1,12 @@
 package dev.dht.node.threads;
 
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The node's background threads: daemons, so they never hold the JVM up. A service's one thread (movement, rebuild,
@@ -10,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class DaemonThreads {
     /** How long close waits for a service's loop to end: a loop checks its closed flag between steps. */
     private static final long STOP_WAIT_MILLIS = 10_000;
+
+    private static final Logger log = LoggerFactory.getLogger(DaemonThreads.class);
 
     private DaemonThreads() {}
 
@@ -24,6 +31,27 @@ public final class DaemonThreads {
     public static ThreadFactory factory(String name, boolean numbered) {
         AtomicInteger n = new AtomicInteger();
         return r -> of(numbered ? name + "-" + n.incrementAndGet() : name, r);
+    }
+
+    /**
+     * Runs task on timer every period (after a first period) until the timer is shut down. A run that throws is
+     * logged and the next one still comes: a task a ScheduledExecutorService saw throw is never run again, and the
+     * service it drives (hint delivery, the tombstone sweep, a file's reload, a restore's learner) would stop without
+     * a word.
+     */
+    public static void repeat(ScheduledExecutorService timer, String what, Duration period, Runnable task) {
+        long nanos = period.toNanos();
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        log.error("{} failed; trying again in {}", what, period, e);
+                    }
+                },
+                nanos,
+                nanos,
+                TimeUnit.NANOSECONDS);
     }
 
     /**
