@@ -3,64 +3,34 @@ package dev.dht.node;
 import dev.dht.node.api.FeatureLevelEndpoint;
 import dev.dht.node.api.FlushEndpoint;
 import dev.dht.node.api.MetricsEndpoint;
-import dev.dht.node.backup.BackupAgent;
-import dev.dht.node.backup.BackupEndpoints;
-import dev.dht.node.backup.BackupStore;
 import dev.dht.node.clock.HybridLogicalClock;
 import dev.dht.node.config.BackupSettings;
-import dev.dht.node.config.ClusterFileWatcher;
-import dev.dht.node.config.ClusterSettings;
 import dev.dht.node.config.Membership;
 import dev.dht.node.config.NodeConfig;
 import dev.dht.node.config.Units;
 import dev.dht.node.drain.Drain;
-import dev.dht.node.forget.ForgetEndpoints;
-import dev.dht.node.forget.ForgottenMembers;
-import dev.dht.node.hints.HintDelivery;
-import dev.dht.node.hints.HintRouting;
-import dev.dht.node.hints.HintStore;
 import dev.dht.node.http.AdminHandler;
 import dev.dht.node.http.DhtServer;
 import dev.dht.node.http.EntityHandler;
 import dev.dht.node.http.ReplicasPolicy;
 import dev.dht.node.http.RequestTracker;
 import dev.dht.node.http.WorkerPool;
-import dev.dht.node.io.Throttle;
 import dev.dht.node.metrics.NodeMetrics;
-import dev.dht.node.movement.MovementEndpoints;
-import dev.dht.node.movement.MovementLoop;
-import dev.dht.node.movement.MovementSettings;
-import dev.dht.node.movement.MovementStats;
-import dev.dht.node.movement.MovementStatus;
 import dev.dht.node.natives.NativeLibraries;
-import dev.dht.node.objectstore.Encryption;
-import dev.dht.node.objectstore.ObjectCodec;
-import dev.dht.node.objectstore.S3ObjectStore;
-import dev.dht.node.objectstore.StoreCredentials;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.plane.MemberPlane;
 import dev.dht.node.plane.Planes;
 import dev.dht.node.profiling.ProfileHandler;
-import dev.dht.node.rebuild.Rebuild;
 import dev.dht.node.release.FeatureLevel;
-import dev.dht.node.repair.CurrentRanges;
-import dev.dht.node.repair.Repair;
-import dev.dht.node.repair.RepairSettings;
 import dev.dht.node.replication.ClusterRangeHandler;
 import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.HintSink;
-import dev.dht.node.replication.TombstoneSweeper;
 import dev.dht.node.replication.Topology;
-import dev.dht.node.restore.RestoreAgent;
-import dev.dht.node.restore.RestoreEndpoints;
 import dev.dht.node.restore.RestoreGate;
-import dev.dht.node.storage.RangeCursor;
-import dev.dht.node.storage.Record;
 import dev.dht.node.storage.RocksStore;
 import dev.dht.node.storage.StorageOptions;
 import dev.dht.node.storage.Store;
 import dev.dht.node.topology.RackIdentity;
-import dev.dht.node.topology.TopologyManager;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -71,9 +41,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running node: storage, clock, membership, metrics, worker pools and the HTTP server, started in that order
- * and shut down in reverse. {@link NodeMain} only parses options and calls {@link #start}; tests start nodes
- * in-process the same way.
+ * One running node: storage, clock, membership, the cluster's services ({@link ClusterServices}), metrics, worker
+ * pools and the HTTP server, started in that order and shut down in reverse. {@link NodeMain} only parses options
+ * and calls {@link #start}; tests start nodes in-process the same way.
  */
 public final class Node implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Node.class);
@@ -84,31 +54,16 @@ public final class Node implements AutoCloseable {
     final Membership membership;
     final RackIdentity rackIdentity;
     final FeatureLevel featureLevel;
-    private final ClusterFileWatcher clusterWatcher;
-    private final Topology topology;
-    final TopologyManager topologyManager;
-    private final MovementLoop movement;
-    final MovementStats movementStats = new MovementStats();
-    final MovementStatus movementStatus;
+    final Planes planes;
     final PeerClient peers;
+    final ClusterServices services;
+    final WorkerPool workers;
     final Coordinator coordinator;
-    final HintStore hints;
-    private final HintDelivery hintDelivery;
-    final TombstoneSweeper sweeper;
-    final Rebuild rebuild;
-    final Repair repair;
     final NodeMetrics metrics;
     final RequestTracker tracker;
-    final WorkerPool workers;
     private final WorkerPool adminPool;
     final ProfileHandler profiler;
     final DhtServer server;
-    private final BackupAgent backup;
-    /** The object store client (null without one), closed after the backup and restore that use it. */
-    private final BackupStore backupStore;
-
-    private final RestoreAgent restore;
-    final Planes planes;
     private boolean closed;
 
     private Node(
@@ -148,70 +103,20 @@ public final class Node implements AutoCloseable {
                     Duration.ofMillis(
                             DhtServer.memberIdleMillis(config.idleTimeout().toMillis()) / 2));
             this.peers = client;
-            // A cluster file can change, so its members move data and agree on a topology state (persisted in the
-            // data directory); a static --cluster list is one stable state for the life of the process.
-            if (config.clusterFile() != null) {
-                this.topology = new Topology(config.self(), config.replicationFactor(), null);
-                this.topologyManager = TopologyManager.persistent(
-                        config.self(),
-                        config.dataDir(),
-                        topology,
-                        client,
-                        clock,
-                        config.requestTimeout(),
-                        this::isMember);
-            } else {
-                this.topology = Topology.fixed(config.self(), config.members(), config.replicationFactor());
-                this.topologyManager =
-                        TopologyManager.fixed(config.self(), topology, client, clock, config.requestTimeout());
-            }
-            client.observeAnswers(topologyManager);
-            topologyManager.onInstall(state -> rackIdentity.placed(config.self(), state));
-            ClusterSettings cs = config.cluster();
-            this.hints = cs.hints() ? new HintStore(store.sideTable(RocksStore.HINTS), cs.hintMaxBytes(), wall) : null;
+            this.services = new ClusterServices(
+                    config, backupSettings, store, clock, wall, membership, client, rackIdentity, featureLevel);
+            Topology topology = services.topology;
             this.workers = new WorkerPool("dht-worker", config.workers(), config.queueSize());
-            // Decided before anything is served: a new data directory among members holding data, or a node down
-            // longer than the tombstone grace, serves no read until it has pulled its ranges (docs/cluster.md,
-            // "Rebuild").
-            this.rebuild = new Rebuild(
-                    store.sideTable(RocksStore.REPAIR),
-                    store.createdAtOpen(),
-                    config.members().size(),
-                    config.tombstoneGrace(),
-                    wall);
             this.coordinator = new Coordinator(
                     store,
                     clock,
                     peers,
                     topology,
-                    hints == null ? HintSink.NONE : hints,
+                    services.hints == null ? HintSink.NONE : services.hints,
                     config.requestTimeout(),
                     workers,
-                    topologyManager,
-                    rebuild);
-            this.repair = new Repair(
-                    store,
-                    store.sideTable(RocksStore.REPAIR),
-                    new CurrentRanges(config.self(), topology, topology::rf),
-                    client,
-                    clock,
-                    wall,
-                    new RepairSettings(
-                            cs.repairInterval(),
-                            cs.repairRate(),
-                            config.tombstoneGrace(),
-                            propagation(config),
-                            config.requestTimeout()),
-                    rebuild,
-                    rebuild::report);
-            this.clusterWatcher = config.clusterFile() == null
-                    ? null
-                    : new ClusterFileWatcher(
-                            config.clusterFile(),
-                            membership,
-                            config.rack().declared(),
-                            next -> next.hasRacks() ? featureLevel.racksRefusal() : null,
-                            Duration.ofSeconds(1));
+                    services.topologyManager,
+                    services.rebuild);
             this.metrics = new NodeMetrics();
             this.tracker = new RequestTracker(metrics);
             this.adminPool = new WorkerPool("dht-admin", 2, 16);
@@ -226,68 +131,12 @@ public final class Node implements AutoCloseable {
                                 : membership.current().size();
                     },
                     config.replicationFactor());
-            // Members forgotten (gone for good) are left out of the list moved to, and no step waits for them.
-            ForgottenMembers forgotten = new ForgottenMembers(store.sideTable(RocksStore.REPAIR));
-            this.movement = topologyManager.changeable()
-                    ? new MovementLoop(
-                            topologyManager,
-                            membership,
-                            store,
-                            client,
-                            clock,
-                            topology::rf,
-                            new MovementSettings(
-                                    cs.moveRate(),
-                                    cs.moveBatch(),
-                                    MovementSettings.DEFAULT_POLL,
-                                    config.requestTimeout()),
-                            movementStats,
-                            forgotten,
-                            forgotten::without)
-                    : null;
-            this.movementStatus = new MovementStatus(topologyManager, movementStats, store, movement);
-            // Backups and restores (dev.dht.node.backup, dev.dht.node.restore): a node of a cluster made from a
-            // backup serves no client until the restore is done.
-            this.backupStore = backupStore(backupSettings, featureLevel);
-            RestoreGate gate = new RestoreGate(config.dataDir(), backupSettings.restoring(), isEmpty(store));
-            this.backup = backupStore == null
-                    ? null
-                    : new BackupAgent(
-                            store,
-                            backupStore,
-                            topologyManager::state,
-                            config.self(),
-                            new Throttle(backupSettings.uploadRate()),
-                            backupSettings.partSize(),
-                            wall);
-            this.restore = new RestoreAgent(
-                    store,
-                    config.dataDir(),
-                    backupStore,
-                    gate,
-                    topology,
-                    client,
-                    clock,
-                    config.self(),
-                    new Throttle(backupSettings.restoreRate()),
-                    config.tombstoneGrace(),
-                    cs.moveBatch(),
-                    config.requestTimeout(),
-                    wall);
-            Map<String, AdminHandler> admin = new HashMap<>();
-            admin.putAll(new BackupEndpoints(backup, wall).handlers());
-            admin.putAll(new RestoreEndpoints(restore, backupStore != null).handlers());
+            Map<String, AdminHandler> admin = new HashMap<>(services.handlers());
             admin.put(DhtServer.METRICS, new MetricsEndpoint(metrics));
             admin.put(DhtServer.ADMIN_PREFIX + "profile", profiler);
             admin.putAll(FlushEndpoint.handlers(store));
             admin.putAll(FeatureLevelEndpoint.handlers(featureLevel));
-            admin.putAll(new MovementEndpoints(topologyManager, movementStatus, movementStats, movement, store, clock)
-                    .handlers());
-            admin.putAll(repair.handlers());
-            admin.putAll(rebuild.handlers());
-            admin.putAll(
-                    new ForgetEndpoints(forgotten, topologyManager, membership, client, clock, config.requestTimeout())
-                            .handlers());
+            RestoreGate gate = services.gate;
             try {
                 this.server = new DhtServer(
                         new DhtServer.Settings(
@@ -321,29 +170,7 @@ public final class Node implements AutoCloseable {
             }
             server.featureLevel(featureLevel::current);
             NodeGauges.register(this);
-            this.hintDelivery = hints == null
-                    ? null
-                    : new HintDelivery(
-                            hints,
-                            new Routing(),
-                            peers,
-                            clock,
-                            wall,
-                            cs.hintMaxAge(),
-                            cs.hintInterval(),
-                            config.requestTimeout());
-            // A tombstone is purged only in a stable state (during a move it must reach T first), not while a restore
-            // runs (a restored tombstone must meet every copy of the value it hides first), and only once every
-            // replica of its range took part in a repair after it was written (the repair's gate).
-            this.sweeper = new TombstoneSweeper(
-                    store,
-                    config.tombstoneGrace(),
-                    wall,
-                    () -> {
-                        Topology.View v = topology.view();
-                        return v.decided() && !v.state().moving() && !restore.active();
-                    },
-                    repair.purgeGate());
+            services.startTimers();
         } catch (IOException | RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -364,23 +191,6 @@ public final class Node implements AutoCloseable {
     /** Opens storage and starts serving, with backups and restores configured. */
     public static Node start(NodeConfig config, BackupSettings backup) throws IOException {
         return start(config, backup, null);
-    }
-
-    private static BackupStore backupStore(BackupSettings s, FeatureLevel level) throws IOException {
-        if (!s.configured()) {
-            return null;
-        }
-        // DHTENC01 until the feature level says every member (and so every restore) reads DHTENC02
-        ObjectCodec codec = s.encryptionKey() == null
-                ? ObjectCodec.PLAIN
-                : Encryption.fromFile(s.encryptionKey(), level::newBackupFormat);
-        return new BackupStore(new S3ObjectStore(s.location(), StoreCredentials.of(s.credentials())), codec);
-    }
-
-    private static boolean isEmpty(Store store) {
-        try (RangeCursor c = store.range(new byte[0], null)) {
-            return !c.next();
-        }
     }
 
     /**
@@ -406,12 +216,13 @@ public final class Node implements AutoCloseable {
         }
         Node node = new Node(config, backup, entityHandlers);
         node.server.start();
-        if (node.movement != null) {
-            node.movement.start(); // after the server: a new node's peers must be able to ask it too
+        ClusterServices services = node.services;
+        if (services.movement != null) {
+            services.movement.start(); // after the server: a new node's peers must be able to ask it too
         }
-        node.server.readiness(node.rebuild::notReady);
-        node.rebuild.start(node.repair.pull());
-        node.repair.start();
+        node.server.readiness(services.rebuild::notReady);
+        services.rebuild.start(services.repair.pull());
+        services.repair.start();
         log.info(
                 "node {} serving on port {} (member port {}): {} selectors, {} workers, queue {}, max body {}, "
                         + "members {}",
@@ -434,55 +245,6 @@ public final class Node implements AutoCloseable {
                         ? "one-nio native (loaded before the node started)"
                         : "JDK NIO (one-nio's native sockets off)");
         return node;
-    }
-
-    /**
-     * The longest a write can take to reach a replica after its timestamp: a hint's maximum age (plus a delivery
-     * round) with hints, else the request timeout. A tombstone counts as repaired only if older than the repair
-     * by this much (ScyllaDB's propagation delay).
-     */
-    private static Duration propagation(NodeConfig config) {
-        ClusterSettings cs = config.cluster();
-        Duration timeouts = config.requestTimeout().multipliedBy(2);
-        return cs.hints() ? cs.hintMaxAge().plus(cs.hintInterval()).plus(timeouts) : timeouts;
-    }
-
-    /** Whether a URL names a member: in the member list, or taking part in the current topology state. */
-    private boolean isMember(String url) {
-        if (membership.current().urls().contains(url)) {
-            return true;
-        }
-        var state = topologyManager == null ? null : topologyManager.state();
-        return state != null && state.participants().contains(url);
-    }
-
-    /** Hint delivery under the current topology: a member that left gets its hints re-routed to the owners. */
-    private final class Routing implements HintRouting {
-        @Override
-        public String header() {
-            return topology.view().requestHeader();
-        }
-
-        @Override
-        public boolean decided() {
-            return topology.view().decided();
-        }
-
-        @Override
-        public boolean serves(String member) {
-            return topology.view().serving().contains(member);
-        }
-
-        @Override
-        public void reroute(byte[] key, Record record) {
-            for (String replica : topology.view().replicasOf(key)) {
-                if (replica.equals(config.self())) {
-                    store.applyIfNewer(key, record);
-                } else {
-                    hints.store(replica, key, record);
-                }
-            }
-        }
     }
 
     /** Connections per peer: enough to keep both cores busy, few enough that a dead peer costs little. */
@@ -561,28 +323,9 @@ public final class Node implements AutoCloseable {
             workersDone = false;
         }
         profiler.close();
-        if (clusterWatcher != null) {
-            clusterWatcher.close();
-        }
-        if (movement != null) {
-            movement.close();
-        }
-        topologyManager.close();
-        // Background work that writes to the store or calls peers stops first, then the client (failing what is
-        // still in flight, e.g. late read repairs, whose callbacks may store hints), then the store.
-        if (hintDelivery != null) {
-            hintDelivery.close();
-        }
-        sweeper.close();
-        if (backup != null) {
-            backup.close();
-        }
-        restore.close();
-        if (backupStore != null) {
-            backupStore.client().close();
-        }
-        rebuild.close();
-        repair.close();
+        // Background work that writes to the store or calls peers stops first (the services), then the client
+        // (failing what is still in flight, e.g. late read repairs, whose callbacks may store hints), then the store.
+        services.close();
         peers.close();
         planes.close();
         if (workersDone) {

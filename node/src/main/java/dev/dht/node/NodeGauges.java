@@ -82,11 +82,11 @@ final class NodeGauges {
         metrics.counter(
                 "dht_tombstones_purged",
                 "Tombstones older than --tombstone-grace removed",
-                () -> node.sweeper == null ? 0 : node.sweeper.purged());
+                () -> node.services.sweeper == null ? 0 : node.services.sweeper.purged());
         metrics.counter(
                 "dht_tombstone_sweeps",
                 "Complete passes of the tombstone sweeper over the records",
-                () -> node.sweeper == null ? 0 : node.sweeper.passes());
+                () -> node.services.sweeper == null ? 0 : node.services.sweeper.passes());
         registerRepairMetrics();
         metrics.counter(
                 "dht_selector_passes",
@@ -158,7 +158,7 @@ final class NodeGauges {
     }
 
     private void registerRepairMetrics() {
-        var repair = node.repair;
+        var repair = node.services.repair;
         metrics.counter(
                 "dht_repair_ranges_compared",
                 "Ranges (arcs of the ring) this node compared as a repair " + "coordinator",
@@ -200,15 +200,15 @@ final class NodeGauges {
         metrics.gauge(
                 "dht_rebuild_running",
                 "1 while this node rebuilds (it serves no read meanwhile)",
-                () -> node.rebuild.rebuilding() ? 1 : 0);
+                () -> node.services.rebuild.rebuilding() ? 1 : 0);
     }
 
     private void registerMovementMetrics() {
-        MovementStats ms = node.movementStats;
+        MovementStats ms = node.services.movementStats;
         metrics.gauge(
                 "dht_movement_state",
                 "1 while this node is in a move (announced or joint), 0 when idle",
-                () -> node.movementStatus.idle() ? 0 : 1);
+                () -> node.services.movementStatus.idle() ? 0 : 1);
         metrics.gauge(
                 "dht_movement_topology_epoch",
                 "Epoch of this node's topology state (-1: none yet)",
@@ -231,15 +231,15 @@ final class NodeGauges {
         metrics.gauge(
                 "dht_movement_ranges_left",
                 "Slices of this node's scan still to send (estimate)",
-                node.movementStatus::rangesLeft);
+                node.services.movementStatus::rangesLeft);
         metrics.gauge(
                 "dht_movement_keys_left",
                 "Records this node still has to scan and send (estimate)",
-                node.movementStatus::recordsLeft);
+                node.services.movementStatus::recordsLeft);
         metrics.gauge(
                 "dht_movement_bytes_left",
                 "Bytes this node still has to scan and send (estimate)",
-                node.movementStatus::bytesLeft);
+                node.services.movementStatus::bytesLeft);
         metrics.counter(
                 "dht_movement_cleanup_dropped",
                 "Records dropped after a move (held beyond this node's " + "share)",
@@ -252,13 +252,13 @@ final class NodeGauges {
 
     /** A figure of the hint store, 0 on a node without one. */
     private DoubleSupplier hints(ToLongFunction<HintStore> figure) {
-        return () -> node.hints == null ? 0 : figure.applyAsLong(node.hints);
+        return () -> node.services.hints == null ? 0 : figure.applyAsLong(node.services.hints);
     }
 
     /** A figure of this node's topology state, none before it has one. */
     private DoubleSupplier topologyState(long none, ToLongFunction<TopologyState> figure) {
         return () -> {
-            TopologyState s = node.topologyManager.state();
+            TopologyState s = node.services.topologyManager.state();
             return s == null ? none : figure.applyAsLong(s);
         };
     }
@@ -280,7 +280,7 @@ final class NodeGauges {
         metrics.counter(
                 "dht_topology_not_members",
                 "Topology headers that named a non-member: never asked",
-                node.topologyManager::notMembers);
+                node.services.topologyManager::notMembers);
         metrics.gauge(
                 "dht_auth_tokens",
                 "Client tokens in force (--auth-tokens; 0: the client API is open)",

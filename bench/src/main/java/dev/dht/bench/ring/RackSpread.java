@@ -144,8 +144,8 @@ final class RackSpread {
                 sizes,
                 Timing.medianBuildMs(() -> new Ring(members.keySet(), members)),
                 Timing.medianBuildMs(() -> new Ring(members.keySet())),
-                Timing.nsPerOp(() -> SpreadReport.ringIndexes(racked, keys, out), keys.length, roundMs),
-                Timing.nsPerOp(() -> SpreadReport.ringIndexes(blind, keys, out), keys.length, roundMs));
+                Timing.nsPerOp(() -> SpreadMeasures.ringIndexes(racked, keys, out), keys.length, roundMs),
+                Timing.nsPerOp(() -> SpreadMeasures.ringIndexes(blind, keys, out), keys.length, roundMs));
     }
 
     static void markdown(Result result, StringBuilder md) {
