@@ -293,11 +293,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 shape,
                 liveSets,
                 pods,
-                scaling.steady(),
-                repair.rebuilding().keySet(),
-                scaling.topologyMembers().members(),
-                member -> adminUrl(specModel, member),
-                token);
+                new RollStep.Gate(
+                        scaling.steady(),
+                        repair.rebuilding().keySet(),
+                        scaling.topologyMembers().members(),
+                        member -> adminUrl(specModel, member),
+                        token));
         var desired = DesiredState.of(cluster, model, shape.withPartitions(roll.partitions()));
 
         var applier = new ResourceApplier(context.getClient(), caches, metrics);
