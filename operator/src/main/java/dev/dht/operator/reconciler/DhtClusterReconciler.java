@@ -130,17 +130,16 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private final RestoreDriver restores;
 
     public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
-        this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
-    }
-
-    public DhtClusterReconciler(
-            Platform platform,
-            Clock clock,
-            WriteMetrics metrics,
-            MemberAdmin memberAdmin,
-            MemberAddresses memberAddresses,
-            Duration pollInterval) {
-        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(), null, null);
+        this(
+                platform,
+                clock,
+                metrics,
+                new HttpMemberAdmin(),
+                MemberAddresses.direct(),
+                SCALING_POLL_INTERVAL,
+                new JdkMemberTlsProbe(),
+                null,
+                null);
     }
 
     /**
