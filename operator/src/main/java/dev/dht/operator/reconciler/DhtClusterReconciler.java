@@ -9,7 +9,6 @@ import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.ClusterShape;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.InvalidSpecException;
-import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Names;
 import dev.dht.operator.model.NodeConfig;
@@ -45,22 +44,16 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,8 +63,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,16 +89,6 @@ import org.slf4j.LoggerFactory;
 public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private static final Logger log = LoggerFactory.getLogger(DhtClusterReconciler.class);
     public static final String NAME = "dhtcluster";
-    /** Kinds the operator owns, each watched by one informer limited to the operator's objects. */
-    static final List<Class<? extends HasMetadata>> OWNED = List.of(
-            ServiceAccount.class,
-            ConfigMap.class,
-            Service.class,
-            PodDisruptionBudget.class,
-            StatefulSet.class,
-            Secret.class,
-            NetworkPolicy.class);
-
     /** How soon a reconcile runs again while a scale is in progress (the members' progress is polled then). */
     public static final Duration SCALING_POLL_INTERVAL = Duration.ofSeconds(2);
 
@@ -121,12 +102,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private final MemberPlane memberPlane;
     private final MemberPlane clientPlane;
     private final SecureRandom random = new SecureRandom();
+    private final ClusterInformers informers = new ClusterInformers();
     private final RepairPolls repairPolls;
     private final StorePolls storePolls;
     private final Replacements replacements;
     private final FeatureLevelStep featureLevels;
     private final RollStep rolls;
-    private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
     private final RestoreDriver restores;
 
     public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
@@ -182,50 +163,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
     @Override
     public List<EventSource<?, DhtCluster>> prepareEventSources(EventSourceContext<DhtCluster> context) {
-        caches.clear();
-        for (var kind : OWNED) {
-            // Default mapping: the owner reference to the DhtCluster.
-            var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
-                    .withLabelSelector(Labels.MANAGED_SELECTOR)
-                    .build();
-            caches.put(kind, new InformerEventSource<>(config, context));
-        }
-        // Pods belong to the StatefulSet, not to the DhtCluster: map them by their instance label.
-        var pods = InformerEventSourceConfiguration.from(Pod.class, DhtCluster.class)
-                .withLabelSelector(Labels.MANAGED_SELECTOR)
-                .withSecondaryToPrimaryMapper((Pod pod) -> {
-                    var instance = pod.getMetadata().getLabels().get(Labels.INSTANCE);
-                    return instance == null
-                            ? Set.of()
-                            : Set.of(new ResourceID(instance, pod.getMetadata().getNamespace()));
-                })
-                .build();
-        caches.put(Pod.class, new InformerEventSource<>(pods, context));
-        // A running backup holds scaling: its phase changes reach the cluster it names.
-        caches.put(
-                DhtBackup.class,
-                toNamedCluster(DhtBackup.class, b -> b.getSpec() == null ? null : b.getSpec().cluster, context));
-        // A DhtUser gets its client certificate from its cluster's reconcile (the client CA is there).
-        caches.put(
-                DhtUser.class,
-                toNamedCluster(DhtUser.class, u -> u.getSpec() == null ? null : u.getSpec().cluster, context));
-        var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
-        caches.values().forEach(s -> sources.add(asSource(s)));
-        return sources;
-    }
-
-    /** An informer on {@code kind} whose events reach the DhtCluster of the name {@code cluster} reads from it. */
-    private static <R extends HasMetadata> InformerEventSource<R, DhtCluster> toNamedCluster(
-            Class<R> kind, Function<R, String> cluster, EventSourceContext<DhtCluster> context) {
-        var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
-                .withSecondaryToPrimaryMapper((R resource) -> {
-                    var name = cluster.apply(resource);
-                    return name == null
-                            ? Set.of()
-                            : Set.of(new ResourceID(name, resource.getMetadata().getNamespace()));
-                })
-                .build();
-        return new InformerEventSource<>(config, context);
+        return informers.prepare(context);
     }
 
     @Override
@@ -300,14 +238,14 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                         token));
         var desired = DesiredState.of(cluster, model, shape.withPartitions(roll.partitions()));
 
-        var applier = new ResourceApplier(context.getClient(), caches, metrics);
+        var applier = new ResourceApplier(context.getClient(), informers.caches(), metrics);
         // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
         var security = new SecurityStep(
                         context.getClient(),
                         applier,
                         n -> Secondaries.named(context, Secret.class, n),
                         n -> Secondaries.named(context, ConfigMap.class, n),
-                        this::cachedSecret,
+                        informers::secret,
                         Secondaries.named(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)),
                         random,
                         tlsProbe,
@@ -452,13 +390,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 Secondaries.named(context, Secret.class, client.operatorSecret()));
     }
 
-    /** A Secret of the namespace from the informer's cache, whoever owns it (a DhtUser's certificate). */
-    @SuppressWarnings("unchecked")
-    private Optional<Secret> cachedSecret(String namespace, String name) {
-        var source = (InformerEventSource<Secret, DhtCluster>) caches.get(Secret.class);
-        return source == null ? Optional.empty() : source.get(new ResourceID(name, namespace));
-    }
-
     /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
     private Map<Member, MemberMovement> poll(ClusterModel model, List<Member> members, NodeCredentials token) {
         if (members.isEmpty()) {
@@ -540,11 +471,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         events.onConditionFalse(cluster, status, SecurityConditions.CLIENT_CERTIFICATES, now);
         events.onConditionFalse(cluster, status, SecurityConditions.CREDENTIALS, now);
         events.onRotation(cluster, status, now);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static EventSource<?, DhtCluster> asSource(InformerEventSource<?, ?> source) {
-        return (EventSource<?, DhtCluster>) (EventSource<?, ?>) source;
     }
 
     @SuppressWarnings("unchecked")
