@@ -1,6 +1,5 @@
 package dev.dht.operator.reconciler;
 
-import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
 import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.api.v1alpha1.DhtUser;
@@ -11,7 +10,6 @@ import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.InvalidSpecException;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Names;
-import dev.dht.operator.model.NodeConfig;
 import dev.dht.operator.model.NodeSecurity;
 import dev.dht.operator.model.Placement;
 import dev.dht.operator.model.Platform;
@@ -24,17 +22,10 @@ import dev.dht.operator.nodeadmin.MemberPlane;
 import dev.dht.operator.nodeadmin.MemberTlsProbe;
 import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.nodeadmin.OperatorAccess;
-import dev.dht.operator.repair.RebuildHold;
 import dev.dht.operator.repair.RepairView;
 import dev.dht.operator.rollout.MemberRoll;
-import dev.dht.operator.scaling.FactorHold;
-import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.PodReadiness;
 import dev.dht.operator.scaling.RackRemoval;
-import dev.dht.operator.scaling.ScaleDecision;
-import dev.dht.operator.scaling.ScaleObservation;
-import dev.dht.operator.scaling.ScalingHold;
-import dev.dht.operator.scaling.ScalingPlan;
 import dev.dht.operator.security.SecurityNames;
 import dev.dht.operator.status.Conditions;
 import dev.dht.operator.status.SecurityConditions;
@@ -62,7 +53,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,7 +86,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private final Platform platform;
     private final Clock clock;
     private final WriteMetrics metrics;
-    private final MemberAdmin memberAdmin;
     private final MemberAddresses memberAddresses;
     private final Duration pollInterval;
     private final MemberTlsProbe tlsProbe;
@@ -107,6 +97,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private final StorePolls storePolls;
     private final Replacements replacements;
     private final FeatureLevelStep featureLevels;
+    private final ScalingStep scalings;
     private final RollStep rolls;
     private final RestoreDriver restores;
 
@@ -149,13 +140,13 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         this.platform = platform;
         this.clock = clock;
         this.metrics = metrics;
-        this.memberAdmin = memberAdmin;
         this.memberAddresses = memberAddresses;
         this.pollInterval = pollInterval;
         this.restores = new RestoreDriver(memberAdmin, memberAddresses);
         this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
         this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
         this.replacements = new Replacements(metrics);
+        this.scalings = new ScalingStep(memberAdmin);
         this.rolls = new RollStep(memberAdmin);
         this.featureLevels =
                 new FeatureLevelStep(new ReleasePolls(memberAdmin, repairPolls.steadyInterval()), memberAddresses);
@@ -194,31 +185,18 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
         // and holds back a scale that has not started.
         var token = credentials(context, specModel);
+        Function<Member, String> adminUrl = member -> adminUrl(specModel, member);
         var repair = RepairView.of(
-                repairPolls.reports(cluster, pods, member -> adminUrl(specModel, member), token, now),
+                repairPolls.reports(cluster, pods, adminUrl, token, now),
                 specModel.repair(),
                 createdAt(cluster, now),
                 now);
 
-        // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
-        var rebuildHeld = RebuildHold.apply(
-                name,
-                ScaleObservation.observe(
-                        specModel, liveSets, liveTopology, pods, previous.map(s -> s.settledTopologyVersion)),
-                repair.rebuilding());
-        var observation = rebuildHeld.observation();
-        var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
-        // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
-        var held = ScalingHold.apply(
-                planned,
-                observation,
-                ScalingHold.reason(previous.map(s -> s.restore), context.getSecondaryResources(DhtBackup.class)));
-        var scaling = held.decision();
-        var factor = FactorHold.decide(
-                specModel.replicationFactor(),
-                liveFactor(Secondaries.named(context, ConfigMap.class, Names.configConfigMap(name))),
-                !scaling.steady());
-        var model = specModel.withReplicationFactor(factor.factor());
+        // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan), and what holds it back.
+        var scaled =
+                scalings.decide(specModel, liveSets, liveTopology, pods, previous, repair, context, adminUrl, token);
+        var scaling = scaled.decision();
+        var model = specModel.withReplicationFactor(scaled.factor());
         long topologyVersion = Topology.version(
                 model.topologyLines(scaling.topologyMembers()), liveTopology, previous.map(s -> s.topologyVersion));
         // A new pod template rolls one member at a time, rack by rack, each once the cluster is settled
@@ -234,7 +212,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                         scaling.steady(),
                         repair.rebuilding().keySet(),
                         scaling.topologyMembers().members(),
-                        member -> adminUrl(specModel, member),
+                        adminUrl,
                         token));
         var desired = DesiredState.of(cluster, model, shape.withPartitions(roll.partitions()));
 
@@ -267,15 +245,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 && PodReadiness.unready(name, members, pods).isEmpty();
         var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
         var status = StatusCalculator.compute(
-                cluster,
-                desired,
-                statefulSets,
-                pods,
-                scaling,
-                held.refusal().or(rebuildHeld::refusal).or(factor::refusal),
-                restore,
-                repair,
-                now);
+                cluster, desired, statefulSets, pods, scaling, scaled.refusal(), restore, repair, now);
         SecurityConditions.apply(
                 status,
                 previous,
@@ -294,7 +264,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 now));
         if (specModel.backup().storage().isPresent()) {
             // what the members say of the object store: a wrong credential shows before any backup runs
-            var store = storePolls.view(cluster, pods, member -> adminUrl(specModel, member), token, now);
+            var store = storePolls.view(cluster, pods, adminUrl, token, now);
             String message =
                     store.message().length() > 1024 ? store.message().substring(0, 1024) + "..." : store.message();
             status.conditions.add(Conditions.condition(
@@ -308,16 +278,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         }
         // Each member's release and the cluster feature level, raised once every member runs a release that has it.
         boolean raising = featureLevels.run(
-                cluster,
-                pods,
-                member -> adminUrl(specModel, member),
-                status,
-                previous.map(s -> s.conditions).orElse(List.of()),
-                token,
-                now);
+                cluster, pods, adminUrl, status, previous.map(s -> s.conditions).orElse(List.of()), token, now);
         writeStatus(cluster, status, now, context);
         metrics.reconciled("success");
-        logStep(cluster, previous, scaling);
+        ScalingStep.logStep(cluster, previous, scaling);
         // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
         // produces no event; otherwise now and then, for the repair status. Certificates are looked at again when due
         // (or soon, while a CA replacement waits for the members).
@@ -388,49 +352,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 tokens,
                 Secondaries.named(context, ConfigMap.class, client.caConfigMap()),
                 Secondaries.named(context, Secret.class, client.operatorSecret()));
-    }
-
-    /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
-    private Map<Member, MemberMovement> poll(ClusterModel model, List<Member> members, NodeCredentials token) {
-        if (members.isEmpty()) {
-            return Map.of();
-        }
-        var urls = new LinkedHashMap<Member, String>();
-        members.forEach(member -> urls.put(member, adminUrl(model, member)));
-        return memberAdmin.authenticated(token).movements(urls);
-    }
-
-    /** The replication factor the nodes run with now (from the live node config). */
-    static OptionalInt liveFactor(Optional<ConfigMap> config) {
-        String value = config.map(ConfigMap::getData)
-                .map(d -> d.get(NodeConfig.REPLICATION_FACTOR))
-                .orElse(null);
-        try {
-            return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value.trim()));
-        } catch (NumberFormatException e) {
-            return OptionalInt.empty();
-        }
-    }
-
-    /** Logs a scaling step once, when it starts (progress is in the status). */
-    private static void logStep(DhtCluster cluster, Optional<DhtClusterStatus> previous, ScaleDecision scaling) {
-        var before = previous.map(s -> s.scaling);
-        boolean same = before.isPresent()
-                && scaling.step().isPresent()
-                && before.get().step == scaling.step().get()
-                && Integer.valueOf(scaling.topologyMembers().total()).equals(before.get().topologyMembers)
-                && Integer.valueOf(scaling.statefulSetReplicas().total()).equals(before.get().statefulSetReplicas);
-        if (!same) {
-            scaling.step()
-                    .ifPresent(step -> log.info(
-                            "{}/{} scaling to {}: {} (topology {} members, StatefulSet {})",
-                            cluster.getMetadata().getNamespace(),
-                            cluster.getMetadata().getName(),
-                            cluster.getSpec().replicas,
-                            step,
-                            scaling.topologyMembers(),
-                            scaling.statefulSetReplicas()));
-        }
     }
 
     @Override
