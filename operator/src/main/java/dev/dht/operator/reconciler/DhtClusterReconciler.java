@@ -1,9 +1,7 @@
 package dev.dht.operator.reconciler;
 
 import dev.dht.operator.api.v1alpha1.DhtCluster;
-import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.api.v1alpha1.DhtUser;
-import dev.dht.operator.backup.StoreView;
 import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.ClusterShape;
 import dev.dht.operator.model.DesiredState;
@@ -23,12 +21,9 @@ import dev.dht.operator.nodeadmin.MemberTlsProbe;
 import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.nodeadmin.OperatorAccess;
 import dev.dht.operator.repair.RepairView;
-import dev.dht.operator.rollout.MemberRoll;
 import dev.dht.operator.scaling.PodReadiness;
 import dev.dht.operator.scaling.RackRemoval;
 import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.status.Conditions;
-import dev.dht.operator.status.SecurityConditions;
 import dev.dht.operator.status.StatusCalculator;
 import dev.dht.operator.upgrade.NodeVersion;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -70,6 +65,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Owned objects carry an owner reference to the DhtCluster, so Kubernetes' garbage collector
  * deletes them with it; there is no finalizer (deleting a cluster never waits for the operator).
+ *
+ * <p>This class runs the steps in order; the larger ones are classes of this package: {@link ClusterInformers} (what
+ * is watched), {@link RepairPolls}, {@link ScalingStep}, {@link RollStep}, {@link SecurityStep}, {@link RestoreDriver},
+ * {@link FeatureLevelStep} and {@link StatusStep} (the conditions it adds, the status write and its Events).
  */
 // Not generation-aware: an annotation (dht.dev/renew-certificate, dht.dev/replace-ca) must start a reconcile too; a
 // reconcile of an unchanged cluster writes nothing, so the extra ones cost only reads.
@@ -94,12 +93,13 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private final SecureRandom random = new SecureRandom();
     private final ClusterInformers informers = new ClusterInformers();
     private final RepairPolls repairPolls;
-    private final StorePolls storePolls;
     private final Replacements replacements;
-    private final FeatureLevelStep featureLevels;
     private final ScalingStep scalings;
     private final RollStep rolls;
     private final RestoreDriver restores;
+    private final StorePolls storePolls;
+    private final StatusStep statuses;
+    private final FeatureLevelStep featureLevels;
 
     public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
         this(
@@ -144,10 +144,11 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         this.pollInterval = pollInterval;
         this.restores = new RestoreDriver(memberAdmin, memberAddresses);
         this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
-        this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
         this.replacements = new Replacements(metrics);
         this.scalings = new ScalingStep(memberAdmin);
         this.rolls = new RollStep(memberAdmin);
+        this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
+        this.statuses = new StatusStep(metrics);
         this.featureLevels =
                 new FeatureLevelStep(new ReleasePolls(memberAdmin, repairPolls.steadyInterval()), memberAddresses);
     }
@@ -246,40 +247,13 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
         var status = StatusCalculator.compute(
                 cluster, desired, statefulSets, pods, scaling, scaled.refusal(), restore, repair, now);
-        SecurityConditions.apply(
-                status,
-                previous,
-                security.tls(),
-                security.certificates(),
-                security.clientCertificates(),
-                security.credentials(),
-                now);
-        status.conditions.add(Conditions.condition(
-                previous.map(s -> s.conditions).orElse(List.of()),
-                MemberRoll.CONDITION,
-                !roll.rolling(),
-                roll.reason(),
-                roll.message(),
-                status.observedGeneration,
-                now));
-        if (specModel.backup().storage().isPresent()) {
-            // what the members say of the object store: a wrong credential shows before any backup runs
-            var store = storePolls.view(cluster, pods, adminUrl, token, now);
-            String message =
-                    store.message().length() > 1024 ? store.message().substring(0, 1024) + "..." : store.message();
-            status.conditions.add(Conditions.condition(
-                    previous.map(s -> s.conditions).orElse(List.of()),
-                    StoreView.CONDITION,
-                    store.status(),
-                    store.reason(),
-                    message,
-                    status.observedGeneration,
-                    now));
-        }
+        // What the members say of the object store: a wrong credential shows before any backup runs.
+        var store = specModel.backup().storage().map(storage -> storePolls.view(cluster, pods, adminUrl, token, now));
+        statuses.addConditions(status, previous, security, roll, store, now);
         // Each member's release and the cluster feature level, raised once every member runs a release that has it.
         boolean raising = featureLevels.run(
                 cluster, pods, adminUrl, status, previous.map(s -> s.conditions).orElse(List.of()), token, now);
-        writeStatus(cluster, status, now, context);
+        statuses.write(cluster, status, now, context);
         metrics.reconciled("success");
         ScalingStep.logStep(cluster, previous, scaling);
         // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
@@ -361,7 +335,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var now = clock.instant();
         var status = StatusCalculator.failed(cluster, describe(e), now);
         try {
-            writeStatus(cluster, status, now, context);
+            statuses.write(cluster, status, now, context);
         } catch (KubernetesClientException writeFailed) {
             log.warn(
                     "could not write the Failed status of {}/{}: {}",
@@ -372,26 +346,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var control = ErrorStatusUpdateControl.<DhtCluster>noStatusUpdate();
         // A spec the operator cannot use will not get better by retrying; a spec change triggers a new reconcile.
         return e instanceof InvalidSpecException ? control.withNoRetry() : control;
-    }
-
-    /**
-     * Writes a changed status (server-side apply of only what the operator owns) and returns once the informer cache
-     * holds it, then records the phase change as an Event. JOSDK does not cache a status it patched itself: a
-     * reconcile triggered meanwhile (a pod or StatefulSet event) would compare against the old phase and report the
-     * same transition twice.
-     */
-    private void writeStatus(DhtCluster cluster, DhtClusterStatus status, Instant now, Context<DhtCluster> context) {
-        if (StatusWrites.write(cluster, status, DhtCluster::new, context, metrics)
-                .isEmpty()) {
-            return;
-        }
-        var events = new ClusterEvents(context.getClient(), metrics);
-        events.onTransition(cluster, status, now);
-        events.onRefusal(cluster, status, now);
-        events.onConditionFalse(cluster, status, SecurityConditions.CERTIFICATES, now);
-        events.onConditionFalse(cluster, status, SecurityConditions.CLIENT_CERTIFICATES, now);
-        events.onConditionFalse(cluster, status, SecurityConditions.CREDENTIALS, now);
-        events.onRotation(cluster, status, now);
     }
 
     @SuppressWarnings("unchecked")
