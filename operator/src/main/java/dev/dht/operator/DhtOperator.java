@@ -4,6 +4,7 @@ import dev.dht.operator.backup.reconciler.DhtBackupReconciler;
 import dev.dht.operator.backup.reconciler.DhtBackupScheduleReconciler;
 import dev.dht.operator.benchmark.reconciler.DhtBenchmarkReconciler;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
+import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
@@ -63,7 +64,10 @@ public final class DhtOperator implements AutoCloseable {
                 writes,
                 new HttpMemberAdmin(client),
                 MemberAddresses.overridden(settings.memberUrls()),
-                DhtClusterReconciler.SCALING_POLL_INTERVAL);
+                DhtClusterReconciler.SCALING_POLL_INTERVAL,
+                new JdkMemberTlsProbe(),
+                null, // the member port: each member's address (or its override) at the member port offset
+                null); // the client port: each member's address (or its override)
         operator.register(reconciler, o -> {
             if (settings.watchNamespaces().isEmpty()) {
                 o.watchingAllNamespaces();

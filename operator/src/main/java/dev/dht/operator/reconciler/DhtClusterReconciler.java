@@ -1,18 +1,13 @@
 package dev.dht.operator.reconciler;
 
-import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtCluster;
-import dev.dht.operator.api.v1alpha1.DhtClusterStatus;
 import dev.dht.operator.api.v1alpha1.DhtUser;
-import dev.dht.operator.backup.StoreView;
 import dev.dht.operator.model.ClusterModel;
 import dev.dht.operator.model.ClusterShape;
 import dev.dht.operator.model.DesiredState;
 import dev.dht.operator.model.InvalidSpecException;
-import dev.dht.operator.model.Labels;
 import dev.dht.operator.model.Member;
 import dev.dht.operator.model.Names;
-import dev.dht.operator.model.NodeConfig;
 import dev.dht.operator.model.NodeSecurity;
 import dev.dht.operator.model.Placement;
 import dev.dht.operator.model.Platform;
@@ -25,42 +20,26 @@ import dev.dht.operator.nodeadmin.MemberPlane;
 import dev.dht.operator.nodeadmin.MemberTlsProbe;
 import dev.dht.operator.nodeadmin.NodeCredentials;
 import dev.dht.operator.nodeadmin.OperatorAccess;
-import dev.dht.operator.repair.RebuildHold;
 import dev.dht.operator.repair.RepairView;
-import dev.dht.operator.rollout.MemberRoll;
-import dev.dht.operator.scaling.FactorHold;
-import dev.dht.operator.scaling.MemberMovement;
 import dev.dht.operator.scaling.PodReadiness;
 import dev.dht.operator.scaling.RackRemoval;
-import dev.dht.operator.scaling.ScaleDecision;
-import dev.dht.operator.scaling.ScaleObservation;
-import dev.dht.operator.scaling.ScalingHold;
-import dev.dht.operator.scaling.ScalingPlan;
 import dev.dht.operator.security.SecurityNames;
-import dev.dht.operator.status.Conditions;
-import dev.dht.operator.status.SecurityConditions;
 import dev.dht.operator.status.StatusCalculator;
 import dev.dht.operator.upgrade.NodeVersion;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,8 +48,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,6 +65,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Owned objects carry an owner reference to the DhtCluster, so Kubernetes' garbage collector
  * deletes them with it; there is no finalizer (deleting a cluster never waits for the operator).
+ *
+ * <p>This class runs the steps in order; the larger ones are classes of this package: {@link ClusterInformers} (what
+ * is watched), {@link RepairPolls}, {@link ScalingStep}, {@link RollStep}, {@link SecurityStep}, {@link RestoreDriver},
+ * {@link FeatureLevelStep} and {@link StatusStep} (the conditions it adds, the status write and its Events).
  */
 // Not generation-aware: an annotation (dht.dev/renew-certificate, dht.dev/replace-ca) must start a reconcile too; a
 // reconcile of an unchanged cluster writes nothing, so the extra ones cost only reads.
@@ -98,49 +79,39 @@ import org.slf4j.LoggerFactory;
 public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     private static final Logger log = LoggerFactory.getLogger(DhtClusterReconciler.class);
     public static final String NAME = "dhtcluster";
-    /** Kinds the operator owns, each watched by one informer limited to the operator's objects. */
-    static final List<Class<? extends HasMetadata>> OWNED = List.of(
-            ServiceAccount.class,
-            ConfigMap.class,
-            Service.class,
-            PodDisruptionBudget.class,
-            StatefulSet.class,
-            Secret.class,
-            NetworkPolicy.class);
-
     /** How soon a reconcile runs again while a scale is in progress (the members' progress is polled then). */
     public static final Duration SCALING_POLL_INTERVAL = Duration.ofSeconds(2);
 
     private final Platform platform;
     private final Clock clock;
     private final WriteMetrics metrics;
-    private final MemberAdmin memberAdmin;
     private final MemberAddresses memberAddresses;
     private final Duration pollInterval;
     private final MemberTlsProbe tlsProbe;
     private final MemberPlane memberPlane;
     private final MemberPlane clientPlane;
     private final SecureRandom random = new SecureRandom();
+    private final ClusterInformers informers = new ClusterInformers();
     private final RepairPolls repairPolls;
-    private final StorePolls storePolls;
     private final Replacements replacements;
-    private final FeatureLevelStep featureLevels;
+    private final ScalingStep scalings;
     private final RollStep rolls;
-    private final Map<Class<?>, InformerEventSource<?, ?>> caches = new LinkedHashMap<>();
     private final RestoreDriver restores;
+    private final StorePolls storePolls;
+    private final StatusStep statuses;
+    private final FeatureLevelStep featureLevels;
 
     public DhtClusterReconciler(Platform platform, Clock clock, WriteMetrics metrics) {
-        this(platform, clock, metrics, new HttpMemberAdmin(), MemberAddresses.direct(), SCALING_POLL_INTERVAL);
-    }
-
-    public DhtClusterReconciler(
-            Platform platform,
-            Clock clock,
-            WriteMetrics metrics,
-            MemberAdmin memberAdmin,
-            MemberAddresses memberAddresses,
-            Duration pollInterval) {
-        this(platform, clock, metrics, memberAdmin, memberAddresses, pollInterval, new JdkMemberTlsProbe(), null, null);
+        this(
+                platform,
+                clock,
+                metrics,
+                new HttpMemberAdmin(),
+                MemberAddresses.direct(),
+                SCALING_POLL_INTERVAL,
+                new JdkMemberTlsProbe(),
+                null,
+                null);
     }
 
     /**
@@ -169,64 +140,22 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         this.platform = platform;
         this.clock = clock;
         this.metrics = metrics;
-        this.memberAdmin = memberAdmin;
         this.memberAddresses = memberAddresses;
         this.pollInterval = pollInterval;
         this.restores = new RestoreDriver(memberAdmin, memberAddresses);
         this.repairPolls = new RepairPolls(memberAdmin, pollInterval);
-        this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
         this.replacements = new Replacements(metrics);
+        this.scalings = new ScalingStep(memberAdmin);
         this.rolls = new RollStep(memberAdmin);
+        this.storePolls = new StorePolls(memberAdmin, repairPolls.steadyInterval());
+        this.statuses = new StatusStep(metrics);
         this.featureLevels =
                 new FeatureLevelStep(new ReleasePolls(memberAdmin, repairPolls.steadyInterval()), memberAddresses);
     }
 
     @Override
     public List<EventSource<?, DhtCluster>> prepareEventSources(EventSourceContext<DhtCluster> context) {
-        caches.clear();
-        for (var kind : OWNED) {
-            // Default mapping: the owner reference to the DhtCluster.
-            var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
-                    .withLabelSelector(Labels.MANAGED_SELECTOR)
-                    .build();
-            caches.put(kind, new InformerEventSource<>(config, context));
-        }
-        // Pods belong to the StatefulSet, not to the DhtCluster: map them by their instance label.
-        var pods = InformerEventSourceConfiguration.from(Pod.class, DhtCluster.class)
-                .withLabelSelector(Labels.MANAGED_SELECTOR)
-                .withSecondaryToPrimaryMapper((Pod pod) -> {
-                    var instance = pod.getMetadata().getLabels().get(Labels.INSTANCE);
-                    return instance == null
-                            ? Set.of()
-                            : Set.of(new ResourceID(instance, pod.getMetadata().getNamespace()));
-                })
-                .build();
-        caches.put(Pod.class, new InformerEventSource<>(pods, context));
-        // A running backup holds scaling: its phase changes reach the cluster it names.
-        caches.put(
-                DhtBackup.class,
-                toNamedCluster(DhtBackup.class, b -> b.getSpec() == null ? null : b.getSpec().cluster, context));
-        // A DhtUser gets its client certificate from its cluster's reconcile (the client CA is there).
-        caches.put(
-                DhtUser.class,
-                toNamedCluster(DhtUser.class, u -> u.getSpec() == null ? null : u.getSpec().cluster, context));
-        var sources = new java.util.ArrayList<EventSource<?, DhtCluster>>();
-        caches.values().forEach(s -> sources.add(asSource(s)));
-        return sources;
-    }
-
-    /** An informer on {@code kind} whose events reach the DhtCluster of the name {@code cluster} reads from it. */
-    private static <R extends HasMetadata> InformerEventSource<R, DhtCluster> toNamedCluster(
-            Class<R> kind, Function<R, String> cluster, EventSourceContext<DhtCluster> context) {
-        var config = InformerEventSourceConfiguration.from(kind, DhtCluster.class)
-                .withSecondaryToPrimaryMapper((R resource) -> {
-                    var name = cluster.apply(resource);
-                    return name == null
-                            ? Set.of()
-                            : Set.of(new ResourceID(name, resource.getMetadata().getNamespace()));
-                })
-                .build();
-        return new InformerEventSource<>(config, context);
+        return informers.prepare(context);
     }
 
     @Override
@@ -257,31 +186,18 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         // Repair and rebuilds as the members report them (repair/): a rebuilding member keeps the cluster Degraded
         // and holds back a scale that has not started.
         var token = credentials(context, specModel);
+        Function<Member, String> adminUrl = member -> adminUrl(specModel, member);
         var repair = RepairView.of(
-                repairPolls.reports(cluster, pods, member -> adminUrl(specModel, member), token, now),
+                repairPolls.reports(cluster, pods, adminUrl, token, now),
                 specModel.repair(),
                 createdAt(cluster, now),
                 now);
 
-        // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan).
-        var rebuildHeld = RebuildHold.apply(
-                name,
-                ScaleObservation.observe(
-                        specModel, liveSets, liveTopology, pods, previous.map(s -> s.settledTopologyVersion)),
-                repair.rebuilding());
-        var observation = rebuildHeld.observation();
-        var planned = ScalingPlan.decide(observation, poll(specModel, ScalingPlan.toPoll(observation), token));
-        // No member list change while a backup runs or a restore fills the cluster (scaling/ScalingHold).
-        var held = ScalingHold.apply(
-                planned,
-                observation,
-                ScalingHold.reason(previous.map(s -> s.restore), context.getSecondaryResources(DhtBackup.class)));
-        var scaling = held.decision();
-        var factor = FactorHold.decide(
-                specModel.replicationFactor(),
-                liveFactor(Secondaries.named(context, ConfigMap.class, Names.configConfigMap(name))),
-                !scaling.steady());
-        var model = specModel.withReplicationFactor(factor.factor());
+        // The scaling step: what to run, what to list in the topology (scaling/ScalingPlan), and what holds it back.
+        var scaled =
+                scalings.decide(specModel, liveSets, liveTopology, pods, previous, repair, context, adminUrl, token);
+        var scaling = scaled.decision();
+        var model = specModel.withReplicationFactor(scaled.factor());
         long topologyVersion = Topology.version(
                 model.topologyLines(scaling.topologyMembers()), liveTopology, previous.map(s -> s.topologyVersion));
         // A new pod template rolls one member at a time, rack by rack, each once the cluster is settled
@@ -293,21 +209,22 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 shape,
                 liveSets,
                 pods,
-                scaling.steady(),
-                repair.rebuilding().keySet(),
-                scaling.topologyMembers().members(),
-                member -> adminUrl(specModel, member),
-                token);
+                new RollStep.Gate(
+                        scaling.steady(),
+                        repair.rebuilding().keySet(),
+                        scaling.topologyMembers().members(),
+                        adminUrl,
+                        token));
         var desired = DesiredState.of(cluster, model, shape.withPartitions(roll.partitions()));
 
-        var applier = new ResourceApplier(context.getClient(), caches, metrics);
+        var applier = new ResourceApplier(context.getClient(), informers.caches(), metrics);
         // Certificates, tokens and the NetworkPolicy before the pods that mount or depend on them.
         var security = new SecurityStep(
                         context.getClient(),
                         applier,
                         n -> Secondaries.named(context, Secret.class, n),
                         n -> Secondaries.named(context, ConfigMap.class, n),
-                        this::cachedSecret,
+                        informers::secret,
                         Secondaries.named(context, NetworkPolicy.class, SecurityNames.networkPolicy(name)),
                         random,
                         tlsProbe,
@@ -329,57 +246,16 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 && PodReadiness.unready(name, members, pods).isEmpty();
         var restore = restores.drive(cluster, model, members, context.getClient(), membersReady, token, now);
         var status = StatusCalculator.compute(
-                cluster,
-                desired,
-                statefulSets,
-                pods,
-                scaling,
-                held.refusal().or(rebuildHeld::refusal).or(factor::refusal),
-                restore,
-                repair,
-                now);
-        SecurityConditions.apply(
-                status,
-                previous,
-                security.tls(),
-                security.certificates(),
-                security.clientCertificates(),
-                security.credentials(),
-                now);
-        status.conditions.add(Conditions.condition(
-                previous.map(s -> s.conditions).orElse(List.of()),
-                MemberRoll.CONDITION,
-                !roll.rolling(),
-                roll.reason(),
-                roll.message(),
-                status.observedGeneration,
-                now));
-        if (specModel.backup().storage().isPresent()) {
-            // what the members say of the object store: a wrong credential shows before any backup runs
-            var store = storePolls.view(cluster, pods, member -> adminUrl(specModel, member), token, now);
-            String message =
-                    store.message().length() > 1024 ? store.message().substring(0, 1024) + "..." : store.message();
-            status.conditions.add(Conditions.condition(
-                    previous.map(s -> s.conditions).orElse(List.of()),
-                    StoreView.CONDITION,
-                    store.status(),
-                    store.reason(),
-                    message,
-                    status.observedGeneration,
-                    now));
-        }
+                cluster, desired, statefulSets, pods, scaling, scaled.refusal(), restore, repair, now);
+        // What the members say of the object store: a wrong credential shows before any backup runs.
+        var store = specModel.backup().storage().map(storage -> storePolls.view(cluster, pods, adminUrl, token, now));
+        statuses.addConditions(status, previous, security, roll, store, now);
         // Each member's release and the cluster feature level, raised once every member runs a release that has it.
         boolean raising = featureLevels.run(
-                cluster,
-                pods,
-                member -> adminUrl(specModel, member),
-                status,
-                previous.map(s -> s.conditions).orElse(List.of()),
-                token,
-                now);
-        writeStatus(cluster, status, now, context);
+                cluster, pods, adminUrl, status, previous.map(s -> s.conditions).orElse(List.of()), token, now);
+        statuses.write(cluster, status, now, context);
         metrics.reconciled("success");
-        logStep(cluster, previous, scaling);
+        ScalingStep.logStep(cluster, previous, scaling);
         // The status is written already. While a scale or a rebuild runs, look again soon: the members' progress
         // produces no event; otherwise now and then, for the repair status. Certificates are looked at again when due
         // (or soon, while a CA replacement waits for the members).
@@ -452,56 +328,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 Secondaries.named(context, Secret.class, client.operatorSecret()));
     }
 
-    /** A Secret of the namespace from the informer's cache, whoever owns it (a DhtUser's certificate). */
-    @SuppressWarnings("unchecked")
-    private Optional<Secret> cachedSecret(String namespace, String name) {
-        var source = (InformerEventSource<Secret, DhtCluster>) caches.get(Secret.class);
-        return source == null ? Optional.empty() : source.get(new ResourceID(name, namespace));
-    }
-
-    /** The movement reports of these members, asked all at once (bounded by the admin client's timeouts). */
-    private Map<Member, MemberMovement> poll(ClusterModel model, List<Member> members, NodeCredentials token) {
-        if (members.isEmpty()) {
-            return Map.of();
-        }
-        var urls = new LinkedHashMap<Member, String>();
-        members.forEach(member -> urls.put(member, adminUrl(model, member)));
-        return memberAdmin.authenticated(token).movements(urls);
-    }
-
-    /** The replication factor the nodes run with now (from the live node config). */
-    static OptionalInt liveFactor(Optional<ConfigMap> config) {
-        String value = config.map(ConfigMap::getData)
-                .map(d -> d.get(NodeConfig.REPLICATION_FACTOR))
-                .orElse(null);
-        try {
-            return value == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(value.trim()));
-        } catch (NumberFormatException e) {
-            return OptionalInt.empty();
-        }
-    }
-
-    /** Logs a scaling step once, when it starts (progress is in the status). */
-    private static void logStep(DhtCluster cluster, Optional<DhtClusterStatus> previous, ScaleDecision scaling) {
-        var before = previous.map(s -> s.scaling);
-        boolean same = before.isPresent()
-                && scaling.step().isPresent()
-                && before.get().step == scaling.step().get()
-                && Integer.valueOf(scaling.topologyMembers().total()).equals(before.get().topologyMembers)
-                && Integer.valueOf(scaling.statefulSetReplicas().total()).equals(before.get().statefulSetReplicas);
-        if (!same) {
-            scaling.step()
-                    .ifPresent(step -> log.info(
-                            "{}/{} scaling to {}: {} (topology {} members, StatefulSet {})",
-                            cluster.getMetadata().getNamespace(),
-                            cluster.getMetadata().getName(),
-                            cluster.getSpec().replicas,
-                            step,
-                            scaling.topologyMembers(),
-                            scaling.statefulSetReplicas()));
-        }
-    }
-
     @Override
     public ErrorStatusUpdateControl<DhtCluster> updateErrorStatus(
             DhtCluster cluster, Context<DhtCluster> context, Exception e) {
@@ -509,7 +335,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var now = clock.instant();
         var status = StatusCalculator.failed(cluster, describe(e), now);
         try {
-            writeStatus(cluster, status, now, context);
+            statuses.write(cluster, status, now, context);
         } catch (KubernetesClientException writeFailed) {
             log.warn(
                     "could not write the Failed status of {}/{}: {}",
@@ -520,31 +346,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         var control = ErrorStatusUpdateControl.<DhtCluster>noStatusUpdate();
         // A spec the operator cannot use will not get better by retrying; a spec change triggers a new reconcile.
         return e instanceof InvalidSpecException ? control.withNoRetry() : control;
-    }
-
-    /**
-     * Writes a changed status (server-side apply of only what the operator owns) and returns once the informer cache
-     * holds it, then records the phase change as an Event. JOSDK does not cache a status it patched itself: a
-     * reconcile triggered meanwhile (a pod or StatefulSet event) would compare against the old phase and report the
-     * same transition twice.
-     */
-    private void writeStatus(DhtCluster cluster, DhtClusterStatus status, Instant now, Context<DhtCluster> context) {
-        if (StatusWrites.write(cluster, status, DhtCluster::new, context, metrics)
-                .isEmpty()) {
-            return;
-        }
-        var events = new ClusterEvents(context.getClient(), metrics);
-        events.onTransition(cluster, status, now);
-        events.onRefusal(cluster, status, now);
-        events.onConditionFalse(cluster, status, SecurityConditions.CERTIFICATES, now);
-        events.onConditionFalse(cluster, status, SecurityConditions.CLIENT_CERTIFICATES, now);
-        events.onConditionFalse(cluster, status, SecurityConditions.CREDENTIALS, now);
-        events.onRotation(cluster, status, now);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static EventSource<?, DhtCluster> asSource(InformerEventSource<?, ?> source) {
-        return (EventSource<?, DhtCluster>) (EventSource<?, ?>) source;
     }
 
     @SuppressWarnings("unchecked")

@@ -35,21 +35,26 @@ final class RollStep {
     }
 
     /**
+     * What must hold before the next member rolls, and how the members are asked whether it does.
+     *
      * @param steady     no scale in progress (a scale moves data: the roll waits)
      * @param rebuilding members rebuilding their data from the others (data moves: the roll waits)
      * @param members    the members the topology lists
      */
+    record Gate(
+            boolean steady,
+            Collection<Member> rebuilding,
+            List<Member> members,
+            Function<Member, String> adminUrl,
+            NodeCredentials token) {}
+
     MemberRoll.Plan plan(
             DhtCluster cluster,
             ClusterModel model,
             ClusterShape shape,
             Map<String, StatefulSet> live,
             Collection<Pod> pods,
-            boolean steady,
-            Collection<Member> rebuilding,
-            List<Member> members,
-            Function<Member, String> adminUrl,
-            NodeCredentials token) {
+            Gate gate) {
         var upgrade = cluster.getSpec() == null ? null : cluster.getSpec().upgrade;
         var plan = MemberRoll.decide(
                 model.name(),
@@ -58,7 +63,7 @@ final class RollStep {
         if (plan.next().isEmpty()) {
             return plan;
         }
-        var gated = plan.gate(blocker(model, pods, steady, rebuilding, members, adminUrl, token));
+        var gated = plan.gate(blocker(model, pods, gate));
         if (gated.next().isPresent()) {
             log.info("{}/{}: {}", model.namespace(), model.name(), gated.message());
         }
@@ -66,15 +71,10 @@ final class RollStep {
     }
 
     /** Why the next member must wait, naming the members; empty when the cluster is settled. */
-    private Optional<String> blocker(
-            ClusterModel model,
-            Collection<Pod> pods,
-            boolean steady,
-            Collection<Member> rebuilding,
-            List<Member> members,
-            Function<Member, String> adminUrl,
-            NodeCredentials token) {
-        if (!steady) {
+    private Optional<String> blocker(ClusterModel model, Collection<Pod> pods, Gate gate) {
+        var rebuilding = gate.rebuilding();
+        var members = gate.members();
+        if (!gate.steady()) {
             return Optional.of("a scale is in progress");
         }
         if (!rebuilding.isEmpty()) {
@@ -88,8 +88,8 @@ final class RollStep {
             return Optional.of("not serving: " + String.join(", ", notReady));
         }
         var urls = new LinkedHashMap<Member, String>();
-        members.forEach(m -> urls.put(m, adminUrl.apply(m)));
-        var authenticated = admin.authenticated(token);
+        members.forEach(m -> urls.put(m, gate.adminUrl().apply(m)));
+        var authenticated = admin.authenticated(gate.token());
         Map<Member, MemberMovement> movements = authenticated.movements(urls);
         Map<Member, MemberHints> hints = authenticated.hintsOf(urls);
         var why = new ArrayList<String>();

@@ -4,6 +4,7 @@ import dev.dht.operator.api.v1alpha1.DhtBackup;
 import dev.dht.operator.api.v1alpha1.DhtUser;
 import dev.dht.operator.model.Platform;
 import dev.dht.operator.nodeadmin.HttpMemberAdmin;
+import dev.dht.operator.nodeadmin.JdkMemberTlsProbe;
 import dev.dht.operator.nodeadmin.MemberAddresses;
 import dev.dht.operator.reconciler.DhtClusterReconciler;
 import dev.dht.operator.reconciler.WriteMetrics;
@@ -41,6 +42,14 @@ public final class OperatorUnderTest {
     public static DhtClusterReconciler clusterReconciler(
             Platform platform, WriteMetrics writes, MemberAddresses addresses) {
         return new DhtClusterReconciler(
-                platform, Clock.systemUTC(), writes, new HttpMemberAdmin(), addresses, POLL_INTERVAL);
+                platform,
+                Clock.systemUTC(),
+                writes,
+                new HttpMemberAdmin(),
+                addresses,
+                POLL_INTERVAL,
+                new JdkMemberTlsProbe(),
+                null,
+                null);
     }
 }
