@@ -37,7 +37,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
 
     static final String CALL_HEADER = Headers.CALL + ":";
 
-    private final DhtServer dhtServer;
+    private final ConnectionServer connectionServer;
     /** The port this connection came in on decides what it may ask (docs/security.md). */
     private final Plane plane;
     /** The peer is on this machine's loopback: it has admin rights on the client port. */
@@ -61,9 +61,9 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     /** An error answer ends the connection: requests parsed after it are dropped. */
     private boolean ending;
 
-    DhtSession(Socket socket, DhtServer server, Plane plane, boolean loopbackPeer) {
+    DhtSession(Socket socket, ConnectionServer server, Plane plane, boolean loopbackPeer) {
         super(socket, server);
-        this.dhtServer = server;
+        this.connectionServer = server;
         this.plane = plane;
         this.loopbackPeer = loopbackPeer;
         this.tls = socket instanceof TlsSocket t ? t : null;
@@ -115,7 +115,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
 
     @Override
     protected int getMaxRequestBodyLength() {
-        return dhtServer.maxBody();
+        return connectionServer.maxBody();
     }
 
     // ---- request order ---------------------------------------------------------------------------------------
@@ -229,7 +229,8 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     private boolean closesForLeaving(Slot slot) {
         return plane == Plane.CLIENT
                 && slot.call == null
-                && (dhtServer.leaving() || tls != null && tls.generation() < dhtServer.tlsGeneration(plane));
+                && (connectionServer.leaving()
+                        || tls != null && tls.generation() < connectionServer.tlsGeneration(plane));
     }
 
     private static boolean keepAlive(Request request) {
@@ -306,7 +307,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     public synchronized void sendError(String code, String message) throws IOException {
         server.incRequestsRejected();
         if (Response.REQUEST_ENTITY_TOO_LARGE.equals(code) && (message == null || message.isEmpty())) {
-            message = "request body larger than the limit of " + dhtServer.maxBody() + " bytes\n";
+            message = "request body larger than the limit of " + connectionServer.maxBody() + " bytes\n";
         }
         Response response = new Response(code, message == null ? Response.EMPTY : message.getBytes());
         Slot slot = starting;
@@ -365,11 +366,11 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
                 && tls != null
                 && queueHead == null
                 && handling == null
-                && tls.generation() < dhtServer.tlsGeneration(plane)) {
+                && tls.generation() < connectionServer.tlsGeneration(plane)) {
             return IDLE; // authenticated under TLS material that was replaced since: the peer reconnects under the new
         }
         if (queueHead != null) {
-            return lastAccess < currentTime - dhtServer.sendTimeoutMillis() ? STALE : ACTIVE;
+            return lastAccess < currentTime - connectionServer.sendTimeoutMillis() ? STALE : ACTIVE;
         }
         if (handling != null) {
             // Waiting for our own answer (a 10-minute profile capture, a coordinated request): bounded by the
@@ -387,7 +388,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     @Override
     public void handleException(Throwable e) {
         if (e instanceof javax.net.ssl.SSLException && tls != null) {
-            dhtServer.tlsFailed(plane, getRemoteHost(), e); // no certificate, an untrusted one, not TLS at all
+            connectionServer.tlsFailed(plane, getRemoteHost(), e); // no certificate, an untrusted one, not TLS at all
             if (plane == Plane.CLIENT && !tls.refused()) {
                 tls.refuse(); // the client gets the alert; the session ends when it closes, or as an idle one
                 return;
