@@ -1,37 +1,24 @@
 package dev.dht.node.http;
 
-import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.metrics.NodeMetrics;
-import dev.dht.node.plane.Accepted;
-import dev.dht.node.plane.Plane;
 import dev.dht.node.plane.PlaneGuard;
 import dev.dht.node.release.Release;
 import dev.dht.node.tls.ClientTls;
 import dev.dht.node.tls.MemberTls;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import one.nio.http.HttpServer;
-import one.nio.http.HttpServerConfig;
 import one.nio.http.HttpSession;
 import one.nio.http.Request;
 import one.nio.http.Response;
-import one.nio.mgt.Management;
-import one.nio.net.Session;
-import one.nio.net.Socket;
-import one.nio.server.AcceptorConfig;
-import one.nio.server.RejectedSessionException;
-import one.nio.server.SelectorThread;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's HTTP front: selector threads ({@link SelectorLoop}s over one-nio's selectors) parse requests and call
- * {@link #handleRequest}, which routes and validates them, serves on the selector what needs no waiting, and hands
- * the rest to the bounded worker pool (503 at once when its queue is full). Answers go through a {@link Responder}
- * from any thread; the session writes them in request order ({@link DhtSession}).
+ * The node's HTTP front, the requests half ({@link ConnectionServer} is the connections'): selector threads parse
+ * requests and call {@link #handleRequest}, which routes and validates them, serves on the selector what needs no
+ * waiting, and hands the rest to the bounded worker pool (503 at once when its queue is full). Answers go through a
+ * {@link Responder} from any thread; the session writes them in request order ({@link DhtSession}).
  *
  * <pre>
  *   GET /v0/status                         answered here, on the selector (probes never queue behind load)
@@ -44,12 +31,10 @@ import org.slf4j.LoggerFactory;
  *   anything else                          400; a known path with another method: 405
  * </pre>
  *
- * Two ports, one server: the client port and the member port, and a third, the metrics port, when asked for
- * (docs/security.md). A session knows its plane from the port it was accepted on, and {@link PlaneGuard} refuses,
- * before anything is parsed, what its plane does not serve (403 with the reason). Either of the first two may
- * speak TLS, through the same code ({@code tls.TlsSocket}).
+ * A session knows its plane from the port it was accepted on ({@link ConnectionServer}), and {@link PlaneGuard}
+ * refuses, before anything is parsed, what its plane does not serve (403 with the reason).
  */
-public final class DhtServer extends HttpServer {
+public final class DhtServer extends ConnectionServer {
     private static final long MEMBER_IDLE_MILLIS = java.util.concurrent.TimeUnit.MINUTES.toMillis(10);
 
     /**
@@ -72,7 +57,6 @@ public final class DhtServer extends HttpServer {
     public static final String METRICS = "/metrics";
     public static final String ADMIN_PREFIX = "/v0/admin/";
 
-    private final Settings settings;
     private final EntityHandler entityHandler;
     private final RangeHandler rangeHandler;
     private final Map<String, AdminHandler> adminHandlers;
@@ -82,15 +66,11 @@ public final class DhtServer extends HttpServer {
     private final RequestTracker tracker;
     private final NodeMetrics metrics;
     private final PlaneGuard guard;
-    private volatile boolean draining;
     /** Why the node is not ready yet (GET /v0/status answers 503 with it), or null; see {@link #readiness}. */
     private volatile java.util.function.Supplier<String> notReady = () -> null;
 
     private volatile java.util.function.IntSupplier featureLevel = () -> 0;
-    /** Leaving (drain.Drain): not ready, and every answer to a client ends its connection. */
-    private volatile boolean leaving;
 
-    private SelectorLoop[] loops = new SelectorLoop[0];
     /** Hand-offs to the worker pool (counted: dht_worker_requests_total) and to the admin pool. */
     private final SessionResponder.Dispatcher toWorkers = this::submitToWorkers;
 
@@ -132,9 +112,8 @@ public final class DhtServer extends HttpServer {
             NodeMetrics metrics,
             PlaneGuard guard)
             throws IOException {
-        super(serverConfig(settings));
+        super(settings);
         this.guard = guard;
-        this.settings = settings;
         this.entityHandler = entityHandler;
         this.rangeHandler = rangeHandler;
         this.adminHandlers = Map.copyOf(adminHandlers);
@@ -145,170 +124,9 @@ public final class DhtServer extends HttpServer {
         this.metrics = metrics;
     }
 
-    private static HttpServerConfig serverConfig(Settings s) {
-        AcceptorConfig acceptor = new AcceptorConfig();
-        acceptor.address = "0.0.0.0";
-        acceptor.port = s.port();
-        // No SO_REUSEPORT (SO_REUSEADDR stays: a restart binds at once): with it, a second node started on a port a
-        // live node holds (a draining one, a second `make run`) bound too, and the kernel split the connections
-        // between the two processes, a member port's included. Now the second one fails to start.
-        acceptor.reusePort = false;
-        acceptor.backlog = 1024;
-        AcceptorConfig member = new AcceptorConfig();
-        member.address = s.memberAddress();
-        member.port = s.memberPort();
-        member.reusePort = false;
-        member.backlog = 1024;
-        HttpServerConfig config = new HttpServerConfig();
-        config.acceptors = new AcceptorConfig[] {acceptor, member};
-        if (s.metricsPort() > 0) {
-            AcceptorConfig metrics = new AcceptorConfig();
-            metrics.address = "0.0.0.0";
-            metrics.port = s.metricsPort();
-            metrics.reusePort = false;
-            metrics.backlog = 128;
-            config.acceptors = new AcceptorConfig[] {acceptor, member, metrics};
-        }
-        config.selectors = s.selectors();
-        config.keepAlive = (int) Math.min(Integer.MAX_VALUE, s.idleTimeoutMillis());
-        config.closeSessions = true;
-        config.maxWorkers = 0; // requests run on our own bounded pool, not one-nio's
-        config.selectorThreadNameFormat = "dht-selector-%d";
-        return config;
-    }
-
-    int maxBody() {
-        return settings.maxBody();
-    }
-
-    long sendTimeoutMillis() {
-        return settings.sendTimeoutMillis();
-    }
-
-    public int port() {
-        return port;
-    }
-
-    public int memberPort() {
-        return settings.memberPort();
-    }
-
-    /** A TLS handshake (or record) of this plane failed: counted and logged by that port's TLS. */
-    void tlsFailed(Plane plane, String peer, Throwable e) {
-        if (plane == Plane.MEMBER && settings.memberTls() != null) {
-            settings.memberTls().handshakeFailed(peer, e);
-        } else if (plane == Plane.CLIENT && settings.clientTls() != null) {
-            settings.clientTls().handshakeFailed(peer, e);
-        }
-    }
-
-    /** The generation in force of this plane's TLS material (0 without TLS). */
-    long tlsGeneration(Plane plane) {
-        return switch (plane) {
-            case MEMBER ->
-                settings.memberTls() == null ? 0 : settings.memberTls().generation();
-            case CLIENT ->
-                settings.clientTls() == null ? 0 : settings.clientTls().generation();
-            case METRICS -> 0;
-        };
-    }
-
     /** Requests refused by plane (metrics). */
     public PlaneGuard guard() {
         return guard;
-    }
-
-    /**
-     * Starts serving. one-nio's selector threads are replaced by {@link SelectorLoop}s over the same selectors
-     * (one-nio creates its threads but they are never started): the same loop plus work done at the end of each
-     * pass, which is how a pass's writes share one WAL write and its peer requests one socket write.
-     */
-    @Override
-    public synchronized void start() {
-        loops = new SelectorLoop[selectors.length];
-        for (int i = 0; i < selectors.length; i++) {
-            loops[i] = new SelectorLoop(selectors[i].selector, "dht-selector-" + i);
-            loops[i].start();
-        }
-        acceptor.start();
-        try {
-            acceptor.syncStart();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        cleanup.start();
-        Management.registerMXBean(this, "one.nio.server:type=Server,port=" + port);
-    }
-
-    /** one-nio's stop closes the selectors; each loop then finishes its last pass and ends. */
-    @Override
-    public synchronized void stop() {
-        super.stop();
-        for (SelectorLoop loop : loops) {
-            try {
-                loop.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /** Passes of every selector loop so far, for metrics. */
-    public long selectorPasses() {
-        long passes = 0;
-        for (SelectorLoop loop : loops) {
-            passes += loop.passes();
-        }
-        return passes;
-    }
-
-    @Override
-    public HttpSession createSession(Socket socket) throws RejectedSessionException {
-        // one-nio sets TCP_NODELAY on its listening socket, which accepted sockets inherit, but on JDK NIO sockets
-        // (the node's: one-nio's native ones are off) that option is lost; then Nagle held back every answer written
-        // while an earlier one to the same connection was unacknowledged, until the peer's delayed ACK (~40 ms):
-        // pipelined node-to-node answers stalled (docs/node.md, "Defaults").
-        socket.setNoDelay(true);
-        Accepted a = Accepted.of(
-                socket, settings.memberPort(), settings.metricsPort(), settings.memberTls(), settings.clientTls());
-        return new DhtSession(a.socket(), this, a.plane(), a.loopbackPeer());
-    }
-
-    /** The sockets of the connections open right now (tests, diagnostics: see createSession). */
-    public List<Socket> openSockets() {
-        List<Socket> sockets = new ArrayList<>();
-        for (SelectorThread t : selectors) {
-            for (Session session : t.selector) {
-                sockets.add(session.socket());
-            }
-        }
-        return sockets;
-    }
-
-    /**
-     * The drain before a graceful stop (drain.Drain): from now on {@code /v0/status} answers 503, so that probes and
-     * balancers take this member out, and every answer to a client carries {@code Connection: close} and ends its
-     * connection, so that the client's next request opens one elsewhere. Requests are still served in full and
-     * new connections still accepted (a balancer may not have heard yet). Connections of the member plane keep
-     * going: a member's in-flight calls are never cut by it.
-     */
-    public void leave() {
-        leaving = true;
-    }
-
-    public boolean leaving() {
-        return leaving;
-    }
-
-    /** Stops accepting connections; established ones keep being served (graceful shutdown, step 1). */
-    public void stopAccepting() {
-        draining = true;
-        acceptor.shutdown();
-    }
-
-    public boolean draining() {
-        return draining;
     }
 
     /**

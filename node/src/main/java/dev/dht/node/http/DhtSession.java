@@ -1,10 +1,6 @@
 package dev.dht.node.http;
 
-import dev.dht.node.auth.ClientCertificate;
-import dev.dht.node.loop.SelectorLoop;
 import dev.dht.node.plane.Plane;
-import dev.dht.node.tls.ClientTls;
-import dev.dht.node.tls.TlsSocket;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import one.nio.http.Request;
@@ -12,9 +8,10 @@ import one.nio.http.Response;
 import one.nio.net.Socket;
 
 /**
- * one-nio's HTTP session with what the node adds: the configured body limit (413 with a reason), chunked
- * responses whose body is produced lazily, a send timeout that drops a client which stopped reading, corked
- * answers ({@link CorkedSession}), and two things for pipelined connections (every node-to-node connection is one):
+ * one-nio's HTTP session with what the node adds, for the requests on a connection (the connection itself, its
+ * plane, TLS, body limit and liveness, is {@link ConnectionSession}'s; corked answers are {@link CorkedSession}'s):
+ * answers in request order, chunked responses whose body is produced lazily, error answers (413 with a reason) that
+ * end the connection, and two things for pipelined connections (every node-to-node connection is one):
  *
  * <ul>
  *   <li><b>Requests that share a pass.</b> one-nio starts a connection's next request only after the previous one
@@ -31,23 +28,12 @@ import one.nio.net.Socket;
  *
  * Every field is guarded by this session's monitor (one-nio's process() and send paths hold it).
  */
-final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInput {
+final class DhtSession extends ConnectionSession {
     /** one-nio's own limit on pipelined requests per connection. */
     private static final int MAX_PIPELINE = 256;
 
     static final String CALL_HEADER = Headers.CALL + ":";
 
-    private final DhtServer dhtServer;
-    /** The port this connection came in on decides what it may ask (docs/security.md). */
-    private final Plane plane;
-    /** The peer is on this machine's loopback: it has admin rights on the client port. */
-    private final boolean loopbackPeer;
-    /** The TLS socket of a member-port or client-port connection under TLS, or null for plaintext: decided once. */
-    private final TlsSocket tls;
-    /** The client certificate of a client-port TLS connection (null: none), read at its first request. */
-    private ClientCertificate clientCertificate;
-
-    private boolean certificateRead;
     /** Started and not yet written, in request order. */
     private final ArrayDeque<Slot> started = new ArrayDeque<>();
     /** Parsed and not yet started (they wait for the answers before them). */
@@ -61,61 +47,8 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     /** An error answer ends the connection: requests parsed after it are dropped. */
     private boolean ending;
 
-    DhtSession(Socket socket, DhtServer server, Plane plane, boolean loopbackPeer) {
-        super(socket, server);
-        this.dhtServer = server;
-        this.plane = plane;
-        this.loopbackPeer = loopbackPeer;
-        this.tls = socket instanceof TlsSocket t ? t : null;
-    }
-
-    Plane plane() {
-        return plane;
-    }
-
-    boolean loopbackPeer() {
-        return loopbackPeer;
-    }
-
-    /**
-     * The client certificate of this connection, or null: read once, at the first request (the handshake is done
-     * before any request arrives, and TLS 1.3 brings no certificate later). Selector thread, under the monitor.
-     */
-    ClientCertificate clientCertificate() {
-        if (!certificateRead) {
-            certificateRead = true;
-            clientCertificate = tls == null || plane != Plane.CLIENT
-                    ? null
-                    : ClientCertificate.of(ClientTls.peerCertificate(tls.engine()));
-        }
-        return clientCertificate;
-    }
-
-    /**
-     * A TLS session: requests already read and decrypted (or whole records already read) wait, and no
-     * readiness will be signalled for them: the selector loop asks after each pass over this session. Only while
-     * the session reads (listens READABLE): while answers are queued it listens for writability only, and reading
-     * then would switch it back to reads and stall them; the pass that drains the queue asks again. A plaintext
-     * session (the selector loop asks every session it processed) answers without taking the session's lock.
-     */
-    @Override
-    public boolean processBuffered(byte[] buffer) throws Exception {
-        if (tls == null) {
-            return false;
-        }
-        synchronized (this) {
-            if (eventsToListen != READABLE || !socket.isOpen() || !tls.bufferedInput()) {
-                return false;
-            }
-            events = READABLE;
-            process(buffer);
-            return true;
-        }
-    }
-
-    @Override
-    protected int getMaxRequestBodyLength() {
-        return dhtServer.maxBody();
+    DhtSession(Socket socket, ConnectionServer server, Plane plane, boolean loopbackPeer) {
+        super(socket, server, plane, loopbackPeer);
     }
 
     // ---- request order ---------------------------------------------------------------------------------------
@@ -229,7 +162,8 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     private boolean closesForLeaving(Slot slot) {
         return plane == Plane.CLIENT
                 && slot.call == null
-                && (dhtServer.leaving() || tls != null && tls.generation() < dhtServer.tlsGeneration(plane));
+                && (connectionServer.leaving()
+                        || tls != null && tls.generation() < connectionServer.tlsGeneration(plane));
     }
 
     private static boolean keepAlive(Request request) {
@@ -306,7 +240,7 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
     public synchronized void sendError(String code, String message) throws IOException {
         server.incRequestsRejected();
         if (Response.REQUEST_ENTITY_TOO_LARGE.equals(code) && (message == null || message.isEmpty())) {
-            message = "request body larger than the limit of " + dhtServer.maxBody() + " bytes\n";
+            message = "request body larger than the limit of " + connectionServer.maxBody() + " bytes\n";
         }
         Response response = new Response(code, message == null ? Response.EMPTY : message.getBytes());
         Slot slot = starting;
@@ -345,61 +279,5 @@ final class DhtSession extends CorkedSession implements SelectorLoop.BufferedInp
         started.clear();
         waiting.clear();
         super.close();
-    }
-
-    // ---- liveness --------------------------------------------------------------------------------------------
-
-    /**
-     * one-nio's cleanup thread asks this every idle-timeout period; IDLE and STALE sessions are closed. A session
-     * whose write queue has not moved for the send timeout belongs to a client that stopped reading: closing it
-     * releases the queued body (a range stream closes its RocksDB iterator). An idle keep-alive connection goes
-     * after the idle timeout.
-     */
-    @Override
-    public int checkStatus(long currentTime, long keepAlive) {
-        long lastAccess = lastAccessTime;
-        if (tls != null && tls.refused()) {
-            return IDLE; // a failed handshake whose client has not closed yet
-        }
-        if (plane == Plane.MEMBER
-                && tls != null
-                && queueHead == null
-                && handling == null
-                && tls.generation() < dhtServer.tlsGeneration(plane)) {
-            return IDLE; // authenticated under TLS material that was replaced since: the peer reconnects under the new
-        }
-        if (queueHead != null) {
-            return lastAccess < currentTime - dhtServer.sendTimeoutMillis() ? STALE : ACTIVE;
-        }
-        if (handling != null) {
-            // Waiting for our own answer (a 10-minute profile capture, a coordinated request): bounded by the
-            // request's own timeout, not by the keep-alive (one-nio would drop it after 8 x keep-alive).
-            return ACTIVE;
-        }
-        long limit = plane == Plane.MEMBER ? DhtServer.memberIdleMillis(keepAlive) : keepAlive;
-        return lastAccess < currentTime - limit ? IDLE : ACTIVE;
-    }
-
-    /**
-     * A client that goes away mid-response shows up as an IOException ("Broken pipe", "Connection reset") on the
-     * JDK socket fallback, which one-nio would log as an error with a stack trace. It is routine: close quietly.
-     */
-    @Override
-    public void handleException(Throwable e) {
-        if (e instanceof javax.net.ssl.SSLException && tls != null) {
-            dhtServer.tlsFailed(plane, getRemoteHost(), e); // no certificate, an untrusted one, not TLS at all
-            if (plane == Plane.CLIENT && !tls.refused()) {
-                tls.refuse(); // the client gets the alert; the session ends when it closes, or as an idle one
-                return;
-            }
-        }
-        if (e instanceof IOException) {
-            if (log.isDebugEnabled()) {
-                log.debug("connection from {} closed: {}", getRemoteHost(), e.toString());
-            }
-            close();
-        } else {
-            super.handleException(e);
-        }
     }
 }

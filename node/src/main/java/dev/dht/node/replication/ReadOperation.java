@@ -27,16 +27,8 @@ import dev.dht.node.storage.WriteOutcome;
  * stale ones among those that answered get the newest record in the background (read repair; a replica not asked
  * is repaired by a later read that asks it, or by hinted handoff).
  */
-final class ReadOperation {
-    private final Coordinator c;
-    private final byte[] key;
-    private final String target;
-    private final String[] urls;
-    private final int selfSlot;
-    private final String topology;
+final class ReadOperation extends CoordinatedOperation {
     private final Topology.Count count;
-    private final long deadline;
-    private Responder responder; // null once answered
     private final Record[] answers;
     private final boolean[] answered;
     /** Slots in the order they are asked; the first {@code asked} of them have been. */
@@ -60,15 +52,8 @@ final class ReadOperation {
             String topology,
             long deadline,
             Responder responder) {
-        this.c = c;
-        this.key = key;
-        this.target = Protocol.entityTarget(key);
-        this.urls = plan.urls;
-        this.selfSlot = plan.selfSlot;
-        this.topology = topology;
+        super(c, key, plan, topology, deadline, responder);
         this.count = plan.count();
-        this.deadline = deadline;
-        this.responder = responder;
         this.answers = new Record[urls.length];
         this.answered = new boolean[urls.length];
         this.order = askOrder(urls.length, selfSlot, hash);

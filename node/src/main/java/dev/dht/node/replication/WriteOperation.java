@@ -25,21 +25,13 @@ import dev.dht.node.storage.WriteOutcome;
  * record may be a write the client made after this one was acknowledged (this write's copy reached that replica
  * late), and writing this one again, newer, would undo it.
  */
-final class WriteOperation {
+final class WriteOperation extends CoordinatedOperation {
     static final int MAX_ROUNDS = 3;
     /** A replica answered with a version stamped beyond the clock's bound (for the failure's reason). */
     private volatile boolean beyondClockBound;
 
-    private final Coordinator c;
-    private final byte[] key;
-    private final String target;
     private final Topology.Plan plan;
-    private final String[] urls;
-    private final int selfSlot;
-    private final String topology;
-    private final long deadline;
     private final String success;
-    private Responder responder; // null once answered
     private Record record;
     private int round;
     private Topology.Count count;
@@ -53,16 +45,9 @@ final class WriteOperation {
             Responder responder,
             Record record,
             String success) {
-        this.c = c;
-        this.key = key;
-        this.target = Protocol.entityTarget(key);
+        super(c, key, plan, topology, deadline, responder);
         this.plan = plan;
-        this.urls = plan.urls;
-        this.selfSlot = plan.selfSlot;
-        this.topology = topology;
         this.count = plan.count();
-        this.deadline = deadline;
-        this.responder = responder;
         this.record = record;
         this.success = success;
     }

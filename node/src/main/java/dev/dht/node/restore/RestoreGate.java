@@ -106,36 +106,42 @@ public final class RestoreGate {
         return new EntityHandler() {
             @Override
             public void handle(EntityRequest request, Responder responder) {
-                if (restoring && !request.internal()) {
-                    responder.fail(Responses.SERVICE_UNAVAILABLE, REFUSAL);
-                    return;
+                if (!refused(request.internal(), responder)) {
+                    inner.handle(request, responder);
                 }
-                inner.handle(request, responder);
             }
 
             @Override
             public boolean coordinates(EntityRequest request) {
-                return !(restoring && !request.internal()) && inner.coordinates(request);
+                return !waits(request.internal()) && inner.coordinates(request);
             }
 
             @Override
             public boolean tryInline(EntityRequest request, InlineResponder responder) {
-                if (restoring && !request.internal()) {
-                    responder.fail(Responses.SERVICE_UNAVAILABLE, REFUSAL);
-                    return true;
-                }
-                return inner.tryInline(request, responder);
+                return refused(request.internal(), responder) || inner.tryInline(request, responder);
             }
         };
     }
 
     public RangeHandler wrap(RangeHandler inner) {
         return (request, responder) -> {
-            if (restoring && !request.internal()) {
-                responder.fail(Responses.SERVICE_UNAVAILABLE, REFUSAL);
-                return;
+            if (!refused(request.internal(), responder)) {
+                inner.handle(request, responder);
             }
-            inner.handle(request, responder);
         };
+    }
+
+    /** The one check of every wrapper: a client's request waits while restoring, a member's call passes. */
+    private boolean waits(boolean internal) {
+        return restoring && !internal;
+    }
+
+    /** A request that {@link #waits}: answered 503 with the reason, and true (nothing else may answer it). */
+    private boolean refused(boolean internal, Responder responder) {
+        if (waits(internal)) {
+            responder.fail(Responses.SERVICE_UNAVAILABLE, REFUSAL);
+            return true;
+        }
+        return false;
     }
 }
