@@ -149,7 +149,7 @@ abstract class PeerLink {
         closed = true;
         retryable = answeredBefore;
         connected = false;
-        peer.remove((PeerConnection) this);
+        peer.remove(this);
         if (key != null) {
             key.cancel();
         }
