@@ -19,7 +19,7 @@ final class PeerCall {
     final long deadlineNanos;
     /** When {@link PeerCallback#slow()} is due if no answer came by then; only for calls on the watch list. */
     final long slowNanos;
-    /** Sent again once already: a call is retried at most once (see PeerConnection#failAll). */
+    /** Sent again once already: a call is retried at most once (see PeerLink#failAll). */
     boolean retried;
 
     private final PeerCallback callback;

@@ -94,7 +94,7 @@ public final class PeerClient implements AutoCloseable {
             this.hostHeader = host + ":" + port;
         }
 
-        void remove(PeerConnection c) {
+        void remove(PeerLink c) {
             connections.remove(c);
         }
     }
@@ -198,7 +198,7 @@ public final class PeerClient implements AutoCloseable {
         enqueue(peers.computeIfAbsent(call.peer, url -> new Peer(url, plane)), call);
     }
 
-    /** A call whose connection broke, sent once more (see PeerConnection#failAll). */
+    /** A call whose connection broke, sent once more (see PeerLink#failAll). */
     void resend(Peer peer, PeerCall call) {
         if (closed) {
             call.fail(false, "client closed");
@@ -242,7 +242,7 @@ public final class PeerClient implements AutoCloseable {
         int current = 0;
         for (PeerConnection c : peer.connections) {
             if (c.tlsGeneration != generation) {
-                continue; // made with TLS material replaced since: it drains and closes (PeerConnection.expire)
+                continue; // made with TLS material replaced since: it drains and closes (PeerLink.expire)
             }
             current++;
             int p = c.pending;

@@ -5,9 +5,7 @@ import dev.dht.node.http.Replicas;
 import dev.dht.node.ring.Ring;
 import dev.dht.node.topology.ServedState;
 import dev.dht.node.topology.Stage;
-import dev.dht.node.topology.TopologyHeader;
 import dev.dht.node.topology.TopologyState;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,64 +107,9 @@ public final class Topology implements ServedState {
     /**
      * One topology state as requests use it. Outside the joint stage only the stable set is served; in it, both.
      */
-    public static final class View {
-        private final TopologyState state;
-        private final Ring ring;
-        private final Ring targetRing;
-        private final int selfIndex;
-        private final int targetSelf;
-        private final int rf;
-        private final int targetRf;
-        private final long version;
-        private final String header;
-        private final String headerLine;
-        private final String requestHeader;
-        private final long minAccepted;
-        private final long graceVersion;
-        private final long graceUntilNanos;
-        private final List<String> serving;
-
+    public static final class View extends ViewBase {
         View(String self, TopologyState state, Ring ring, Ring targetRing, int rf, int targetRf, long graceUntilNanos) {
-            this.state = state;
-            this.ring = ring;
-            this.targetRing = targetRing;
-            this.rf = rf;
-            this.targetRf = targetRf;
-            this.selfIndex = ring == null ? -1 : ring.indexOf(self);
-            this.targetSelf = targetRing == null ? -1 : targetRing.indexOf(self);
-            this.version = state == null ? TopologyHeader.NONE : state.version();
-            this.header = state == null ? null : state.header();
-            this.headerLine = state == null ? null : dev.dht.node.http.Headers.TOPOLOGY + ": " + header;
-            this.requestHeader = state == null ? null : TopologyHeader.request(state, self);
-            this.minAccepted = state == null ? TopologyHeader.NONE : minAccepted(state);
-            // joint(e) still admits announced(e) for a grace period: the other members learn the switch within
-            // milliseconds, and refusing them meanwhile would fail their requests for nothing
-            this.graceVersion = state != null && state.stage() == Stage.JOINT
-                    ? TopologyState.version(state.epoch(), Stage.ANNOUNCED)
-                    : TopologyHeader.NONE;
-            this.graceUntilNanos = graceUntilNanos;
-            List<String> all = new ArrayList<>();
-            if (ring != null) {
-                all.addAll(ring.members());
-            }
-            if (targetRing != null) {
-                for (String m : targetRing.members()) {
-                    if (!all.contains(m)) {
-                        all.add(m);
-                    }
-                }
-            }
-            this.serving = List.copyOf(all);
-        }
-
-        /**
-         * The oldest state a request may come from (docs/cluster.md, "Fencing and learning"): announced(e) still
-         * serves S alone, as stable(e-1) does; from joint(e) on, only states that write to T are accepted.
-         */
-        static long minAccepted(TopologyState s) {
-            return s.stage() == Stage.ANNOUNCED
-                    ? TopologyState.version(s.epoch() - 1, Stage.STABLE)
-                    : TopologyState.version(s.epoch(), Stage.JOINT);
+            super(self, state, ring, targetRing, rf, targetRf, graceUntilNanos);
         }
 
         /** False while the node has no topology state yet (it serves no entity request then). */

@@ -1,17 +1,13 @@
 package dev.dht.node.ring;
 
-import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Which members hold a key: a consistent-hash ring with virtual nodes.
@@ -47,7 +43,7 @@ import java.util.TreeSet;
  * <p>Immutable and thread-safe; a topology change builds a new ring (a few ms even for 10 members x 1024 vnodes).
  * Member ids are compared as given: pass canonical base URLs (as the config package normalises them).
  */
-public final class Ring {
+public final class Ring extends RingLayout {
     /**
      * Points per member. The spread of a vnode ring shrinks as 1/sqrt(vnodes); 1024 is the smallest power of two that
      * kept the heaviest node within 10% of the mean in every one of 400 measured clusters (3..10 nodes, 50 sets of
@@ -75,18 +71,6 @@ public final class Ring {
     }
 
     static final PointHash XXH64_POINTS = (member, vnode) -> XxHash64.hash(member, 0, member.length, vnode);
-
-    private final String[] names; // canonical (sorted) member order; a member's index is its position here
-    private final String[] rackOfMember; // each member's rack by index, or null without racks
-    private final RackOrder rackOrder; // null when the order is the plain walk's (no racks, or one member each)
-    private final Set<String> memberSet;
-    private final int vnodesPerMember;
-    private final long[] points; // sorted; stored as hash ^ Long.MIN_VALUE so signed order = unsigned order
-    private final char[] owners; // owners[p] = member index of point p (16 bits: half the cache footprint)
-    private final int shift; // bucket of a hash = hash >>> shift (its top bits)
-    private final int[] bucketStart; // points of bucket b: [bucketStart[b], bucketStart[b + 1])
-    private final int depth; // entries precomputed per arc
-    private final char[] table; // arc a's list: table[a * depth .. a * depth + depth)
 
     /** A ring of these members with {@link #DEFAULT_VNODES} points each. */
     public Ring(Collection<String> members) {
@@ -133,81 +117,7 @@ public final class Ring {
             int vnodesPerMember,
             int tableBudget,
             PointHash pointHash) {
-        Objects.requireNonNull(members, "members");
-        if (vnodesPerMember < 1 || vnodesPerMember > MAX_VNODES) {
-            throw new IllegalArgumentException(
-                    "vnodes per member must be within 1.." + MAX_VNODES + ", got " + vnodesPerMember);
-        }
-        TreeSet<String> sorted = new TreeSet<>();
-        for (String member : members) {
-            if (member == null || member.isBlank()) {
-                throw new IllegalArgumentException("a member id must not be null or blank: " + members);
-            }
-            sorted.add(member);
-        }
-        if (sorted.isEmpty()) {
-            throw new IllegalArgumentException("a ring needs at least one member");
-        }
-        if (sorted.size() > MAX_MEMBERS) {
-            throw new IllegalArgumentException(sorted.size() + " members exceed the limit of " + MAX_MEMBERS);
-        }
-        if ((long) sorted.size() * vnodesPerMember > MAX_POINTS) {
-            throw new IllegalArgumentException(sorted.size() + " members x " + vnodesPerMember + " vnodes exceeds "
-                    + MAX_POINTS + " points; use fewer vnodes per member");
-        }
-        this.names = sorted.toArray(new String[0]);
-        this.memberSet = Collections.unmodifiableSortedSet(sorted);
-        this.rackOfMember = RackOrder.racksOf(names, Objects.requireNonNull(racks, "racks"));
-        RackOrder order = rackOfMember == null ? null : new RackOrder(rackOfMember);
-        this.rackOrder = order == null || order.trivial() ? null : order;
-        this.vnodesPerMember = vnodesPerMember;
-
-        int n = names.length;
-        int total = n * vnodesPerMember;
-        this.points = new long[total];
-        this.owners = new char[total];
-        placePoints(pointHash);
-
-        int bits = Math.max(1, 32 - Integer.numberOfLeadingZeros(total - 1)); // about one point per bucket
-        this.shift = 64 - bits;
-        this.bucketStart = indexBuckets(1 << bits);
-
-        this.depth = Math.min(n, Math.max(MIN_DEPTH, tableBudget / total));
-        this.table = new char[total * depth];
-        ArcLists.fill(owners, names.length, rackOrder, depth, table);
-    }
-
-    /** Fills points/owners sorted by (point, member, vnode): the last two only break (astronomically rare) ties. */
-    private void placePoints(PointHash pointHash) {
-        int total = points.length;
-        long[] raw = new long[total];
-        Integer[] order = new Integer[total];
-        for (int m = 0, p = 0; m < names.length; m++) {
-            byte[] id = names[m].getBytes(StandardCharsets.UTF_8);
-            for (int v = 0; v < vnodesPerMember; v++, p++) {
-                raw[p] = pointHash.point(id, v) ^ Long.MIN_VALUE;
-                order[p] = p;
-            }
-        }
-        // p = member * vnodesPerMember + vnode, so ordering by p orders by (member, vnode)
-        Arrays.sort(order, Comparator.<Integer>comparingLong(p -> raw[p]).thenComparingInt(p -> p));
-        for (int i = 0; i < total; i++) {
-            points[i] = raw[order[i]];
-            owners[i] = (char) (order[i] / vnodesPerMember);
-        }
-    }
-
-    private int[] indexBuckets(int buckets) {
-        int[] start = new int[buckets + 1];
-        int p = 0;
-        for (int b = 0; b < buckets; b++) {
-            while (p < points.length && bucketOf(points[p] ^ Long.MIN_VALUE) < b) {
-                p++;
-            }
-            start[b] = p;
-        }
-        start[buckets] = points.length;
-        return start;
+        super(members, racks, vnodesPerMember, tableBudget, pointHash);
     }
 
     /** The ring coordinate of a key: XXH64 of its bytes, seed 0. Hash once, then use the {@code long} lookups. */
@@ -377,10 +287,6 @@ public final class Ring {
             }
         }
         return lo == points.length ? 0 : lo;
-    }
-
-    private int bucketOf(long hash) {
-        return (int) (hash >>> shift);
     }
 
     private void checkFrom(int from) {
