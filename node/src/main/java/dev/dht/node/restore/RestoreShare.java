@@ -30,17 +30,17 @@ import org.slf4j.LoggerFactory;
 final class RestoreShare {
     private static final Logger log = LoggerFactory.getLogger(RestoreAgent.class);
 
-    private final BackupStore backups;
-    private final RestoreGate gate;
-    private final Topology topology;
-    private final Duration grace;
-    private final LongSupplier wall;
-
     /** Counted as the parts are listed and downloaded, for the agent's status. */
     private volatile int partsTotal;
 
     private final AtomicLong bytesTotal = new AtomicLong();
     private final AtomicLong bytesDownloaded = new AtomicLong();
+
+    private final BackupStore backups;
+    private final RestoreGate gate;
+    private final Topology topology;
+    private final Duration grace;
+    private final LongSupplier wall;
 
     private final Path dir;
     private final Inbox inbox;
