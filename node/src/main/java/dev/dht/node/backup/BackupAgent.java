@@ -53,8 +53,6 @@ public final class BackupAgent implements AutoCloseable {
     static final String JOB = "job.json";
     /** Files are read for their content names at this many times the upload rate. */
     static final int HASH_PACE = 4;
-    /** A failed probe of the store is made again after this, until it succeeds. */
-    static final long PROBE_AGAIN_SECONDS = 60;
 
     private final RocksStore store;
     private final BackupStore backups;
@@ -65,6 +63,7 @@ public final class BackupAgent implements AutoCloseable {
     private final Path dir;
     private final ContentNames names;
     private final PartUploads parts;
+    private final StoreProbe probe;
     private final ScheduledExecutorService thread;
 
     private volatile Job job;
@@ -77,10 +76,6 @@ public final class BackupAgent implements AutoCloseable {
     private final AtomicLong bytesDone = new AtomicLong();
     private final AtomicLong bytesUploaded = new AtomicLong();
     private volatile boolean closed;
-    /** What the last call to the store said: ok (null before the first probe), when, and the error. */
-    private volatile StoreCheck check = new StoreCheck(null, 0, null);
-
-    record StoreCheck(Boolean ok, long at, String error) {}
 
     /** A request: which backup, its start point, this member's index. */
     record Job(String id, long t0, int member, long startedAt) {}
@@ -117,43 +112,13 @@ public final class BackupAgent implements AutoCloseable {
         this.parts = new PartUploads(backups.client(), dir.resolve("uploads"), partSize);
         // hashing and reading files: the live load goes first
         this.thread = Executors.newSingleThreadScheduledExecutor(BackgroundPriority.threadFactory("dht-backup", false));
-        thread.execute(this::probe); // before a resumed job, on the same thread
+        this.probe = new StoreProbe(backups, wall, thread, () -> closed);
+        thread.execute(probe::probe); // before a resumed job, on the same thread
         resumeSaved();
     }
 
     public BackupStore backups() {
         return backups;
-    }
-
-    /**
-     * One call to the store says at once whether backups can work: a wrong bucket or credentials show in the log and
-     * the status, not only at the first backup. Made again every minute while it fails (a fixed Secret is re-read).
-     */
-    private void probe() {
-        if (closed) {
-            return;
-        }
-        try {
-            backups.client().probe();
-            if (!Boolean.TRUE.equals(check.ok())) {
-                log.info(
-                        "object store {}: reachable, bucket present, credentials taken",
-                        backups.client().location());
-            }
-            check = new StoreCheck(true, wall.getAsLong(), null);
-        } catch (ObjectStoreException | IllegalStateException | IllegalArgumentException e) {
-            if (!String.valueOf(e.getMessage()).equals(check.error())) {
-                log.warn(
-                        "object store not usable, backups and restores fail until it is (checked again every {} s):"
-                                + " {}",
-                        PROBE_AGAIN_SECONDS,
-                        e.getMessage());
-            }
-            check = new StoreCheck(false, wall.getAsLong(), e.getMessage());
-            if (!closed) {
-                thread.schedule(this::probe, PROBE_AGAIN_SECONDS, TimeUnit.SECONDS);
-            }
-        }
     }
 
     private void resumeSaved() {
@@ -307,12 +272,10 @@ public final class BackupAgent implements AutoCloseable {
             backups.putMember(complete);
             parts.abortSaved();
             RocksStore.deleteCheckpoint(checkpoint);
-            check = new StoreCheck(true, wall.getAsLong(), null);
+            probe.worked();
             finishLocal(j, complete, bytesUploaded.get());
         } catch (ObjectStoreException e) {
-            if (e.status() == 0 || e.credentialsRefused() || "NoSuchBucket".equals(e.code())) {
-                check = new StoreCheck(false, wall.getAsLong(), e.getMessage());
-            }
+            probe.failed(e);
             fail(j, e.getMessage());
         } catch (Conflict | StoreException | IOException | UncheckedIOException e) {
             fail(j, e.getMessage());
@@ -385,12 +348,7 @@ public final class BackupAgent implements AutoCloseable {
         // uploaded: bytes sent so far, counted as they stream (a retried file counts again)
         m.put("bytes", Map.of("total", bytesTotal.get(), "done", bytesDone.get(), "uploaded", bytesUploaded.get()));
         m.put("error", error);
-        StoreCheck c = check;
-        Map<String, Object> store = new LinkedHashMap<>();
-        store.put("ok", c.ok());
-        store.put("checkedAt", c.at() == 0 ? null : c.at());
-        store.put("error", c.error());
-        m.put("store", store);
+        m.put("store", probe.status());
         return m;
     }
 

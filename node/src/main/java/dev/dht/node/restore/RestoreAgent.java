@@ -1,13 +1,9 @@
 package dev.dht.node.restore;
 
 import dev.dht.node.backup.BackupAgent;
-import dev.dht.node.backup.BackupManifest;
 import dev.dht.node.backup.BackupStore;
-import dev.dht.node.backup.MemberManifest;
 import dev.dht.node.clock.HybridLogicalClock;
-import dev.dht.node.io.Directories;
 import dev.dht.node.io.Throttle;
-import dev.dht.node.objectstore.ObjectStoreException;
 import dev.dht.node.peer.PeerClient;
 import dev.dht.node.replication.Topology;
 import dev.dht.node.storage.RocksStore;
@@ -17,14 +13,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,12 +54,9 @@ public final class RestoreAgent implements AutoCloseable {
     private final Inbox inbox;
     private final BackupStore backups;
     private final RestoreGate gate;
-    private final Topology topology;
-    private final Duration grace;
-    private final LongSupplier wall;
     private final Path dir;
     private final RecordSender sender;
-    private final PartStreamer streamer;
+    private final RestoreShare shareRun;
     private final ExecutorService thread;
     private final java.util.concurrent.ScheduledExecutorService learner;
 
@@ -74,9 +66,6 @@ public final class RestoreAgent implements AutoCloseable {
     /** The last failure was the load's (a new finish loads again), not the share's (it must be asked for again). */
     private volatile boolean loadFailed;
 
-    private volatile int partsTotal;
-    private final AtomicLong bytesTotal = new AtomicLong();
-    private final AtomicLong bytesDownloaded = new AtomicLong();
     private volatile boolean closed;
 
     /**
@@ -99,18 +88,28 @@ public final class RestoreAgent implements AutoCloseable {
         this.store = store;
         this.backups = backups;
         this.gate = gate;
-        this.topology = topology;
-        this.grace = grace;
-        this.wall = wall;
         this.dir = dataDir.resolve(RestoreGate.DIR);
         this.sender = new RecordSender(store, topology, client, clock, self, batchBytes, requestTimeout.toNanos());
         this.inbox = new Inbox(
                 dir, clock::observe, Inbox.sortBytes(Runtime.getRuntime().maxMemory()));
-        this.streamer =
-                new PartStreamer(backups, throttle, sender, batchBytes, dir, bytesDownloaded, () -> closed, j -> {
-                    job = j;
-                    save(j, "running", null);
-                });
+        Consumer<RestoreJob> progress = j -> {
+            job = j;
+            save(j, "running", null);
+        };
+        this.shareRun = new RestoreShare(
+                backups,
+                gate,
+                topology,
+                grace,
+                wall,
+                dir,
+                inbox,
+                sender,
+                throttle,
+                batchBytes,
+                () -> closed,
+                progress,
+                this);
         this.thread = Executors.newSingleThreadExecutor(DaemonThreads.factory("dht-restore", false));
         this.learner = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("dht-restore-learn", false));
         if (gate.restoring()) {
@@ -160,7 +159,7 @@ public final class RestoreAgent implements AutoCloseable {
                 job.partsDone().size());
         phase = "restoring";
         RestoreJob j = job;
-        thread.execute(() -> run(j));
+        thread.execute(() -> shareRun.run(j));
     }
 
     /**
@@ -188,32 +187,7 @@ public final class RestoreAgent implements AutoCloseable {
         if (current != null && ("restoring".equals(phase) || "starting".equals(phase))) {
             throw new BackupAgent.Conflict("restore " + current.id() + " is still running on this node");
         }
-        Topology.View v = topology.view();
-        if (!v.decided() || v.state().moving()) {
-            throw new BackupAgent.Conflict("this node has no stable topology yet (" + v.state() + "): a restore"
-                    + " places records by the cluster's ring; ask again when the members are settled");
-        }
-        BackupManifest manifest = backups.manifest(id);
-        if (manifest == null) {
-            throw new BackupAgent.Conflict("backup " + id + " is not complete in "
-                    + backups.client().location() + " (no manifest): only a complete backup can be restored");
-        }
-        long age = wall.getAsLong() - manifest.t0();
-        if (!gate.restoring() && age > grace.toMillis()) {
-            throw new BackupAgent.Conflict("backup " + id + " started "
-                    + Duration.ofMillis(age).toMinutes()
-                    + " minutes ago, more than the tombstone grace (" + grace + "): merged into this live cluster it"
-                    + " could bring back keys deleted since then whose tombstones are purged. Restore it into a new"
-                    + " cluster instead");
-        }
-        if (manifest.encryption() != null
-                && !manifest.encryption().equals(backups.codec().keyId())) {
-            throw new BackupAgent.Conflict("backup " + id + " is encrypted with key " + manifest.encryption()
-                    + (backups.codec().keyId() == null
-                            ? ", and this node has no encryption key"
-                            : ", this node's key is " + backups.codec().keyId())
-                    + ": wrong encryption key");
-        }
+        shareRun.admit(id);
         RestoreJob next = new RestoreJob(id, share, shares, List.of(), null, null);
         job = next;
         launch(next);
@@ -224,71 +198,14 @@ public final class RestoreAgent implements AutoCloseable {
         error = null;
         phase = "restoring";
         save(j, "running", null);
-        thread.execute(() -> run(j));
-    }
-
-    private void run(RestoreJob start) {
-        RestoreJob j = start;
-        try {
-            BackupManifest manifest = backups.manifest(j.id());
-            if (manifest == null) {
-                throw new BackupAgent.Conflict("backup " + j.id() + " has no manifest any more");
-            }
-            List<Integer> mine = new ArrayList<>();
-            for (int i = 0; i < manifest.members().size(); i++) {
-                if (i % j.shares() == j.share()) {
-                    mine.add(i);
-                }
-            }
-            partsTotal = mine.size();
-            List<MemberManifest> parts = new ArrayList<>();
-            long total = 0;
-            for (int i : mine) {
-                MemberManifest m = backups.member(j.id(), i);
-                if (m == null || !m.complete()) {
-                    throw new BackupAgent.Conflict("backup " + j.id() + " lost member part " + i);
-                }
-                parts.add(m);
-                total += m.bytes();
-            }
-            bytesTotal.set(total);
-            if (gate.restoring()) {
-                sender.toInboxes(j.id(), inbox);
-            }
-            for (MemberManifest part : parts) {
-                if (j.partsDone().contains(part.member())) {
-                    bytesDownloaded.addAndGet(part.bytes());
-                    continue;
-                }
-                j = streamer.stream(j, part);
-                if (j == null) {
-                    return; // closing: resumes after the restart
-                }
-            }
-            streamed(j);
-            Directories.deleteTree(dir.resolve(j.id()));
-            log.info(
-                    "restore {}: share {} of {} sent, {} parts, {} records",
-                    j.id(),
-                    j.share(),
-                    j.shares(),
-                    parts.size(),
-                    sender.recordsSent.get());
-        } catch (BackupAgent.Conflict | ObjectStoreException | StoreException | IOException | UncheckedIOException e) {
-            fail(j, e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("restore {} failed", j.id(), e);
-            fail(j, e.toString());
-        }
+        thread.execute(() -> shareRun.run(j));
     }
 
     /**
      * The job's phase is saved, then shown (what the other members and the operator act on is on disk first), under
      * this object's lock: the learner's thread moves the phase on too, and the saves must land in the same order.
      */
-    private synchronized void streamed(RestoreJob j) {
+    synchronized void streamed(RestoreJob j) {
         save(j, "streamed", null);
         phase = "streamed";
     }
@@ -298,7 +215,7 @@ public final class RestoreAgent implements AutoCloseable {
         phase = "loaded";
     }
 
-    private synchronized void fail(RestoreJob j, String message) {
+    synchronized void fail(RestoreJob j, String message) {
         if (closed) {
             return;
         }
@@ -432,14 +349,7 @@ public final class RestoreAgent implements AutoCloseable {
         m.put("serving", !gate.restoring());
         m.put("share", j == null ? null : j.share());
         m.put("shares", j == null ? null : j.shares());
-        m.put(
-                "parts",
-                Map.of(
-                        "total",
-                        partsTotal,
-                        "done",
-                        j == null ? 0 : j.partsDone().size()));
-        m.put("bytes", Map.of("total", bytesTotal.get(), "downloaded", bytesDownloaded.get()));
+        shareRun.progress(m, j);
         m.put("records", Map.of("sent", sender.recordsSent.get(), "copies", sender.copiesSent.get()));
         if (j != null) {
             m.putAll(inbox.status(j.id()));

@@ -1,25 +1,15 @@
 package dev.dht.node.topology;
 
 import dev.dht.node.clock.HybridLogicalClock;
-import dev.dht.node.peer.PeerCallback;
 import dev.dht.node.peer.PeerClient;
-import dev.dht.node.peer.PeerRequest;
 import dev.dht.node.peer.PeerResponse;
-import dev.dht.node.threads.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,20 +35,14 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
     private final String self;
     private final Path dir;
     private final ServedState topology;
-    private final PeerClient client;
-    private final HybridLogicalClock clock;
     private final long timeoutNanos;
-    private final ExecutorService learning;
-    private final AtomicBoolean fetching = new AtomicBoolean();
-    private final Predicate<String> member;
-    private final AtomicLong notMembers = new AtomicLong();
+    private final TopologyLearning learning;
     private volatile StateFile file;
     /** The current state's header, computed once per state: it hashes both member lists, O(N). */
     private volatile Headed headed;
 
     private volatile java.util.function.Consumer<TopologyState> installed = s -> {};
     private volatile long enteredNanos = System.nanoTime();
-    private volatile boolean closed;
 
     /**
      * @param dir   where the state is persisted, or null for a fixed member list (--cluster): then the state
@@ -75,15 +59,11 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
             StateFile saved,
             Predicate<String> member) {
         this.self = self;
-        this.member = member;
         this.dir = dir;
         this.topology = topology;
-        this.client = client;
-        this.clock = clock;
         this.timeoutNanos = requestTimeout.toNanos();
         this.file = saved;
-        this.learning =
-                dir == null ? null : Executors.newSingleThreadExecutor(DaemonThreads.factory("dht-topology", false));
+        this.learning = new TopologyLearning(this, dir != null, self, client, clock, timeoutNanos, member);
     }
 
     /** A node on a fixed member list: stable at epoch 0 for its whole life, as the topology was built. */
@@ -180,7 +160,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
 
     private record Headed(TopologyState state, String header) {}
 
-    private String headerOf(TopologyState state) {
+    String headerOf(TopologyState state) {
         Headed h = headed;
         if (h == null || h.state() != state) {
             h = new Headed(state, state.header());
@@ -287,48 +267,17 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
      */
     @Override
     public void newerState(String sender, long version) {
-        if (dir == null || sender == null || closed || version == TopologyHeader.NONE) {
-            return;
-        }
-        StateFile f = file;
-        if (f != null && version <= f.state().version()) {
-            return;
-        }
-        if (!member.test(sender)) {
-            if (notMembers.getAndIncrement() % 1000 == 0) {
-                log.warn(
-                        "a topology header names {}, which is not a member: not asked ({} such headers so far)",
-                        sender,
-                        notMembers.get());
-            }
-            return;
-        }
-        if (fetching.compareAndSet(false, true)) {
-            try {
-                learning.execute(() -> {
-                    try {
-                        learnFrom(sender);
-                    } finally {
-                        fetching.set(false);
-                    }
-                });
-            } catch (RuntimeException e) { // closing
-                fetching.set(false);
-            }
-        }
+        learning.newerState(sender, version);
     }
 
     /** Headers that named a sender outside the members (never asked). */
     public long notMembers() {
-        return notMembers.get();
+        return learning.notMembers();
     }
 
     /** Fetches the peer's state and adopts it if it is newer. Blocks up to the request timeout. */
     public void learnFrom(String peer) {
-        TopologyReport report = fetch(peer);
-        if (report != null) {
-            adopt(report, "learned from " + peer);
-        }
+        learning.learnFrom(peer);
     }
 
     /**
@@ -362,14 +311,7 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
 
     /** GET /v0/internal/topology on a peer; null if it does not answer in time or answers garbage. Blocks. */
     public TopologyReport fetch(String peer) {
-        try {
-            return fetchAsync(peer).get(timeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        }
+        return learning.fetch(peer);
     }
 
     /**
@@ -377,52 +319,11 @@ public final class TopologyManager implements PeerClient.AnswerObserver, Learner
      * completes with the peer's report, or null if it does not answer in time or answers garbage. Never blocks.
      */
     public CompletableFuture<TopologyReport> fetchAsync(String peer) {
-        CompletableFuture<TopologyReport> answer = new CompletableFuture<>();
-        StateFile f = file;
-        TopologyState known = f == null ? null : f.state();
-        String knownHeader = known == null ? null : headerOf(known);
-        String header = knownHeader == null ? null : TopologyHeader.request(knownHeader, self);
-        String target = knownHeader == null ? TOPOLOGY_PATH : TOPOLOGY_PATH + "?known=" + knownHeader;
-        client.send(
-                peer,
-                new PeerRequest("GET", target, clock.now(), 0, null, header),
-                System.nanoTime() + timeoutNanos,
-                new PeerCallback() {
-                    @Override
-                    public void completed(PeerResponse r) {
-                        if (r.clock() > 0) {
-                            clock.observe(r.clock());
-                        }
-                        TopologyReport report = null;
-                        if (r.status() == 200) {
-                            try {
-                                report = TopologyReport.fromJson(
-                                        new String(r.body(), StandardCharsets.UTF_8), known, knownHeader);
-                            } catch (IllegalArgumentException e) {
-                                log.debug("topology of {} unreadable: {}", peer, e.toString());
-                            }
-                        }
-                        answer.complete(report);
-                    }
-
-                    @Override
-                    public void failed(boolean timeout, String reason) {
-                        answer.complete(null);
-                    }
-                });
-        return answer;
+        return learning.fetchAsync(peer);
     }
 
     @Override
     public void close() {
-        closed = true;
-        if (learning != null) {
-            learning.shutdownNow();
-            try {
-                learning.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        learning.close();
     }
 }
